@@ -1,0 +1,113 @@
+"""Typed actions: the only form in which moves travel into the rules.
+
+Sites are bit indices of the board the action is played on (see
+``engine.geometry``). Set-like fields are tuples in canonical order (column,
+then row); ``engine.notation`` builds them so, and games emit them so, which
+makes equal actions compare and hash equal.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One stone (Vaxandis: a height-1 stack; Marbanta: a root that sees one group)."""
+
+    cell: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """The two-stone first turn or setup pair of the Anda games; cells sorted."""
+
+    a: int
+    b: int
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """Spelde: place on `cell` and flip `flips` (non-empty, sorted)."""
+
+    cell: int
+    flips: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Vaxandis: move the stack on `src` to `dst`."""
+
+    src: int
+    dst: int
+
+
+@dataclass(frozen=True, slots=True)
+class Grow:
+    """Marbanta: root `root` and branched stones `branches` (non-empty, sorted)."""
+
+    root: int
+    branches: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PieStones:
+    """Marbanta's two-stone pie: a black stone and a white stone (order matters)."""
+
+    black: int
+    white: int
+
+
+@dataclass(frozen=True, slots=True)
+class Komi:
+    """A komi offer of k (Anda: White's passes; Anda-prison: black stones into the prison)."""
+
+    k: int
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Anda: White spends one komi point."""
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """Anda-prison: take one enemy-coloured stone out of the prison."""
+
+
+@dataclass(frozen=True, slots=True)
+class Propose:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Concede; the answer to `genmove` only, never a member of legal_actions."""
+
+
+Action = Place | Pair | Split | Move | Grow | PieStones | Komi | Swap | Keep | Pass | Release | Propose | Accept | Decline | Resign
+
+#: The one-word actions and their tokens.
+WORDS: dict[str, type] = {
+    "swap": Swap, "keep": Keep, "pass": Pass, "release": Release,
+    "propose": Propose, "accept": Accept, "decline": Decline, "resign": Resign,
+}

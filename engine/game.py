@@ -1,0 +1,166 @@
+"""The generic game interface every game module implements.
+
+A game module (``engine/spelde.py`` ...) defines a :class:`GameInfo` named
+``RULES`` and a state class deriving from :class:`GameState`. Everything above
+the rules (protocol, players, referee) works through these two only.
+"""
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .actions import Action
+from .core import Colour, Outcome, Termination
+from .errors import UnknownVariant
+from .geometry import Hexagon, hexagon
+from .notation import format_action, parse_action
+from .position import Position, format_position
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """Game, board side, balance and every option (defaults filled in, in the game's order)."""
+
+    game: str
+    size: int
+    balance: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def board(self) -> Hexagon:
+        return hexagon(self.size)
+
+    def option(self, name: str) -> str:
+        for key, value in self.options:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the layers above need to know about a game, and its two constructors."""
+
+    id: str
+    title: str
+    sgf_number: int
+    sizes: tuple[int, ...]                      # recommended sizes
+    default_size: int
+    balances: tuple[str, ...]                   # the first is the default
+    options: tuple[tuple[str, tuple[str, ...]], ...]  # name -> values, the first is the default
+    forms: frozenset[type]                      # the action classes of the game (notation)
+    new_game: Callable[[Variant, int], "GameState"]   # (variant, komi setting) -> initial state
+    from_position: Callable[[Variant, Position], "GameState"]  # raises InvalidPosition
+    ply_cap: Callable[[int], int]               # board side -> the referee's default cap
+    no_move_wins: bool = False                  # Marbanta: the player unable to move wins
+    uses_komi: bool = False                     # the `komi` command means something
+
+    def variant(self, size: int | None = None, tokens: list[str] | tuple[str, ...] = ()) -> Variant:
+        """Build a variant from `game` arguments (balance and OPTION=VALUE, any order).
+
+        Raises UnknownVariant naming the offending token.
+        """
+        balance = None
+        chosen: dict[str, str] = {}
+        allowed = dict(self.options)
+        for tok in tokens:
+            t = tok.lower()
+            if "=" in t:
+                key, _, value = t.partition("=")
+                if key not in allowed:
+                    raise UnknownVariant(f"{self.id} has no option {key!r}")
+                if value not in allowed[key]:
+                    raise UnknownVariant(f"{key}={value}: expected one of {', '.join(allowed[key])}")
+                if key in chosen:
+                    raise UnknownVariant(f"option {key!r} given twice")
+                chosen[key] = value
+            elif t in self.balances:
+                if balance is not None:
+                    raise UnknownVariant("balance given twice")
+                balance = t
+            else:
+                raise UnknownVariant(f"{tok!r} is neither a balance ({', '.join(self.balances)}) nor an option")
+        opts = tuple((name, chosen.get(name, values[0])) for name, values in self.options)
+        return Variant(self.id, size or self.default_size, balance or self.balances[0], opts)
+
+    def describe(self, variant: Variant) -> str:
+        """`ID BALANCE [OPTION=VALUE ...]` with only the options off their default."""
+        defaults = dict((name, values[0]) for name, values in self.options)
+        extra = [f"{k}={v}" for k, v in variant.options if v != defaults[k]]
+        return " ".join([self.id, variant.balance, *extra])
+
+    def position_defaults(self) -> dict[str, str]:
+        return {name: values[0] for name, values in self.options}
+
+    def parse_action(self, token: str, board: Hexagon) -> Action:
+        return parse_action(token, board, self.forms)
+
+
+class GameState(abc.ABC):
+    """An immutable game position. Subclasses are frozen dataclasses.
+
+    Contract: ``play`` never mutates and raises IllegalMove (with a reason) for
+    anything not in ``legal_actions``; ``legal_actions`` is complete, canonical
+    and duplicate-free, and empty exactly when ``outcome()`` is not None.
+    """
+
+    __slots__ = ()
+    info: GameInfo  # class attribute of each game's state
+    variant: Variant
+    to_move: Colour
+    ply: int
+
+    @property
+    def board(self) -> Hexagon:
+        return hexagon(self.variant.size)
+
+    @abc.abstractmethod
+    def legal_actions(self) -> Iterator[Action]:
+        """Every legal action of the side to move (lazily: Spelde's may be millions)."""
+
+    @abc.abstractmethod
+    def legal_cells(self) -> int:
+        """Bitboard of the sites where the side to move can place a single stone now."""
+
+    @abc.abstractmethod
+    def play(self, action: Action) -> GameState:
+        """The state after `action`; IllegalMove if the rules forbid it now."""
+
+    @abc.abstractmethod
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on."""
+
+    @abc.abstractmethod
+    def random_action(self, rng: random.Random) -> Action:
+        """A random legal action: uniform over legal cells, then uniform over that cell's
+        completions; uniform over legal_actions in turns that place no single stone.
+        ValueError when the game is over."""
+
+    @abc.abstractmethod
+    def to_position(self) -> Position:
+        """This state as a Position (every key this game uses, defaults included)."""
+
+    def adjudicate(self) -> Outcome:
+        """The referee's verdict at its ply cap: a draw unless the game scores (Anda-prison)."""
+        return Outcome(None, Termination.PLY_CAP)
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.play(action)
+        except ValueError:
+            return False
+        return True
+
+    def position(self) -> str:
+        """The canonical position string."""
+        return format_position(self.to_position(), self.info.position_defaults(),
+                               heights=self.info.id == "vaxandis")
+
+    def format(self, action: Action) -> str:
+        return format_action(action, self.board)
+
+    def parse(self, token: str) -> Action:
+        """Decode a token for this game and board: InvalidNotation or IllegalMove on bad input."""
+        return self.info.parse_action(token, self.board)

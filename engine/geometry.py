@@ -1,0 +1,218 @@
+"""The regular hexagon of side n (2..13): sites, neighbours, rays, features.
+
+A site is identified by its bit index in a padded row-major layout:
+``bit = ri * W + ci`` with ``W = 2n`` (one padding column), so a set of sites
+is a Python int and the neighbours of a whole set are six shifts and a mask.
+Column index ci and row index ri follow RULES.md section 1: a site exists iff
+``0 <= ci, ri <= 2n-2`` and ``|ci - ri| <= n-1``. Notation is column letter
+``a..`` plus row number ``1..`` (``ri + 1``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .errors import IllegalMove, InvalidNotation
+
+MIN_SIZE, MAX_SIZE = 2, 13
+
+#: The six straight-line steps (dci, dri), in angular order: consecutive
+#: entries (cyclically) are neighbours of each other around a site.
+DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1))
+
+_CELL = re.compile(r"([a-z])([0-9]+)\Z")
+
+
+def iter_bits(bb: int):
+    """The bit indices of a bitboard, lowest first."""
+    while bb:
+        low = bb & -bb
+        yield low.bit_length() - 1
+        bb ^= low
+
+
+def popcount(bb: int) -> int:
+    return bb.bit_count()
+
+
+@dataclass(frozen=True, eq=False)
+class Hexagon:
+    """The board of side n. Obtain it with :func:`hexagon` (cached, one per size)."""
+
+    n: int
+    width: int = field(init=False)
+    mask: int = field(init=False)
+    sites: tuple[int, ...] = field(init=False)          # bits in notation order (column, then row)
+    neighbours: tuple[tuple[int, ...], ...] = field(init=False, repr=False)  # indexed by bit
+    neighbour_mask: tuple[int, ...] = field(init=False, repr=False)           # indexed by bit
+    rays: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False, repr=False)  # [bit][dir]
+    corners: tuple[int, ...] = field(init=False)        # K0..K5 as bits
+    sides: tuple[int, ...] = field(init=False)          # S0..S5 as bitboards
+    perimeter: int = field(init=False)
+    shifts: tuple[int, ...] = field(init=False)         # bit offset of each direction
+
+    def __post_init__(self) -> None:
+        n = self.n
+        if not MIN_SIZE <= n <= MAX_SIZE:
+            raise ValueError(f"hexagon side {n} outside {MIN_SIZE}..{MAX_SIZE}")
+        w = 2 * n
+        last = 2 * n - 2
+        coords = [(ci, ri) for ci in range(last + 1) for ri in range(last + 1) if abs(ci - ri) <= n - 1]
+        bits = tuple(ri * w + ci for ci, ri in coords)
+        mask = 0
+        for b in bits:
+            mask |= 1 << b
+        size = last * w + last + 1
+        nbrs: list[tuple[int, ...]] = [()] * size
+        nmask = [0] * size
+        rays: list[tuple[tuple[int, ...], ...]] = [()] * size
+        for ci, ri in coords:
+            b = ri * w + ci
+            ray_list = []
+            for dc, dr in DIRECTIONS:
+                ray = []
+                c, r = ci + dc, ri + dr
+                while 0 <= c <= last and 0 <= r <= last and abs(c - r) <= n - 1:
+                    ray.append(r * w + c)
+                    c, r = c + dc, r + dr
+                ray_list.append(tuple(ray))
+            rays[b] = tuple(ray_list)
+            nbrs[b] = tuple(ray[0] for ray in ray_list if ray)
+            m = 0
+            for x in nbrs[b]:
+                m |= 1 << x
+            nmask[b] = m
+        k = [(last, n - 1), (last, last), (n - 1, last), (0, n - 1), (0, 0), (n - 1, 0)]
+        corners = tuple(r * w + c for c, r in k)
+        sides = []
+        for i in range(6):
+            (c0, r0), (c1, r1) = k[i], k[(i + 1) % 6]
+            dc, dr = (c1 - c0) // (n - 1), (r1 - r0) // (n - 1)
+            s = 0
+            for j in range(1, n - 1):
+                s |= 1 << ((r0 + j * dr) * w + c0 + j * dc)
+            sides.append(s)
+        perimeter = 0
+        for b in bits:
+            if len(nbrs[b]) < 6:
+                perimeter |= 1 << b
+        put = object.__setattr__
+        put(self, "width", w)
+        put(self, "mask", mask)
+        put(self, "sites", bits)
+        put(self, "neighbours", tuple(nbrs))
+        put(self, "neighbour_mask", tuple(nmask))
+        put(self, "rays", tuple(rays))
+        put(self, "corners", corners)
+        put(self, "sides", tuple(sides))
+        put(self, "perimeter", perimeter)
+        put(self, "shifts", tuple(dc + dr * w for dc, dr in DIRECTIONS))
+
+    # -- counts and coordinates -------------------------------------------------
+    @property
+    def site_count(self) -> int:
+        return len(self.sites)
+
+    def coords(self, bit: int) -> tuple[int, int]:
+        """(ci, ri) of a site."""
+        return bit % self.width, bit // self.width
+
+    def bit(self, ci: int, ri: int) -> int | None:
+        """The bit of (ci, ri), or None when that is off the board."""
+        last = 2 * self.n - 2
+        if 0 <= ci <= last and 0 <= ri <= last and abs(ci - ri) <= self.n - 1:
+            return ri * self.width + ci
+        return None
+
+    def is_site(self, bit: int) -> bool:
+        return bit >= 0 and (self.mask >> bit) & 1 == 1
+
+    def order_key(self, bit: int) -> tuple[int, int]:
+        """Canonical order inside tokens: column letter, then row number."""
+        return bit % self.width, bit // self.width
+
+    def sorted_sites(self, bits) -> list[int]:
+        return sorted(bits, key=self.order_key)
+
+    # -- notation -------------------------------------------------------------
+    def name(self, bit: int) -> str:
+        ci, ri = self.coords(bit)
+        return f"{chr(97 + ci)}{ri + 1}"
+
+    def parse(self, text: str) -> int:
+        """A site from its name (any case).
+
+        Raises InvalidNotation when the text is not a letter and a row number,
+        IllegalMove when it is well formed but off this board.
+        """
+        m = _CELL.match(text.lower())
+        if not m or m.group(2).startswith("0"):
+            raise InvalidNotation(f"not a site: {text!r}")
+        b = self.bit(ord(m.group(1)) - 97, int(m.group(2)) - 1)
+        if b is None:
+            raise IllegalMove(f"{text.lower()} is off the board")
+        return b
+
+    def names(self, bb: int) -> list[str]:
+        """The names of a bitboard's sites in canonical order."""
+        return [self.name(b) for b in self.sorted_sites(iter_bits(bb))]
+
+    # -- bitboard operations ----------------------------------------------------
+    def expand(self, bb: int) -> int:
+        """bb together with every site adjacent to it."""
+        w = self.width
+        return (bb | bb << 1 | bb >> 1 | bb << w | bb >> w | bb << (w + 1) | bb >> (w + 1)) & self.mask
+
+    def adjacent(self, bb: int) -> int:
+        """The sites adjacent to bb and not in it."""
+        return self.expand(bb) & ~bb
+
+    def shift(self, bb: int, direction: int) -> int:
+        """Every site of bb moved one step in DIRECTIONS[direction], clipped to the board."""
+        s = self.shifts[direction]
+        return (bb << s if s > 0 else bb >> -s) & self.mask
+
+    def flood(self, seed: int, within: int) -> int:
+        """The union of the connected components of `within` that meet `seed`."""
+        cur = seed & within
+        while True:
+            nxt = self.expand(cur) & within
+            if nxt == cur:
+                return cur
+            cur = nxt
+
+    def components(self, bb: int) -> list[int]:
+        """The connected components of bb, each as a bitboard."""
+        out = []
+        while bb:
+            comp = self.flood(bb & -bb, bb)
+            out.append(comp)
+            bb ^= comp
+        return out
+
+    def is_connected(self, bb: int) -> bool:
+        return bb != 0 and self.flood(bb & -bb, bb) == bb
+
+    # -- perimeter features -----------------------------------------------------
+    def feature(self, bit: int) -> int | None:
+        """Index 0..11 of the perimeter feature holding a site (K0, S0, K1, S1, ...), or None."""
+        for i, k in enumerate(self.corners):
+            if k == bit:
+                return 2 * i
+        for i, s in enumerate(self.sides):
+            if (s >> bit) & 1:
+                return 2 * i + 1
+        return None
+
+    @staticmethod
+    def features_adjacent(f: int, g: int) -> bool:
+        """Two distinct features are adjacent when they are 1 or 2 apart around the perimeter."""
+        d = abs(f - g) % 12
+        return min(d, 12 - d) in (1, 2)
+
+
+@lru_cache(maxsize=None)
+def hexagon(n: int) -> Hexagon:
+    """The shared board of side n; ValueError outside 2..13."""
+    return Hexagon(n)

@@ -1,0 +1,102 @@
+"""Action tokens (PROTOCOL.md, "Actions"): one decoder and one encoder.
+
+A token that is not one of the forms the game defines raises InvalidNotation
+(`syntax error`); a well-formed token naming an off-board or repeated site
+raises IllegalMove. Input is case-insensitive; set-like parts are returned in
+canonical order; output is canonical and lower case.
+"""
+from __future__ import annotations
+
+import re
+
+from .actions import WORDS, Action, Grow, Komi, Move, Pair, PieStones, Place, Resign, Split
+from .errors import IllegalMove, InvalidNotation
+from .geometry import Hexagon
+
+_C = r"[a-z][0-9]+"
+_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(rf"({_C})\Z"), "cell"),
+    (re.compile(rf"({_C}),({_C})\Z"), "two"),
+    (re.compile(rf"({_C})/({_C}(?:,{_C})*)\Z"), "split"),
+    (re.compile(rf"({_C})-({_C})\Z"), "move"),
+    (re.compile(rf"({_C}):({_C}(?:,{_C})*)\Z"), "grow"),
+    (re.compile(r"komi=([0-9]+)\Z"), "komi"),
+)
+
+
+def parse_action(token: str, board: Hexagon, forms: frozenset[type]) -> Action:
+    """Decode one token for a game whose action classes are `forms` (Resign is always allowed)."""
+    t = token.strip().lower()
+    word = WORDS.get(t)
+    if word is not None:
+        if word is Resign or word in forms:
+            return word()
+        raise InvalidNotation(f"{t!r} is not an action of this game")
+    for pattern, shape in _SHAPES:
+        m = pattern.match(t)
+        if m:
+            return _build(shape, m, t, board, forms)
+    raise InvalidNotation(f"not an action: {token!r}")
+
+
+def _build(shape: str, m: re.Match[str], t: str, board: Hexagon, forms: frozenset[type]) -> Action:
+    def want(cls: type) -> None:
+        if cls not in forms:
+            raise InvalidNotation(f"{t!r} is not an action of this game")
+
+    if shape == "komi":
+        want(Komi)
+        return Komi(int(m.group(1)))
+    if shape == "cell":
+        want(Place)
+        return Place(board.parse(m.group(1)))
+    if shape == "two":
+        if Pair in forms:
+            a, b = _distinct(board, [m.group(1), m.group(2)], t)
+            a, b = board.sorted_sites((a, b))
+            return Pair(a, b)
+        want(PieStones)
+        a, b = _distinct(board, [m.group(1), m.group(2)], t)
+        return PieStones(a, b)
+    if shape == "split":
+        want(Split)
+        cells = _distinct(board, [m.group(1), *m.group(2).split(",")], t)
+        return Split(cells[0], tuple(board.sorted_sites(cells[1:])))
+    if shape == "move":
+        want(Move)
+        a, b = _distinct(board, [m.group(1), m.group(2)], t)
+        return Move(a, b)
+    want(Grow)
+    cells = _distinct(board, [m.group(1), *m.group(2).split(",")], t)
+    return Grow(cells[0], tuple(board.sorted_sites(cells[1:])))
+
+
+def _distinct(board: Hexagon, names: list[str], t: str) -> list[int]:
+    cells = [board.parse(x) for x in names]   # syntax checked by the pattern; off-board raises IllegalMove
+    if len(set(cells)) != len(cells):
+        raise IllegalMove(f"{t}: a site is named twice")
+    return cells
+
+
+def format_action(action: Action, board: Hexagon) -> str:
+    """The canonical token of an action."""
+    name = board.name
+    match action:
+        case Place(cell):
+            return name(cell)
+        case Pair(a, b):
+            return ",".join(name(x) for x in board.sorted_sites((a, b)))
+        case PieStones(black, white):
+            return f"{name(black)},{name(white)}"
+        case Split(cell, flips):
+            return f"{name(cell)}/" + ",".join(name(x) for x in board.sorted_sites(flips))
+        case Move(src, dst):
+            return f"{name(src)}-{name(dst)}"
+        case Grow(root, branches):
+            return f"{name(root)}:" + ",".join(name(x) for x in board.sorted_sites(branches))
+        case Komi(k):
+            return f"komi={k}"
+    for word, cls in WORDS.items():
+        if type(action) is cls:
+            return word
+    raise TypeError(f"not an action: {action!r}")

@@ -1,0 +1,1 @@
+"""Game records and everything computed from them (ratings, tables). Never imports trio."""
