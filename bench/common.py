@@ -1,0 +1,59 @@
+"""Shared helpers of the bench scripts: timing and a machine-speed baseline.
+
+Every bench prints absolute figures and, beside them, a ratio to
+:func:`baseline_us`, a fixed pure-Python workload measured in the same run,
+so that figures from different machines (or a loaded one) compare.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+
+def best_of(fn: Callable[[], object], repeat: int = 5, number: int = 1) -> float:
+    """The best wall time in seconds of `number` calls of fn, over `repeat` rounds."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        times.append((time.perf_counter() - t0) / number)
+    return min(times)
+
+
+def median_of(fn: Callable[[], object], repeat: int = 5, number: int = 1) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        times.append((time.perf_counter() - t0) / number)
+    return statistics.median(times)
+
+
+def _reference_workload() -> int:
+    # A fixed mix of int arithmetic, dict and list work: about 1 ms of CPython.
+    acc = 0
+    d: dict[int, int] = {}
+    for i in range(3000):
+        acc = (acc * 31 + i) & 0xFFFFFFFF
+        d[i & 255] = acc
+    return acc + len(d)
+
+
+def baseline_us() -> float:
+    """Microseconds of the reference workload on this machine, now."""
+    return best_of(_reference_workload, repeat=20) * 1e6
+
+
+def table(rows: list[dict[str, object]]) -> str:
+    """A plain fixed-width table of dict rows (same keys)."""
+    if not rows:
+        return "(no rows)"
+    cols = list(rows[0])
+    cells = [[str(r[c]) for c in cols] for r in rows]
+    widths = [max(len(c), *(len(x[i]) for x in cells)) for i, c in enumerate(cols)]
+    lines = ["  ".join(c.rjust(w) for c, w in zip(cols, widths))]
+    lines += ["  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in cells]
+    return "\n".join(lines)
