@@ -134,9 +134,13 @@ class GameState(abc.ABC):
 
     @abc.abstractmethod
     def random_action(self, rng: random.Random) -> Action:
-        """A random legal action: uniform over legal cells, then uniform over that cell's
-        completions; uniform over legal_actions in turns that place no single stone.
-        ValueError when the game is over."""
+        """A random legal action, the built-in random player's distribution.
+
+        Uniform over the turn's choices, where all actions that place on the
+        same site (Spelde's flip sets, Marbanta's groups of one root) count as
+        one choice, then uniform over that choice's completions. Every other
+        action (a word, a pair, a move) is a choice of its own. Need not
+        enumerate every action. ValueError when the game is over."""
 
     @abc.abstractmethod
     def to_position(self) -> Position:
