@@ -1,0 +1,189 @@
+"""Controller side of HGP, sans-I/O: encode commands, decode responses.
+
+The referee owns the process and the clock; this module owns only bytes and
+text. ``format_command`` builds one command line; a :class:`ResponseReader`
+takes whatever bytes the engine wrote (in any chunking) and returns complete
+:class:`Response` values; ``expect`` checks one response against the id that
+was sent.
+
+Error tree (who is at fault):
+
+* :class:`ProtocolViolation` - the engine wrote something that is not HGP:
+  garbage, non-UTF-8, a response not starting with ``=``/``?``, a response
+  over the size cap, a missing or wrong id, stdout closed mid-answer,
+  unsolicited output (the referee raises it when a response arrives with no
+  command outstanding).
+* :class:`CommandFailed` - a well-formed ``?`` answer; ``.message`` is its text.
+* :class:`EngineCrashed`, :class:`EngineTimeout` - raised by the referee,
+  which sees the process and the clock.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "ControllerError", "ProtocolViolation", "CommandFailed", "EngineCrashed", "EngineTimeout",
+    "Response", "format_command", "ResponseReader", "expect", "parse_response",
+]
+
+
+class ControllerError(Exception):
+    """Base of every error the controller side reports about an engine."""
+
+
+class ProtocolViolation(ControllerError):
+    """The engine's output is not a well-formed HGP response where one was due."""
+
+
+class CommandFailed(ControllerError):
+    """The engine answered ``?``; ``message`` is the text after the id."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class EngineCrashed(ControllerError):
+    """The engine process died or closed its stdout (raised by the referee)."""
+
+
+class EngineTimeout(ControllerError):
+    """The engine did not answer before its deadline (raised by the referee)."""
+
+
+@dataclass(frozen=True)
+class Response:
+    """One decoded response: `id` None when the engine echoed none."""
+
+    id: int | None
+    ok: bool
+    text: str
+
+
+_TOKEN = re.compile(r"[^\x00-\x20#\x7f]+\Z")
+_HEAD = re.compile(r"([=?])([0-9]*)(.*)\Z", re.S)
+_SHOW = 60   # how much of a bad answer an error message quotes
+
+
+def format_command(cid: int, name: str, *args: str) -> bytes:
+    """`b"12 play b e5\\n"`. ValueError if cid is negative or a word is empty,
+    holds whitespace, a control character or `#` (it would not survive preprocessing)."""
+    if not isinstance(cid, int) or isinstance(cid, bool) or cid < 0:
+        raise ValueError(f"command id must be a non-negative integer, got {cid!r}")
+    for word in (name, *args):
+        if not isinstance(word, str) or not _TOKEN.match(word):
+            raise ValueError(f"cannot send {word!r} as one word of an HGP command")
+    return (" ".join((str(cid), name, *args)) + "\n").encode("utf-8")
+
+
+def parse_response(raw: str) -> Response:
+    """Decode the text of one response (without its terminating empty line).
+
+    `=[id] text` or `?[id] text`; the id must be followed by a space, a
+    newline or the end. The text is stripped of surrounding whitespace;
+    lines inside a multi-line text keep their form. ProtocolViolation otherwise.
+    """
+    m = _HEAD.match(raw)
+    if m is None:
+        raise ProtocolViolation(f"response does not start with '=' or '?': {_quote(raw)}")
+    mark, digits, rest = m.groups()
+    if rest and rest[0] not in " \t\n":
+        raise ProtocolViolation(f"no space after {mark}{digits} in response: {_quote(raw)}")
+    return Response(int(digits) if digits else None, mark == "=", rest.strip())
+
+
+class ResponseReader:
+    """Turns the engine's stdout bytes into responses, however they are chunked.
+
+    Carriage returns are dropped (so `\\r\\n` is accepted). Empty lines
+    between responses are skipped. A response (or an unterminated partial
+    one) longer than `max_bytes` raises ProtocolViolation at once, so a
+    runaway engine cannot make the referee buffer without bound. After a
+    ProtocolViolation the reader is unusable (the stream has lost its frame).
+    """
+
+    def __init__(self, max_bytes: int = 1_000_000):
+        if max_bytes < 1:
+            raise ValueError("max_bytes must be positive")
+        self.max_bytes = max_bytes
+        self._buf = bytearray()
+        self._scan = 0          # bytes of _buf already known to hold no b"\n\n"
+        self._broken: ProtocolViolation | None = None
+
+    def feed(self, data: bytes) -> list[Response]:
+        """Add bytes; return every response completed so far, in order."""
+        if self._broken is not None:
+            raise self._broken
+        self._buf += data.replace(b"\r", b"")
+        out: list[Response] = []
+        try:
+            while True:
+                self._skip_blank_lines()
+                end = self._buf.find(b"\n\n", self._scan)
+                if end < 0:
+                    self._scan = max(0, len(self._buf) - 1)
+                    if len(self._buf) > self.max_bytes:
+                        raise ProtocolViolation(
+                            f"response exceeds {self.max_bytes} bytes without its terminating empty line")
+                    if self._buf and self._buf[:1] not in (b"=", b"?"):
+                        raise ProtocolViolation(
+                            f"response does not start with '=' or '?': {_quote(self._text(self._buf))}")
+                    return out
+                chunk = bytes(self._buf[:end])
+                del self._buf[:end + 2]
+                self._scan = 0
+                if len(chunk) > self.max_bytes:
+                    raise ProtocolViolation(f"response of {len(chunk)} bytes exceeds {self.max_bytes}")
+                out.append(parse_response(self._text(chunk)))
+        except ProtocolViolation as exc:
+            self._broken = exc
+            raise
+
+    def buffered(self) -> bool:
+        """True when part of a response is held (bytes other than blank lines)."""
+        return bool(bytes(self._buf).strip(b"\n"))
+
+    def eof(self) -> None:
+        """The engine closed its stdout: ProtocolViolation if a response was cut off."""
+        if self.buffered():
+            raise ProtocolViolation(
+                f"stdout closed in the middle of a response: {_quote(self._text(bytes(self._buf), strict=False))}")
+
+    def _skip_blank_lines(self) -> None:
+        n = 0
+        while n < len(self._buf) and self._buf[n] == 0x0A:
+            n += 1
+        if n:
+            del self._buf[:n]
+            self._scan = 0
+
+    @staticmethod
+    def _text(data: bytes | bytearray, strict: bool = True) -> str:
+        try:
+            return bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if not strict:
+                return bytes(data).decode("utf-8", "replace")
+            raise ProtocolViolation(
+                f"response is not UTF-8 (byte {exc.start}): {_quote(bytes(data).decode('utf-8', 'replace'))}"
+            ) from None
+
+
+def expect(resp: Response, cid: int) -> str:
+    """The text of a successful answer to command `cid`.
+
+    ProtocolViolation if the id is missing or differs; CommandFailed on `?`.
+    """
+    if resp.id is None:
+        raise ProtocolViolation(f"response carries no id, expected {cid}: "
+                                f"{'=' if resp.ok else '?'} {_quote(resp.text)}")
+    if resp.id != cid:
+        raise ProtocolViolation(f"response id {resp.id}, expected {cid}")
+    if not resp.ok:
+        raise CommandFailed(resp.text)
+    return resp.text
+
+
+def _quote(text: str) -> str:
+    return repr(text if len(text) <= _SHOW else text[:_SHOW] + "...")
