@@ -1,0 +1,280 @@
+"""Engine side of HGP, sans-I/O: one input line in, the full response text out.
+
+:class:`EngineSide` owns a :class:`~protocol.session.Session` and a command
+table (a dict from name to handler, in `list_commands` order). Handlers
+return the answer text or raise :class:`~protocol.framing.CommandError`;
+errors of the rules layer map to the failure words of PROTOCOL.md; any other
+exception becomes `? internal error: ...` and the engine stays usable.
+Moves are chosen by an injected `choose(state, time_left)` callable, so the
+protocol knows nothing of players.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import islice
+
+from engine import registry
+from engine.actions import Action, Resign
+from engine.core import Colour
+from engine.errors import IllegalMove, InvalidNotation, InvalidPosition, UnknownGame, UnknownVariant
+from engine.game import GameState
+
+from .diagram import diagram
+from .framing import CommandError, failure, parse_command, success
+from .session import Session
+
+#: `legal_moves` answers `too many moves` above this many actions.
+MOVE_LIMIT = 100_000
+
+#: A bot: the state to move in and the seconds left on its clock (None when unknown).
+Chooser = Callable[[GameState, float | None], Action]
+
+_RULES_ERRORS: tuple[tuple[type[Exception], str], ...] = (
+    (InvalidNotation, "syntax error"),
+    (IllegalMove, "illegal move"),
+    (InvalidPosition, "invalid position"),
+    (UnknownGame, "unknown game"),
+    (UnknownVariant, "unknown variant"),
+)
+
+Handler = Callable[["EngineSide", tuple[str, ...]], str]
+
+
+class EngineSide:
+    """Feed it lines with :meth:`handle`; `finished` turns True after `quit`."""
+
+    def __init__(self, choose: Chooser, name: str = "hexarena", version: str = "0.1.0"):
+        self.choose = choose
+        self.name = name
+        self.version = version
+        self.session = Session()
+        self.finished = False
+        self.time_settings: tuple[int, int, int] | None = None
+        self.time_left: dict[Colour, float] = {}
+
+    def handle(self, line: str) -> str | None:
+        """The complete response to one input line (ending in an empty line), or None
+        for a line that preprocessing leaves empty."""
+        cmd = parse_command(line)
+        if cmd is None:
+            return None
+        handler = COMMANDS.get(cmd.name)
+        try:
+            if not cmd.name:
+                raise CommandError("syntax error: no command after the id")
+            if handler is None:
+                raise CommandError("unknown command")
+            return success(cmd.id, handler(self, cmd.args))
+        except CommandError as exc:
+            return failure(cmd.id, str(exc))
+        except Exception as exc:  # noqa: BLE001 - a handler bug must not kill the engine
+            for kind, word in _RULES_ERRORS:
+                if isinstance(exc, kind):
+                    detail = str(exc).replace("\n", " ")
+                    return failure(cmd.id, f"{word}: {detail}" if detail else word)
+            return failure(cmd.id, f"internal error: {type(exc).__name__}: {exc}".replace("\n", " "))
+
+
+# -- argument helpers --------------------------------------------------------
+
+def _arity(args: tuple[str, ...], n: int, usage: str) -> None:
+    if len(args) != n:
+        raise CommandError(f"syntax error: expected {usage}")
+
+
+def _colour(text: str) -> Colour:
+    try:
+        return Colour.parse(text)
+    except ValueError:
+        raise CommandError(f"syntax error: {text!r} is not a colour (black, b, white, w)") from None
+
+
+def _whole(text: str, what: str) -> int:
+    if not (text.isascii() and text.isdigit()):
+        raise CommandError(f"syntax error: {what} {text!r} is not a whole number >= 0")
+    return int(text)
+
+
+def _to_move(eng: EngineSide, colour: Colour) -> GameState:
+    state = eng.session.current
+    if state.outcome() is not None:
+        raise IllegalMove("the game is over")
+    if state.to_move is not colour:
+        raise IllegalMove(f"{colour.name.lower()} is not to move")
+    return state
+
+
+# -- the commands --------------------------------------------------------------
+
+def _protocol_version(eng: EngineSide, args: tuple[str, ...]) -> str:
+    return "2"
+
+
+def _name(eng: EngineSide, args: tuple[str, ...]) -> str:
+    return eng.name
+
+
+def _version(eng: EngineSide, args: tuple[str, ...]) -> str:
+    return eng.version
+
+
+def _known_command(eng: EngineSide, args: tuple[str, ...]) -> str:
+    _arity(args, 1, "known_command NAME")
+    return "true" if args[0].lower() in COMMANDS else "false"
+
+
+def _list_commands(eng: EngineSide, args: tuple[str, ...]) -> str:
+    return "\n".join(COMMANDS)
+
+
+def _quit(eng: EngineSide, args: tuple[str, ...]) -> str:
+    eng.finished = True
+    return ""
+
+
+def _list_games(eng: EngineSide, args: tuple[str, ...]) -> str:
+    return "\n".join(registry.playable())
+
+
+def _game(eng: EngineSide, args: tuple[str, ...]) -> str:
+    if not args:
+        return eng.session.describe()
+    eng.session.select(args[0], args[1:])
+    return ""
+
+
+def _boardsize(eng: EngineSide, args: tuple[str, ...]) -> str:
+    _arity(args, 1, "boardsize N")
+    text = args[0]
+    digits = text[1:] if text[:1] in "+-" else text
+    if not (digits.isascii() and digits.isdigit()):
+        raise CommandError(f"syntax error: board size {text!r} is not a number")
+    try:
+        eng.session.resize(int(text))
+    except ValueError as exc:
+        raise CommandError(f"unacceptable size: {exc}") from None
+    return ""
+
+
+def _clear_board(eng: EngineSide, args: tuple[str, ...]) -> str:
+    eng.session.clear()
+    return ""
+
+
+def _komi(eng: EngineSide, args: tuple[str, ...]) -> str:
+    _arity(args, 1, "komi K")
+    eng.session.set_komi(_whole(args[0], "komi"))
+    return ""
+
+
+def _play(eng: EngineSide, args: tuple[str, ...]) -> str:
+    _arity(args, 2, "play COLOUR ACTION")
+    colour = _colour(args[0])
+    state = eng.session.current
+    action = state.parse(args[1])
+    if isinstance(action, Resign):
+        raise IllegalMove("resign is an answer to genmove, not an action to play")
+    _to_move(eng, colour)
+    eng.session.play(action)
+    return ""
+
+
+def _genmove(eng: EngineSide, args: tuple[str, ...]) -> str:
+    _arity(args, 1, "genmove COLOUR")
+    colour = _colour(args[0])
+    state = _to_move(eng, colour)
+    action = eng.choose(state, eng.time_left.get(colour))
+    if isinstance(action, Resign):
+        return "resign"
+    token = state.format(action)
+    try:
+        eng.session.play(action)
+    except IllegalMove as exc:  # our own bot chose badly: not the controller's fault
+        raise RuntimeError(f"bot chose {token}, which is illegal: {exc}") from None
+    return token
+
+
+def _undo(eng: EngineSide, args: tuple[str, ...]) -> str:
+    if not eng.session.undo():
+        raise CommandError("cannot undo")
+    return ""
+
+
+def _showboard(eng: EngineSide, args: tuple[str, ...]) -> str:
+    return diagram(eng.session.current)
+
+
+def _legal_moves(eng: EngineSide, args: tuple[str, ...]) -> str:
+    state = eng.session.current
+    if state.outcome() is not None:
+        return ""
+    actions = list(islice(state.legal_actions(), MOVE_LIMIT + 1))
+    if len(actions) > MOVE_LIMIT:
+        raise CommandError(f"too many moves: more than {MOVE_LIMIT}")
+    return " ".join(state.format(a) for a in actions)
+
+
+def _legal_cells(eng: EngineSide, args: tuple[str, ...]) -> str:
+    state = eng.session.current
+    return " ".join(state.board.names(state.legal_cells()))
+
+
+def _position(eng: EngineSide, args: tuple[str, ...]) -> str:
+    return eng.session.current.position()
+
+
+def _set_position(eng: EngineSide, args: tuple[str, ...]) -> str:
+    if not args:
+        raise CommandError("syntax error: expected set_position POSITION")
+    eng.session.load(" ".join(args))
+    return ""
+
+
+def _final_score(eng: EngineSide, args: tuple[str, ...]) -> str:
+    outcome = eng.session.current.outcome()
+    if outcome is None:
+        raise CommandError("cannot score: the game is not over")
+    return outcome.result()
+
+
+def _time_settings(eng: EngineSide, args: tuple[str, ...]) -> str:
+    _arity(args, 3, "time_settings MAIN BYOYOMI STONES")
+    main, byo, stones = (_whole(a, "time") for a in args)
+    eng.time_settings = (main, byo, stones)
+    return ""
+
+
+def _time_left(eng: EngineSide, args: tuple[str, ...]) -> str:
+    _arity(args, 3, "time_left COLOUR SECONDS STONES")
+    colour = _colour(args[0])
+    seconds = _whole(args[1], "time")
+    _whole(args[2], "stones")
+    eng.time_left[colour] = float(seconds)
+    return ""
+
+
+#: The command table, in `list_commands` order.
+COMMANDS: dict[str, Handler] = {
+    "protocol_version": _protocol_version,
+    "name": _name,
+    "version": _version,
+    "known_command": _known_command,
+    "list_commands": _list_commands,
+    "quit": _quit,
+    "list_games": _list_games,
+    "game": _game,
+    "boardsize": _boardsize,
+    "clear_board": _clear_board,
+    "komi": _komi,
+    "play": _play,
+    "genmove": _genmove,
+    "undo": _undo,
+    "showboard": _showboard,
+    "legal_moves": _legal_moves,
+    "legal_cells": _legal_cells,
+    "position": _position,
+    "set_position": _set_position,
+    "final_score": _final_score,
+    "time_settings": _time_settings,
+    "time_left": _time_left,
+}

@@ -1,0 +1,90 @@
+"""GTP v2 framing as PROTOCOL.md states it: preprocessing, commands, responses.
+
+Pure text functions, used by the engine side. A command line is
+``[id] name [args...]``; a response is ``=[id] text`` or ``?[id] message``
+followed by an empty line, with no empty line inside.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["CommandError", "Command", "preprocess", "parse_command", "format_response",
+           "success", "failure"]
+
+
+class CommandError(Exception):
+    """Raised by a command handler: the engine answers `? <message>`.
+
+    The message starts with one of the standard failure words (`syntax error`,
+    `illegal move`, ...) and may carry detail after a colon.
+    """
+
+
+@dataclass(frozen=True)
+class Command:
+    """One parsed command line. `name` is lower case; `args` keep their case."""
+
+    id: int | None
+    name: str
+    args: tuple[str, ...]
+
+
+def preprocess(line: str) -> str | None:
+    """Apply GTP preprocessing to one input line; None if nothing is left.
+
+    Control characters other than HT and LF are dropped (so `\\r\\n` works),
+    HT becomes a space, everything from `#` is cut, and a line that is then
+    empty or blank yields None (it gets no response).
+    """
+    kept = []
+    for ch in line:
+        code = ord(ch)
+        if ch == "#":
+            break
+        if ch == "\t":
+            kept.append(" ")
+        elif code < 32 and ch != "\n" or code == 127:
+            continue
+        else:
+            kept.append(ch)
+    text = "".join(kept).strip()
+    return text or None
+
+
+def parse_command(line: str) -> Command | None:
+    """Preprocess and split a line. None for a line that gets no response.
+
+    A first word made only of ASCII digits is the id; a line holding only an
+    id yields a Command with the empty name (answered `syntax error`).
+    """
+    text = preprocess(line)
+    if text is None:
+        return None
+    words = text.split()
+    cid = None
+    if words[0].isascii() and words[0].isdigit():
+        cid = int(words[0])
+        words = words[1:]
+    if not words:
+        return Command(cid, "", ())
+    return Command(cid, words[0].lower(), tuple(words[1:]))
+
+
+def format_response(cid: int | None, ok: bool, text: str) -> str:
+    """`=[id] text\\n\\n` or `?[id] text\\n\\n`.
+
+    Trailing whitespace of each line and empty lines inside `text` are removed,
+    so a multi-line answer never ends early.
+    """
+    lines = [ln.rstrip() for ln in text.replace("\r", "").split("\n")]
+    body = "\n".join(ln for ln in lines if ln)
+    head = ("=" if ok else "?") + ("" if cid is None else str(cid))
+    return f"{head} {body}\n\n"
+
+
+def success(cid: int | None, text: str = "") -> str:
+    return format_response(cid, True, text)
+
+
+def failure(cid: int | None, message: str) -> str:
+    return format_response(cid, False, message)

@@ -1,0 +1,116 @@
+"""The engine side's game: the selected game and variant, the komi setting,
+the current state and the undo history.
+
+Generic over ``engine.game.GameInfo`` / ``GameState`` and ``engine.registry``;
+nothing here knows a particular game. Errors of the rules layer
+(``engine.errors``) pass through unchanged; the command table maps them to
+failure words.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from engine import registry
+from engine.actions import Action
+from engine.errors import IllegalMove, UnknownGame
+from engine.game import GameInfo, GameState, Variant
+from engine.geometry import MAX_SIZE, MIN_SIZE
+
+DEFAULT_GAME = "spelde"
+
+
+def default_game() -> str | None:
+    """Spelde if it is playable, else the first playable game, else None."""
+    games = registry.playable()
+    if DEFAULT_GAME in games:
+        return DEFAULT_GAME
+    return games[0] if games else None
+
+
+class Session:
+    """Mutable holder of one engine's board. Owns its history list.
+
+    The komi setting survives `clear_board` and `boardsize`; `select` (the
+    `game` command) resets it to 0. A komi change applies at once while no
+    action has been played since the board was cleared, otherwise at the
+    next clear.
+    """
+
+    def __init__(self) -> None:
+        self.info: GameInfo | None = None
+        self.variant: Variant | None = None
+        self.komi = 0
+        self.state: GameState | None = None
+        self.history: list[GameState] = []
+        game = default_game()
+        if game is not None:
+            self.select(game, ())
+
+    # -- configuration ---------------------------------------------------
+
+    def select(self, game_id: str, tokens: tuple[str, ...]) -> None:
+        """`game ID [BALANCE] [OPTION=VALUE ...]`: UnknownGame / UnknownVariant leave the board as it was."""
+        info = registry.get(game_id)
+        variant = info.variant(None, list(tokens))
+        self.info, self.variant, self.komi = info, variant, 0
+        self.clear()
+
+    def describe(self) -> str:
+        info, variant = self._require()
+        return info.describe(variant)
+
+    def resize(self, size: int) -> None:
+        """`boardsize N`; ValueError when N is outside 2..13 (the table answers `unacceptable size`)."""
+        info, variant = self._require()
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ValueError(f"side {size} outside {MIN_SIZE}..{MAX_SIZE}")
+        self.variant = dataclasses.replace(variant, size=size)
+        self.clear()
+
+    def set_komi(self, komi: int) -> None:
+        self._require()
+        self.komi = komi
+        if not self.history:
+            self.clear()
+
+    def clear(self) -> None:
+        info, variant = self._require()
+        self.state = info.new_game(variant, self.komi)
+        self.history = []
+
+    def load(self, text: str) -> None:
+        """`set_position`: InvalidPosition leaves the board as it was."""
+        state = registry.from_position(text)
+        if self.info is None or state.info.id != self.info.id:
+            self.komi = 0
+        self.info, self.variant, self.state = state.info, state.variant, state
+        self.history = []
+
+    # -- play --------------------------------------------------------------
+
+    @property
+    def current(self) -> GameState:
+        self._require()
+        assert self.state is not None
+        return self.state
+
+    def play(self, action: Action) -> None:
+        """Play on the board; IllegalMove (from the rules) leaves it unchanged."""
+        state = self.current
+        if state.outcome() is not None:
+            raise IllegalMove("the game is over")
+        after = state.play(action)
+        self.history.append(state)
+        self.state = after
+
+    def undo(self) -> bool:
+        """Revert one action; False when there is none to revert."""
+        if not self.history:
+            return False
+        self.state = self.history.pop()
+        return True
+
+    def _require(self) -> tuple[GameInfo, Variant]:
+        if self.info is None or self.variant is None:
+            raise UnknownGame("no game is playable in this build")
+        return self.info, self.variant
