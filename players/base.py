@@ -1,0 +1,24 @@
+"""What a bot is: a function of a state, injected randomness and a budget.
+
+A bot never touches global random state, the clock or I/O; it returns one
+action of ``state.legal_actions()`` (or ``Resign``). ValueError when the
+game is already over.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.actions import Action
+from engine.game import GameState
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a bot may spend on one move: `seconds` left on its clock (None: unknown)."""
+
+    seconds: float | None = None
+
+
+Bot = Callable[[GameState, random.Random, Budget], Action]

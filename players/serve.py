@@ -1,0 +1,100 @@
+"""Serve a built-in bot over HGP on stdin/stdout.
+
+Reads a line, answers it, flushes; stops after `quit` or at end of input.
+The bot's randomness comes from ``random.Random(seed)`` only, so a session
+replayed with the same seed gives the same answers. ``log`` names a file
+that receives a timestamped transcript of every line received and sent.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from datetime import datetime, timezone
+from importlib import metadata
+from typing import IO, TextIO
+
+from engine.game import GameState
+from protocol.engine_side import EngineSide
+
+from . import get
+from .base import Budget
+
+DEFAULT_SEED = 0
+
+
+def _version() -> str:
+    try:
+        return metadata.version("hexarena")
+    except metadata.PackageNotFoundError:
+        return "0.0.0"
+
+
+def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
+    """An EngineSide answering `genmove` with the named bot; ValueError for an unknown name."""
+    bot = get(bot_name)
+    rng = random.Random(seed)
+
+    def choose(state: GameState, seconds_left: float | None):
+        return bot(state, rng, Budget(seconds_left))
+
+    return EngineSide(choose, name=f"hexarena-{bot_name}", version=_version())
+
+
+class Transcript:
+    """Appends `TIMESTAMP <direction> text` lines to a log file (`>` received, `<` sent)."""
+
+    def __init__(self, path: str):
+        self._file: IO[str] = open(path, "a", encoding="utf-8")
+
+    def write(self, direction: str, text: str) -> None:
+        stamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+        for line in text.split("\n"):
+            self._file.write(f"{stamp} {direction} {line}\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _read_line(stdin: TextIO) -> str:
+    """One line as text ('' at end of input); undecodable bytes become U+FFFD."""
+    raw = getattr(stdin, "buffer", None)
+    if raw is not None:
+        return raw.readline().decode("utf-8", "replace")
+    return stdin.readline()
+
+
+def serve(bot_name: str, seed: int = DEFAULT_SEED, log: str | None = None,
+          stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """Serve `bot_name` until `quit` or end of input; the exit status (0, or 1 if stdout broke).
+
+    ValueError (listing the bot names) for an unknown bot, before any I/O.
+    """
+    engine = make_engine(bot_name, seed)
+    transcript = Transcript(log) if log else None
+    if transcript:
+        transcript.write("#", f"serving {bot_name} seed={seed}")
+    try:
+        while not engine.finished:
+            line = _read_line(stdin)
+            if not line:
+                if transcript:
+                    transcript.write("#", "end of input")
+                break
+            if transcript:
+                transcript.write(">", line.rstrip("\r\n"))
+            response = engine.handle(line)
+            if response is None:
+                continue
+            stdout.write(response)
+            stdout.flush()
+            if transcript:
+                transcript.write("<", response[:-2])
+    except BrokenPipeError:
+        if transcript:
+            transcript.write("#", "stdout closed")
+        return 1
+    finally:
+        if transcript:
+            transcript.close()
+    return 0
