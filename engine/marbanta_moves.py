@@ -1,0 +1,347 @@
+"""Marbanta's move generation on bitboards: sight, roots, new groups.
+
+Pure functions of a board's tables and the stones; ``engine.marbanta`` owns
+the state. Vocabulary (RULES.md section 6):
+
+* ``friendly`` / ``enemy``: the stones of the player to move and of the other.
+* ``owner``: a list indexed by bit giving the bitboard of the (old) group that
+  holds the stone on that bit. Groups never merge in Marbanta (a new group
+  touches no old friendly stone), so the state keeps this list up to date by
+  appending one group per turn.
+* ``free``: the empty sites that touch no friendly stone, the only sites a
+  new group may use.
+* A **root** is legal when it is free, sees N >= 1 distinct friendly groups
+  and its region of ``free`` holds at least N sites (then a connected set of
+  N free sites containing it exists).
+
+New groups are enumerated with Redelmeier's algorithm restricted to
+``free``: every connected set containing the root is produced exactly once.
+:func:`sample_group` draws one uniformly by counting the leaves under each
+branch of that same tree (the last level is a popcount), so its cost is the
+number of (N-1)-stone sets, never a list of the N-stone sets.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .geometry import Hexagon, hexagon, iter_bits
+
+
+@dataclass(frozen=True, eq=False)
+class SightTables:
+    """Per board side: the rays of every site as bitboards, split by direction sign."""
+
+    board: Hexagon
+    up: tuple[tuple[int, ...], ...]      # [bit] -> rays whose bits increase away from the site
+    down: tuple[tuple[int, ...], ...]    # [bit] -> rays whose bits decrease away from the site
+    nbr: tuple[int, ...]                 # [bit] -> neighbour bitboard
+    width: int
+    mask: int
+
+
+@lru_cache(maxsize=None)
+def tables(n: int) -> SightTables:
+    """The shared tables of the hexagon of side n."""
+    board = hexagon(n)
+    size = len(board.rays)
+    up: list[tuple[int, ...]] = [()] * size
+    down: list[tuple[int, ...]] = [()] * size
+    for bit in board.sites:
+        ups, downs = [], []
+        for d, ray in enumerate(board.rays[bit]):
+            if not ray:
+                continue
+            bb = 0
+            for x in ray:
+                bb |= 1 << x
+            (ups if board.shifts[d] > 0 else downs).append(bb)
+        up[bit], down[bit] = tuple(ups), tuple(downs)
+    return SightTables(board, tuple(up), tuple(down), board.neighbour_mask, board.width, board.mask)
+
+
+def free_sites(t: SightTables, friendly: int, enemy: int) -> int:
+    """Empty sites not adjacent to (and not holding) a friendly stone."""
+    w = t.width
+    f = friendly
+    near = f | f << 1 | f >> 1 | f << w | f >> w | f << (w + 1) | f >> (w + 1)
+    return t.mask & ~near & ~enemy
+
+
+def sighted(t: SightTables, friendly: int, enemy: int) -> int:
+    """Every site that sees at least one friendly stone (sight is symmetric).
+
+    Kogge-Stone occluded fills from all friendly stones at once, in the six
+    directions, through the sites that are not enemy stones. Five doubling
+    steps reach 31 sites, more than the longest line of a side-13 board.
+    """
+    w = t.width
+    out = 0
+    for s in (1, w, w + 1):
+        for sign in (1, -1):
+            gen = friendly
+            pro = t.mask & ~enemy
+            k = s
+            for _ in range(5):
+                if sign > 0:
+                    gen |= pro & (gen << k)
+                    pro &= pro << k
+                else:
+                    gen |= pro & (gen >> k)
+                    pro &= pro >> k
+                k <<= 1
+            out |= gen
+    return out & ~friendly
+
+
+def seen_from(t: SightTables, r: int, enemy: int) -> int:
+    """The sites seen from site r (bit index): along each ray up to the first enemy stone."""
+    vis = 0
+    for ray in t.up[r]:
+        b = ray & enemy
+        vis |= ray & ((b & -b) - 1) if b else ray
+    for ray in t.down[r]:
+        b = ray & enemy
+        if b:
+            h = b.bit_length()
+            vis |= (ray >> h) << h
+        else:
+            vis |= ray
+    return vis
+
+
+def groups_seen(t: SightTables, r: int, friendly: int, enemy: int, owner: list[int]) -> int:
+    """N(r): the number of distinct friendly groups with a stone seen from r."""
+    seen = seen_from(t, r, enemy) & friendly
+    n = 0
+    while seen:
+        seen &= ~owner[(seen & -seen).bit_length() - 1]
+        n += 1
+    return n
+
+
+def has_room(t: SightTables, free: int, r: int, need: int) -> bool:
+    """Whether the region of `free` holding site r has at least `need` sites."""
+    cur = 1 << r
+    w, mask = t.width, t.mask
+    while cur.bit_count() < need:
+        nxt = (cur | cur << 1 | cur >> 1 | cur << w | cur >> w | cur << (w + 1) | cur >> (w + 1)) & free
+        if nxt == cur:
+            return False
+        cur = nxt
+    return True
+
+
+def root_size(t: SightTables, r: int, friendly: int, enemy: int, owner: list[int], free: int) -> int:
+    """N(r) when r is a legal root, else 0 (r must be free)."""
+    n = groups_seen(t, r, friendly, enemy, owner)
+    return n if n and has_room(t, free, r, n) else 0
+
+
+def legal_roots(t: SightTables, friendly: int, enemy: int, owner: list[int]) -> dict[int, int]:
+    """Every legal root (bit index) with its N, in bit order."""
+    free = free_sites(t, friendly, enemy)
+    out = {}
+    for r in iter_bits(free & sighted(t, friendly, enemy)):
+        n = root_size(t, r, friendly, enemy, owner, free)
+        if n:
+            out[r] = n
+    return out
+
+
+def new_groups(t: SightTables, free: int, r: int, k: int) -> Iterator[int]:
+    """Every connected set of k sites of `free` containing site r, once each, as bitboards."""
+    root = 1 << r
+    if k == 1:
+        yield root
+        return
+    start = t.nbr[r] & free
+    yield from _grow(t.nbr, free, root, start, start | root, k - 1)
+
+
+def _grow(nbr, free: int, cur: int, untried: int, seen: int, left: int) -> Iterator[int]:
+    while untried:
+        x = untried & -untried
+        untried ^= x
+        if left == 1:
+            yield cur | x
+            continue
+        nb = nbr[x.bit_length() - 1] & free & ~seen
+        yield from _grow(nbr, free, cur | x, untried | nb, seen | nb, left - 1)
+
+
+def _count(nbr, free: int, untried: int, seen: int, left: int) -> int:
+    """Leaves of the Redelmeier subtree (untried, seen) with `left` stones still to add."""
+    if left == 1:
+        return untried.bit_count()
+    total = 0
+    if left == 2:
+        while untried:
+            x = untried & -untried
+            untried ^= x
+            total += (untried | (nbr[x.bit_length() - 1] & free & ~seen)).bit_count()
+        return total
+    while untried:
+        x = untried & -untried
+        untried ^= x
+        nb = nbr[x.bit_length() - 1] & free & ~seen
+        total += _count(nbr, free, untried | nb, seen | nb, left - 1)
+    return total
+
+
+def count_groups(t: SightTables, free: int, r: int, k: int) -> int:
+    """The number of sets :func:`new_groups` yields, without building them."""
+    if k == 1:
+        return 1
+    start = t.nbr[r] & free
+    return _count(t.nbr, free, start, start | (1 << r), k - 1)
+
+
+#: Leaves the exact sampler may count before it gives up for the Markov chain.
+EXACT_BUDGET = 50_000
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def _count_capped(nbr, free: int, untried: int, seen: int, left: int, budget: list[int]) -> int:
+    """:func:`_count`, charging the leaves to `budget[0]`; _OverBudget once it is spent."""
+    if left <= 3:
+        c = _count(nbr, free, untried, seen, left)
+        budget[0] -= c
+        if budget[0] < 0:
+            raise _OverBudget
+        return c
+    total = 0
+    while untried:
+        x = untried & -untried
+        untried ^= x
+        nb = nbr[x.bit_length() - 1] & free & ~seen
+        total += _count_capped(nbr, free, untried | nb, seen | nb, left - 1, budget)
+    return total
+
+
+def sample_group(t: SightTables, free: int, r: int, k: int, rng: random.Random,
+                 budget: int = EXACT_BUDGET) -> int:
+    """A uniformly random set of :func:`new_groups`.
+
+    Exact: walk down Redelmeier's tree choosing each branch with probability
+    proportional to the leaves under it (the leaves are counted, never listed).
+    When the first level counts more than `budget` leaves (only a root that
+    sees many groups beside a large empty region), fall back to
+    :func:`chain_group`, which is close to uniform. ValueError when r has no
+    room for k stones.
+    """
+    nbr = t.nbr
+    cur = 1 << r
+    untried = nbr[r] & free
+    seen = untried | cur
+    left = k - 1
+    first = [budget]
+    while left > 1:
+        branches = []
+        total = 0
+        u = untried
+        while u:
+            x = u & -u
+            u ^= x
+            nb = nbr[x.bit_length() - 1] & free & ~seen
+            if first is not None:
+                try:
+                    c = _count_capped(nbr, free, u | nb, seen | nb, left - 1, first)
+                except _OverBudget:
+                    return chain_group(t, free, r, k, rng)
+            else:
+                c = _count(nbr, free, u | nb, seen | nb, left - 1)
+            if c:
+                total += c
+                branches.append((c, x, u | nb, seen | nb))
+        if not total:
+            raise ValueError("no room for the new group")
+        first = None
+        pick = rng.randrange(total)
+        for c, x, untried, seen in branches:
+            if pick < c:
+                break
+            pick -= c
+        cur |= x
+        left -= 1
+    if left == 1:
+        if not untried:
+            raise ValueError("no room for the new group")
+        bits = list(iter_bits(untried))
+        cur |= 1 << bits[rng.randrange(len(bits))]
+    return cur
+
+
+def _connected_from(t: SightTables, root: int, group: int) -> bool:
+    w = t.width
+    cur = root
+    while True:
+        nxt = (cur | cur << 1 | cur >> 1 | cur << w | cur >> w | cur << (w + 1) | cur >> (w + 1)) & group
+        if nxt == cur:
+            return cur == group
+        cur = nxt
+
+
+def chain_group(t: SightTables, free: int, r: int, k: int, rng: random.Random,
+                steps_per_stone: int = 200) -> int:
+    """An approximately uniform connected k-set of `free` containing r (Metropolis chain).
+
+    Start from the first k sites of a breadth-first search from r, then
+    ``steps_per_stone * k`` steps: move a random non-root stone to a random
+    site of the set's free boundary, accepted when the set stays connected
+    and with probability min(1, |boundary before| / |boundary after|), which
+    makes the uniform distribution stationary. ValueError when r has no room.
+    """
+    w = t.width
+    root = 1 << r
+    group = root
+    while group.bit_count() < k:                     # breadth-first prefix
+        ring = (group << 1 | group >> 1 | group << w | group >> w
+                | group << (w + 1) | group >> (w + 1)) & free & ~group
+        if not ring:
+            raise ValueError("no room for the new group")
+        for b in iter_bits(ring):
+            group |= 1 << b
+            if group.bit_count() == k:
+                break
+    if k == 1:
+        return group
+
+    def boundary(g: int) -> int:
+        return (g << 1 | g >> 1 | g << w | g >> w | g << (w + 1) | g >> (w + 1)) & free & ~g
+
+    edge = boundary(group)
+    for _ in range(steps_per_stone * k):
+        movable = list(iter_bits(group & ~root))
+        edges = list(iter_bits(edge))
+        out = 1 << movable[rng.randrange(len(movable))]
+        into = 1 << edges[rng.randrange(len(edges))]
+        cand = (group & ~out) | into
+        if not _connected_from(t, root, cand):
+            continue
+        cand_edge = boundary(cand)
+        b_old, b_new = len(edges), cand_edge.bit_count()
+        if b_new > b_old and rng.random() * b_new >= b_old:
+            continue
+        group, edge = cand, cand_edge
+    return group
+
+
+def random_bit(bb: int, sites: tuple[int, ...], rng: random.Random) -> int:
+    """A uniformly random set bit of a non-empty bitboard whose bits are among `sites`.
+
+    Dense sets are hit by drawing sites until one is in the set; sparse ones
+    are listed (either way a few dozen operations).
+    """
+    if 4 * bb.bit_count() >= len(sites):
+        while True:
+            b = sites[rng.randrange(len(sites))]
+            if bb >> b & 1:
+                return b
+    bits = list(iter_bits(bb))
+    return bits[rng.randrange(len(bits))]
