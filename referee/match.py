@@ -1,0 +1,275 @@
+"""One game between two engines: handshake, turn loop, clocks, verdict.
+
+The referee decides every result from its own copy of the rules; engines
+are only asked for actions. Faults (docs/tournament.md, "Who is at fault"):
+
+* VOID (infrastructure or compatibility; the game is replayed on resume):
+  the engine cannot be spawned; it gives no valid answer to its first
+  command `protocol_version` (exit, deadline, garbage: it did not start);
+  `protocol_version` is not 2; `list_games` fails or lacks the game; `game`,
+  `boardsize` or `komi` is refused with `?` (variant, size or komi not
+  supported); both engines fail the handshake; an unexpected exception in
+  the referee (a referee bug).
+* FORFEIT during the handshake, once the engine answered `protocol_version`
+  correctly: it crashes or breaks the protocol (`+F`), misses a deadline
+  (`+T`), or refuses `clear_board` (`+F`). `time_settings` may be refused.
+* FORFEIT in play, by the engine holding the side to move: `genmove` past
+  its deadline (`+T`); exit, broken pipe, garbage or a wrong id (`+F`,
+  crash); a `?` answer or a token that is not an action of the game (`+F`,
+  malformed); an action the rules forbid (`+F`, illegal). By the other
+  engine: a crash, timeout or `?` on `play` of an action the referee has
+  validated (`+F`/`+T`): its rules disagree with the referee's, whose are
+  authoritative. `time_left` may be refused.
+"""
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import trio
+
+from engine import registry
+from engine.actions import Resign, Swap
+from engine.core import Colour, Outcome, Termination
+from engine.errors import IllegalMove, InvalidNotation
+from engine.game import GameInfo, GameState, Variant
+from protocol.controller import CommandFailed, ControllerError, EngineTimeout
+
+from .clock import Clock, Limits
+from .process import EngineChannel, EngineStartFailed
+
+Connect = Callable[[], AbstractAsyncContextManager[EngineChannel]]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player of one game: its name and how to start its engine."""
+
+    name: str
+    connect: Connect
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What is played: game id, board side, variant tokens, komi (None: not sent), ply cap."""
+
+    game: str
+    size: int
+    variant: tuple[str, ...] = ()
+    komi: int | None = None
+    ply_cap: int | None = None       # None: the game's default for this size
+
+
+@dataclass
+class Report:
+    """Everything a GameRecord and an SGF need. `outcome` None means VOID."""
+
+    info: GameInfo
+    variant: Variant
+    seats: tuple[str, str]                      # seat 1 (first action), seat 2
+    outcome: Outcome | None = None
+    holder: dict[Colour, int] = field(default_factory=lambda: {Colour.BLACK: 0, Colour.WHITE: 1})
+    actions: list[tuple[Colour, str]] = field(default_factory=list)
+    reason: str = ""
+    faulty: str | None = None
+    started: str = ""
+    seconds: float = 0.0
+
+    def name_of(self, colour: Colour) -> str:
+        return self.seats[self.holder[colour]]
+
+    @property
+    def winner(self) -> str | None:
+        if self.outcome is None or self.outcome.winner is None:
+            return None
+        return self.name_of(self.outcome.winner)
+
+    @property
+    def result(self) -> str:
+        return "Void" if self.outcome is None else self.outcome.result()
+
+    @property
+    def termination(self) -> str:
+        return "void" if self.outcome is None else self.outcome.termination.value
+
+
+class _Void(Exception):
+    def __init__(self, reason: str, seat: int | None):
+        super().__init__(reason)
+        self.reason, self.seat = reason, seat
+
+
+class _Forfeit(Exception):
+    def __init__(self, seat: int, termination: Termination, reason: str):
+        super().__init__(reason)
+        self.seat, self.termination, self.reason = seat, termination, reason
+
+
+def _word(colour: Colour) -> str:
+    return "black" if colour is Colour.BLACK else "white"
+
+
+def _fault(exc: ControllerError) -> Termination:
+    return Termination.TIME if isinstance(exc, EngineTimeout) else Termination.CRASH
+
+
+async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits) -> Report:
+    """Play one game to its end and return the referee's verdict; never raises
+    on engine misbehaviour (ValueError/UnknownGame only for a bad `setup`)."""
+    info = registry.get(setup.game)
+    variant = info.variant(setup.size, setup.variant)
+    report = Report(info, variant, (seats[0].name, seats[1].name))
+    report.started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    t0 = time.monotonic()
+    try:
+        async with AsyncExitStack() as stack:
+            channels = []
+            for i, seat in enumerate(seats):
+                try:
+                    channels.append(await stack.enter_async_context(seat.connect()))
+                except EngineStartFailed as exc:
+                    raise _Void(f"did not start: {exc}", i) from None
+            await _handshakes(channels, setup, info, variant, limits)
+            await _turns(channels, setup, info, variant, limits, report)
+    except _Void as v:
+        report.outcome, report.reason = None, v.reason
+        report.faulty = None if v.seat is None else seats[v.seat].name
+    except _Forfeit as f:
+        report.outcome = _forfeit_outcome(report, f)
+        report.reason, report.faulty = f.reason, seats[f.seat].name
+    except Exception as exc:      # a referee bug: void, keep the tournament going
+        report.outcome, report.faulty = None, None
+        report.reason = f"referee error: {exc!r}"
+        traceback.print_exc()
+    report.seconds = round(time.monotonic() - t0, 3)
+    return report
+
+
+def _forfeit_outcome(report: Report, f: _Forfeit) -> Outcome:
+    loser = next(c for c, s in report.holder.items() if s == f.seat)
+    return Outcome(loser.other, f.termination)
+
+
+async def _handshakes(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
+                      limits: Limits) -> None:
+    voids: list[_Void] = []
+    forfeits: list[_Forfeit] = []
+    for seat, ch in enumerate(channels):
+        try:
+            await _handshake(ch, seat, setup, info, variant, limits)
+        except _Void as v:
+            voids.append(v)
+        except _Forfeit as f:
+            forfeits.append(f)
+    if voids:
+        raise voids[0]
+    if len(forfeits) == 2:
+        raise _Void(f"both engines failed the handshake: {forfeits[0].reason}; {forfeits[1].reason}", None)
+    if forfeits:
+        raise forfeits[0]
+
+
+async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo, variant: Variant,
+                     limits: Limits) -> None:
+    async def ask(name: str, *args: str) -> str:
+        return await ch.command(name, *args, deadline=trio.current_time() + limits.command)
+
+    try:
+        version = await ch.command("protocol_version", deadline=trio.current_time() + limits.start)
+    except ControllerError as exc:
+        raise _Void(f"did not start: {exc}", seat) from None
+    if version.strip() != "2":
+        raise _Void(f"{ch.name}: protocol_version {version!r}, expected 2", seat)
+    try:
+        try:
+            games = (await ask("list_games")).split()
+            if info.id not in games:
+                raise _Void(f"{ch.name}: does not list {info.id!r} in list_games", seat)
+            await ask("game", *info.describe(variant).split())
+            await ask("boardsize", str(variant.size))
+            if setup.komi is not None:
+                await ask("komi", str(setup.komi))
+        except CommandFailed as exc:
+            raise _Void(f"{ch.name}: cannot play {info.describe(variant)} n={variant.size}: {exc.message}",
+                        seat) from None
+        try:
+            await ask("clear_board")
+        except CommandFailed as exc:
+            raise _Forfeit(seat, Termination.CRASH, f"{ch.name}: refused clear_board: {exc.message}") from None
+        try:
+            await ask("time_settings", *limits.time_settings())
+        except CommandFailed:
+            pass
+    except ControllerError as exc:
+        raise _Forfeit(seat, _fault(exc), f"handshake: {exc}") from None
+
+
+async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
+                 limits: Limits, report: Report) -> None:
+    state: GameState = info.new_game(variant, setup.komi or 0)
+    cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
+    clock = Clock(limits)
+    holder = report.holder
+    while True:
+        outcome = state.outcome()
+        if outcome is not None:
+            report.outcome, report.reason = outcome, "ended by the rules"
+            return
+        if len(report.actions) >= cap:
+            report.outcome, report.reason = state.adjudicate(), f"ply cap {cap}"
+            return
+        colour = state.to_move
+        seat = holder[colour]
+        mover, other = channels[seat], channels[1 - seat]
+        token = await _genmove(mover, seat, colour, clock, limits)
+        try:
+            action = state.parse(token)
+            if isinstance(action, Resign):
+                report.outcome, report.reason = Outcome(colour.other, Termination.RESIGN), f"{mover.name} resigned"
+                return
+            after = state.play(action)
+        except InvalidNotation as exc:
+            raise _Forfeit(seat, Termination.MALFORMED, f"{mover.name} answered {token!r}: {exc}") from None
+        except IllegalMove as exc:
+            raise _Forfeit(seat, Termination.ILLEGAL, f"{mover.name} played {token!r}: {exc}") from None
+        canonical = state.format(action)
+        report.actions.append((colour, canonical))
+        try:
+            await other.command("play", _word(colour), canonical, deadline=trio.current_time() + limits.command)
+        except CommandFailed as exc:
+            raise _Forfeit(1 - seat, Termination.CRASH,
+                           f"{other.name} refused play {_word(colour)} {canonical}: {exc.message}") from None
+        except ControllerError as exc:
+            raise _Forfeit(1 - seat, _fault(exc), f"play {canonical}: {exc}") from None
+        if isinstance(action, Swap):
+            holder[Colour.BLACK], holder[Colour.WHITE] = holder[Colour.WHITE], holder[Colour.BLACK]
+        state = after
+
+
+async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits) -> str:
+    """The mover's answer to `genmove`, charged to its clock; _Forfeit on any failure."""
+    left = clock.left[seat]
+    if left is not None:
+        try:
+            await ch.command("time_left", _word(colour), str(max(0, int(left))), "0",
+                             deadline=trio.current_time() + limits.command)
+        except CommandFailed:
+            pass
+        except ControllerError as exc:
+            raise _Forfeit(seat, _fault(exc), f"time_left: {exc}") from None
+    budget = clock.budget(seat)
+    t0 = trio.current_time()
+    try:
+        answer = await ch.command("genmove", _word(colour), deadline=t0 + budget)
+    except CommandFailed as exc:
+        raise _Forfeit(seat, Termination.MALFORMED, f"{ch.name}: genmove failed: {exc.message}") from None
+    except EngineTimeout:
+        raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s") from None
+    except ControllerError as exc:
+        raise _Forfeit(seat, Termination.CRASH, f"genmove: {exc}") from None
+    clock.charge(seat, trio.current_time() - t0)
+    return answer

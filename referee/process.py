@@ -1,0 +1,196 @@
+"""Engine processes and the HGP channel to them.
+
+:class:`EngineChannel` speaks HGP over any pair of trio byte streams: one
+command at a time, increasing ids, every write and read under an absolute
+deadline taken from ``trio.current_time()`` (so tests run under MockClock).
+It raises only the controller's error tree: EngineCrashed (EOF, broken
+pipe), EngineTimeout (deadline passed), ProtocolViolation (garbage, wrong
+id, unsolicited output), CommandFailed (a `?` answer). After any error but
+CommandFailed the channel is broken and re-raises that error.
+
+:class:`EngineProcess` owns one child process, started from an argv list
+(never a shell) in its own process group, stderr appended to a log file.
+``aclose()`` sends `quit`, waits briefly, then SIGTERMs and finally SIGKILLs
+the whole group; it is shielded from cancellation, so no engine outlives
+its game. Nothing is cleaned up in ``__del__``.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import signal
+import subprocess
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from functools import partial
+from pathlib import Path
+
+import trio
+
+from protocol.controller import (
+    CommandFailed, ControllerError, EngineCrashed, EngineTimeout, ProtocolViolation, Response,
+    ResponseReader, expect, format_command,
+)
+
+__all__ = ["EngineChannel", "EngineProcess", "EngineStartFailed", "open_engine"]
+
+QUIT_GRACE = 1.0     # seconds an engine gets to exit after `quit`
+TERM_GRACE = 1.0     # seconds between SIGTERM and SIGKILL
+
+
+class EngineStartFailed(Exception):
+    """The engine process could not be spawned (an infrastructure fault: the game is void)."""
+
+
+class EngineChannel:
+    """HGP commands over a send stream (engine stdin) and a receive stream (engine stdout)."""
+
+    def __init__(self, send: trio.abc.SendStream, receive: trio.abc.ReceiveStream, name: str,
+                 max_bytes: int = 1_000_000):
+        self.name = name
+        self._send = send
+        self._receive = receive
+        self._reader = ResponseReader(max_bytes)
+        self._pending: collections.deque[Response] = collections.deque()
+        self._next_id = 1
+        self._broken: ControllerError | None = None
+        self.wait_seconds = 0.0     # time spent waiting for answers (bench figure)
+
+    async def command(self, name: str, *args: str, deadline: float) -> str:
+        """Send one command and return the text of its `=` answer.
+
+        `deadline` is absolute, in ``trio.current_time()`` units; it covers
+        the write and the read. Raises the controller errors listed above.
+        """
+        if self._broken is not None:
+            raise self._broken
+        cid = self._next_id
+        self._next_id += 1
+        data = format_command(cid, name, *args)
+        t0 = trio.current_time()
+        try:
+            with trio.move_on_at(deadline) as scope:
+                await self._send.send_all(data)
+                resp = await self._receive_one()
+            if scope.cancelled_caught:
+                raise EngineTimeout(f"{self.name}: no answer to {name!r} in time")
+            return expect(resp, cid)
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            self._broken = EngineCrashed(f"{self.name}: its stdin is closed ({exc.__class__.__name__})")
+            raise self._broken from None
+        except (EngineCrashed, EngineTimeout, ProtocolViolation) as exc:
+            if not str(exc).startswith(f"{self.name}: "):
+                exc = type(exc)(f"{self.name}: {exc}")
+            self._broken = exc
+            raise exc from None
+        finally:
+            self.wait_seconds += trio.current_time() - t0
+
+    async def _receive_one(self) -> Response:
+        while not self._pending:
+            data = await self._receive.receive_some(65536)
+            if not data:
+                self._reader.eof()
+                raise EngineCrashed("closed its stdout (exited?)")
+            self._pending.extend(self._reader.feed(data))
+        resp = self._pending.popleft()
+        if self._pending:
+            raise ProtocolViolation(f"unsolicited output after a response: {self._pending[0]!r}")
+        return resp
+
+    @property
+    def healthy(self) -> bool:
+        """False once the engine crashed, timed out or broke the protocol."""
+        return self._broken is None
+
+    async def aclose_streams(self) -> None:
+        """Close both pipes (the engine sees EOF on stdin); idempotent."""
+        for stream in (self._send, self._receive):
+            with trio.CancelScope(shield=True):
+                try:
+                    await stream.aclose()
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    pass
+
+
+class EngineProcess:
+    """One running engine; create with :meth:`start`, always finish with :meth:`aclose`."""
+
+    def __init__(self, process: trio.Process, channel: EngineChannel):
+        self.process = process
+        self.channel = channel
+        self._closed = False
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @classmethod
+    async def start(cls, nursery: trio.Nursery, argv: Sequence[str], log_path: str | os.PathLike,
+                    name: str) -> EngineProcess:
+        """Spawn `argv` inside `nursery` (which then waits for the process).
+
+        The caller must `await engine.aclose()` before the nursery ends.
+        Raises EngineStartFailed when the program cannot be spawned.
+        """
+        if isinstance(argv, str) or not argv:
+            raise EngineStartFailed(f"{name}: the command must be a non-empty list of words, got {argv!r}")
+        Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+        with open(log_path, "ab") as log:
+            try:
+                process = await nursery.start(partial(
+                    trio.run_process, list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=log, check=False, start_new_session=True, deliver_cancel=_kill_group))
+            except OSError as exc:
+                raise EngineStartFailed(f"{name}: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
+        return cls(process, EngineChannel(process.stdin, process.stdout, name))
+
+    async def aclose(self, quit_grace: float = QUIT_GRACE, term_grace: float = TERM_GRACE) -> None:
+        """Stop the engine and every process of its group; idempotent; shielded."""
+        if self._closed:
+            return
+        self._closed = True
+        with trio.CancelScope(shield=True):
+            proc = self.process
+            if proc.returncode is None and self.channel.healthy:
+                deadline = trio.current_time() + quit_grace
+                with trio.move_on_at(deadline):
+                    try:
+                        await self.channel.command("quit", deadline=deadline)
+                    except ControllerError:
+                        pass
+                    await self.channel.aclose_streams()     # EOF on stdin as well
+                    await proc.wait()
+            await self.channel.aclose_streams()
+            if proc.returncode is None:     # broken, timed out, or deaf to quit
+                _signal_group(proc.pid, signal.SIGTERM)
+                with trio.move_on_after(term_grace):
+                    await proc.wait()
+            _signal_group(proc.pid, signal.SIGKILL)     # also any child the engine left behind
+            await proc.wait()
+
+
+@asynccontextmanager
+async def open_engine(argv: Sequence[str], log_path: str | os.PathLike, name: str
+                      ) -> AsyncIterator[EngineChannel]:
+    """Run an engine for the duration of the block and yield its channel."""
+    async with trio.open_nursery() as nursery:
+        engine = await EngineProcess.start(nursery, argv, log_path, name)
+        try:
+            yield engine.channel
+        finally:
+            await engine.aclose()
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+async def _kill_group(process: trio.Process) -> None:
+    """run_process's cancel delivery: the whole group, TERM then KILL."""
+    _signal_group(process.pid, signal.SIGTERM)
+    await trio.sleep(TERM_GRACE)
+    _signal_group(process.pid, signal.SIGKILL)

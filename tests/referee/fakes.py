@@ -1,0 +1,125 @@
+"""Fake engines for referee tests: real child processes (`[sys.executable, "-c", CODE, ...]`).
+
+A fake is a small but correct HGP engine (random legal moves, from the
+rules package) that misbehaves on purpose: ``fake_argv(mode, at)`` makes it
+misbehave at its `at`-th `genmove` (or at start for the `*-start` modes).
+Every fake writes `pid N` (and `child N` for a grandchild) to stderr, which
+the referee sends to the engine log, so tests can check that no process
+is left behind.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+CODE = r'''
+import os, random, signal, subprocess, sys, time
+mode, at = sys.argv[1], int(sys.argv[2])
+print("pid", os.getpid(), file=sys.stderr, flush=True)
+if mode == "child":
+    kid = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    print("child", kid.pid, file=sys.stderr, flush=True)
+if mode == "stubborn":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if mode == "crash-start":
+    sys.exit(3)
+if mode == "hang-start":
+    time.sleep(600)
+from engine import registry
+info = state = None
+size, tokens, rng, moves, stones = None, [], random.Random(at), 0, []
+out = sys.stdout
+
+def answer(cid, ok, text=""):
+    out.write(("=" if ok else "?") + cid + (" " + text if text else "") + "\n\n")
+    out.flush()
+
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    cid, name, args = words[0], words[1], words[2:]
+    if name == "quit":
+        if mode in ("stubborn", "deaf"):
+            continue
+        answer(cid, True)
+        break
+    if name == "protocol_version":
+        answer(cid, True, "1" if mode == "v1" else "2")
+    elif name == "list_games":
+        answer(cid, True, "anda" if mode == "nogame" else "\n".join(registry.playable()))
+    elif name == "game":
+        info, tokens = registry.get(args[0]), args[1:]
+        answer(cid, True)
+    elif name == "boardsize":
+        size = int(args[0])
+        if mode == "nosize":
+            answer(cid, False, "unacceptable size")
+        else:
+            answer(cid, True)
+    elif name == "clear_board":
+        state = info.new_game(info.variant(size, tokens), 0)
+        answer(cid, True)
+    elif name == "play":
+        if mode == "refuse-play" and state.ply + 1 >= at:
+            answer(cid, False, "illegal move")
+            continue
+        state = state.play(state.parse(args[1]))
+        stones += [args[1].split("/")[0]] if args[1] != "swap" else []
+        answer(cid, True)
+    elif name == "genmove":
+        moves += 1
+        if moves == at:
+            if mode == "crash":
+                sys.exit(5)
+            if mode == "hang":
+                time.sleep(600)
+            if mode == "illegal" and stones:
+                answer(cid, True, stones[0]); continue
+            if mode == "malformed":
+                answer(cid, True, "zz99!"); continue
+            if mode == "wrong-id":
+                answer(str(int(cid) + 1), True, "e5"); continue
+            if mode == "garbage":
+                out.write("hello there\n\n"); out.flush(); continue
+            if mode == "refuse":
+                answer(cid, False, "cannot move"); continue
+            if mode == "resign":
+                answer(cid, True, "resign"); continue
+            if mode == "close":
+                os.close(1); time.sleep(600)
+        action = state.random_action(rng)
+        token = state.format(action)
+        state = state.play(action)
+        stones += [token.split("/")[0]] if token != "swap" else []
+        answer(cid, True, token)
+    else:
+        answer(cid, True)
+'''
+
+
+def fake_argv(mode: str = "good", at: int = 0) -> list[str]:
+    """The command line of a fake engine misbehaving as `mode` at its `at`-th genmove."""
+    return [sys.executable, "-c", CODE, mode, str(at)]
+
+
+def pids_in(log: Path) -> list[int]:
+    """Every `pid N` / `child N` a fake wrote to its log."""
+    return [int(m.group(1)) for m in re.finditer(r"^(?:pid|child) (\d+)$", log.read_text(), re.M)]
+
+
+def alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
