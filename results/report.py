@@ -1,0 +1,231 @@
+"""Reports: the fits and tables of a set of games, grouped, rendered as text, CSV or JSON.
+
+:func:`summary_table` is what the tournament prints at its end;
+:func:`build_reports` and the ``render_*``/:func:`write_out` functions are
+what ``hexarena ratings`` runs. Pure functions of their inputs except
+:func:`write_out`, which writes files into a folder the caller names.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import pandas as pd
+
+from results.load import games_frame
+from results.ratings import Counts, Fit, aggregate, fit
+from results.records import GameRecord
+from results.tables import advantage_table, crosstable, los_table, ratings_table
+
+GROUP_KEYS = ("game", "size")
+PRIOR_NOTE = "* rests on a weak prior (two virtual draws against the pool): "
+
+
+@dataclass(frozen=True)
+class GroupReport:
+    """The fit and tables of one group of games; `key` is {} for all games pooled."""
+
+    key: Mapping[str, object]
+    counts: Counts
+    fit: Fit
+
+    @property
+    def title(self) -> str:
+        if not self.key:
+            return "all games"
+        return "/".join(str(self.key[k]) for k in GROUP_KEYS if k in self.key)
+
+    @property
+    def slug(self) -> str:
+        return "all" if not self.key else "-".join(str(self.key[k]) for k in GROUP_KEYS if k in self.key)
+
+    @cached_property
+    def ratings(self) -> pd.DataFrame:
+        return ratings_table(self.fit, self.counts)
+
+    @cached_property
+    def advantage(self) -> pd.DataFrame:
+        return advantage_table(self.fit, self.counts)
+
+    @cached_property
+    def crosstable(self) -> pd.DataFrame:
+        return crosstable(self.fit, self.counts)
+
+    @cached_property
+    def los(self) -> pd.DataFrame:
+        return los_table(self.fit)
+
+    @property
+    def games(self) -> int:
+        return int(self.counts.games.sum())
+
+
+def build_reports(frame: pd.DataFrame, by: Sequence[str] | None = None,
+                  anchor: Mapping[str, float] | None = None) -> list[GroupReport]:
+    """Reports of the games in `frame`.
+
+    `by` None: all games pooled, followed by one report per (game, size) pool
+    when there are several; `by` ``()``: pooled only; otherwise one report per
+    value of those columns (a subset of ``game``, ``size``). Every fit has one
+    advantage per (game, size) pool. Raises ValueError for an unknown key or
+    when there are no games.
+    """
+    unknown = [k for k in (by or ()) if k not in GROUP_KEYS]
+    if unknown:
+        raise ValueError(f"cannot group by {', '.join(unknown)}: choose from {', '.join(GROUP_KEYS)}")
+    if frame.empty:
+        raise ValueError("no games to rate")
+    counts = aggregate(frame)
+    keys: list[tuple[str, ...]] = [()] if by is None or not by else []
+    if by is None and len(counts.pools) > 1:
+        keys.append(GROUP_KEYS)
+    elif by:
+        keys.append(tuple(k for k in GROUP_KEYS if k in by))
+    reports = []
+    for key in keys:
+        groups: dict[tuple, list[int]] = {}
+        for p, pool in enumerate(counts.pools):
+            value = tuple(pool[GROUP_KEYS.index(k)] for k in key)
+            groups.setdefault(value, []).append(p)
+        for value, pools in groups.items():
+            part = counts if len(pools) == len(counts.pools) else counts.select(pools)
+            reports.append(GroupReport(dict(zip(key, value)), part, fit(part, anchor)))
+    return reports
+
+
+def summary_table(records: list[GameRecord]) -> str:
+    """The end-of-tournament summary: pooled Elo table and the first-player advantage per pool.
+
+    Works for any number of games (also none, and tiny tournaments whose
+    maximum does not exist: the weak prior is then used and said so).
+    """
+    frame = games_frame(records)
+    if frame.empty:
+        return "no rated games (void games are not rated)"
+    report = build_reports(frame, by=())[0]
+    return "\n".join([f"ratings over {report.games} games (Bradley-Terry, Elo scale, mean 0)",
+                      format_ratings(report.ratings), "", "first-player advantage per pool",
+                      format_advantage(report.advantage), *_notes(report)])
+
+
+def render_text(reports: Iterable[GroupReport], warnings: Sequence[str] = (), crosstables: bool = True) -> str:
+    """Every report as fixed-width text: ratings, advantages, crosstable and notes."""
+    parts = [f"warning: {w}" for w in warnings]
+    for report in reports:
+        anchor = f", {report.fit.anchor[0]} pinned at {report.fit.anchor[1]:g}" if report.fit.anchor else ", mean 0"
+        parts += ["", f"== {report.title}: {report.games} games, {len(report.fit.players)} players{anchor} ==",
+                  format_ratings(report.ratings), "", "first-player advantage",
+                  format_advantage(report.advantage)]
+        if crosstables:
+            parts += ["", "head to head (row player's wins-losses[-draws] against the column player)",
+                      format_crosstable(report.crosstable)]
+        parts += _notes(report)
+    return "\n".join(parts).lstrip("\n") + "\n"
+
+
+def render_csv(reports: Iterable[GroupReport]) -> str:
+    """The ratings tables stacked, with a first column `table` naming the group."""
+    frames = [r.ratings.assign(prior=r.ratings["prior"].astype(int)).pipe(_with_table, r.title)
+              for r in reports]
+    return pd.concat(frames, ignore_index=True).to_csv(index=False, float_format="%.6f", lineterminator="\n")
+
+
+def render_json(reports: Iterable[GroupReport], warnings: Sequence[str] = ()) -> str:
+    """One JSON document with every table of every report (NaN as null)."""
+    return json.dumps({"tables": [report_dict(r) for r in reports], "warnings": list(warnings)}, indent=1)
+
+
+def report_dict(r: GroupReport) -> dict:
+    """A report as plain JSON-ready data."""
+    return {
+        "table": r.title, **{k: r.key[k] for k in r.key}, "games": r.games,
+        "anchor": None if r.fit.anchor is None else {"player": r.fit.anchor[0], "elo": r.fit.anchor[1]},
+        "prior": r.fit.prior, "reasons": list(r.fit.reasons),
+        "ratings": _records(r.ratings), "advantage": _records(r.advantage),
+        "crosstable": json.loads(r.crosstable.to_json(orient="index")),
+        "los": json.loads(r.los.to_json(orient="index", double_precision=15)),
+    }
+
+
+def write_out(reports: Sequence[GroupReport], directory: str | os.PathLike, warnings: Sequence[str] = ()) -> list[Path]:
+    """Writes every table as CSV and JSON, plus report.txt and report.json; returns the paths written."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for r in reports:
+        tables = {"ratings": r.ratings, "advantage": r.advantage, "crosstable": r.crosstable, "los": r.los}
+        for name, table in tables.items():
+            keep_index = name in ("crosstable", "los")
+            for suffix, text in ((".csv", table.to_csv(index=keep_index, lineterminator="\n")),
+                                 (".json", table.to_json(orient="index" if keep_index else "records",
+                                                         double_precision=15, indent=1))):
+                path = out / f"{name}-{r.slug}{suffix}"
+                path.write_text(text, encoding="utf-8")
+                written.append(path)
+    for name, text in (("report.txt", render_text(reports, warnings)), ("report.json", render_json(reports, warnings))):
+        (out / name).write_text(text, encoding="utf-8")
+        written.append(out / name)
+    return written
+
+
+def format_ratings(table: pd.DataFrame) -> str:
+    """The ratings table rounded for reading: Elo to 1, percentages to 0.1."""
+    shown = pd.DataFrame({
+        "rank": table["rank"], "player": table["player"],
+        "elo": [f"{e:.0f}" + ("*" if p else "") for e, p in zip(table["elo"], table["prior"])],
+        "±95": table["pm95"].map(lambda v: f"{v:.0f}"),
+        "games": table["games"], "wins": table["wins"], "losses": table["losses"], "draws": table["draws"],
+        "score%": table["score"].map(_pct), "first%": table["score_first"].map(_pct),
+        "second%": table["score_second"].map(_pct),
+        "time": table["forfeit_time"], "illegal": table["forfeit_illegal"], "crash": table["forfeit_crash"],
+        "opp": table["avg_opp"].map(lambda v: f"{v:.0f}"),
+        "LOS%": table["los_next"].map(lambda v: _pct(100 * v)),
+    })
+    return shown.to_string(index=False, justify="right")
+
+
+def format_advantage(table: pd.DataFrame) -> str:
+    shown = pd.DataFrame({
+        "game": table["game"], "size": table["size"], "games": table["games"],
+        "first%": table["first_score"].map(_pct),
+        "advantage": [f"{a:.0f}" + ("*" if p else "") for a, p in zip(table["advantage"], table["prior"])],
+        "±95": table["pm95"].map(lambda v: f"{v:.0f}"),
+    })
+    return shown.to_string(index=False, justify="right")
+
+
+def format_crosstable(table: pd.DataFrame) -> str:
+    """Rows labelled ``rank player``, columns by rank, so that wide tables stay readable."""
+    shown = table.copy()
+    shown.index = [f"{k} {name}" for k, name in enumerate(table.index, 1)]
+    shown.columns = [str(k) for k in range(1, len(table.columns) + 1)]
+    return shown.to_string()
+
+
+def _notes(report: GroupReport) -> list[str]:
+    if not report.fit.prior:
+        return []
+    return ["", "note: " + PRIOR_NOTE + "; ".join(report.fit.reasons)]
+
+
+def _pct(value: float) -> str:
+    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.1f}"
+
+
+def _with_table(frame: pd.DataFrame, title: str) -> pd.DataFrame:
+    out = frame.copy()
+    out.insert(0, "table", title)
+    return out
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    return json.loads(frame.to_json(orient="records", double_precision=15))
+
+
+__all__ = ["GroupReport", "build_reports", "summary_table", "render_text", "render_csv", "render_json",
+           "write_out", "format_ratings", "format_advantage", "format_crosstable"]
