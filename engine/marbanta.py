@@ -243,8 +243,11 @@ class MarbantaState(GameState):
                 owner[add_black.bit_length() - 1] = add_black
                 owner[add_white.bit_length() - 1] = add_white
             else:
-                for b in iter_bits(added):
-                    owner[b] = added
+                rest = added
+                while rest:
+                    low = rest & -rest
+                    owner[low.bit_length() - 1] = added
+                    rest ^= low
         return MarbantaState(self.variant, mover, self.ply + 1, self.black | add_black,
                              self.white | add_white, phase, owner)
 

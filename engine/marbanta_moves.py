@@ -75,24 +75,39 @@ def sighted(t: SightTables, friendly: int, enemy: int) -> int:
 
     Kogge-Stone occluded fills from all friendly stones at once, in the six
     directions, through the sites that are not enemy stones. Five doubling
-    steps reach 31 sites, more than the longest line of a side-13 board.
+    steps reach 31 sites, more than the longest line of a side-13 board. The
+    padding column of the layout stops every step from wrapping a row.
     """
     w = t.width
+    open_ = t.mask & ~enemy
     out = 0
     for s in (1, w, w + 1):
-        for sign in (1, -1):
-            gen = friendly
-            pro = t.mask & ~enemy
-            k = s
-            for _ in range(5):
-                if sign > 0:
-                    gen |= pro & (gen << k)
-                    pro &= pro << k
-                else:
-                    gen |= pro & (gen >> k)
-                    pro &= pro >> k
-                k <<= 1
-            out |= gen
+        g, p, k = friendly, open_, s                 # towards higher bits
+        g |= p & (g << k)
+        p &= p << k
+        k <<= 1
+        g |= p & (g << k)
+        p &= p << k
+        k <<= 1
+        g |= p & (g << k)
+        p &= p << k
+        k <<= 1
+        g |= p & (g << k)
+        p &= p << k
+        out |= g | (p & (g << (k << 1)))
+        g, p, k = friendly, open_, s                 # towards lower bits
+        g |= p & (g >> k)
+        p &= p >> k
+        k <<= 1
+        g |= p & (g >> k)
+        p &= p >> k
+        k <<= 1
+        g |= p & (g >> k)
+        p &= p >> k
+        k <<= 1
+        g |= p & (g >> k)
+        p &= p >> k
+        out |= g | (p & (g >> (k << 1)))
     return out & ~friendly
 
 
@@ -343,5 +358,9 @@ def random_bit(bb: int, sites: tuple[int, ...], rng: random.Random) -> int:
             b = sites[rng.randrange(len(sites))]
             if bb >> b & 1:
                 return b
-    bits = list(iter_bits(bb))
+    bits = []
+    while bb:
+        low = bb & -bb
+        bits.append(low.bit_length() - 1)
+        bb ^= low
     return bits[rng.randrange(len(bits))]
