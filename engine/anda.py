@@ -130,12 +130,12 @@ class AndaState(GameState):
             return "is occupied"
         an = self._analysis()
         board = self.board
-        rs = region_of(an, s)
-        near = board.expand(rs)
+        at = region_of(an, s)
+        near = board.expand(an.regions[at])
         if near & other and not near & own:
             return f"is {self.to_move.other.name.lower()} territory"
         me = 0 if self.to_move is Colour.BLACK else 1
-        res = place(board, an, own, other, me, s)
+        res = place(board, an, own, other, me, s, at)
         if res.removed_own == bit and not res.removed_other:
             return "would remove only the stone placed"
         groups = (res.own_groups, res.other_groups) if me == 0 else (res.other_groups, res.own_groups)

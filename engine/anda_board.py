@@ -144,76 +144,106 @@ def _split(rest: int, ring: int, w: int, v: int) -> list[int]:
 
 
 def region_of(an: Analysis, s: int) -> int:
-    """The region holding empty site s."""
-    for r in an.regions:
-        if r >> s & 1:
-            return r
+    """The index in ``an.regions`` of the region holding empty site s."""
+    bit = 1 << s
+    for i, r in enumerate(an.regions):
+        if r & bit:
+            return i
     raise ValueError(f"site {s} is not empty")
 
 
-def place(board: Hexagon, an: Analysis, own: int, other: int, me: int, s: int) -> Placed:
+def place(board: Hexagon, an: Analysis, own: int, other: int, me: int, s: int, at: int = -1) -> Placed:
     """Put a stone of colour index `me` (0 black, 1 white) on empty site s and resolve both removals.
 
-    `own` and `other` are the mover's and the opponent's stones, `an` the analysis of that board.
+    `own` and `other` are the mover's and the opponent's stones, `an` the analysis of that
+    board; `at`, when given, is the index of s's region in ``an.regions``.
     """
     w = board.width
     v = w + 1
     bit = 1 << s
     nb = board.neighbour_mask[s]
-    merged, n_merged, own_groups = bit, 0, []
-    for g in an.groups[me]:
-        if g & nb:
-            merged |= g
-            n_merged += 1
-        else:
-            own_groups.append(g)
-    own_groups.append(merged)
+    old_own_groups = an.groups[me]
+    old_other_groups = an.groups[1 - me]
+    if nb & own:
+        merged, n_merged, own_groups = bit, 0, []
+        for g in old_own_groups:
+            if g & nb:
+                merged |= g
+                n_merged += 1
+            else:
+                own_groups.append(g)
+        own_groups.append(merged)
+    else:
+        merged, n_merged, own_groups = bit, 0, [*old_own_groups, bit]
+    old_own = own
     own |= bit
     regs = list(an.regions)
-    for i, rs in enumerate(regs):
-        if rs & bit:
-            break
-    else:
-        raise ValueError(f"site {s} is not empty")
+    if at < 0:
+        at = next(i for i, r in enumerate(regs) if r & bit)
+    rs = regs.pop(at)
     rest = rs & ~bit
-    del regs[i]
-    regs += _split(rest, nb & rest, w, v)
-    touched = rs
-    if n_merged >= 2:                 # regions touching two merged groups now count one
+    parts = _split(rest, nb & rest, w, v)
+    regs += parts
+    # Step 1 looks again only at enemy groups beside s (they may lose the breath R) and those
+    # touching a region whose count of mover groups went to or from exactly one.
+    flipped = 0
+    if len(parts) > 1 or n_merged != 1:   # one part, one merged group: the part counts as R did
+        one = _count(rs, old_own, old_own_groups, w, v) == 1
+        for p in parts:
+            if (_count(p, own, own_groups, w, v) == 1) != one:
+                flipped |= p
+    if n_merged >= 2:                 # regions touching two merged groups now count fewer
         exm = _expand(merged, w, v)
         for r in regs:
-            if r & exm:
-                touched |= r
-    # step 1: the opponent's smothered groups, all together
-    ex = _expand(touched, w, v)
+            if r & exm and not r & rs:
+                if (_count(r, own, own_groups, w, v) == 1) != (_count(r, old_own, old_own_groups, w, v) == 1):
+                    flipped |= r
+    ex = _expand(flipped, w, v) | nb if flipped else nb
     was = an.smothered[1 - me]
-    memo: dict[int, int] = {}
-    dead, alive, removed_other = [], [], 0
-    for g in an.groups[1 - me]:
-        if (g & ex and _smothered(g, regs, own, own_groups, memo, w, v)) or (not g & ex and g & was):
-            dead.append(g)
-            removed_other |= g
-        else:
-            alive.append(g)
-    pieces: list[int] = []
+    removed_other = 0
+    dead = []
+    if other & ex or was:
+        memo: dict[int, int] = {}
+        for g in old_other_groups:
+            if g & ex:
+                if _smothered(g, regs, own, own_groups, memo, w, v):
+                    dead.append(g)
+                    removed_other |= g
+            elif g & was:
+                dead.append(g)
+                removed_other |= g
+    # Step 2 looks again at the new group, mover groups touching a part whose count of enemy
+    # groups went to or from exactly one, and those beside the enemy's removed stones.
+    flipped = 0
+    if len(parts) > 1 or nb & other:      # otherwise the one part touches R's enemy groups
+        one = _count(rs, other, old_other_groups, w, v) == 1
+        for p in parts:
+            if (_count(p, other, old_other_groups, w, v) == 1) != one:
+                flipped |= p
     if dead:
+        alive = [g for g in old_other_groups if not g & removed_other]
         regs, pieces = _merge(regs, dead, w, v)
         other &= ~removed_other
-    # step 2: the mover's smothered groups, re-evaluated on the new board
-    for p in pieces:
-        touched |= p
-    ex = _expand(touched, w, v)
+        for p in pieces:
+            flipped |= p
+    else:
+        alive = old_other_groups
+    ex = _expand(flipped, w, v) | merged if flipped else merged
     was = an.smothered[me]
     memo = {}
-    own_dead, own_alive, removed_own = [], [], 0
+    removed_own = 0
+    own_dead = []
     for g in own_groups:
-        if (g & ex and _smothered(g, regs, other, alive, memo, w, v)) or (not g & ex and g & was):
+        if g & ex:
+            if _smothered(g, regs, other, alive, memo, w, v):
+                own_dead.append(g)
+                removed_own |= g
+        elif g & was:
             own_dead.append(g)
             removed_own |= g
-        else:
-            own_alive.append(g)
     other_smothered = 0
     if own_dead:
+        own_groups = [g for g in own_groups if not g & removed_own]
         regs, pieces = _merge(regs, own_dead, w, v)
         own &= ~removed_own
         around = 0
@@ -222,9 +252,9 @@ def place(board: Hexagon, an: Analysis, own: int, other: int, me: int, s: int) -
         ex = _expand(around, w, v)
         memo = {}
         for g in alive:
-            if g & ex and _smothered(g, regs, own, own_alive, memo, w, v):
+            if g & ex and _smothered(g, regs, own, own_groups, memo, w, v):
                 other_smothered |= g
-    return Placed(own, other, removed_other, removed_own, tuple(own_alive), tuple(alive),
+    return Placed(own, other, removed_other, removed_own, tuple(own_groups), tuple(alive),
                   tuple(regs), other_smothered)
 
 

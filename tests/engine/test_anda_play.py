@@ -1,0 +1,114 @@
+"""Anda: seeded random playthroughs, and the incremental engine against a from-scratch oracle."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import regions as R
+from engine.actions import Pass, Place
+from engine.anda import RULES, AndaState
+from engine.anda_board import analyse
+from engine.core import Colour
+from tests.engine.playthrough import playthrough
+
+
+def oracle_place(state: AndaState, s: int) -> tuple[int, int] | None:
+    """(black, white) after placing on s, None if illegal: RULES.md section 2 from scratch."""
+    board = state.board
+    own, other = (state.black, state.white) if state.to_move is Colour.BLACK else (state.white, state.black)
+    bit = 1 << s
+    empty = board.mask & ~(own | other)
+    if not empty & bit or R.territory(board, other, own, empty) & bit:
+        return None
+    own |= bit
+    empty &= ~bit
+    dead = R.smothered_stones(board, other, own, empty)
+    other &= ~dead
+    empty |= dead
+    own_dead = R.smothered_stones(board, own, other, empty)
+    own &= ~own_dead
+    if not dead and own_dead == bit:
+        return None
+    return (own, other) if state.to_move is Colour.BLACK else (other, own)
+
+
+def check_against_oracle(state: AndaState) -> None:
+    """The cached analysis equals a fresh one; every placement agrees with the oracle."""
+    an = state._analysis()
+    fresh = analyse(state.board, state.black, state.white)
+    assert sorted(an.regions) == sorted(fresh.regions), state.position()
+    for c in (0, 1):
+        assert sorted(an.groups[c]) == sorted(fresh.groups[c]), state.position()
+    assert an.smothered == fresh.smothered, state.position()
+    if state.phase != "play" or state.first or state.outcome() is not None:
+        return
+    cells = state.legal_cells()
+    for s in state.board.sites:
+        want = oracle_place(state, s)
+        assert bool(cells >> s & 1) == (want is not None), (state.position(), state.board.name(s))
+        if want is not None:
+            child = state.play(Place(s))
+            assert (child.black, child.white) == want, (state.position(), state.board.name(s))
+
+
+def invariants(state: AndaState, parent: AndaState | None) -> None:
+    outcome = state.outcome()
+    own = state.black if state.to_move is Colour.BLACK else state.white
+    if state.phase == "play" and not state.first:
+        if outcome is None:
+            assert own and state.legal_cells(), state.position()   # stones -> a legal placement
+        else:
+            assert not state.black or not state.white
+    if parent is not None:
+        assert state.ply == parent.ply + 1
+        assert state.komi <= parent.komi or parent.phase == "offer"
+
+
+def oracle_extra(state: AndaState, parent: AndaState | None) -> None:
+    invariants(state, parent)
+    check_against_oracle(state)
+
+
+@pytest.mark.parametrize("n,seed,balance", [(7, 1, "pie"), (9, 2, "pie"), (11, 3, "nopie"), (9, 4, "nopie")])
+def test_random_playthrough(n, seed, balance):
+    start = RULES.new_game(RULES.variant(n, [balance]), 3)
+    end = playthrough(start, seed, max_plies=RULES.ply_cap(n), extra=invariants)
+    assert end.outcome() is not None or end.ply == RULES.ply_cap(n)
+
+
+@pytest.mark.parametrize("n,seed,opening", [(3, 5, "features"), (4, 6, "cells"), (5, 7, "features"),
+                                            (5, 8, "cells"), (7, 9, "features")])
+def test_incremental_engine_matches_oracle(n, seed, opening):
+    start = RULES.new_game(RULES.variant(n, ["nopie", f"opening={opening}"]), 4)
+    playthrough(start, seed, max_plies=RULES.ply_cap(n), extra=oracle_extra)
+
+
+def test_undo_by_keeping_the_parent():
+    # undo restores the exact previous position: play never touches its state
+    rng = random.Random(11)
+    s = RULES.new_game(RULES.variant(7, []), 0)
+    history = [s.position()]
+    while s.outcome() is None:
+        s = s.play(s.random_action(rng))
+        history.append(s.position())
+    states = [s]
+    from engine import registry
+    for text in reversed(history[:-1]):
+        back = registry.from_position(text)
+        assert back.position() == text
+
+
+def test_random_action_is_uniform_over_placements_and_pass():
+    s = RULES.new_game(RULES.variant(3, ["nopie"]), 5)
+    s = s.play(s.parse("a1,e5")).play(s.parse("a3,e3"))
+    s = s.play(s.parse("c3"))
+    legal = list(s.legal_actions())
+    assert Pass() in legal
+    rng = random.Random(3)
+    counts = {a: 0 for a in legal}
+    draws = 400 * len(legal)
+    for _ in range(draws):
+        counts[s.random_action(rng)] += 1
+    for a, c in counts.items():
+        assert abs(c - 400) < 120, (s.format(a), c)
