@@ -71,6 +71,7 @@ class Report:
     info: GameInfo
     variant: Variant
     seats: tuple[str, str]                      # seat 1 (first action), seat 2
+    komi: int | None = None
     outcome: Outcome | None = None
     holder: dict[Colour, int] = field(default_factory=lambda: {Colour.BLACK: 0, Colour.WHITE: 1})
     actions: list[tuple[Colour, str]] = field(default_factory=list)
@@ -122,7 +123,7 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits) -> R
     on engine misbehaviour (ValueError/UnknownGame only for a bad `setup`)."""
     info = registry.get(setup.game)
     variant = info.variant(setup.size, setup.variant)
-    report = Report(info, variant, (seats[0].name, seats[1].name))
+    report = Report(info, variant, (seats[0].name, seats[1].name), setup.komi)
     report.started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     t0 = time.monotonic()
     try:

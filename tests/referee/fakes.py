@@ -97,6 +97,8 @@ for line in sys.stdin:
         answer(cid, True, token)
     else:
         answer(cid, True)
+if mode == "stubborn":
+    time.sleep(600)
 '''
 
 

@@ -1,0 +1,148 @@
+"""Tournament config (TOML) and the pure schedule."""
+from __future__ import annotations
+
+import json
+import textwrap
+from collections import Counter
+
+import pytest
+
+from engine import registry
+from referee import config as C
+from referee.schedule import game_seed, pairings, schedule
+
+GOOD = """\
+seed = 7
+games_per_pair = 3
+pairing = "round-robin"
+
+[time]
+move = 5
+main = 60
+increment = 0.5
+
+[engines.random]
+player = "random"
+
+[engines.greedy]
+cmd = ["{python}", "-m", "players", "greedy", "--seed", "{seed}"]
+
+[engines."my.bot"]
+cmd = ["./bot", "--hgp"]
+
+[[games]]
+game = "spelde"
+sizes = [5, 6]
+variants = ["pie", "nopie flips=dense"]
+
+[[games]]
+game = "spelde"
+size = 7
+ply_cap = 40
+"""
+
+
+def load(tmp_path, text):
+    path = tmp_path / "t.toml"
+    path.write_text(textwrap.dedent(text))
+    return C.load(path)
+
+
+def test_a_full_config_loads_with_defaults_filled_in(tmp_path):
+    cfg = load(tmp_path, GOOD)
+    assert [e.name for e in cfg.engines] == ["random", "greedy", "my.bot"]
+    assert cfg.engine("random").cmd == ("{python}", "-m", "players", "random", "--seed", "{seed}")
+    assert cfg.engine("my.bot").cmd == ("./bot", "--hgp")
+    assert cfg.games[0].sizes == (5, 6) and cfg.games[0].variants == ("pie", "nopie flips=dense")
+    assert cfg.games[1].sizes == (7,) and cfg.games[1].variants == ("pie",) and cfg.games[1].ply_cap == 40
+    assert cfg.limits.move == 5 and cfg.limits.main == 60 and cfg.limits.increment == 0.5
+    assert cfg.limits.start == 30 and cfg.games_per_pair == 3 and cfg.seed == 7
+
+
+def test_to_dict_round_trips_through_json(tmp_path):
+    cfg = load(tmp_path, GOOD)
+    data = json.loads(json.dumps(C.to_dict(cfg)))
+    assert C.from_dict(data) == cfg
+
+
+def test_variant_words_are_canonicalised(tmp_path):
+    cfg = load(tmp_path, GOOD.replace('"nopie flips=dense"', '"flips=dense NOPIE"'))
+    assert cfg.games[0].variants == ("pie", "nopie flips=dense")
+
+
+@pytest.mark.parametrize("change, where", [
+    (("games_per_pair = 3", "games_per_pair = 0"), ":2: games_per_pair: expected an integer"),
+    (("move = 5", "move = -5"), ":6: time.move: expected > 0 seconds"),
+    (('move = 5', 'move = "fast"'), ":6: time.move: expected a number"),
+    (('player = "random"', 'player = "random"\ncolour = "blue"'), ":12: engines.random.colour: unknown key"),
+    (('cmd = ["./bot", "--hgp"]', 'cmd = "./bot --hgp"'), ":17: engines.my.bot.cmd: expected a list of strings"),
+    (('sizes = [5, 6]', 'sizes = [5, 14]'), ":21: games[0].sizes: expected an integer in 2..13"),
+    (('"nopie flips=dense"', '"nopie flips=wild"'), ":22: games[0].variants: flips=wild"),
+    (('game = "spelde"\nsize = 7', 'game = "chess"\nsize = 7'), ":25: games[1].game: no game 'chess'"),
+    (('pairing = "round-robin"', 'pairing = "swiss"'), ":3: pairing: expected one of round-robin, gauntlet"),
+    (('size = 7', 'size = 7\nsizes = [5]'), ":26: games[1].size: give `size` or `sizes`"),
+    (('seed = 7', 'seed = 7\nchallengers = ["random"]'), "challengers: only a gauntlet"),
+])
+def test_errors_name_file_line_and_key(tmp_path, change, where):
+    old, new = change
+    assert old in GOOD
+    with pytest.raises(C.ConfigError) as info:
+        load(tmp_path, GOOD.replace(old, new, 1))
+    assert str(info.value).startswith(str(tmp_path / "t.toml"))
+    assert where in str(info.value), str(info.value)
+
+
+def test_toml_syntax_errors_and_missing_sections(tmp_path):
+    with pytest.raises(C.ConfigError, match="not valid TOML.*line 1"):
+        load(tmp_path, "seed = = 3\n")
+    with pytest.raises(C.ConfigError, match="engines: expected at least two"):
+        load(tmp_path, '[engines.a]\nplayer = "random"\n[[games]]\ngame = "spelde"\n')
+    with pytest.raises(C.ConfigError, match="games: expected at least one"):
+        load(tmp_path, '[engines.a]\nplayer = "random"\n[engines.b]\nplayer = "greedy"\n')
+    with pytest.raises(C.ConfigError, match="exactly one of `cmd`"):
+        load(tmp_path, '[engines.a]\n[engines.b]\nplayer = "greedy"\n[[games]]\ngame = "spelde"\n')
+    with pytest.raises(C.ConfigError, match="letters, digits"):
+        C.from_dict({"engines": {"a b": {"player": "x"}, "c": {"player": "y"}}, "games": [{"game": "spelde"}]})
+
+
+def test_default_config_covers_every_playable_game_at_its_smallest_size():
+    cfg = C.default_config()
+    assert [g.game for g in cfg.games] == registry.playable()
+    for g in cfg.games:
+        assert g.sizes == (min(registry.get(g.game).sizes),)
+    assert [e.name for e in cfg.engines] == ["random", "greedy"]
+
+
+# -- schedule ---------------------------------------------------------------------------------
+
+def test_round_robin_schedule_ids_seats_and_seeds(tmp_path):
+    cfg = load(tmp_path, GOOD)
+    games = schedule(cfg)
+    # 3 engines -> 3 pairings; 3 games each; groups: 2 sizes x 2 variants + 1
+    assert len(games) == 3 * 3 * 5
+    assert len({g.id for g in games}) == len(games)
+    assert games[0].id == "spelde-5-pie/0000" and games[9].id == "spelde-5-nopie-flips=dense/0000"
+    assert games[-1].id == "spelde-7-pie/0008" and games[-1].ply_cap == 40
+    per_pair = Counter(frozenset((g.first, g.second)) for g in games if g.group == "spelde-5-pie")
+    assert set(per_pair.values()) == {3}
+    firsts = Counter(g.first for g in games if {g.first, g.second} == {"random", "greedy"}
+                     and g.group == "spelde-6-pie")
+    assert firsts == Counter({"random": 2, "greedy": 1})        # seats alternate by round
+    assert schedule(cfg) == games                                  # pure and stable
+    assert games[0].seeds == (game_seed(7, games[0].id, 1), game_seed(7, games[0].id, 2))
+    assert games[0].seeds[0] != games[0].seeds[1] and games[0].seeds != games[1].seeds
+
+
+def test_seeds_depend_on_the_id_only():
+    assert game_seed(1, "spelde-5-pie/0001", 1) == game_seed(1, "spelde-5-pie/0001", 1)
+    assert game_seed(1, "spelde-5-pie/0001", 1) != game_seed(2, "spelde-5-pie/0001", 1)
+    assert 0 <= game_seed(99, "x", 2) < 2**31
+
+
+def test_gauntlet_pairs_each_challenger_with_every_other_engine(tmp_path):
+    text = GOOD.replace('pairing = "round-robin"', 'pairing = "gauntlet"\nchallengers = ["my.bot"]')
+    cfg = load(tmp_path, text)
+    assert pairings(cfg) == [("my.bot", "random"), ("my.bot", "greedy")]
+    assert len(schedule(cfg)) == 2 * 3 * 5
+    with pytest.raises(C.ConfigError, match="at least one challenger"):
+        load(tmp_path, GOOD.replace('pairing = "round-robin"', 'pairing = "gauntlet"'))
