@@ -101,6 +101,7 @@ def games_frame(records: Iterable[GameRecord], source: str = "") -> pd.DataFrame
 def frame_from_rows(rows: list[tuple]) -> pd.DataFrame:
     """The frame of rows given as tuples in the order of FRAME_COLUMNS."""
     frame = pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
+    frame["winner"] = pd.Series([r[5] for r in rows], dtype=object)    # None for a draw, not NaN
     return frame.astype({"size": "int64", "score": "float64"})
 
 
@@ -160,6 +161,8 @@ def _fast_csv(p: Path) -> pd.DataFrame | None:
     data = p.read_bytes()
     if data.count(b"\n") + (not data.endswith(b"\n")) != len(raw) + 1:
         return None                     # blank lines or quoted newlines: let the careful pass number lines
+    if b'"' in data or data.count(b",") != (len(raw) + 1) * (len(raw.columns) - 1):
+        return None                     # short rows read as empty fields: the careful pass counts them
     lines = np.arange(2, len(raw) + 2).astype(str)
     frame = pd.DataFrame({
         "id": np.char.add(f"{p.name}:", lines).astype(object),
@@ -167,7 +170,7 @@ def _fast_csv(p: Path) -> pd.DataFrame | None:
         "size": np.asarray(sizes, dtype="int64")[size_codes],
         "first": first,
         "second": second,
-        "winner": np.where(winner == "", None, winner),
+        "winner": pd.Series(np.where(winner == "", None, winner), dtype=object),
         "score": np.where(first_won, 1.0, np.where(second_won, 0.0, 0.5)),
         "termination": "",
         "forfeit": "",
