@@ -30,8 +30,8 @@ from .core import Colour, Outcome, Termination
 from .errors import IllegalMove, InvalidPosition
 from .game import GameInfo, GameState, Variant
 from .geometry import hexagon, iter_bits
-from .marbanta_moves import (free_sites, groups_seen, legal_roots, new_groups, random_bit,
-                             root_size, sample_group, sighted, tables)
+from .marbanta_moves import free_sites, groups_seen, legal_roots, new_groups, root_size, sighted, tables
+from .marbanta_sample import random_bit, sample_group
 from .position import Position, parse_count
 
 PHASES = ("pie", "swap", "play")
@@ -143,7 +143,7 @@ class MarbantaState(GameState):
     def random_action(self, rng: random.Random) -> Action:
         """Pie: a uniform ordered pair; swap: `swap` or `keep`; play: a uniform legal
         root (drawn among the candidates without replacement until one has room), then
-        a uniform new group for it (:func:`engine.marbanta_moves.sample_group`)."""
+        a uniform new group for it (:func:`engine.marbanta_sample.sample_group`)."""
         board = self.board
         if self.phase == "pie":
             black = board.sites[rng.randrange(len(board.sites))]

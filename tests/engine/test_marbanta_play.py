@@ -13,7 +13,8 @@ from engine.core import Colour
 from engine.game import GameState
 from engine.geometry import hexagon
 from engine.marbanta import RULES, MarbantaState
-from engine.marbanta_moves import chain_group, count_groups, free_sites, new_groups, sample_group, tables
+from engine.marbanta_moves import count_groups, free_sites, new_groups, tables
+from engine.marbanta_sample import chain_group, sample_group
 from tests.engine.playthrough import playthrough
 from tests.engine.test_marbanta import board
 
