@@ -101,7 +101,11 @@ class MarbantaState(GameState):
                 t = tables(self.variant.size)
                 friendly, enemy = self._sides()
                 free, cand = self._free_and_candidates()
-                got = any(root_size(t, r, friendly, enemy, self.owner, free) for r in iter_bits(cand))
+                got = False
+                while cand and not got:
+                    low = cand & -cand
+                    cand ^= low
+                    got = root_size(t, low.bit_length() - 1, friendly, enemy, self.owner, free) > 0
             self.memo["has_turn"] = got
         return got
 
@@ -157,7 +161,7 @@ class MarbantaState(GameState):
         friendly, enemy = self._sides()
         free, cand = self._free_and_candidates()
         while cand:
-            r = random_bit(cand, board.sites, rng)
+            r = random_bit(cand, rng)
             n = root_size(t, r, friendly, enemy, self.owner, free)
             if n == 1:
                 return Place(r)

@@ -146,20 +146,14 @@ def chain_group(t: SightTables, free: int, r: int, k: int, rng: random.Random,
     return group
 
 
-def random_bit(bb: int, sites: tuple[int, ...], rng: random.Random) -> int:
-    """A uniformly random set bit of a non-empty bitboard whose bits are among `sites`.
-
-    Dense sets are hit by drawing sites until one is in the set; sparse ones
-    are listed (either way a few dozen operations).
-    """
-    if 4 * bb.bit_count() >= len(sites):
-        while True:
-            b = sites[rng.randrange(len(sites))]
-            if bb >> b & 1:
-                return b
-    bits = []
-    while bb:
-        low = bb & -bb
-        bits.append(low.bit_length() - 1)
-        bb ^= low
-    return bits[rng.randrange(len(bits))]
+def random_bit(bb: int, rng: random.Random) -> int:
+    """A uniformly random set bit of a non-empty bitboard (binary search for the k-th bit)."""
+    k = rng.randrange(bb.bit_count())
+    lo, hi = 0, bb.bit_length()
+    while hi - lo > 1:                       # the k-th set bit lies in [lo, hi)
+        mid = (lo + hi) >> 1
+        if (bb & ((1 << mid) - 1)).bit_count() > k:
+            hi = mid
+        else:
+            lo = mid
+    return lo
