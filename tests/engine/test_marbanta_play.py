@@ -7,13 +7,13 @@ from itertools import combinations
 
 import pytest
 
-from engine import registry
 from engine.actions import Grow, Place
 from engine.core import Colour
 from engine.game import GameState
 from engine.geometry import hexagon
 from engine.marbanta import RULES, MarbantaState
 from engine.marbanta_moves import count_groups, free_sites, new_groups, tables
+from engine import marbanta_sample
 from engine.marbanta_sample import chain_group, sample_group
 from tests.engine.playthrough import playthrough
 from tests.engine.test_marbanta import board
@@ -250,7 +250,7 @@ def test_chain_fallback_gives_valid_and_spread_groups():
     assert chi_square(got, list(groups), draws) < df + 3.1 * (2 * df) ** 0.5
 
 
-def test_sampler_falls_back_when_the_count_is_huge():
+def test_sampler_falls_back_when_the_count_is_huge(monkeypatch):
     # n=9: the centre sees 12 black singletons on its six rays; the free region is large.
     geo = hexagon(9)
     centre = geo.parse("i9")
@@ -262,7 +262,15 @@ def test_sampler_falls_back_when_the_count_is_huge():
     rng = random.Random(1)
     t = tables(9)
     free = free_sites(t, s.black, s.white)
+    calls = []
+
+    def recording_chain(*args, **kwargs):
+        calls.append(args[3])
+        return chain_group(*args, **kwargs)
+
+    monkeypatch.setattr(marbanta_sample, "chain_group", recording_chain)
     group = sample_group(t, free, centre, 12, rng, budget=2000)
+    assert calls == [12]
     assert group.bit_count() == 12 and group & ~free == 0 and geo.is_connected(group)
     action = Grow(centre, tuple(geo.sorted_sites(_bits(group & ~(1 << centre)))))
     s.play(action)                                        # legal
