@@ -22,7 +22,7 @@ from .errors import IllegalMove, InvalidPosition
 from .game import GameInfo, GameState, Variant
 from .geometry import iter_bits
 from .position import Position, parse_count
-from .vaxandis_moves import Levels, Tables, apply_move, heights_of, tables, targets
+from .vaxandis_moves import Levels, Tables, apply_move, grow, heights_of, tables, targets, touched_by
 
 PHASES = ("open", "swap", "play")
 KEYS = frozenset({"variant", "freeze", "touch", "phase", "ply"})
@@ -90,8 +90,20 @@ class VaxandisState(GameState):
         geo = _settings(self.variant)[1].geo
         return geo.mask & ~geo.expand(self.black | self.white)
 
+    def has_move(self) -> bool:
+        """Whether the side to move has a legal move (stops at the first one found; cached)."""
+        found = self._memo.get("targets")
+        if found is not None:
+            return bool(found)
+        some = self._memo.get("some")
+        if some is None:
+            own, enemy = self._sides()
+            _, tb, group, path = _settings(self.variant)
+            some = self._memo["some"] = bool(targets(own, enemy, self.levels, tb, group, path, first_only=True))
+        return some
+
     def outcome(self) -> Outcome | None:
-        if self.phase != "play" or self.legal_cells() or self.targets():
+        if self.phase != "play" or self.legal_cells() or self.has_move():
             return None
         return Outcome(self.to_move.other, Termination.NO_MOVES)
 
@@ -106,17 +118,62 @@ class VaxandisState(GameState):
                 yield Move(src, dst)
 
     def random_action(self, rng: random.Random) -> Action:
-        """Uniform over every legal action (each placement, move and `swap` is one choice)."""
-        cells = self.legal_cells()
-        found = self.targets()
-        counts = [cells.bit_count(), *(bb.bit_count() for bb in found.values())]
-        total = sum(counts) + (self.phase == "swap")
-        if total == 0:
+        """Uniform over every legal action (each placement, move and `swap` is one choice).
+
+        Unless the move list is already known, by rejection: draw uniformly from
+        the placements, `swap` and every pair (own stack, empty site on one of
+        its six lines), a superset holding each legal action once, until a draw
+        is legal (at most 64 draws, then from the exact list). The accepted
+        move's effect is kept for :meth:`play`.
+        """
+        if self.outcome() is not None:
             raise ValueError("the game is over")
-        k = rng.randrange(total)
-        if k < counts[0]:
+        cells = self.legal_cells()
+        ncells = cells.bit_count()
+        swap = self.phase == "swap"
+        if "targets" not in self._memo:
+            own, enemy = self._sides()
+            _, tb, group, path = _settings(self.variant)
+            empty = tb.geo.mask & ~(own | enemy)
+            reach = tb.reach
+            lines = []
+            total = ncells + swap
+            m = own
+            while m:
+                low = m & -m
+                m ^= low
+                src = low.bit_length() - 1
+                r = reach[src] & empty
+                if r:
+                    count = r.bit_count()
+                    lines.append((src, r, count))
+                    total += count
+            heights = self.heights()
+            for _ in range(64):
+                k = rng.randrange(total)
+                if k < ncells:
+                    return Place(_nth_bit(cells, k))
+                k -= ncells
+                if swap:
+                    if k == 0:
+                        return Swap()
+                    k -= 1
+                for src, r, count in lines:
+                    if k < count:
+                        break
+                    k -= count
+                dst = _nth_bit(r, k)
+                touched = touched_by(own, enemy, self.levels, heights, tb, src, dst, group, path)
+                if touched:
+                    move = Move(src, dst)
+                    self._memo["next"] = (move, grow(own, self.levels, heights, tb.geo, src, dst, touched))
+                    return move
+        found = self.targets()
+        counts = [ncells, *(bb.bit_count() for bb in found.values())]
+        k = rng.randrange(sum(counts) + swap)
+        if k < ncells:
             return Place(_nth_bit(cells, k))
-        k -= counts[0]
+        k -= ncells
         for (src, dsts), count in zip(found.items(), counts[1:]):
             if k < count:
                 return Move(src, _nth_bit(dsts, k))
@@ -166,8 +223,12 @@ class VaxandisState(GameState):
         if not (tb.geo.is_site(move.src) and tb.geo.is_site(move.dst)):
             raise IllegalMove("off the board")
         own, enemy = self._sides()
-        new_own, levels, heights = apply_move(own, enemy, self.levels, self.heights(), tb, move.src, move.dst,
-                                              group, path)
+        pending = self._memo.get("next")
+        if pending is not None and pending[0] == move:
+            new_own, levels, heights = pending[1]
+        else:
+            new_own, levels, heights = apply_move(own, enemy, self.levels, self.heights(), tb, move.src,
+                                                  move.dst, group, path)
         black, white = (new_own, enemy) if self.to_move is Colour.BLACK else (enemy, new_own)
         child = VaxandisState(self.variant, self.to_move.other, self.ply + 1, black, white, levels, "play")
         child._memo["heights"] = heights

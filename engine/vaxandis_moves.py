@@ -31,13 +31,14 @@ class Tables:
 
     ``up[src]`` / ``down[src]``: bitboards of the rays from src along which
     the bit index grows / shrinks (rays leaving the board at once are left
-    out). ``line[(src, dst)]`` is ``(direction, steps)`` when dst lies on a
+    out); ``reach[src]``: all six rays together. ``line[(src, dst)]`` is ``(direction, steps)`` when dst lies on a
     straight line from src (direction indexes ``geo.rays[src]``).
     """
 
     geo: Hexagon
     up: tuple[tuple[int, ...], ...]
     down: tuple[tuple[int, ...], ...]
+    reach: tuple[int, ...]
     line: dict[tuple[int, int], tuple[int, int]]
 
 
@@ -57,7 +58,8 @@ def tables(n: int) -> Tables:
             if bb:
                 (asc if geo.shifts[d] > 0 else desc).append(bb)
         up[src], down[src] = tuple(asc), tuple(desc)
-    return Tables(geo, tuple(up), tuple(down), line)
+    reach = tuple(sum(u) + sum(d) for u, d in zip(up, down))     # the rays are disjoint
+    return Tables(geo, tuple(up), tuple(down), reach, line)
 
 
 def heights_of(levels: Levels, n: int) -> list[int]:
@@ -91,8 +93,10 @@ def frozen(own: int, enemy: int, levels: Levels, geo: Hexagon, group: bool) -> i
 
 
 def targets(own: int, enemy: int, levels: Levels, tb: Tables, freeze_group: bool,
-            touch_path: bool) -> dict[int, int]:
+            touch_path: bool, first_only: bool = False) -> dict[int, int]:
     """Every legal move of `own`: source site -> bitboard of landing sites (sources without one left out).
+
+    first_only: stop at the first source with a move (an existence test).
 
     A ray's reach ends before its first stack higher than the mover; landing
     sites are its empty sites from the first touch on (touch=path: a friendly
@@ -159,63 +163,106 @@ def targets(own: int, enemy: int, levels: Levels, tb: Tables, freeze_group: bool
                         legal |= seg & empty & ((1 << j.bit_length()) - 1)
             if legal:
                 out[src] = legal
+                if first_only:
+                    return out
         above |= level
         enemy_above |= level & enemy
     return out
 
 
+def touched_by(own: int, enemy: int, levels: Levels, heights: list[int], tb: Tables, src: int, dst: int,
+               freeze_group: bool, touch_path: bool) -> int:
+    """The friendly stacks a move of the own stack on src to dst touches; 0 when the move is illegal.
+
+    src and dst must be sites of the board. :func:`why_illegal` names the reason of a 0.
+    """
+    sb = 1 << src
+    if not own & sb:
+        return 0
+    geo = tb.geo
+    h = heights[src]
+    piece = geo.flood(sb, own & _level(levels, h)) if freeze_group else sb
+    for e in iter_bits(geo.adjacent(piece) & enemy):
+        if heights[e] > h:
+            return 0
+    step = tb.line.get((src, dst))
+    if step is None:
+        return 0
+    occ = own | enemy
+    db = 1 << dst
+    if occ & db:
+        return 0
+    friends = own ^ sb
+    touched = 0
+    path = db
+    for p in geo.rays[src][step[0]][:step[1] - 1]:
+        pb = 1 << p
+        if occ & pb:
+            if heights[p] > h:
+                return 0
+            touched |= friends & pb
+        else:
+            path |= pb
+    return touched | (geo.expand(path) if touch_path else geo.neighbour_mask[dst]) & friends
+
+
+def why_illegal(own: int, enemy: int, levels: Levels, heights: list[int], tb: Tables, src: int, dst: int,
+                freeze_group: bool) -> str:
+    """The reason :func:`touched_by` refused a move (the first rule it breaks)."""
+    geo = tb.geo
+    name = geo.name
+    if not own >> src & 1:
+        return f"{name(src)} holds no stack of the side to move"
+    step = tb.line.get((src, dst))
+    h = heights[src]
+    group = geo.flood(1 << src, own & _level(levels, h)) if freeze_group else 1 << src
+    for e in iter_bits(geo.adjacent(group) & enemy):
+        if heights[e] > h:
+            whose = "" if geo.neighbour_mask[src] >> e & 1 else "its group is "
+            return f"{name(src)} is frozen ({whose}next to the higher enemy stack on {name(e)})"
+    if step is None:
+        return f"{name(dst)} is not on a line from {name(src)}"
+    for p in geo.rays[src][step[0]][:step[1] - 1]:
+        if heights[p] > h:
+            return f"the higher stack on {name(p)} blocks {name(src)}-{name(dst)}"
+    if (own | enemy) >> dst & 1:
+        return f"{name(dst)} is occupied"
+    return f"{name(src)}-{name(dst)} touches no friendly group"
+
+
 def apply_move(own: int, enemy: int, levels: Levels, heights: list[int], tb: Tables, src: int,
                dst: int, freeze_group: bool, touch_path: bool) -> tuple[int, Levels, list[int]]:
-    """(own bitboard, levels, heights) after moving the own stack on src to dst.
+    """(own bitboard, levels, heights) after moving the own stack on src to dst (sites of the board).
 
     Raises IllegalMove naming the reason: no own stack on src, src frozen, dst
     not on a line, a higher stack in the way, dst occupied, nothing touched.
     """
-    geo = tb.geo
-    name = geo.name
+    touched = touched_by(own, enemy, levels, heights, tb, src, dst, freeze_group, touch_path)
+    if not touched:
+        raise IllegalMove(why_illegal(own, enemy, levels, heights, tb, src, dst, freeze_group))
+    return grow(own, levels, heights, tb.geo, src, dst, touched)
+
+
+def grow(own: int, levels: Levels, heights: list[int], geo: Hexagon, src: int, dst: int,
+         touched: int) -> tuple[int, Levels, list[int]]:
+    """The effect of a legal move: every group (mover taken out) with a touched stack grows by 1 once,
+    then the mover lands on dst with its height + 1."""
     nmask = geo.neighbour_mask
     sb = 1 << src
-    if not own & sb:
-        raise IllegalMove(f"{name(src)} holds no stack of the side to move")
-    h = heights[src]
-    table = dict(levels)
-    piece = geo.flood(sb, own & table[h]) if freeze_group else sb
-    for e in iter_bits(geo.adjacent(piece) & enemy):
-        if heights[e] > h:
-            raise IllegalMove(f"{name(src)} is frozen (next to the higher enemy stack on {name(e)})")
-    step = tb.line.get((src, dst))
-    if step is None:
-        raise IllegalMove(f"{name(dst)} is not on a line from {name(src)}")
-    d, k = step
-    occ = own | enemy
     friends = own ^ sb
-    touched = 0
-    path = 0
-    for p in geo.rays[src][d][:k - 1]:
-        pb = 1 << p
-        if occ & pb:
-            if heights[p] > h:
-                raise IllegalMove(f"the higher stack on {name(p)} blocks {name(src)}-{name(dst)}")
-            touched |= friends & pb
-        else:
-            path |= pb
-    db = 1 << dst
-    if occ & db:
-        raise IllegalMove(f"{name(dst)} is occupied")
-    touched |= (geo.expand(path | db) if touch_path else nmask[dst]) & friends
-    if not touched:
-        raise IllegalMove(f"{name(src)}-{name(dst)} touches no friendly group")
-    grow = 0
+    table = dict(levels)
+    h = heights[src]
+    grown = 0
     while touched:
         low = touched & -touched
-        hh = heights[low.bit_length() - 1]
-        same = friends & table[hh]
-        g = geo.flood(low, same) if nmask[low.bit_length() - 1] & same else low
-        grow |= g
+        b = low.bit_length() - 1
+        same = friends & table[heights[b]]
+        g = geo.flood(low, same) if nmask[b] & same else low
+        grown |= g
         touched &= ~g
     new_heights = heights.copy()
     table[h] ^= sb
-    for b in iter_bits(grow):
+    for b in iter_bits(grown):
         bit = 1 << b
         hb = new_heights[b]
         new_heights[b] = hb + 1
@@ -223,5 +270,13 @@ def apply_move(own: int, enemy: int, levels: Levels, heights: list[int], tb: Tab
         table[hb + 1] = table.get(hb + 1, 0) | bit
     new_heights[src] = 0
     new_heights[dst] = h + 1
+    db = 1 << dst
     table[h + 1] = table.get(h + 1, 0) | db
     return own ^ sb | db, tuple(sorted(kv for kv in table.items() if kv[1])), new_heights
+
+
+def _level(levels: Levels, h: int) -> int:
+    for hh, bb in levels:
+        if hh == h:
+            return bb
+    return 0
