@@ -249,7 +249,7 @@ class AndaState(GameState):
         total = n + (1 if self._can_pass() else 0)
         taken = self.black | self.white
         for _ in range(50 * total):
-            k = rng.randrange(total)
+            k = int(rng.random() * total)       # uniform up to 2**-53
             if k == n:
                 return Pass()
             s = sites[k]

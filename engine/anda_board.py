@@ -187,11 +187,17 @@ def place(board: Hexagon, an: Analysis, own: int, other: int, me: int, s: int, a
     # Step 1 looks again only at enemy groups beside s (they may lose the breath R) and those
     # touching a region whose count of mover groups went to or from exactly one.
     flipped = 0
-    if len(parts) > 1 or n_merged != 1:   # one part, one merged group: the part counts as R did
+    if len(parts) > 1:
         one = _count(rs, old_own, old_own_groups, w, v) == 1
         for p in parts:
             if (_count(p, own, own_groups, w, v) == 1) != one:
                 flipped |= p
+    elif parts and n_merged != 1:         # one part, one merged group: the part counts as R did
+        if n_merged == 0:                 # the part counts R's groups and the new stone
+            if _count(rs, old_own, old_own_groups, w, v) < 2:
+                flipped = rest
+        elif (_count(rest, own, own_groups, w, v) == 1) != (_count(rs, old_own, old_own_groups, w, v) == 1):
+            flipped = rest
     if n_merged >= 2:                 # regions touching two merged groups now count fewer
         exm = _expand(merged, w, v)
         for r in regs:
@@ -215,7 +221,7 @@ def place(board: Hexagon, an: Analysis, own: int, other: int, me: int, s: int, a
     # Step 2 looks again at the new group, mover groups touching a part whose count of enemy
     # groups went to or from exactly one, and those beside the enemy's removed stones.
     flipped = 0
-    if len(parts) > 1 or nb & other:      # otherwise the one part touches R's enemy groups
+    if len(parts) > 1 or (parts and nb & other):   # else the part touches R's enemy groups
         one = _count(rs, other, old_other_groups, w, v) == 1
         for p in parts:
             if (_count(p, other, old_other_groups, w, v) == 1) != one:

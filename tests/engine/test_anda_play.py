@@ -6,6 +6,7 @@ import random
 import pytest
 
 from engine import regions as R
+from engine import registry
 from engine.actions import Pass, Place
 from engine.anda import RULES, AndaState
 from engine.anda_board import analyse
@@ -70,11 +71,14 @@ def oracle_extra(state: AndaState, parent: AndaState | None) -> None:
     check_against_oracle(state)
 
 
-@pytest.mark.parametrize("n,seed,balance", [(7, 1, "pie"), (9, 2, "pie"), (11, 3, "nopie"), (9, 4, "nopie")])
-def test_random_playthrough(n, seed, balance):
+@pytest.mark.parametrize("n,seed,balance,plies", [(7, 1, "pie", None), (9, 2, "pie", None),
+                                                  (9, 4, "nopie", 120), (11, 3, "nopie", 90)])
+def test_random_playthrough(n, seed, balance, plies):
+    # whole games at n=7 and 9; a shorter stretch (first turns and middle game) elsewhere
     start = RULES.new_game(RULES.variant(n, [balance]), 3)
-    end = playthrough(start, seed, max_plies=RULES.ply_cap(n), extra=invariants)
-    assert end.outcome() is not None or end.ply == RULES.ply_cap(n)
+    end = playthrough(start, seed, max_plies=plies or RULES.ply_cap(n), extra=invariants)
+    if plies is None:
+        assert end.outcome() is not None
 
 
 @pytest.mark.parametrize("n,seed,opening", [(3, 5, "features"), (4, 6, "cells"), (5, 7, "features"),
@@ -84,19 +88,24 @@ def test_incremental_engine_matches_oracle(n, seed, opening):
     playthrough(start, seed, max_plies=RULES.ply_cap(n), extra=oracle_extra)
 
 
-def test_undo_by_keeping_the_parent():
-    # undo restores the exact previous position: play never touches its state
+def test_undo_restores_the_previous_position():
+    # the protocol's undo goes back to the parent state or rebuilds it from its position
+    # string; both must play on exactly as the original did (removals included)
     rng = random.Random(11)
     s = RULES.new_game(RULES.variant(7, []), 0)
-    history = [s.position()]
+    removals = 0
     while s.outcome() is None:
-        s = s.play(s.random_action(rng))
-        history.append(s.position())
-    states = [s]
-    from engine import registry
-    for text in reversed(history[:-1]):
-        back = registry.from_position(text)
-        assert back.position() == text
+        action = s.random_action(rng)
+        before = s.position()
+        child = s.play(action)
+        assert s.position() == before
+        rebuilt = registry.from_position(before)
+        assert rebuilt == s and rebuilt.play(action) == child
+        assert rebuilt.play(action).position() == child.position()
+        if (s.black | s.white) & ~(child.black | child.white):
+            removals += 1
+        s = child
+    assert removals > 0
 
 
 def test_random_action_is_uniform_over_placements_and_pass():
