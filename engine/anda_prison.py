@@ -132,17 +132,22 @@ class AndaPrisonState(GameState):
         child._cache["lay"] = res.layout
         return child
 
-    def _try(self, cells: tuple[int, ...]) -> AndaPrisonState | str:
-        """The child of placing `cells` (canonical, empty, shape checked), or the reason it is illegal."""
+    def _try(self, cells: tuple[int, ...], lay: board_mod.Layout | None = None) -> AndaPrisonState | str:
+        """The child of placing `cells` (canonical, empty, shape checked), or the reason it is illegal.
+
+        `lay`, when given, is this board with the first of two cells already put (pair enumeration)."""
         sims = self._cache.setdefault("sims", {})
         key = cells[0] if len(cells) == 1 else cells
         got = sims.get(key)
         if got is None:
-            lay = self.layout()
             board = self.board
             me = 0 if self.to_move is BLACK else 1
-            for s in cells:
-                lay = board_mod.put(board, lay, s, me)
+            if lay is None:
+                lay = self.layout()
+                for s in cells:
+                    lay = board_mod.put(board, lay, s, me)
+            else:
+                lay = board_mod.put(board, lay, cells[1], me)
             try:
                 got = self._turn(cells, lay)
             except IllegalMove as exc:
@@ -177,10 +182,15 @@ class AndaPrisonState(GameState):
             cand = board.sorted_sites(board.corners)
         else:
             cand = board.sorted_sites(iter_bits(board.mask & ~(self.black | self.white)))
+        me = 0 if self.to_move is BLACK else 1
         for i, a in enumerate(cand):
+            first = None
             for b in cand[i + 1:]:
-                if self._pair_shape(a, b) is None and not isinstance(self._try((a, b)), str):
-                    yield Pair(a, b)
+                if self._pair_shape(a, b) is None:
+                    if first is None:
+                        first = board_mod.put(board, self.layout(), a, me)
+                    if not isinstance(self._try((a, b), first), str):
+                        yield Pair(a, b)
 
     def legal_cells(self) -> int:
         cells = self._cache.get("cells")

@@ -155,6 +155,10 @@ def put(board: Hexagon, lay: Layout, s: int, me: int) -> Layout:
     return Layout((stones[0], stones[1]), (groups[0], groups[1]), tuple(regs), (tuple(counts[0]), tuple(counts[1])))
 
 
+def _names(board: Hexagon, placed: tuple[int, ...]) -> str:
+    return ",".join(board.names(sum(1 << s for s in placed)))
+
+
 def _group_of(lay: Layout, me: int, s: int) -> int:
     for g in lay.groups[me]:
         if g >> s & 1:
@@ -170,12 +174,11 @@ def resolve(board: Hexagon, lay: Layout, me: int, placed: tuple[int, ...]) -> Re
     """
     w = board.width
     v = w + 1
-    name = ",".join(board.names(sum(1 << s for s in placed)))
     breath = (lay.breathing(0), lay.breathing(1))
     mine = [_group_of(lay, me, s) for s in placed]
     for g in mine:
         if not _expand(g, w, v) & breath[me]:
-            raise IllegalMove(f"{name}: the placed group would be smothered")
+            raise IllegalMove(f"{_names(board, placed)}: the placed group would be smothered")
     dead = [0, 0]
     for c in (0, 1):
         stones = lay.stones[c]
@@ -206,5 +209,5 @@ def resolve(board: Hexagon, lay: Layout, me: int, placed: tuple[int, ...]) -> Re
     good = after.breathing(me)
     for g in mine:
         if not _expand(g, w, v) & good:
-            raise IllegalMove(f"{name}: the placed group would be smothered at the end of the turn")
+            raise IllegalMove(f"{_names(board, placed)}: the placed group would be smothered at the end of the turn")
     return Resolved(after, (dead[0].bit_count(), dead[1].bit_count()))
