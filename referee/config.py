@@ -21,7 +21,7 @@ from .clock import Limits
 
 PAIRINGS = ("round-robin", "gauntlet")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*\Z")
-PLAYER_CMD = ("{python}", "-m", "players", "NAME", "--seed", "{seed}")
+PLAYER_CMD = ("{python}", "-P", "-m", "players", "NAME", "--seed", "{seed}")   # -P: not from the cwd
 
 
 class ConfigError(ValueError):

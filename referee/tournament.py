@@ -138,13 +138,15 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, reco
 async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Path,
                          launcher: Launcher = process_launcher) -> GameRecord:
     """Play one scheduled game, write its SGF (not for a void game) and return its record."""
-    seats = []
+    seats, logs = [], {}
     for seat, (name, seed) in enumerate(zip((game.first, game.second), game.seeds), 1):
-        log = out / "logs" / f"{game.id}.{seat}-{name}.log"
-        seats.append(Seat(name, partial(launcher, config.engine(name), seed, log)))
+        logs[name] = f"logs/{game.id}.{seat}-{name}.log"
+        seats.append(Seat(name, partial(launcher, config.engine(name), seed, out / logs[name])))
     setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap)
     report = await play_game(setup, (seats[0], seats[1]), config.limits)
     sgf = None
+    if report.outcome is None and report.faulty is not None:
+        report.reason += f" (see {logs[report.faulty]})"
     if report.outcome is not None:
         sgf = f"games/{game.id}.sgf"
         await trio.to_thread.run_sync(write_atomic, out / sgf, render(report, game.id))
