@@ -3,18 +3,18 @@
 The frame has one row per rated game (void games are dropped) and the columns
 of :data:`FRAME_COLUMNS`:
 
-* ``id``          the game id (``<file>:<line>`` for CSV input)
-* ``game``, ``size``  the pool of the game
-* ``first``, ``second``  the player who made the first action, and the other
-* ``winner``      a player name, or None for a draw
+* ``game`` (categorical), ``size`` (int): the pool of the game
+* ``first``, ``second`` (categorical): the player who made the first action, and the other
+* ``winner`` (categorical, same categories): a player name, or missing (NaN) for a draw
 * ``score``       the first player's score: 1, 0.5 or 0
 * ``termination`` the journal's termination (``""`` for CSV input)
 * ``forfeit``     ``time``, ``illegal`` (illegal or malformed), ``crash`` or ``""``
 * ``faulty``      the player who forfeited, or ``""``
 
-Bad input raises :class:`LoadError` listing every bad line as ``file:line:
-reason``; with ``skip_bad=True`` those lines are skipped and returned as
-warnings instead. Missing files raise the usual ``OSError``.
+`first`, `second` and `winner` share one sorted list of categories, every
+player of the frame. Bad input raises :class:`LoadError` listing every bad
+line as ``file:line: reason``; with ``skip_bad=True`` those lines are skipped
+and returned as warnings instead. Missing files raise the usual ``OSError``.
 """
 from __future__ import annotations
 
@@ -30,8 +30,7 @@ import pandas as pd
 from results.records import GameRecord, JournalError, journal_path, read_journal
 
 CSV_COLUMNS = ("game", "size", "first", "second", "winner")
-FRAME_COLUMNS = ("id", "game", "size", "first", "second", "winner", "score",
-                 "termination", "forfeit", "faulty")
+FRAME_COLUMNS = ("game", "size", "first", "second", "winner", "score", "termination", "forfeit", "faulty")
 FORFEIT_KIND = {"time": "time", "illegal": "illegal", "malformed": "illegal", "crash": "crash"}
 FORFEIT_KINDS = ("time", "illegal", "crash")
 
@@ -85,7 +84,7 @@ def load_games(path: str | os.PathLike, *, skip_bad: bool = False) -> Games:
     return Games(frame, tuple(f"skipped {p}" for p in problems))
 
 
-def games_frame(records: Iterable[GameRecord], source: str = "") -> pd.DataFrame:
+def games_frame(records: Iterable[GameRecord]) -> pd.DataFrame:
     """The frame of the non-void records, in their order."""
     rows = []
     for r in records:
@@ -93,16 +92,59 @@ def games_frame(records: Iterable[GameRecord], source: str = "") -> pd.DataFrame
             continue
         kind = FORFEIT_KIND.get(r.termination, "")
         faulty = (r.faulty or r.loser or "") if kind else ""
-        score = 0.5 if r.winner is None else (1.0 if r.winner == r.first else 0.0)
-        rows.append((r.id, r.game, r.size, r.first, r.second, r.winner, score, r.termination, kind, faulty))
+        rows.append((r.game, r.size, r.first, r.second, r.winner, r.termination, kind, faulty))
     return frame_from_rows(rows)
 
 
 def frame_from_rows(rows: list[tuple]) -> pd.DataFrame:
-    """The frame of rows given as tuples in the order of FRAME_COLUMNS."""
-    frame = pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
-    frame["winner"] = pd.Series([r[5] for r in rows], dtype=object)    # None for a draw, not NaN
-    return frame.astype({"size": "int64", "score": "float64"})
+    """The frame of (game, size, first, second, winner, termination, forfeit, faulty) tuples.
+
+    Rows are trusted (checked by the caller): winner is None or one of the players.
+    """
+    columns = list(zip(*rows)) if rows else [()] * 8
+    game, size, first, second, winner, termination, forfeit, faulty = (np.array(c, dtype=object) for c in columns)
+    return assemble(game, size.astype("int64"), first, second, winner, termination, forfeit, faulty)
+
+
+def assemble(game, size: np.ndarray, first, second, winner, termination, forfeit, faulty) -> pd.DataFrame:
+    """The frame from column arrays (object arrays or categoricals; a missing winner is a draw).
+
+    A winner who is neither player is kept as such; :func:`consistent` finds it.
+    """
+    (f, s, w), names = _shared_codes(first, second, winner)
+    score = np.where(w == f, 1.0, np.where(w < 0, 0.5, 0.0))
+    as_player = lambda codes: pd.Categorical.from_codes(codes, categories=names)
+    return pd.DataFrame({
+        "game": _sorted_categorical(game), "size": np.asarray(size, dtype="int64"),
+        "first": as_player(f), "second": as_player(s), "winner": as_player(w), "score": score,
+        "termination": _sorted_categorical(termination), "forfeit": _sorted_categorical(forfeit),
+        "faulty": _sorted_categorical(faulty),
+    }, columns=list(FRAME_COLUMNS))
+
+
+def consistent(frame: pd.DataFrame) -> bool:
+    """True when no game has a player against itself and every winner is one of its players."""
+    f, s, w = (frame[c].cat.codes.to_numpy() for c in ("first", "second", "winner"))
+    return not ((f == s).any() or ((w >= 0) & (w != f) & (w != s)).any())
+
+
+def _shared_codes(*columns) -> tuple[list[np.ndarray], list[str]]:
+    """Codes of each column into one sorted list of the values (-1 for missing values)."""
+    factored = [pd.factorize(np.asarray(c, dtype=object) if not isinstance(c, pd.Categorical) else c,
+                             use_na_sentinel=True) for c in columns]
+    names = sorted({str(v) for _, uniques in factored for v in uniques if isinstance(v, str)})
+    position = {name: k for k, name in enumerate(names)}
+    codes = []
+    for values, uniques in factored:
+        table = np.array([position[str(v)] for v in uniques] + [-1], dtype=np.int64)
+        codes.append(table[values])          # -1 (missing) indexes the trailing -1
+    return codes, names
+
+
+def _sorted_categorical(values) -> pd.Categorical:
+    if isinstance(values, pd.Categorical):
+        return values.reorder_categories(sorted(values.categories)) if len(values.categories) else values
+    return pd.Categorical(np.asarray(values, dtype=object))
 
 
 def _looks_like_json(p: Path) -> bool:
@@ -128,7 +170,7 @@ def _load_journal(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:
     for gid, n in seen.items():
         if n > 1:   # records carry no line numbers; the id is what the user can grep for
             problems.append(BadLine(str(journal_path(p)), 0, f"game id {gid!r} has {n} non-void records (kept the first)"))
-    return games_frame(kept, str(p)), problems
+    return games_frame(kept), problems
 
 
 def _load_csv(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:
@@ -144,39 +186,28 @@ def _load_csv(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:
 
 def _fast_csv(p: Path) -> pd.DataFrame | None:
     """The frame, or None when any line needs the careful pass (it then says which)."""
-    raw = pd.read_csv(p, dtype=str, keep_default_na=False, na_filter=False, skipinitialspace=True,
-                      engine="c", encoding="utf-8")
-    if any(c not in raw.columns for c in CSV_COLUMNS) or raw.isna().to_numpy().any():
-        return None
-    game, first, second, winner = (raw[c].to_numpy(dtype=object) for c in ("game", "first", "second", "winner"))
-    size_codes, size_values = pd.factorize(raw["size"])
-    sizes = [_parse_size(v) for v in size_values]
-    if any(isinstance(s, str) for s in sizes):
-        return None
-    bad = (game == "") | (first == "") | (second == "") | (first == second)
-    first_won, second_won = winner == first, winner == second
-    bad |= ~(first_won | second_won | (winner == ""))
-    if len(raw) and (bad.any() or (size_codes < 0).any()):
+    with open(p, encoding="utf-8", newline="") as fh:
+        header = next(csv.reader([fh.readline()], skipinitialspace=True), [])
+    if any(c not in header for c in CSV_COLUMNS):
         return None
     data = p.read_bytes()
-    if data.count(b"\n") + (not data.endswith(b"\n")) != len(raw) + 1:
-        return None                     # blank lines or quoted newlines: let the careful pass number lines
-    if b'"' in data or data.count(b",") != (len(raw) + 1) * (len(raw.columns) - 1):
+    lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    raw = pd.read_csv(p, dtype="category", keep_default_na=False, na_filter=False, skipinitialspace=True,
+                      usecols=list(CSV_COLUMNS), engine="c", encoding="utf-8")
+    if lines != len(raw) + 1:
+        return None                     # blank lines or quoted newlines: the careful pass numbers lines
+    if b'"' in data or data.count(b",") != (len(raw) + 1) * (len(header) - 1):
         return None                     # short rows read as empty fields: the careful pass counts them
-    lines = np.arange(2, len(raw) + 2).astype(str)
-    frame = pd.DataFrame({
-        "id": np.char.add(f"{p.name}:", lines).astype(object),
-        "game": game,
-        "size": np.asarray(sizes, dtype="int64")[size_codes],
-        "first": first,
-        "second": second,
-        "winner": pd.Series(np.where(winner == "", None, winner), dtype=object),
-        "score": np.where(first_won, 1.0, np.where(second_won, 0.0, 0.5)),
-        "termination": "",
-        "forfeit": "",
-        "faulty": "",
-    })
-    return frame
+    game, size, first, second, winner = (raw[c].array for c in CSV_COLUMNS)
+    sizes = [_parse_size(v) for v in size.categories]
+    if any(isinstance(v, str) for v in sizes) or any("" in c.categories for c in (game, first, second)):
+        return None
+    size_values = np.asarray(sizes + [0], dtype="int64")[size.codes]
+    if "" in winner.categories:
+        winner = winner.set_categories([c for c in winner.categories if c != ""])
+    blank = pd.Categorical.from_codes(np.zeros(len(raw), dtype=np.int8), categories=[""])
+    frame = assemble(game, size_values, first, second, winner, blank, blank, blank)
+    return frame if consistent(frame) else None
 
 
 def _parse_size(text: str) -> int | str:
@@ -209,7 +240,7 @@ def _careful_csv(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:
                 if len(fields) != len(header):
                     problems.append(BadLine(str(p), line, f"expected {len(header)} fields, found {len(fields)}"))
                     continue
-                row = _csv_row([fields[i] for i in at], f"{p.name}:{line}")
+                row = _csv_row([fields[i] for i in at])
                 if isinstance(row, str):
                     problems.append(BadLine(str(p), line, row))
                 else:
@@ -219,7 +250,7 @@ def _careful_csv(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:
     return frame_from_rows(rows), problems
 
 
-def _csv_row(fields: list[str], gid: str) -> tuple | str:
+def _csv_row(fields: list[str]) -> tuple | str:
     """The frame row of one CSV line, or the reason it is bad."""
     game, size_text, first, second, winner = fields
     if not game:
@@ -233,5 +264,4 @@ def _csv_row(fields: list[str], gid: str) -> tuple | str:
         return f"{first!r} plays itself"
     if winner not in ("", first, second):
         return f"winner {winner!r} is neither {first!r} nor {second!r}"
-    score = 0.5 if not winner else (1.0 if winner == first else 0.0)
-    return (gid, game, size, first, second, winner or None, score, "", "", "")
+    return (game, size, first, second, winner or None, "", "", "")

@@ -78,18 +78,17 @@ class Counts:
 
 
 def aggregate(frame: pd.DataFrame) -> Counts:
-    """Counts of a games frame (see results.load)."""
+    """Counts of a games frame (see results.load; its player columns share sorted categories)."""
     from results.load import FORFEIT_KINDS
-    n_games = len(frame)
-    names, codes = np.unique(np.concatenate([frame["first"].to_numpy(object), frame["second"].to_numpy(object)])
-                             .astype(str), return_inverse=True)
-    first, second = codes[:n_games], codes[n_games:]
-    pool_frame = pd.DataFrame({"game": frame["game"], "size": frame["size"]})
-    pool_codes = pool_frame.groupby(["game", "size"], sort=True).ngroup().to_numpy()
-    pools = tuple((str(g), int(s)) for g, s in pool_frame.drop_duplicates().sort_values(["game", "size"])
-                  .itertuples(index=False))
+    names = tuple(str(c) for c in frame["first"].cat.categories)
+    first = frame["first"].cat.codes.to_numpy().astype(np.int64)
+    second = frame["second"].cat.codes.to_numpy().astype(np.int64)
+    game_codes, games = pd.factorize(frame["game"].to_numpy(dtype=object), sort=True)
+    size_codes, sizes = pd.factorize(frame["size"].to_numpy(), sort=True)
+    pool_key, pool_keys = pd.factorize(game_codes * len(sizes) + size_codes, sort=True)
+    pools = tuple((str(games[k // len(sizes)]), int(sizes[k % len(sizes)])) for k in pool_keys)
     n, p = len(names), len(pools)
-    key = (pool_codes * n + first) * n + second
+    key = (pool_key * n + first) * n + second
     rows, inverse = np.unique(key, return_inverse=True)
     score = frame["score"].to_numpy(float)
     wins = np.bincount(inverse, score == 1.0, len(rows))
@@ -102,9 +101,10 @@ def aggregate(frame: pd.DataFrame) -> Counts:
         index = {name: i for i, name in enumerate(names)}
         faulty = np.array([index[f] for f in frame["faulty"].to_numpy(object)[hit]])
         kind = np.array([FORFEIT_KINDS.index(k) for k in kinds[hit]])
-        np.add.at(forfeits, (pool_codes[hit], faulty, kind), 1)
-    return Counts(tuple(names.tolist()), pools, rows // n % n, rows % n, rows // (n * n),
-                  wins, losses, draws, forfeits)
+        np.add.at(forfeits, (pool_key[hit], faulty, kind), 1)
+    used = np.unique(np.concatenate([first, second]))
+    counts = Counts(names, pools, rows // n % n, rows % n, rows // (n * n), wins, losses, draws, forfeits)
+    return counts if len(used) == n else counts.select(list(range(p)))
 
 
 @dataclass(frozen=True)

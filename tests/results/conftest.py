@@ -11,11 +11,10 @@ from results.load import frame_from_rows
 def frame_of(games: list[tuple], game: str = "spelde", size: int = 5) -> pd.DataFrame:
     """A games frame from (first, second, winner) or (first, second, winner, game, size) tuples."""
     rows = []
-    for n, g in enumerate(games):
+    for g in games:
         first, second, winner = g[:3]
         gm, sz = (g[3], g[4]) if len(g) == 5 else (game, size)
-        score = 0.5 if winner is None else (1.0 if winner == first else 0.0)
-        rows.append((f"g{n}", gm, sz, first, second, winner, score, "", "", ""))
+        rows.append((gm, sz, first, second, winner, "", "", ""))
     return frame_from_rows(rows)
 
 
