@@ -1,0 +1,86 @@
+"""The `hexarena` command line (click's CliRunner; engines are real processes)."""
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from referee import cli
+from referee import config as C
+from results.records import read_journal
+from tests.referee.fakes import fake_argv
+
+RANDOM = f"{shlex.quote(sys.executable)} -m players random --seed {{seed}}"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli.main, list(args), catch_exceptions=False)
+
+
+def test_match_plays_alternating_games_and_prints_ratings(tmp_path):
+    out = tmp_path / "m"
+    result = invoke("match", RANDOM, shlex.join(fake_argv("good")), "--game", "spelde", "--size", "4",
+                    "--games", "2", "--out", str(out), "--move-time", "5")
+    assert result.exit_code == 0, result.output + result.stderr
+    records = read_journal(out)
+    assert [(r.first, r.second) for r in records] == [("random", "python"), ("python", "random")]
+    assert "ratings over 2 games" in result.output
+    assert (out / records[0].sgf).exists()
+
+
+def test_match_rejects_a_bad_variant_with_a_clear_message(tmp_path):
+    result = invoke("match", RANDOM, RANDOM, "--variant", "flips=wild", "--out", str(tmp_path / "x"))
+    assert result.exit_code == 2
+    assert "games[0].variants: flips=wild" in result.stderr
+
+
+def test_tournament_from_a_file_then_resume_and_refusals(tmp_path):
+    conf = tmp_path / "t.toml"
+    conf.write_text(f"[engines.one]\ncmd = {json.dumps(fake_argv('good'))}\n"
+                    '[engines.two]\nplayer = "random"\n[[games]]\ngame = "spelde"\nsize = 4\n')
+    out = tmp_path / "t"
+    result = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "1", "-j", "1", "-q")
+    assert result.exit_code == 0, result.output + result.stderr
+    assert len(read_journal(out)) == 1 and "ratings over 1 games" in result.output
+    again = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "1")
+    assert again.exit_code == 1 and "already holds a tournament: add --resume" in again.stderr
+    changed = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "2", "--resume")
+    assert changed.exit_code == 1 and "games_per_pair: saved 1, now 2" in changed.stderr
+    resumed = invoke("tournament", "--out", str(out), "--resume")          # the saved config
+    assert resumed.exit_code == 0 and len(read_journal(out)) == 1
+    assert invoke("tournament", "--resume").exit_code == 2
+
+
+def test_tournament_reports_config_errors_with_file_and_line(tmp_path):
+    conf = tmp_path / "bad.toml"
+    conf.write_text('[engines.a]\nplayer = "random"\n[engines.b]\nplayer = "greedy"\n[[games]]\ngame = "go"\n')
+    result = invoke("tournament", str(conf), "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert f"{conf}:6: games[0].game: no game 'go'" in result.stderr
+
+
+def test_tournament_without_arguments_runs_the_built_in_defaults(monkeypatch, tmp_path):
+    seen = {}
+
+    async def fake_run(config, out, **kwargs):
+        seen.update(config=config, out=out, **kwargs)
+        return []
+    monkeypatch.setattr(cli, "run_tournament", fake_run)
+    monkeypatch.chdir(tmp_path)
+    result = invoke("tournament")
+    assert result.exit_code == 0, result.stderr
+    assert seen["config"] == C.default_config()
+    assert seen["out"].parent.name == "hexarena-out" and not seen["resume"]
+    assert "no rated games" in result.output
+
+
+def test_engine_serves_a_built_in_player():
+    proc = subprocess.run([sys.executable, "-c", "from referee.cli import main; main()", "engine", "random",
+                           "--seed", "3"], input="1 protocol_version\n2 list_games\n3 quit\n",
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("=1 2\n\n=2 ")
+    assert "spelde" in proc.stdout

@@ -1,0 +1,129 @@
+"""The runner: real games between built-in players, journal and SGF, resume after cancellation."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import replace
+from functools import partial
+
+import pytest
+import trio
+from sgfmill import sgf
+
+from referee import config as C
+from referee.schedule import schedule
+from referee.tournament import CONFIG_NAME, TournamentError, load_saved, prepare, run
+from results.records import GameRecord, read_journal
+from tests.referee.fakes import alive, fake_argv, pids_in
+from tests.referee.memfake import MemEngine, mem_connect
+
+
+def spelde_config(games_per_pair=2, **engines) -> C.TournamentConfig:
+    specs = tuple(C.EngineSpec(n, tuple(cmd)) for n, cmd in engines.items()) or (
+        C.EngineSpec("random", C.player_cmd("random")), C.EngineSpec("greedy", C.player_cmd("greedy")))
+    return C.TournamentConfig(specs, (C.GameSpec("spelde", (5,), ("pie",)),), games_per_pair=games_per_pair,
+                              limits=C.Limits(move=10, start=20))
+
+
+def test_a_real_match_between_built_in_players_writes_journal_and_sgf(tmp_path):
+    cfg = spelde_config(games_per_pair=2)
+    records = trio.run(partial(run, cfg, tmp_path, concurrency=2))
+    assert sorted(r.id for r in records) == ["spelde-5-pie/0000", "spelde-5-pie/0001"]
+    assert read_journal(tmp_path) == records
+    for r in records:
+        assert not r.void and r.winner in ("random", "greedy") and r.termination == "no-moves"
+        assert {r.black, r.white} == {"random", "greedy"}
+        game = sgf.Sgf_game.from_bytes((tmp_path / r.sgf).read_bytes())
+        root = game.get_root()
+        assert root.get("RE") == r.result and root.get("PB") == r.black and root.get("PW") == r.white
+        assert root.get_raw("GM") == b"1003" and root.get("SZ") == 5
+        assert len(game.get_main_sequence()) == r.plies + 1
+        assert (tmp_path / f"logs/{r.id}.1-{r.first}.log").exists()
+    assert {r.first for r in records} == {"random", "greedy"}          # seats alternate
+    assert json.loads((tmp_path / CONFIG_NAME).read_text()) == C.to_dict(cfg)
+
+
+def _mem_launcher(engine, seed, log, *, plan):
+    """In-process engines; `plan` maps an engine name to MemEngine keyword arguments."""
+    return mem_connect(MemEngine(engine.name, seed=seed, **plan.get(engine.name, {})))
+
+
+def test_cancelling_a_run_loses_no_game_and_counts_none_twice(tmp_path):
+    cfg = spelde_config(4, a=["x"], b=["y"], c=["z"])            # 3 pairings x 4 = 12 games
+    launcher = partial(_mem_launcher, plan={})
+    total = len(schedule(cfg))
+
+    async def interrupted():
+        with trio.CancelScope() as scope:
+            seen = []
+
+            def on_record(r):
+                seen.append(r)
+                if len(seen) == 5:
+                    scope.cancel()
+            await run(cfg, tmp_path, concurrency=3, launcher=launcher, on_record=on_record)
+        return seen
+    first = trio.run(interrupted)
+    journaled = read_journal(tmp_path)
+    assert len(first) == 5 and journaled == first          # what was reported is exactly what is journaled
+    with pytest.raises(TournamentError, match="--resume"):
+        trio.run(partial(run, cfg, tmp_path, launcher=launcher))
+    records = trio.run(partial(run, cfg, tmp_path, concurrency=2, resume=True, launcher=launcher))
+    ids = Counter(r.id for r in read_journal(tmp_path))
+    assert set(ids) == {g.id for g in schedule(cfg)} and set(ids.values()) == {1}
+    assert len(records) == total
+    again = trio.run(partial(run, cfg, tmp_path, resume=True, launcher=launcher))     # nothing left to do
+    assert len(again) == total
+
+
+def test_void_games_are_journaled_and_replayed_on_resume(tmp_path):
+    cfg = spelde_config(2, good=fake_argv("good"), flaky=fake_argv("crash-start"))
+    first = trio.run(partial(run, cfg, tmp_path, concurrency=2))
+    assert [r.result for r in first] == ["Void", "Void"]
+    assert all(r.faulty == "flaky" and r.sgf is None and "see logs/" in r.reason for r in first)
+    pids = [p for log in (tmp_path / "logs").rglob("*.log") for p in pids_in(log)]
+    assert pids and not any(alive(p) for p in pids)
+    pending, _ = prepare(cfg, tmp_path, resume=True)
+    assert len(pending) == 2                                   # void games are still to play
+    # the engine is fixed (same name, same command: a launcher that now works)
+    launcher = partial(_mem_launcher, plan={})
+    records = trio.run(partial(run, cfg, tmp_path, resume=True, launcher=launcher))
+    assert [r.void for r in records] == [True, True, False, False]
+    assert Counter(r.id for r in records if not r.void) == Counter({g.id: 1 for g in schedule(cfg)})
+
+
+def test_resume_refuses_a_different_config_and_reads_the_saved_one(tmp_path):
+    cfg = spelde_config(2, a=["x"], b=["y"])
+    trio.run(partial(run, cfg, tmp_path, launcher=partial(_mem_launcher, plan={})))
+    assert load_saved(tmp_path) == cfg
+    with pytest.raises(TournamentError, match=r"games_per_pair: saved 2, now 3"):
+        prepare(replace(cfg, games_per_pair=3), tmp_path, resume=True)
+    with pytest.raises(TournamentError, match=r"engines.b.cmd"):
+        prepare(spelde_config(2, a=["x"], b=["w"]), tmp_path, resume=True)
+    with pytest.raises(TournamentError, match="holds no tournament"):
+        load_saved(tmp_path / "elsewhere")
+
+
+def test_a_torn_journal_line_is_reported_and_its_game_replayed(tmp_path):
+    cfg = spelde_config(1, a=["x"], b=["y"])
+    launcher = partial(_mem_launcher, plan={})
+    trio.run(partial(run, cfg, tmp_path, launcher=launcher))
+    journal = tmp_path / "journal.jsonl"
+    journal.write_text(journal.read_text()[:-30])             # killed in the middle of a write
+    warnings = []
+    records = trio.run(partial(run, cfg, tmp_path, resume=True, launcher=launcher, warn=warnings.append))
+    assert len(warnings) == 1 and "torn" in warnings[0]
+    assert [r.id for r in read_journal(tmp_path, errors=[])] == ["spelde-5-pie/0000"]
+    assert len(records) == 1
+
+
+def test_a_fault_in_a_tournament_game_is_that_game_s_result_only(tmp_path):
+    plan = {"slowpoke": {"think": lambda k: 50.0}}
+    cfg = spelde_config(2, slowpoke=["x"], quick=["y"])
+
+    async def main():
+        return await run(cfg, tmp_path, concurrency=2, launcher=partial(_mem_launcher, plan=plan))
+    records = trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+    assert all(r.winner == "quick" and r.termination == "time" and r.faulty == "slowpoke" for r in records)
+    assert all(r.result in ("B+T", "W+T") for r in records)
+    assert isinstance(records[0], GameRecord)
