@@ -176,21 +176,77 @@ class AndaPrisonState(GameState):
                 return f"corners {board.name(a)} and {board.name(b)} are adjacent (they share a side)"
         return None
 
+    def _quiet(self) -> tuple[int, list[tuple[int, int, int]]] | None:
+        """For the pair test: the empty sites with no stone around, and each region with the
+        mover's and the enemy's group counts; None when some group stands smothered now."""
+        if "quiet" not in self._cache:
+            lay = self.layout()
+            board = self.board
+            me = 0 if self.to_move is BLACK else 1
+            still = True
+            for c in (0, 1):
+                stones = lay.stones[c]
+                if stones & ~board.flood(board.adjacent(lay.breathing(c)) & stones, stones):
+                    still = False
+            occupied = self.black | self.white
+            quiet = board.mask & ~board.expand(occupied)
+            self._cache["quiet"] = (quiet, list(zip(lay.regions, lay.touch[me], lay.touch[1 - me]))) if still else None
+        return self._cache["quiet"]
+
+    def _pair_ok(self, a: int, b: int) -> bool:
+        """Whether the pair (a, b), shape already checked, is legal.
+
+        Fast and exact when no group stands smothered and neither stone has a stone around:
+        then the regions only lose a and b, nothing else changes, and only three things
+        matter -- a placed stone's region touched by exactly one enemy group (illegal), or a
+        region that touches enemy groups and gets the mover's first group from one stone
+        (enemy groups may now be smothered: resolve it fully). Otherwise resolve fully."""
+        q = self._quiet()
+        if q is not None and q[0] >> a & 1 and q[0] >> b & 1:
+            hits = [next(x for x in q[1] if x[0] >> s & 1) for s in (a, b)]
+            same = hits[0][0] == hits[1][0]
+            if all(enemy != 1 and (enemy == 0 or own > 0 or same) for _, own, enemy in hits):
+                return True
+            if any(enemy == 1 for _, _, enemy in hits):
+                return False
+        return not isinstance(self._try((a, b)), str)
+
     def _legal_pairs(self) -> Iterator[Pair]:
         board = self.board
         if self.phase == "corners":
             cand = board.sorted_sites(board.corners)
-        else:
-            cand = board.sorted_sites(iter_bits(board.mask & ~(self.black | self.white)))
+            for i, a in enumerate(cand):
+                for b in cand[i + 1:]:
+                    if self._pair_shape(a, b) is None and self._pair_ok(a, b):
+                        yield Pair(a, b)
+            return
+        cand = board.sorted_sites(iter_bits(board.mask & ~(self.black | self.white)))
+        q = self._quiet()
+        # per site: its region's (own, enemy) counts when quiet, else None (resolve fully)
+        info = {}
+        if q is not None:
+            for s in cand:
+                if q[0] >> s & 1:
+                    info[s] = next((r, own, enemy) for r, own, enemy in q[1] if r >> s & 1)
+        nbr = board.neighbour_mask
         me = 0 if self.to_move is BLACK else 1
         for i, a in enumerate(cand):
-            first = None
+            na, ia, first = nbr[a], info.get(a), None
             for b in cand[i + 1:]:
-                if self._pair_shape(a, b) is None:
-                    if first is None:
-                        first = board_mod.put(board, self.layout(), a, me)
-                    if not isinstance(self._try((a, b), first), str):
+                if na >> b & 1:
+                    continue
+                ib = info.get(b)
+                if ia is not None and ib is not None:     # the fast test of _pair_ok, inlined
+                    if ia[2] == 1 or ib[2] == 1:
+                        continue
+                    same = ia[0] == ib[0]
+                    if (ia[2] == 0 or ia[1] or same) and (ib[2] == 0 or ib[1] or same):
                         yield Pair(a, b)
+                        continue
+                if first is None:
+                    first = board_mod.put(board, self.layout(), a, me)
+                if not isinstance(self._try((a, b), first), str):
+                    yield Pair(a, b)
 
     def legal_cells(self) -> int:
         cells = self._cache.get("cells")
@@ -295,7 +351,7 @@ class AndaPrisonState(GameState):
                 if r >= n * n:
                     return words[(r - n * n) // 2]
                 a, b = self.board.sorted_sites((sites[r // n], sites[r % n]))
-                if self._pair_shape(a, b) is None and not isinstance(self._try((a, b)), str):
+                if self._pair_shape(a, b) is None and self._pair_ok(a, b):
                     return Pair(a, b)
         words = ((Release(),) if self._can_release() else ()) + ((Propose(),) if phase == "play" else ())
         while True:

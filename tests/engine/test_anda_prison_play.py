@@ -12,7 +12,7 @@ import pytest
 
 from engine import regions as R
 from engine import registry
-from engine.actions import Place, Propose
+from engine.actions import Pair, Place, Propose
 from engine.anda_prison_board import analyse
 from engine.core import Colour, Termination
 from engine.geometry import iter_bits
@@ -141,3 +141,22 @@ def test_playthrough_without_proposals_ends_with_no_moves():
         assert s.ply < INFO.ply_cap(7)
     assert s.outcome().termination is Termination.NO_MOVES
     assert list(s.legal_actions()) == [] and s.legal_cells() == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_first_turn_pairs_against_the_oracle(seed):
+    """Pair listing (with its fast test for stones with nothing around) against the oracle."""
+    rng = random.Random(100 + seed)
+    board = INFO.variant(4).board
+    stones = {bit: rng.choice("bw") for bit in rng.sample(board.sites, rng.choice((0, 2, 4, 7, 12)))}
+    rows = ["".join(stones.get(ri * board.width + ci, ".") for ci in range(7) if abs(ci - ri) <= 3)
+            for ri in range(7)]
+    mover, first = rng.choice((("b", "bw"), ("w", "w")))
+    s = registry.from_position(f"anda-prison 4 {mover} {'/'.join(rows)} variant=nopie first={first}")
+    listed = set(s.legal_actions())
+    empty = [b for b in board.sorted_sites(board.sites) if not (s.black | s.white) >> b & 1]
+    for i, a in enumerate(empty):
+        for b in empty[i + 1:]:
+            if board.neighbour_mask[a] >> b & 1:
+                continue
+            assert (oracle(s, (a, b)) is not None) == (Pair(a, b) in listed), (s.position(), a, b)
