@@ -21,6 +21,7 @@ when Newton's method diverges. Standard library and numpy only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -96,7 +97,8 @@ def strong_components(n: int, win: np.ndarray, lose: np.ndarray) -> list[list[in
     """Strongly connected components of the graph winner -> loser (Kosaraju, iterative)."""
     out: list[set[int]] = [set() for _ in range(n)]
     into: list[set[int]] = [set() for _ in range(n)]
-    for w, l in zip(win.tolist(), lose.tolist()):
+    edges = np.unique(win * n + lose)
+    for w, l in zip((edges // n).tolist(), (edges % n).tolist()):
         out[w].add(l)
         into[l].add(w)
     order: list[int] = []
@@ -135,10 +137,11 @@ def strong_components(n: int, win: np.ndarray, lose: np.ndarray) -> list[list[in
 
 def has_negative_cycle(n: int, win: np.ndarray, lose: np.ndarray, weight: np.ndarray) -> bool:
     """Bellman-Ford from a virtual source on edges win -> lose (dist[lose] <= dist[win] + weight)."""
+    dense = np.full((n, n), np.iinfo(np.int64).max // 4, dtype=np.int64)
+    np.minimum.at(dense, (win, lose), weight.astype(np.int64))
     dist = np.zeros(n, dtype=np.int64)
     for _ in range(n + 1):
-        new = dist.copy()
-        np.minimum.at(new, lose, dist[win] + weight)
+        new = np.minimum(dist, (dist[:, None] + dense).min(axis=0))
         if np.array_equal(new, dist):
             return False
         dist = new
@@ -166,14 +169,58 @@ def _describe_components(c: Counts, components: list[list[int]], win: np.ndarray
 
 
 def _unidentified_pools(c: Counts) -> set[int]:
-    """Pools whose advantage lies in the null space of the information matrix."""
-    n, m = len(c.players), len(c.players) + len(c.pools)
-    i, j, k = c.first, c.second, n + c.pool
-    flat = np.concatenate([i * m + i, j * m + j, k * m + k, i * m + j, j * m + i,
-                           i * m + k, k * m + i, j * m + k, k * m + j])
-    sign = np.repeat([1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0], len(i))
-    gram = np.bincount(flat, sign * np.tile(c.games.astype(float), 9), m * m).reshape(m, m)
-    values, vectors = np.linalg.eigh(gram[1:, 1:])
-    null = vectors[:, values < 1e-9 * max(values.max(), 1.0)]
-    weight = np.abs(null[n - 1:]).max(axis=1) if null.size else np.zeros(len(c.pools))
-    return {p for p in range(len(c.pools)) if weight[p] > 1e-6}
+    """Pools whose advantage the schedule does not separate from the ratings (exact, in integers).
+
+    A null direction has ``d_j = d_i + a_p`` on every row (i first, j second,
+    pool p). Along a spanning forest every d is an integer combination phi of
+    the advantages; every other row then demands ``(phi_i - phi_j + e_p) . a = 0``.
+    Pool p is unidentified iff e_p is not in the span of those demands.
+    """
+    n, p = len(c.players), len(c.pools)
+    pairs = np.unique(np.stack([c.first, c.second, c.pool], axis=1), axis=0)
+    neighbours: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
+    for i, j, q in pairs.tolist():
+        neighbours[i].append((j, q, 1))       # d_j = d_i + a_q
+        neighbours[j].append((i, q, -1))      # d_i = d_j - a_q
+    phi: list[tuple[int, ...] | None] = [None] * n
+    demands: set[tuple[int, ...]] = set()
+    for root in range(n):
+        if phi[root] is not None:
+            continue
+        phi[root] = (0,) * p
+        todo = [root]
+        while todo:
+            u = todo.pop()
+            for v, q, sign in neighbours[u]:
+                expected = tuple(x + sign * (k == q) for k, x in enumerate(phi[u]))
+                if phi[v] is None:
+                    phi[v] = expected
+                    todo.append(v)
+                elif phi[v] != expected:
+                    demands.add(tuple(a - b for a, b in zip(expected, phi[v])))
+    basis = _echelon([list(map(Fraction, d)) for d in demands], p)
+    return {q for q in range(p) if not _in_span(basis, [Fraction(k == q) for k in range(p)])}
+
+
+def _echelon(rows: list[list[Fraction]], width: int) -> list[tuple[int, list[Fraction]]]:
+    """A reduced basis as (pivot column, row) pairs, exact."""
+    basis: list[tuple[int, list[Fraction]]] = []
+    for row in rows:
+        row = _reduce(basis, row)
+        pivot = next((k for k in range(width) if row[k] != 0), None)
+        if pivot is not None:
+            basis.append((pivot, [x / row[pivot] for x in row]))
+    return basis
+
+
+def _reduce(basis: list[tuple[int, list[Fraction]]], row: list[Fraction]) -> list[Fraction]:
+    row = list(row)
+    for pivot, b in basis:
+        if row[pivot] != 0:
+            factor = row[pivot]
+            row = [x - factor * y for x, y in zip(row, b)]
+    return row
+
+
+def _in_span(basis: list[tuple[int, list[Fraction]]], row: list[Fraction]) -> bool:
+    return not any(_reduce(basis, row))

@@ -83,24 +83,38 @@ def aggregate(frame: pd.DataFrame) -> Counts:
     names = tuple(str(c) for c in frame["first"].cat.categories)
     first = frame["first"].cat.codes.to_numpy().astype(np.int64)
     second = frame["second"].cat.codes.to_numpy().astype(np.int64)
-    game_codes, games = pd.factorize(frame["game"].to_numpy(dtype=object), sort=True)
-    size_codes, sizes = pd.factorize(frame["size"].to_numpy(), sort=True)
-    pool_key, pool_keys = pd.factorize(game_codes * len(sizes) + size_codes, sort=True)
-    pools = tuple((str(games[k // len(sizes)]), int(sizes[k % len(sizes)])) for k in pool_keys)
+    game = frame["game"]
+    if isinstance(game.dtype, pd.CategoricalDtype):
+        game_codes, games = game.cat.codes.to_numpy().astype(np.int64), np.asarray(game.cat.categories, dtype=object)
+    else:
+        game_codes, games = pd.factorize(game.to_numpy(dtype=object))
+    size_codes, sizes = pd.factorize(frame["size"].to_numpy())
+    combo = game_codes * len(sizes) + size_codes
+    present = np.flatnonzero(np.bincount(combo, minlength=len(games) * len(sizes)))
+    pool_of_key = sorted((str(games[k // len(sizes)]), int(sizes[k % len(sizes)])) for k in present.tolist())
+    lookup = np.zeros(len(games) * len(sizes), dtype=np.int64)
+    for k in present.tolist():
+        lookup[k] = pool_of_key.index((str(games[k // len(sizes)]), int(sizes[k % len(sizes)])))
+    pool_key = lookup[combo]
+    pools = tuple(pool_of_key)
     n, p = len(names), len(pools)
     key = (pool_key * n + first) * n + second
-    rows, inverse = np.unique(key, return_inverse=True)
-    score = frame["score"].to_numpy(float)
-    wins = np.bincount(inverse, score == 1.0, len(rows))
-    losses = np.bincount(inverse, score == 0.0, len(rows))
-    draws = np.bincount(inverse, score == 0.5, len(rows))
+    outcome = np.rint(2 * frame["score"].to_numpy(float)).astype(np.int64)     # 0 lost, 1 draw, 2 won
+    if p * n * n <= 1 << 22:      # a dense count table is cheapest
+        dense = np.bincount(key * 3 + outcome, minlength=p * n * n * 3).reshape(-1, 3)
+        rows = np.flatnonzero(dense.sum(axis=1))
+        table = dense[rows]
+    else:
+        rows, inverse = np.unique(key, return_inverse=True)
+        table = np.zeros((len(rows), 3))
+        np.add.at(table, (inverse, outcome), 1)
+    losses, draws, wins = (table[:, k].astype(float) for k in range(3))
     forfeits = np.zeros((p, n, len(FORFEIT_KINDS)))
-    kinds = frame["forfeit"].to_numpy(object)
-    hit = kinds != ""
+    hit = (frame["forfeit"] != "").to_numpy()
     if hit.any():
         index = {name: i for i, name in enumerate(names)}
         faulty = np.array([index[f] for f in frame["faulty"].to_numpy(object)[hit]])
-        kind = np.array([FORFEIT_KINDS.index(k) for k in kinds[hit]])
+        kind = np.array([FORFEIT_KINDS.index(k) for k in frame["forfeit"].to_numpy(object)[hit]])
         np.add.at(forfeits, (pool_key[hit], faulty, kind), 1)
     used = np.unique(np.concatenate([first, second]))
     counts = Counts(names, pools, rows // n % n, rows % n, rows // (n * n), wins, losses, draws, forfeits)
