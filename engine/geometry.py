@@ -36,6 +36,18 @@ def popcount(bb: int) -> int:
     return bb.bit_count()
 
 
+def nth_bit(bb: int, k: int) -> int:
+    """The index of the k-th (0-based, lowest first) set bit of bb; bb must have more than k."""
+    lo, hi = 0, bb.bit_length()
+    while hi - lo > 1:                      # invariant: the answer lies in [lo, hi)
+        mid = (lo + hi) // 2
+        if (bb & ((1 << mid) - 1)).bit_count() > k:
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
 @dataclass(frozen=True, eq=False)
 class Hexagon:
     """The board of side n. Obtain it with :func:`hexagon` (cached, one per size)."""
@@ -175,9 +187,11 @@ class Hexagon:
 
     def flood(self, seed: int, within: int) -> int:
         """The union of the connected components of `within` that meet `seed`."""
+        w = self.width
+        v = w + 1
         cur = seed & within
-        while True:
-            nxt = self.expand(cur) & within
+        while True:   # expand inlined: no mask needed, `within` lies on the board
+            nxt = (cur | cur << 1 | cur >> 1 | cur << w | cur >> w | cur << v | cur >> v) & within
             if nxt == cur:
                 return cur
             cur = nxt

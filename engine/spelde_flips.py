@@ -1,0 +1,164 @@
+"""Spelde's flip sets: which sets of an enemy group's stones split it.
+
+All functions work on bitboards of one board (engine.geometry.Hexagon) and
+are pure; the per-group answers are cached because the same groups recur
+position after position. Three rules (RULES.md section 4, option `flips=`):
+
+* `literal`: any non-empty F such that G minus F has at least two parts;
+* `dense`: as literal, and F is a path of consecutive stones;
+* `standard`: F is a path whose first stone is adjacent to the placed stone,
+  G minus every proper prefix of it stays connected, and G minus F does not.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from functools import lru_cache
+
+from .geometry import Hexagon, iter_bits
+
+#: Past this many stones a group's literal flip sets are sampled, not listed.
+SAMPLE_TRIES = 256
+
+
+def splits(board: Hexagon, group: int, flips: int) -> bool:
+    """True when the group minus the flipped stones has at least two connected parts."""
+    rest = group & ~flips
+    return rest != 0 and board.flood(rest & -rest, rest) != rest
+
+
+def bad_stones(board: Hexagon, stones: int) -> int:
+    """The stones of groups that no flip set can split: singletons, pairs and triangles.
+
+    Bit-parallel: counts each stone's friendly neighbours per direction,
+    without labelling groups.
+    """
+    w = board.width
+    # has[d]: the stones whose neighbour in direction d (engine.geometry.DIRECTIONS) is a stone.
+    # No mask is needed: every term is and-ed with a subset of `stones`.
+    has = (stones & stones >> 1, stones & stones >> (w + 1), stones & stones >> w,
+           stones & stones << 1, stones & stones << (w + 1), stones & stones << w)
+    one = two = three = 0
+    for h in has:
+        three |= two & h
+        two |= one & h
+        one |= h
+    bad = stones & ~one
+    exactly1 = one & ~two
+    if exactly1:
+        back = (exactly1 >> 1, exactly1 >> (w + 1), exactly1 >> w,
+                exactly1 << 1, exactly1 << (w + 1), exactly1 << w)
+        for d in range(6):
+            bad |= exactly1 & has[d] & back[d]
+    exactly2 = two & ~three
+    if exactly2:
+        back = (exactly2 >> 1, exactly2 >> (w + 1), exactly2 >> w,
+                exactly2 << 1, exactly2 << (w + 1), exactly2 << w)
+        for d in range(6):
+            e = d + 1 if d < 5 else 0
+            bad |= exactly2 & has[d] & has[e] & back[d] & back[e]
+    return bad
+
+
+def _paths(board: Hexagon, group: int, starts: int) -> Iterator[tuple[int, int]]:
+    """Every simple path inside `group` beginning at a stone of `starts`, as (stones, last stone)."""
+    nbr = board.neighbour_mask
+    stack = [(1 << s, s) for s in iter_bits(starts & group)]
+    while stack:
+        path, last = stack.pop()
+        yield path, last
+        for t in iter_bits(nbr[last] & group & ~path):
+            stack.append((path | 1 << t, t))
+
+
+def _dense_sets(board: Hexagon, group: int) -> frozenset[int]:
+    found = set()
+    for path, _ in _paths(board, group, group):
+        if path not in found and splits(board, group, path):
+            found.add(path)
+    return frozenset(found)
+
+
+def _standard_sets(board: Hexagon, group: int, starts: int) -> frozenset[int]:
+    """Paths from `starts` that keep the rest connected until their last stone splits it."""
+    nbr = board.neighbour_mask
+    found = set()
+    stack = [(1 << s, s) for s in iter_bits(starts & group)]
+    while stack:
+        path, last = stack.pop()
+        if splits(board, group, path):
+            found.add(path)
+            continue                   # the splitting flip is the last one
+        if path == group:
+            continue
+        for t in iter_bits(nbr[last] & group & ~path):
+            stack.append((path | 1 << t, t))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def _cached_sets(n: int, rule: str, group: int, starts: int) -> frozenset[int]:
+    from .geometry import hexagon
+    board = hexagon(n)
+    if rule == "dense":
+        return _dense_sets(board, group)
+    if rule == "standard":
+        return _standard_sets(board, group, starts)
+    return frozenset(f for f in _subsets(group) if splits(board, group, f))
+
+
+def _subsets(group: int) -> Iterator[int]:
+    """Every non-empty subset of a bitboard."""
+    sub = group
+    while sub:
+        yield sub
+        sub = (sub - 1) & group
+
+
+def flip_sets(board: Hexagon, rule: str, group: int, placed: int) -> Iterator[int]:
+    """Every valid flip set of `group` for a stone placed on bit `placed`, each once.
+
+    Literal sets of large groups are generated lazily (there may be millions);
+    the others are cached per group.
+    """
+    if rule == "literal":
+        if group.bit_count() > 14:
+            return (f for f in _subsets(group) if splits(board, group, f))
+        return iter(_cached_sets(board.n, rule, group, 0))
+    starts = board.neighbour_mask[placed] & group if rule == "standard" else 0
+    return iter(_cached_sets(board.n, rule, group, starts))
+
+
+def can_split(board: Hexagon, rule: str, group: int, placed: int) -> bool:
+    """Whether the group has a valid flip set for a stone placed on `placed`."""
+    if rule == "literal":
+        return not bad_stones(board, group)
+    return next(flip_sets(board, rule, group, placed), None) is not None
+
+
+def is_valid(board: Hexagon, rule: str, group: int, flips: int, placed: int) -> bool:
+    """Whether `flips` (a non-empty subset of `group`) is a valid flip set."""
+    if not flips or flips & ~group:
+        return False
+    if rule == "literal":
+        return splits(board, group, flips)
+    if rule == "dense" and not splits(board, group, flips):
+        return False
+    return flips in _cached_sets(board.n, rule, group, board.neighbour_mask[placed] & group
+                                 if rule == "standard" else 0)
+
+
+def random_flip_set(board: Hexagon, rule: str, group: int, placed: int, rng: random.Random) -> int:
+    """A uniformly random valid flip set (the group must have one).
+
+    Literal: rejection sampling over uniform subsets (exactly uniform), with
+    the full list as the fallback for groups where valid sets are rare.
+    """
+    if rule == "literal":
+        width = group.bit_length()
+        for _ in range(SAMPLE_TRIES):
+            f = rng.getrandbits(width) & group      # each stone in or out with probability 1/2
+            if f and splits(board, group, f):
+                return f
+    options = sorted(flip_sets(board, rule, group, placed))
+    return rng.choice(options)
