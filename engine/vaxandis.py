@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import ClassVar
 
 from .actions import Action, Move, Place, Resign, Swap
@@ -80,15 +82,14 @@ class VaxandisState(GameState):
             found = self._memo["heights"] = heights_of(self.levels, self.variant.size)
         return found
 
-    def height(self, bit: int) -> int:
-        """The height of the stack on a site, 0 when empty."""
-        return self.heights()[bit]
-
     # -- the interface --------------------------------------------------------------
     def legal_cells(self) -> int:
         """Empty sites with no stack adjacent (every phase: the pie answer may be a placement)."""
-        geo = _settings(self.variant)[1].geo
-        return geo.mask & ~geo.expand(self.black | self.white)
+        cells = self._memo.get("cells")
+        if cells is None:
+            geo = _settings(self.variant)[1].geo
+            cells = self._memo["cells"] = geo.mask & ~geo.expand(self.black | self.white)
+        return cells
 
     def has_move(self) -> bool:
         """Whether the side to move has a legal move (stops at the first one found; cached)."""
@@ -136,38 +137,28 @@ class VaxandisState(GameState):
             _, tb, group, path = _settings(self.variant)
             empty = tb.geo.mask & ~(own | enemy)
             reach = tb.reach
-            lines = []
-            total = ncells + swap
-            m = own
-            while m:
-                low = m & -m
-                m ^= low
-                src = low.bit_length() - 1
-                r = reach[src] & empty
-                if r:
-                    count = r.bit_count()
-                    lines.append((src, r, count))
-                    total += count
+            srcs = _bit_list(own)
+            counts = [(reach[b] & empty).bit_count() for b in srcs]
+            cum = list(accumulate(counts))
             heights = self.heights()
             for _ in range(64):
-                k = rng.randrange(total)
+                k = rng.randrange(ncells + swap + (cum[-1] if cum else 0))
                 if k < ncells:
                     return Place(_nth_bit(cells, k))
-                k -= ncells
-                if swap:
-                    if k == 0:
-                        return Swap()
-                    k -= 1
-                for src, r, count in lines:
-                    if k < count:
-                        break
-                    k -= count
-                dst = _nth_bit(r, k)
+                k -= ncells + swap
+                if k < 0:
+                    return Swap()
+                i = bisect_right(cum, k)
+                src = srcs[i]
+                dst = _nth_bit(reach[src] & empty, k - cum[i] + counts[i])
                 touched = touched_by(own, enemy, self.levels, heights, tb, src, dst, group, path)
-                if touched:
+                if touched > 0:
                     move = Move(src, dst)
                     self._memo["next"] = (move, grow(own, self.levels, heights, tb.geo, src, dst, touched))
                     return move
+                if touched < 0:                 # src cannot move: drop its lines (still a superset)
+                    del srcs[i], counts[i]
+                    cum = list(accumulate(counts))
         found = self.targets()
         counts = [ncells, *(bb.bit_count() for bb in found.values())]
         k = rng.randrange(sum(counts) + swap)
@@ -251,6 +242,15 @@ def _nth_bit(bb: int, k: int) -> int:
     return (bb & -bb).bit_length() - 1
 
 
+def _bit_list(bb: int) -> list[int]:
+    out = []
+    while bb:
+        low = bb & -bb
+        out.append(low.bit_length() - 1)
+        bb ^= low
+    return out
+
+
 def _new_game(variant: Variant, komi: int = 0) -> VaxandisState:
     """The empty board; `komi` is ignored (Vaxandis has none)."""
     phase = "open" if variant.balance == "pie" else "play"
@@ -264,6 +264,10 @@ def _from_position(variant: Variant, pos: Position) -> VaxandisState:
     extra = set(pos.keys) - KEYS
     if extra:
         raise InvalidPosition(f"vaxandis has no key {sorted(extra)[0]!r}")
+    for key, value in (("variant", variant.balance), ("freeze", variant.option("freeze")),
+                       ("touch", variant.option("touch"))):
+        if pos.keys.get(key, value) != value:
+            raise InvalidPosition(f"{key}={pos.keys[key]} contradicts the variant ({value})")
     phase = pos.key("phase")
     if phase not in PHASES:
         raise InvalidPosition(f"phase={phase}: vaxandis phases are {', '.join(PHASES)}")

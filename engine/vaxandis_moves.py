@@ -16,13 +16,16 @@ Nothing here mutates its arguments.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from .errors import IllegalMove
 from .geometry import Hexagon, hexagon, iter_bits
 
 Levels = tuple[tuple[int, int], ...]
+_height = itemgetter(0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -172,19 +175,23 @@ def targets(own: int, enemy: int, levels: Levels, tb: Tables, freeze_group: bool
 
 def touched_by(own: int, enemy: int, levels: Levels, heights: list[int], tb: Tables, src: int, dst: int,
                freeze_group: bool, touch_path: bool) -> int:
-    """The friendly stacks a move of the own stack on src to dst touches; 0 when the move is illegal.
+    """The friendly stacks a move of the own stack on src to dst touches (> 0) when it is legal;
+    -1 when src cannot move at all (no own stack, frozen), 0 when this move is illegal.
 
-    src and dst must be sites of the board. :func:`why_illegal` names the reason of a 0.
+    src and dst must be sites of the board. :func:`why_illegal` names the reason.
     """
     sb = 1 << src
     if not own & sb:
-        return 0
+        return -1
     geo = tb.geo
     h = heights[src]
-    piece = geo.flood(sb, own & _level(levels, h)) if freeze_group else sb
-    for e in iter_bits(geo.adjacent(piece) & enemy):
-        if heights[e] > h:
-            return 0
+    near = geo.adjacent(geo.flood(sb, own & _level(levels, h))) if freeze_group else geo.neighbour_mask[src]
+    e = near & enemy
+    while e:
+        low = e & -e
+        if heights[low.bit_length() - 1] > h:
+            return -1
+        e ^= low
     step = tb.line.get((src, dst))
     if step is None:
         return 0
@@ -238,7 +245,7 @@ def apply_move(own: int, enemy: int, levels: Levels, heights: list[int], tb: Tab
     not on a line, a higher stack in the way, dst occupied, nothing touched.
     """
     touched = touched_by(own, enemy, levels, heights, tb, src, dst, freeze_group, touch_path)
-    if not touched:
+    if touched <= 0:
         raise IllegalMove(why_illegal(own, enemy, levels, heights, tb, src, dst, freeze_group))
     return grow(own, levels, heights, tb.geo, src, dst, touched)
 
@@ -262,17 +269,40 @@ def grow(own: int, levels: Levels, heights: list[int], geo: Hexagon, src: int, d
         touched &= ~g
     new_heights = heights.copy()
     table[h] ^= sb
-    for b in iter_bits(grown):
-        bit = 1 << b
+    changed = {h}
+    while grown:
+        bit = grown & -grown
+        grown ^= bit
+        b = bit.bit_length() - 1
         hb = new_heights[b]
         new_heights[b] = hb + 1
         table[hb] ^= bit
         table[hb + 1] = table.get(hb + 1, 0) | bit
+        changed.add(hb)
+        changed.add(hb + 1)
     new_heights[src] = 0
     new_heights[dst] = h + 1
     db = 1 << dst
     table[h + 1] = table.get(h + 1, 0) | db
-    return own ^ sb | db, tuple(sorted(kv for kv in table.items() if kv[1])), new_heights
+    changed.add(h + 1)
+    return own ^ sb | db, _splice(levels, table, changed), new_heights
+
+
+def _splice(levels: Levels, table: dict[int, int], changed: set[int]) -> Levels:
+    """levels with the bitboards of the `changed` heights taken from table (0: the height is gone)."""
+    out = list(levels)
+    for hh in sorted(changed):
+        i = bisect_left(out, hh, key=_height)
+        present = i < len(out) and out[i][0] == hh
+        bb = table.get(hh, 0)
+        if bb:
+            if present:
+                out[i] = (hh, bb)
+            else:
+                out.insert(i, (hh, bb))
+        elif present:
+            del out[i]
+    return tuple(out)
 
 
 def _level(levels: Levels, h: int) -> int:

@@ -123,17 +123,30 @@ def test_long_random_games_at_n4_end_by_no_moves():
     assert ends["over"] >= 1 and sum(ends.values()) == 4
 
 
-def test_random_action_is_uniform_over_actions():
-    state = RULES.new_game(RULES.variant(5), 0).play(Place(RULES.variant(5).board.parse("e5")))
-    rng = random.Random(7)
-    counts = Counter(state.random_action(rng) for _ in range(5500))
-    assert set(counts) == set(state.legal_actions()) and counts[Swap()] > 50
-    mid = board("B1 e5 e8 c3 / W1 a1 g7 / W2 h5")
-    counts = Counter(mid.random_action(rng) for _ in range(6000))
-    actions = set(mid.legal_actions())
+def chi_square(counts: Counter, actions: set) -> float:
     assert set(counts) == actions
-    expected = 6000 / len(actions)
-    assert all(0.5 * expected < c < 1.6 * expected for c in counts.values())
+    expected = sum(counts.values()) / len(actions)
+    return sum((counts[a] - expected) ** 2 / expected for a in actions)
+
+
+@pytest.mark.parametrize("freeze, exact", [("stack", False), ("group", False), ("stack", True)])
+def test_random_action_is_uniform_over_actions(freeze, exact):
+    """Rejection sampling (with frozen sources pruned) and the exact list draw the same uniform law."""
+    rng = random.Random(f"{freeze}{exact}")
+    state = board("B1 e5 e8 c3 i6 i7 / B2 b6 c6 / W1 a1 g7 / W2 h5 / W3 c7", freeze=freeze)
+    actions = set(state.legal_actions()) if exact else set(naive_place_moves(state))
+    assert "targets" in state._memo if exact else "targets" not in state._memo
+    draws = 60 * len(actions)
+    counts = Counter(state.random_action(rng) for _ in range(draws))
+    # chi-square with len-1 degrees of freedom (about 35 here): 80 is far in the tail
+    assert chi_square(counts, actions) < 80, len(actions)
+    pie = RULES.new_game(RULES.variant(5), 0).play(Place(RULES.variant(5).board.parse("e5")))
+    counts = Counter(pie.random_action(rng) for _ in range(60 * 55))
+    assert chi_square(counts, set(pie.legal_actions())) < 100 and counts[Swap()] > 20
+
+
+def naive_place_moves(state: VaxandisState) -> list:
+    return [Place(c) for c in naive_places(state)] + [Move(s, d) for s, d in naive_moves(state)]
 
 
 def test_play_leaves_the_parent_unchanged():
