@@ -113,9 +113,10 @@ def aggregate(frame: pd.DataFrame) -> Counts:
     hit = (frame["forfeit"] != "").to_numpy()
     if hit.any():
         index = {name: i for i, name in enumerate(names)}
-        faulty = np.array([index[f] for f in frame["faulty"].to_numpy(object)[hit]])
+        faulty = np.array([index.get(f, -1) for f in frame["faulty"].to_numpy(object)[hit]])
         kind = np.array([FORFEIT_KINDS.index(k) for k in frame["forfeit"].to_numpy(object)[hit]])
-        np.add.at(forfeits, (pool_key[hit], faulty, kind), 1)
+        known = faulty >= 0          # a fault blamed on no player of the game is not counted
+        np.add.at(forfeits, (pool_key[hit][known], faulty[known], kind[known]), 1)
     used = np.unique(np.concatenate([first, second]))
     counts = Counts(names, pools, rows // n % n, rows % n, rows // (n * n), wins, losses, draws, forfeits)
     return counts if len(used) == n else counts.select(list(range(p)))
@@ -280,8 +281,8 @@ def _newton(c: Counts, use_prior: bool) -> tuple[np.ndarray, np.ndarray, int, fl
         grad, info = model.derivatives(theta)
         try:
             step = np.linalg.solve(info[1:, 1:], grad[1:])
-        except np.linalg.LinAlgError:
-            step = np.linalg.lstsq(info[1:, 1:], grad[1:], rcond=None)[0]
+        except np.linalg.LinAlgError:      # the information vanished: theta is running off to infinity
+            break
         t = 1.0
         while True:
             candidate = theta.copy()

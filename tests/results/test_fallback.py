@@ -127,3 +127,16 @@ def test_negative_cycle():
     win, lose = np.array([0, 1, 2]), np.array([1, 2, 0])
     assert has_negative_cycle(3, win, lose, np.array([1, -1, -1]))
     assert not has_negative_cycle(3, win, lose, np.array([1, -1, 0]))
+
+
+def test_newton_divergence_guard_catches_what_the_checks_miss(monkeypatch):
+    import results.ratings as ratings
+    from results.existence import Obstacles
+    monkeypatch.setattr(ratings, "find_obstacles", lambda counts: Obstacles.none())
+    games = with_pool([("a", "b", "a"), ("b", "a", "b"), ("a", "b", "a")])
+    result = fit(aggregate(frame_of(games)))
+    assert result.prior and "diverged" in result.reasons[0]
+    assert result.marked == {"a", "b"}
+    assert_is_posterior_mode(games, result)
+    with pytest.raises(ratings.NoMaximum, match="diverged"):
+        fit(aggregate(frame_of(games)), prior=False)
