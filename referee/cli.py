@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import sys
 from dataclasses import replace
 from datetime import datetime
@@ -136,10 +137,25 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
     def warn(message: str) -> None:
         click.echo(f"warning: {message}", err=True)
 
+    async def supervised() -> list[GameRecord]:
+        """The run, cancelled cleanly (engines stopped) on SIGTERM or SIGHUP as on Ctrl-C."""
+        records: list[GameRecord] | None = None
+        async with trio.open_nursery() as nursery:
+            async def on_signal() -> None:
+                with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
+                    async for _ in signals:
+                        nursery.cancel_scope.cancel()
+            nursery.start_soon(on_signal)
+            records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
+                                           on_record=progress, warn=warn)
+            nursery.cancel_scope.cancel()
+        if records is None:
+            raise KeyboardInterrupt
+        return records
+
     click.echo(f"output: {out}", err=True)
     try:
-        records = trio.run(lambda: run_tournament(config, out, concurrency=concurrency, resume=resume,
-                                                  on_record=progress, warn=warn))
+        records = trio.run(supervised)
     except TournamentError as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:

@@ -3,15 +3,17 @@ from __future__ import annotations
 
 import json
 import shlex
+import signal
 import subprocess
 import sys
+import time
 
 from click.testing import CliRunner
 
 from referee import cli
 from referee import config as C
 from results.records import read_journal
-from tests.referee.fakes import fake_argv
+from tests.referee.fakes import alive, fake_argv, pids_in
 
 RANDOM = f"{shlex.quote(sys.executable)} -m players random --seed {{seed}}"
 
@@ -84,3 +86,28 @@ def test_engine_serves_a_built_in_player():
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("=1 2\n\n=2 ")
     assert "spelde" in proc.stdout
+
+
+def test_sigterm_stops_a_running_tournament_and_its_engines(tmp_path):
+    conf = tmp_path / "t.toml"
+    conf.write_text(f"[engines.one]\ncmd = {json.dumps(fake_argv('hang', 1))}\n"
+                    f"[engines.two]\ncmd = {json.dumps(fake_argv('good'))}\n"
+                    '[time]\nmove = 300\n[[games]]\ngame = "spelde"\nsize = 4\n')
+    out = tmp_path / "o"
+    proc = subprocess.Popen([sys.executable, "-c", "from referee.cli import main; main()", "tournament",
+                             str(conf), "--out", str(out), "-j", "2"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    logs = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:          # wait until all four engines have started
+        logs = list((out / "logs").rglob("*.log")) if (out / "logs").exists() else []
+        if len(logs) == 4 and all(pids_in(log) for log in logs):
+            break
+        time.sleep(0.1)
+    pids = [p for log in logs for p in pids_in(log)]
+    assert len(pids) == 4
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "--resume" in err
+    assert not any(alive(p) for p in pids)
+    assert read_journal(out) == []
