@@ -42,6 +42,15 @@ def test_moves_and_effects_match_the_oracle(freeze, touch):
             after = state.play(Move(src, dst)).to_position().stacks
             assert after == naive_after(state, src, dst, touched), (state.position(), state.format(Move(src, dst)))
             checked["moves"] += 1
+        sampler = random_board_copy(state)          # no move list cached: the rejection sampler
+        for _ in range(5):
+            if sampler.outcome() is not None:
+                break
+            action = sampler.random_action(rng)
+            if isinstance(action, Move):            # played from the sampler's kept effect
+                key = (action.src, action.dst)
+                assert sampler.play(action).to_position().stacks == naive_after(state, *key, expected[key])
+                checked["sampled"] += 1
         own = state.black if state.to_move is Colour.BLACK else state.white
         for src in [b for b in state.board.sites if own >> b & 1]:
             for dst in state.board.sites:
@@ -49,7 +58,11 @@ def test_moves_and_effects_match_the_oracle(freeze, touch):
                     with pytest.raises(IllegalMove):
                         state.play(Move(src, dst))
                     checked["refused"] += 1
-    assert checked["moves"] > 100 and checked["refused"] > 1000
+    assert checked["moves"] > 100 and checked["refused"] > 1000 and checked["sampled"] > 50
+
+
+def random_board_copy(state: VaxandisState) -> VaxandisState:
+    return VaxandisState(state.variant, state.to_move, state.ply, state.black, state.white, state.levels, state.phase)
 
 
 def total_height(state: VaxandisState) -> int:
