@@ -204,6 +204,8 @@ def _game(ctx: _Ctx, entry: object, i: int) -> GameSpec:
     komi = entry.get("komi")
     if komi is not None:
         komi = ctx.integer(komi, f"{key}.komi", 0, 10_000)
+        if not info.uses_komi:
+            raise ctx.error(f"{key}.komi", f"{info.id} has no komi setting")
     cap = entry.get("ply_cap")
     if cap is not None:
         cap = ctx.integer(cap, f"{key}.ply_cap", 1, 10_000_000)

@@ -183,3 +183,31 @@ def test_ply_cap_adjudicates():
         assert report.outcome.termination is Termination.PLY_CAP and report.result == "0"
         assert report.winner is None
     run_mock(main)
+
+
+def test_a_referee_bug_voids_the_game_instead_of_crashing_the_run(capsys):
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def broken():
+        raise RuntimeError("bug in the launcher")
+        yield
+
+    async def main():
+        return await play_game(Setup("spelde", 5), (Seat("ok", partial(mem_connect, MemEngine("ok"))),
+                                                     Seat("x", broken)), Limits())
+    report = run_mock(main)
+    assert report.result == "Void" and report.faulty is None
+    assert "referee error" in report.reason and "bug in the launcher" in report.reason
+    assert "RuntimeError" in capsys.readouterr().err
+
+
+def test_komi_is_sent_after_the_game_and_size_and_given_to_the_rules():
+    async def main():
+        a, b = MemEngine("a"), MemEngine("b", seed=2)
+        report = await play_game(Setup("spelde", 5, ("nopie",), komi=3), seats(a, b), Limits())
+        return a.received, report
+    received, report = run_mock(main)
+    assert received[:6] == ["protocol_version", "list_games", "game spelde nopie", "boardsize 5", "komi 3",
+                            "clear_board"]
+    assert report.komi == 3

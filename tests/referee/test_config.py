@@ -82,6 +82,7 @@ def test_variant_words_are_canonicalised(tmp_path):
     (('pairing = "round-robin"', 'pairing = "swiss"'), ":3: pairing: expected one of round-robin, gauntlet"),
     (('size = 7', 'size = 7\nsizes = [5]'), ":26: games[1].size: give `size` or `sizes`"),
     (('seed = 7', 'seed = 7\nchallengers = ["random"]'), "challengers: only a gauntlet"),
+    (('ply_cap = 40', 'komi = 2'), ":27: games[1].komi: spelde has no komi setting"),
 ])
 def test_errors_name_file_line_and_key(tmp_path, change, where):
     old, new = change
