@@ -76,7 +76,7 @@ class EngineChannel:
                 raise EngineTimeout(f"{self.name}: no answer to {name!r} in time")
             return expect(resp, cid)
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-            self._broken = EngineCrashed(f"{self.name}: its stdin is closed ({exc.__class__.__name__})")
+            self._broken = EngineCrashed(f"{self.name}: cannot write to it, its stdin is closed (exited?)")
             raise self._broken from None
         except (EngineCrashed, EngineTimeout, ProtocolViolation) as exc:
             if not str(exc).startswith(f"{self.name}: "):
