@@ -21,7 +21,7 @@ from typing import ClassVar
 
 from . import regions as R
 from .actions import Action, Keep, Komi, Pair, Pass, Place, Swap
-from .anda_board import Analysis, analyse, place, place_pair, region_of
+from .anda_board import Analysis, analyse, place, place_pair, placeable, region_of
 from .core import Colour, Outcome, Termination
 from .errors import IllegalMove, InvalidPosition
 from .game import GameInfo, GameState, Variant
@@ -202,10 +202,10 @@ class AndaState(GameState):
         if not self._placing():
             return 0
         own, other = self._stones()
-        board = self.board
-        cells = 0
-        for s in iter_bits(board.mask & ~(own | other) & ~self.enemy_territory()):
-            if board.neighbour_mask[s] & own or not isinstance(self._try_place(s), str):
+        me = 0 if self.to_move is Colour.BLACK else 1
+        cells, unsure = placeable(self.board, self._analysis(), own, other, me)
+        for s in iter_bits(unsure):
+            if not isinstance(self._try_place(s), str):
                 cells |= 1 << s
         return cells
 

@@ -135,7 +135,16 @@ def _split(rest: int, ring: int, w: int, v: int) -> list[int]:
         return []
     if not ring & (ring - 1) or _flood(ring & -ring, ring, w, v) == ring:
         return [rest]                 # the empty neighbours form one arc: still connected
-    parts = []
+    cur = ring & -ring                # grow from one arc until it meets every other one
+    while True:
+        nxt = (cur | cur << 1 | cur >> 1 | cur << w | cur >> w | cur << v | cur >> v) & rest
+        if nxt & ring == ring:
+            return [rest]
+        if nxt == cur:
+            break
+        cur = nxt
+    parts = [cur]
+    ring &= ~cur
     while ring:
         p = _flood(ring & -ring, rest, w, v)
         parts.append(p)
@@ -262,6 +271,46 @@ def place(board: Hexagon, an: Analysis, own: int, other: int, me: int, s: int, a
                 other_smothered |= g
     return Placed(own, other, removed_other, removed_own, tuple(own_groups), tuple(alive),
                   tuple(regs), other_smothered)
+
+
+def placeable(board: Hexagon, an: Analysis, own: int, other: int, me: int) -> tuple[int, int]:
+    """Sites where the mover (colour index `me`) may place, split as (surely legal, to simulate).
+
+    Excluded: occupied sites and the opponent's territory. Surely legal: a site beside a
+    mover stone (the stone joins a group, so the removal is never that stone alone), and
+    a site whose empty neighbours form one arc (so the region minus the site is the new
+    stone's only breath) when that breath touches 0 or 2+ enemy groups: the new stone
+    lives unless enemy stones go first, and then the removal is not that stone alone.
+    The rest needs :func:`place`.
+    """
+    w = board.width
+    v = w + 1
+    nmask = board.neighbour_mask
+    sure = unsure = 0
+    near_own = _expand(own, w, v)
+    near_other = _expand(other, w, v)
+    other_groups = an.groups[1 - me]
+    for r in an.regions:
+        ex = _expand(r, w, v)
+        if ex & other and not ex & own:
+            continue                                  # enemy territory
+        sure |= r & near_own
+        rest = r & ~near_own
+        if not rest:
+            continue
+        if _count(r, other, other_groups, w, v) == 1:
+            unsure |= rest
+            continue
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            ring = nmask[low.bit_length() - 1] & r
+            if ring and (not ring & (ring - 1) or _flood(ring & -ring, ring, w, v) == ring) \
+                    and (not low & near_other or _count(r ^ low, other, other_groups, w, v) != 1):
+                sure |= low
+            else:
+                unsure |= low
+    return sure, unsure
 
 
 def place_pair(board: Hexagon, own: int, other: int, a: int, b: int) -> tuple[int, int]:
