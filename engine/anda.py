@@ -22,16 +22,12 @@ from typing import ClassVar
 from . import regions as R
 from .actions import Action, Keep, Komi, Pair, Pass, Place, Swap
 from .anda_board import Analysis, analyse, place, place_pair, placeable, region_of
+from .anda_position import BOTH, check, read_keys
 from .core import Colour, Outcome, Termination
-from .errors import IllegalMove, InvalidPosition
+from .errors import IllegalMove
 from .game import GameInfo, GameState, Variant
-from .geometry import Hexagon, hexagon, iter_bits
-from .position import Position, format_colours, parse_colours, parse_count
-
-BOTH = frozenset((Colour.BLACK, Colour.WHITE))
-NONE: frozenset[Colour] = frozenset()
-PHASES = ("offer", "answer", "play")
-KEYS = frozenset(("variant", "opening", "phase", "komi", "first", "ply"))
+from .geometry import hexagon, iter_bits
+from .position import Position, format_colours
 
 
 @lru_cache(maxsize=None)
@@ -101,7 +97,8 @@ class AndaState(GameState):
         """A normal turn: single placements (and White's passes)."""
         return self.phase == "play" and self.to_move not in self.first and self.outcome() is None
 
-    def _can_pass(self) -> bool:
+    def can_pass(self) -> bool:
+        """White may spend a komi point now."""
         return self.to_move is Colour.WHITE and self.komi > 0 and self._placing()
 
     def enemy_territory(self) -> int:
@@ -182,7 +179,7 @@ class AndaState(GameState):
         if kind is Pass:
             if self.to_move is Colour.BLACK:
                 raise IllegalMove("only White passes")
-            if not self._can_pass():
+            if not self.can_pass():
                 raise IllegalMove("no komi left to pass" if self.komi == 0 else "no pass now")
             return self._with(komi=self.komi - 1, _an=self._an)
         if kind is Komi:
@@ -224,7 +221,7 @@ class AndaState(GameState):
         elif self.outcome() is None:
             for s in board.sorted_sites(iter_bits(self.legal_cells())):
                 yield Place(s)
-            if self._can_pass():
+            if self.can_pass():
                 yield Pass()
 
     def random_action(self, rng: random.Random) -> Action:
@@ -246,7 +243,7 @@ class AndaState(GameState):
         # rejection sampling over sites (+ the pass): uniform over the legal actions
         sites = board.sites
         n = len(sites)
-        total = n + (1 if self._can_pass() else 0)
+        total = n + (1 if self.can_pass() else 0)
         taken = self.black | self.white
         for _ in range(50 * total):
             k = int(rng.random() * total)       # uniform up to 2**-53
@@ -280,55 +277,12 @@ def new_game(variant: Variant, komi: int = 0) -> AndaState:
 
 
 def from_position(variant: Variant, pos: Position) -> AndaState:
-    """Validate and rebuild; InvalidPosition says what does not fit."""
-    extra = sorted(set(pos.keys) - KEYS)
-    if extra:
-        raise InvalidPosition(f"anda has no key {extra[0]!r}")
-    if any(h != 1 for _, h in pos.stacks.values()):
-        raise InvalidPosition("anda stones have no heights")
-    board = hexagon(variant.size)
-    black, white = pos.bitboard(Colour.BLACK), pos.bitboard(Colour.WHITE)
-    phase = pos.key("phase")
-    if phase not in PHASES:
-        raise InvalidPosition(f"phase={phase}: expected one of {', '.join(PHASES)}")
-    komi = parse_count(pos.key("komi"), "komi")
-    first = parse_colours(pos.key("first"), "first")
-    ply = parse_count(pos.key("ply"), "ply")
-    state = AndaState(variant, pos.to_move, ply, black, white, komi, first, phase)
-    _check(state, board)
+    """Validate and rebuild; InvalidPosition says what does not fit (see engine.anda_position)."""
+    komi, first, phase, ply = read_keys(pos)
+    state = AndaState(variant, pos.to_move, ply, pos.bitboard(Colour.BLACK),
+                      pos.bitboard(Colour.WHITE), komi, first, phase)
+    check(state)
     return state
-
-
-def _check(state: AndaState, board: Hexagon) -> None:
-    stones = state.black | state.white
-    sites = board.site_count
-    if state.variant.balance == "pie" and state.komi > sites:
-        raise InvalidPosition(f"komi={state.komi} exceeds the {sites} sites of the pie's offer")
-    if state.phase != "play":
-        if state.variant.balance != "pie":
-            raise InvalidPosition(f"phase={state.phase} exists only with the pie")
-        if stones or state.first != BOTH:
-            raise InvalidPosition(f"phase={state.phase} needs an empty board and first=bw")
-        want = Colour.BLACK if state.phase == "offer" else Colour.WHITE
-        if state.to_move is not want or (state.phase == "offer" and state.komi):
-            raise InvalidPosition(f"phase={state.phase}: {want.name.lower()} to move, komi offered "
-                                  + ("not yet" if want is Colour.BLACK else "already"))
-        return
-    if state.first == BOTH and (stones or state.to_move is not Colour.BLACK):
-        raise InvalidPosition("first=bw needs an empty board and black to move")
-    if state.first == frozenset((Colour.BLACK,)):
-        raise InvalidPosition("first=b: black's first turn comes before white's")
-    if state.first == frozenset((Colour.WHITE,)):
-        if state.white or state.to_move is not Colour.WHITE:
-            raise InvalidPosition("first=w needs no white stones and white to move")
-        if not any(True for _ in state.legal_actions()):
-            raise InvalidPosition("white has no first-turn pair left")
-    if not state.first:
-        if not stones:
-            raise InvalidPosition("no stones after both first turns")
-        own, other = state._stones()
-        if own and other and not board.adjacent(own) & ~stones and not state._can_pass():
-            raise InvalidPosition(f"{state.to_move.name.lower()} has stones but no legal action")
 
 
 def ply_cap(n: int) -> int:
