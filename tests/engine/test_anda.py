@@ -88,6 +88,11 @@ def test_a_t3_capture_of_two_groups_wins():
     assert s.outcome().termination is Termination.ELIMINATED
     assert list(s.legal_actions()) == []
     assert s.outcome().result() == "B+"
+    assert s.legal_cells() == 0
+    with pytest.raises(ValueError):
+        s.random_action(__import__("random").Random(0))
+    with pytest.raises(IllegalMove, match="over"):
+        act(s, "e5")
 
 
 def test_a_t4_enemy_removal_first_then_friendly_reevaluation():

@@ -88,6 +88,16 @@ def test_incremental_engine_matches_oracle(n, seed, opening):
     playthrough(start, seed, max_plies=RULES.ply_cap(n), extra=oracle_extra)
 
 
+@pytest.mark.parametrize("n,seed,skip,plies", [(9, 21, 120, 25), (11, 22, 200, 10)])
+def test_incremental_engine_matches_oracle_mid_game(n, seed, skip, plies):
+    # big boards: jump to the middle game unchecked, then check every ply
+    rng = random.Random(seed)
+    state = RULES.new_game(RULES.variant(n, ["nopie"]), 2)
+    while state.ply < skip and state.outcome() is None:
+        state = state.play(state.random_action(rng))
+    playthrough(state, seed, max_plies=plies, extra=oracle_extra)
+
+
 def test_undo_restores_the_previous_position():
     # the protocol's undo goes back to the parent state or rebuilds it from its position
     # string; both must play on exactly as the original did (removals included)
