@@ -1,6 +1,8 @@
 """Anda (RULES.md section 2): the A-T positions, positions of our own from the text, turn structure."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine import registry
@@ -90,7 +92,7 @@ def test_a_t3_capture_of_two_groups_wins():
     assert s.outcome().result() == "B+"
     assert s.legal_cells() == 0
     with pytest.raises(ValueError):
-        s.random_action(__import__("random").Random(0))
+        s.random_action(random.Random(0))
     with pytest.raises(IllegalMove, match="over"):
         act(s, "e5")
 
