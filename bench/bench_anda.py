@@ -5,8 +5,8 @@ state of the variant and plays ``random_action`` (uniform over the legal actions
 the komi offer included under the pie) until the game ends or the referee's ply
 cap. "check+apply" is the median time of one ``play(Place(site))`` on a random
 empty site of positions sampled from playouts (legal or refused, nothing cached).
-Times are CPU time of this process (``time.process_time``), so that other jobs on a
-shared machine do not inflate them; ratios are to ``bench.common.baseline_us()``
+Playout times are CPU time of this process (``time.process_time``), so that other
+jobs on a shared machine do not inflate them; check+apply is a median of wall times; ratios are to ``bench.common.baseline_us()``
 (best wall time of a fixed workload) measured in the same run.
 """
 from __future__ import annotations
@@ -47,7 +47,7 @@ def time_playouts(n: int, balance: str, games: int, seed: int) -> tuple[list[flo
 
 
 def check_apply_us(samples: list, seed: int) -> float:
-    """Median microseconds of one placement attempt on a fresh copy of a sampled state."""
+    """Median wall microseconds (the median shrugs off other jobs) of one placement attempt."""
     rng = random.Random(seed)
     cost = []
     for state in samples:
@@ -57,12 +57,12 @@ def check_apply_us(samples: list, seed: int) -> float:
         for site in rng.sample(empty, min(10, len(empty))):
             fresh = RULES.from_position(state.variant, state.to_position())
             fresh._analysis()                       # the analysis a played state carries
-            t0 = time.process_time()
+            t0 = time.perf_counter()
             try:
                 fresh.play(Place(site))
             except IllegalMove:
                 pass
-            cost.append(time.process_time() - t0)
+            cost.append(time.perf_counter() - t0)
     return statistics.median(cost) * 1e6
 
 
