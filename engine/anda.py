@@ -60,6 +60,10 @@ def _pair_set(n: int, opening: str) -> frozenset[tuple[int, int]]:
 
 @dataclass(frozen=True, slots=True)
 class AndaState(GameState):
+    """An Anda position. `_an` (the board's Analysis, computed lazily when absent) and
+    `_next` (the last child random_action built, reused by play) are caches outside
+    equality and hashing; they never change what the state means."""
+
     info: ClassVar[GameInfo]
     variant: Variant
     to_move: Colour
