@@ -34,8 +34,9 @@ class Tables:
 
     ``up[src]`` / ``down[src]``: bitboards of the rays from src along which
     the bit index grows / shrinks (rays leaving the board at once are left
-    out); ``reach[src]``: all six rays together. ``line[(src, dst)]`` is ``(direction, steps)`` when dst lies on a
-    straight line from src (direction indexes ``geo.rays[src]``).
+    out); ``reach[src]``: all six rays together. ``line[(src, dst)]`` is
+    ``(direction, steps)`` when dst lies on a straight line from src
+    (direction indexes ``geo.rays[src]``).
     """
 
     geo: Hexagon
