@@ -1,0 +1,104 @@
+"""Serving bots over stdin/stdout: in process, as `python -m players`, and the shared conformance kit."""
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import registry
+from players.serve import serve
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+SESSION = "1 protocol_version\n\n# a comment\n2 game spelde nopie\n3 boardsize 5\n4 genmove b\n5 genmove w\n6 quit\n7 name\n"
+
+needs_spelde = pytest.mark.skipif("spelde" not in registry.playable(), reason="engine/spelde.py not present")
+
+
+def serve_text(text: str, bot: str = "random", seed: int = 0, log: str | None = None) -> tuple[int, str]:
+    out = io.StringIO()
+    status = serve(bot, seed, log, stdin=io.StringIO(text), stdout=out)
+    return status, out.getvalue()
+
+
+def responses(text: str) -> list[str]:
+    assert text.endswith("\n\n")
+    return text[:-2].split("\n\n")
+
+
+@needs_spelde
+def test_serve_answers_until_quit() -> None:
+    status, out = serve_text(SESSION)
+    assert status == 0
+    got = responses(out)
+    assert got[:3] == ["=1 2", "=2 ", "=3 "]
+    assert re.fullmatch(r"=4 [a-i][1-9]", got[3]) and re.fullmatch(r"=5 [a-i][1-9](/\S+)?", got[4])
+    assert got[5] == "=6 " and len(got) == 6        # nothing after quit
+
+
+@needs_spelde
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_serve_is_reproducible_by_seed(bot: str) -> None:
+    moves = "".join(f"{i} genmove {'bw'[i % 2]}\n" for i in range(20))
+    text = "game spelde nopie\nboardsize 5\n" + moves
+    assert serve_text(text, bot, 4)[1] == serve_text(text, bot, 4)[1]
+    outs = {serve_text(text, bot, seed)[1] for seed in range(5)}
+    assert len(outs) > 1
+
+
+def test_serve_stops_at_end_of_input() -> None:
+    assert serve_text("1 protocol_version\n") == (0, "=1 2\n\n")
+    assert serve_text("") == (0, "")
+
+
+def test_serve_unknown_bot() -> None:
+    with pytest.raises(ValueError, match="bots: random, greedy"):
+        serve_text("1 name\n", bot="nosuch")
+
+
+def test_serve_log_is_a_timestamped_transcript(tmp_path: Path) -> None:
+    log = tmp_path / "engine.log"
+    serve_text("1 protocol_version\n2 frobnicate\n3 quit\n", log=str(log))
+    lines = log.read_text(encoding="utf-8").splitlines()
+    stamp = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00"
+    assert all(re.match(stamp + " [#<>] ", ln) for ln in lines), lines
+    body = [ln.split(" ", 1)[1] for ln in lines]
+    assert body[1:] == ["> 1 protocol_version", "< =1 2", "> 2 frobnicate", "< ?2 unknown command",
+                        "> 3 quit", "< =3 "]
+
+
+def _run_module(args: list[str], text: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "players", *args], input=text.encode(), capture_output=True,
+                          timeout=60, cwd=ROOT)
+
+
+@needs_spelde
+def test_python_m_players_serves_a_session() -> None:
+    proc = _run_module(["random", "--seed", "3"], SESSION.replace("\n", "\r\n"))
+    assert proc.returncode == 0, proc.stderr
+    got = responses(proc.stdout.decode())
+    assert got[:3] == ["=1 2", "=2 ", "=3 "] and got[5] == "=6 " and len(got) == 6
+    again = _run_module(["random", "--seed", "3"], SESSION)
+    assert again.stdout == proc.stdout
+
+
+def test_python_m_players_unknown_bot() -> None:
+    proc = _run_module(["nosuch"], "")
+    assert proc.returncode == 2
+    assert b"random, greedy" in proc.stderr and proc.stdout == b""
+
+
+def test_conformance_kit_framing_checks() -> None:
+    runner = SHARED / "conformance" / "hgp_transcript.py"
+    cases = SHARED / "conformance" / "gtp-framing.hgp"
+    if not runner.exists() or not cases.exists():
+        pytest.skip(f"the shared conformance kit is not at {SHARED / 'conformance'}")
+    proc = subprocess.run([sys.executable, str(runner), str(cases), "--", sys.executable, "-m", "players", "random"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    last = proc.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"[1-9]\d* passed, 0 failed", last), proc.stdout
+    assert proc.returncode == 0
