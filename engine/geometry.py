@@ -63,6 +63,7 @@ class Hexagon:
     sides: tuple[int, ...] = field(init=False)          # S0..S5 as bitboards
     perimeter: int = field(init=False)
     shifts: tuple[int, ...] = field(init=False)         # bit offset of each direction
+    rank: tuple[int, ...] = field(init=False, repr=False)  # bit -> position in notation order
 
     def __post_init__(self) -> None:
         n = self.n
@@ -120,6 +121,10 @@ class Hexagon:
         put(self, "sides", tuple(sides))
         put(self, "perimeter", perimeter)
         put(self, "shifts", tuple(dc + dr * w for dc, dr in DIRECTIONS))
+        rank = [0] * size
+        for i, b in enumerate(bits):
+            rank[b] = i
+        put(self, "rank", tuple(rank))
 
     # -- counts and coordinates -------------------------------------------------
     @property
@@ -145,7 +150,8 @@ class Hexagon:
         return bit % self.width, bit // self.width
 
     def sorted_sites(self, bits) -> list[int]:
-        return sorted(bits, key=self.order_key)
+        """Sites in notation order (column, then row)."""
+        return sorted(bits, key=self.rank.__getitem__)
 
     # -- notation -------------------------------------------------------------
     def name(self, bit: int) -> str:

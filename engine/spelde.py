@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import product
 from typing import ClassVar
 
 from . import spelde_flips as flips_mod
@@ -96,16 +95,7 @@ class SpeldeState(GameState):
             if not groups:
                 yield Place(c)
                 continue
-            choices = [list(flips_mod.flip_sets(board, self.rule, g, c)) if g.bit_count() <= 14
-                       else flips_mod.flip_sets(board, self.rule, g, c) for g in groups]
-            if len(choices) == 1:
-                for f in choices[0]:
-                    yield Split(c, tuple(board.sorted_sites(iter_bits(f))))
-                continue
-            for combo in product(*choices):
-                f = 0
-                for part in combo:
-                    f |= part
+            for f in flips_mod.combined_flip_sets(board, self.rule, groups, c):
                 yield Split(c, tuple(board.sorted_sites(iter_bits(f))))
 
     def random_action(self, rng: random.Random) -> Action:

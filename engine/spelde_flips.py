@@ -17,8 +17,12 @@ from functools import lru_cache
 
 from .geometry import Hexagon, iter_bits
 
-#: Past this many stones a group's literal flip sets are sampled, not listed.
+#: Rejection-sampling tries before a literal flip set is drawn from the full list.
 SAMPLE_TRIES = 256
+#: Literal flip sets of groups up to this size are listed once and cached.
+LIST_LIMIT = 14
+#: Search states explored for path-shaped flip sets of one group (dense, standard).
+PATH_BUDGET = 20_000
 
 
 def splits(board: Hexagon, group: int, flips: int) -> bool:
@@ -60,51 +64,41 @@ def bad_stones(board: Hexagon, stones: int) -> int:
     return bad
 
 
-def _paths(board: Hexagon, group: int, starts: int) -> Iterator[tuple[int, int]]:
-    """Every simple path inside `group` beginning at a stone of `starts`, as (stones, last stone)."""
+def _path_sets(board: Hexagon, rule: str, group: int, starts: int) -> Iterator[int]:
+    """The valid flip sets that are paths (`dense`, `standard`), shortest first, each once.
+
+    Breadth-first over (stones, last stone) states, deduplicated per length.
+    The number of paths in a large compact group is exponential, so the
+    search stops after PATH_BUDGET states (docs/rules/spelde.md): short
+    separating paths, which compact groups always have, come first.
+    """
     nbr = board.neighbour_mask
-    stack = [(1 << s, s) for s in iter_bits(starts & group)]
-    while stack:
-        path, last = stack.pop()
-        yield path, last
-        for t in iter_bits(nbr[last] & group & ~path):
-            stack.append((path | 1 << t, t))
-
-
-def _dense_sets(board: Hexagon, group: int) -> frozenset[int]:
-    found = set()
-    for path, _ in _paths(board, group, group):
-        if path not in found and splits(board, group, path):
-            found.add(path)
-    return frozenset(found)
-
-
-def _standard_sets(board: Hexagon, group: int, starts: int) -> frozenset[int]:
-    """Paths from `starts` that keep the rest connected until their last stone splits it."""
-    nbr = board.neighbour_mask
-    found = set()
-    stack = [(1 << s, s) for s in iter_bits(starts & group)]
-    while stack:
-        path, last = stack.pop()
-        if splits(board, group, path):
-            found.add(path)
-            continue                   # the splitting flip is the last one
-        if path == group:
-            continue
-        for t in iter_bits(nbr[last] & group & ~path):
-            stack.append((path | 1 << t, t))
-    return frozenset(found)
+    frontier = {(1 << s, s) for s in iter_bits(starts & group)}
+    found: set[int] = set()
+    visited = 0
+    while frontier and visited < PATH_BUDGET:
+        grown = set()
+        for path, last in frontier:
+            visited += 1
+            if path not in found and splits(board, group, path):
+                found.add(path)
+                yield path
+                if rule == "standard":
+                    continue            # the splitting flip is the last one
+            elif rule == "standard" and path in found:
+                continue
+            for t in iter_bits(nbr[last] & group & ~path):
+                grown.add((path | 1 << t, t))
+        frontier = grown
 
 
 @lru_cache(maxsize=65536)
-def _cached_sets(n: int, rule: str, group: int, starts: int) -> frozenset[int]:
+def _cached_sets(n: int, rule: str, group: int, starts: int) -> tuple[int, ...]:
     from .geometry import hexagon
     board = hexagon(n)
-    if rule == "dense":
-        return _dense_sets(board, group)
-    if rule == "standard":
-        return _standard_sets(board, group, starts)
-    return frozenset(f for f in _subsets(group) if splits(board, group, f))
+    if rule == "literal":
+        return tuple(f for f in _subsets(group) if splits(board, group, f))
+    return tuple(_path_sets(board, rule, group, starts))
 
 
 def _subsets(group: int) -> Iterator[int]:
@@ -122,11 +116,15 @@ def flip_sets(board: Hexagon, rule: str, group: int, placed: int) -> Iterator[in
     the others are cached per group.
     """
     if rule == "literal":
-        if group.bit_count() > 14:
+        if group.bit_count() > LIST_LIMIT:
             return (f for f in _subsets(group) if splits(board, group, f))
         return iter(_cached_sets(board.n, rule, group, 0))
-    starts = board.neighbour_mask[placed] & group if rule == "standard" else 0
-    return iter(_cached_sets(board.n, rule, group, starts))
+    return iter(_cached_sets(board.n, rule, group, _starts(board, rule, group, placed)))
+
+
+def _starts(board: Hexagon, rule: str, group: int, placed: int) -> int:
+    """Where a flip path may begin: next to the placed stone (standard) or anywhere (dense)."""
+    return board.neighbour_mask[placed] & group if rule == "standard" else group
 
 
 def can_split(board: Hexagon, rule: str, group: int, placed: int) -> bool:
@@ -142,10 +140,19 @@ def is_valid(board: Hexagon, rule: str, group: int, flips: int, placed: int) -> 
         return False
     if rule == "literal":
         return splits(board, group, flips)
-    if rule == "dense" and not splits(board, group, flips):
+    if not splits(board, group, flips):
         return False
-    return flips in _cached_sets(board.n, rule, group, board.neighbour_mask[placed] & group
-                                 if rule == "standard" else 0)
+    return flips in _cached_sets(board.n, rule, group, _starts(board, rule, group, placed))
+
+
+def combined_flip_sets(board: Hexagon, rule: str, groups: list[int], placed: int) -> Iterator[int]:
+    """Every union of one valid flip set per group, lazily (itertools.product would list them all)."""
+    if not groups:
+        yield 0
+        return
+    for f in flip_sets(board, rule, groups[0], placed):
+        for rest in combined_flip_sets(board, rule, groups[1:], placed):
+            yield f | rest
 
 
 def random_flip_set(board: Hexagon, rule: str, group: int, placed: int, rng: random.Random) -> int:
