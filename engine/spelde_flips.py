@@ -22,7 +22,7 @@ SAMPLE_TRIES = 256
 #: Literal flip sets of groups up to this size are listed once and cached.
 LIST_LIMIT = 14
 #: Search states explored for path-shaped flip sets of one group (dense, standard).
-PATH_BUDGET = 20_000
+PATH_BUDGET = 3_000
 
 
 def splits(board: Hexagon, group: int, flips: int) -> bool:
@@ -131,7 +131,13 @@ def can_split(board: Hexagon, rule: str, group: int, placed: int) -> bool:
     """Whether the group has a valid flip set for a stone placed on `placed`."""
     if rule == "literal":
         return not bad_stones(board, group)
-    return next(flip_sets(board, rule, group, placed), None) is not None
+    return _has_path_set(board.n, rule, group, _starts(board, rule, group, placed))
+
+
+@lru_cache(maxsize=65536)
+def _has_path_set(n: int, rule: str, group: int, starts: int) -> bool:
+    from .geometry import hexagon
+    return next(_path_sets(hexagon(n), rule, group, starts), None) is not None
 
 
 def is_valid(board: Hexagon, rule: str, group: int, flips: int, placed: int) -> bool:
