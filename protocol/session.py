@@ -31,9 +31,9 @@ class Session:
     """Mutable holder of one engine's board. Owns its history list.
 
     The komi setting survives `clear_board` and `boardsize`; `select` (the
-    `game` command) resets it to 0. A komi change applies at once while no
-    action has been played since the board was cleared, otherwise at the
-    next clear.
+    `game` command) resets it to 0. A komi change applies at once while the
+    board is a cleared board with no action on it, otherwise (after a play
+    or a `set_position`) at the next clear.
     """
 
     def __init__(self) -> None:
@@ -42,6 +42,7 @@ class Session:
         self.komi = 0
         self.state: GameState | None = None
         self.history: list[GameState] = []
+        self._cleared = False     # the board came from clear(), not from set_position
         game = default_game()
         if game is not None:
             self.select(game, ())
@@ -70,13 +71,14 @@ class Session:
     def set_komi(self, komi: int) -> None:
         self._require()
         self.komi = komi
-        if not self.history:
+        if self._cleared and not self.history:
             self.clear()
 
     def clear(self) -> None:
         info, variant = self._require()
         self.state = info.new_game(variant, self.komi)
         self.history = []
+        self._cleared = True
 
     def load(self, text: str) -> None:
         """`set_position`: InvalidPosition leaves the board as it was."""
@@ -85,6 +87,7 @@ class Session:
             self.komi = 0
         self.info, self.variant, self.state = state.info, state.variant, state
         self.history = []
+        self._cleared = False
 
     # -- play --------------------------------------------------------------
 
