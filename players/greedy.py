@@ -4,6 +4,10 @@ For each candidate action it looks at the child state:
 
 * the game is over and the player who acted holds the winning colour: play it
   at once (a draw ranks below every game that goes on, a loss below a draw);
+* a proposal to end the game (Anda-prison) is judged by the ending it
+  proposes: the best non-winning choice when the agreed score would win, the
+  worst when it would not (counting the opponent's two answers would make
+  every proposal look best);
 * otherwise it counts the options of whoever moves next: the sites of
   ``legal_cells()``, or, in a turn that places no single stone, the number of
   legal actions (counted lazily, at most ``COUNT_CAP``).
@@ -27,7 +31,7 @@ from __future__ import annotations
 import random
 from itertools import islice
 
-from engine.actions import Action, Grow, Place, Split, Swap
+from engine.actions import Accept, Action, Grow, Place, Propose, Split, Swap
 from engine.game import GameState
 
 from .base import Budget
@@ -35,7 +39,7 @@ from .base import Budget
 #: Above this many legal actions, candidates are sampled instead of enumerated.
 ENUMERATION_CAP = 1000
 #: The most actions counted when measuring a turn that places no single stone.
-COUNT_CAP = 5000
+COUNT_CAP = 100
 
 
 def greedy_bot(state: GameState, rng: random.Random, budget: Budget = Budget()) -> Action:
@@ -53,6 +57,9 @@ def greedy_bot(state: GameState, rng: random.Random, budget: Budget = Budget()) 
             if outcome.winner is holder:
                 return action
             value = float("inf") if outcome.winner is not None else float(COUNT_CAP)
+        elif isinstance(action, Propose):
+            agreed = child.play(Accept()).outcome()
+            value = float("-inf") if agreed is not None and agreed.winner is holder else float("inf")
         else:
             options = _options(child)
             fewer_is_better = want_few if child.to_move is not holder else not want_few

@@ -146,3 +146,18 @@ def test_greedy_samples_one_action_per_site_when_actions_are_countless() -> None
 def test_greedy_candidates_are_every_action_when_few() -> None:
     state = start(3)
     assert candidates(state, random.Random(0)) == list(state.legal_actions())
+
+
+def test_greedy_proposes_an_ending_only_when_the_agreed_score_wins():
+    from engine.actions import Accept, Propose
+    from tests.engine.boards import state
+    losing = state("anda-prison", 3, "B a1 a2 b1 b2 / W e5 c1", "b")
+    assert Propose() in set(losing.legal_actions())
+    assert losing.play(Propose()).play(Accept()).outcome().winner.value == "w"
+    for seed in range(5):
+        assert greedy_bot(losing, random.Random(seed)) != Propose()
+    winning = state("anda-prison", 3, "B a1 a2 b1 b2 / W e5 c1", "b", prison="0,9")
+    for seed in range(5):
+        choice = greedy_bot(winning, random.Random(seed))
+        child = winning.play(choice)
+        assert choice == Propose() or (child.outcome() is not None and child.outcome().winner.value == "b")
