@@ -109,14 +109,16 @@ class SpeldeState(GameState):
         c = nth_bit(cells, k)
         groups = self._adjacent_groups(c)
         if not groups:
-            return Place(c)
-        f = 0
-        for g in groups:
-            f |= flips_mod.random_flip_set(self.board, self.rule, g, c, rng)
-        return Split(c, tuple(self.board.sorted_sites(iter_bits(f))))
+            action: Action = Place(c)
+        else:
+            f = 0
+            for g in groups:
+                f |= flips_mod.random_flip_set(self.board, self.rule, g, c, rng)
+            action = Split(c, tuple(self.board.sorted_sites(iter_bits(f))))
+        self._memo["drawn"] = action        # legal by construction: play need not check it again
+        return action
 
     def play(self, action: Action) -> SpeldeState:
-        board = self.board
         if isinstance(action, Swap):
             if self.phase != "swap":
                 raise IllegalMove("swap is only allowed as White's answer to the pie stone")
@@ -131,6 +133,17 @@ class SpeldeState(GameState):
             raise IllegalMove("resign is not an action on the board")
         else:
             raise IllegalMove(f"{type(action).__name__.lower()} is not a Spelde action")
+        if self._memo.get("drawn") != action:
+            self._check(cell, named)
+        mover = self._stones(self.to_move) | 1 << cell | named
+        enemy = self._stones(self.to_move.other) & ~named
+        black, white = (mover, enemy) if self.to_move is Colour.BLACK else (enemy, mover)
+        phase = "swap" if self.phase == "open" else "play"
+        return SpeldeState(self.variant, self.to_move.other, self.ply + 1, black, white, phase)
+
+    def _check(self, cell: int, named: int) -> None:
+        """IllegalMove unless placing on `cell` and flipping `named` is legal now."""
+        board = self.board
         if not board.is_site(cell):
             raise IllegalMove("off the board")
         if (self.black | self.white) >> cell & 1:
@@ -149,11 +162,6 @@ class SpeldeState(GameState):
             covered |= part
         if named & ~covered:
             raise IllegalMove(f"{','.join(board.names(named & ~covered))} not in an adjacent enemy group")
-        mover = self._stones(self.to_move) | 1 << cell | named
-        enemy = self._stones(self.to_move.other) & ~named
-        black, white = (mover, enemy) if self.to_move is Colour.BLACK else (enemy, mover)
-        phase = "swap" if self.phase == "open" else "play"
-        return SpeldeState(self.variant, self.to_move.other, self.ply + 1, black, white, phase)
 
     def to_position(self) -> Position:
         stacks = {b: (Colour.BLACK, 1) for b in iter_bits(self.black)}
