@@ -9,6 +9,7 @@ import os
 import shlex
 import signal
 import sys
+import tempfile
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -16,11 +17,13 @@ from pathlib import Path
 import click
 import trio
 
+from engine.registry import GAME_MODULES
 from results.cli import ratings
 from results.records import GameRecord
 from results.report import summary_table
 
 from . import config as config_mod
+from .check import Verdict, check_engine
 from .config import ConfigError, TournamentConfig
 from .tournament import TournamentError, load_saved
 from .tournament import run as run_tournament
@@ -191,3 +194,38 @@ def _names(argv: list[list[str]]) -> list[str]:
     if names[0] == names[1]:
         names = [f"{names[0]}-a", f"{names[1]}-b"]
     return names
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("cmd", nargs=-1, required=True, metavar="-- CMD [ARGS]...")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Seconds allowed for each answer.")
+@click.option("--size", "sizes", type=click.IntRange(2, 13), multiple=True,
+              help="Board side to check (repeatable; default: 2, the game's recommended sizes, 13).")
+@click.option("--game", "games", multiple=True, help="Check only this game (repeatable; default: every listed).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the actions played.")
+@click.option("--log", type=click.Path(dir_okay=False), default=None, help="Append the engine's stderr to FILE.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only failed and skipped checks and the summary.")
+def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: tuple[str, ...], seed: int,
+          log: str | None, quiet: bool) -> None:
+    """Run the HGP compliance sequence against an engine; exit status 0 only if every check passes.
+
+    Example: hexarena check -- python examples/random_engine.py
+    """
+    argv = shlex.split(cmd[0]) if len(cmd) == 1 else list(cmd)
+    for gid in games:
+        if gid not in GAME_MODULES:
+            raise click.BadParameter(f"no game {gid!r}; games: {', '.join(GAME_MODULES)}", param_hint="--game")
+    verdicts: list[Verdict] = []
+
+    def emit(v: Verdict) -> None:
+        verdicts.append(v)
+        if not quiet or v.status != "PASS":
+            click.echo(v.line())
+
+    with tempfile.TemporaryDirectory() as tmp:
+        log_path = log or os.path.join(tmp, "engine.log")
+        trio.run(lambda: check_engine(argv, emit, log_path, timeout, sizes, games, seed))
+    counts = {s: sum(v.status == s for v in verdicts) for s in ("PASS", "FAIL", "SKIP")}
+    click.echo(f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped")
+    sys.exit(0 if counts["FAIL"] == 0 and counts["SKIP"] == 0 and verdicts else 1)
