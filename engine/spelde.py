@@ -106,7 +106,7 @@ class SpeldeState(GameState):
         k = rng.randrange(count + (self.phase == "swap"))
         if k == count:
             return Swap()
-        c = nth_bit(cells, k)
+        c = _pick(self.board.sites, cells, k, rng)
         groups = self._adjacent_groups(c)
         if not groups:
             action: Action = Place(c)
@@ -168,6 +168,16 @@ class SpeldeState(GameState):
         stacks.update({b: (Colour.WHITE, 1) for b in iter_bits(self.white)})
         keys = {"variant": self.variant.balance, "flips": self.rule, "phase": self.phase, "ply": str(self.ply)}
         return Position("spelde", self.variant.size, self.to_move, stacks, keys)
+
+
+def _pick(sites: tuple[int, ...], cells: int, k: int, rng: random.Random) -> int:
+    """A uniform member of `cells`: a few rejection draws over all sites (cheap while most
+    sites are legal), else the k-th member (k uniform, drawn by the caller)."""
+    for _ in range(3):
+        c = sites[rng.randrange(len(sites))]
+        if cells >> c & 1:
+            return c
+    return nth_bit(cells, k)
 
 
 def _new_game(variant: Variant, komi: int = 0) -> SpeldeState:

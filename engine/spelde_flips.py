@@ -40,8 +40,8 @@ def bad_stones(board: Hexagon, stones: int) -> int:
     w = board.width
     # has[d]: the stones whose neighbour in direction d (engine.geometry.DIRECTIONS) is a stone.
     # No mask is needed: every term is and-ed with a subset of `stones`.
-    has = (stones & stones >> 1, stones & stones >> (w + 1), stones & stones >> w,
-           stones & stones << 1, stones & stones << (w + 1), stones & stones << w)
+    h0, h1, h2 = stones & stones >> 1, stones & stones >> (w + 1), stones & stones >> w
+    has = (h0, h1, h2, h0 << 1, h1 << (w + 1), h2 << w)   # a pair seen from its other end
     one = two = three = 0
     for h in has:
         three |= two & h
