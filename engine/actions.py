@@ -2,8 +2,8 @@
 
 Sites are bit indices of the board the action is played on (see
 ``engine.geometry``). Set-like fields are tuples in canonical order (column,
-then row); ``engine.notation`` builds them so, and games emit them so, which
-makes equal actions compare and hash equal.
+then row), or a bitboard (Spelde's flips); ``engine.notation`` builds them
+so, and games emit them so, which makes equal actions compare and hash equal.
 """
 from __future__ import annotations
 
@@ -27,10 +27,13 @@ class Pair:
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """Spelde: place on `cell` and flip `flips` (non-empty, sorted)."""
+    """Spelde: place on `cell` and flip the stones of `flips`, a non-empty bitboard.
+
+    A bitboard rather than a tuple: flip sets are large and numerous, and a
+    bitboard is canonical without sorting (the token lists them sorted)."""
 
     cell: int
-    flips: tuple[int, ...]
+    flips: int
 
 
 @dataclass(frozen=True, slots=True)

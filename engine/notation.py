@@ -61,7 +61,10 @@ def _build(shape: str, m: re.Match[str], t: str, board: Hexagon, forms: frozense
     if shape == "split":
         want(Split)
         cells = _distinct(board, [m.group(1), *m.group(2).split(",")], t)
-        return Split(cells[0], tuple(board.sorted_sites(cells[1:])))
+        flips = 0
+        for c in cells[1:]:
+            flips |= 1 << c
+        return Split(cells[0], flips)
     if shape == "move":
         want(Move)
         a, b = _distinct(board, [m.group(1), m.group(2)], t)
@@ -89,7 +92,7 @@ def format_action(action: Action, board: Hexagon) -> str:
         case PieStones(black, white):
             return f"{name(black)},{name(white)}"
         case Split(cell, flips):
-            return f"{name(cell)}/" + ",".join(name(x) for x in board.sorted_sites(flips))
+            return f"{name(cell)}/" + ",".join(board.names(flips))
         case Move(src, dst):
             return f"{name(src)}-{name(dst)}"
         case Grow(root, branches):

@@ -49,14 +49,12 @@ class SpeldeState(GameState):
         if memo is not None:
             return memo
         board = self.board
-        enemy = self._stones(self.to_move.other)
+        enemy = self.white if self.to_move is Colour.BLACK else self.black
+        touching = board.neighbour_mask[cell] & enemy
         groups = []
-        seen = 0
-        for nb in iter_bits(board.neighbour_mask[cell] & enemy & ~seen):
-            if seen >> nb & 1:
-                continue
-            g = board.flood(1 << nb, enemy)
-            seen |= g
+        while touching:
+            g = board.flood(touching & -touching, enemy)
+            touching &= ~g
             groups.append(g)
         self._memo[cell] = groups
         return groups
@@ -96,7 +94,7 @@ class SpeldeState(GameState):
                 yield Place(c)
                 continue
             for f in flips_mod.combined_flip_sets(board, self.rule, groups, c):
-                yield Split(c, tuple(board.sorted_sites(iter_bits(f))))
+                yield Split(c, f)
 
     def random_action(self, rng: random.Random) -> Action:
         cells = self.legal_cells()
@@ -114,7 +112,7 @@ class SpeldeState(GameState):
             f = 0
             for g in groups:
                 f |= flips_mod.random_flip_set(self.board, self.rule, g, c, rng)
-            action = Split(c, tuple(self.board.sorted_sites(iter_bits(f))))
+            action = Split(c, f)
         self._memo["drawn"] = action        # legal by construction: play need not check it again
         return action
 
@@ -126,9 +124,9 @@ class SpeldeState(GameState):
         if isinstance(action, Place):
             cell, named = action.cell, 0
         elif isinstance(action, Split):
-            cell, named = action.cell, 0
-            for b in action.flips:
-                named |= 1 << b
+            cell, named = action.cell, action.flips
+            if not named:
+                raise IllegalMove("a split names at least one stone to flip")
         elif isinstance(action, Resign):
             raise IllegalMove("resign is not an action on the board")
         else:
@@ -171,9 +169,9 @@ class SpeldeState(GameState):
 
 
 def _pick(sites: tuple[int, ...], cells: int, k: int, rng: random.Random) -> int:
-    """A uniform member of `cells`: a few rejection draws over all sites (cheap while most
-    sites are legal), else the k-th member (k uniform, drawn by the caller)."""
-    for _ in range(3):
+    """A uniform member of `cells`: one rejection draw over all sites while at least half
+    of them are legal (cheap), else the k-th member (k uniform, drawn by the caller)."""
+    if 2 * cells.bit_count() >= len(sites):
         c = sites[rng.randrange(len(sites))]
         if cells >> c & 1:
             return c

@@ -17,7 +17,7 @@ def c(name):
 @pytest.mark.parametrize("token, action", [
     ("e5", Place(c("e5"))),
     ("a1,i9", Pair(c("a1"), c("i9"))),
-    ("d4/d5,f5", Split(c("d4"), (c("d5"), c("f5")))),
+    ("d4/d5,f5", Split(c("d4"), 1 << c("d5") | 1 << c("f5"))),
     ("e8-e6", Move(c("e8"), c("e6"))),
     ("e5:e6,f6", Grow(c("e5"), (c("e6"), c("f6")))),
     ("komi=7", Komi(7)),
@@ -32,7 +32,7 @@ def test_canonical_tokens_round_trip(token, action):
 
 def test_set_like_parts_are_canonicalised():
     assert parse_action("i9,a1", B, ALL) == Pair(c("a1"), c("i9"))
-    assert parse_action("d4/f5,d5", B, ALL) == Split(c("d4"), (c("d5"), c("f5")))
+    assert parse_action("d4/f5,d5", B, ALL) == Split(c("d4"), 1 << c("d5") | 1 << c("f5"))
     assert parse_action("e5:f6,e6", B, ALL) == Grow(c("e5"), (c("e6"), c("f6")))
     assert format_action(Pair(c("i9"), c("a1")), B) == "a1,i9"
 
