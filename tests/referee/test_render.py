@@ -1,0 +1,75 @@
+import random
+
+import pytest
+
+from engine import registry
+from engine.core import Outcome, Termination
+from referee.match import Report
+from referee.render import replay
+from referee.sgf import render
+from referee.sgf_read import SgfError, parse_sgf
+
+
+def test_reader_handles_escapes_soft_breaks_and_several_values():
+    nodes = parse_sgf("(;FF[4]XR[a\\]b\\\\c]C[one\\\ntwo]XF[p][q]\n;B[e5] ;W[swap])")
+    assert nodes[0].props["XR"] == ["a]b\\c"]
+    assert nodes[0].get("C") == "onetwo"
+    assert nodes[0].props["XF"] == ["p", "q"]
+    assert [n.get("B") or n.get("W") for n in nodes[1:]] == ["e5", "swap"]
+
+
+@pytest.mark.parametrize("text, where", [
+    ("", "line 1, column 1: expected '('"),
+    ("(;FF[4]", "not closed with ')'"),
+    ("(;FF[4]C[open", "not closed with ']'"),
+    ("(;FF[4](;B[e5]))", "variations"),
+    ("(;FF[4]FF[4])", "appears twice"),
+    ("(;FF)", "has no value"),
+    ("(;FF[4])(;FF[4])", "only one game"),
+    ("(;FF[4]\n x)", "line 2, column 2"),
+])
+def test_reader_errors_say_what_and_where(text, where):
+    with pytest.raises(SgfError, match=where.replace("(", "\\(").replace(")", "\\)")):
+        parse_sgf(text)
+
+
+def _record(game: str, size: int, plies: int, seed: int) -> tuple[str, list]:
+    info = registry.get(game)
+    variant = info.variant(size)
+    state = info.new_game(variant, 0)
+    rng = random.Random(seed)
+    report = Report(info, variant, ("alpha", "beta"))
+    states = [state]
+    while state.outcome() is None and len(states) <= plies:
+        action = state.random_action(rng)
+        report.actions.append((state.to_move, state.format(action)))
+        state = state.play(action)
+        states.append(state)
+    report.outcome = state.outcome() or Outcome(None, Termination.PLY_CAP)
+    return render(report, f"{game}-{size}/0000"), states
+
+
+@pytest.mark.parametrize("game, size", [("spelde", 5), ("anda", 5), ("anda-prison", 5), ("vaxandis", 4),
+                                        ("marbanta", 5)])
+def test_referee_records_replay_to_the_same_positions(game, size):
+    text, states = _record(game, size, 60, seed=3)
+    rep = replay(text)
+    assert [s.position() for s in rep.states] == [s.position() for s in states]
+    assert rep.header.get("XG") == game
+
+
+def test_a_record_that_breaks_the_rules_is_reported_at_its_ply():
+    base = "(;FF[4]GM[1003]SZ[5]XG[spelde]XV[pie]"
+    assert len(replay(base + ";B[e5];W[swap];W[a1])").states) == 4
+    with pytest.raises(SgfError, match="ply 2: 'e5': .*occupied"):
+        replay(base + ";B[e5];W[e5])")
+    with pytest.raises(SgfError, match="ply 2: black plays"):
+        replay(base + ";B[e5];B[a1])")
+    with pytest.raises(SgfError, match="ply 1: 'e8-e6'"):
+        replay(base + ";B[e8-e6])")
+    with pytest.raises(SgfError, match="no XG"):
+        replay("(;FF[4]SZ[5];B[e5])")
+    with pytest.raises(SgfError, match="root node: .*frob"):
+        replay("(;FF[4]SZ[5]XG[spelde]XV[frob])")
+    with pytest.raises(SgfError, match="node 1: expected exactly one"):
+        replay(base + ";B[e5]W[a1])")
