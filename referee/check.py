@@ -47,6 +47,8 @@ HGP_COMMANDS = ("list_games", "game", "showboard", "legal_moves", "legal_cells",
 MOVE_LIMIT = 100_000
 #: A token that is no action form of any game: `play` must answer `? syntax error`.
 MALFORMED = "e5@"
+#: The cap on one answer: a `legal_moves` of 100000 Spelde flip sets can exceed the referee's 1 MB.
+ANSWER_CAP = 64_000_000
 UNKNOWN_COMMAND = "hexarena-no-such-command"
 _SHOW = 100
 
@@ -317,7 +319,7 @@ async def check_engine(argv: Sequence[str], emit: Emit, log_path: str | os.PathL
     """
     async with trio.open_nursery() as nursery:
         try:
-            engine = await EngineProcess.start(nursery, argv, log_path, "engine")
+            engine = await EngineProcess.start(nursery, argv, log_path, "engine", max_bytes=ANSWER_CAP)
         except EngineStartFailed as exc:
             emit(Verdict("FAIL", "start", str(exc)))
             return

@@ -127,8 +127,10 @@ class EngineProcess:
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, argv: Sequence[str], log_path: str | os.PathLike,
-                    name: str) -> EngineProcess:
+                    name: str, max_bytes: int = 1_000_000) -> EngineProcess:
         """Spawn `argv` inside `nursery` (which then waits for the process).
+
+        `max_bytes` caps one response (see :class:`EngineChannel`).
 
         The caller must `await engine.aclose()` before the nursery ends.
         Raises EngineStartFailed when the program cannot be spawned.
@@ -143,7 +145,7 @@ class EngineProcess:
                     stderr=log, check=False, start_new_session=True, deliver_cancel=_kill_group))
             except OSError as exc:
                 raise EngineStartFailed(f"{name}: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
-        return cls(process, EngineChannel(process.stdin, process.stdout, name))
+        return cls(process, EngineChannel(process.stdin, process.stdout, name, max_bytes))
 
     async def aclose(self, quit_grace: float = QUIT_GRACE, term_grace: float = TERM_GRACE) -> None:
         """Stop the engine and every process of its group; idempotent; shielded."""
