@@ -1,0 +1,157 @@
+"""`hexarena check`: the compliance sequence against real engine processes (CliRunner)."""
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from engine import registry
+from players import BOTS
+from referee import cli
+from results.records import read_journal
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = [sys.executable, str(ROOT / "examples" / "random_engine.py")]
+GTP_ONLY = r'''
+import sys
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    cid, name = words[0], words[1]
+    known = ("protocol_version", "name", "version", "known_command", "list_commands", "quit",
+             "boardsize", "clear_board", "komi", "play", "genmove", "undo")
+    text = {"protocol_version": "2", "name": "gtp-only", "version": "1", "list_commands": "\n".join(known),
+            "known_command": "true" if words[2:3] and words[2] in known else "false"}.get(name, "")
+    sys.stdout.write(("=%s %s" % (cid, text) if name in known else "?%s unknown command" % cid) + "\n\n")
+    sys.stdout.flush()
+    if name == "quit":
+        break
+'''
+
+
+PATCHED = r'''
+import importlib.util, os, sys, time
+spec = importlib.util.spec_from_file_location("example", sys.argv[1])
+example = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(example)
+def misbehave(state, rng):
+    if sys.argv[2] == "hang":
+        time.sleep(600)
+    os._exit(3)
+if sys.argv[2] == "lie":        # drops one legal move, scores a game that goes on
+    legal_moves = example.HANDLERS["legal_moves"]
+    example.HANDLERS["legal_moves"] = lambda eng, args: " ".join(legal_moves(eng, args).split()[:-1])
+    example.HANDLERS["final_score"] = lambda eng, args: "B+"
+else:
+    example.choose_move = misbehave
+sys.exit(example.main([]))
+'''
+
+
+def misbehaving_example(mode: str) -> list[str]:
+    """The example engine, except that its first `genmove` hangs (`hang`) or kills it (`crash`),
+    or it answers `legal_moves` and `final_score` wrongly (`lie`)."""
+    return [sys.executable, "-c", PATCHED, EXAMPLE[1], mode]
+
+
+def check(*args: str):
+    return CliRunner().invoke(cli.main, ["check", "--timeout", "20", *args], catch_exceptions=False)
+
+
+def lines(output: str, status: str) -> list[str]:
+    return [ln for ln in output.splitlines() if ln.startswith(status + " ")]
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_check_passes_on_every_built_in_player_for_every_game(bot):
+    result = check("--size", "3", "--size", "5", "--", sys.executable, "-m", "players", bot)
+    assert result.exit_code == 0, result.output
+    assert lines(result.output, "FAIL") == [] and lines(result.output, "SKIP") == []
+    checked = {m.group(1) for m in re.finditer(r"^PASS (\S+) 5 genmove", result.output, re.M)}
+    assert checked == set(registry.playable())
+    assert re.search(r"^\d+ passed, 0 failed, 0 skipped$", result.output, re.M)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_check_passes_on_the_example_engine(seed):
+    result = check("--seed", str(seed), "--", *EXAMPLE)
+    assert result.exit_code == 0, result.output
+    assert "PASS spelde 13 position (round trip)" in result.output
+    assert "PASS exit after quit: exit status 0" in result.output
+
+
+def test_check_accepts_one_quoted_command_line():
+    result = check("-q", "--size", "4", shlex.join(EXAMPLE))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [result.output.splitlines()[-1]]     # -q: only the summary
+
+
+def test_an_engine_without_the_dialect_fails_cleanly_and_skips_the_game_checks():
+    result = check("--", sys.executable, "-c", GTP_ONLY)
+    assert result.exit_code == 1
+    assert lines(result.output, "PASS")[:6] == [
+        "PASS protocol_version: = 2", "PASS name: = gtp-only", "PASS version: = 1",
+        "PASS known_command (known): = true", "PASS known_command (unknown): = false",
+        "PASS unknown command: ? unknown command"]
+    [hgp] = [ln for ln in lines(result.output, "FAIL") if ln.startswith("FAIL list_commands (HGP)")]
+    assert "does not list `list_games`, `game`" in hgp
+    assert "FAIL list_games: refused: ? unknown command" in result.output
+    assert lines(result.output, "SKIP") == [
+        "SKIP games: the HGP game checks need a game list from `list_games`"]
+    assert "PASS exit after quit: exit status 0" in result.output
+
+
+def test_a_hanging_engine_times_out_and_the_rest_is_skipped():
+    result = CliRunner().invoke(cli.main, ["check", "--timeout", "2", "--game", "spelde", "--size", "3", "--",
+                                           *misbehaving_example("hang")], catch_exceptions=False)
+    assert result.exit_code == 1
+    [fail] = [ln for ln in lines(result.output, "FAIL") if "genmove" in ln]
+    assert "EngineTimeout: engine: no answer to 'genmove' in time" in fail
+    assert lines(result.output, "SKIP") == [
+        "SKIP spelde: the channel is broken (EngineTimeout: engine: no answer to 'genmove' in time)"]
+
+
+def test_a_crashing_engine_is_one_failure():
+    result = check("--game", "spelde", "--size", "3", "--", *misbehaving_example("crash"))
+    assert result.exit_code == 1
+    assert re.search(r"^FAIL spelde 3 genmove: EngineCrashed: engine: closed its stdout", result.output, re.M)
+    assert re.search(r"^SKIP spelde: the channel is broken", result.output, re.M)
+
+
+def test_a_program_that_does_not_exist():
+    result = check("--", "/nonexistent/engine")
+    assert result.exit_code == 1
+    assert "FAIL start: engine: cannot start '/nonexistent/engine'" in result.output
+    assert result.output.endswith("0 passed, 1 failed, 0 skipped\n")
+
+
+def test_wrong_answers_are_reported_against_our_rules():
+    result = check("--size", "3", "--", *misbehaving_example("lie"))
+    assert result.exit_code == 1
+    fails = lines(result.output, "FAIL")
+    assert fails[0].startswith("FAIL spelde 3 legal_moves: legal moves differ from the rules: missing ['e5'] extra []")
+    assert fails[1] == "FAIL spelde 3 final_score (game goes on): expected '? cannot score', accepted: = B+"
+    assert all("legal_moves" in f for f in fails[2:]), fails
+    assert "PASS spelde 3 genmove (set position)" in result.output
+
+
+def test_unknown_game_option_is_a_usage_error():
+    result = CliRunner().invoke(cli.main, ["check", "--game", "chess", "--", *EXAMPLE])
+    assert result.exit_code == 2 and "no game 'chess'" in result.output
+
+
+def test_example_engine_plays_a_match_against_the_random_player(tmp_path):
+    out = tmp_path / "m"
+    result = CliRunner().invoke(cli.main, [
+        "match", shlex.join(EXAMPLE), f"{shlex.quote(sys.executable)} -m players random --seed {{seed}}",
+        "--game", "spelde", "--size", "5", "--games", "4", "--out", str(out), "-q"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    records = read_journal(out)
+    assert len(records) == 4
+    assert all(not r.void and r.faulty is None for r in records), [(r.result, r.reason) for r in records]
+    assert all(r.termination == "no-moves" for r in records), [r.termination for r in records]
