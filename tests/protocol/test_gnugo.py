@@ -1,0 +1,81 @@
+"""Interop with a real foreign GTP engine: GNU Go (Debian package `gnugo`, in /usr/games)."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+from click.testing import CliRunner
+
+from protocol.controller import CommandFailed
+from referee import cli
+from referee.process import open_engine
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+
+
+def _gnugo() -> str | None:
+    found = shutil.which("gnugo")
+    if found:
+        return found
+    return "/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None
+
+
+GNUGO = _gnugo()
+pytestmark = pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
+
+
+def test_check_against_gnugo_passes_framing_and_fails_the_dialect_cleanly():
+    result = CliRunner().invoke(cli.main, ["check", "--timeout", "20", "--", GNUGO, "--mode", "gtp"],
+                                catch_exceptions=False)
+    out = result.output
+    assert result.exit_code == 1, out
+    for name in ("protocol_version: = 2", "name: = GNU Go", "known_command (known): = true",
+                 "known_command (unknown): = false", "unknown command: ? unknown command",
+                 "list_commands (GTP)", "quit: = ", "exit after quit: exit status 0"):
+        assert re.search(r"^PASS " + re.escape(name), out, re.M), (name, out)
+    fails = [ln for ln in out.splitlines() if ln.startswith("FAIL ")]
+    assert len(fails) == 2, out
+    assert fails[0].startswith("FAIL list_commands (HGP): does not list `list_games`, `game`")
+    assert fails[1] == "FAIL list_games: refused: ? unknown command"
+    assert "SKIP games: the HGP game checks need a game list from `list_games`" in out
+    assert out.splitlines()[-1].endswith("passed, 2 failed, 1 skipped")
+
+
+def test_our_controller_drives_gnugo_through_the_standard_commands(tmp_path):
+    async def session() -> list[str]:
+        answers = []
+        async with open_engine([GNUGO, "--mode", "gtp"], tmp_path / "gnugo.log", "gnugo") as channel:
+            async def ask(*words: str) -> str:
+                return await channel.command(*words, deadline=trio.current_time() + 30)
+            for words in (["protocol_version"], ["name"], ["boardsize", "9"], ["clear_board"],
+                          ["play", "black", "E5"], ["genmove", "white"]):
+                answers.append(await ask(*words))
+            with pytest.raises(CommandFailed, match="illegal move"):
+                await ask("play", "black", "E5")      # occupied
+            answers.append(await ask("quit"))
+            assert channel.healthy
+        return answers
+
+    answers = trio.run(session)
+    assert answers[:5] == ["2", "GNU Go", "", "", ""]
+    assert re.fullmatch(r"[A-HJ][1-9]|PASS|resign", answers[5], re.I), answers[5]
+    assert answers[5].upper() != "E5"
+    assert answers[6] == ""
+
+
+def test_conformance_kit_framing_checks_pass_on_gnugo():
+    runner = SHARED / "conformance" / "hgp_transcript.py"
+    cases = SHARED / "conformance" / "gtp-framing.hgp"
+    if not runner.exists() or not cases.exists():
+        pytest.skip(f"the shared conformance kit is not at {SHARED / 'conformance'}")
+    proc = subprocess.run([sys.executable, str(runner), str(cases), "--", GNUGO, "--mode", "gtp"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    last = proc.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"[1-9]\d* passed, 0 failed", last), proc.stdout
+    assert proc.returncode == 0
