@@ -21,6 +21,7 @@ from .clock import Limits
 
 PAIRINGS = ("round-robin", "gauntlet")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*\Z")
+PLAYER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*(:[0-9]+)?\Z")   # NAME or NAME:N (e.g. mcts:400)
 PLAYER_CMD = ("{python}", "-P", "-m", "players", "NAME", "--seed", "{seed}")   # -P: not from the cwd
 
 
@@ -160,7 +161,7 @@ def _engines(ctx: _Ctx, table: object) -> tuple[EngineSpec, ...]:
             raise ctx.error(key, "give exactly one of `cmd` (a list of words) or `player` (a built-in player)")
         if "player" in spec:
             player = spec["player"]
-            if not isinstance(player, str) or not NAME.match(player):
+            if not isinstance(player, str) or not PLAYER.match(player):
                 raise ctx.error(f"{key}.player", f"expected a player name, got {player!r}")
             cmd = player_cmd(player)
         else:
