@@ -1,0 +1,110 @@
+"""The controller's overhead per command round trip, against a raw pipe round trip.
+
+    python -m bench.bench_controller [ROUND_TRIPS]
+
+Both figures talk to the same kind of minimal echo engine (a Python child
+process answering `=ID ` to every command, see ECHO):
+
+* raw pipe      plain blocking ``os.write`` of `1 name\\n` and ``os.read``
+                until the terminating empty line (no ids, no parsing, no
+                deadline): the floor any controller pays for two process
+                switches.
+* controller    ``EngineChannel.command("name", deadline=...)`` through
+                referee/process.py on trio: id allocation, encoding,
+                the deadline scope, ResponseReader, id check.
+
+Each figure is the median of 5 batches of ROUND_TRIPS (default 2000) round
+trips, in microseconds. Goal: controller / raw pipe within 2x. Ratios to
+bench.common.baseline_us() measured in the same run are printed beside.
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from tempfile import TemporaryDirectory
+
+import trio
+
+from bench.common import baseline_us, table
+from referee.process import EngineProcess
+
+ECHO = r'''
+import os, sys
+read = sys.stdin.buffer.readline
+while True:
+    line = read()
+    if not line:
+        break
+    words = line.split()
+    cid = words[0] if words and words[0].isdigit() else b""
+    os.write(1, b"=" + cid + b" \n\n")
+    if b"quit" in words:
+        break
+'''
+BATCHES = 5
+
+
+def raw_pipe(n: int) -> list[float]:
+    """Seconds per round trip, one figure per batch, with blocking os.write/os.read."""
+    proc = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    fin, fout = proc.stdin.fileno(), proc.stdout.fileno()
+    out = []
+    try:
+        for _ in range(BATCHES):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                os.write(fin, b"1 name\n")
+                data = b""
+                while not data.endswith(b"\n\n"):
+                    data += os.read(fout, 65536)
+            out.append((time.perf_counter() - t0) / n)
+    finally:
+        proc.stdin.close()
+        proc.wait()
+    return out
+
+
+def controller(n: int) -> list[float]:
+    """Seconds per round trip, one figure per batch, through EngineChannel on trio."""
+    out: list[float] = []
+
+    async def main() -> None:
+        with TemporaryDirectory() as tmp:
+            async with trio.open_nursery() as nursery:
+                engine = await EngineProcess.start(nursery, [sys.executable, "-c", ECHO], Path(tmp, "echo.log"),
+                                                   "echo")
+                try:
+                    channel = engine.channel
+                    for _ in range(BATCHES):
+                        t0 = time.perf_counter()
+                        for _ in range(n):
+                            await channel.command("name", deadline=trio.current_time() + 10)
+                        out.append((time.perf_counter() - t0) / n)
+                finally:
+                    await engine.aclose()
+
+    trio.run(main)
+    return out
+
+
+def main(argv: list[str]) -> None:
+    n = int(argv[0]) if argv else 2000
+    base = baseline_us()
+    raw = statistics.median(raw_pipe(n)) * 1e6
+    ctl = statistics.median(controller(n)) * 1e6
+    rows = [
+        {"measure": "raw pipe round trip", "us": f"{raw:.1f}", "x baseline": f"{raw / base:.3f}"},
+        {"measure": "controller round trip", "us": f"{ctl:.1f}", "x baseline": f"{ctl / base:.3f}"},
+        {"measure": "controller overhead", "us": f"{ctl - raw:.1f}", "x baseline": f"{(ctl - raw) / base:.3f}"},
+    ]
+    print(f"round trips: {BATCHES} batches of {n}; baseline {base:.0f} us")
+    print(table(rows))
+    print(f"controller / raw pipe: {ctl / raw:.2f}x (goal: within 2x)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
