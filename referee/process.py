@@ -20,6 +20,7 @@ import collections
 import os
 import signal
 import subprocess
+import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
@@ -35,11 +36,21 @@ from protocol.controller import (
 __all__ = ["EngineChannel", "EngineProcess", "EngineStartFailed", "open_engine"]
 
 QUIT_GRACE = 1.0     # seconds an engine gets to exit after `quit`
+SPIN = 200e-6        # seconds of busy polling for a quick answer before waiting in trio
 TERM_GRACE = 1.0     # seconds between SIGTERM and SIGKILL
 
 
 class EngineStartFailed(Exception):
     """The engine process could not be spawned (an infrastructure fault: the game is void)."""
+
+
+def _fd(stream: object) -> int | None:
+    """The non-blocking file descriptor behind a trio pipe stream, or None (memory streams)."""
+    fileno = getattr(stream, "fileno", None)
+    if not callable(fileno):
+        return None
+    fd = fileno()
+    return None if os.get_blocking(fd) else fd     # never block the event loop
 
 
 class EngineChannel:
@@ -55,6 +66,8 @@ class EngineChannel:
         self._next_id = 1
         self._broken: ControllerError | None = None
         self.wait_seconds = 0.0     # time spent waiting for answers (bench figure)
+        self._send_fd = _fd(send)
+        self._recv_fd = _fd(receive)
 
     async def command(self, name: str, *args: str, deadline: float) -> str:
         """Send one command and return the text of its `=` answer.
@@ -69,11 +82,20 @@ class EngineChannel:
         data = format_command(cid, name, *args)
         t0 = trio.current_time()
         try:
-            with trio.move_on_at(deadline) as scope:
-                await self._send.send_all(data)
-                resp = await self._receive_one()
-            if scope.cancelled_caught:
-                raise EngineTimeout(f"{self.name}: no answer to {name!r} in time")
+            resp = None
+            if deadline > t0:
+                data = self._write_now(data)
+                if not data:
+                    resp = self._read_now()
+            if resp is None:
+                with trio.move_on_at(deadline) as scope:
+                    if data:
+                        await self._send.send_all(data)
+                    resp = await self._receive_one()
+                if scope.cancelled_caught:
+                    raise EngineTimeout(f"{self.name}: no answer to {name!r} in time")
+            else:
+                await trio.lowlevel.checkpoint_if_cancelled()
             return expect(resp, cid)
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
             self._broken = EngineCrashed(f"{self.name}: cannot write to it, its stdin is closed (exited?)")
@@ -85,6 +107,48 @@ class EngineChannel:
             raise exc from None
         finally:
             self.wait_seconds += trio.current_time() - t0
+
+    def _write_now(self, data: bytes) -> bytes:
+        """Write what the pipe takes without waiting; return the rest (all of it for
+        streams without a file descriptor)."""
+        if self._send_fd is None:
+            return data
+        try:
+            return data[os.write(self._send_fd, data):]
+        except BlockingIOError:
+            return data
+        except OSError:
+            raise trio.BrokenResourceError from None
+
+    def _read_now(self) -> Response | None:
+        """The answer, if it arrives within SPIN seconds of busy polling; else None.
+
+        Most answers (`play`, `boardsize`, ...) come back within microseconds:
+        polling for them briefly saves a trip through the event loop; slow
+        answers (`genmove`) fall back to trio's wait at the cost of SPIN.
+        """
+        if self._recv_fd is None:
+            return None
+        end = time.perf_counter() + SPIN
+        while True:
+            try:
+                data = os.read(self._recv_fd, 65536)
+            except BlockingIOError:
+                if time.perf_counter() > end:
+                    return None
+                os.sched_yield()                 # let the engine have this core meanwhile
+                continue
+            except OSError:
+                return None                      # let the trio path report it
+            if not data:
+                self._reader.eof()
+                raise EngineCrashed("closed its stdout (exited?)")
+            self._pending.extend(self._reader.feed(data))
+            if self._pending:
+                resp = self._pending.popleft()
+                if self._pending:
+                    raise ProtocolViolation(f"unsolicited output after a response: {self._pending[0]!r}")
+                return resp
 
     async def _receive_one(self) -> Response:
         while not self._pending:
