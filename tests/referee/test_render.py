@@ -73,3 +73,25 @@ def test_a_record_that_breaks_the_rules_is_reported_at_its_ply():
         replay("(;FF[4]SZ[5]XG[spelde]XV[frob])")
     with pytest.raises(SgfError, match="node 1: expected exactly one"):
         replay(base + ";B[e5]W[a1])")
+
+
+def test_render_command_draws_the_final_or_chosen_position(tmp_path):
+    from click.testing import CliRunner
+
+    from referee.cli import main
+    text, states = _record("spelde", 5, 99, seed=4)
+    path = tmp_path / "g.sgf"
+    path.write_text(text, encoding="utf-8")
+    runner = CliRunner()
+    res = runner.invoke(main, ["render", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "alpha" in res.output and f"ply {states[-1].ply}, over" in res.output
+    res = runner.invoke(main, ["render", str(path), "--ply", "1"])
+    assert res.exit_code == 0 and "ply 1, white to move" in res.output
+    res = runner.invoke(main, ["render", str(path), "--ply", "999"])
+    assert res.exit_code != 0 and "actions" in res.output
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;FF[4]SZ[5]XG[spelde];B[e5];W[e5])", encoding="utf-8")
+    res = runner.invoke(main, ["render", str(bad)])
+    assert res.exit_code == 1 and "ply 2: 'e5'" in res.output
+    assert bad.read_text(encoding="utf-8").startswith("(;FF[4]")
