@@ -143,15 +143,21 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
     async def supervised() -> list[GameRecord]:
         """The run, cancelled cleanly (engines stopped) on SIGTERM or SIGHUP as on Ctrl-C."""
         records: list[GameRecord] | None = None
+        failure: TournamentError | None = None
         async with trio.open_nursery() as nursery:
             async def on_signal() -> None:
                 with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
                     async for _ in signals:
                         nursery.cancel_scope.cancel()
             nursery.start_soon(on_signal)
-            records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
-                                           on_record=progress, warn=warn)
+            try:
+                records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
+                                               on_record=progress, warn=warn)
+            except TournamentError as exc:     # raised below, outside the nursery (no ExceptionGroup)
+                failure = exc
             nursery.cancel_scope.cancel()
+        if failure is not None:
+            raise failure
         if records is None:
             raise KeyboardInterrupt
         return records

@@ -127,15 +127,18 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits) -> R
     report.started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     t0 = time.monotonic()
     try:
-        async with AsyncExitStack() as stack:
-            channels = []
-            for i, seat in enumerate(seats):
-                try:
-                    channels.append(await stack.enter_async_context(seat.connect()))
-                except EngineStartFailed as exc:
-                    raise _Void(f"did not start: {exc}", i) from None
-            await _handshakes(channels, setup, info, variant, limits)
-            await _turns(channels, setup, info, variant, limits, report)
+        try:
+            async with AsyncExitStack() as stack:
+                channels = []
+                for i, seat in enumerate(seats):
+                    try:
+                        channels.append(await stack.enter_async_context(seat.connect()))
+                    except EngineStartFailed as exc:
+                        raise _Void(f"did not start: {exc}", i) from None
+                await _handshakes(channels, setup, info, variant, limits)
+                await _turns(channels, setup, info, variant, limits, report)
+        except ExceptionGroup as group:     # a connect() that runs a nursery (trio >= 0.25) wraps errors
+            raise _sole(group) from None
     except _Void as v:
         report.outcome, report.reason = None, v.reason
         report.faulty = None if v.seat is None else seats[v.seat].name
@@ -148,6 +151,14 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits) -> R
         traceback.print_exc()
     report.seconds = round(time.monotonic() - t0, 3)
     return report
+
+
+def _sole(group: ExceptionGroup) -> Exception:
+    """The one exception inside nested single-member groups, or the group itself."""
+    exc: Exception = group
+    while isinstance(exc, ExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
 
 
 def _forfeit_outcome(report: Report, f: _Forfeit) -> Outcome:

@@ -145,10 +145,7 @@ class EngineChannel:
                 raise EngineCrashed("closed its stdout (exited?)")
             self._pending.extend(self._reader.feed(data))
             if self._pending:
-                resp = self._pending.popleft()
-                if self._pending:
-                    raise ProtocolViolation(f"unsolicited output after a response: {self._pending[0]!r}")
-                return resp
+                return self._take()
 
     async def _receive_one(self) -> Response:
         while not self._pending:
@@ -157,10 +154,15 @@ class EngineChannel:
                 self._reader.eof()
                 raise EngineCrashed("closed its stdout (exited?)")
             self._pending.extend(self._reader.feed(data))
-        resp = self._pending.popleft()
-        if self._pending:
-            raise ProtocolViolation(f"unsolicited output after a response: {self._pending[0]!r}")
-        return resp
+        return self._take()
+
+    def _take(self) -> Response:
+        """The one response to the command just sent; ProtocolViolation when there are more
+        (output not asked for: a banner, an early or a second answer), whichever came first."""
+        if len(self._pending) > 1:
+            seen = ", ".join(repr(r) for r in self._pending)
+            raise ProtocolViolation(f"{len(self._pending)} responses to one command: {seen}")
+        return self._pending.popleft()
 
     @property
     def healthy(self) -> bool:
@@ -239,13 +241,27 @@ class EngineProcess:
 @asynccontextmanager
 async def open_engine(argv: Sequence[str], log_path: str | os.PathLike, name: str
                       ) -> AsyncIterator[EngineChannel]:
-    """Run an engine for the duration of the block and yield its channel."""
+    """Run an engine for the duration of the block and yield its channel.
+
+    An error of the block (or EngineStartFailed) is raised again as itself,
+    outside the nursery: trio >= 0.25 would otherwise wrap it in an
+    ExceptionGroup and the caller's ``except`` clauses would miss it.
+    """
+    failure: Exception | None = None
     async with trio.open_nursery() as nursery:
-        engine = await EngineProcess.start(nursery, argv, log_path, name)
         try:
-            yield engine.channel
-        finally:
-            await engine.aclose()
+            engine = await EngineProcess.start(nursery, argv, log_path, name)
+        except Exception as exc:
+            failure = exc
+        else:
+            try:
+                yield engine.channel
+            except Exception as exc:
+                failure = exc
+            finally:
+                await engine.aclose()
+    if failure is not None:
+        raise failure
 
 
 def _signal_group(pgid: int, sig: int) -> None:

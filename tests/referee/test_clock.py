@@ -94,11 +94,11 @@ def test_channel_reads_a_response_split_in_pieces_and_checks_the_id():
     run_mock(main)
 
 
-def test_channel_eof_is_a_crash_and_extra_responses_are_unsolicited():
+def test_channel_eof_is_a_crash_and_extra_responses_are_a_violation():
     async def main():
         ch, to_recv, from_send = await _channel_pair()
         await from_send.send_all(b"=1\n\n=1\n\n")
-        with pytest.raises(ProtocolViolation, match="unsolicited"):
+        with pytest.raises(ProtocolViolation, match="2 responses to one command"):
             await ch.command("clear_board", deadline=trio.current_time() + 1)
         ch2, to_recv2, from_send2 = await _channel_pair()
         await from_send2.aclose()
