@@ -138,7 +138,7 @@ def groups_seen(t: SightTables, r: int, friendly: int, enemy: int, owner: list[i
 def has_room(t: SightTables, free: int, r: int, need: int) -> bool:
     """Whether the region of `free` holding site r has at least `need` sites."""
     cur = 1 << r
-    w, mask = t.width, t.mask
+    w = t.width
     while cur.bit_count() < need:
         nxt = (cur | cur << 1 | cur >> 1 | cur << w | cur >> w | cur << (w + 1) | cur >> (w + 1)) & free
         if nxt == cur:

@@ -29,7 +29,7 @@ from pathlib import Path
 import trio
 
 from protocol.controller import (
-    CommandFailed, ControllerError, EngineCrashed, EngineTimeout, ProtocolViolation, Response,
+    ControllerError, EngineCrashed, EngineTimeout, ProtocolViolation, Response,
     ResponseReader, expect, format_command,
 )
 
@@ -97,7 +97,7 @@ class EngineChannel:
             else:
                 await trio.lowlevel.checkpoint_if_cancelled()
             return expect(resp, cid)
-        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
             self._broken = EngineCrashed(f"{self.name}: cannot write to it, its stdin is closed (exited?)")
             raise self._broken from None
         except (EngineCrashed, EngineTimeout, ProtocolViolation) as exc:

@@ -6,29 +6,16 @@ import random
 import pytest
 
 from engine import registry
-from engine.actions import Keep, Komi, Pair, Pass, Place, Swap
+from engine.actions import Keep, Komi, Pair, Pass, Swap
 from engine.anda import RULES, AndaState, opening_pairs
 from engine.core import Colour, Termination
 from engine.errors import IllegalMove, InvalidNotation, InvalidPosition, UnknownVariant
-from engine.position import Position
+from tests.engine import boards
 
 
 def state(spec: str, n: int = 5, to_move: str = "b", **keys: str) -> AndaState:
     """A position from `"B b2 d2 / W f7 h6"`; both first turns done unless `first=` says otherwise."""
-    board_keys = {"first": "-", **keys}
-    variant = RULES.variant(n, [board_keys.pop("variant", "pie")]
-                            + ([f"opening={board_keys.pop('opening')}"] if "opening" in board_keys else []))
-    geo = variant.board
-    stacks = {}
-    for part in spec.split("/"):
-        words = part.split()
-        if not words:
-            continue
-        colour = Colour.parse(words[0])
-        for name in words[1:]:
-            stacks[geo.parse(name)] = (colour, 1)
-    pos = Position("anda", n, Colour.parse(to_move), stacks, board_keys)
-    return RULES.from_position(variant, pos)
+    return boards.state("anda", n, spec, to_move, **{"first": "-", **keys})
 
 
 def names(s: AndaState, bb: int) -> str:

@@ -12,25 +12,14 @@ from engine import registry
 from engine.actions import Accept, Decline, Keep, Komi, Pair, Place, Propose, Release, Resign, Swap
 from engine.core import Colour, Outcome, Termination
 from engine.errors import IllegalMove
-from engine.geometry import hexagon
-from engine.position import Position, format_position
+from tests.engine import boards
 
 B, W = Colour.BLACK, Colour.WHITE
 
 
 def state(spec: str = "", n: int = 5, to_move: str = "b", **keys: str):
     """A state from `"B a1 b2 / W c3"`, the side to move and position keys (`phase="play"`)."""
-    board = hexagon(n)
-    stacks = {}
-    for part in spec.split("/"):
-        words = part.split()
-        if not words:
-            continue
-        colour = Colour.parse(words[0])
-        for name in words[1:]:
-            stacks[board.parse(name)] = (colour, 1)
-    pos = Position("anda-prison", n, Colour.parse(to_move), stacks, dict(keys))
-    return registry.from_position(format_position(pos, {}))
+    return boards.state("anda-prison", n, spec, to_move, **keys)
 
 
 def sites(state_, *names: str) -> int:
