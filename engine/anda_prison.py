@@ -15,7 +15,8 @@ Phases (`phase=` in the position string; docs/rules/anda-prison.md):
 
 After `swap` the colour to move is decided by the sequence, not by the swap:
 the referee exchanges the players. Placements are resolved by
-engine.anda_prison_board; positions by engine.anda_prison_position.
+engine.anda_prison_board; two-stone turns are tested and enumerated by
+engine.anda_prison_pairs; positions by engine.anda_prison_position.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from . import anda_prison_board as board_mod
+from . import anda_prison_pairs as pairs
 from . import regions as R
 from .anda_prison_position import from_position, to_position
 from .actions import Accept, Action, Decline, Keep, Komi, Pair, Place, Propose, Release, Swap
@@ -155,99 +157,6 @@ class AndaPrisonState(GameState):
             sims[key] = got
         return got
 
-    def _pair_shape(self, a: int, b: int) -> str | None:
-        """Why sites a, b cannot be this turn's pair regardless of smothering, or None."""
-        board = self.board
-        occupied = self.black | self.white
-        for s in (a, b):
-            if not board.is_site(s):
-                return "off the board"
-            if occupied >> s & 1:
-                return f"{board.name(s)} is occupied"
-        if a == b:
-            return "the two stones need two sites"
-        if board.neighbour_mask[a] >> b & 1:
-            return f"{board.name(a)} and {board.name(b)} are adjacent"
-        if self.phase == "corners":
-            corners = board.corners
-            if a not in corners or b not in corners:
-                return "both stones go on corners"
-            if (corners.index(a) - corners.index(b)) % 6 in (1, 5):
-                return f"corners {board.name(a)} and {board.name(b)} are adjacent (they share a side)"
-        return None
-
-    def _quiet(self) -> tuple[int, list[tuple[int, int, int]]] | None:
-        """For the pair test: the empty sites with no stone around, and each region with the
-        mover's and the enemy's group counts; None when some group stands smothered now."""
-        if "quiet" not in self._cache:
-            lay = self.layout()
-            board = self.board
-            me = 0 if self.to_move is BLACK else 1
-            still = True
-            for c in (0, 1):
-                stones = lay.stones[c]
-                if stones & ~board.flood(board.adjacent(lay.breathing(c)) & stones, stones):
-                    still = False
-            occupied = self.black | self.white
-            quiet = board.mask & ~board.expand(occupied)
-            self._cache["quiet"] = (quiet, list(zip(lay.regions, lay.touch[me], lay.touch[1 - me]))) if still else None
-        return self._cache["quiet"]
-
-    def _pair_ok(self, a: int, b: int) -> bool:
-        """Whether the pair (a, b), shape already checked, is legal.
-
-        Fast and exact when no group stands smothered and neither stone has a stone around:
-        then the regions only lose a and b, nothing else changes, and only three things
-        matter -- a placed stone's region touched by exactly one enemy group (illegal), or a
-        region that touches enemy groups and gets the mover's first group from one stone
-        (enemy groups may now be smothered: resolve it fully). Otherwise resolve fully."""
-        q = self._quiet()
-        if q is not None and q[0] >> a & 1 and q[0] >> b & 1:
-            hits = [next(x for x in q[1] if x[0] >> s & 1) for s in (a, b)]
-            same = hits[0][0] == hits[1][0]
-            if all(enemy != 1 and (enemy == 0 or own > 0 or same) for _, own, enemy in hits):
-                return True
-            if any(enemy == 1 for _, _, enemy in hits):
-                return False
-        return not isinstance(self._try((a, b)), str)
-
-    def _legal_pairs(self) -> Iterator[Pair]:
-        board = self.board
-        if self.phase == "corners":
-            cand = board.sorted_sites(board.corners)
-            for i, a in enumerate(cand):
-                for b in cand[i + 1:]:
-                    if self._pair_shape(a, b) is None and self._pair_ok(a, b):
-                        yield Pair(a, b)
-            return
-        cand = board.sorted_sites(iter_bits(board.mask & ~(self.black | self.white)))
-        q = self._quiet()
-        # per site: its region's (own, enemy) counts when quiet, else None (resolve fully)
-        info = {}
-        if q is not None:
-            for s in cand:
-                if q[0] >> s & 1:
-                    info[s] = next((r, own, enemy) for r, own, enemy in q[1] if r >> s & 1)
-        nbr = board.neighbour_mask
-        me = 0 if self.to_move is BLACK else 1
-        for i, a in enumerate(cand):
-            na, ia, first = nbr[a], info.get(a), None
-            for b in cand[i + 1:]:
-                if na >> b & 1:
-                    continue
-                ib = info.get(b)
-                if ia is not None and ib is not None:     # the fast test of _pair_ok, inlined
-                    if ia[2] == 1 or ib[2] == 1:
-                        continue
-                    same = ia[0] == ib[0]
-                    if (ia[2] == 0 or ia[1] or same) and (ib[2] == 0 or ib[1] or same):
-                        yield Pair(a, b)
-                        continue
-                if first is None:
-                    first = board_mod.put(board, self.layout(), a, me)
-                if not isinstance(self._try((a, b), first), str):
-                    yield Pair(a, b)
-
     def legal_cells(self) -> int:
         cells = self._cache.get("cells")
         if cells is None:
@@ -282,7 +191,7 @@ class AndaPrisonState(GameState):
         if self.normal:
             alive = self._can_release() or self._has_placement()
         elif self.pairing:
-            alive = next(self._legal_pairs(), None) is not None or self.phase == "pair-swap"
+            alive = next(pairs.legal_pairs(self), None) is not None or self.phase == "pair-swap"
         else:
             alive = True
         return None if alive else Outcome(self.to_move.other, Termination.NO_MOVES)
@@ -317,7 +226,7 @@ class AndaPrisonState(GameState):
         elif phase == "komi":
             yield from (Komi(k) for k in range(self.board.site_count + 1))
         elif self.pairing:
-            yield from self._legal_pairs()
+            yield from pairs.legal_pairs(self)
             if phase == "pair-swap":
                 yield Swap()
         else:
@@ -339,20 +248,12 @@ class AndaPrisonState(GameState):
         if phase == "komi":
             return Komi(rng.randrange(self.board.site_count + 1))
         if phase == "corners":
-            return rng.choice(list(self._legal_pairs()))
+            return rng.choice(list(pairs.legal_pairs(self)))
+        if self.pairing:
+            return pairs.random_pair(self, rng, (Swap(),) if phase == "pair-swap" else ())
         sites = self.board.sites
         n = len(sites)
         occupied = self.black | self.white
-        if self.pairing:
-            # every legal pair has two of the n*n ordered draws, and so has each word
-            words = (Swap(),) if phase == "pair-swap" else ()
-            while True:
-                r = rng.randrange(n * n + 2 * len(words))
-                if r >= n * n:
-                    return words[(r - n * n) // 2]
-                a, b = self.board.sorted_sites((sites[r // n], sites[r % n]))
-                if self._pair_shape(a, b) is None and self._pair_ok(a, b):
-                    return Pair(a, b)
         words = ((Release(),) if self._can_release() else ()) + ((Propose(),) if phase == "play" else ())
         while True:
             r = rng.randrange(n + len(words))
@@ -379,7 +280,7 @@ class AndaPrisonState(GameState):
             if not self.pairing:
                 raise IllegalMove(f"no two-stone turn in phase {phase}")
             a, b = self.board.sorted_sites((action.a, action.b))
-            why = self._pair_shape(a, b)
+            why = pairs.pair_shape(self, a, b)
             if why:
                 raise IllegalMove(why)
             return _checked(self._try((a, b)))
