@@ -11,25 +11,25 @@ import time
 from collections.abc import Callable
 
 
-def best_of(fn: Callable[[], object], repeat: int = 5, number: int = 1) -> float:
-    """The best wall time in seconds of `number` calls of fn, over `repeat` rounds."""
+def _rounds(fn: Callable[[], object], repeat: int, number: int) -> list[float]:
+    """Seconds per call of fn, one figure per round of `number` calls."""
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
         for _ in range(number):
             fn()
         times.append((time.perf_counter() - t0) / number)
-    return min(times)
+    return times
+
+
+def best_of(fn: Callable[[], object], repeat: int = 5, number: int = 1) -> float:
+    """The best wall time in seconds of one call of fn, over `repeat` rounds of `number` calls."""
+    return min(_rounds(fn, repeat, number))
 
 
 def median_of(fn: Callable[[], object], repeat: int = 5, number: int = 1) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - t0) / number)
-    return statistics.median(times)
+    """The median wall time in seconds of one call of fn, over `repeat` rounds of `number` calls."""
+    return statistics.median(_rounds(fn, repeat, number))
 
 
 def _reference_workload() -> int:
