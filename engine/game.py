@@ -56,6 +56,7 @@ class GameInfo:
     ply_cap: Callable[[int], int]               # board side -> the referee's default cap
     no_move_wins: bool = False                  # Marbanta: the player unable to move wins
     uses_komi: bool = False                     # the `komi` command means something
+    stacks: bool = False                        # sites hold stacks with heights (Vaxandis)
 
     def variant(self, size: int | None = None, tokens: list[str] | tuple[str, ...] = ()) -> Variant:
         """Build a variant from `game` arguments (balance and OPTION=VALUE, any order).
@@ -160,7 +161,7 @@ class GameState(abc.ABC):
     def position(self) -> str:
         """The canonical position string."""
         return format_position(self.to_position(), self.info.position_defaults(),
-                               heights=self.info.id == "vaxandis")
+                               heights=self.info.stacks)
 
     def format(self, action: Action) -> str:
         return format_action(action, self.board)

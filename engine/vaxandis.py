@@ -303,5 +303,6 @@ RULES = GameInfo(
     new_game=_new_game,
     from_position=_from_position,
     ply_cap=ply_cap,
+    stacks=True,
 )
 VaxandisState.info = RULES

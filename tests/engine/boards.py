@@ -26,5 +26,5 @@ def state(game: str, n: int, spec: str, to_move: str = "b", **keys: str) -> Game
     """A state of `game` through the position string, so tests exercise set_position's path."""
     info = registry.get(game)
     pos = Position(game, n, Colour(to_move), stones(spec, n), {k: str(v) for k, v in keys.items()})
-    text = format_position(pos, info.position_defaults(), heights=game == "vaxandis")
+    text = format_position(pos, info.position_defaults(), heights=info.stacks)
     return registry.from_position(text)
