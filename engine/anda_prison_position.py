@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 KEYS = ("variant", "phase", "komi", "prison", "first", "annihilated", "last", "ply")
 BOTH = frozenset((Colour.BLACK, Colour.WHITE))
 ONLY_WHITE = frozenset((Colour.WHITE,))
-NONE: frozenset[Colour] = frozenset()
 
 
 def to_position(state: AndaPrisonState) -> Position:

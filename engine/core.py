@@ -42,10 +42,6 @@ class Termination(enum.Enum):
     MALFORMED = "malformed"        # an answer that is not an action of the game
     CRASH = "crash"                # the engine died or broke the protocol mid-game
 
-    @property
-    def is_forfeit(self) -> bool:
-        return self in (Termination.TIME, Termination.ILLEGAL, Termination.MALFORMED, Termination.CRASH)
-
 
 @dataclass(frozen=True, slots=True)
 class Outcome:

@@ -32,10 +32,6 @@ def iter_bits(bb: int):
         bb ^= low
 
 
-def popcount(bb: int) -> int:
-    return bb.bit_count()
-
-
 def nth_bit(bb: int, k: int) -> int:
     """The index of the k-th (0-based, lowest first) set bit of bb; bb must have more than k."""
     lo, hi = 0, bb.bit_length()
