@@ -34,6 +34,10 @@ def iter_bits(bb: int):
 
 def nth_bit(bb: int, k: int) -> int:
     """The index of the k-th (0-based, lowest first) set bit of bb; bb must have more than k."""
+    if k < 8:                               # walk the low bits: cheaper than the search for small k
+        for _ in range(k):
+            bb &= bb - 1
+        return (bb & -bb).bit_length() - 1
     lo, hi = 0, bb.bit_length()
     while hi - lo > 1:                      # invariant: the answer lies in [lo, hi)
         mid = (lo + hi) // 2

@@ -91,3 +91,16 @@ def test_off_board_sites_are_illegal(text):
 def test_sizes_outside_the_range_are_refused(n):
     with pytest.raises(ValueError):
         hexagon(n)
+
+
+def test_nth_bit_agrees_with_iter_bits():
+    import random
+
+    from engine.geometry import nth_bit
+    rng = random.Random(5)
+    for _ in range(2000):
+        bb = rng.getrandbits(rng.choice((3, 40, 200, 650)))
+        bits = list(iter_bits(bb))
+        for k in {0, len(bits) // 2, len(bits) - 1, min(7, len(bits) - 1), min(8, len(bits) - 1)}:
+            if 0 <= k < len(bits):
+                assert nth_bit(bb, k) == bits[k]
