@@ -25,6 +25,7 @@ from results.report import summary_table
 from . import config as config_mod
 from .check import Verdict, check_engine
 from .config import ConfigError, TournamentConfig
+from .preflight import preflight
 from .tournament import TournamentError, load_saved
 from .tournament import run as run_tournament
 
@@ -70,10 +71,11 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help=f"Output folder (default: ./{DEFAULT_OUT}/<timestamp>).")
 @click.option("-j", "--concurrency", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--no-preflight", is_flag=True, help="Do not start each engine once before the games.")
 @click.option("-q", "--quiet", is_flag=True, help="No line per game.")
 def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, komi: int | None, games: int,
           move_time: float, main_time: float | None, increment: float, seed: int, out: str | None,
-          concurrency: int, quiet: bool) -> None:
+          concurrency: int, no_preflight: bool, quiet: bool) -> None:
     """Play GAMES games between two engine command lines (split like a shell, never run by one).
 
     Example: hexarena match "python -m players random" "python -m players greedy" --size 5
@@ -94,7 +96,7 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         config = config_mod.from_dict(data, "hexarena match")
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
-    _run(config, _out_dir(out), concurrency, resume=False, quiet=quiet)
+    _run(config, _out_dir(out), concurrency, resume=False, quiet=quiet, check_engines=not no_preflight)
 
 
 @main.command()
@@ -106,9 +108,10 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
 @click.option("-j", "--concurrency", type=click.IntRange(1), default=None,
               help="Games at a time (default: the number of CPUs).")
 @click.option("--resume", is_flag=True, help="Continue the tournament in --out (void games are replayed).")
+@click.option("--no-preflight", is_flag=True, help="Do not start each engine once before the games.")
 @click.option("-q", "--quiet", is_flag=True, help="No line per game.")
 def tournament(config_file: str | None, out: str | None, games_per_pair: int | None, concurrency: int | None,
-               resume: bool, quiet: bool) -> None:
+               resume: bool, no_preflight: bool, quiet: bool) -> None:
     """Run a tournament from CONFIG.toml (docs/tournament.md) and print the ratings.
 
     With no CONFIG: random against greedy on every playable game at a small size.
@@ -127,10 +130,12 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
         raise click.ClickException(str(exc)) from None
     if games_per_pair is not None:
         config = replace(config, games_per_pair=games_per_pair)
-    _run(config, _out_dir(out), concurrency or os.cpu_count() or 1, resume=resume, quiet=quiet)
+    _run(config, _out_dir(out), concurrency or os.cpu_count() or 1, resume=resume, quiet=quiet,
+         check_engines=not no_preflight)
 
 
-def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool) -> None:
+def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,
+         check_engines: bool = True) -> None:
     def progress(record: GameRecord) -> None:
         if not quiet:
             who = f"{record.first} vs {record.second}"
@@ -151,6 +156,11 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
                         nursery.cancel_scope.cancel()
             nursery.start_soon(on_signal)
             try:
+                if check_engines:
+                    problems = await preflight(config, out)
+                    if problems:
+                        raise TournamentError("not started: an engine failed the pre-flight check "
+                                              "(--no-preflight skips it):\n  " + "\n  ".join(problems))
                 records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
                                                on_record=progress, warn=warn)
             except TournamentError as exc:     # raised below, outside the nursery (no ExceptionGroup)

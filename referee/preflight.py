@@ -1,0 +1,47 @@
+"""Before a tournament: start every engine once and ask whether it can play.
+
+A typo in an engine's command, or an engine that does not play a scheduled
+game, would otherwise make every one of its games void. The check asks
+`protocol_version` and `list_games` of each engine, with the tournament's
+start and command deadlines, and returns the problems as sentences.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+
+from protocol.controller import CommandFailed, ControllerError
+
+from .config import TournamentConfig
+from .process import EngineStartFailed
+from .tournament import Launcher, process_launcher
+
+
+async def preflight(config: TournamentConfig, out: Path, launcher: Launcher = process_launcher) -> list[str]:
+    """The problems found (empty when every engine answers and lists every scheduled game).
+
+    Engine stderr goes to ``OUT/logs/preflight.NAME.log``; engines are stopped before returning.
+    """
+    needed = sorted({g.game for g in config.games})
+    problems: list[str] = []
+    for engine in config.engines:
+        log = Path(out) / "logs" / f"preflight.{engine.name}.log"
+        where = f"(command {' '.join(engine.cmd)!r}; stderr in {log})"
+        try:
+            async with launcher(engine, config.seed, log) as channel:
+                version = await channel.command(
+                    "protocol_version", deadline=trio.current_time() + config.limits.start)
+                if version.strip() != "2":
+                    problems.append(f"{engine.name}: protocol_version answers {version!r}, expected 2 {where}")
+                    continue
+                listed = (await channel.command(
+                    "list_games", deadline=trio.current_time() + config.limits.command)).split()
+                missing = [g for g in needed if g not in listed]
+                if missing:
+                    problems.append(f"{engine.name}: does not list {', '.join(missing)} in list_games {where}")
+        except CommandFailed as exc:
+            problems.append(f"{engine.name}: refused a command: {exc.message} {where}")
+        except (EngineStartFailed, ControllerError) as exc:    # messages already name the engine
+            problems.append(f"{exc} {where}")
+    return problems
