@@ -92,6 +92,23 @@ def _count(region: int, enemy: int, enemy_groups, w: int, v: int) -> int:
     return found
 
 
+def _dead_groups(groups: list[int], ex: int, was: int, regs: list[int], enemy: int,
+                 enemy_groups: list[int], w: int, v: int) -> tuple[list[int], int]:
+    """The smothered groups among `groups` and their stones: a group touching `ex` (where
+    something changed) is judged again, any other keeps its earlier verdict (`was`)."""
+    memo: dict[int, int] = {}
+    dead, removed = [], 0
+    for g in groups:
+        if g & ex:
+            if _smothered(g, regs, enemy, enemy_groups, memo, w, v):
+                dead.append(g)
+                removed |= g
+        elif g & was:
+            dead.append(g)
+            removed |= g
+    return dead, removed
+
+
 def _smothered(group: int, regions, enemy: int, enemy_groups, memo: dict, w: int, v: int) -> bool:
     ex = _expand(group, w, v)
     for r in regions:
@@ -215,18 +232,10 @@ def place(board: Hexagon, an: Analysis, own: int, other: int, me: int, s: int, a
                     flipped |= r
     ex = _expand(flipped, w, v) | nb if flipped else nb
     was = an.smothered[1 - me]
+    dead: list[int] = []
     removed_other = 0
-    dead = []
     if other & ex or was:
-        memo: dict[int, int] = {}
-        for g in old_other_groups:
-            if g & ex:
-                if _smothered(g, regs, own, own_groups, memo, w, v):
-                    dead.append(g)
-                    removed_other |= g
-            elif g & was:
-                dead.append(g)
-                removed_other |= g
+        dead, removed_other = _dead_groups(old_other_groups, ex, was, regs, own, own_groups, w, v)
     # Step 2 looks again at the new group, mover groups touching a part whose count of enemy
     # groups went to or from exactly one, and those beside the enemy's removed stones.
     flipped = 0
@@ -245,17 +254,7 @@ def place(board: Hexagon, an: Analysis, own: int, other: int, me: int, s: int, a
         alive = old_other_groups
     ex = _expand(flipped, w, v) | merged if flipped else merged
     was = an.smothered[me]
-    memo = {}
-    removed_own = 0
-    own_dead = []
-    for g in own_groups:
-        if g & ex:
-            if _smothered(g, regs, other, alive, memo, w, v):
-                own_dead.append(g)
-                removed_own |= g
-        elif g & was:
-            own_dead.append(g)
-            removed_own |= g
+    own_dead, removed_own = _dead_groups(own_groups, ex, was, regs, other, alive, w, v)
     other_smothered = 0
     if own_dead:
         own_groups = [g for g in own_groups if not g & removed_own]
