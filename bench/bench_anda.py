@@ -16,34 +16,11 @@ import random
 import statistics
 import time
 
-from bench.common import baseline_us, table
+from bench.common import baseline_us, table, time_playouts
 from engine.actions import Place
 from engine.anda import RULES
 from engine.errors import IllegalMove
 from engine.geometry import iter_bits
-
-
-def playout(n: int, balance: str, rng: random.Random) -> tuple[int, list]:
-    """One random game; its ply count and its states."""
-    state = RULES.new_game(RULES.variant(n, [balance]), 0)
-    cap = RULES.ply_cap(n)
-    states = [state]
-    while state.outcome() is None and state.ply < cap:
-        state = state.play(state.random_action(rng))
-        states.append(state)
-    return state.ply, states
-
-
-def time_playouts(n: int, balance: str, games: int, seed: int) -> tuple[list[float], list[int], list]:
-    rng = random.Random(seed)
-    times, plies, samples = [], [], []
-    for _ in range(games):
-        t0 = time.process_time()
-        p, states = playout(n, balance, rng)
-        times.append(time.process_time() - t0)
-        plies.append(p)
-        samples += rng.sample(states, min(5, len(states)))
-    return times, plies, samples
 
 
 def check_apply_us(samples: list, seed: int) -> float:
@@ -74,7 +51,7 @@ def main() -> None:
     rows = []
     for n in (7, 9, 11):
         for balance in ("pie", "nopie"):
-            times, plies, samples = time_playouts(n, balance, args.games, seed=n)
+            times, plies, samples = time_playouts(RULES, n, balance, args.games, seed=n)
             ms = statistics.median(times) * 1e3
             mean_ms = statistics.fmean(times) * 1e3
             us_ply = sum(times) / sum(plies) * 1e6

@@ -21,37 +21,19 @@ import random
 import statistics
 import time
 
-from bench.common import baseline_us, table
+from bench.common import baseline_us, table, time_playouts
 from engine.actions import Place, Propose
 from engine.anda_prison import RULES
 from engine.errors import IllegalMove
 from engine.geometry import iter_bits
 
 
-def playout(n: int, balance: str, rng: random.Random, propose: bool) -> tuple[int, list]:
-    """One random game; its ply count and its states."""
-    state = RULES.new_game(RULES.variant(n, [balance]), 0)
-    cap = RULES.ply_cap(n)
-    states = [state]
-    while state.outcome() is None and state.ply < cap:
+def no_proposal(state, rng: random.Random):
+    """A random action other than `propose` (games that end with no moves)."""
+    action = state.random_action(rng)
+    while isinstance(action, Propose):
         action = state.random_action(rng)
-        while not propose and isinstance(action, Propose):
-            action = state.random_action(rng)
-        state = state.play(action)
-        states.append(state)
-    return state.ply, states
-
-
-def time_playouts(n: int, balance: str, games: int, seed: int, propose: bool):
-    rng = random.Random(seed)
-    times, plies, samples = [], [], []
-    for _ in range(games):
-        t0 = time.process_time()
-        p, states = playout(n, balance, rng, propose)
-        times.append(time.process_time() - t0)
-        plies.append(p)
-        samples += rng.sample(states, min(5, len(states)))
-    return times, plies, samples
+    return action
 
 
 def check_apply_us(samples: list, seed: int) -> float:
@@ -91,7 +73,8 @@ def main() -> None:
     rows = []
     plan = [(n, "pie", True) for n in (7, 9, 11)] + [(9, "nopie", True), (9, "nopie", False), (11, "nopie", False)]
     for n, balance, propose in plan:
-        times, plies, samples = time_playouts(n, balance, args.games, seed=n, propose=propose)
+        times, plies, samples = time_playouts(RULES, n, balance, args.games, seed=n,
+                                              choose=None if propose else no_proposal)
         ms = statistics.median(times) * 1e3
         mean_ms = statistics.fmean(times) * 1e3
         check = check_apply_us(samples, seed=n)

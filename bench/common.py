@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import statistics
 import time
+import random
 from collections.abc import Callable
 
 
@@ -57,3 +58,28 @@ def table(rows: list[dict[str, object]]) -> str:
     lines = ["  ".join(c.rjust(w) for c, w in zip(cols, widths))]
     lines += ["  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in cells]
     return "\n".join(lines)
+
+
+def time_playouts(info, n: int, balance: str, games: int, seed: int,
+                  choose: Callable | None = None) -> tuple[list[float], list[int], list]:
+    """Random games of `info` (a GameInfo) from the initial state to the end or the ply cap.
+
+    Returns the CPU seconds of each game, its ply count, and up to 5 sampled
+    states per game. `choose(state, rng)` picks each action (default:
+    ``state.random_action(rng)``).
+    """
+    rng = random.Random(seed)
+    pick = choose or (lambda state, r: state.random_action(r))
+    cap = info.ply_cap(n)
+    times, plies, samples = [], [], []
+    for _ in range(games):
+        t0 = time.process_time()
+        state = info.new_game(info.variant(n, [balance]), 0)
+        states = [state]
+        while state.outcome() is None and state.ply < cap:
+            state = state.play(pick(state, rng))
+            states.append(state)
+        times.append(time.process_time() - t0)
+        plies.append(state.ply)
+        samples += rng.sample(states, min(5, len(states)))
+    return times, plies, samples
