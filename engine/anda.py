@@ -25,7 +25,7 @@ from .anda_board import Analysis, analyse, place, place_pair, placeable, region_
 from .anda_position import BOTH, check, read_keys
 from .core import Colour, Outcome, Termination
 from .errors import IllegalMove
-from .game import GameInfo, GameState, Variant
+from .game import GameInfo, StoneState, Variant
 from .geometry import hexagon, iter_bits
 from .position import Position, format_colours
 
@@ -59,17 +59,12 @@ def _pair_set(n: int, opening: str) -> frozenset[tuple[int, int]]:
 
 
 @dataclass(frozen=True, slots=True)
-class AndaState(GameState):
+class AndaState(StoneState):
     """An Anda position. `_an` (the board's Analysis, computed lazily when absent) and
     `_next` (the last child random_action built, reused by play) are caches outside
     equality and hashing; they never change what the state means."""
 
     info: ClassVar[GameInfo]
-    variant: Variant
-    to_move: Colour
-    ply: int
-    black: int
-    white: int
     komi: int                        # White's passes left
     first: frozenset[Colour]         # colours whose two-stone first turn is still to come
     phase: str = "play"

@@ -32,7 +32,7 @@ from .anda_prison_position import from_position, to_position
 from .actions import Accept, Action, Decline, Keep, Komi, Pair, Place, Propose, Release, Swap
 from .core import Colour, Outcome, Termination
 from .errors import IllegalMove
-from .game import GameInfo, GameState, Variant
+from .game import GameInfo, StoneState, Variant
 from .geometry import iter_bits
 from .position import Position
 
@@ -44,18 +44,13 @@ PAIR_PHASES = ("pair", "pair-swap", "corners")
 
 
 @dataclass(frozen=True, slots=True)
-class AndaPrisonState(GameState):
+class AndaPrisonState(StoneState):
     """A position. `prison_black`/`prison_white`: stones of that colour in the prison;
     `first`: colours whose two-stone first turn is still to come; `annihilated`: colours that
     have annihilated; `komi`: the komi put into the prison at the start or by the komi pie."""
 
     info: ClassVar[GameInfo]
 
-    variant: Variant
-    to_move: Colour
-    ply: int
-    black: int
-    white: int
     phase: str = "play"
     first: frozenset[Colour] = frozenset()
     prison_black: int = 0

@@ -169,3 +169,18 @@ class GameState(abc.ABC):
     def parse(self, token: str) -> Action:
         """Decode a token for this game and board: InvalidNotation or IllegalMove on bad input."""
         return self.info.parse_action(token, self.board)
+
+
+@dataclass(frozen=True, slots=True)
+class StoneState(GameState):
+    """The fields every game's state begins with; games add theirs after these.
+
+    `black` and `white` are bitboards of the sites each colour occupies
+    (Vaxandis keeps its heights in a field of its own).
+    """
+
+    variant: Variant
+    to_move: Colour
+    ply: int
+    black: int
+    white: int

@@ -28,7 +28,7 @@ from typing import ClassVar
 from .actions import Action, Grow, Keep, PieStones, Place, Resign, Swap
 from .core import Colour, Outcome, Termination
 from .errors import IllegalMove, InvalidPosition
-from .game import GameInfo, GameState, Variant
+from .game import GameInfo, StoneState, Variant
 from .geometry import hexagon, iter_bits
 from .marbanta_moves import free_sites, groups_seen, legal_roots, new_groups, root_size, sighted, tables
 from .marbanta_sample import random_bit, sample_group
@@ -50,15 +50,10 @@ def _owner_list(n: int, black: int, white: int) -> list[int]:
 
 
 @dataclass(frozen=True, slots=True)
-class MarbantaState(GameState):
+class MarbantaState(StoneState):
     """A Marbanta position. `black`/`white` are bitboards; see the module docstring for phases."""
 
     info: ClassVar[GameInfo]
-    variant: Variant
-    to_move: Colour
-    ply: int
-    black: int
-    white: int
     phase: str = "play"
     owner: list[int] | None = field(default=None, compare=False, hash=False, repr=False)
     memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)

@@ -16,7 +16,7 @@ from . import spelde_flips as flips_mod
 from .actions import Action, Place, Resign, Split, Swap
 from .core import Colour, Outcome, Termination
 from .errors import IllegalMove, InvalidPosition
-from .game import GameInfo, GameState, Variant
+from .game import GameInfo, StoneState, Variant
 from .geometry import iter_bits, nth_bit
 from .position import Position, parse_count
 
@@ -24,14 +24,9 @@ PHASES = ("open", "swap", "play")
 
 
 @dataclass(frozen=True, slots=True)
-class SpeldeState(GameState):
+class SpeldeState(StoneState):
     info: ClassVar[GameInfo]
 
-    variant: Variant
-    to_move: Colour
-    ply: int
-    black: int
-    white: int
     phase: str = "play"
     _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 

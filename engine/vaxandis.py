@@ -21,7 +21,7 @@ from typing import ClassVar
 from .actions import Action, Move, Place, Resign, Swap
 from .core import Colour, Outcome, Termination
 from .errors import IllegalMove, InvalidPosition
-from .game import GameInfo, GameState, Variant
+from .game import GameInfo, StoneState, Variant
 from .geometry import iter_bits
 from .position import Position, parse_count
 from .vaxandis_moves import Levels, Tables, apply_move, grow, heights_of, tables, targets, touched_by
@@ -46,16 +46,11 @@ def _settings(variant: Variant) -> tuple[Variant, Tables, bool, bool]:
 
 
 @dataclass(frozen=True, slots=True)
-class VaxandisState(GameState):
+class VaxandisState(StoneState):
     """A Vaxandis position. `levels` is the height table of engine/vaxandis_moves.py."""
 
     info: ClassVar[GameInfo]
 
-    variant: Variant
-    to_move: Colour
-    ply: int
-    black: int
-    white: int
     levels: Levels
     phase: str = "play"
     _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
