@@ -17,10 +17,10 @@ import statistics
 import time
 
 from bench.common import baseline_us, table, time_playouts
-from engine.actions import Place
-from engine.anda import RULES
-from engine.errors import IllegalMove
-from engine.geometry import iter_bits
+from hexarena.engine.actions import Place
+from hexarena.engine.games.anda.state import RULES
+from hexarena.engine.errors import IllegalMove
+from hexarena.engine.geometry import iter_bits
 
 
 def check_apply_us(samples: list, seed: int) -> float:

@@ -22,10 +22,10 @@ import statistics
 import time
 
 from bench.common import baseline_us, table, time_playouts
-from engine.actions import Place, Propose
-from engine.anda_prison import RULES
-from engine.errors import IllegalMove
-from engine.geometry import iter_bits
+from hexarena.engine.actions import Place, Propose
+from hexarena.engine.games.anda_prison.state import RULES
+from hexarena.engine.errors import IllegalMove
+from hexarena.engine.geometry import iter_bits
 
 
 def no_proposal(state, rng: random.Random):

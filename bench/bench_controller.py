@@ -35,7 +35,7 @@ from tempfile import TemporaryDirectory
 import trio
 
 from bench.common import baseline_us, table
-from referee.process import EngineProcess
+from hexarena.referee.process import EngineProcess
 
 ECHO = r'''
 import os, sys

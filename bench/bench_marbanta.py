@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from bench.common import baseline_us, best_of, table
-from engine.marbanta import RULES, MarbantaState
+from hexarena.engine.games.marbanta.state import RULES, MarbantaState
 
 PLAYOUTS = {7: 40, 9: 30, 11: 20}
 

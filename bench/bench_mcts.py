@@ -14,11 +14,11 @@ import statistics
 import time
 
 from bench.common import baseline_us, table
-from engine import registry
-from engine.actions import Swap
-from engine.game import GameInfo, GameState, Variant
-from players import Budget, MctsBot, greedy_bot, random_bot
-from players.base import Bot
+from hexarena.engine import registry
+from hexarena.engine.actions import Swap
+from hexarena.engine.game import GameInfo, GameState, Variant
+from hexarena.players import Budget, MctsBot, greedy_bot, random_bot
+from hexarena.players.base import Bot
 
 
 def playouts_per_second(state: GameState, seconds: float = 1.0) -> tuple[float, float]:

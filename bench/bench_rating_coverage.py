@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from bench.common import baseline_us, table
-from results.ratings import Z95, Counts, fit
+from hexarena.results.ratings import Z95, Counts, fit
 
 ADVANTAGE = 40.0
 

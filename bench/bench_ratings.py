@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from bench.common import baseline_us, best_of, table
-from results.load import load_games
-from results.ratings import aggregate, fit
-from results.report import build_reports, render_text
+from hexarena.results.load import load_games
+from hexarena.results.ratings import aggregate, fit
+from hexarena.results.report import build_reports, render_text
 
 
 def write_csv(path: Path, players: int, games: int, seed: int = 1) -> None:
@@ -72,7 +72,7 @@ def main() -> None:
         for name, fn in stages:
             seconds = best_of(fn, repeat=5)
             rows.append({"stage": name, "ms": f"{seconds * 1e3:.1f}", "x baseline": f"{seconds * 1e6 / base:.0f}"})
-        code = (f"import sys; from results.cli import ratings; "
+        code = (f"import sys; from hexarena.results.cli import ratings; "
                 f"ratings.main([{str(path)!r}, '--pooled'], standalone_mode=False)")
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-c", code], check=True, stdout=subprocess.DEVNULL)

@@ -1,4 +1,4 @@
-"""Referee throughput and overhead: two `python -m players random` engines, Spelde n=6.
+"""Referee throughput and overhead: two `python -m hexarena.players random` engines, Spelde n=6.
 
     python -m bench.bench_referee [GAMES]
 
@@ -29,13 +29,13 @@ from tempfile import TemporaryDirectory
 import trio
 
 from bench.common import baseline_us, table
-from referee import match as match_mod
-from referee.clock import Limits
-from referee.config import player_cmd
-from referee.match import Seat, Setup, play_game
-from referee.process import open_engine
-from referee.sgf import render
-from referee.tournament import expand
+from hexarena.referee import match as match_mod
+from hexarena.referee.clock import Limits
+from hexarena.referee.config import player_cmd
+from hexarena.referee.match import Seat, Setup, play_game
+from hexarena.referee.process import open_engine
+from hexarena.referee.sgf import render
+from hexarena.referee.tournament import expand
 
 
 async def bench(games: int, logdir: Path) -> dict[str, float]:

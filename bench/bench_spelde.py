@@ -15,7 +15,7 @@ import statistics
 import time
 
 from bench.common import baseline_us, table
-from engine.spelde import RULES
+from hexarena.engine.games.spelde.state import RULES
 
 
 def playout(n: int, rule: str, rng: random.Random) -> tuple[int, list]:

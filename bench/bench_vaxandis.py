@@ -15,7 +15,7 @@ import random
 import time
 
 from bench.common import baseline_us, best_of, table
-from engine.vaxandis import RULES, VaxandisState
+from hexarena.engine.games.vaxandis.state import RULES, VaxandisState
 
 #: (side, plies per game, games): the referee's caps, then long runs.
 RUNS = ((4, 300, 8), (5, 500, 8), (6, 800, 6), (5, 3000, 3))

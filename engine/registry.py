@@ -25,7 +25,7 @@ _cache: dict[str, GameInfo | None] = {}
 
 def _load(game_id: str) -> GameInfo | None:
     if game_id not in _cache:
-        name = f"{__package__}.{GAME_MODULES[game_id]}"
+        name = f"{__package__}.games.{GAME_MODULES[game_id]}"
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:

@@ -1,4 +1,4 @@
-"""Built-in bots, each servable over stdin/stdout (``python -m players NAME``).
+"""Built-in bots, each servable over stdin/stdout (``python -m hexarena.players NAME``).
 
 Names: ``random``, ``greedy``, ``mcts`` (MCTS at its default budget, about
 0.5-1 s a move) and ``mcts:N`` (MCTS with exactly N iterations a move, N a

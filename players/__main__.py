@@ -1,4 +1,4 @@
-"""`python -m players NAME [--seed N] [--log FILE]`: serve a built-in bot over stdin/stdout."""
+"""`python -m hexarena.players NAME [--seed N] [--log FILE]`: serve a built-in bot over stdin/stdout."""
 from __future__ import annotations
 
 import argparse
@@ -9,7 +9,7 @@ from .serve import DEFAULT_SEED, serve
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m players", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m hexarena.players", description=__doc__)
     parser.add_argument("name", help=f"the bot: {', '.join(BOTS)}")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="random seed (default %(default)s)")
     parser.add_argument("--log", default=None, help="append a timestamped transcript to FILE")

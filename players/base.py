@@ -10,8 +10,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.actions import Action
-from engine.game import GameState
+from hexarena.engine.actions import Action
+from hexarena.engine.game import GameState
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,8 @@ from __future__ import annotations
 import random
 from itertools import islice
 
-from engine.actions import Accept, Action, Grow, Place, Propose, Split, Swap
-from engine.game import GameState
+from hexarena.engine.actions import Accept, Action, Grow, Place, Propose, Split, Swap
+from hexarena.engine.game import GameState
 
 from .base import Budget
 

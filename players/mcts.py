@@ -42,9 +42,9 @@ import random
 from dataclasses import dataclass
 from itertools import islice
 
-from engine.actions import Action, Swap
-from engine.core import Colour
-from engine.game import GameState
+from hexarena.engine.actions import Action, Swap
+from hexarena.engine.core import Colour
+from hexarena.engine.game import GameState
 
 from .base import Budget
 

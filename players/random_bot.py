@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import random
 
-from engine.actions import Action
-from engine.game import GameState
+from hexarena.engine.actions import Action
+from hexarena.engine.game import GameState
 
 from .base import Budget
 

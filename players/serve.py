@@ -13,8 +13,8 @@ from datetime import datetime, timezone
 from importlib import metadata
 from typing import IO, TextIO
 
-from engine.game import GameState
-from protocol.engine_side import EngineSide
+from hexarena.engine.game import GameState
+from hexarena.protocol.engine_side import EngineSide
 
 from . import get
 from .base import Budget

@@ -7,7 +7,7 @@ last site on the right. Vaxandis stacks higher than one show their height.
 """
 from __future__ import annotations
 
-from engine.game import GameState
+from hexarena.engine.game import GameState
 
 def diagram(state: GameState) -> str:
     """Header line (game, side to move, ply, result if over) and the board."""

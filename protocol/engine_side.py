@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import islice
 
-from engine import registry
-from engine.actions import Action, Resign
-from engine.core import Colour
-from engine.errors import IllegalMove, InvalidNotation, InvalidPosition, UnknownGame, UnknownVariant
-from engine.game import GameState
+from hexarena.engine import registry
+from hexarena.engine.actions import Action, Resign
+from hexarena.engine.core import Colour
+from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition, UnknownGame, UnknownVariant
+from hexarena.engine.game import GameState
 
 from .diagram import diagram
 from .framing import CommandError, failure, parse_command, success

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine import registry
-from engine.actions import Action
-from engine.errors import IllegalMove, UnknownGame
-from engine.game import GameInfo, GameState, Variant
-from engine.geometry import MAX_SIZE, MIN_SIZE
+from hexarena.engine import registry
+from hexarena.engine.actions import Action
+from hexarena.engine.errors import IllegalMove, UnknownGame
+from hexarena.engine.game import GameInfo, GameState, Variant
+from hexarena.engine.geometry import MAX_SIZE, MIN_SIZE
 
 DEFAULT_GAME = "spelde"
 

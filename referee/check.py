@@ -26,11 +26,11 @@ from itertools import islice
 
 import trio
 
-from engine import registry
-from engine.core import Colour
-from engine.errors import IllegalMove, InvalidNotation
-from engine.game import GameInfo, GameState
-from protocol.controller import CommandFailed, ControllerError
+from hexarena.engine import registry
+from hexarena.engine.core import Colour
+from hexarena.engine.errors import IllegalMove, InvalidNotation
+from hexarena.engine.game import GameInfo, GameState
+from hexarena.protocol.controller import CommandFailed, ControllerError
 
 from .process import EngineChannel, EngineProcess, EngineStartFailed
 

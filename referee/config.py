@@ -14,15 +14,15 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine import registry
-from engine.errors import UnknownGame, UnknownVariant
+from hexarena.engine import registry
+from hexarena.engine.errors import UnknownGame, UnknownVariant
 
 from .clock import Limits
 
 PAIRINGS = ("round-robin", "gauntlet")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*\Z")
 PLAYER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*(:[0-9]+)?\Z")   # NAME or NAME:N (e.g. mcts:400)
-PLAYER_CMD = ("{python}", "-P", "-m", "players", "NAME", "--seed", "{seed}")   # -P: not from the cwd
+PLAYER_CMD = ("{python}", "-P", "-m", "hexarena.players", "NAME", "--seed", "{seed}")   # -P: not from the cwd
 
 
 class ConfigError(ValueError):
@@ -68,7 +68,7 @@ class TournamentConfig:
 
 
 def player_cmd(name: str) -> tuple[str, ...]:
-    """The argv of a built-in player (served by `python -m players`)."""
+    """The argv of a built-in player (served by `python -m hexarena.players`)."""
     return tuple(name if w == "NAME" else w for w in PLAYER_CMD)
 
 

@@ -32,12 +32,12 @@ from datetime import datetime, timezone
 
 import trio
 
-from engine import registry
-from engine.actions import Resign, Swap
-from engine.core import Colour, Outcome, Termination
-from engine.errors import IllegalMove, InvalidNotation
-from engine.game import GameInfo, GameState, Variant
-from protocol.controller import CommandFailed, ControllerError, EngineTimeout
+from hexarena.engine import registry
+from hexarena.engine.actions import Resign, Swap
+from hexarena.engine.core import Colour, Outcome, Termination
+from hexarena.engine.errors import IllegalMove, InvalidNotation
+from hexarena.engine.game import GameInfo, GameState, Variant
+from hexarena.protocol.controller import CommandFailed, ControllerError, EngineTimeout
 
 from .clock import Clock, Limits
 from .process import EngineChannel, EngineStartFailed

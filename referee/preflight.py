@@ -11,7 +11,7 @@ from pathlib import Path
 
 import trio
 
-from protocol.controller import CommandFailed, ControllerError
+from hexarena.protocol.controller import CommandFailed, ControllerError
 
 from .config import TournamentConfig
 from .process import EngineStartFailed

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import trio
 
-from protocol.controller import (
+from hexarena.protocol.controller import (
     ControllerError, EngineCrashed, EngineTimeout, ProtocolViolation, Response,
     ResponseReader, expect, format_command,
 )

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import registry
-from engine.core import Colour
-from engine.errors import RulesError
-from engine.game import GameState
+from hexarena.engine import registry
+from hexarena.engine.core import Colour
+from hexarena.engine.errors import RulesError
+from hexarena.engine.game import GameState
 
 from .sgf_read import SgfError, SgfNode, parse_sgf
 

@@ -13,7 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from engine.core import Colour
+from hexarena.engine.core import Colour
 
 from .match import Report
 

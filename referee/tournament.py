@@ -22,8 +22,8 @@ from pathlib import Path
 
 import trio
 
-from engine.core import Colour
-from results.records import JOURNAL_NAME, GameRecord, JournalError, JournalWriter, read_journal
+from hexarena.engine.core import Colour
+from hexarena.results.records import JOURNAL_NAME, GameRecord, JournalError, JournalWriter, read_journal
 
 from . import config as config_mod
 from .config import EngineSpec, TournamentConfig

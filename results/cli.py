@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import click
 
-from results.load import LoadError, load_games
-from results.report import GROUP_KEYS, build_reports, render_csv, render_json, render_text, write_out
+from hexarena.results.load import LoadError, load_games
+from hexarena.results.report import GROUP_KEYS, build_reports, render_csv, render_json, render_text, write_out
 
 
 def _parse_anchor(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, float]:

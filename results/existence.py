@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from results.ratings import Counts
+    from hexarena.results.ratings import Counts
 
 
 @dataclass(frozen=True)

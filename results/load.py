@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from results.records import GameRecord, JournalError, journal_path, read_journal
+from hexarena.results.records import GameRecord, JournalError, journal_path, read_journal
 
 CSV_COLUMNS = ("game", "size", "first", "second", "winner")
 FRAME_COLUMNS = ("game", "size", "first", "second", "winner", "score", "termination", "forfeit", "faulty")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from results.existence import Obstacles, find_obstacles
+from hexarena.results.existence import Obstacles, find_obstacles
 
 LAMBDA = math.log(10) / 400       # natural log-odds per Elo
 Z95 = 1.959963984540054           # two-sided 95% normal quantile
@@ -79,7 +79,7 @@ class Counts:
 
 def aggregate(frame: pd.DataFrame) -> Counts:
     """Counts of a games frame (see results.load; its player columns share sorted categories)."""
-    from results.load import FORFEIT_KINDS
+    from hexarena.results.load import FORFEIT_KINDS
     names = tuple(str(c) for c in frame["first"].cat.categories)
     first = frame["first"].cat.codes.to_numpy().astype(np.int64)
     second = frame["second"].cat.codes.to_numpy().astype(np.int64)

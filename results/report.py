@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from results.load import games_frame
-from results.ratings import Counts, Fit, aggregate, fit
-from results.records import GameRecord
-from results.tables import advantage_table, crosstable, los_table, ratings_table
+from hexarena.results.load import games_frame
+from hexarena.results.ratings import Counts, Fit, aggregate, fit
+from hexarena.results.records import GameRecord
+from hexarena.results.tables import advantage_table, crosstable, los_table, ratings_table
 
 GROUP_KEYS = ("game", "size")
 PRIOR_NOTE = "* rests on a weak prior (two virtual draws against the pool): "

@@ -4,7 +4,11 @@
     protocol  engine
     players   engine, protocol (never referee, results or trio)
     results   anything but trio, referee, protocol, players
-    referee   engine, protocol, results, trio, click; only referee/cli.py may import players
+    referee   engine, protocol, results, trio, click
+    hexarena  the package root: hexarena/cli.py is the composition root and may import everything
+
+Every import is written `hexarena.<package>...` (or relative); `engine`, `protocol`, ... are
+not installed names.
 """
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 OURS = {"engine", "protocol", "players", "referee", "results"}
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}
-COMPOSITION_ROOT = "referee/cli.py"
+COMPOSITION_ROOT = "hexarena/cli.py"
 
 #: package -> (our packages it may import, third-party packages it may import; None = any but `banned`)
 ALLOWED: dict[str, tuple[set[str], set[str] | None]] = {
@@ -26,23 +30,34 @@ ALLOWED: dict[str, tuple[set[str], set[str] | None]] = {
     "players": ({"engine", "protocol"}, None),
     "results": ({"engine"}, None),
     "referee": ({"engine", "protocol", "results"}, None),
+    "hexarena": (OURS, None),
 }
 BANNED_THIRD_PARTY = {"players": {"trio"}, "results": {"trio"}}
 
 
+def _package(dotted: str) -> str:
+    """The layer of a dotted name: `hexarena.engine.geometry` -> `engine`, `trio.lowlevel` -> `trio`."""
+    parts = dotted.split(".")
+    if parts[0] == "hexarena" and len(parts) > 1 and parts[1] in OURS:
+        return parts[1]
+    if parts[0] in OURS:
+        return "bare " + parts[0]           # not an installed name: always a violation
+    return parts[0]
+
+
 def imports(source: str, module: str) -> list[tuple[int, str]]:
-    """(line, top-level package) of every import in `source`, relative ones resolved against `module`."""
+    """(line, layer) of every import in `source`, relative ones resolved against `module`."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name.split(".")[0]) for alias in node.names]
+            found += [(node.lineno, _package(alias.name)) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 parts = module.split(".")[:-node.level]
                 base = ".".join(parts + ([node.module] if node.module else []))
-                found.append((node.lineno, base.split(".")[0]))
+                found.append((node.lineno, _package(base)))
             else:
-                found.append((node.lineno, node.module.split(".")[0]))
+                found.append((node.lineno, _package(node.module)))
     return found
 
 
@@ -56,16 +71,21 @@ def violations(rel: str, source: str) -> list[str]:
     """Every broken arrow in one file (`rel` like `engine/spelde.py`)."""
     package = rel.split("/")[0]
     module = rel[:-3].replace("/", ".")
+    if package != "hexarena":
+        module = "hexarena." + module                   # the installed name of the file
     if module.endswith(".__init__"):
         module = module[: -len(".__init__")] + ".x"     # relative imports resolve inside the package
     ours, third = ALLOWED[package]
     out = []
     for line, top in imports(source, module):
         where = f"{rel}:{line}"
+        if top.startswith("bare "):
+            out.append(f"{where}: import hexarena.{top[5:]}, not {top[5:]} (not an installed name)")
+            continue
         if top == package or top in STDLIB:
             continue
         if top in OURS:
-            if top in ours or (rel == COMPOSITION_ROOT and top == "players"):
+            if top in ours:
                 continue
             out.append(f"{where}: {package} must not import {top}")
         elif third is not None and top not in third:
@@ -94,16 +114,18 @@ def test_every_package_keeps_its_layer():
 
 @pytest.mark.parametrize("rel, source, expected", [
     ("engine/x.py", "import trio\n", "engine must not import the third-party package trio"),
-    ("engine/x.py", "from protocol import controller\n", "engine must not import protocol"),
+    ("engine/x.py", "from hexarena.protocol import controller\n", "engine must not import protocol"),
     ("engine/x.py", "def f():\n    import pandas\n", "x.py:2: engine must not import the third-party package pandas"),
-    ("protocol/x.py", "from referee.match import play_game\n", "protocol must not import referee"),
+    ("protocol/x.py", "from hexarena.referee.match import play_game\n", "protocol must not import referee"),
     ("players/x.py", "import trio.lowlevel\n", "players must not import trio"),
-    ("players/x.py", "from referee import cli\n", "players must not import referee"),
+    ("players/x.py", "from hexarena.referee import match\n", "players must not import referee"),
     ("results/x.py", "from trio import run\n", "results must not import trio"),
-    ("results/x.py", "from protocol.controller import Response\n", "results must not import protocol"),
-    ("referee/match.py", "from players import get\n", "referee must not import players"),
-    ("referee/match.py", "import trio\ntrio.run(f)\n", "trio.run belongs to referee/cli.py only"),
-    ("engine/sub/y.py", "from ...referee import cli\n", "engine must not import referee"),
+    ("results/x.py", "from hexarena.protocol.controller import Response\n", "results must not import protocol"),
+    ("referee/match.py", "from hexarena.players import get\n", "referee must not import players"),
+    ("referee/match.py", "import trio\ntrio.run(f)\n", "trio.run belongs to hexarena/cli.py only"),
+    ("engine/sub/y.py", "from ...referee import match\n", "engine must not import referee"),
+    ("referee/x.py", "from engine.core import Colour\n", "import hexarena.engine, not engine"),
+    ("players/x.py", "import protocol\n", "import hexarena.protocol, not protocol"),
 ])
 def test_the_checker_catches_each_broken_arrow(rel, source, expected):
     assert any(expected in v for v in violations(rel, source)), violations(rel, source)
@@ -111,10 +133,10 @@ def test_the_checker_catches_each_broken_arrow(rel, source, expected):
 
 @pytest.mark.parametrize("rel, source", [
     ("engine/x.py", "import random, itertools\nfrom . import geometry\nfrom .core import Colour\n"),
-    ("protocol/x.py", "from engine.game import GameState\n"),
-    ("players/x.py", "from protocol.engine_side import EngineSide\nfrom engine import registry\n"),
-    ("results/x.py", "import pandas as pd\nfrom engine.core import Colour\n"),
-    ("referee/cli.py", "import trio\nfrom players.serve import serve\ntrio.run(main)\n"),
+    ("protocol/x.py", "from hexarena.engine.game import GameState\n"),
+    ("players/x.py", "from hexarena.protocol.engine_side import EngineSide\nfrom hexarena.engine import registry\n"),
+    ("results/x.py", "import pandas as pd\nfrom hexarena.engine.core import Colour\n"),
+    ("hexarena/cli.py", "import trio\nfrom hexarena.players.serve import serve\ntrio.run(main)\n"),
 ])
 def test_the_checker_accepts_the_allowed_arrows(rel, source):
     assert violations(rel, source) == []

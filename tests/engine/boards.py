@@ -1,11 +1,11 @@
 """Readable test positions: `"B a1 / W c5 d5 e5"` on a board of side n."""
 from __future__ import annotations
 
-from engine import registry
-from engine.core import Colour
-from engine.game import GameState
-from engine.geometry import hexagon
-from engine.position import Position, format_position
+from hexarena.engine import registry
+from hexarena.engine.core import Colour
+from hexarena.engine.game import GameState
+from hexarena.engine.geometry import hexagon
+from hexarena.engine.position import Position, format_position
 
 
 def stones(spec: str, n: int) -> dict[int, tuple[Colour, int]]:

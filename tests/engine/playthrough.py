@@ -9,9 +9,9 @@ import random
 from collections.abc import Callable
 from itertools import islice
 
-from engine import registry
-from engine.actions import Place
-from engine.game import GameState
+from hexarena.engine import registry
+from hexarena.engine.actions import Place
+from hexarena.engine.game import GameState
 
 ENUMERATION_CAP = 5000
 

@@ -1,7 +1,7 @@
 import pytest
 
-from engine.errors import IllegalMove, InvalidNotation
-from engine.geometry import DIRECTIONS, MAX_SIZE, MIN_SIZE, hexagon, iter_bits
+from hexarena.engine.errors import IllegalMove, InvalidNotation
+from hexarena.engine.geometry import DIRECTIONS, MAX_SIZE, MIN_SIZE, hexagon, iter_bits
 
 
 @pytest.mark.parametrize("n", range(MIN_SIZE, MAX_SIZE + 1))
@@ -96,7 +96,7 @@ def test_sizes_outside_the_range_are_refused(n):
 def test_nth_bit_agrees_with_iter_bits():
     import random
 
-    from engine.geometry import nth_bit
+    from hexarena.engine.geometry import nth_bit
     rng = random.Random(5)
     for _ in range(2000):
         bb = rng.getrandbits(rng.choice((3, 40, 200, 650)))

@@ -1,10 +1,10 @@
 import pytest
 
-from engine.actions import (Accept, Grow, Komi, Move, Pair, Pass, PieStones, Place, Release, Resign,
+from hexarena.engine.actions import (Accept, Grow, Komi, Move, Pair, Pass, PieStones, Place, Release, Resign,
                             Split, Swap)
-from engine.errors import IllegalMove, InvalidNotation
-from engine.geometry import hexagon
-from engine.notation import format_action, parse_action
+from hexarena.engine.errors import IllegalMove, InvalidNotation
+from hexarena.engine.geometry import hexagon
+from hexarena.engine.notation import format_action, parse_action
 
 B = hexagon(5)
 ALL = frozenset({Place, Pair, Split, Move, Grow, Komi, Swap, Pass, Release, Accept})

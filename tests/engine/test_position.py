@@ -1,9 +1,9 @@
 import pytest
 
-from engine.core import Colour
-from engine.errors import InvalidPosition
-from engine.geometry import hexagon
-from engine.position import Position, format_position, parse_colours, parse_position
+from hexarena.engine.core import Colour
+from hexarena.engine.errors import InvalidPosition
+from hexarena.engine.geometry import hexagon
+from hexarena.engine.position import Position, format_position, parse_colours, parse_position
 
 EXAMPLE = "spelde 5 w ...../....../......./......../....b..../......../......./....../..... variant=nopie"
 

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from engine import registry
-from players import BOTS, Budget
+from hexarena.engine import registry
+from hexarena.players import BOTS, Budget
 
 CONFIGS = [(g, b) for g in registry.playable() for b in registry.get(g).balances]
 

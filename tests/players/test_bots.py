@@ -7,11 +7,11 @@ from itertools import islice
 
 import pytest
 
-import players
-from engine import registry
-from engine.game import GameState
-from players import Budget, greedy_bot, random_bot
-from players.greedy import ENUMERATION_CAP, candidates
+from hexarena import players
+from hexarena.engine import registry
+from hexarena.engine.game import GameState
+from hexarena.players import Budget, greedy_bot, random_bot
+from hexarena.players.greedy import ENUMERATION_CAP, candidates
 
 pytestmark = pytest.mark.skipif("spelde" not in registry.playable(), reason="engine/spelde.py not present")
 
@@ -149,7 +149,7 @@ def test_greedy_candidates_are_every_action_when_few() -> None:
 
 
 def test_greedy_proposes_an_ending_only_when_the_agreed_score_wins():
-    from engine.actions import Accept, Propose
+    from hexarena.engine.actions import Accept, Propose
     from tests.engine.boards import state
     losing = state("anda-prison", 3, "B a1 a2 b1 b2 / W e5 c1", "b")
     assert Propose() in set(losing.legal_actions())

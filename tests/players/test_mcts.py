@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-import players
-from engine import registry
-from engine.actions import Action, Swap
-from engine.game import GameState
-from players import Budget, MctsBot, random_bot
-from players.mcts import DEFAULT_PLIES, ENUMERATION_CAP, MIN_ITERATIONS, RESERVE_SECONDS
+from hexarena import players
+from hexarena.engine import registry
+from hexarena.engine.actions import Action, Swap
+from hexarena.engine.game import GameState
+from hexarena.players import Budget, MctsBot, random_bot
+from hexarena.players.mcts import DEFAULT_PLIES, ENUMERATION_CAP, MIN_ITERATIONS, RESERVE_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = [(g, b) for g in registry.playable() for b in registry.get(g).balances]
@@ -70,7 +70,7 @@ def test_budget_shrinks_when_the_clock_runs_low() -> None:
 
 
 def test_config_accepts_a_budgeted_player() -> None:
-    from referee import config as C
+    from hexarena.referee import config as C
     cfg = C.from_dict({"engines": {"a": {"player": "mcts:400"}, "b": {"player": "random"}},
                        "games": [{"game": registry.playable()[0]}]})
     assert "mcts:400" in cfg.engine("a").cmd
@@ -241,7 +241,7 @@ def test_beats_random_on_spelde(size: int, balance: str, iterations: int) -> Non
 @needs_spelde
 def test_python_m_players_serves_mcts() -> None:
     session = "1 game spelde nopie\n2 boardsize 4\n3 genmove b\n4 name\n5 quit\n"
-    out = subprocess.run([sys.executable, "-m", "players", "mcts:50", "--seed", "3"], input=session,
+    out = subprocess.run([sys.executable, "-m", "hexarena.players", "mcts:50", "--seed", "3"], input=session,
                          capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     answers = out.stdout[:-2].split("\n\n")

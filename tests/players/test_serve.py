@@ -1,4 +1,4 @@
-"""Serving bots over stdin/stdout: in process, as `python -m players`, and the shared conformance kit."""
+"""Serving bots over stdin/stdout: in process, as `python -m hexarena.players`, and the shared conformance kit."""
 from __future__ import annotations
 
 import io
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import registry
-from players.serve import serve
+from hexarena.engine import registry
+from hexarena.players.serve import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
@@ -72,7 +72,7 @@ def test_serve_log_is_a_timestamped_transcript(tmp_path: Path) -> None:
 
 
 def _run_module(args: list[str], text: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "players", *args], input=text.encode(), capture_output=True,
+    return subprocess.run([sys.executable, "-m", "hexarena.players", *args], input=text.encode(), capture_output=True,
                           timeout=60, cwd=ROOT)
 
 
@@ -97,7 +97,7 @@ def test_conformance_kit_framing_checks() -> None:
     cases = SHARED / "conformance" / "gtp-framing.hgp"
     if not runner.exists() or not cases.exists():
         pytest.skip(f"the shared conformance kit is not at {SHARED / 'conformance'}")
-    proc = subprocess.run([sys.executable, str(runner), str(cases), "--", sys.executable, "-m", "players", "random"],
+    proc = subprocess.run([sys.executable, str(runner), str(cases), "--", sys.executable, "-m", "hexarena.players", "random"],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     last = proc.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"[1-9]\d* passed, 0 failed", last), proc.stdout

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import registry
-from engine.actions import Resign
+from hexarena.engine import registry
+from hexarena.engine.actions import Resign
 
 from .transcript import answer, engine, run, seeded
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.controller import (
+from hexarena.protocol.controller import (
     CommandFailed, ControllerError, EngineCrashed, EngineTimeout, ProtocolViolation, Response,
     ResponseReader, expect, format_command, parse_response,
 )

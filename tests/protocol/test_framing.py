@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.engine_side import COMMANDS
-from protocol.framing import Command, format_response, parse_command, preprocess
+from hexarena.protocol.engine_side import COMMANDS
+from hexarena.protocol.framing import Command, format_response, parse_command, preprocess
 
 from .transcript import answer, engine, run
 

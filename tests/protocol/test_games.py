@@ -9,7 +9,7 @@ from itertools import islice
 
 import pytest
 
-from engine import registry
+from hexarena.engine import registry
 
 from .transcript import answer, engine, seeded
 

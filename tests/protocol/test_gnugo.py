@@ -11,9 +11,9 @@ import pytest
 import trio
 from click.testing import CliRunner
 
-from protocol.controller import CommandFailed
-from referee import cli
-from referee.process import open_engine
+from hexarena.protocol.controller import CommandFailed
+from hexarena import cli
+from hexarena.referee.process import open_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from protocol.controller import CommandFailed, EngineCrashed, ProtocolViolation
-from referee.process import EngineProcess
+from hexarena.protocol.controller import CommandFailed, EngineCrashed, ProtocolViolation
+from hexarena.referee.process import EngineProcess
 
 FAKE = r'''
 import os, sys, time

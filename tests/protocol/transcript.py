@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import random
 
-from engine.actions import Action
-from engine.game import GameState
-from protocol.engine_side import EngineSide
+from hexarena.engine.actions import Action
+from hexarena.engine.game import GameState
+from hexarena.protocol.engine_side import EngineSide
 
 
 def first_legal(state: GameState, seconds: float | None) -> Action:

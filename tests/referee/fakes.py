@@ -27,7 +27,7 @@ if mode == "crash-start":
     sys.exit(3)
 if mode == "hang-start":
     time.sleep(600)
-from engine import registry
+from hexarena.engine import registry
 info = state = None
 size, tokens, rng, moves, stones = None, [], random.Random(at), 0, []
 out = sys.stdout

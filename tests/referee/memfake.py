@@ -14,8 +14,8 @@ from contextlib import asynccontextmanager
 import trio
 import trio.testing
 
-from engine import registry
-from referee.process import EngineChannel
+from hexarena.engine import registry
+from hexarena.referee.process import EngineChannel
 
 
 class MemEngine:

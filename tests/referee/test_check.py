@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine import registry
-from players import BOTS
-from referee import cli
-from results.records import read_journal
+from hexarena.engine import registry
+from hexarena.players import BOTS
+from hexarena import cli
+from hexarena.results.records import read_journal
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = [sys.executable, str(ROOT / "examples" / "random_engine.py")]
@@ -69,7 +69,7 @@ def lines(output: str, status: str) -> list[str]:
 
 @pytest.mark.parametrize("bot", sorted(BOTS))
 def test_check_passes_on_every_built_in_player_for_every_game(bot):
-    result = check("--size", "3", "--size", "5", "--", sys.executable, "-m", "players", bot)
+    result = check("--size", "3", "--size", "5", "--", sys.executable, "-m", "hexarena.players", bot)
     assert result.exit_code == 0, result.output
     assert lines(result.output, "FAIL") == [] and lines(result.output, "SKIP") == []
     checked = {m.group(1) for m in re.finditer(r"^PASS (\S+) 5 genmove", result.output, re.M)}
@@ -148,7 +148,7 @@ def test_unknown_game_option_is_a_usage_error():
 def test_example_engine_plays_a_match_against_the_random_player(tmp_path):
     out = tmp_path / "m"
     result = CliRunner().invoke(cli.main, [
-        "match", shlex.join(EXAMPLE), f"{shlex.quote(sys.executable)} -m players random --seed {{seed}}",
+        "match", shlex.join(EXAMPLE), f"{shlex.quote(sys.executable)} -m hexarena.players random --seed {{seed}}",
         "--game", "spelde", "--size", "5", "--games", "4", "--out", str(out), "-q"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     records = read_journal(out)

@@ -10,12 +10,12 @@ import time
 
 from click.testing import CliRunner
 
-from referee import cli
-from referee import config as C
-from results.records import read_journal
+from hexarena import cli
+from hexarena.referee import config as C
+from hexarena.results.records import read_journal
 from tests.referee.fakes import alive, fake_argv, pids_in
 
-RANDOM = f"{shlex.quote(sys.executable)} -m players random --seed {{seed}}"
+RANDOM = f"{shlex.quote(sys.executable)} -m hexarena.players random --seed {{seed}}"
 
 
 def invoke(*args: str):
@@ -80,7 +80,7 @@ def test_tournament_without_arguments_runs_the_built_in_defaults(monkeypatch, tm
 
 
 def test_engine_serves_a_built_in_player():
-    proc = subprocess.run([sys.executable, "-c", "from referee.cli import main; main()", "engine", "random",
+    proc = subprocess.run([sys.executable, "-c", "from hexarena.cli import main; main()", "engine", "random",
                            "--seed", "3"], input="1 protocol_version\n2 list_games\n3 quit\n",
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
@@ -94,7 +94,7 @@ def test_sigterm_stops_a_running_tournament_and_its_engines(tmp_path):
                     f"[engines.two]\ncmd = {json.dumps(fake_argv('good'))}\n"
                     '[time]\nmove = 300\n[[games]]\ngame = "spelde"\nsize = 4\n')
     out = tmp_path / "o"
-    proc = subprocess.Popen([sys.executable, "-c", "from referee.cli import main; main()", "tournament",
+    proc = subprocess.Popen([sys.executable, "-c", "from hexarena.cli import main; main()", "tournament",
                              str(conf), "--out", str(out), "-j", "2"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     logs = []

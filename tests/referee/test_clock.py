@@ -7,11 +7,11 @@ import pytest
 import trio
 import trio.testing
 
-from engine.core import Colour, Termination
-from protocol.controller import EngineCrashed, EngineTimeout, ProtocolViolation
-from referee.clock import Clock, Limits
-from referee.match import Seat, Setup, play_game
-from referee.process import EngineChannel
+from hexarena.engine.core import Colour, Termination
+from hexarena.protocol.controller import EngineCrashed, EngineTimeout, ProtocolViolation
+from hexarena.referee.clock import Clock, Limits
+from hexarena.referee.match import Seat, Setup, play_game
+from hexarena.referee.process import EngineChannel
 from tests.referee.memfake import MemEngine, mem_connect
 
 

@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from engine import registry
-from referee import config as C
-from referee.schedule import game_seed, pairings, schedule
+from hexarena.engine import registry
+from hexarena.referee import config as C
+from hexarena.referee.schedule import game_seed, pairings, schedule
 
 GOOD = """\
 seed = 7
@@ -25,7 +25,7 @@ increment = 0.5
 player = "random"
 
 [engines.greedy]
-cmd = ["{python}", "-m", "players", "greedy", "--seed", "{seed}"]
+cmd = ["{python}", "-m", "hexarena.players", "greedy", "--seed", "{seed}"]
 
 [engines."my.bot"]
 cmd = ["./bot", "--hgp"]
@@ -51,7 +51,7 @@ def load(tmp_path, text):
 def test_a_full_config_loads_with_defaults_filled_in(tmp_path):
     cfg = load(tmp_path, GOOD)
     assert [e.name for e in cfg.engines] == ["random", "greedy", "my.bot"]
-    assert cfg.engine("random").cmd == ("{python}", "-P", "-m", "players", "random", "--seed", "{seed}")
+    assert cfg.engine("random").cmd == ("{python}", "-P", "-m", "hexarena.players", "random", "--seed", "{seed}")
     assert cfg.engine("my.bot").cmd == ("./bot", "--hgp")
     assert cfg.games[0].sizes == (5, 6) and cfg.games[0].variants == ("pie", "nopie flips=dense")
     assert cfg.games[1].sizes == (7,) and cfg.games[1].variants == ("pie",) and cfg.games[1].ply_cap == 40

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import trio
 
-from engine.core import Termination
-from referee.clock import Limits
-from referee.match import Seat, Setup, play_game
-from referee.process import EngineProcess, EngineStartFailed, open_engine
+from hexarena.engine.core import Termination
+from hexarena.referee.clock import Limits
+from hexarena.referee.match import Seat, Setup, play_game
+from hexarena.referee.process import EngineProcess, EngineStartFailed, open_engine
 from tests.referee.fakes import alive, fake_argv, pids_in
 
 LIMITS = Limits(move=1.0, start=10.0, command=5.0)
@@ -100,7 +100,7 @@ def test_engine_process_refuses_a_shell_string_and_reports_spawn_errors(tmp_path
     async def main():
         async with trio.open_nursery() as nursery:
             with pytest.raises(EngineStartFailed, match="list of words"):
-                await EngineProcess.start(nursery, "python -m players random", tmp_path / "x.log", "x")
+                await EngineProcess.start(nursery, "python -m hexarena.players random", tmp_path / "x.log", "x")
             with pytest.raises(EngineStartFailed, match="cannot start"):
                 await EngineProcess.start(nursery, [str(tmp_path)], tmp_path / "x.log", "x")
     trio.run(main)

@@ -6,9 +6,9 @@ import sys
 
 from click.testing import CliRunner
 
-from referee import cli
+from hexarena import cli
 
-RANDOM = f"{shlex.quote(sys.executable)} -m players random"
+RANDOM = f"{shlex.quote(sys.executable)} -m hexarena.players random"
 
 
 def invoke(*args: str):

@@ -2,12 +2,12 @@ import random
 
 import pytest
 
-from engine import registry
-from engine.core import Outcome, Termination
-from referee.match import Report
-from referee.render import replay
-from referee.sgf import render
-from referee.sgf_read import SgfError, parse_sgf
+from hexarena.engine import registry
+from hexarena.engine.core import Outcome, Termination
+from hexarena.referee.match import Report
+from hexarena.referee.render import replay
+from hexarena.referee.sgf import render
+from hexarena.referee.sgf_read import SgfError, parse_sgf
 
 
 def test_reader_handles_escapes_soft_breaks_and_several_values():
@@ -78,7 +78,7 @@ def test_a_record_that_breaks_the_rules_is_reported_at_its_ply():
 def test_render_command_draws_the_final_or_chosen_position(tmp_path):
     from click.testing import CliRunner
 
-    from referee.cli import main
+    from hexarena.cli import main
     text, states = _record("spelde", 5, 99, seed=4)
     path = tmp_path / "g.sgf"
     path.write_text(text, encoding="utf-8")

@@ -6,10 +6,10 @@ import os
 import pytest
 from sgfmill import sgf
 
-from engine import registry
-from engine.core import Colour, Outcome, Termination
-from referee.match import Report
-from referee.sgf import escape, render, write_atomic
+from hexarena.engine import registry
+from hexarena.engine.core import Colour, Outcome, Termination
+from hexarena.referee.match import Report
+from hexarena.referee.sgf import escape, render, write_atomic
 
 
 def report(actions, outcome=Outcome(Colour.WHITE, Termination.NO_MOVES), swapped=False, komi=None):

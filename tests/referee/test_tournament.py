@@ -10,10 +10,10 @@ import pytest
 import trio
 from sgfmill import sgf
 
-from referee import config as C
-from referee.schedule import schedule
-from referee.tournament import CONFIG_NAME, TournamentError, load_saved, prepare, run
-from results.records import GameRecord, read_journal
+from hexarena.referee import config as C
+from hexarena.referee.schedule import schedule
+from hexarena.referee.tournament import CONFIG_NAME, TournamentError, load_saved, prepare, run
+from hexarena.results.records import GameRecord, read_journal
 from tests.referee.fakes import alive, fake_argv, pids_in
 from tests.referee.memfake import MemEngine, mem_connect
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import statsmodels.api as sm
 
-from results.ratings import LAMBDA, NoMaximum, aggregate, fit
+from hexarena.results.ratings import LAMBDA, NoMaximum, aggregate, fit
 from tests.results.conftest import frame_of, simulate
 
 ELO = 400 / math.log(10)

@@ -6,10 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from results.load import games_frame
-from results.ratings import aggregate, fit
-from results.report import build_reports, render_text, summary_table
-from results.tables import RATING_COLUMNS, advantage_table, crosstable, los_table, ratings_table
+from hexarena.results.load import games_frame
+from hexarena.results.ratings import aggregate, fit
+from hexarena.results.report import build_reports, render_text, summary_table
+from hexarena.results.tables import RATING_COLUMNS, advantage_table, crosstable, los_table, ratings_table
 from tests.results.conftest import frame_of, simulate
 from tests.results.test_load import record
 from tests.results.test_ratings import three_player_games

@@ -1,0 +1,1 @@
+"""The five games, one subpackage each; each exports ``RULES`` (its GameInfo)."""

@@ -1,0 +1,297 @@
+"""Anda (RULES.md section 2): cells, breaths, territory, smothering, the komi pie.
+
+Phases (position key ``phase=``):
+
+* ``offer``  -- pie only: Black offers ``komi=K``, 0 <= K <= sites;
+* ``answer`` -- pie only: White answers ``swap`` or ``keep`` (the referee exchanges
+  the players after a swap; the state is the same either way);
+* ``play``   -- the two-stone first turns (colours still owing one are in ``first``),
+  then placements and White's komi passes (``komi`` = passes left).
+
+The board mechanics (placement, the two removal steps, incremental groups and
+regions) live in engine.anda_board; this module holds the turn structure.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import ClassVar
+
+from .. import anda_regions as R
+from ...actions import Action, Keep, Komi, Pair, Pass, Place, Swap
+from .board import Analysis, analyse, place, place_pair, placeable, region_of
+from .position import BOTH, check, read_keys
+from ...core import Colour, Outcome, Termination
+from ...errors import IllegalMove
+from ...game import GameInfo, StoneState, Variant
+from ...geometry import hexagon, iter_bits
+from ...position import Position, format_colours
+
+
+@lru_cache(maxsize=None)
+def opening_pairs(n: int, opening: str) -> tuple[tuple[int, int], ...]:
+    """Every first-turn pair of the empty board, canonical (a before b), in canonical order.
+
+    `features`: two perimeter sites on distinct, non-adjacent features;
+    `cells`: two perimeter sites that are not neighbours.
+    """
+    board = hexagon(n)
+    rim = board.sorted_sites(iter_bits(board.perimeter))
+    feature = {s: board.feature(s) for s in rim}
+    out = []
+    for i, a in enumerate(rim):
+        for b in rim[i + 1:]:
+            if opening == "cells":
+                ok = not board.neighbour_mask[a] >> b & 1
+            else:
+                fa, fb = feature[a], feature[b]
+                ok = fa != fb and not board.features_adjacent(fa, fb)
+            if ok:
+                out.append((a, b))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _pair_set(n: int, opening: str) -> frozenset[tuple[int, int]]:
+    return frozenset(opening_pairs(n, opening))
+
+
+@dataclass(frozen=True, slots=True)
+class AndaState(StoneState):
+    """An Anda position. `_an` (the board's Analysis, computed lazily when absent) and
+    `_next` (the last child random_action built, reused by play) are caches outside
+    equality and hashing; they never change what the state means."""
+
+    info: ClassVar[GameInfo]
+    komi: int                        # White's passes left
+    first: frozenset[Colour]         # colours whose two-stone first turn is still to come
+    phase: str = "play"
+    _an: Analysis | None = field(default=None, compare=False, hash=False, repr=False)
+    _next: tuple | None = field(default=None, compare=False, hash=False, repr=False)
+
+    # -- helpers ------------------------------------------------------------------------
+    def _analysis(self) -> Analysis:
+        an = self._an
+        if an is None:
+            an = analyse(self.board, self.black, self.white)
+            object.__setattr__(self, "_an", an)
+        return an
+
+    def _stones(self) -> tuple[int, int]:
+        """(mover's stones, opponent's stones)."""
+        if self.to_move is Colour.BLACK:
+            return self.black, self.white
+        return self.white, self.black
+
+    def _with(self, **changes) -> AndaState:
+        values = {"variant": self.variant, "to_move": self.to_move.other, "ply": self.ply + 1,
+                  "black": self.black, "white": self.white, "komi": self.komi,
+                  "first": self.first, "phase": self.phase}
+        values.update(changes)
+        return AndaState(**values)
+
+    def _placing(self) -> bool:
+        """A normal turn: single placements (and White's passes)."""
+        return self.phase == "play" and self.to_move not in self.first and self.outcome() is None
+
+    def can_pass(self) -> bool:
+        """White may spend a komi point now."""
+        return self.to_move is Colour.WHITE and self.komi > 0 and self._placing()
+
+    def enemy_territory(self) -> int:
+        """The empty sites that are the opponent's territory (where the mover may not place)."""
+        own, other = self._stones()
+        return R.territory(self.board, other, own, self.board.mask & ~(own | other))
+
+    # -- the rules ----------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        if self.phase != "play" or self.first:
+            return None
+        if not self.black:
+            return Outcome(Colour.WHITE, Termination.ELIMINATED)
+        if not self.white:
+            return Outcome(Colour.BLACK, Termination.ELIMINATED)
+        return None
+
+    def _try_place(self, s: int) -> AndaState | str:
+        """The state after placing on s, or the reason it is illegal (the turn is a placing turn)."""
+        nxt = self._next
+        if nxt is not None and nxt[0] == s:
+            return nxt[1]
+        own, other = self._stones()
+        bit = 1 << s
+        if (own | other) & bit:
+            return "is occupied"
+        an = self._analysis()
+        board = self.board
+        at = region_of(an, s)
+        near = board.expand(an.regions[at])
+        if near & other and not near & own:
+            return f"is {self.to_move.other.name.lower()} territory"
+        me = 0 if self.to_move is Colour.BLACK else 1
+        res = place(board, an, own, other, me, s, at)
+        if res.removed_own == bit and not res.removed_other:
+            return "would remove only the stone placed"
+        groups = (res.own_groups, res.other_groups) if me == 0 else (res.other_groups, res.own_groups)
+        smothered = (0, res.other_smothered) if me == 0 else (res.other_smothered, 0)
+        black, white = (res.own, res.other) if me == 0 else (res.other, res.own)
+        return AndaState(self.variant, self.to_move.other, self.ply + 1, black, white, self.komi,
+                         self.first, "play", Analysis(res.regions, groups, smothered))
+
+    def _place(self, s: int) -> AndaState:
+        if self.phase != "play" or self.outcome() is not None:
+            raise IllegalMove("no placement now" if self.phase != "play" else "the game is over")
+        if self.to_move in self.first:
+            raise IllegalMove("the first turn places two stones (a pair such as a1,i9)")
+        out = self._try_place(s)
+        if isinstance(out, str):
+            raise IllegalMove(f"{self.board.name(s)} {out}")
+        return out
+
+    def _pair(self, a: int, b: int) -> AndaState:
+        if self.phase != "play" or self.to_move not in self.first:
+            raise IllegalMove("a pair is only a first turn")
+        board = self.board
+        for s in (a, b):
+            if (self.black | self.white) >> s & 1:
+                raise IllegalMove(f"{board.name(s)} is occupied")
+            if not board.perimeter >> s & 1:
+                raise IllegalMove(f"{board.name(s)} is not on the perimeter")
+        a, b = board.sorted_sites((a, b))
+        opening = self.variant.option("opening")
+        if (a, b) not in _pair_set(board.n, opening):
+            what = "neighbours" if opening == "cells" else "on the same or adjacent features"
+            raise IllegalMove(f"{board.name(a)} and {board.name(b)} are {what}")
+        own, other = self._stones()
+        own, other = place_pair(board, own, other, a, b)
+        black, white = (own, other) if self.to_move is Colour.BLACK else (other, own)
+        return self._with(black=black, white=white, first=self.first - {self.to_move})
+
+    def play(self, action: Action) -> AndaState:
+        kind = type(action)
+        if kind is Place:
+            return self._place(action.cell)
+        if kind is Pair:
+            return self._pair(action.a, action.b)
+        if kind is Pass:
+            if self.to_move is Colour.BLACK:
+                raise IllegalMove("only White passes")
+            if not self.can_pass():
+                raise IllegalMove("no komi left to pass" if self.komi == 0 else "no pass now")
+            return self._with(komi=self.komi - 1, _an=self._an)
+        if kind is Komi:
+            if self.phase != "offer":
+                raise IllegalMove("no komi offer now")
+            sites = self.board.site_count
+            if not 0 <= action.k <= sites:
+                raise IllegalMove(f"komi {action.k} outside 0..{sites}")
+            return self._with(komi=action.k, phase="answer")
+        if kind is Swap or kind is Keep:
+            if self.phase != "answer":
+                raise IllegalMove("no swap decision now")
+            return self._with(phase="play")
+        raise IllegalMove(f"{self.format(action)} is not an action of Anda")
+
+    def legal_cells(self) -> int:
+        if not self._placing():
+            return 0
+        own, other = self._stones()
+        me = 0 if self.to_move is Colour.BLACK else 1
+        cells, unsure = placeable(self.board, self._analysis(), own, other, me)
+        for s in iter_bits(unsure):
+            if not isinstance(self._try_place(s), str):
+                cells |= 1 << s
+        return cells
+
+    def legal_actions(self) -> Iterator[Action]:
+        board = self.board
+        if self.phase == "offer":
+            yield from (Komi(k) for k in range(board.site_count + 1))
+        elif self.phase == "answer":
+            yield Swap()
+            yield Keep()
+        elif self.to_move in self.first:
+            taken = self.black | self.white
+            for a, b in opening_pairs(board.n, self.variant.option("opening")):
+                if not (taken >> a & 1 or taken >> b & 1):
+                    yield Pair(a, b)
+        elif self.outcome() is None:
+            for s in board.sorted_sites(iter_bits(self.legal_cells())):
+                yield Place(s)
+            if self.can_pass():
+                yield Pass()
+
+    def random_action(self, rng: random.Random) -> Action:
+        if self.outcome() is not None:
+            raise ValueError("the game is over")
+        board = self.board
+        if self.phase == "offer":
+            return Komi(rng.randrange(board.site_count + 1))
+        if self.phase == "answer":
+            return rng.choice((Swap(), Keep()))
+        if self.to_move in self.first:
+            pairs = opening_pairs(board.n, self.variant.option("opening"))
+            taken = self.black | self.white
+            for _ in range(1000):
+                a, b = pairs[rng.randrange(len(pairs))]
+                if not (taken >> a & 1 or taken >> b & 1):
+                    return Pair(a, b)
+            return rng.choice(list(self.legal_actions()))
+        # rejection sampling over sites (+ the pass): uniform over the legal actions
+        sites = board.sites
+        n = len(sites)
+        total = n + (1 if self.can_pass() else 0)
+        taken = self.black | self.white
+        for _ in range(50 * total):
+            k = int(rng.random() * total)       # uniform up to 2**-53
+            if k == n:
+                return Pass()
+            s = sites[k]
+            if taken >> s & 1:
+                continue
+            out = self._try_place(s)
+            if not isinstance(out, str):
+                object.__setattr__(self, "_next", (s, out))
+                return Place(s)
+        return rng.choice(list(self.legal_actions()))
+
+    def to_position(self) -> Position:
+        stacks = {s: (Colour.BLACK, 1) for s in iter_bits(self.black)}
+        stacks.update({s: (Colour.WHITE, 1) for s in iter_bits(self.white)})
+        keys = {"variant": self.variant.balance, "opening": self.variant.option("opening"),
+                "phase": self.phase, "komi": str(self.komi), "first": format_colours(self.first),
+                "ply": str(self.ply)}
+        return Position("anda", self.variant.size, self.to_move, stacks, keys)
+
+
+def new_game(variant: Variant, komi: int = 0) -> AndaState:
+    """The initial state. `komi` (the `komi` setting) counts only under `nopie`; the pie offers its own."""
+    if komi < 0:
+        raise ValueError(f"komi {komi} is negative")
+    if variant.balance == "pie":
+        return AndaState(variant, Colour.BLACK, 0, 0, 0, 0, BOTH, "offer")
+    return AndaState(variant, Colour.BLACK, 0, 0, 0, komi, BOTH, "play")
+
+
+def from_position(variant: Variant, pos: Position) -> AndaState:
+    """Validate and rebuild; InvalidPosition says what does not fit (see engine.anda_position)."""
+    komi, first, phase, ply = read_keys(pos)
+    state = AndaState(variant, pos.to_move, ply, pos.bitboard(Colour.BLACK),
+                      pos.bitboard(Colour.WHITE), komi, first, phase)
+    check(state)
+    return state
+
+
+def ply_cap(n: int) -> int:
+    """The referee's cap: 10 x sites, adjudged a draw."""
+    return 10 * (3 * n * (n - 1) + 1)
+
+
+RULES = GameInfo(
+    id="anda", title="Anda", sgf_number=1001, sizes=(7, 9, 11), default_size=9,
+    balances=("pie", "nopie"), options=(("opening", ("features", "cells")),),
+    forms=frozenset({Place, Pair, Komi, Swap, Keep, Pass}),
+    new_game=new_game, from_position=from_position, ply_cap=ply_cap, uses_komi=True)
+AndaState.info = RULES

@@ -1,0 +1,345 @@
+"""Anda-prison (RULES.md section 3): points, liberties, the prison, dual pie, ending by agreement.
+
+Phases (`phase=` in the position string; docs/rules/anda-prison.md):
+
+* `pair`       pie: the mover places a setup pair (Black at the start; White after swapping)
+* `pair-swap`  pie: White answers Black's pair with `swap` or its own pair
+* `swap`       pie: Black answers White's pair with `swap` or `keep`
+* `komi`       pie: Black offers `komi=K` (K black stones into the prison, 0 <= K <= sites)
+* `komi-swap`  pie: White answers with `swap` or `keep`
+* `corners`    balance `corners`: the mover places two stones on non-adjacent corners
+* `play`       normal turns; under `nopie` also the two-stone first turns while `first=` is not `-`
+* `proposed`   the mover answers a proposal: `accept` or `decline`
+* `declined`   the mover's proposal was declined: it must place or release
+* `agreed`     over: the proposal was accepted and the game scored
+
+After `swap` the colour to move is decided by the sequence, not by the swap:
+the referee exchanges the players. Placements are resolved by
+engine.anda_prison_board; two-stone turns are tested and enumerated by
+engine.anda_prison_pairs; positions by engine.anda_prison_position.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from . import board as board_mod
+from . import pairs
+from .. import anda_regions as R
+from .position import from_position, to_position
+from ...actions import Accept, Action, Decline, Keep, Komi, Pair, Place, Propose, Release, Swap
+from ...core import Colour, Outcome, Termination
+from ...errors import IllegalMove
+from ...game import GameInfo, StoneState, Variant
+from ...geometry import iter_bits
+from ...position import Position
+
+BLACK, WHITE = Colour.BLACK, Colour.WHITE
+PIE_PHASES = ("pair", "pair-swap", "swap", "komi", "komi-swap")
+PLAY_PHASES = ("play", "proposed", "declined", "agreed")
+PHASES = PIE_PHASES + ("corners",) + PLAY_PHASES
+PAIR_PHASES = ("pair", "pair-swap", "corners")
+
+
+@dataclass(frozen=True, slots=True)
+class AndaPrisonState(StoneState):
+    """A position. `prison_black`/`prison_white`: stones of that colour in the prison;
+    `first`: colours whose two-stone first turn is still to come; `annihilated`: colours that
+    have annihilated; `komi`: the komi put into the prison at the start or by the komi pie."""
+
+    info: ClassVar[GameInfo]
+
+    phase: str = "play"
+    first: frozenset[Colour] = frozenset()
+    prison_black: int = 0
+    prison_white: int = 0
+    annihilated: frozenset[Colour] = frozenset()
+    komi: int = 0
+    _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    # -- derived facts ------------------------------------------------------------------
+    @property
+    def last(self) -> Colour | None:
+        """The colour of the last placement (a first-turn pair counts) or release; None before any.
+
+        It follows from the phase: every placement and release passes the turn, a proposal
+        and its answer return it, and the pie decisions follow White's pair."""
+        if len(self.first) == 2:
+            return None
+        if self.first or self.phase in PIE_PHASES or self.phase == "corners":
+            return BLACK if self.first else WHITE
+        return self.to_move if self.phase == "proposed" else self.to_move.other
+
+    @property
+    def pairing(self) -> bool:
+        """True when the mover's turn is a two-stone first turn or setup pair."""
+        return self.phase in PAIR_PHASES or (self.phase == "play" and bool(self.first))
+
+    @property
+    def normal(self) -> bool:
+        """True in a normal turn: a placement or a release is due."""
+        return self.phase in ("play", "declined") and not self.first
+
+    def layout(self) -> board_mod.Layout:
+        lay = self._cache.get("lay")
+        if lay is None:
+            lay = self._cache["lay"] = board_mod.analyse(self.board, self.black, self.white)
+        return lay
+
+    def _can_release(self) -> bool:
+        return self.normal and (self.prison_white if self.to_move is BLACK else self.prison_black) > 0
+
+    def _child(self, to_move: Colour, phase: str, **changes) -> AndaPrisonState:
+        """The next state for an action that leaves the board as it is."""
+        keep = {"first": self.first, "prison_black": self.prison_black, "prison_white": self.prison_white,
+                "komi": self.komi}
+        keep.update(changes)
+        child = AndaPrisonState(self.variant, to_move, self.ply + 1, self.black, self.white, phase,
+                                keep["first"], keep["prison_black"], keep["prison_white"], self.annihilated,
+                                keep["komi"])
+        if "lay" in self._cache:
+            child._cache["lay"] = self._cache["lay"]
+        return child
+
+    # -- placements -----------------------------------------------------------------------
+    def _turn(self, cells: tuple[int, ...], lay: board_mod.Layout) -> AndaPrisonState:
+        """Resolve a turn whose stones are already put in `lay`; IllegalMove with the reason."""
+        me = 0 if self.to_move is BLACK else 1
+        res = board_mod.resolve(self.board, lay, me, cells)
+        black, white = res.layout.stones
+        annihilated = self.annihilated
+        if (self.white, self.black)[me] and not (white, black)[me]:
+            if self.to_move.other in annihilated:
+                raise IllegalMove(f"{self.format(_action(cells))} would annihilate, and "
+                                  f"{self.to_move.other.name.lower()} has annihilated before")
+            annihilated = annihilated | {self.to_move}
+        first = self.first - {self.to_move}
+        phase = self.phase
+        if phase in ("pair", "pair-swap"):
+            phase = "pair-swap" if first else "swap"
+        elif phase == "corners":
+            phase = "corners" if first else "play"
+        else:
+            phase = "play"
+        child = AndaPrisonState(self.variant, self.to_move.other, self.ply + 1, black, white, phase, first,
+                                self.prison_black + res.jailed[0], self.prison_white + res.jailed[1],
+                                annihilated, self.komi)
+        child._cache["lay"] = res.layout
+        return child
+
+    def _try(self, cells: tuple[int, ...], lay: board_mod.Layout | None = None) -> AndaPrisonState | str:
+        """The child of placing `cells` (canonical, empty, shape checked), or the reason it is illegal.
+
+        `lay`, when given, is this board with the first of two cells already put (pair enumeration)."""
+        sims = self._cache.setdefault("sims", {})
+        key = cells[0] if len(cells) == 1 else cells
+        got = sims.get(key)
+        if got is None:
+            board = self.board
+            me = 0 if self.to_move is BLACK else 1
+            if lay is None:
+                lay = self.layout()
+                for s in cells:
+                    lay = board_mod.put(board, lay, s, me)
+            else:
+                lay = board_mod.put(board, lay, cells[1], me)
+            try:
+                got = self._turn(cells, lay)
+            except IllegalMove as exc:
+                got = str(exc)
+            sims[key] = got
+        return got
+
+    def legal_cells(self) -> int:
+        cells = self._cache.get("cells")
+        if cells is None:
+            cells = 0
+            if self.normal:
+                for s in iter_bits(self.board.mask & ~(self.black | self.white)):
+                    if not isinstance(self._try((s,)), str):
+                        cells |= 1 << s
+            self._cache["cells"] = cells
+        return cells
+
+    def _has_placement(self) -> bool:
+        if "cells" in self._cache:
+            return self._cache["cells"] != 0
+        sims = self._cache.get("sims", {})
+        if any(not isinstance(v, str) for v in sims.values()):
+            return True
+        for s in iter_bits(self.board.mask & ~(self.black | self.white)):
+            if not isinstance(self._try((s,)), str):
+                return True
+        return False
+
+    # -- the interface ----------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        if "out" not in self._cache:
+            self._cache["out"] = self._outcome()
+        return self._cache["out"]
+
+    def _outcome(self) -> Outcome | None:
+        if self.phase == "agreed":
+            return self.score(Termination.AGREEMENT)
+        if self.normal:
+            alive = self._can_release() or self._has_placement()
+        elif self.pairing:
+            alive = next(pairs.legal_pairs(self), None) is not None or self.phase == "pair-swap"
+        else:
+            alive = True
+        return None if alive else Outcome(self.to_move.other, Termination.NO_MOVES)
+
+    def score(self, termination: Termination) -> Outcome:
+        """The agreement score now: territory + enemy prisoners + 1/2 to the last placement or release.
+
+        A tie needs `last` unset (no placement yet, only an adjudication in setup can see it): a draw."""
+        board = self.board
+        empty = board.mask & ~(self.black | self.white)
+        b = R.territory(board, self.black, self.white, empty).bit_count() + self.prison_white
+        w = R.territory(board, self.white, self.black, empty).bit_count() + self.prison_black
+        last = self.last
+        b += 0.5 if last is BLACK else 0
+        w += 0.5 if last is WHITE else 0
+        if b == w:
+            return Outcome(None, termination)
+        return Outcome(BLACK if b > w else WHITE, termination, abs(b - w))
+
+    def adjudicate(self) -> Outcome:
+        """The referee's verdict at its ply cap: the agreement score as if accepted now."""
+        return self.score(Termination.PLY_CAP)
+
+    def legal_actions(self) -> Iterator[Action]:
+        if self.outcome() is not None:
+            return
+        phase = self.phase
+        if phase == "proposed":
+            yield from (Accept(), Decline())
+        elif phase in ("swap", "komi-swap"):
+            yield from (Swap(), Keep())
+        elif phase == "komi":
+            yield from (Komi(k) for k in range(self.board.site_count + 1))
+        elif self.pairing:
+            yield from pairs.legal_pairs(self)
+            if phase == "pair-swap":
+                yield Swap()
+        else:
+            for s in self.board.sorted_sites(iter_bits(self.legal_cells())):
+                yield Place(s)
+            if self._can_release():
+                yield Release()
+            if phase == "play":
+                yield Propose()
+
+    def random_action(self, rng: random.Random) -> Action:
+        if self.outcome() is not None:
+            raise ValueError("the game is over")
+        phase = self.phase
+        if phase == "proposed":
+            return rng.choice((Accept(), Decline()))
+        if phase in ("swap", "komi-swap"):
+            return rng.choice((Swap(), Keep()))
+        if phase == "komi":
+            return Komi(rng.randrange(self.board.site_count + 1))
+        if phase == "corners":
+            return rng.choice(list(pairs.legal_pairs(self)))
+        if self.pairing:
+            return pairs.random_pair(self, rng, (Swap(),) if phase == "pair-swap" else ())
+        sites = self.board.sites
+        n = len(sites)
+        occupied = self.black | self.white
+        words = ((Release(),) if self._can_release() else ()) + ((Propose(),) if phase == "play" else ())
+        while True:
+            r = rng.randrange(n + len(words))
+            if r >= n:
+                return words[r - n]
+            s = sites[r]
+            if not occupied >> s & 1 and not isinstance(self._try((s,)), str):
+                return Place(s)
+
+    def play(self, action: Action) -> AndaPrisonState:
+        phase = self.phase
+        if self.outcome() is not None:
+            raise IllegalMove("the game is over")
+        if isinstance(action, Place):
+            if not self.normal:
+                raise IllegalMove(f"no single placement in phase {phase}" + (" (first turn: a pair)" if self.first else ""))
+            s = action.cell
+            if not self.board.is_site(s):
+                raise IllegalMove("off the board")
+            if (self.black | self.white) >> s & 1:
+                raise IllegalMove(f"{self.board.name(s)} is occupied")
+            return _checked(self._try((s,)))
+        if isinstance(action, Pair):
+            if not self.pairing:
+                raise IllegalMove(f"no two-stone turn in phase {phase}")
+            a, b = self.board.sorted_sites((action.a, action.b))
+            why = pairs.pair_shape(self, a, b)
+            if why:
+                raise IllegalMove(why)
+            return _checked(self._try((a, b)))
+        if isinstance(action, Release):
+            if not self._can_release():
+                raise IllegalMove("release: the prison holds no enemy-coloured stone"
+                                  if self.normal else f"no release in phase {phase}")
+            key = "prison_white" if self.to_move is BLACK else "prison_black"
+            return self._child(self.to_move.other, "play", **{key: getattr(self, key) - 1})
+        if isinstance(action, Propose):
+            if phase != "play" or self.first:
+                raise IllegalMove("propose again only after a placement or release"
+                                  if phase == "declined" else f"no proposal in phase {phase}")
+            return self._child(self.to_move.other, "proposed")
+        if isinstance(action, (Accept, Decline)):
+            if phase != "proposed":
+                raise IllegalMove(f"nothing to {type(action).__name__.lower()}: no proposal")
+            return self._child(self.to_move.other, "agreed" if isinstance(action, Accept) else "declined")
+        if isinstance(action, Swap) and phase == "pair-swap":
+            return self._child(WHITE, "pair")
+        if isinstance(action, (Swap, Keep)) and phase in ("swap", "komi-swap"):
+            return self._child(BLACK, "komi" if phase == "swap" else "play")
+        if isinstance(action, Komi) and phase == "komi":
+            if not 0 <= action.k <= self.board.site_count:
+                raise IllegalMove(f"komi={action.k}: expected 0..{self.board.site_count}")
+            return self._child(WHITE, "komi-swap", prison_black=self.prison_black + action.k, komi=action.k)
+        raise IllegalMove(f"{self.format(action)} is not an action of phase {phase}")
+
+    def to_position(self) -> Position:
+        return to_position(self)
+
+
+def _action(cells: tuple[int, ...]) -> Action:
+    return Place(cells[0]) if len(cells) == 1 else Pair(*cells)
+
+
+def _checked(got: AndaPrisonState | str) -> AndaPrisonState:
+    if isinstance(got, str):
+        raise IllegalMove(got)
+    return got
+
+
+def _new_game(variant: Variant, komi: int = 0) -> AndaPrisonState:
+    """The initial state; the komi setting applies to `nopie` and `corners` (the pie sets its own)."""
+    if komi < 0:
+        raise ValueError(f"komi {komi} is negative")
+    if variant.balance == "pie":
+        return AndaPrisonState(variant, BLACK, 0, 0, 0, "pair", frozenset((BLACK, WHITE)))
+    phase = "corners" if variant.balance == "corners" else "play"
+    return AndaPrisonState(variant, BLACK, 0, 0, 0, phase, frozenset((BLACK, WHITE)), komi, 0, frozenset(), komi)
+
+
+RULES = GameInfo(
+    id="anda-prison",
+    title="Anda-prison",
+    sgf_number=1002,
+    sizes=(7, 9, 11),
+    default_size=9,
+    balances=("pie", "nopie", "corners"),
+    options=(),
+    forms=frozenset({Place, Pair, Komi, Swap, Keep, Release, Propose, Accept, Decline}),
+    new_game=_new_game,
+    from_position=from_position,
+    ply_cap=lambda n: 10 * (3 * n * (n - 1) + 1),
+    uses_komi=True,
+)
+AndaPrisonState.info = RULES

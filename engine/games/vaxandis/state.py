@@ -1,0 +1,303 @@
+"""Vaxandis (RULES.md section 5): height-1 placements and growing stacks that slide and jump.
+
+Phases (`phase=` in the position string), as in Spelde: `open` — under the
+pie, Black's first action (a placement: the board is empty); `swap` — White
+may answer `swap` instead of a normal action; `play` — everything after.
+After `swap` the colour to move stays White (the referee exchanges the
+players' colours; the board is untouched). Rules, geometry and the option
+semantics of moves live in engine/vaxandis_moves.py; docs/rules/vaxandis.md
+lists the decisions RULES.md leaves open.
+"""
+from __future__ import annotations
+
+import math
+import random
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from itertools import accumulate
+from typing import ClassVar
+
+from ...actions import Action, Move, Place, Resign, Swap
+from ...core import Colour, Outcome, Termination
+from ...errors import IllegalMove, InvalidPosition
+from ...game import GameInfo, StoneState, Variant
+from ...geometry import iter_bits
+from ...position import Position, parse_count
+from .moves import Levels, Tables, apply_move, grow, heights_of, tables, targets, touched_by
+
+PHASES = ("open", "swap", "play")
+KEYS = frozenset({"variant", "freeze", "touch", "phase", "ply"})
+
+
+_SETTINGS: dict[int, tuple[Variant, Tables, bool, bool]] = {}
+
+
+def _settings(variant: Variant) -> tuple[Variant, Tables, bool, bool]:
+    """(variant, size tables, freeze=group?, touch=path?), cached by identity (hashing a Variant is slow)."""
+    found = _SETTINGS.get(id(variant))
+    if found is None or found[0] is not variant:
+        found = (variant, tables(variant.size), variant.option("freeze") == "group",
+                 variant.option("touch") == "path")
+        if len(_SETTINGS) > 256:
+            _SETTINGS.clear()
+        _SETTINGS[id(variant)] = found
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class VaxandisState(StoneState):
+    """A Vaxandis position. `levels` is the height table of engine/vaxandis_moves.py."""
+
+    info: ClassVar[GameInfo]
+
+    levels: Levels
+    phase: str = "play"
+    _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    # -- helpers ------------------------------------------------------------------
+    def _sides(self) -> tuple[int, int]:
+        """(own, enemy) bitboards of the side to move."""
+        return (self.black, self.white) if self.to_move is Colour.BLACK else (self.white, self.black)
+
+    def targets(self) -> dict[int, int]:
+        """Legal moves of the side to move: source site -> bitboard of landing sites (cached)."""
+        found = self._memo.get("targets")
+        if found is None:
+            own, enemy = self._sides()
+            _, tb, group, path = _settings(self.variant)
+            found = targets(own, enemy, self.levels, tb, group, path)
+            self._memo["targets"] = found
+        return found
+
+    def heights(self) -> list[int]:
+        """Per-site heights, indexed by bit, 0 when empty (cached; callers must not mutate it)."""
+        found = self._memo.get("heights")
+        if found is None:
+            found = self._memo["heights"] = heights_of(self.levels, self.variant.size)
+        return found
+
+    # -- the interface --------------------------------------------------------------
+    def legal_cells(self) -> int:
+        """Empty sites with no stack adjacent (every phase: the pie answer may be a placement)."""
+        cells = self._memo.get("cells")
+        if cells is None:
+            geo = _settings(self.variant)[1].geo
+            cells = self._memo["cells"] = geo.mask & ~geo.expand(self.black | self.white)
+        return cells
+
+    def has_move(self) -> bool:
+        """Whether the side to move has a legal move (stops at the first one found; cached)."""
+        found = self._memo.get("targets")
+        if found is not None:
+            return bool(found)
+        some = self._memo.get("some")
+        if some is None:
+            own, enemy = self._sides()
+            _, tb, group, path = _settings(self.variant)
+            some = self._memo["some"] = bool(targets(own, enemy, self.levels, tb, group, path, first_only=True))
+        return some
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != "play" or self.legal_cells() or self.has_move():
+            return None
+        return Outcome(self.to_move.other, Termination.NO_MOVES)
+
+    def legal_actions(self) -> Iterator[Action]:
+        if self.phase == "swap":
+            yield Swap()
+        board = self.board
+        for c in board.sorted_sites(iter_bits(self.legal_cells())):
+            yield Place(c)
+        for src, dsts in sorted(self.targets().items(), key=lambda kv: board.order_key(kv[0])):
+            for dst in board.sorted_sites(iter_bits(dsts)):
+                yield Move(src, dst)
+
+    def random_action(self, rng: random.Random) -> Action:
+        """Uniform over every legal action (each placement, move and `swap` is one choice).
+
+        Unless the move list is already known, by rejection: draw uniformly from
+        the placements, `swap` and every pair (own stack, empty site on one of
+        its six lines), a superset holding each legal action once, until a draw
+        is legal (at most 64 draws, then from the exact list). The accepted
+        move's effect is kept for :meth:`play`.
+        """
+        if self.outcome() is not None:
+            raise ValueError("the game is over")
+        cells = self.legal_cells()
+        ncells = cells.bit_count()
+        swap = self.phase == "swap"
+        if "targets" not in self._memo:
+            own, enemy = self._sides()
+            _, tb, group, path = _settings(self.variant)
+            empty = tb.geo.mask & ~(own | enemy)
+            reach = tb.reach
+            srcs = _bit_list(own)
+            counts = [(reach[b] & empty).bit_count() for b in srcs]
+            cum = list(accumulate(counts))
+            heights = self.heights()
+            for _ in range(64):
+                k = rng.randrange(ncells + swap + (cum[-1] if cum else 0))
+                if k < ncells:
+                    return Place(_nth_bit(cells, k))
+                k -= ncells + swap
+                if k < 0:
+                    return Swap()
+                i = bisect_right(cum, k)
+                src = srcs[i]
+                dst = _nth_bit(reach[src] & empty, k - cum[i] + counts[i])
+                touched = touched_by(own, enemy, self.levels, heights, tb, src, dst, group, path)
+                if touched > 0:
+                    move = Move(src, dst)
+                    self._memo["next"] = (move, grow(own, self.levels, heights, tb.geo, src, dst, touched))
+                    return move
+                if touched < 0:                 # src cannot move: drop its lines (still a superset)
+                    del srcs[i], counts[i]
+                    cum = list(accumulate(counts))
+        found = self.targets()
+        counts = [ncells, *(bb.bit_count() for bb in found.values())]
+        k = rng.randrange(sum(counts) + swap)
+        if k < ncells:
+            return Place(_nth_bit(cells, k))
+        k -= ncells
+        for (src, dsts), count in zip(found.items(), counts[1:]):
+            if k < count:
+                return Move(src, _nth_bit(dsts, k))
+            k -= count
+        return Swap()
+
+    def play(self, action: Action) -> VaxandisState:
+        if isinstance(action, Move):
+            return self._play_move(action)
+        if isinstance(action, Place):
+            return self._play_place(action.cell)
+        if isinstance(action, Swap):
+            if self.phase != "swap":
+                raise IllegalMove("swap is only allowed as White's answer to the pie stack")
+            return VaxandisState(self.variant, self.to_move, self.ply + 1, self.black, self.white,
+                                 self.levels, "play")
+        if isinstance(action, Resign):
+            raise IllegalMove("resign is not an action on the board")
+        raise IllegalMove(f"{type(action).__name__.lower()} is not a Vaxandis action")
+
+    def _play_place(self, cell: int) -> VaxandisState:
+        geo = _settings(self.variant)[1].geo
+        if not geo.is_site(cell):
+            raise IllegalMove("off the board")
+        occ = self.black | self.white
+        if occ >> cell & 1:
+            raise IllegalMove(f"{geo.name(cell)} is occupied")
+        near = geo.neighbour_mask[cell] & occ
+        if near:
+            raise IllegalMove(f"{geo.name(cell)} is next to a stack ({','.join(geo.names(near))})")
+        bit = 1 << cell
+        levels = dict(self.levels)
+        levels[1] = levels.get(1, 0) | bit
+        black, white = (self.black | bit, self.white) if self.to_move is Colour.BLACK else (self.black, self.white | bit)
+        phase = "swap" if self.phase == "open" else "play"
+        child = VaxandisState(self.variant, self.to_move.other, self.ply + 1, black, white,
+                              tuple(sorted(levels.items())), phase)
+        heights = self._memo.get("heights")
+        if heights is not None:
+            heights = heights.copy()
+            heights[cell] = 1
+            child._memo["heights"] = heights
+        return child
+
+    def _play_move(self, move: Move) -> VaxandisState:
+        _, tb, group, path = _settings(self.variant)
+        if not (tb.geo.is_site(move.src) and tb.geo.is_site(move.dst)):
+            raise IllegalMove("off the board")
+        own, enemy = self._sides()
+        pending = self._memo.get("next")
+        if pending is not None and pending[0] == move:
+            new_own, levels, heights = pending[1]
+        else:
+            new_own, levels, heights = apply_move(own, enemy, self.levels, self.heights(), tb, move.src,
+                                                  move.dst, group, path)
+        black, white = (new_own, enemy) if self.to_move is Colour.BLACK else (enemy, new_own)
+        child = VaxandisState(self.variant, self.to_move.other, self.ply + 1, black, white, levels, "play")
+        child._memo["heights"] = heights
+        return child
+
+    def to_position(self) -> Position:
+        stacks: dict[int, tuple[Colour, int]] = {}
+        for h, bb in self.levels:
+            for b in iter_bits(bb):
+                stacks[b] = (Colour.BLACK if self.black >> b & 1 else Colour.WHITE, h)
+        keys = {"variant": self.variant.balance, "freeze": self.variant.option("freeze"),
+                "touch": self.variant.option("touch"), "phase": self.phase, "ply": str(self.ply)}
+        return Position("vaxandis", self.variant.size, self.to_move, stacks, keys)
+
+
+def _nth_bit(bb: int, k: int) -> int:
+    """The k-th (0-based, lowest first) set bit of bb."""
+    for _ in range(k):
+        bb &= bb - 1
+    return (bb & -bb).bit_length() - 1
+
+
+def _bit_list(bb: int) -> list[int]:
+    out = []
+    while bb:
+        low = bb & -bb
+        out.append(low.bit_length() - 1)
+        bb ^= low
+    return out
+
+
+def _new_game(variant: Variant, komi: int = 0) -> VaxandisState:
+    """The empty board; `komi` is ignored (Vaxandis has none)."""
+    phase = "open" if variant.balance == "pie" else "play"
+    return VaxandisState(variant, Colour.BLACK, 0, 0, 0, (), phase)
+
+
+def _from_position(variant: Variant, pos: Position) -> VaxandisState:
+    """Validate a decoded position string; InvalidPosition with the reason."""
+    if pos.game != "vaxandis":
+        raise InvalidPosition(f"not a vaxandis position: {pos.game}")
+    extra = set(pos.keys) - KEYS
+    if extra:
+        raise InvalidPosition(f"vaxandis has no key {sorted(extra)[0]!r}")
+    for key, value in (("variant", variant.balance), ("freeze", variant.option("freeze")),
+                       ("touch", variant.option("touch"))):
+        if pos.keys.get(key, value) != value:
+            raise InvalidPosition(f"{key}={pos.keys[key]} contradicts the variant ({value})")
+    phase = pos.key("phase")
+    if phase not in PHASES:
+        raise InvalidPosition(f"phase={phase}: vaxandis phases are {', '.join(PHASES)}")
+    if phase != "play" and variant.balance != "pie":
+        raise InvalidPosition(f"phase={phase} needs variant=pie")
+    if phase == "open" and (pos.to_move is not Colour.BLACK or pos.stacks):
+        raise InvalidPosition("phase=open needs an empty board and black to move")
+    if phase == "swap" and (pos.to_move is not Colour.WHITE or len(pos.stacks) != 1
+                            or next(iter(pos.stacks.values())) != (Colour.BLACK, 1)):
+        raise InvalidPosition("phase=swap needs exactly one stack, b1, and white to move")
+    ply = parse_count(pos.key("ply"), "ply")
+    by_height: dict[int, int] = {}
+    for bit, (_, h) in pos.stacks.items():
+        by_height[h] = by_height.get(h, 0) | 1 << bit
+    return VaxandisState(variant, pos.to_move, ply, pos.bitboard(Colour.BLACK), pos.bitboard(Colour.WHITE),
+                         tuple(sorted(by_height.items())), phase)
+
+
+def ply_cap(n: int) -> int:
+    """The referee's default cap: 8 x sites rounded up to a hundred (300, 500, 800 at n = 4, 5, 6)."""
+    return math.ceil(8 * (3 * n * (n - 1) + 1) / 100) * 100
+
+
+RULES = GameInfo(
+    id="vaxandis",
+    title="Vaxandis",
+    sgf_number=1004,
+    sizes=(4, 5, 6),
+    default_size=5,
+    balances=("pie", "nopie"),
+    options=(("freeze", ("stack", "group")), ("touch", ("path", "landing"))),
+    forms=frozenset({Place, Move, Swap}),
+    new_game=_new_game,
+    from_position=_from_position,
+    ply_cap=ply_cap,
+    stacks=True,
+)
+VaxandisState.info = RULES

@@ -1,0 +1,4 @@
+"""`python -m hexarena ...`: the same as the `hexarena` console script."""
+from hexarena.cli import main
+
+main()
