@@ -14,6 +14,7 @@ from importlib import metadata
 from typing import IO, TextIO
 
 from hexarena.engine.game import GameState
+from hexarena.protocol.clock import MoveClock
 from hexarena.protocol.engine_side import EngineSide
 
 from . import get
@@ -34,8 +35,8 @@ def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
     bot = get(bot_name)
     rng = random.Random(seed)
 
-    def choose(state: GameState, seconds_left: float | None):
-        return bot(state, rng, Budget(seconds_left))
+    def choose(state: GameState, clock: MoveClock):
+        return bot(state, rng, Budget(clock.left.seconds if clock.left else None))
 
     return EngineSide(choose, name=f"hexarena-{bot_name}", version=_version())
 

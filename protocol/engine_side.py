@@ -5,7 +5,8 @@ table (a dict from name to handler, in `list_commands` order). Handlers
 return the answer text or raise :class:`~protocol.framing.CommandError`;
 errors of the rules layer map to the failure words of PROTOCOL.md; any other
 exception becomes `? internal error: ...` and the engine stays usable.
-Moves are chosen by an injected `choose(state, time_left)` callable, so the
+Moves are chosen by an injected `choose(state, clock)` callable (clock: a
+:class:`~protocol.clock.MoveClock` with what the engine was told), so the
 protocol knows nothing of players.
 """
 from __future__ import annotations
@@ -19,6 +20,7 @@ from hexarena.engine.core import Colour
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition, UnknownGame, UnknownVariant
 from hexarena.engine.game import GameState
 
+from .clock import ClockKind, MoveClock, TimeControl, TimeLeft
 from .diagram import diagram
 from .framing import CommandError, failure, parse_command, success
 from .session import Session
@@ -26,8 +28,8 @@ from .session import Session
 #: `legal_moves` answers `too many moves` above this many actions.
 MOVE_LIMIT = 100_000
 
-#: A bot: the state to move in and the seconds left on its clock (None when unknown).
-Chooser = Callable[[GameState, float | None], Action]
+#: A bot: the state to move in and what it was told about its clock.
+Chooser = Callable[[GameState, MoveClock], Action]
 
 _RULES_ERRORS: tuple[tuple[type[Exception], str], ...] = (
     (InvalidNotation, "syntax error"),
@@ -49,8 +51,8 @@ class EngineSide:
         self.version = version
         self.session = Session()
         self.finished = False
-        self.time_settings: tuple[int, int, int] | None = None
-        self.time_left: dict[Colour, float] = {}
+        self.time_control: TimeControl | None = None
+        self.time_left: dict[Colour, TimeLeft] = {}
 
     def handle(self, line: str) -> str | None:
         """The complete response to one input line (ending in an empty line), or None
@@ -183,7 +185,7 @@ def _genmove(eng: EngineSide, args: tuple[str, ...]) -> str:
     _arity(args, 1, "genmove COLOUR")
     colour = _colour(args[0])
     state = _to_move(eng, colour)
-    action = eng.choose(state, eng.time_left.get(colour))
+    action = eng.choose(state, MoveClock(eng.time_control, eng.time_left.get(colour)))
     if isinstance(action, Resign):
         return "resign"
     token = state.format(action)
@@ -240,7 +242,10 @@ def _final_score(eng: EngineSide, args: tuple[str, ...]) -> str:
 def _time_settings(eng: EngineSide, args: tuple[str, ...]) -> str:
     _arity(args, 3, "time_settings MAIN BYOYOMI STONES")
     main, byo, stones = (_whole(a, "time") for a in args)
-    eng.time_settings = (main, byo, stones)
+    if byo == 0 or stones == 0:
+        eng.time_control = TimeControl(ClockKind.ABSOLUTE, main=main)
+    else:
+        eng.time_control = TimeControl(ClockKind.CANADIAN, main=main, period=byo, stones=stones)
     return ""
 
 
@@ -248,8 +253,8 @@ def _time_left(eng: EngineSide, args: tuple[str, ...]) -> str:
     _arity(args, 3, "time_left COLOUR SECONDS STONES")
     colour = _colour(args[0])
     seconds = _whole(args[1], "time")
-    _whole(args[2], "stones")
-    eng.time_left[colour] = float(seconds)
+    count = _whole(args[2], "stones")
+    eng.time_left[colour] = TimeLeft(float(seconds), count)
     return ""
 
 

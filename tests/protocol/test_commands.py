@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from hexarena.protocol.clock import ClockKind, TimeControl, TimeLeft
+
 from hexarena.engine import registry
 from hexarena.engine.actions import Resign
 
@@ -194,13 +196,15 @@ def test_genmove_when_the_game_is_over() -> None:
 def test_genmove_passes_time_left_to_the_bot() -> None:
     seen = []
 
-    def spy(state, seconds):
-        seen.append(seconds)
+    def spy(state, clock):
+        seen.append((clock.control, clock.left))
         return next(iter(state.legal_actions()))
 
     eng = engine(spy)
-    run(["game spelde nopie", "genmove b", "time_left w 30 0", "genmove w", "time_left b 12 0", "genmove b"], eng)
-    assert seen == [None, 30.0, 12.0]
+    run(["game spelde nopie", "genmove b", "time_settings 60 10 5", "time_left w 30 0", "genmove w",
+         "time_left b 12 3", "genmove b"], eng)
+    canadian = TimeControl(ClockKind.CANADIAN, main=60, period=10, stones=5)
+    assert seen == [(None, None), (canadian, TimeLeft(30.0, 0)), (canadian, TimeLeft(12.0, 3))]
 
 
 def test_undo_reverts_exactly_one_action() -> None:
