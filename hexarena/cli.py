@@ -222,7 +222,7 @@ def _names(argv: list[list[str]]) -> list[str]:
 @click.option("--game", "games", multiple=True, help="Check only this game (repeatable; default: every listed).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the actions played.")
 @click.option("--log", type=click.Path(dir_okay=False), default=None, help="Append the engine's stderr to FILE.")
-@click.option("-q", "--quiet", is_flag=True, help="Print only failed and skipped checks and the summary.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the checks that did not pass, and the summary.")
 @click.option("--strict", is_flag=True, help="Demand every analysis command too (default: only those listed).")
 def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: tuple[str, ...], seed: int,
           log: str | None, quiet: bool, strict: bool) -> None:

@@ -150,10 +150,11 @@ async def _check_size(c: Checker, info: GameInfo, n: int, rng: random.Random) ->
     played = [action]
     state = state.play(action)
     if state.outcome() is None:
-        rebuilt = await _refusals(c, p, info, n, state, played, rng)
-        if rebuilt is None:
+        intact = await _refusals(c, p, info, n, state, played, rng)
+        if intact is None:
             return
-        after = await _genmove(c, f"{p} genmove", rebuilt)
+        state = intact
+        after = await _genmove(c, f"{p} genmove", state)
         if after is None:
             return
         await _position(c, f"{p} position (after genmove)", after)
