@@ -5,7 +5,8 @@ so every step has the channel's deadline and every failure of the engine (a
 crash, a timeout, garbage, a wrong id) is reported as a check that failed,
 never as a hang or a crash of the checker. The engine's answers are judged
 against the referee's own rules (:mod:`hexarena.engine.registry`); the
-grading by tier (play / analysis) is :mod:`hexarena.referee.check_grading`.
+grading by tier (play / analysis) is :mod:`hexarena.referee.check_grading`,
+the optional refusals of an illegal `play` :mod:`hexarena.referee.check_refusals`.
 
 The sequence: GTP framing (`protocol_version`, `name`, `version`,
 `known_command`, an unknown command, `list_commands`), `list_games`, the
@@ -27,12 +28,12 @@ from collections.abc import Sequence
 import trio
 
 from hexarena.engine import registry
-from hexarena.engine.actions import Action
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState
-from hexarena.protocol.commands import MALFORMED, PLAY_COMMANDS, TOO_MANY_MOVES, bounded_legal_moves, colour_word
+from hexarena.protocol.commands import PLAY_COMMANDS, TOO_MANY_MOVES, bounded_legal_moves, colour_word
 
 from .check_grading import Broken, Checker, Emit, Verdict, equal, lists, tokens_match
+from .check_refusals import play, refusals
 from .process import EngineChannel, EngineProcess, EngineStartFailed
 
 __all__ = ["Verdict", "default_sizes", "run_checks", "check_engine"]
@@ -85,51 +86,6 @@ async def _genmove(c: Checker, check: str, state: GameState) -> GameState | None
     return result[0] if text is not None else None
 
 
-def _illegal_site(state: GameState) -> str | None:
-    """A well-formed placement the rules forbid now (an occupied site, a wrong phase)."""
-    board = state.board
-    for name in board.names(board.mask):
-        try:
-            if not state.is_legal(state.parse(name)):
-                return name
-        except InvalidNotation:
-            return None
-    return None
-
-
-async def _play(c: Checker, check: str, state: GameState, action: Action) -> bool:
-    return await c.ok(check, "play", colour_word(state.to_move), state.format(action)) is not None
-
-
-async def _rebuild(c: Checker, p: str, info: GameInfo, n: int, played: list[Action]) -> GameState | None:
-    """After the engine accepted an illegal `play`: `clear_board` and replay `played`; the state, or None."""
-    if await c.ok(f"{p} clear_board (rebuild)", "clear_board") is None:
-        return None
-    state = info.new_game(info.variant(n), 0)
-    for action in played:
-        if not await _play(c, f"{p} play (rebuild)", state, action):
-            return None
-        state = state.play(action)
-    return state
-
-
-async def _refusals(c: Checker, p: str, info: GameInfo, n: int, state: GameState, played: list[Action],
-                    rng: random.Random) -> GameState | None:
-    """The optional refusals of a `play` the rules forbid; the engine's board rebuilt if it accepted one."""
-    to_move, other = colour_word(state.to_move), colour_word(state.to_move.other)
-    intact = True
-    site = _illegal_site(state)
-    if site is not None:
-        intact &= await c.validates(f"{p} play (illegal {site})", "illegal move", "play", to_move, site)
-    token = state.format(state.random_action(rng))
-    intact &= await c.validates(f"{p} play (wrong colour)", "illegal move", "play", other, token)
-    intact &= await c.validates(f"{p} play (malformed {MALFORMED})", "syntax error", "play", to_move, MALFORMED)
-    if intact:
-        await _position(c, f"{p} position (after refusals)", state)
-        return state
-    return await _rebuild(c, p, info, n, played)
-
-
 async def _check_size(c: Checker, info: GameInfo, n: int, rng: random.Random) -> None:
     p = f"{info.id} {n}"
     for check, name, args in ((f"{p} game", "game", (info.id,)), (f"{p} boardsize", "boardsize", (str(n),)),
@@ -145,12 +101,12 @@ async def _check_size(c: Checker, info: GameInfo, n: int, rng: random.Random) ->
     if c.has("final_score"):
         await c.refused(f"{p} final_score (game goes on)", "cannot score", "final_score")
     action = state.random_action(rng)
-    if not await _play(c, f"{p} play (legal)", state, action):
+    if not await play(c, f"{p} play (legal)", state, action):
         return
     played = [action]
     state = state.play(action)
     if state.outcome() is None:
-        intact = await _refusals(c, p, info, n, state, played, rng)
+        intact = await refusals(c, p, info, n, state, played, rng)
         if intact is None:
             return
         state = intact
@@ -189,7 +145,7 @@ async def _continue(c: Checker, p: str, state: GameState, n: int, rng: random.Ra
         action = mid.random_action(rng)
         if mid.play(action).outcome() is not None:
             break
-        if not await _play(c, f"{p} play (continuation)", mid, action):
+        if not await play(c, f"{p} play (continuation)", mid, action):
             return
         mid = mid.play(action)
     if mid.outcome() is None:
