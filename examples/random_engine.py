@@ -4,8 +4,8 @@
 Copy it, change `choose_move`, and you have an engine that hexarena can
 referee. Standard library only; Python 3.8 or later. Run it as
 `python random_engine.py [--seed N]`; it reads commands on stdin and writes
-responses on stdout (see docs/protocol.md for the protocol, RULES.md
-section 4 for the game).
+responses on stdout (see docs/protocol.md for the protocol,
+docs/rules/spelde.md for the game).
 
 Rules implemented (Spelde, `flips=literal`, with or without the pie):
 a stone goes on an empty site; for every enemy group adjacent to it, the
@@ -24,7 +24,8 @@ import re
 import sys
 
 NAME, VERSION = "example-random", "1.0"
-MOVE_LIMIT = 100000          # legal_moves answers `too many moves` above this
+MOVE_LIMIT = 100000          # legal_moves answers `too many moves` above this many actions
+MOVE_BYTES = 1000000         # ... or above this many bytes of answer text
 SITE = re.compile(r"([a-z])([0-9]{1,2})\Z")
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
 
@@ -161,9 +162,10 @@ class Spelde:
         after.phase = "swap" if self.phase == "open" else "play"
         return after
 
-    def legal_tokens(self, limit):
-        """Every legal action's token, or None when there are more than `limit`."""
+    def legal_tokens(self, limit, max_bytes):
+        """Every legal action's token, or None past `limit` tokens or `max_bytes` bytes joined by spaces."""
         tokens = ["swap"] if self.phase == "swap" and not self.over() else []
+        size = len(tokens) * 5 - 1
         for site in self.legal_cells():
             choices = [list(itertools.islice(self.flip_sets(g), limit + 1)) for g in self.enemy_groups(site)]
             count = 1
@@ -172,7 +174,11 @@ class Spelde:
             if len(tokens) + count > limit:
                 return None
             for combo in itertools.product(*choices):
-                tokens.append(format_action(site, frozenset().union(*combo)))
+                token = format_action(site, frozenset().union(*combo))
+                size += len(token) + 1
+                if size > max_bytes:
+                    return None
+                tokens.append(token)
         return tokens
 
     def position(self):
@@ -346,9 +352,9 @@ class Engine:
     def cmd_legal_moves(self, args):
         if self.state.over():
             return ""
-        tokens = self.state.legal_tokens(MOVE_LIMIT)
+        tokens = self.state.legal_tokens(MOVE_LIMIT, MOVE_BYTES)
         if tokens is None:
-            raise Failure("too many moves: more than %d" % MOVE_LIMIT)
+            raise Failure("too many moves: more than %d actions or %d bytes" % (MOVE_LIMIT, MOVE_BYTES))
         return " ".join(tokens)
 
     def cmd_legal_cells(self, args):
@@ -374,7 +380,8 @@ class Engine:
     def handle(self, name, args):
         """The text of the `=` answer; Failure for a `?` answer."""
         fixed = {"protocol_version": "2", "name": NAME, "version": VERSION, "list_games": "spelde",
-                 "list_commands": "\n".join(COMMANDS), "quit": "", "time_settings": "", "time_left": ""}
+                 "list_commands": "\n".join(COMMANDS), "quit": "", "time_settings": "", "time_left": "",
+                 "kgs-time_settings": ""}
         if name in fixed:
             return fixed[name]
         if name == "known_command":
@@ -394,7 +401,8 @@ HANDLERS = {"game": Engine.cmd_game, "boardsize": Engine.cmd_boardsize, "clear_b
             "final_score": Engine.cmd_final_score}
 COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "quit", "list_games",
             "game", "boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard", "legal_moves",
-            "legal_cells", "position", "set_position", "final_score", "time_settings", "time_left")
+            "legal_cells", "position", "set_position", "final_score", "time_settings", "time_left",
+            "kgs-time_settings")
 
 
 # -- framing ---------------------------------------------------------------------------------

@@ -93,13 +93,28 @@ def parse_response(raw: str) -> Response:
     return Response(int(digits) if digits else None, mark == "=", rest.strip())
 
 
+#: Room for a response's frame around its text: `=` or `?`, an id of up to 20 digits, a space.
+_FRAME = 22
+
+
+def _frame_length(chunk: bytes) -> int:
+    """Bytes of `chunk` before its text: the status character, the id's digits (up to 20), one space."""
+    i = 1
+    while i < len(chunk) and i <= 20 and chunk[i:i + 1].isdigit():
+        i += 1
+    return i + 1 if chunk[i:i + 1] == b" " else i
+
+
 class ResponseReader:
     """Turns the engine's stdout bytes into responses, however they are chunked.
 
     Carriage returns are dropped (so `\\r\\n` is accepted). Empty lines
-    between responses are skipped. A response (or an unterminated partial
-    one) longer than `max_bytes` raises ProtocolViolation at once, so a
-    runaway engine cannot make the referee buffer without bound. After a
+    between responses are skipped. A response whose text (after `=`, the id
+    and the space) is longer than `max_bytes`, or an unterminated partial
+    one longer than `max_bytes` plus the room of that frame, raises
+    ProtocolViolation at once, so a runaway engine cannot make the referee
+    buffer without bound. The default, 1,000,000 bytes, is the bound of
+    `legal_moves` (HGP 1.1): a bounded answer always fits. After a
     ProtocolViolation the reader is unusable (the stream has lost its frame).
     """
 
@@ -123,7 +138,7 @@ class ResponseReader:
                 end = self._buf.find(b"\n\n", self._scan)
                 if end < 0:
                     self._scan = max(0, len(self._buf) - 1)
-                    if len(self._buf) > self.max_bytes:
+                    if len(self._buf) > self.max_bytes + _FRAME:
                         raise ProtocolViolation(
                             f"response exceeds {self.max_bytes} bytes without its terminating empty line")
                     if self._buf and self._buf[:1] not in (b"=", b"?"):
@@ -133,8 +148,9 @@ class ResponseReader:
                 chunk = bytes(self._buf[:end])
                 del self._buf[:end + 2]
                 self._scan = 0
-                if len(chunk) > self.max_bytes:
-                    raise ProtocolViolation(f"response of {len(chunk)} bytes exceeds {self.max_bytes}")
+                text_bytes = len(chunk) - _frame_length(chunk)
+                if text_bytes > self.max_bytes:
+                    raise ProtocolViolation(f"response text of {text_bytes} bytes exceeds {self.max_bytes}")
                 out.append(parse_response(self._text(chunk)))
         except ProtocolViolation as exc:
             self._broken = exc

@@ -12,7 +12,6 @@ protocol knows nothing of players.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import islice
 
 from hexarena.engine import registry
 from hexarena.engine.actions import Action, Resign
@@ -20,13 +19,12 @@ from hexarena.engine.core import Colour
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition, UnknownGame, UnknownVariant
 from hexarena.engine.game import GameState
 
-from .clock import ClockKind, MoveClock, TimeControl, TimeLeft
+from . import clock_commands
+from .clock import MoveClock, TimeControl, TimeLeft
+from .commands import MOVE_BYTES, MOVE_LIMIT, TOO_MANY_MOVES, bounded_legal_moves, colour_word
 from .diagram import diagram
 from .framing import CommandError, failure, parse_command, success
 from .session import Session
-
-#: `legal_moves` answers `too many moves` above this many actions.
-MOVE_LIMIT = 100_000
 
 #: A bot: the state to move in and what it was told about its clock.
 Chooser = Callable[[GameState, MoveClock], Action]
@@ -102,7 +100,7 @@ def _to_move(eng: EngineSide, colour: Colour) -> GameState:
     if state.outcome() is not None:
         raise IllegalMove("the game is over")
     if state.to_move is not colour:
-        raise IllegalMove(f"{colour.name.lower()} is not to move")
+        raise IllegalMove(f"{colour_word(colour)} is not to move")
     return state
 
 
@@ -207,13 +205,10 @@ def _showboard(eng: EngineSide, args: tuple[str, ...]) -> str:
 
 
 def _legal_moves(eng: EngineSide, args: tuple[str, ...]) -> str:
-    state = eng.session.current
-    if state.outcome() is not None:
-        return ""
-    actions = list(islice(state.legal_actions(), MOVE_LIMIT + 1))
-    if len(actions) > MOVE_LIMIT:
-        raise CommandError(f"too many moves: more than {MOVE_LIMIT}")
-    return " ".join(state.format(a) for a in actions)
+    text = bounded_legal_moves(eng.session.current)
+    if text is None:
+        raise CommandError(f"{TOO_MANY_MOVES}: more than {MOVE_LIMIT} actions or {MOVE_BYTES} bytes")
+    return text
 
 
 def _legal_cells(eng: EngineSide, args: tuple[str, ...]) -> str:
@@ -240,21 +235,18 @@ def _final_score(eng: EngineSide, args: tuple[str, ...]) -> str:
 
 
 def _time_settings(eng: EngineSide, args: tuple[str, ...]) -> str:
-    _arity(args, 3, "time_settings MAIN BYOYOMI STONES")
-    main, byo, stones = (_whole(a, "time") for a in args)
-    if byo == 0 or stones == 0:
-        eng.time_control = TimeControl(ClockKind.ABSOLUTE, main=main)
-    else:
-        eng.time_control = TimeControl(ClockKind.CANADIAN, main=main, period=byo, stones=stones)
+    eng.time_control = clock_commands.time_settings(args)
+    return ""
+
+
+def _kgs_time_settings(eng: EngineSide, args: tuple[str, ...]) -> str:
+    eng.time_control = clock_commands.kgs_time_settings(args)
     return ""
 
 
 def _time_left(eng: EngineSide, args: tuple[str, ...]) -> str:
-    _arity(args, 3, "time_left COLOUR SECONDS STONES")
-    colour = _colour(args[0])
-    seconds = _whole(args[1], "time")
-    count = _whole(args[2], "stones")
-    eng.time_left[colour] = TimeLeft(float(seconds), count)
+    colour, left = clock_commands.time_left(args)
+    eng.time_left[colour] = left
     return ""
 
 
@@ -282,4 +274,5 @@ COMMANDS: dict[str, Handler] = {
     "final_score": _final_score,
     "time_settings": _time_settings,
     "time_left": _time_left,
+    "kgs-time_settings": _kgs_time_settings,
 }

@@ -265,7 +265,7 @@ def test_legal_moves_empty_when_over() -> None:
 def test_too_many_moves() -> None:
     eng = engine()
     run([f"set_position {HUGE}"], eng)
-    assert answer(eng, "1 legal_moves") == "?1 too many moves: more than 100000\n\n"
+    assert answer(eng, "1 legal_moves") == "?1 too many moves: more than 100000 actions or 1000000 bytes\n\n"
     assert answer(eng, "2 legal_cells") == "=2 d4\n\n"
 
 

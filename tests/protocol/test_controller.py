@@ -126,7 +126,7 @@ def test_no_space_after_id() -> None:
 
 def test_oversize_unterminated_is_refused_at_once() -> None:
     reader = ResponseReader(max_bytes=100)
-    reader.feed(b"=1 " + b"x" * 90)
+    reader.feed(b"=1 " + b"x" * 100)            # the text's 100 bytes and the frame's room
     with pytest.raises(ProtocolViolation, match="exceeds 100 bytes"):
         reader.feed(b"x" * 20)
 
@@ -136,16 +136,25 @@ def test_oversize_terminated_in_one_feed() -> None:
         ResponseReader(max_bytes=100).feed(b"=1 " + b"x" * 200 + b"\n\n")
 
 
-def test_response_of_exactly_max_bytes_is_accepted() -> None:
-    body = b"=1 " + b"x" * 97
-    assert len(body) == 100
-    assert ResponseReader(max_bytes=100).feed(body + b"\n\n") == [Response(1, True, "x" * 97)]
+def test_response_text_of_exactly_max_bytes_is_accepted() -> None:
+    body = b"=123 " + b"x" * 100
+    assert ResponseReader(max_bytes=100).feed(body + b"\n\n") == [Response(123, True, "x" * 100)]
+    with pytest.raises(ProtocolViolation, match="response text of 101 bytes exceeds 100"):
+        ResponseReader(max_bytes=100).feed(b"=1 " + b"x" * 101 + b"\n\n")
+
+
+def test_a_legal_moves_answer_at_its_bound_fits_the_default_cap() -> None:
+    """HGP 1.1: legal_moves holds at most 1,000,000 bytes of text; the default cap takes it whole."""
+    text = b"ab " * 333_333 + b"a"
+    assert len(text) == 1_000_000
+    [response] = ResponseReader().feed(b"=4294967295 " + text + b"\n\n")
+    assert response.id == 4294967295 and len(response.text) == 1_000_000
 
 
 def test_default_cap_is_one_megabyte() -> None:
     reader = ResponseReader()
     with pytest.raises(ProtocolViolation):
-        reader.feed(b"=1 " + b"y" * 1_000_001)
+        reader.feed(b"=1 " + b"y" * 1_000_030)
 
 
 def test_reader_stays_broken_after_a_violation() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from hexarena.protocol.commands import ALL_COMMANDS
 from hexarena.protocol.engine_side import COMMANDS
 from hexarena.protocol.framing import Command, format_response, parse_command, preprocess
 
@@ -89,8 +90,8 @@ def test_list_commands_has_every_protocol_command() -> None:
     expected = {"protocol_version", "name", "version", "known_command", "list_commands", "quit",
                 "list_games", "game", "boardsize", "clear_board", "komi", "play", "genmove", "undo",
                 "showboard", "legal_moves", "legal_cells", "position", "set_position", "final_score",
-                "time_settings", "time_left"}
-    assert set(COMMANDS) == expected
+                "time_settings", "time_left", "kgs-time_settings"}
+    assert set(COMMANDS) == expected == set(ALL_COMMANDS)
     eng = engine()
     for name in expected:
         assert answer(eng, f"known_command {name}") == "= true\n\n"

@@ -37,14 +37,15 @@ def test_check_against_gnugo_passes_framing_and_fails_the_dialect_cleanly():
     assert result.exit_code == 1, out
     for name in ("protocol_version: = 2", "name: = GNU Go", "known_command (known): = true",
                  "known_command (unknown): = false", "unknown command: ? unknown command",
-                 "list_commands (GTP)", "quit: = ", "exit after quit: exit status 0"):
+                 "time_settings: = ", "time_left: = ", "quit: = ", "exit after quit: exit status 0"):
         assert re.search(r"^PASS " + re.escape(name), out, re.M), (name, out)
     fails = [ln for ln in out.splitlines() if ln.startswith("FAIL ")]
     assert len(fails) == 2, out
-    assert fails[0].startswith("FAIL list_commands (HGP): does not list `list_games`, `game`")
+    assert fails[0].startswith("FAIL list_commands (play): does not list `list_games`, `game`;")
     assert fails[1] == "FAIL list_games: refused: ? unknown command"
     assert "SKIP games: the HGP game checks need a game list from `list_games`" in out
-    assert out.splitlines()[-1].endswith("passed, 2 failed, 1 skipped")
+    assert out.splitlines()[-1].endswith("passed, 2 failed, 1 skipped, 1 not implemented; "
+                                         "play: FAILED (3); analysis: not implemented")
 
 
 def test_our_controller_drives_gnugo_through_the_standard_commands(tmp_path):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -74,7 +75,8 @@ def test_check_passes_on_every_built_in_player_for_every_game(bot):
     assert lines(result.output, "FAIL") == [] and lines(result.output, "SKIP") == []
     checked = {m.group(1) for m in re.finditer(r"^PASS (\S+) 5 genmove", result.output, re.M)}
     assert checked == set(registry.playable())
-    assert re.search(r"^\d+ passed, 0 failed, 0 skipped$", result.output, re.M)
+    assert re.search(r"^\d+ passed, 0 failed, 0 skipped, 0 not implemented; play: passed; analysis: passed$",
+                     result.output, re.M)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -98,8 +100,8 @@ def test_an_engine_without_the_dialect_fails_cleanly_and_skips_the_game_checks()
         "PASS protocol_version: = 2", "PASS name: = gtp-only", "PASS version: = 1",
         "PASS known_command (known): = true", "PASS known_command (unknown): = false",
         "PASS unknown command: ? unknown command"]
-    [hgp] = [ln for ln in lines(result.output, "FAIL") if ln.startswith("FAIL list_commands (HGP)")]
-    assert "does not list `list_games`, `game`" in hgp
+    [play] = [ln for ln in lines(result.output, "FAIL") if ln.startswith("FAIL list_commands (play)")]
+    assert "does not list `list_games`, `game`, `time_settings`, `time_left`" in play
     assert "FAIL list_games: refused: ? unknown command" in result.output
     assert lines(result.output, "SKIP") == [
         "SKIP games: the HGP game checks need a game list from `list_games`"]
@@ -127,7 +129,8 @@ def test_a_program_that_does_not_exist():
     result = check("--", "/nonexistent/engine")
     assert result.exit_code == 1
     assert "FAIL start: engine: cannot start '/nonexistent/engine'" in result.output
-    assert result.output.endswith("0 passed, 1 failed, 0 skipped\n")
+    assert result.output.endswith("0 passed, 1 failed, 0 skipped, 0 not implemented; "
+                                  "play: FAILED (1); analysis: not checked\n")
 
 
 def test_wrong_answers_are_reported_against_our_rules():
@@ -155,3 +158,57 @@ def test_example_engine_plays_a_match_against_the_random_player(tmp_path):
     assert len(records) == 4
     assert all(not r.void and r.faulty is None for r in records), [(r.result, r.reason) for r in records]
     assert all(r.termination == "no-moves" for r in records), [r.termination for r in records]
+
+
+# -- HGP 1.1 tiers: an engine with only the play commands, in another language --------------------
+
+NODE = shutil.which("node")
+PLAY_ONLY = str(ROOT / "tests" / "fixtures" / "play_only_engine.js")
+needs_node = pytest.mark.skipif(NODE is None, reason="node (Node.js) is not installed: the play-only "
+                                                     "fixture engine is JavaScript")
+ANALYSIS_MISSING = ["kgs-time_settings", "position", "legal_moves", "legal_cells", "final_score", "set_position",
+                    "undo"]
+
+
+@needs_node
+def test_an_engine_with_only_the_play_commands_is_ready_for_a_tournament():
+    result = check("--size", "3", "--size", "5", "--", NODE, PLAY_ONLY)
+    assert result.exit_code == 0, result.output
+    assert lines(result.output, "FAIL") == [] and lines(result.output, "SKIP") == []
+    notimpl = lines(result.output, "NOTIMPL")
+    for command in ANALYSIS_MISSING:
+        assert f"NOTIMPL {command}: not in list_commands (analysis, optional)" in notimpl, notimpl
+    assert "NOTIMPL spelde 5 play (wrong colour): accepted: the engine does not validate `play` (optional)" \
+        in notimpl
+    assert "PASS spelde 5 genmove (continuation)" in "\n".join(lines(result.output, "PASS"))
+    assert re.search(r"^\d+ passed, 0 failed, 0 skipped, \d+ not implemented; play: passed; "
+                     r"analysis: not implemented$", result.output, re.M), result.output
+
+
+@needs_node
+def test_strict_demands_every_analysis_command():
+    result = check("--strict", "--size", "3", "--", NODE, PLAY_ONLY)
+    assert result.exit_code == 1
+    fails = lines(result.output, "FAIL")
+    for command in ANALYSIS_MISSING:
+        assert f"FAIL {command}: not in list_commands (--strict demands every command)" in fails, fails
+    assert "FAIL spelde 3 play (wrong colour): expected '? illegal move', accepted (--strict)" in fails
+    assert lines(result.output, "NOTIMPL") == []
+    assert re.search(r"; play: passed; analysis: FAILED \(\d+\)$", result.output, re.M), result.output
+
+
+@needs_node
+def test_a_listed_analysis_command_answered_wrongly_fails():
+    result = check("--size", "3", "--", NODE, PLAY_ONLY, "--lie")
+    assert result.exit_code == 1
+    [fail] = lines(result.output, "FAIL")
+    assert fail.startswith("FAIL spelde 3 legal_cells: legal cells differ from the rules: missing ['a2', ")
+    assert "NOTIMPL legal_cells" not in result.output
+    assert re.search(r"; play: passed; analysis: FAILED \(1\)$", result.output, re.M), result.output
+
+
+def test_a_wrong_play_answer_fails_the_play_tier():
+    result = check("--size", "3", "--", *misbehaving_example("lie"))
+    assert re.search(r"; play: passed; analysis: FAILED \(\d+\)$", result.output, re.M), result.output
+    result = check("--game", "spelde", "--size", "3", "--", *misbehaving_example("crash"))
+    assert re.search(r"; play: FAILED \(\d+\); analysis: passed$", result.output, re.M), result.output
