@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 import trio
 
+from hexarena import commands_view
 from hexarena.engine.registry import GAME_MODULES
 from hexarena.results.cli import ratings
 from hexarena.results.records import GameRecord
@@ -39,6 +40,8 @@ def main() -> None:
 
 
 main.add_command(ratings)
+for _command in (commands_view.show, commands_view.render, commands_view.report):
+    main.add_command(_command)
 
 
 @main.command()
@@ -245,35 +248,3 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
     counts = {s: sum(v.status == s for v in verdicts) for s in ("PASS", "FAIL", "SKIP")}
     click.echo(f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped")
     sys.exit(0 if counts["FAIL"] == 0 and counts["SKIP"] == 0 and verdicts else 1)
-
-
-@main.command()
-@click.argument("sgf_file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--ply", type=click.IntRange(0), default=None, help="Show the position after PLY actions (default: the end).")
-@click.option("--all", "every", is_flag=True, help="Show every position of the game, one after another.")
-def render(sgf_file: str, ply: int | None, every: bool) -> None:
-    """Replay a game record through the rules and draw its board.
-
-    The record is checked as it is replayed: an action the rules refuse is
-    reported with its ply and the file is left untouched.
-    """
-    from hexarena.protocol.diagram import diagram
-
-    from hexarena.referee.render import replay
-    from hexarena.referee.sgf_read import SgfError
-    try:
-        text = Path(sgf_file).read_text(encoding="utf-8")
-        game = replay(text)
-    except (SgfError, UnicodeDecodeError) as exc:
-        raise click.ClickException(f"{sgf_file}: {exc}") from None
-    head = game.header
-    click.echo(f"{head.get('GN', sgf_file)}: {head.get('PB', '?')} (black) vs {head.get('PW', '?')} (white), "
-               f"result {head.get('RE', '?')}" + (f" ({head.get('XR')})" if head.get("XR") else ""))
-    last = len(game.states) - 1
-    if ply is not None and ply > last:
-        raise click.BadParameter(f"the game has {last} actions", param_hint="--ply")
-    chosen = range(last + 1) if every else [last if ply is None else ply]
-    for i in chosen:
-        if i:
-            click.echo(f"after {i}. {game.tokens[i - 1]}")
-        click.echo(diagram(game.states[i]))
