@@ -1,0 +1,104 @@
+"""`hexarena report` on a tournament folder of N games: time and file size.
+
+    python -m bench.bench_report [GAMES] [--keep DIR]
+
+Builds a folder as a tournament leaves it (journal.jsonl and games/*.sgf,
+records written by the referee's own SGF writer) from seeded random games
+of the five games at their smallest recommended sizes among four players,
+then times:
+
+* replay only   every SGF read and replayed through the rules (the baseline:
+                the least any report that draws positions must do)
+* report        the whole page: replay, compact per-ply data, ratings,
+                tables, template
+* refresh       a second report with the same ReplayCache (what a running
+                tournament pays per refresh)
+
+and prints the page's size. Goal: report under ~2 s for 1,000 games.
+"""
+from __future__ import annotations
+
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.common import table
+from hexarena.engine import registry
+from hexarena.engine.core import Colour, Outcome, Termination
+from hexarena.referee.match import Report
+from hexarena.referee.sgf import sgf_text
+from hexarena.results.html_report import ReplayCache, write_report
+from hexarena.results.records import GameRecord, JournalWriter
+from hexarena.results.replay import replay_record
+
+PLAYERS = ("alpha", "beta", "gamma", "delta")
+
+
+def build_folder(folder: Path, games: int, seed: int = 1, cap: int = 80) -> None:
+    """A tournament folder of `games` seeded random games (`cap` plies at most each)."""
+    rng = random.Random(seed)
+    ids = registry.playable()
+    (folder / "games").mkdir(parents=True, exist_ok=True)
+    with JournalWriter(folder / "journal.jsonl") as journal:
+        for k in range(games):
+            gid = ids[k % len(ids)]
+            info = registry.get(gid)
+            size = min(info.sizes)
+            first, second = rng.sample(PLAYERS, 2)
+            variant = info.variant(size)
+            state = info.new_game(variant, 0)
+            report = Report(info, variant, (first, second))
+            while state.outcome() is None and len(report.actions) < cap:
+                action = state.random_action(rng)
+                report.actions.append((state.to_move, state.format(action)))
+                state = state.play(action)
+            report.outcome = state.outcome() or state.adjudicate()
+            if report.outcome.termination is Termination.PLY_CAP and rng.random() < 0.3:
+                report.outcome = Outcome(rng.choice((Colour.BLACK, Colour.WHITE)), Termination.RESIGN)
+            game_id = f"{gid}-{size}/{k:04d}"
+            sgf = f"games/{gid}-{size}-{k:04d}.sgf"
+            (folder / sgf).write_text(sgf_text(report, game_id), encoding="utf-8")
+            journal.append(GameRecord(
+                id=game_id, game=gid, size=size, variant=" ".join(info.describe(variant).split()[1:]),
+                first=first, second=second, black=report.name_of(Colour.BLACK), white=report.name_of(Colour.WHITE), winner=report.winner, result=report.result,
+                termination=report.termination, plies=len(report.actions), sgf=sgf))
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    keep = None
+    if "--keep" in args:
+        keep = Path(args[args.index("--keep") + 1])
+        del args[args.index("--keep"):args.index("--keep") + 2]
+    games = int(args[0]) if args else 1000
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = keep or Path(tmp)
+        t0 = time.perf_counter()
+        build_folder(folder, games)
+        built = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for sgf in sorted((folder / "games").glob("*.sgf")):
+            replay_record(sgf.read_text(encoding="utf-8"))
+        replay_only = time.perf_counter() - t0
+        cache = ReplayCache()
+        t0 = time.perf_counter()
+        path, count = write_report(folder, cache=cache)
+        report = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        write_report(folder, cache=cache)
+        refresh = time.perf_counter() - t0
+        size = path.stat().st_size
+        print(f"{count} games, folder built in {built:.1f} s")
+        print(table([
+            {"step": "replay only (baseline)", "seconds": f"{replay_only:.2f}", "ratio": "1.00"},
+            {"step": "report", "seconds": f"{report:.2f}", "ratio": f"{report / replay_only:.2f}"},
+            {"step": "refresh (cached replays)", "seconds": f"{refresh:.2f}",
+             "ratio": f"{refresh / replay_only:.2f}"},
+        ]))
+        print(f"report.html: {size / 1024:.0f} KiB ({size / count:.0f} bytes per game)")
+
+
+if __name__ == "__main__":
+    main()
