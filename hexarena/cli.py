@@ -140,6 +140,7 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
 def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,
          check_engines: bool = True) -> None:
     def progress(record: GameRecord) -> None:
+        refresher.on_record(record)
         if not quiet:
             who = f"{record.first} vs {record.second}"
             click.echo(f"{record.id:<28} {who:<30} {record.result:<6} {record.termination} "
@@ -147,6 +148,8 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
 
     def warn(message: str) -> None:
         click.echo(f"warning: {message}", err=True)
+
+    refresher = commands_view.ReportRefresher(out, warn)     # DIR/report.html, every few games
 
     async def supervised() -> list[GameRecord]:
         """The run, cancelled cleanly (engines stopped) on SIGTERM or SIGHUP as on Ctrl-C."""
@@ -187,6 +190,8 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
     void = sum(r.void for r in records)
     click.echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
     click.echo(summary_table(records))
+    if (page := refresher.finish()) is not None:
+        click.echo(f"report: {page}")
 
 
 def _out_dir(out: str | None) -> Path:

@@ -52,15 +52,16 @@ class ReplayCache:
 
     PARALLEL_FROM = 64
 
-    def __init__(self) -> None:
+    def __init__(self, parallel: bool = True) -> None:
         self._data: dict[tuple[str, int, int], dict] = {}
+        self.parallel = parallel
 
     def games(self, paths: list[Path]) -> list[dict]:
         """The viewer data of each record, in order."""
         keys = [self._key(p) for p in paths]
         missing = [(k, p) for k, p in zip(keys, paths) if k is not None and k not in self._data]
         workers = min(os.cpu_count() or 1, 8)
-        if len(missing) >= self.PARALLEL_FROM and workers > 1:
+        if self.parallel and len(missing) >= self.PARALLEL_FROM and workers > 1:
             with ProcessPoolExecutor(workers) as pool:
                 done = pool.map(replay_file, [p for _, p in missing], chunksize=32)
                 self._data.update(zip([k for k, _ in missing], done))
