@@ -107,9 +107,9 @@ class ReportRefresher:
     """
 
     def __init__(self, out: Path, warn, every: int = 10):
-        from hexarena.results.html_report import ReplayCache
+        from hexarena.results.replay_cache import ReplayCache
         self.out, self.warn, self.every = out, warn, every
-        self.cache = ReplayCache(parallel=False)      # no fork from a thread beside trio
+        self.cache = ReplayCache(out, parallel=False)      # no fork from a thread beside trio
         self.count = 0
         self.thread: threading.Thread | None = None
 

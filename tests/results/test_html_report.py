@@ -122,3 +122,25 @@ def test_a_folder_without_journal_is_refused_with_its_name(tmp_path):
         write_report(tmp_path)
     res = CliRunner().invoke(main, ["report", str(tmp_path)])
     assert res.exit_code == 1 and str(tmp_path) in res.output
+
+
+def test_replays_are_kept_in_the_folder_and_a_changed_record_is_replayed_again(folder, tmp_path):
+    from hexarena.results.replay_cache import CACHE_NAME, ReplayCache
+    (folder / CACHE_NAME).unlink(missing_ok=True)
+    first = page_data(write_report(folder, tmp_path / "a.html")[0].read_text(encoding="utf-8"))["games"]
+    lines = (folder / CACHE_NAME).read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 15
+    with open(folder / CACHE_NAME, "a", encoding="utf-8") as fh:
+        fh.write('{"v": 1, "k": ["games/torn')                     # a torn last line is ignored
+    cache = ReplayCache(folder, parallel=False)
+    assert len(cache._data) == 15
+    record = read_journal(folder / "journal.jsonl")[0]
+    sgf = folder / record.sgf
+    text = sgf.read_text(encoding="utf-8")
+    try:
+        sgf.write_text(text.rstrip(")\n") + ";B[zz99])\n", encoding="utf-8")     # now breaks the rules
+        again = page_data(write_report(folder, tmp_path / "b.html", cache)[0].read_text(encoding="utf-8"))
+    finally:
+        sgf.write_text(text, encoding="utf-8")
+    assert "err" not in first[0] and "zz99" in again["games"][0]["err"]
+    assert again["games"][1:] == first[1:]
