@@ -144,3 +144,20 @@ def test_replays_are_kept_in_the_folder_and_a_changed_record_is_replayed_again(f
         sgf.write_text(text, encoding="utf-8")
     assert "err" not in first[0] and "zz99" in again["games"][0]["err"]
     assert again["games"][1:] == first[1:]
+
+
+def test_a_running_tournament_rewrites_its_report_every_few_games(tmp_path):
+    from hexarena.commands_view import ReportRefresher
+    build_folder(tmp_path, 4, seed=2, cap=20)
+    warnings: list[str] = []
+    refresher = ReportRefresher(tmp_path, warnings.append, every=3)
+    records = read_journal(tmp_path / "journal.jsonl")
+    for record in records[:2]:
+        refresher.on_record(record)
+    assert refresher.thread is None and not (tmp_path / "report.html").exists()
+    refresher.on_record(records[2])
+    refresher.thread.join()
+    assert len(page_data((tmp_path / "report.html").read_text(encoding="utf-8"))["games"]) == 4
+    assert refresher.finish() == tmp_path / "report.html" and warnings == []
+    (tmp_path / "journal.jsonl").unlink()
+    assert refresher.finish() is None and "no readable journal" in warnings[0]

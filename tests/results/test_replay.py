@@ -95,3 +95,44 @@ def test_render_command_draws_the_final_or_chosen_position(tmp_path):
     res = runner.invoke(main, ["render", str(bad)])
     assert res.exit_code == 1 and "ply 2: 'e5'" in res.output
     assert bad.read_text(encoding="utf-8").startswith("(;FF[4]")
+
+
+def test_show_draws_a_position_string_and_writes_svg(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from click.testing import CliRunner
+
+    from hexarena.cli import main
+    runner = CliRunner()
+    position = "vaxandis 3 b b3../..../..w2../..../... "
+    res = runner.invoke(main, ["show", position])
+    assert res.exit_code == 0, res.output
+    assert "phase play" in res.output and "b3" in res.output and "w2" in res.output
+    out = tmp_path / "p.svg"
+    res = runner.invoke(main, ["show", position, "--svg", str(out)])
+    assert res.exit_code == 0 and ET.fromstring(out.read_text(encoding="utf-8")).get("data-game") == "vaxandis"
+    res = runner.invoke(main, ["show", "nosuchfile.sgf"])
+    assert res.exit_code == 2 and "neither a file nor a position string" in res.output
+    res = runner.invoke(main, ["show", "vaxandis 3 b b3../.."])
+    assert res.exit_code == 1 and "position:" in res.output and "rows" in res.output
+
+
+def test_show_svg_of_a_record_marks_the_chosen_action(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from click.testing import CliRunner
+
+    from hexarena.cli import main
+    text, states = _record("marbanta", 5, 30, seed=2)
+    path = tmp_path / "g.sgf"
+    path.write_text(text, encoding="utf-8")
+    rep = replay_record(text)
+    for ply in (1, 7, len(states) - 1):
+        out = tmp_path / f"{ply}.svg"
+        res = CliRunner().invoke(main, ["show", str(path), "--ply", str(ply), "--svg", str(out)])
+        assert res.exit_code == 0, res.output
+        root = ET.fromstring(out.read_text(encoding="utf-8"))
+        marked = {g.get("data-site") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("data-last")}
+        board = states[0].board
+        from hexarena.results.board_svg import action_sites
+        assert marked == {board.name(b) for b in action_sites(rep.actions[ply - 1])} and marked
