@@ -176,7 +176,7 @@ def _coordinates(n: int) -> str:
     """Row numbers at both ends of each row; each column letter past the end of the column
     that meets row 1 or row 2n-1 (every column meets one of them)."""
     last = 2 * n - 2
-    labels = []
+    labels: list[tuple[float, float, str]] = []
     for c in range(last + 1):
         if c <= n - 1:
             labels.append((c, -0.8, chr(97 + c)))
@@ -184,7 +184,7 @@ def _coordinates(n: int) -> str:
             labels.append((c, last + 0.8, chr(97 + c)))
     for r in range(last + 1):
         cols = [c for c in range(last + 1) if abs(c - r) <= n - 1]
-        for c in (cols[0] - 0.8, cols[-1] + 0.8):
-            labels.append((c, r, str(r + 1)))
+        for x in (cols[0] - 0.8, cols[-1] + 0.8):
+            labels.append((x, r, str(r + 1)))
     return "".join(f'<text class="coord" x="{_xy(n, c, r)[0]:.1f}" y="{_xy(n, c, r)[1]:.1f}">{t}</text>'
                    for c, r, t in labels)

@@ -59,7 +59,8 @@ def build_page(folder: Path, cache: ReplayCache) -> tuple[str, int]:
     except OSError as exc:
         raise ReportError(f"{folder}: no readable journal ({exc})") from None
     warnings = [str(e) for e in errors]
-    games, boards = [], {}
+    games: list[dict] = []
+    boards: dict[str, tuple[str, int]] = {}
     recorded = [r for r in records if r.sgf]
     replays = dict(zip((r.id for r in recorded), cache.games([str(r.sgf) for r in recorded])))
     for record in records:

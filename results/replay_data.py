@@ -39,7 +39,9 @@ def game_data(replay: Replay) -> dict:
     board: Hexagon = first.board
     stacks = first.info.stacks
     previous: dict[int, tuple] = {}
-    diffs, highlights = [], []
+    diffs: list[str] = []
+    highlights: list[str] = []
+    initial = ""
     statuses: dict[str, str] = {}
     last_status = ""
     for ply, state in enumerate(replay.states):
@@ -63,7 +65,7 @@ def game_data(replay: Replay) -> dict:
         else:
             initial = " ".join(names)
         previous = current
-    data = {"m": replay.tokens, "d": diffs, "h": highlights, "p": statuses, "i0": initial}
+    data: dict[str, object] = {"m": replay.tokens, "d": diffs, "h": highlights, "p": statuses, "i0": initial}
     if any(s is not None for s in replay.seconds):
         data["x"] = replay.seconds
     return data

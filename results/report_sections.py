@@ -89,7 +89,7 @@ def heat_map(report: GroupReport) -> dict:
     names = [report.fit.players[k] for k in order]
     rows = []
     for a in order:
-        cells = []
+        cells: list[dict | None] = []
         for b in order:
             games = won[a, b] + won[b, a] + drawn[a, b]
             if a == b or games == 0:
