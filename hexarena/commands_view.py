@@ -128,6 +128,8 @@ class ReportRefresher:
             return None
 
     def finish(self) -> Path | None:
+        """The final page, after the run (trio has returned: worker processes are safe again)."""
         if self.thread is not None:
             self.thread.join()
+        self.cache.parallel = True
         return self.write()
