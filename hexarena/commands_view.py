@@ -128,8 +128,8 @@ class ReportRefresher:
             return None
 
     def finish(self) -> Path | None:
-        """The final page, after the run (trio has returned: worker processes are safe again)."""
+        """The final page (the cache holds every game but the last few: no worker processes,
+        which would be forked beside trio's idle threads)."""
         if self.thread is not None:
             self.thread.join()
-        self.cache.parallel = True
         return self.write()
