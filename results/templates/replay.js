@@ -155,8 +155,8 @@
   }
 
   $("v-first").addEventListener("click", () => show(0));
-  $("v-prev").addEventListener("click", () => show(current.ply - 1));
-  $("v-next").addEventListener("click", () => show(current.ply + 1));
+  $("v-prev").addEventListener("click", () => current && show(current.ply - 1));
+  $("v-next").addEventListener("click", () => current && show(current.ply + 1));
   $("v-last").addEventListener("click", () => show(Infinity));
   $("v-close").addEventListener("click", () => { $("viewer").hidden = true; current = null; });
   $("v-slider").addEventListener("input", (e) => show(Number(e.target.value)));

@@ -171,3 +171,22 @@ def test_engine_strings_are_text_not_markup(tournament, browser):
     assert browser.find_elements(By.TAG_NAME, "img") == []         # ...never as an element
     assert len(browser.find_elements(By.TAG_NAME, "script")) == 2  # the data island and the viewer
     assert severe(browser) == []
+
+
+def test_games_without_a_replay_say_why_and_the_controls_stay_quiet(browser, tmp_path):
+    from hexarena.results.html_report import write_report
+    from hexarena.results.records import GameRecord, JournalWriter
+    common = dict(game="spelde", size=4, variant="pie", first="a", second="b", black="a", white="b")
+    with JournalWriter(tmp_path / "journal.jsonl") as journal:
+        journal.append(GameRecord(id="g/0", winner=None, result="Void", termination="void", plies=0,
+                                  reason="a failed to start", faulty="a", **common))
+        journal.append(GameRecord(id="g/1", winner="a", result="B+", termination="no-moves", plies=3,
+                                  sgf="games/missing.sgf", **common))
+    page = write_report(tmp_path)[0]
+    for game_id, says in (("g/0", "void"), ("g/1", "missing")):
+        open_game(browser, page, game_id)
+        for button in ("v-first", "v-prev", "v-next", "v-last"):
+            browser.find_element(By.ID, button).click()
+        browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+        assert says in browser.find_element(By.ID, "v-ply").text
+        assert severe(browser) == []
