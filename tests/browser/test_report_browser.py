@@ -190,3 +190,25 @@ def test_games_without_a_replay_say_why_and_the_controls_stay_quiet(browser, tmp
         browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
         assert says in browser.find_element(By.ID, "v-ply").text
         assert severe(browser) == []
+
+
+def test_the_games_list_filters_by_game_size_engine_and_result(tournament, browser):
+    from selenium.webdriver.support.ui import Select
+    records = read_journal(tournament / "journal.jsonl")
+    browser.get((tournament / "report.html").as_uri())
+
+    def shown() -> set[str]:
+        rows = browser.find_elements(By.CSS_SELECTOR, "#game-list tbody tr")
+        return {r.find_element(By.CSS_SELECTOR, "td").text for r in rows if r.is_displayed()}
+
+    assert shown() == {r.id for r in records}
+    Select(browser.find_element(By.ID, "f-engine")).select_by_value("hostile")
+    assert shown() == {r.id for r in records if "hostile" in (r.first, r.second)}
+    Select(browser.find_element(By.ID, "f-game")).select_by_value("vaxandis")
+    Select(browser.find_element(By.ID, "f-size")).select_by_value("3")
+    assert shown() == {r.id for r in records if "hostile" in (r.first, r.second) and r.game == "vaxandis"}
+    Select(browser.find_element(By.ID, "f-engine")).select_by_value("")
+    Select(browser.find_element(By.ID, "f-result")).select_by_value("W+F")
+    want = {r.id for r in records if r.game == "vaxandis" and r.result == "W+F"}
+    assert shown() == want and want
+    assert browser.find_element(By.ID, "f-count").text == f"{len(want)} of {len(records)} games"
