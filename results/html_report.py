@@ -67,7 +67,9 @@ def build_page(folder: Path, cache: ReplayCache) -> tuple[str, int]:
         entry = {short: getattr(record, name) for name, short in GAME_FIELDS.items()}
         if record.id in replays:
             entry.update(replays[record.id])
-            boards.setdefault(f"{record.game}-{record.size}", (record.game, record.size))
+            if "bd" in entry:                 # the board the record itself names (XG, SZ)
+                game, _, size = str(entry["bd"]).rpartition("-")
+                boards.setdefault(str(entry["bd"]), (game, int(size)))
         games.append(entry)
     try:
         groups = rating_groups(records)

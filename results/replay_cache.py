@@ -21,7 +21,7 @@ from .replay_data import game_data
 from .sgf_read import SgfError
 
 CACHE_NAME = "report-cache.jsonl"
-FORMAT = 1                   # bump when the viewer data change shape
+FORMAT = 2                   # bump when the viewer data change shape
 PARALLEL_FROM = 64           # records to replay before worker processes pay off
 
 Key = tuple[str, int, int]

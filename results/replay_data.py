@@ -3,6 +3,7 @@
 The viewer draws no rules: it applies, ply after ply, the site changes the
 rules computed here. One game is a small JSON object:
 
+* ``bd``: the board, ``GAME-SIZE`` (the id of its empty drawing in the page)
 * ``m``: the action tokens; ``x``: think times in seconds (only when recorded)
 * ``d``: per ply, the sites that changed, space separated: ``e5b`` (a black
   stone), ``g7w3`` (a white stack of 3), ``f6`` (emptied)
@@ -65,7 +66,7 @@ def game_data(replay: Replay) -> dict:
         else:
             initial = " ".join(names)
         previous = current
-    data: dict[str, object] = {"m": replay.tokens, "d": diffs, "h": highlights, "p": statuses, "i0": initial}
+    data: dict[str, object] = {"bd": f"{first.info.id}-{board.n}", "m": replay.tokens, "d": diffs, "h": highlights, "p": statuses, "i0": initial}
     if any(s is not None for s in replay.seconds):
         data["x"] = replay.seconds
     return data

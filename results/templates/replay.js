@@ -88,7 +88,7 @@
       $("v-slider").max = 0;
       return;
     }
-    const template = document.getElementById("board-" + game.g + "-" + game.n);
+    const template = document.getElementById("board-" + game.bd);
     holder.appendChild(template.content.cloneNode(true));
     const svg = holder.querySelector("svg");
     const sites = new Map();

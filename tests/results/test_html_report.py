@@ -102,12 +102,15 @@ def test_engine_strings_in_names_reasons_and_moves_are_escaped(folder, tmp_path)
     first = json.loads(rewritten[0])
     sgf = hostile / first["sgf"]
     sgf.write_text(sgf.read_text(encoding="utf-8").rstrip(")\n") + f";B[{HOSTILE_NAME}])\n", encoding="utf-8")
+    other = hostile / json.loads(rewritten[1])["sgf"]          # a record of a game we do not know
+    other.write_text(re.sub(r"XG\[[^]]*\]", "XG[chess]", other.read_text(encoding="utf-8")), encoding="utf-8")
     html = write_report(hostile)[0].read_text(encoding="utf-8")
     assert static_markup_problems(html) == []
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in html          # names in the tables, as text
     games = page_data(html)["games"]
     assert HOSTILE_NAME in {g["f"] for g in games} | {g["s"] for g in games}
     assert HOSTILE_NAME in games[0]["err"] and games[0]["why"] == f"answered {HOSTILE_ATTR}"   # as data
+    assert "no game 'chess'" in games[1]["err"]
 
 
 def test_report_command_writes_the_file_and_says_its_size(folder, tmp_path):
@@ -131,7 +134,7 @@ def test_replays_are_kept_in_the_folder_and_a_changed_record_is_replayed_again(f
     lines = (folder / CACHE_NAME).read_text(encoding="utf-8").splitlines()
     assert len(lines) == 15
     with open(folder / CACHE_NAME, "a", encoding="utf-8") as fh:
-        fh.write('{"v": 1, "k": ["games/torn')                     # a torn last line is ignored
+        fh.write('{"v": 2, "k": ["games/torn')                     # a torn last line is ignored
     cache = ReplayCache(folder, parallel=False)
     assert len(cache._data) == 15
     record = read_journal(folder / "journal.jsonl")[0]
