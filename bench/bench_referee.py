@@ -34,7 +34,7 @@ from hexarena.referee.clock import Limits
 from hexarena.referee.config import player_cmd
 from hexarena.referee.match import Seat, Setup, play_game
 from hexarena.referee.process import open_engine
-from hexarena.referee.sgf import render
+from hexarena.referee.sgf import sgf_text
 from hexarena.referee.tournament import expand
 
 
@@ -68,7 +68,7 @@ async def bench(games: int, logdir: Path) -> dict[str, float]:
             w0 = time.perf_counter()
             report = await play_game(Setup("spelde", 6), seats, Limits())
             c0 = time.process_time()
-            render(report, f"bench/{g}")
+            sgf_text(report, f"bench/{g}")
             totals["cpu"] += time.process_time() - c0
             totals["wall"] += time.perf_counter() - w0
             assert report.outcome is not None, report.reason

@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 import trio
 
+from hexarena import commands_view
 from hexarena.engine.registry import GAME_MODULES
 from hexarena.results.cli import ratings
 from hexarena.results.records import GameRecord
@@ -40,6 +41,8 @@ def main() -> None:
 
 
 main.add_command(ratings)
+for _command in (commands_view.show, commands_view.render, commands_view.report):
+    main.add_command(_command)
 
 
 @main.command()
@@ -138,6 +141,7 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
 def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,
          check_engines: bool = True) -> None:
     def progress(record: GameRecord) -> None:
+        refresher.on_record(record)
         if not quiet:
             who = f"{record.first} vs {record.second}"
             click.echo(f"{record.id:<28} {who:<30} {record.result:<6} {record.termination} "
@@ -145,6 +149,8 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
 
     def warn(message: str) -> None:
         click.echo(f"warning: {message}", err=True)
+
+    refresher = commands_view.ReportRefresher(out, warn)     # DIR/report.html, every few games
 
     async def supervised() -> list[GameRecord]:
         """The run, cancelled cleanly (engines stopped) on SIGTERM or SIGHUP as on Ctrl-C."""
@@ -185,6 +191,8 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
     void = sum(r.void for r in records)
     click.echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
     click.echo(summary_table(records))
+    if (page := refresher.finish()) is not None:
+        click.echo(f"report: {page}")
 
 
 def _out_dir(out: str | None) -> Path:
@@ -250,35 +258,3 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
     line, code = check_summary(verdicts)
     click.echo(line)
     sys.exit(code)
-
-
-@main.command()
-@click.argument("sgf_file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--ply", type=click.IntRange(0), default=None, help="Show the position after PLY actions (default: the end).")
-@click.option("--all", "every", is_flag=True, help="Show every position of the game, one after another.")
-def render(sgf_file: str, ply: int | None, every: bool) -> None:
-    """Replay a game record through the rules and draw its board.
-
-    The record is checked as it is replayed: an action the rules refuse is
-    reported with its ply and the file is left untouched.
-    """
-    from hexarena.protocol.diagram import diagram
-
-    from hexarena.referee.render import replay
-    from hexarena.referee.sgf_read import SgfError
-    try:
-        text = Path(sgf_file).read_text(encoding="utf-8")
-        game = replay(text)
-    except (SgfError, UnicodeDecodeError) as exc:
-        raise click.ClickException(f"{sgf_file}: {exc}") from None
-    head = game.header
-    click.echo(f"{head.get('GN', sgf_file)}: {head.get('PB', '?')} (black) vs {head.get('PW', '?')} (white), "
-               f"result {head.get('RE', '?')}" + (f" ({head.get('XR')})" if head.get("XR") else ""))
-    last = len(game.states) - 1
-    if ply is not None and ply > last:
-        raise click.BadParameter(f"the game has {last} actions", param_hint="--ply")
-    chosen = range(last + 1) if every else [last if ply is None else ply]
-    for i in chosen:
-        if i:
-            click.echo(f"after {i}. {game.tokens[i - 1]}")
-        click.echo(diagram(game.states[i]))

@@ -29,7 +29,7 @@ def _prop(name: str, *values: str) -> str:
     return name + "".join(f"[{escape(v)}]" for v in values)
 
 
-def render(report: Report, game_id: str) -> str:
+def sgf_text(report: Report, game_id: str) -> str:
     """The SGF text of one reported game."""
     info, variant = report.info, report.variant
     root = [

@@ -30,7 +30,7 @@ from .config import EngineSpec, TournamentConfig
 from .match import Seat, Setup, play_game
 from .process import EngineChannel, open_engine
 from .schedule import ScheduledGame, schedule
-from .sgf import render, write_atomic
+from .sgf import sgf_text, write_atomic
 
 CONFIG_NAME = "tournament.json"
 
@@ -149,7 +149,7 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
         report.reason += f" (see {logs[report.faulty]})"
     if report.outcome is not None:
         sgf = f"games/{game.id}.sgf"
-        await trio.to_thread.run_sync(write_atomic, out / sgf, render(report, game.id))
+        await trio.to_thread.run_sync(write_atomic, out / sgf, sgf_text(report, game.id))
     return GameRecord(
         id=game.id, game=game.game, size=game.size, variant=game.variant,
         first=game.first, second=game.second,

@@ -9,7 +9,7 @@ from sgfmill import sgf
 from hexarena.engine import registry
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.referee.match import Report
-from hexarena.referee.sgf import escape, render, write_atomic
+from hexarena.referee.sgf import escape, sgf_text, write_atomic
 
 
 def report(actions, outcome=Outcome(Colour.WHITE, Termination.NO_MOVES), swapped=False, komi=None):
@@ -29,7 +29,7 @@ def parse(text: str) -> sgf.Sgf_game:
 
 
 def test_root_properties_and_actions_parse_with_sgfmill():
-    text = render(report([(Colour.BLACK, "e5"), (Colour.WHITE, "swap"), (Colour.WHITE, "d4/d5,e4")]),
+    text = sgf_text(report([(Colour.BLACK, "e5"), (Colour.WHITE, "swap"), (Colour.WHITE, "d4/d5,e4")]),
                   "spelde-5-nopie-flips=dense/0003")
     game = parse(text)
     root = game.get_root()
@@ -47,7 +47,7 @@ def test_root_properties_and_actions_parse_with_sgfmill():
 
 
 def test_players_are_named_by_colour_at_the_end_after_a_swap():
-    root = parse(render(report([(Colour.BLACK, "e5"), (Colour.WHITE, "swap")], swapped=True), "g/1")).get_root()
+    root = parse(sgf_text(report([(Colour.BLACK, "e5"), (Colour.WHITE, "swap")], swapped=True), "g/1")).get_root()
     assert root.get("PB") == "beta]\\x" and root.get("PW") == "alpha"
     assert root.get_raw_list("XF")[0] == b"alpha"          # seats do not move
 
@@ -61,13 +61,13 @@ def test_players_are_named_by_colour_at_the_end_after_a_swap():
     (None, "Void"),
 ])
 def test_result_values(outcome, re):
-    assert parse(render(report([], outcome), "g/1")).get_root().get("RE") == re
+    assert parse(sgf_text(report([], outcome), "g/1")).get_root().get("RE") == re
 
 
 def test_komi_and_escaping():
-    root = parse(render(report([(Colour.BLACK, "a]b\\c")], komi=3), "g/1")).get_root()
+    root = parse(sgf_text(report([(Colour.BLACK, "a]b\\c")], komi=3), "g/1")).get_root()
     assert root.get_raw("XK") == b"3"
-    move = parse(render(report([(Colour.BLACK, "a]b\\c")]), "g/1")).get_main_sequence()[1]
+    move = parse(sgf_text(report([(Colour.BLACK, "a]b\\c")]), "g/1")).get_main_sequence()[1]
     assert move.get_raw("B") == b"a\\]b\\\\c"
     assert escape("x]y\\") == "x\\]y\\\\"
 

@@ -1,7 +1,9 @@
-"""Replaying a game record: the positions of an SGF written by the referee.
+"""Replaying a game record: every position of an SGF written by the referee.
 
 The record is replayed through the rules, so a record that does not follow
 them is reported at the first action that breaks them (ply and token).
+A move node may carry its think time as ``XT[seconds]``; it is read when
+present (None otherwise).
 """
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import dataclass
 
 from hexarena.engine import registry
 from hexarena.engine.core import Colour
+from hexarena.engine.actions import Action
 from hexarena.engine.errors import RulesError
 from hexarena.engine.game import GameState
 
@@ -17,14 +20,20 @@ from .sgf_read import SgfError, SgfNode, parse_sgf
 
 @dataclass(frozen=True)
 class Replay:
-    """The header of a record and every state of the game, initial state first."""
+    """The header of a record and every state of the game, initial state first.
+
+    `tokens[i]`, `actions[i]` and `seconds[i]` belong to the action that led
+    from `states[i]` to `states[i + 1]`.
+    """
 
     header: SgfNode
     states: list[GameState]
     tokens: list[str]
+    actions: list[Action]
+    seconds: list[float | None]
 
 
-def replay(text: str) -> Replay:
+def replay_record(text: str) -> Replay:
     """Parse and replay an SGF record; SgfError saying what and where on any defect."""
     nodes = parse_sgf(text)
     root = nodes[0]
@@ -40,7 +49,10 @@ def replay(text: str) -> Replay:
         state = info.new_game(variant, int(komi) if komi.isdigit() else 0)
     except (RulesError, ValueError) as exc:
         raise SgfError(f"root node: {exc}") from None
-    states, tokens = [state], []
+    states: list[GameState] = [state]
+    tokens: list[str] = []
+    actions: list[Action] = []
+    seconds: list[float | None] = []
     for ply, node in enumerate(nodes[1:], 1):
         moves = [(c, node.get(c.letter)) for c in (Colour.BLACK, Colour.WHITE) if c.letter in node.props]
         if len(moves) != 1:
@@ -50,9 +62,19 @@ def replay(text: str) -> Replay:
             raise SgfError(f"ply {ply}: {colour.name.lower()} plays {token!r} but "
                            f"{state.to_move.name.lower()} is to move")
         try:
-            state = state.play(state.parse(token or ""))
+            action = state.parse(token or "")
+            state = state.play(action)
         except RulesError as exc:
             raise SgfError(f"ply {ply}: {token!r}: {exc}") from None
         states.append(state)
         tokens.append(token or "")
-    return Replay(root, states, tokens)
+        actions.append(action)
+        seconds.append(_seconds(node.get("XT")))
+    return Replay(root, states, tokens, actions, seconds)
+
+
+def _seconds(text: str | None) -> float | None:
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None

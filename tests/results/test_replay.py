@@ -5,9 +5,9 @@ import pytest
 from hexarena.engine import registry
 from hexarena.engine.core import Outcome, Termination
 from hexarena.referee.match import Report
-from hexarena.referee.render import replay
-from hexarena.referee.sgf import render
-from hexarena.referee.sgf_read import SgfError, parse_sgf
+from hexarena.results.replay import replay_record
+from hexarena.referee.sgf import sgf_text
+from hexarena.results.sgf_read import SgfError, parse_sgf
 
 
 def test_reader_handles_escapes_soft_breaks_and_several_values():
@@ -46,33 +46,33 @@ def _record(game: str, size: int, plies: int, seed: int) -> tuple[str, list]:
         state = state.play(action)
         states.append(state)
     report.outcome = state.outcome() or Outcome(None, Termination.PLY_CAP)
-    return render(report, f"{game}-{size}/0000"), states
+    return sgf_text(report, f"{game}-{size}/0000"), states
 
 
 @pytest.mark.parametrize("game, size", [("spelde", 5), ("anda", 5), ("anda-prison", 5), ("vaxandis", 4),
                                         ("marbanta", 5)])
 def test_referee_records_replay_to_the_same_positions(game, size):
     text, states = _record(game, size, 60, seed=3)
-    rep = replay(text)
+    rep = replay_record(text)
     assert [s.position() for s in rep.states] == [s.position() for s in states]
     assert rep.header.get("XG") == game
 
 
 def test_a_record_that_breaks_the_rules_is_reported_at_its_ply():
     base = "(;FF[4]GM[1003]SZ[5]XG[spelde]XV[pie]"
-    assert len(replay(base + ";B[e5];W[swap];W[a1])").states) == 4
+    assert len(replay_record(base + ";B[e5];W[swap];W[a1])").states) == 4
     with pytest.raises(SgfError, match="ply 2: 'e5': .*occupied"):
-        replay(base + ";B[e5];W[e5])")
+        replay_record(base + ";B[e5];W[e5])")
     with pytest.raises(SgfError, match="ply 2: black plays"):
-        replay(base + ";B[e5];B[a1])")
+        replay_record(base + ";B[e5];B[a1])")
     with pytest.raises(SgfError, match="ply 1: 'e8-e6'"):
-        replay(base + ";B[e8-e6])")
+        replay_record(base + ";B[e8-e6])")
     with pytest.raises(SgfError, match="no XG"):
-        replay("(;FF[4]SZ[5];B[e5])")
+        replay_record("(;FF[4]SZ[5];B[e5])")
     with pytest.raises(SgfError, match="root node: .*frob"):
-        replay("(;FF[4]SZ[5]XG[spelde]XV[frob])")
+        replay_record("(;FF[4]SZ[5]XG[spelde]XV[frob])")
     with pytest.raises(SgfError, match="node 1: expected exactly one"):
-        replay(base + ";B[e5]W[a1])")
+        replay_record(base + ";B[e5]W[a1])")
 
 
 def test_render_command_draws_the_final_or_chosen_position(tmp_path):
@@ -87,7 +87,7 @@ def test_render_command_draws_the_final_or_chosen_position(tmp_path):
     assert res.exit_code == 0, res.output
     assert "alpha" in res.output and f"ply {states[-1].ply}, over" in res.output
     res = runner.invoke(main, ["render", str(path), "--ply", "1"])
-    assert res.exit_code == 0 and "ply 1, white to move" in res.output
+    assert res.exit_code == 0 and "ply 1, white to move" in res.output and "a   b   c   d   e" in res.output
     res = runner.invoke(main, ["render", str(path), "--ply", "999"])
     assert res.exit_code != 0 and "actions" in res.output
     bad = tmp_path / "bad.sgf"
@@ -95,3 +95,44 @@ def test_render_command_draws_the_final_or_chosen_position(tmp_path):
     res = runner.invoke(main, ["render", str(bad)])
     assert res.exit_code == 1 and "ply 2: 'e5'" in res.output
     assert bad.read_text(encoding="utf-8").startswith("(;FF[4]")
+
+
+def test_show_draws_a_position_string_and_writes_svg(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from click.testing import CliRunner
+
+    from hexarena.cli import main
+    runner = CliRunner()
+    position = "vaxandis 3 b b3../..../..w2../..../... "
+    res = runner.invoke(main, ["show", position])
+    assert res.exit_code == 0, res.output
+    assert "phase play" in res.output and "b3" in res.output and "w2" in res.output
+    out = tmp_path / "p.svg"
+    res = runner.invoke(main, ["show", position, "--svg", str(out)])
+    assert res.exit_code == 0 and ET.fromstring(out.read_text(encoding="utf-8")).get("data-game") == "vaxandis"
+    res = runner.invoke(main, ["show", "nosuchfile.sgf"])
+    assert res.exit_code == 2 and "neither a file nor a position string" in res.output
+    res = runner.invoke(main, ["show", "vaxandis 3 b b3../.."])
+    assert res.exit_code == 1 and "position:" in res.output and "rows" in res.output
+
+
+def test_show_svg_of_a_record_marks_the_chosen_action(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from click.testing import CliRunner
+
+    from hexarena.cli import main
+    text, states = _record("marbanta", 5, 30, seed=2)
+    path = tmp_path / "g.sgf"
+    path.write_text(text, encoding="utf-8")
+    rep = replay_record(text)
+    for ply in (1, 7, len(states) - 1):
+        out = tmp_path / f"{ply}.svg"
+        res = CliRunner().invoke(main, ["show", str(path), "--ply", str(ply), "--svg", str(out)])
+        assert res.exit_code == 0, res.output
+        root = ET.fromstring(out.read_text(encoding="utf-8"))
+        marked = {g.get("data-site") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("data-last")}
+        board = states[0].board
+        from hexarena.results.board_svg import action_sites
+        assert marked == {board.name(b) for b in action_sites(rep.actions[ply - 1])} and marked

@@ -1,0 +1,116 @@
+"""`hexarena report` on a tournament folder of N games: time and file size.
+
+    python -m bench.bench_report [GAMES] [--keep DIR]
+
+Builds a folder as a tournament leaves it (journal.jsonl and games/*.sgf,
+records written by the referee's own SGF writer) from seeded random games
+of the five games at their smallest recommended sizes among four players,
+then times:
+
+* replay only   every SGF read and replayed through the rules (the baseline:
+                the least any report that draws positions must do)
+* report, cold  the whole page with no cache: replay, compact per-ply data,
+                ratings, tables, template; on one core and in worker processes
+* from the cache file  a later `hexarena report` of the same folder
+* refresh       a second report with the same ReplayCache (what a running
+                tournament pays per refresh)
+
+and prints the page's size. Goal: report under ~2 s for 1,000 games.
+"""
+from __future__ import annotations
+
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.common import table
+from hexarena.engine import registry
+from hexarena.engine.core import Colour, Outcome, Termination
+from hexarena.referee.match import Report
+from hexarena.referee.sgf import sgf_text
+from hexarena.results.html_report import write_report
+from hexarena.results.replay_cache import CACHE_NAME, ReplayCache
+from hexarena.results.records import GameRecord, JournalWriter
+from hexarena.results.replay import replay_record
+
+PLAYERS = ("alpha", "beta", "gamma", "delta")
+
+
+def build_folder(folder: Path, games: int, seed: int = 1, cap: int = 80) -> None:
+    """A tournament folder of `games` seeded random games (`cap` plies at most each)."""
+    rng = random.Random(seed)
+    ids = registry.playable()
+    (folder / "games").mkdir(parents=True, exist_ok=True)
+    with JournalWriter(folder / "journal.jsonl") as journal:
+        for k in range(games):
+            gid = ids[k % len(ids)]
+            info = registry.get(gid)
+            size = min(info.sizes)
+            first, second = rng.sample(PLAYERS, 2)
+            variant = info.variant(size)
+            state = info.new_game(variant, 0)
+            report = Report(info, variant, (first, second))
+            while state.outcome() is None and len(report.actions) < cap:
+                action = state.random_action(rng)
+                report.actions.append((state.to_move, state.format(action)))
+                state = state.play(action)
+            report.outcome = state.outcome() or state.adjudicate()
+            if report.outcome.termination is Termination.PLY_CAP and rng.random() < 0.3:
+                report.outcome = Outcome(rng.choice((Colour.BLACK, Colour.WHITE)), Termination.RESIGN)
+            game_id = f"{gid}-{size}/{k:04d}"
+            sgf = f"games/{gid}-{size}-{k:04d}.sgf"
+            (folder / sgf).write_text(sgf_text(report, game_id), encoding="utf-8")
+            journal.append(GameRecord(
+                id=game_id, game=gid, size=size, variant=" ".join(info.describe(variant).split()[1:]),
+                first=first, second=second, black=report.name_of(Colour.BLACK), white=report.name_of(Colour.WHITE), winner=report.winner, result=report.result,
+                termination=report.termination, plies=len(report.actions), sgf=sgf))
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    keep = None
+    if "--keep" in args:
+        keep = Path(args[args.index("--keep") + 1])
+        del args[args.index("--keep"):args.index("--keep") + 2]
+    games = int(args[0]) if args else 1000
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = keep or Path(tmp)
+        t0 = time.perf_counter()
+        build_folder(folder, games)
+        built = time.perf_counter() - t0
+        t0, c0 = time.perf_counter(), time.process_time()
+        for sgf in sorted((folder / "games").glob("*.sgf")):
+            replay_record(sgf.read_text(encoding="utf-8"))
+        replay_only, replay_cpu = time.perf_counter() - t0, time.process_time() - c0
+        cpu: list[float] = []
+
+        def timed(make_cache) -> tuple[float, ReplayCache]:
+            t0, c0 = time.perf_counter(), time.process_time()
+            cache = make_cache()
+            write_report(folder, cache=cache)
+            cpu.append(time.process_time() - c0)
+            return time.perf_counter() - t0, cache
+
+        (folder / CACHE_NAME).unlink(missing_ok=True)
+        cold_parallel, _ = timed(lambda: ReplayCache(folder, parallel=True, persist=False))
+        cold, _ = timed(lambda: ReplayCache(folder, parallel=False))   # writes the cache file
+        warm, cache = timed(lambda: ReplayCache(folder))                # a later `hexarena report`
+        refresh, _ = timed(lambda: cache)
+        path, count = folder / "report.html", games
+        size = path.stat().st_size
+        print(f"{count} games, folder built in {built:.1f} s")
+        rows = [("replay only, one core (baseline)", replay_only, replay_cpu),
+                (f"report, cold, {os.cpu_count()} worker processes", cold_parallel, None),
+                ("report, cold, one core", cold, cpu[1]),
+                ("report, from the cache file", warm, cpu[2]), ("refresh, cache in memory", refresh, cpu[3])]
+        print(table([{"step": step, "wall s": f"{t:.2f}", "CPU s": "-" if c is None else f"{c:.2f}",
+                      "wall ratio": f"{t / replay_only:.2f}"} for step, t, c in rows]))
+        print("(CPU s: this process only; on a busy machine wall time exceeds it)")
+        print(f"report.html: {size / 1024:.0f} KiB ({size / count:.0f} bytes per game)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+"""`hexarena show` (a game record or a position, as text or SVG) and `hexarena report` (HTML).
+
+`render` stays as a hidden alias of `show`.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import click
+
+from hexarena.engine.errors import RulesError
+from hexarena.engine.registry import from_position
+from hexarena.protocol.diagram import diagram
+from hexarena.results.board_svg import action_sites, board_svg
+from hexarena.results.replay import replay_record
+from hexarena.results.sgf_read import SgfError
+
+
+@click.command()
+@click.argument("target", metavar="GAME.sgf|POSITION")
+@click.option("--ply", type=click.IntRange(0), default=None,
+              help="Show the position after PLY actions (default: the end).")
+@click.option("--all", "every", is_flag=True, help="Show every position of the game, one after another.")
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None,
+              help="Write the board as SVG to this file instead of drawing it in text.")
+def show(target: str, ply: int | None, every: bool, svg_out: str | None) -> None:
+    """Draw a game record (replayed through the rules) or a position string.
+
+    TARGET is an SGF file written by hexarena, or a quoted position string
+    such as "spelde 3 w .../..../..b../..../... variant=nopie". A record is
+    checked as it is replayed: an action the rules refuse is reported with
+    its ply and the file is left untouched.
+    """
+    if not Path(target).is_file():
+        if " " not in target.strip():
+            raise click.BadParameter(f"{target!r} is neither a file nor a position string",
+                                     param_hint="TARGET")
+        try:
+            state = from_position(target)
+        except RulesError as exc:
+            raise click.ClickException(f"position: {exc}") from None
+        if svg_out:
+            _write(svg_out, board_svg(state.to_position()))
+        else:
+            click.echo(diagram(state, edges=True))
+        return
+    try:
+        game = replay_record(Path(target).read_text(encoding="utf-8"))
+    except (SgfError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"{target}: {exc}") from None
+    head = game.header
+    result = f"result {head.get('RE', '?')}" + (f" ({head.get('XR')})" if head.get("XR") else "")
+    last = len(game.states) - 1
+    if ply is not None and ply > last:
+        raise click.BadParameter(f"the game has {last} actions", param_hint="--ply")
+    chosen = range(last + 1) if every else [last if ply is None else ply]
+    if svg_out:
+        i = chosen[-1]
+        note = result if i == last else ""
+        action, token = (game.actions[i - 1], game.tokens[i - 1]) if i else (None, "")
+        _write(svg_out, board_svg(game.states[i].to_position(), action, token, note))
+        return
+    click.echo(f"{head.get('GN', target)}: {head.get('PB', '?')} (black) vs {head.get('PW', '?')} (white), "
+               + result)
+    for i in chosen:
+        token = game.tokens[i - 1] if i else ""
+        marked = action_sites(game.actions[i - 1]) if i else frozenset()
+        click.echo(diagram(game.states[i], marked, edges=True, last_token=f"{i}. {token}" if i else ""))
+
+
+render = click.Command("render", callback=show.callback, params=show.params, hidden=True,
+                       help="Alias of `show`.")
+
+
+@click.command()
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="The HTML file to write (default: DIRECTORY/report.html).")
+def report(directory: str, output: str | None) -> None:
+    """Write one self-contained HTML page of a tournament folder: ratings, tables, every game replayable."""
+    from hexarena.results.html_report import ReportError, write_report
+    started = time.perf_counter()
+    try:
+        path, games = write_report(directory, output)
+    except ReportError as exc:
+        raise click.ClickException(str(exc)) from None
+    size = path.stat().st_size
+    click.echo(f"{path}: {games} games, {size / 1024:.0f} KiB, {time.perf_counter() - started:.2f} s")
+
+
+def _write(path: str, text: str) -> None:
+    Path(path).write_text(text, encoding="utf-8")
+    click.echo(f"wrote {path}")
+
+
+class ReportRefresher:
+    """Keeps DIR/report.html current while a tournament runs.
+
+    `on_record` (the runner's per-record callback) rewrites the page every
+    `every` finished games in a background thread, so the referee's event
+    loop never waits for it (a refresh still running is not doubled);
+    `finish` writes the final page. Replays are cached between refreshes,
+    so each refresh replays only the games finished since the last one.
+    A failure to write the page is a warning, never the tournament's end.
+    """
+
+    def __init__(self, out: Path, warn, every: int = 10):
+        from hexarena.results.replay_cache import ReplayCache
+        self.out, self.warn, self.every = out, warn, every
+        self.cache = ReplayCache(out, parallel=False)      # no fork from a thread beside trio
+        self.count = 0
+        self.thread: threading.Thread | None = None
+
+    def on_record(self, record: object) -> None:
+        self.count += 1
+        if self.count % self.every == 0 and (self.thread is None or not self.thread.is_alive()):
+            self.thread = threading.Thread(target=self.write, name="report-refresh", daemon=True)
+            self.thread.start()
+
+    def write(self) -> Path | None:
+        from hexarena.results.html_report import write_report
+        try:
+            return write_report(self.out, cache=self.cache)[0]
+        except Exception as exc:          # the page is a convenience: say why and go on
+            self.warn(f"report.html not written: {exc}")
+            return None
+
+    def finish(self) -> Path | None:
+        """The final page (the cache holds every game but the last few: no worker processes,
+        which would be forked beside trio's idle threads)."""
+        if self.thread is not None:
+            self.thread.join()
+        return self.write()

@@ -1,0 +1,105 @@
+"""`hexarena report`: one self-contained HTML page of a tournament folder.
+
+The page needs no network: style, script and data are inline. Every string
+that came from an engine (names, reasons, action tokens) reaches the page
+either through the template's autoescaping or inside the JSON data island,
+whose `<`, `>`, `&` and `'` are written as ``\\u`` escapes; the script only
+ever assigns such strings with ``textContent``. Board drawings are our own
+(:mod:`hexarena.results.board_svg`): one empty board per game and size, which
+the viewer fills from compact per-ply data (:mod:`hexarena.results.replay_data`,
+kept between reports by :mod:`hexarena.results.replay_cache`).
+"""
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from importlib.resources import files
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from hexarena.results.board_svg import STYLE, board_template
+from hexarena.results.records import JournalError, journal_path, read_journal
+from hexarena.results.replay_cache import ReplayCache
+from hexarena.results.report_sections import rating_groups, sprt_state, terminations
+
+REPORT_NAME = "report.html"
+#: Record fields the games list shows, with their short keys in the page's data.
+GAME_FIELDS = {"id": "id", "game": "g", "size": "n", "variant": "v", "first": "f", "second": "s",
+               "black": "b", "white": "w", "winner": "win", "result": "r", "termination": "t",
+               "reason": "why", "plies": "k", "faulty": "fault", "started": "at", "seconds": "sec"}
+
+
+class ReportError(ValueError):
+    """A folder that cannot be reported on (no journal, unreadable journal)."""
+
+
+def write_report(directory: str | os.PathLike, output: str | os.PathLike | None = None,
+                 cache: ReplayCache | None = None) -> tuple[Path, int]:
+    """Write the page of the tournament in `directory`; return its path and the number of games.
+
+    The file is written through a temporary file and a rename, so a browser
+    reloading it never reads half a page. Raises ReportError.
+    """
+    folder = Path(directory)
+    target = Path(output) if output is not None else folder / REPORT_NAME
+    html, count = build_page(folder, cache or ReplayCache(folder))
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(html, encoding="utf-8")
+    os.replace(tmp, target)
+    return target, count
+
+
+def build_page(folder: Path, cache: ReplayCache) -> tuple[str, int]:
+    """The HTML text of the page and the number of games in it."""
+    errors: list[JournalError] = []
+    try:
+        records = read_journal(journal_path(folder), errors)
+    except OSError as exc:
+        raise ReportError(f"{folder}: no readable journal ({exc})") from None
+    warnings = [str(e) for e in errors]
+    games: list[dict] = []
+    boards: dict[str, tuple[str, int]] = {}
+    recorded = [r for r in records if r.sgf]
+    replays = dict(zip((r.id for r in recorded), cache.games([str(r.sgf) for r in recorded])))
+    for record in records:
+        entry = {short: getattr(record, name) for name, short in GAME_FIELDS.items()}
+        if record.id in replays:
+            entry.update(replays[record.id])
+            if "bd" in entry:                 # the board the record itself names (XG, SZ)
+                game, _, size = str(entry["bd"]).rpartition("-")
+                boards.setdefault(str(entry["bd"]), (game, int(size)))
+        games.append(entry)
+    try:
+        groups = rating_groups(records)
+    except ValueError as exc:              # e.g. no maximum and no prior possible: say so, keep the rest
+        groups, warnings = [], warnings + [f"ratings: {exc}"]
+    context = {
+        "title": f"hexarena report: {folder.resolve().name}",
+        "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "count": len(records), "void": sum(r.void for r in records),
+        "groups": groups, "terminations": terminations(records), "sprt": sprt_state(folder),
+        "warnings": warnings,
+        "data": {"games": games},
+        "boards": {key: Markup(board_template(game, size)) for key, (game, size) in sorted(boards.items())},
+        "style": Markup(_asset("report.css") + STYLE), "script": Markup(_asset("replay.js")),
+    }
+    return _environment().get_template("report.html.j2").render(context), len(records)
+
+
+def _asset(name: str) -> str:
+    return files("hexarena.results").joinpath("templates", name).read_text(encoding="utf-8")
+
+
+_ENV: jinja2.Environment | None = None
+
+
+def _environment() -> jinja2.Environment:
+    global _ENV
+    if _ENV is None:
+        _ENV = jinja2.Environment(loader=jinja2.PackageLoader("hexarena.results", "templates"),
+                                  autoescape=True, undefined=jinja2.StrictUndefined,
+                                  trim_blocks=True, lstrip_blocks=True)
+    return _ENV
+

@@ -1,0 +1,134 @@
+"""The sections of the HTML report as plain data (the template draws and escapes them).
+
+Each function takes records or a :class:`GroupReport` and returns lists and
+dicts of strings and numbers; nothing here writes HTML.
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from hexarena.results.load import FORFEIT_KIND, games_frame
+from hexarena.results.records import GameRecord
+from hexarena.results.report import GroupReport, build_reports
+from hexarena.results.tables import head_to_head, rank_order
+
+#: The hook of the SPRT section: a run that had a sequential test leaves its
+#: state in this file of its folder (a JSON object); absent, the section is left out.
+SPRT_FILE = "sprt.json"
+
+
+def _number(value: object) -> float | None:
+    try:
+        x = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(x) else x
+
+
+def rating_groups(records: Sequence[GameRecord]) -> list[dict]:
+    """Pooled first, then one per (game, size) pool: ratings rows, advantage rows, crosstable."""
+    frame = games_frame(records)
+    if frame.empty:
+        return []
+    return [_group(report) for report in build_reports(frame)]
+
+
+def _group(report: GroupReport) -> dict:
+    ratings = [{"rank": int(r["rank"]), "player": str(r["player"]), "elo": _number(r["elo"]),
+                "pm": _number(r["pm95"]), "games": int(r["games"]), "wins": int(r["wins"]),
+                "losses": int(r["losses"]), "draws": int(r["draws"]), "score": _number(r["score"]),
+                "prior": bool(r["prior"])} for _, r in report.ratings.iterrows()]
+    advantage = [{"game": str(a["game"]), "size": int(a["size"]), "games": int(a["games"]),
+                  "first_score": _number(a["first_score"]), "advantage": _number(a["advantage"]),
+                  "pm": _number(a["pm95"])} for _, a in report.advantage.iterrows()]
+    return {"title": report.title, "slug": report.slug, "games": report.games, "ratings": ratings,
+            "chart": elo_chart(ratings), "advantage": advantage, "crosstable": heat_map(report)}
+
+
+def elo_chart(ratings: list[dict]) -> dict:
+    """Geometry of the Elo chart: one row per player, a point and its 95% interval."""
+    rows = [r for r in ratings if r["elo"] is not None]
+    if not rows:
+        return {"rows": [], "ticks": []}
+    lo = min(r["elo"] - (r["pm"] or 0) for r in rows)
+    hi = max(r["elo"] + (r["pm"] or 0) for r in rows)
+    step = _tick_step(hi - lo)
+    lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
+    if hi == lo:
+        lo, hi = lo - step, hi + step
+    left, width = 150.0, 420.0
+
+    def x(v: float) -> float:
+        return round(left + (v - lo) / (hi - lo) * width, 1)
+
+    out = [{"player": r["player"], "y": 24 * i + 20, "x": x(r["elo"]),
+            "x0": x(r["elo"] - (r["pm"] or 0)), "x1": x(r["elo"] + (r["pm"] or 0)),
+            "label": f"{r['elo']:+.0f} ± {r['pm'] or 0:.0f}"} for i, r in enumerate(rows)]
+    ticks = [{"x": x(v), "label": f"{v:+.0f}" if v else "0"} for v in np.arange(lo, hi + step / 2, step)]
+    return {"rows": out, "ticks": ticks, "height": 24 * len(rows) + 40, "left": left,
+            "right": left + width, "axis_y": 24 * len(rows) + 8}
+
+
+def _tick_step(span: float) -> float:
+    for step in (10, 20, 50, 100, 200, 500, 1000, 2000):
+        if span / step <= 8:
+            return step
+    return 5000
+
+
+def heat_map(report: GroupReport) -> dict:
+    """Crosstable cells in rank order: the row player's score share against the column player."""
+    won, drawn = head_to_head(report.fit, report.counts)
+    order = rank_order(report.fit)
+    names = [report.fit.players[k] for k in order]
+    rows = []
+    for a in order:
+        cells: list[dict | None] = []
+        for b in order:
+            games = won[a, b] + won[b, a] + drawn[a, b]
+            if a == b or games == 0:
+                cells.append(None)
+                continue
+            share = (won[a, b] + drawn[a, b] / 2) / games
+            text = f"{won[a, b]:.0f}-{won[b, a]:.0f}" + (f"-{drawn[a, b]:.0f}" if drawn[a, b] else "")
+            cells.append({"text": text, "share": round(float(share), 3), "hue": round(float(share) * 120)})
+        rows.append({"player": report.fit.players[a], "cells": cells})
+    return {"players": names, "rows": rows}
+
+
+def terminations(records: Sequence[GameRecord]) -> dict:
+    """Per engine: games ended by each termination (either side), and its own forfeits and voids."""
+    kinds = sorted({r.termination for r in records if not r.void})
+    forfeit_kinds = sorted(set(FORFEIT_KIND.values()))
+    engines = sorted({name for r in records for name in (r.first, r.second)})
+    rows = []
+    for engine in engines:
+        own = [r for r in records if engine in (r.first, r.second)]
+        ended = Counter(r.termination for r in own if not r.void)
+        forfeits = Counter(FORFEIT_KIND.get(r.termination, r.termination) for r in own
+                           if r.faulty == engine and not r.void)
+        rows.append({"engine": engine, "games": len(own), "ended": [ended.get(k, 0) for k in kinds],
+                     "forfeits": [forfeits.get(k, 0) for k in forfeit_kinds],
+                     "voids": sum(1 for r in own if r.void and r.faulty == engine),
+                     "void_games": sum(1 for r in own if r.void)})
+    return {"kinds": kinds, "forfeit_kinds": forfeit_kinds, "rows": rows}
+
+
+def sprt_state(directory: str | Path) -> list[tuple[str, str]] | None:
+    """The SPRT section: the key/value pairs of DIRECTORY/sprt.json, or None when the run had none."""
+    path = Path(directory) / SPRT_FILE
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return [("error", f"{SPRT_FILE} unreadable: {exc}")]
+    if not isinstance(data, dict):
+        return [("error", f"{SPRT_FILE} is not a JSON object")]
+    return [(str(k), v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()]

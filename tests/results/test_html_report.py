@@ -1,0 +1,166 @@
+"""`hexarena report`: the page's data replay like the rules, engine strings stay text, bad folders are said so."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bench.bench_report import build_folder
+from hexarena.cli import main
+from hexarena.engine import registry
+from hexarena.results.html_report import ReportError, write_report
+from hexarena.results.records import read_journal
+from hexarena.results.replay import replay_record
+
+from .page_check import static_markup_problems
+
+HOSTILE_NAME = "<script>alert('x')</script>"
+HOSTILE_ATTR = '"><img src=x onerror=alert(1)>'
+
+
+def page_data(html: str) -> dict:
+    island = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html, re.S)
+    return json.loads(island.group(1))
+
+
+def apply(board: dict[str, str], changes: str) -> None:
+    """The viewer's rule (replay.js applyChanges), for checking the data."""
+    for item in changes.split():
+        m = re.fullmatch(r"([a-z][0-9]+)([bw]?)([0-9]*)", item)
+        if m.group(2):
+            board[m.group(1)] = m.group(2) + (m.group(3) or "1")
+        else:
+            board.pop(m.group(1), None)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    build_folder(out, 15, seed=5, cap=60)           # three games of each of the five
+    return out
+
+
+def test_every_game_replays_from_the_page_data_to_the_positions_of_the_rules(folder):
+    path, count = write_report(folder)
+    html = path.read_text(encoding="utf-8")
+    games = page_data(html)["games"]
+    assert count == len(games) == 15
+    assert {g["g"] for g in games} == set(registry.playable())
+    for record, game in zip(read_journal(folder / "journal.jsonl"), games):
+        replay = replay_record((folder / record.sgf).read_text(encoding="utf-8"))
+        assert game["m"] == replay.tokens and game["id"] == record.id
+        assert f'id="board-{record.game}-{record.size}"' in html
+        board: dict[str, str] = {}
+        apply(board, game["i0"])
+        for ply, state in enumerate(replay.states):
+            if ply:
+                apply(board, game["d"][ply - 1])
+            pos = state.to_position()
+            want = {state.board.name(b): c.value + str(h) for b, (c, h) in pos.stacks.items()}
+            assert board == want, f"{record.id} ply {ply}"
+        assert len(replay.states) > 5
+
+
+def test_the_page_has_every_section_and_no_network(folder):
+    html = write_report(folder)[0].read_text(encoding="utf-8")
+    for anchor in ('id="ratings"', 'class="elo-chart"', 'class="crosstable"', "First-player advantage",
+                   'id="terminations"', 'id="game-list"', 'id="viewer"'):
+        assert anchor in html
+    assert 'id="sprt"' not in html
+    assert not re.search(r'(src|href)="(https?:)?//', html)
+    assert static_markup_problems(html) == []
+
+
+def test_sprt_state_is_shown_when_the_run_left_one(folder, tmp_path):
+    (folder / "sprt.json").write_text(json.dumps({"state": "H1 accepted", "llr": 2.95}), encoding="utf-8")
+    try:
+        html = write_report(folder, tmp_path / "r.html")[0].read_text(encoding="utf-8")
+    finally:
+        (folder / "sprt.json").unlink()
+    assert 'id="sprt"' in html and "H1 accepted" in html and "2.95" in html
+
+
+def test_engine_strings_in_names_reasons_and_moves_are_escaped(folder, tmp_path):
+    hostile = tmp_path / "hostile"
+    hostile.mkdir()
+    (hostile / "games").mkdir()
+    for sgf in (folder / "games").iterdir():
+        (hostile / "games" / sgf.name).write_text(sgf.read_text(encoding="utf-8"), encoding="utf-8")
+    lines = (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()
+    rewritten = []
+    for line in lines:
+        data = json.loads(line)
+        for key in ("first", "second", "black", "white", "winner"):
+            if data[key] == "alpha":
+                data[key] = HOSTILE_NAME
+            elif data[key] == "beta":
+                data[key] = HOSTILE_ATTR
+        data["reason"] = f"answered {HOSTILE_ATTR}"
+        rewritten.append(json.dumps(data))
+    (hostile / "journal.jsonl").write_text("\n".join(rewritten) + "\n", encoding="utf-8")
+    first = json.loads(rewritten[0])
+    sgf = hostile / first["sgf"]
+    sgf.write_text(sgf.read_text(encoding="utf-8").rstrip(")\n") + f";B[{HOSTILE_NAME}])\n", encoding="utf-8")
+    other = hostile / json.loads(rewritten[1])["sgf"]          # a record of a game we do not know
+    other.write_text(re.sub(r"XG\[[^]]*\]", "XG[chess]", other.read_text(encoding="utf-8")), encoding="utf-8")
+    html = write_report(hostile)[0].read_text(encoding="utf-8")
+    assert static_markup_problems(html) == []
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in html          # names in the tables, as text
+    games = page_data(html)["games"]
+    assert HOSTILE_NAME in {g["f"] for g in games} | {g["s"] for g in games}
+    assert HOSTILE_NAME in games[0]["err"] and games[0]["why"] == f"answered {HOSTILE_ATTR}"   # as data
+    assert "no game 'chess'" in games[1]["err"]
+
+
+def test_report_command_writes_the_file_and_says_its_size(folder, tmp_path):
+    out = tmp_path / "page.html"
+    res = CliRunner().invoke(main, ["report", str(folder), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.is_file() and f"{out}: 15 games" in res.output and "KiB" in res.output
+
+
+def test_a_folder_without_journal_is_refused_with_its_name(tmp_path):
+    with pytest.raises(ReportError, match="no readable journal"):
+        write_report(tmp_path)
+    res = CliRunner().invoke(main, ["report", str(tmp_path)])
+    assert res.exit_code == 1 and str(tmp_path) in res.output
+
+
+def test_replays_are_kept_in_the_folder_and_a_changed_record_is_replayed_again(folder, tmp_path):
+    from hexarena.results.replay_cache import CACHE_NAME, ReplayCache
+    (folder / CACHE_NAME).unlink(missing_ok=True)
+    first = page_data(write_report(folder, tmp_path / "a.html")[0].read_text(encoding="utf-8"))["games"]
+    lines = (folder / CACHE_NAME).read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 15
+    with open(folder / CACHE_NAME, "a", encoding="utf-8") as fh:
+        fh.write('{"v": 2, "k": ["games/torn')                     # a torn last line is ignored
+    cache = ReplayCache(folder, parallel=False)
+    assert len(cache._data) == 15
+    record = read_journal(folder / "journal.jsonl")[0]
+    sgf = folder / record.sgf
+    text = sgf.read_text(encoding="utf-8")
+    try:
+        sgf.write_text(text.rstrip(")\n") + ";B[zz99])\n", encoding="utf-8")     # now breaks the rules
+        again = page_data(write_report(folder, tmp_path / "b.html", cache)[0].read_text(encoding="utf-8"))
+    finally:
+        sgf.write_text(text, encoding="utf-8")
+    assert "err" not in first[0] and "zz99" in again["games"][0]["err"]
+    assert again["games"][1:] == first[1:]
+
+
+def test_a_running_tournament_rewrites_its_report_every_few_games(tmp_path):
+    from hexarena.commands_view import ReportRefresher
+    build_folder(tmp_path, 4, seed=2, cap=20)
+    warnings: list[str] = []
+    refresher = ReportRefresher(tmp_path, warnings.append, every=3)
+    records = read_journal(tmp_path / "journal.jsonl")
+    for record in records[:2]:
+        refresher.on_record(record)
+    assert refresher.thread is None and not (tmp_path / "report.html").exists()
+    refresher.on_record(records[2])
+    refresher.thread.join()
+    assert len(page_data((tmp_path / "report.html").read_text(encoding="utf-8"))["games"]) == 4
+    assert refresher.finish() == tmp_path / "report.html" and warnings == []
+    (tmp_path / "journal.jsonl").unlink()
+    assert refresher.finish() is None and "no readable journal" in warnings[0]
