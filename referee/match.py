@@ -62,6 +62,7 @@ class Setup:
     variant: tuple[str, ...] = ()
     komi: int | None = None
     ply_cap: int | None = None       # None: the game's default for this size
+    opening: tuple[str, ...] = ()    # canonical tokens sent to both engines as `play` before any genmove
 
 
 @dataclass
@@ -75,6 +76,8 @@ class Report:
     outcome: Outcome | None = None
     holder: dict[Colour, int] = field(default_factory=lambda: {Colour.BLACK: 0, Colour.WHITE: 1})
     actions: list[tuple[Colour, str]] = field(default_factory=list)
+    think: list[float | None] = field(default_factory=list)    # seconds per action; None: the opening's
+    opening: int = 0                                            # the first `opening` actions are the opening
     reason: str = ""
     faulty: str | None = None
     started: str = ""
@@ -226,6 +229,7 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
     cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
     clock = Clock(limits)
     holder = report.holder
+    state = await _opening(channels, setup, state, limits, report)
     while True:
         outcome = state.outcome()
         if outcome is not None:
@@ -237,7 +241,9 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         colour = state.to_move
         seat = holder[colour]
         mover, other = channels[seat], channels[1 - seat]
+        t0 = trio.current_time()
         token = await _genmove(mover, seat, colour, clock, limits)
+        think = round(trio.current_time() - t0, 3)
         try:
             action = state.parse(token)
             if isinstance(action, Resign):
@@ -250,6 +256,7 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
             raise _Forfeit(seat, Termination.ILLEGAL, f"{mover.name} played {token!r}: {exc}") from None
         canonical = state.format(action)
         report.actions.append((colour, canonical))
+        report.think.append(think)
         try:
             await other.command("play", _word(colour), canonical, deadline=trio.current_time() + limits.command)
         except CommandFailed as exc:
@@ -260,6 +267,28 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         if isinstance(action, Swap):
             holder[Colour.BLACK], holder[Colour.WHITE] = holder[Colour.WHITE], holder[Colour.BLACK]
         state = after
+
+
+async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState, limits: Limits,
+                   report: Report) -> GameState:
+    """Play the opening's actions on both engines with `play`; the game is VOID (nobody forfeits in an
+    opening) if an engine refuses or fails one. Returns the state after the opening."""
+    for token in setup.opening:
+        action = state.parse(token)
+        colour = state.to_move
+        for seat, ch in enumerate(channels):
+            try:
+                await ch.command("play", _word(colour), token, deadline=trio.current_time() + limits.command)
+            except ControllerError as exc:
+                raise _Void(f"opening: {ch.name} failed play {_word(colour)} {token}: {exc}", seat) from None
+        report.actions.append((colour, token))
+        report.think.append(None)
+        if isinstance(action, Swap):
+            report.holder[Colour.BLACK], report.holder[Colour.WHITE] = (
+                report.holder[Colour.WHITE], report.holder[Colour.BLACK])
+        state = state.play(action)
+    report.opening = len(setup.opening)
+    return state
 
 
 async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits) -> str:

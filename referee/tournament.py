@@ -142,14 +142,14 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     for seat, (name, seed) in enumerate(zip((game.first, game.second), game.seeds), 1):
         logs[name] = f"logs/{game.id}.{seat}-{name}.log"
         seats.append(Seat(name, partial(launcher, config.engine(name), seed, out / logs[name])))
-    setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap)
+    setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening)
     report = await play_game(setup, (seats[0], seats[1]), config.limits)
     sgf = None
     if report.outcome is None and report.faulty is not None:
         report.reason += f" (see {logs[report.faulty]})"
     if report.outcome is not None:
         sgf = f"games/{game.id}.sgf"
-        await trio.to_thread.run_sync(write_atomic, out / sgf, render(report, game.id))
+        await trio.to_thread.run_sync(write_atomic, out / sgf, render(report, game.id, config.limits))
     return GameRecord(
         id=game.id, game=game.game, size=game.size, variant=game.variant,
         first=game.first, second=game.second,
@@ -157,6 +157,7 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
         winner=report.winner, result=report.result, termination=report.termination,
         plies=len(report.actions), reason=report.reason, faulty=report.faulty, sgf=sgf,
         started=report.started, seconds=report.seconds,
+        actions=[t for _, t in report.actions], opening=report.opening, think=list(report.think),
     )
 
 
