@@ -26,10 +26,11 @@ from hexarena.engine.core import Colour
 from hexarena.results.records import JOURNAL_NAME, GameRecord, JournalError, JournalWriter, read_journal
 
 from . import config as config_mod
+from . import growth
 from .config import EngineSpec, TournamentConfig
 from .match import Seat, Setup, play_game
 from .process import EngineChannel, open_engine
-from .schedule import ScheduledGame, schedule
+from .schedule import ScheduledGame
 from .sgf import render, write_atomic
 
 CONFIG_NAME = "tournament.json"
@@ -70,15 +71,24 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
     out = Path(out)
     saved, journal = out / CONFIG_NAME, out / JOURNAL_NAME
     wanted = config_mod.to_dict(config)
+    history: list[TournamentConfig] = []
     if saved.exists():
         if not resume:
             raise TournamentError(f"{out} already holds a tournament: add --resume to continue it, "
                                   "or choose another --out")
         stored = config_mod.to_dict(load_saved(out))
+        history = growth.earlier_configs(out)
         if stored != wanted:
-            raise TournamentError(f"the config differs from the one {out} was started with "
-                                  f"({_difference(stored, wanted)}); resume with the same config, "
-                                  "or without one to use the saved config")
+            problem = growth.growth_problem(stored, wanted)
+            if problem:
+                raise TournamentError(f"the config differs from the one {out} was started with "
+                                      f"({problem}); resume with the same config, one that only adds "
+                                      "games, or none to use the saved config")
+            history.append(load_saved(out))
+            _check_schedule(history + [config], out)
+            growth.record_growth(out, stored, write_atomic)
+            write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
+            warn(f"the tournament in {out} grows: its games keep their ids, new games are added")
     else:
         if journal.exists():
             raise TournamentError(f"{journal} exists but {saved} does not: not a hexarena tournament folder")
@@ -90,8 +100,19 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
         records = read_journal(journal, errors)
         for err in errors:
             warn(f"skipping unreadable journal line: {err}")
+    games = _check_schedule(history + [config], out)
+    mismatch = growth.check_journal(games, records)
+    if mismatch:
+        raise TournamentError(f"{journal}: {mismatch}; was it written by another config or version?")
     done = {r.id for r in records if not r.void}
-    return [g for g in schedule(config) if g.id not in done], records
+    return [g for g in games if g.id not in done], records
+
+
+def _check_schedule(configs: list[TournamentConfig], out: Path) -> list[ScheduledGame]:
+    try:
+        return growth.schedule_for(configs)
+    except ValueError as exc:
+        raise TournamentError(f"the config would change a game of the tournament in {out}: {exc}") from None
 
 
 async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: int = 2,
@@ -159,16 +180,3 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
         started=report.started, seconds=report.seconds,
         actions=[t for _, t in report.actions], opening=report.opening, think=list(report.think),
     )
-
-
-def _difference(a: object, b: object, path: str = "") -> str:
-    """The first key where two config tables differ, as text."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in list(a) + [k for k in b if k not in a]:
-            if a.get(k) != b.get(k):
-                return _difference(a.get(k), b.get(k), f"{path}.{k}" if path else k)
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
-            if x != y:
-                return _difference(x, y, f"{path}[{i}]")
-    return f"{path or 'config'}: saved {a!r}, now {b!r}"
