@@ -49,8 +49,14 @@ def expand(cmd: tuple[str, ...], seed: int) -> list[str]:
     return [w.replace("{python}", sys.executable).replace("{seed}", str(seed)) for w in cmd]
 
 
-def process_launcher(engine: EngineSpec, seed: int, log: Path) -> AbstractAsyncContextManager[EngineChannel]:
-    return open_engine(expand(engine.cmd, seed), log, engine.name)
+def process_launcher(engine: EngineSpec, seed: int, log: Path, *, log_protocol: bool = False
+                     ) -> AbstractAsyncContextManager[EngineChannel]:
+    """Start `engine` in its cwd and environment; with `log_protocol` (or the engine's own
+    `log_protocol`) its HGP transcript goes beside `log`, ending in `.hgp`."""
+    transcript = log.with_suffix(".hgp") if log_protocol or engine.log_protocol else None
+    env = {**os.environ, **dict(engine.env)} if engine.env else None
+    return open_engine(expand(engine.cmd, seed), log, engine.name, cwd=engine.cwd, env=env,
+                       transcript=transcript)
 
 
 def load_saved(out: str | os.PathLike) -> TournamentConfig:
