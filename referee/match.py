@@ -121,9 +121,11 @@ def _fault(exc: ControllerError) -> Termination:
     return Termination.TIME if isinstance(exc, EngineTimeout) else Termination.CRASH
 
 
-async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits) -> Report:
+async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits,
+                    on_ply: Callable[[int], None] | None = None) -> Report:
     """Play one game to its end and return the referee's verdict; never raises
-    on engine misbehaviour (ValueError/UnknownGame only for a bad `setup`)."""
+    on engine misbehaviour (ValueError/UnknownGame only for a bad `setup`).
+    `on_ply(plies)` is called after each action (the live view)."""
     info = registry.get(setup.game)
     variant = info.variant(setup.size, setup.variant)
     report = Report(info, variant, (seats[0].name, seats[1].name), setup.komi)
@@ -139,7 +141,7 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits) -> R
                     except EngineStartFailed as exc:
                         raise _Void(f"did not start: {exc}", i) from None
                 await _handshakes(channels, setup, info, variant, limits)
-                await _turns(channels, setup, info, variant, limits, report)
+                await _turns(channels, setup, info, variant, limits, report, on_ply or (lambda n: None))
         except ExceptionGroup as group:     # a connect() that runs a nursery (trio >= 0.25) wraps errors
             raise _sole(group) from None
     except _Void as v:
@@ -224,7 +226,7 @@ async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo,
 
 
 async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                 limits: Limits, report: Report) -> None:
+                 limits: Limits, report: Report, on_ply: Callable[[int], None]) -> None:
     state: GameState = info.new_game(variant, setup.komi or 0)
     cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
     clock = Clock(limits)
@@ -257,6 +259,7 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         canonical = state.format(action)
         report.actions.append((colour, canonical))
         report.think.append(think)
+        on_ply(len(report.actions))
         try:
             await other.command("play", _word(colour), canonical, deadline=trio.current_time() + limits.command)
         except CommandFailed as exc:

@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractAsyncContextManager
+from typing import Protocol
 from functools import partial
 from pathlib import Path
 
@@ -38,6 +39,15 @@ CONFIG_NAME = "tournament.json"
 #: How a worker starts one engine for one game: (engine, seed, log file) -> channel context.
 Launcher = Callable[[EngineSpec, int, Path], AbstractAsyncContextManager[EngineChannel]]
 OnRecord = Callable[[GameRecord], None]
+
+
+class Observer(Protocol):
+    """What a live view hears of a run (referee/live.py); every call comes from the trio thread."""
+
+    def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None: ...
+    def started(self, game: ScheduledGame) -> None: ...
+    def ply(self, game_id: str, plies: int) -> None: ...
+    def finished(self, record: GameRecord) -> None: ...
 
 
 class TournamentError(Exception):
@@ -123,8 +133,8 @@ def _check_schedule(configs: list[TournamentConfig], out: Path) -> list[Schedule
 
 async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: int = 2,
               resume: bool = False, launcher: Launcher = process_launcher,
-              on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None
-              ) -> list[GameRecord]:
+              on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None,
+              observer: Observer | None = None) -> list[GameRecord]:
     """Play every pending game with `concurrency` workers; return the whole journal.
 
     TournamentError (before anything runs) if the folder cannot be used.
@@ -133,6 +143,9 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
         raise ValueError("concurrency must be at least 1")
     out = Path(out)
     pending, records = prepare(config, out, resume, warn)
+    if observer is not None:
+        observer.plan(pending, records)
+        on_record = _both(observer.finished, on_record)
     games = iter(pending)       # shared by the workers: trio switches tasks only at awaits
     send, receive = trio.open_memory_channel(0)
     with JournalWriter(out / JOURNAL_NAME) as writer:
@@ -141,15 +154,27 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
             async with send:
                 async with trio.open_nursery() as workers:
                     for _ in range(min(concurrency, len(pending))):
-                        workers.start_soon(_work, games, send.clone(), config, out, launcher)
+                        workers.start_soon(_work, games, send.clone(), config, out, launcher, observer)
     return records
 
 
 async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, config: TournamentConfig,
-                out: Path, launcher: Launcher) -> None:
+                out: Path, launcher: Launcher, observer: Observer | None = None) -> None:
     async with send:
         for game in games:
-            await send.send(await play_scheduled(game, config, out, launcher))
+            on_ply = None
+            if observer is not None:
+                observer.started(game)
+                on_ply = partial(observer.ply, game.id)
+            await send.send(await play_scheduled(game, config, out, launcher, on_ply))
+
+
+def _both(first: OnRecord, second: OnRecord | None) -> OnRecord:
+    def call(record: GameRecord) -> None:
+        first(record)
+        if second is not None:
+            second(record)
+    return call
 
 
 async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, records: list[GameRecord],
@@ -163,14 +188,15 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, reco
 
 
 async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Path,
-                         launcher: Launcher = process_launcher) -> GameRecord:
+                         launcher: Launcher = process_launcher,
+                         on_ply: Callable[[int], None] | None = None) -> GameRecord:
     """Play one scheduled game, write its SGF (not for a void game) and return its record."""
     seats, logs = [], {}
     for seat, (name, seed) in enumerate(zip((game.first, game.second), game.seeds), 1):
         logs[name] = f"logs/{game.id}.{seat}-{name}.log"
         seats.append(Seat(name, partial(launcher, config.engine(name), seed, out / logs[name])))
     setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening)
-    report = await play_game(setup, (seats[0], seats[1]), config.limits)
+    report = await play_game(setup, (seats[0], seats[1]), config.limits, on_ply)
     sgf = None
     if report.outcome is None and report.faulty is not None:
         report.reason += f" (see {logs[report.faulty]})"
