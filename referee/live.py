@@ -220,7 +220,7 @@ def make_view(stream: TextIO, quiet: bool = False, elo_every: int = ELO_EVERY,
     if quiet:
         return PlainView(progress, stream, quiet=True)
     from rich.console import Console
-    console = Console(file=stream, highlight=False)
+    console = Console(file=stream, highlight=False, force_terminal=terminal)
     if terminal if terminal is not None else console.is_terminal:
         from .panel import PanelView
         return PanelView(progress, console)
