@@ -121,11 +121,13 @@ def _fault(exc: ControllerError) -> Termination:
     return Termination.TIME if isinstance(exc, EngineTimeout) else Termination.CRASH
 
 
-async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits,
+async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tuple[Limits, Limits],
                     on_ply: Callable[[int], None] | None = None) -> Report:
     """Play one game to its end and return the referee's verdict; never raises
     on engine misbehaviour (ValueError/UnknownGame only for a bad `setup`).
-    `on_ply(plies)` is called after each action (the live view)."""
+    `on_ply(plies)` is called after each action (the live view). `limits` may
+    be one pair of limits per seat (time odds): each seat is timed by its own."""
+    per_seat = limits if isinstance(limits, tuple) else (limits, limits)
     info = registry.get(setup.game)
     variant = info.variant(setup.size, setup.variant)
     report = Report(info, variant, (seats[0].name, seats[1].name), setup.komi)
@@ -140,8 +142,8 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits,
                         channels.append(await stack.enter_async_context(seat.connect()))
                     except EngineStartFailed as exc:
                         raise _Void(f"did not start: {exc}", i) from None
-                await _handshakes(channels, setup, info, variant, limits)
-                await _turns(channels, setup, info, variant, limits, report, on_ply or (lambda n: None))
+                await _handshakes(channels, setup, info, variant, per_seat)
+                await _turns(channels, setup, info, variant, per_seat, report, on_ply or (lambda n: None))
         except ExceptionGroup as group:     # a connect() that runs a nursery (trio >= 0.25) wraps errors
             raise _sole(group) from None
     except _Void as v:
@@ -172,12 +174,12 @@ def _forfeit_outcome(report: Report, f: _Forfeit) -> Outcome:
 
 
 async def _handshakes(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                      limits: Limits) -> None:
+                      limits: tuple[Limits, Limits]) -> None:
     voids: list[_Void] = []
     forfeits: list[_Forfeit] = []
     for seat, ch in enumerate(channels):
         try:
-            await _handshake(ch, seat, setup, info, variant, limits)
+            await _handshake(ch, seat, setup, info, variant, limits[seat])
         except _Void as v:
             voids.append(v)
         except _Forfeit as f:
@@ -226,10 +228,10 @@ async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo,
 
 
 async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                 limits: Limits, report: Report, on_ply: Callable[[int], None]) -> None:
+                 limits: tuple[Limits, Limits], report: Report, on_ply: Callable[[int], None]) -> None:
     state: GameState = info.new_game(variant, setup.komi or 0)
     cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
-    clock = Clock(limits)
+    clocks = (Clock(limits[0]), Clock(limits[1]))      # seat k reads clocks[k] only
     holder = report.holder
     state = await _opening(channels, setup, state, limits, report)
     while True:
@@ -244,7 +246,7 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         seat = holder[colour]
         mover, other = channels[seat], channels[1 - seat]
         t0 = trio.current_time()
-        token = await _genmove(mover, seat, colour, clock, limits)
+        token = await _genmove(mover, seat, colour, clocks[seat], limits[seat])
         think = round(trio.current_time() - t0, 3)
         try:
             action = state.parse(token)
@@ -261,7 +263,8 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         report.think.append(think)
         on_ply(len(report.actions))
         try:
-            await other.command("play", _word(colour), canonical, deadline=trio.current_time() + limits.command)
+            await other.command("play", _word(colour), canonical,
+                                deadline=trio.current_time() + limits[1 - seat].command)
         except CommandFailed as exc:
             raise _Forfeit(1 - seat, Termination.CRASH,
                            f"{other.name} refused play {_word(colour)} {canonical}: {exc.message}") from None
@@ -272,7 +275,7 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         state = after
 
 
-async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState, limits: Limits,
+async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState, limits: tuple[Limits, Limits],
                    report: Report) -> GameState:
     """Play the opening's actions on both engines with `play`; the game is VOID (nobody forfeits in an
     opening) if an engine refuses or fails one. Returns the state after the opening."""
@@ -281,7 +284,7 @@ async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState
         colour = state.to_move
         for seat, ch in enumerate(channels):
             try:
-                await ch.command("play", _word(colour), token, deadline=trio.current_time() + limits.command)
+                await ch.command("play", _word(colour), token, deadline=trio.current_time() + limits[seat].command)
             except ControllerError as exc:
                 raise _Void(f"opening: {ch.name} failed play {_word(colour)} {token}: {exc}", seat) from None
         report.actions.append((colour, token))

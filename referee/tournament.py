@@ -196,13 +196,14 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
         logs[name] = f"logs/{game.id}.{seat}-{name}.log"
         seats.append(Seat(name, partial(launcher, config.engine(name), seed, out / logs[name])))
     setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening)
-    report = await play_game(setup, (seats[0], seats[1]), config.limits, on_ply)
+    limits = (config.limits_of(game.first), config.limits_of(game.second))
+    report = await play_game(setup, (seats[0], seats[1]), limits, on_ply)
     sgf = None
     if report.outcome is None and report.faulty is not None:
         report.reason += f" (see {logs[report.faulty]})"
     if report.outcome is not None:
         sgf = f"games/{game.id}.sgf"
-        await trio.to_thread.run_sync(write_atomic, out / sgf, render(report, game.id, config.limits))
+        await trio.to_thread.run_sync(write_atomic, out / sgf, render(report, game.id, limits))
     return GameRecord(
         id=game.id, game=game.game, size=game.size, variant=game.variant,
         first=game.first, second=game.second,

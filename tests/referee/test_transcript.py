@@ -39,3 +39,19 @@ def test_log_protocol_cwd_and_env(tmp_path):
                                           "--games-per-pair", "1", "-q", "--log-protocol"], catch_exceptions=False)
     assert again.exit_code == 0
     assert (tmp_path / "p" / "logs" / "spelde-4-pie" / "0000.2-greedy.hgp").exists()
+
+
+def test_time_odds_each_engine_is_told_its_own_clock(tmp_path):
+    conf = tmp_path / "t.toml"
+    conf.write_text('[time]\nmain = 60\n[engines.strong]\nplayer = "greedy"\n[engines.strong.time]\nmain = 20\n'
+                    '[engines.weak]\nplayer = "random"\n[[games]]\ngame = "spelde"\nsize = 4\n')
+    out = tmp_path / "o"
+    result = CliRunner().invoke(cli.main, ["tournament", str(conf), "--out", str(out), "-j", "1", "-q",
+                                           "--games-per-pair", "2", "--log-protocol"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output + result.stderr
+    for record in read_journal(out):
+        for seat, name in ((1, record.first), (2, record.second)):
+            text = (out / "logs" / "spelde-4-pie" / f"{record.id[-4:]}.{seat}-{name}.hgp").read_text()
+            assert f"time_settings {20 if name == 'strong' else 60} 0 0" in text
+        sgf = (out / record.sgf).read_text()
+        assert "OT[move 10 s, main" in sgf and ("main 20 s" in sgf and "main 60 s" in sgf)
