@@ -94,7 +94,7 @@ class Progress:
         self.total = len(done) + len(pending)
         for r in self.records:
             self._count(r)
-        self._refit()
+        self.refit()
 
     def started(self, game: ScheduledGame) -> None:
         self.flights[game.id] = Flight(game, self.clock())
@@ -113,13 +113,13 @@ class Progress:
         self.records.append(record)
         self._count(record)
         if len(self.records) - self._fitted_at >= self.elo_every:
-            self._refit()
+            self.refit()
 
     def _count(self, r: GameRecord) -> None:
         if r.faulty and r.winner is not None:
             self.forfeits[(r.faulty, r.termination)] += 1
 
-    def _refit(self) -> None:
+    def refit(self) -> None:
         self._fitted_at = len(self.records)
         if not self.records:
             return
@@ -187,6 +187,7 @@ class PlainView:
 
     def __exit__(self, *exc) -> None:
         if not self.quiet and self.progress.played_now % self.progress.elo_every:
+            self.progress.refit()
             self._print(self.progress.status_line())
 
     def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None:

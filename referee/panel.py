@@ -32,6 +32,7 @@ class PanelView:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.progress.refit()
         self.live.__exit__(*exc)
 
     def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None:
