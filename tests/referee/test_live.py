@@ -86,3 +86,16 @@ def test_on_a_terminal_the_panel_draws_progress_flights_and_standings():
         view.finished(record("g/0", winner="a", first="a", second="b", black="a", white="b"))
     text = stream.getvalue()
     assert "g/0  a (black) beat b (white)" in text and "1/2 games" in text and "in flight" in text
+
+
+def test_status_reads_progress_and_standings_from_the_folder(tmp_path):
+    out = tmp_path / "m"
+    CliRunner().invoke(cli.main, ["match", f"r={RANDOM}", f"g={GREEDY}", "--size", "4", "--games", "2",
+                                  "--out", str(out), "-q"], catch_exceptions=False)
+    result = CliRunner().invoke(cli.main, ["status", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert f"{out}: 2/2 games (finished), 0 void record(s)" in result.output
+    scores = {line.split()[0]: line.split()[1] for line in result.output.splitlines()[1:3]}
+    assert sorted(scores) == ["g", "r"] and sum(float(v.split("/")[0]) for v in scores.values()) == 2
+    missing = CliRunner().invoke(cli.main, ["status", str(tmp_path)])
+    assert missing.exit_code == 1 and "holds no tournament" in missing.output
