@@ -8,8 +8,9 @@ keeps its earlier configs, oldest first, in ``history.json`` (absent until
 the first growth), and the schedule is :func:`schedule.grown_schedule` of
 all of them, so the games of the earlier configs keep their ids.
 
-Any other change (seed, time, pairing, an engine's command, a removed or
-reordered value, a changed opening) is refused, naming the first difference.
+Any other change (seed, time, pairing, an engine's command, a removed
+value, a changed opening) is refused, naming the first difference; turning
+an engine's transcript (`log_protocol`) on or off is not a change.
 """
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ def growth_problem(old: dict, new: dict) -> str | None:
     for name, spec in old["engines"].items():
         if name not in new["engines"]:
             return f"engines.{name}: removed"
-        if new["engines"][name] != spec:
+        if _played(new["engines"][name]) != _played(spec):
             return f"engines.{name}: saved {spec!r}, now {new['engines'][name]!r}"
     if len(new["games"]) < len(old["games"]):
         return f"games: saved {len(old['games'])} [[games]] tables, now {len(new['games'])} (append new ones)"
@@ -67,6 +68,11 @@ def growth_problem(old: dict, new: dict) -> str | None:
         if problem:
             return problem
     return None
+
+
+def _played(engine: dict) -> dict:
+    """An engine's table without the keys that do not change how it plays (transcripts)."""
+    return {k: v for k, v in engine.items() if k != "log_protocol"}
 
 
 def _game_problem(key: str, a: dict, b: dict, old_engines: list[str]) -> str | None:

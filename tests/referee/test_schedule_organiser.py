@@ -107,3 +107,13 @@ def test_engine_settings_round_trip(tmp_path):
     with pytest.raises(C.ConfigError, match=r"engines.a.time.move: expected > 0 seconds"):
         C.from_dict({"engines": {"a": {"player": "random", "time": {"move": 0}}, "b": {"player": "random"}},
                      "games": [{"game": "spelde"}]})
+
+
+def test_turning_a_transcript_on_is_not_a_change_but_a_new_command_is():
+    base = {"engines": {"a": {"player": "random"}, "b": {"player": "random"}}, "games": [{"game": "spelde"}]}
+    old = C.to_dict(C.from_dict(base))
+    logged = C.to_dict(C.from_dict({**base, "engines": {"a": {"player": "random", "log_protocol": True},
+                                                        "b": {"player": "random"}}}))
+    assert growth.growth_problem(old, logged) is None
+    other = C.to_dict(C.from_dict({**base, "engines": {"a": {"player": "greedy"}, "b": {"player": "random"}}}))
+    assert growth.growth_problem(old, other).startswith("engines.a: saved")
