@@ -15,7 +15,7 @@ from hexarena.results.records import GameRecord
 @dataclass(frozen=True)
 class Repeats:
     """In one pool (game, size, variant) between two engines: games with actions, and how many
-    of them repeat an earlier one exactly (same seats and the same actions)."""
+    of them repeat an earlier one exactly (the same action sequence, whoever held which seat)."""
 
     pool: str
     engines: tuple[str, str]
@@ -30,7 +30,7 @@ def repeated_games(records: list[GameRecord]) -> list[Repeats]:
         if r.void or r.actions is None:
             continue
         key = (f"{r.game}-{r.size}" + (f" {r.variant}" if r.variant else ""), tuple(sorted((r.first, r.second))))
-        seen.setdefault(key, Counter())[(r.first, tuple(r.actions))] += 1
+        seen.setdefault(key, Counter())[tuple(r.actions)] += 1
     out = []
     for (pool, engines), counts in seen.items():
         repeated = sum(n - 1 for n in counts.values())
