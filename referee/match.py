@@ -8,8 +8,9 @@ are only asked for actions. Faults (docs/tournament.md, "Who is at fault"):
   command `protocol_version` (exit, deadline, garbage: it did not start);
   `protocol_version` is not 2; `list_games` fails or lacks the game; `game`,
   `boardsize` or `komi` is refused with `?` (variant, size or komi not
-  supported); both engines fail the handshake; an unexpected exception in
-  the referee (a referee bug).
+  supported); both engines fail the handshake; an engine refuses or fails
+  `play` of an action of the schedule's opening (nobody forfeits in an
+  opening); an unexpected exception in the referee (a referee bug).
 * FORFEIT during the handshake, once the engine answered `protocol_version`
   correctly: it crashes or breaks the protocol (`+F`), misses a deadline
   (`+T`), or refuses `clear_board` (`+F`). `time_settings` may be refused.
@@ -245,9 +246,7 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         colour = state.to_move
         seat = holder[colour]
         mover, other = channels[seat], channels[1 - seat]
-        t0 = trio.current_time()
-        token = await _genmove(mover, seat, colour, clocks[seat], limits[seat])
-        think = round(trio.current_time() - t0, 3)
+        token, think = await _genmove(mover, seat, colour, clocks[seat], limits[seat])
         try:
             action = state.parse(token)
             if isinstance(action, Resign):
@@ -297,8 +296,10 @@ async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState
     return state
 
 
-async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits) -> str:
-    """The mover's answer to `genmove`, charged to its clock; _Forfeit on any failure."""
+async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits
+                   ) -> tuple[str, float]:
+    """The mover's answer to `genmove` and the seconds it took (rounded to ms), charged to its clock;
+    _Forfeit on any failure."""
     left = clock.left[seat]
     if left is not None:
         try:
@@ -318,5 +319,6 @@ async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, l
         raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s") from None
     except ControllerError as exc:
         raise _Forfeit(seat, Termination.CRASH, f"genmove: {exc}") from None
-    clock.charge(seat, trio.current_time() - t0)
-    return answer
+    elapsed = trio.current_time() - t0
+    clock.charge(seat, elapsed)
+    return answer, round(elapsed, 3)

@@ -43,3 +43,27 @@ def test_deterministic_engines_replay_games_without_openings_and_not_with_random
     varied = tournament(tmp_path / "random", {"game": "spelde", "size": 4, "random_openings": 2}, games_per_pair=4)
     assert not any(r.void for r in varied)
     assert len({tuple(r.actions) for r in varied}) == 4 and repeated_games(varied) == []
+
+
+#: A real random engine that refuses to be told `c3` (its rules "disagree" with the referee's).
+DISAGREES = ["{python}", "-c", (
+    "import sys\n"
+    "from hexarena.players.serve import make_engine\n"
+    "engine = make_engine('random', 1)\n"
+    "for line in sys.stdin:\n"
+    "    w = line.split()\n"
+    "    if w[1:2] == ['play'] and w[-1] == 'c3':\n"
+    "        sys.stdout.write('?' + w[0] + ' illegal move\\n\\n'); sys.stdout.flush(); continue\n"
+    "    answer = engine.handle(line)\n"
+    "    if answer:\n"
+    "        sys.stdout.write(answer); sys.stdout.flush()\n"
+    "    if engine.finished:\n"
+    "        break\n")]
+
+
+def test_nobody_forfeits_in_an_opening_the_game_is_void(tmp_path):
+    records = sorted(tournament(tmp_path, {"game": "spelde", "size": 5, "openings": ["c3", "e5"]},
+                               one={"cmd": DISAGREES}, two={"cmd": FIXED}), key=lambda r: r.id)
+    assert [r.void for r in records] == [True, True, False, False]
+    assert all(r.faulty == "one" and r.reason.startswith("opening: one failed play black c3") for r in records[:2])
+    assert records[2].actions[0] == "e5" and records[2].opening == 1
