@@ -99,3 +99,13 @@ def test_status_reads_progress_and_standings_from_the_folder(tmp_path):
     assert sorted(scores) == ["g", "r"] and sum(float(v.split("/")[0]) for v in scores.values()) == 2
     missing = CliRunner().invoke(cli.main, ["status", str(tmp_path)])
     assert missing.exit_code == 1 and "holds no tournament" in missing.output
+
+
+def test_match_names_its_engines(tmp_path):
+    result = CliRunner().invoke(cli.main, ["match", RANDOM, GREEDY, "--name", "python-a", "--name", "node-b",
+                                           "--size", "4", "--games", "1", "--out", str(tmp_path / "n"), "-q"])
+    assert result.exit_code == 0
+    (r,) = read_journal(tmp_path / "n")
+    assert (r.first, r.second) == ("python-a", "node-b")
+    once = CliRunner().invoke(cli.main, ["match", RANDOM, GREEDY, "--name", "a", "--out", str(tmp_path / "o")])
+    assert once.exit_code == 2 and "give --name twice" in once.output
