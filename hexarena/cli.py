@@ -71,8 +71,6 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("--move-time", type=float, default=10.0, show_default=True, help="Seconds per genmove.")
 @click.option("--main-time", type=float, default=None, help="Fischer clock: seconds per engine per game.")
 @click.option("--increment", type=float, default=0.0, show_default=True, help="Fischer increment per move.")
-@click.option("--start-time", type=float, default=30.0, show_default=True, help="Seconds for an engine to start.")
-@click.option("--command-time", type=float, default=10.0, show_default=True, help="Seconds for other commands.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for `{seed}` in commands.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help=f"Output folder (default: ./{DEFAULT_OUT}/<timestamp>).")
@@ -83,8 +81,7 @@ def engine(name: str, seed: int, log: str | None) -> None:
               help="Engine name in tables and records (twice: first engine, second engine).")
 @click.option("--log-protocol", is_flag=True, help="Write every HGP line to logs/GROUP/NNNN.SEAT-NAME.hgp.")
 def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, komi: int | None, games: int,
-          move_time: float, main_time: float | None, increment: float, start_time: float, command_time: float,
-          seed: int, out: str | None,
+          move_time: float, main_time: float | None, increment: float, seed: int, out: str | None,
           concurrency: int, no_preflight: bool, quiet: bool, given_names: tuple[str, ...],
           log_protocol: bool) -> None:
     """Play GAMES games between two engine command lines (split like a shell, never run by one).
@@ -105,7 +102,7 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         entry["size"] = size
     if komi is not None:
         entry["komi"] = komi
-    time = {"move": move_time, "increment": increment, "start": start_time, "command": command_time}
+    time = {"move": move_time, "increment": increment}
     if main_time is not None:
         time["main"] = main_time
     data = {"seed": seed, "games_per_pair": games, "time": time, "games": [entry],
