@@ -32,10 +32,10 @@ class EngineSpec:
 
     name: str
     cmd: tuple[str, ...]
+    time: Limits | None = None                      # its own limits under time odds ([engines.X.time] over [time])
     cwd: str | None = None                          # working directory (None: the runner's)
     env: tuple[tuple[str, str], ...] = ()           # added to the runner's environment
     log_protocol: bool = False                      # write an HGP transcript per game (docs/tournament.md)
-    time: tuple[tuple[str, float], ...] = ()        # [engines.X.time]: this engine's own time keys (odds)
 
 
 @dataclass(frozen=True)
@@ -69,9 +69,8 @@ class TournamentConfig:
         return next(e for e in self.engines if e.name == name)
 
     def limits_of(self, name: str) -> Limits:
-        """The time limits of one engine: the [time] table with its [engines.NAME.time] keys over it."""
-        own = dict(self.engine(name).time)
-        return replace(self.limits, **own) if own else self.limits
+        """The time limits of one engine: its own under time odds, else the tournament's."""
+        return self.engine(name).time or self.limits
 
 
 def player_cmd(name: str) -> tuple[str, ...]:
@@ -99,7 +98,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
     """
     ctx = _Ctx(source, lines or {}, base)
     ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games"})
-    engines = _engines(ctx, data.get("engines"))
+    engines = _engines(ctx, data.get("engines"), data.get("time", {}))
     names = [e.name for e in engines]
     pairing = ctx.choice(data.get("pairing", "round-robin"), "pairing", PAIRINGS)
     challengers = tuple(ctx.strings(data.get("challengers", []), "challengers"))
@@ -128,10 +127,6 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
 
 def to_dict(config: TournamentConfig) -> dict:
     """The config as a plain table with every default filled in (from_dict's inverse)."""
-    lim = config.limits
-    time = {"move": lim.move, "increment": lim.increment, "start": lim.start, "command": lim.command}
-    if lim.main is not None:
-        time["main"] = lim.main
     games = []
     for g in config.games:
         entry: dict = {"game": g.game, "sizes": list(g.sizes), "variants": list(g.variants)}
@@ -148,7 +143,7 @@ def to_dict(config: TournamentConfig) -> dict:
         games.append(entry)
     return {
         "seed": config.seed, "pairing": config.pairing, "challengers": list(config.challengers),
-        "games_per_pair": config.games_per_pair, "time": time,
+        "games_per_pair": config.games_per_pair, "time": limits_table(config.limits),
         "engines": {e.name: _engine_dict(e) for e in config.engines}, "games": games,
     }
 
@@ -161,8 +156,8 @@ def _engine_dict(e: EngineSpec) -> dict:
         out["env"] = dict(e.env)
     if e.log_protocol:
         out["log_protocol"] = True
-    if e.time:
-        out["time"] = dict(e.time)
+    if e.time is not None:
+        out["time"] = limits_table(e.time)
     return out
 
 
@@ -177,7 +172,7 @@ def default_config(games_per_pair: int = 4) -> TournamentConfig:
     return TournamentConfig(engines, tuple(games), games_per_pair=games_per_pair)
 
 
-def _engines(ctx: _Ctx, table: object) -> tuple[EngineSpec, ...]:
+def _engines(ctx: _Ctx, table: object, time: object) -> tuple[EngineSpec, ...]:
     if not isinstance(table, dict) or len(table) < 2:
         raise ctx.error("engines", "expected at least two [engines.NAME] tables")
     out = []
@@ -199,12 +194,18 @@ def _engines(ctx: _Ctx, table: object) -> tuple[EngineSpec, ...]:
             cmd = tuple(ctx.strings(spec["cmd"], f"{key}.cmd"))
             if not cmd or not cmd[0]:
                 raise ctx.error(f"{key}.cmd", "expected a non-empty list of words, e.g. [\"./engine\", \"--hgp\"]")
-        out.append(EngineSpec(name, cmd, *_engine_settings(ctx, spec, key)))
+        odds = None
+        if "time" in spec:
+            if not isinstance(spec["time"], dict):
+                raise ctx.error(f"{key}.time", f"expected a [{key}.time] table")
+            _limits(ctx, spec["time"], f"{key}.time")        # its own keys checked, named as its own
+            odds = _limits(ctx, {**(time if isinstance(time, dict) else {}), **spec["time"]}, f"{key}.time")
+        out.append(EngineSpec(name, cmd, odds, *_engine_settings(ctx, spec, key)))
     return tuple(out)
 
 
 def _engine_settings(ctx: _Ctx, spec: dict, key: str) -> tuple:
-    """cwd, env, log_protocol and time overrides of one [engines.X] table."""
+    """cwd, env and log_protocol of one [engines.X] table."""
     cwd = spec.get("cwd")
     if cwd is not None:
         cwd = ctx.string(cwd, f"{key}.cwd")
@@ -216,9 +217,7 @@ def _engine_settings(ctx: _Ctx, spec: dict, key: str) -> tuple:
     log = spec.get("log_protocol", False)
     if not isinstance(log, bool):
         raise ctx.error(f"{key}.log_protocol", f"expected true or false, got {log!r}")
-    own = spec.get("time", {})
-    _limits(ctx, own, f"{key}.time")         # the same checks as [time]
-    return cwd, tuple(sorted(env.items())), log, tuple(sorted((k, float(v)) for k, v in own.items()))
+    return cwd, tuple(sorted(env.items())), log
 
 
 def _game(ctx: _Ctx, entry: object, i: int, names: list[str]) -> GameSpec:
@@ -297,6 +296,14 @@ def _openings(ctx: _Ctx, entry: dict, key: str, spec: GameSpec) -> GameSpec:
                     raise ctx.error(f"{key}.openings", f"{where}: on {spec.game} size {size} "
                                     f"{variant!r}: {exc}") from None
     return replace(spec, openings=tuple(" ".join(t.split()) for _, t in lines), random_openings=plies)
+
+
+def limits_table(lim: Limits) -> dict:
+    """A Limits as a [time] table, defaults filled in (_limits' inverse)."""
+    out = {"move": lim.move, "increment": lim.increment, "start": lim.start, "command": lim.command}
+    if lim.main is not None:
+        out["main"] = lim.main
+    return out
 
 
 def _limits(ctx: _Ctx, table: object, key: str = "time") -> Limits:

@@ -101,8 +101,9 @@ def test_engine_settings_round_trip(tmp_path):
                                        "time": {"move": 2}},
                                  "b": {"player": "random"}}, "games": [{"game": "spelde"}]})
     a = c.engine("a")
-    assert (a.cwd, a.env, a.log_protocol, a.time) == ("/tmp", (("X", "1"),), True, (("move", 2.0),))
-    assert c.limits_of("a").move == 2.0 and c.limits_of("b").move == c.limits.move
+    assert (a.cwd, a.env, a.log_protocol) == ("/tmp", (("X", "1"),), True)
+    assert a.time == C.Limits(move=2.0) and c.engine("b").time is None
+    assert c.limits_of("a").move == 2.0 and c.limits_of("b") == c.limits
     assert C.from_dict(C.to_dict(c)) == c
     with pytest.raises(C.ConfigError, match=r"engines.a.time.move: expected > 0 seconds"):
         C.from_dict({"engines": {"a": {"player": "random", "time": {"move": 0}}, "b": {"player": "random"}},
