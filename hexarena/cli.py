@@ -11,6 +11,7 @@ import signal
 import sys
 import tempfile
 from dataclasses import replace
+from functools import partial
 from datetime import datetime
 from pathlib import Path
 
@@ -21,7 +22,6 @@ from hexarena import commands_view
 from hexarena.engine.registry import GAME_MODULES
 from hexarena.results.cli import ratings
 from hexarena.results.records import GameRecord
-from hexarena.results.report import summary_table
 
 from hexarena.referee import config as config_mod
 from hexarena.referee.check import Verdict, check_engine
@@ -29,7 +29,10 @@ from hexarena.referee.check_grading import summary as check_summary
 from hexarena.referee.config import ConfigError, TournamentConfig
 from hexarena.referee.preflight import preflight
 from hexarena.referee.tournament import TournamentError, load_saved
+from hexarena.referee.tournament import process_launcher
 from hexarena.referee.tournament import run as run_tournament
+from hexarena.referee.live import final_summary, make_view
+from hexarena.commands_status import status
 
 DEFAULT_OUT = "hexarena-out"
 
@@ -41,7 +44,7 @@ def main() -> None:
 
 
 main.add_command(ratings)
-for _command in (commands_view.show, commands_view.render, commands_view.report):
+for _command in (commands_view.show, commands_view.render, commands_view.report, status):
     main.add_command(_command)
 
 
@@ -76,16 +79,27 @@ def engine(name: str, seed: int, log: str | None) -> None:
               help=f"Output folder (default: ./{DEFAULT_OUT}/<timestamp>).")
 @click.option("-j", "--concurrency", type=click.IntRange(1), default=1, show_default=True)
 @click.option("--no-preflight", is_flag=True, help="Do not start each engine once before the games.")
-@click.option("-q", "--quiet", is_flag=True, help="No line per game.")
+@click.option("-q", "--quiet", is_flag=True, help="Only the final tables.")
+@click.option("--name", "given_names", multiple=True, metavar="NAME",
+              help="Engine name in tables and records (twice: first engine, second engine).")
+@click.option("--log-protocol", is_flag=True, help="Write every HGP line to logs/GROUP/NNNN.SEAT-NAME.hgp.")
 def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, komi: int | None, games: int,
           move_time: float, main_time: float | None, increment: float, seed: int, out: str | None,
-          concurrency: int, no_preflight: bool, quiet: bool) -> None:
+          concurrency: int, no_preflight: bool, quiet: bool, given_names: tuple[str, ...],
+          log_protocol: bool) -> None:
     """Play GAMES games between two engine command lines (split like a shell, never run by one).
+    A command may be written NAME=CMD to name its engine (or use --name twice).
 
     Example: hexarena match "python -m hexarena.players random" "python -m hexarena.players greedy" --size 5
     """
-    argv = [shlex.split(cmd_a), shlex.split(cmd_b)]
+    named = [_split_name(c) for c in (cmd_a, cmd_b)]
+    argv = [shlex.split(c) for _, c in named]
     names = _names(argv)
+    if given_names and len(given_names) != 2:
+        raise click.UsageError("give --name twice (first engine, second engine), or NAME=CMD arguments")
+    names = list(given_names) if given_names else [n or auto for (n, _), auto in zip(named, names)]
+    if names[0] == names[1]:
+        raise click.UsageError(f"both engines are named {names[0]!r}")
     entry: dict = {"game": game, "variant": variant}
     if size is not None:
         entry["size"] = size
@@ -100,7 +114,16 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         config = config_mod.from_dict(data, "hexarena match")
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
-    _run(config, _out_dir(out), concurrency, resume=False, quiet=quiet, check_engines=not no_preflight)
+    _run(config, _out_dir(out), concurrency, resume=False, quiet=quiet, check_engines=not no_preflight,
+         log_protocol=log_protocol)
+
+
+def _split_name(text: str) -> tuple[str | None, str]:
+    """`NAME=CMD` -> (NAME, CMD); a command without such a prefix -> (None, text)."""
+    name, sep, rest = text.partition("=")
+    if sep and config_mod.NAME.match(name) and rest.strip():
+        return name, rest
+    return None, text
 
 
 @main.command()
@@ -113,9 +136,10 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
               help="Games at a time (default: the number of CPUs).")
 @click.option("--resume", is_flag=True, help="Continue the tournament in --out (void games are replayed).")
 @click.option("--no-preflight", is_flag=True, help="Do not start each engine once before the games.")
-@click.option("-q", "--quiet", is_flag=True, help="No line per game.")
+@click.option("-q", "--quiet", is_flag=True, help="Only the final tables.")
+@click.option("--log-protocol", is_flag=True, help="Write every HGP line to logs/GROUP/NNNN.SEAT-NAME.hgp.")
 def tournament(config_file: str | None, out: str | None, games_per_pair: int | None, concurrency: int | None,
-               resume: bool, no_preflight: bool, quiet: bool) -> None:
+               resume: bool, no_preflight: bool, quiet: bool, log_protocol: bool) -> None:
     """Run a tournament from CONFIG.toml (docs/tournament.md) and print the ratings.
 
     With no CONFIG: random against greedy on every playable game at a small size.
@@ -135,17 +159,13 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
     if games_per_pair is not None:
         config = replace(config, games_per_pair=games_per_pair)
     _run(config, _out_dir(out), concurrency or os.cpu_count() or 1, resume=resume, quiet=quiet,
-         check_engines=not no_preflight)
+         check_engines=not no_preflight, log_protocol=log_protocol)
 
 
 def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,
-         check_engines: bool = True) -> None:
-    def progress(record: GameRecord) -> None:
-        refresher.on_record(record)
-        if not quiet:
-            who = f"{record.first} vs {record.second}"
-            click.echo(f"{record.id:<28} {who:<30} {record.result:<6} {record.termination} "
-                       f"({record.plies} plies) {record.reason if record.faulty or record.void else ''}")
+         check_engines: bool = True, log_protocol: bool = False) -> None:
+    view = make_view(sys.stdout, quiet)
+    launcher = partial(process_launcher, log_protocol=log_protocol)
 
     def warn(message: str) -> None:
         click.echo(f"warning: {message}", err=True)
@@ -164,12 +184,14 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
             nursery.start_soon(on_signal)
             try:
                 if check_engines:
-                    problems = await preflight(config, out)
+                    problems = await preflight(config, out, launcher)
                     if problems:
                         raise TournamentError("not started: an engine failed the pre-flight check "
                                               "(--no-preflight skips it):\n  " + "\n  ".join(problems))
-                records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
-                                               on_record=progress, warn=warn)
+                with view:
+                    records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
+                                                   warn=warn, observer=view, launcher=launcher,
+                                                   on_record=refresher.on_record)
             except TournamentError as exc:     # raised below, outside the nursery (no ExceptionGroup)
                 failure = exc
             nursery.cancel_scope.cancel()
@@ -190,7 +212,7 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
         sys.exit(130)
     void = sum(r.void for r in records)
     click.echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
-    click.echo(summary_table(records))
+    click.echo(final_summary(records))
     if (page := refresher.finish()) is not None:
         click.echo(f"report: {page}")
 

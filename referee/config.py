@@ -11,27 +11,19 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from hexarena.engine import registry
 from hexarena.engine.errors import UnknownGame, UnknownVariant
 
 from .clock import Limits
+from .config_check import ConfigError, _Ctx, key_lines
 
 PAIRINGS = ("round-robin", "gauntlet")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*\Z")
 PLAYER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*(:[0-9]+)?\Z")   # NAME or NAME:N (e.g. mcts:400)
 PLAYER_CMD = ("{python}", "-P", "-m", "hexarena.players", "NAME", "--seed", "{seed}")   # -P: not from the cwd
-
-
-class ConfigError(ValueError):
-    """A configuration defect: `file:line: key: message` (line when known)."""
-
-    def __init__(self, source: str, key: str, message: str, line: int | None = None):
-        where = f"{source}:{line}" if line else source
-        super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
-        self.source, self.key, self.line = source, key, line
 
 
 @dataclass(frozen=True)
@@ -40,6 +32,10 @@ class EngineSpec:
 
     name: str
     cmd: tuple[str, ...]
+    time: Limits | None = None                      # its own limits under time odds ([engines.X.time] over [time])
+    cwd: str | None = None                          # working directory (None: the runner's)
+    env: tuple[tuple[str, str], ...] = ()           # added to the runner's environment
+    log_protocol: bool = False                      # write an HGP transcript per game (docs/tournament.md)
 
 
 @dataclass(frozen=True)
@@ -51,6 +47,12 @@ class GameSpec:
     variants: tuple[str, ...]       # canonical: balance then options off their default
     komi: int | None = None
     ply_cap: int | None = None
+    engines: tuple[str, ...] = ()   # the entrants; () means every engine
+    openings: tuple[str, ...] = ()  # each: space-separated actions from the initial position
+    random_openings: int = 0        # random plies after the opening (a fresh draw per game pair)
+
+    def entrants(self, names: list[str]) -> list[str]:
+        return [n for n in names if not self.engines or n in self.engines]
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,10 @@ class TournamentConfig:
     def engine(self, name: str) -> EngineSpec:
         return next(e for e in self.engines if e.name == name)
 
+    def limits_of(self, name: str) -> Limits:
+        """The time limits of one engine: its own under time odds, else the tournament's."""
+        return self.engine(name).time or self.limits
+
 
 def player_cmd(name: str) -> tuple[str, ...]:
     """The argv of a built-in player (served by `python -m hexarena.players`)."""
@@ -80,14 +86,19 @@ def load(path: str | Path) -> TournamentConfig:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(source, "", f"not valid TOML: {exc}") from None
-    return from_dict(data, source, key_lines(text))
+    return from_dict(data, source, key_lines(text), Path(path).parent)
 
 
-def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None = None) -> TournamentConfig:
-    """Validate a decoded config table (TOML or the saved JSON copy)."""
-    ctx = _Ctx(source, lines or {})
+def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None = None,
+              base: Path | None = None) -> TournamentConfig:
+    """Validate a decoded config table (TOML or the saved JSON copy).
+
+    `base` is the folder relative paths (openings files, cwd) are read from;
+    None: the current folder.
+    """
+    ctx = _Ctx(source, lines or {}, base)
     ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games"})
-    engines = _engines(ctx, data.get("engines"))
+    engines = _engines(ctx, data.get("engines"), data.get("time", {}))
     names = [e.name for e in engines]
     pairing = ctx.choice(data.get("pairing", "round-robin"), "pairing", PAIRINGS)
     challengers = tuple(ctx.strings(data.get("challengers", []), "challengers"))
@@ -105,7 +116,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
         raise ctx.error("games", "expected at least one [[games]] table")
     return TournamentConfig(
         engines=engines,
-        games=tuple(_game(ctx, g, i) for i, g in enumerate(games)),
+        games=tuple(_game(ctx, g, i, names) for i, g in enumerate(games)),
         pairing=pairing,
         challengers=challengers,
         games_per_pair=ctx.integer(data.get("games_per_pair", 2), "games_per_pair", 1, 100_000),
@@ -116,10 +127,6 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
 
 def to_dict(config: TournamentConfig) -> dict:
     """The config as a plain table with every default filled in (from_dict's inverse)."""
-    lim = config.limits
-    time = {"move": lim.move, "increment": lim.increment, "start": lim.start, "command": lim.command}
-    if lim.main is not None:
-        time["main"] = lim.main
     games = []
     for g in config.games:
         entry: dict = {"game": g.game, "sizes": list(g.sizes), "variants": list(g.variants)}
@@ -127,12 +134,31 @@ def to_dict(config: TournamentConfig) -> dict:
             entry["komi"] = g.komi
         if g.ply_cap is not None:
             entry["ply_cap"] = g.ply_cap
+        if g.engines:
+            entry["engines"] = list(g.engines)
+        if g.openings:
+            entry["openings"] = list(g.openings)
+        if g.random_openings:
+            entry["random_openings"] = g.random_openings
         games.append(entry)
     return {
         "seed": config.seed, "pairing": config.pairing, "challengers": list(config.challengers),
-        "games_per_pair": config.games_per_pair, "time": time,
-        "engines": {e.name: {"cmd": list(e.cmd)} for e in config.engines}, "games": games,
+        "games_per_pair": config.games_per_pair, "time": limits_table(config.limits),
+        "engines": {e.name: _engine_dict(e) for e in config.engines}, "games": games,
     }
+
+
+def _engine_dict(e: EngineSpec) -> dict:
+    out: dict = {"cmd": list(e.cmd)}
+    if e.cwd is not None:
+        out["cwd"] = e.cwd
+    if e.env:
+        out["env"] = dict(e.env)
+    if e.log_protocol:
+        out["log_protocol"] = True
+    if e.time is not None:
+        out["time"] = limits_table(e.time)
+    return out
 
 
 def default_config(games_per_pair: int = 4) -> TournamentConfig:
@@ -146,7 +172,7 @@ def default_config(games_per_pair: int = 4) -> TournamentConfig:
     return TournamentConfig(engines, tuple(games), games_per_pair=games_per_pair)
 
 
-def _engines(ctx: _Ctx, table: object) -> tuple[EngineSpec, ...]:
+def _engines(ctx: _Ctx, table: object, time: object) -> tuple[EngineSpec, ...]:
     if not isinstance(table, dict) or len(table) < 2:
         raise ctx.error("engines", "expected at least two [engines.NAME] tables")
     out = []
@@ -156,7 +182,7 @@ def _engines(ctx: _Ctx, table: object) -> tuple[EngineSpec, ...]:
             raise ctx.error(key, "an engine name is letters, digits and _ . + - (no spaces)")
         if not isinstance(spec, dict):
             raise ctx.error(key, "expected a table with `cmd` or `player`")
-        ctx.only(spec, key, {"cmd", "player"})
+        ctx.only(spec, key, {"cmd", "player", "cwd", "env", "log_protocol", "time"})
         if ("cmd" in spec) == ("player" in spec):
             raise ctx.error(key, "give exactly one of `cmd` (a list of words) or `player` (a built-in player)")
         if "player" in spec:
@@ -168,15 +194,38 @@ def _engines(ctx: _Ctx, table: object) -> tuple[EngineSpec, ...]:
             cmd = tuple(ctx.strings(spec["cmd"], f"{key}.cmd"))
             if not cmd or not cmd[0]:
                 raise ctx.error(f"{key}.cmd", "expected a non-empty list of words, e.g. [\"./engine\", \"--hgp\"]")
-        out.append(EngineSpec(name, cmd))
+        odds = None
+        if "time" in spec:
+            if not isinstance(spec["time"], dict):
+                raise ctx.error(f"{key}.time", f"expected a [{key}.time] table")
+            _limits(ctx, spec["time"], f"{key}.time")        # its own keys checked, named as its own
+            odds = _limits(ctx, {**(time if isinstance(time, dict) else {}), **spec["time"]}, f"{key}.time")
+        out.append(EngineSpec(name, cmd, odds, *_engine_settings(ctx, spec, key)))
     return tuple(out)
 
 
-def _game(ctx: _Ctx, entry: object, i: int) -> GameSpec:
+def _engine_settings(ctx: _Ctx, spec: dict, key: str) -> tuple:
+    """cwd, env and log_protocol of one [engines.X] table."""
+    cwd = spec.get("cwd")
+    if cwd is not None:
+        cwd = ctx.string(cwd, f"{key}.cwd")
+        if ctx.base is not None and not Path(cwd).is_absolute():
+            cwd = str(ctx.base / cwd)
+    env = spec.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise ctx.error(f"{key}.env", "expected a table of strings, e.g. env = { OMP_NUM_THREADS = \"1\" }")
+    log = spec.get("log_protocol", False)
+    if not isinstance(log, bool):
+        raise ctx.error(f"{key}.log_protocol", f"expected true or false, got {log!r}")
+    return cwd, tuple(sorted(env.items())), log
+
+
+def _game(ctx: _Ctx, entry: object, i: int, names: list[str]) -> GameSpec:
     key = f"games[{i}]"
     if not isinstance(entry, dict):
         raise ctx.error(key, "expected a table")
-    ctx.only(entry, key, {"game", "size", "sizes", "variant", "variants", "komi", "ply_cap"})
+    ctx.only(entry, key, {"game", "size", "sizes", "variant", "variants", "komi", "ply_cap", "engines",
+                          "openings", "random_openings"})
     try:
         info = registry.get(ctx.string(entry.get("game"), f"{key}.game"))
     except UnknownGame as exc:
@@ -210,86 +259,63 @@ def _game(ctx: _Ctx, entry: object, i: int) -> GameSpec:
     cap = entry.get("ply_cap")
     if cap is not None:
         cap = ctx.integer(cap, f"{key}.ply_cap", 1, 10_000_000)
-    return GameSpec(info.id, sizes, tuple(variants), komi, cap)
+    entrants = tuple(ctx.strings(entry.get("engines", []), f"{key}.engines"))
+    for name in entrants:
+        if name not in names:
+            raise ctx.error(f"{key}.engines", f"{name!r} is not an engine (engines: {', '.join(names)})")
+    if entrants and len(set(entrants)) < 2:
+        raise ctx.error(f"{key}.engines", "expected at least two engines")
+    spec = GameSpec(info.id, sizes, tuple(variants), komi, cap, entrants)
+    return _openings(ctx, entry, key, spec)
 
 
-def _limits(ctx: _Ctx, table: object) -> Limits:
+def _openings(ctx: _Ctx, entry: dict, key: str, spec: GameSpec) -> GameSpec:
+    """The `openings` (a file name, or the list the saved copy keeps) and `random_openings` of a game,
+    each opening checked on every size and variant of the game."""
+    from . import openings as op
+    raw = entry.get("openings")
+    lines: list[tuple[str, str]] = []             # (where, text)
+    if isinstance(raw, str):
+        path = Path(raw) if ctx.base is None or Path(raw).is_absolute() else ctx.base / raw
+        try:
+            lines = [(f"{path}:{no}", text) for no, text in op.read_file(path)]
+        except OSError as exc:
+            raise ctx.error(f"{key}.openings", f"cannot read {path}: {exc.strerror or exc}") from None
+        if not lines:
+            raise ctx.error(f"{key}.openings", f"{path} holds no opening")
+    elif raw is not None:
+        for n, text in enumerate(ctx.strings(raw, f"{key}.openings")):
+            lines.append((f"{key}.openings[{n}]", text))
+    plies = ctx.integer(entry.get("random_openings", 0), f"{key}.random_openings", 0, 10_000)
+    for where, text in lines:
+        for size in spec.sizes:
+            for variant in spec.variants:
+                try:
+                    op.parse_line(text, spec.game, size, variant, spec.komi)
+                except op.OpeningError as exc:
+                    raise ctx.error(f"{key}.openings", f"{where}: on {spec.game} size {size} "
+                                    f"{variant!r}: {exc}") from None
+    return replace(spec, openings=tuple(" ".join(t.split()) for _, t in lines), random_openings=plies)
+
+
+def limits_table(lim: Limits) -> dict:
+    """A Limits as a [time] table, defaults filled in (_limits' inverse)."""
+    out = {"move": lim.move, "increment": lim.increment, "start": lim.start, "command": lim.command}
+    if lim.main is not None:
+        out["main"] = lim.main
+    return out
+
+
+def _limits(ctx: _Ctx, table: object, key: str = "time") -> Limits:
     if not isinstance(table, dict):
-        raise ctx.error("time", "expected a [time] table")
-    ctx.only(table, "time", {"move", "main", "increment", "start", "command"})
+        raise ctx.error(key, f"expected a [{key}] table")
+    ctx.only(table, key, {"move", "main", "increment", "start", "command"})
     values = {}
     for name, value in table.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ctx.error(f"time.{name}", f"expected a number of seconds, got {value!r}")
+            raise ctx.error(f"{key}.{name}", f"expected a number of seconds, got {value!r}")
         if value < 0 or (value == 0 and name != "increment"):
-            raise ctx.error(f"time.{name}", f"expected {'>= 0' if name == 'increment' else '> 0'} seconds, "
+            raise ctx.error(f"{key}.{name}", f"expected {'>= 0' if name == 'increment' else '> 0'} seconds, "
                             f"got {value!r}")
         values[name] = float(value)
     return Limits(**values)
-
-
-class _Ctx:
-    """Error construction and the small type checks, with line lookup."""
-
-    def __init__(self, source: str, lines: dict[str, int]):
-        self.source, self.lines = source, lines
-
-    def error(self, key: str, message: str) -> ConfigError:
-        line = self.lines.get(key)
-        probe = key
-        while line is None and probe:          # fall back to the enclosing table
-            probe = probe.rpartition(".")[0]
-            line = self.lines.get(probe)
-        return ConfigError(self.source, key, message, line)
-
-    def only(self, table: dict, key: str, allowed: set[str]) -> None:
-        for k in table:
-            if k not in allowed:
-                full = f"{key}.{k}" if key else k
-                raise self.error(full, f"unknown key (expected one of {', '.join(sorted(allowed))})")
-
-    def string(self, value: object, key: str, empty: bool = False) -> str:
-        if not isinstance(value, str) or (not empty and not value):
-            raise self.error(key, f"expected a string, got {value!r}")
-        return value
-
-    def strings(self, value: object, key: str) -> list[str]:
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self.error(key, f"expected a list of strings, got {value!r}")
-        return value
-
-    def integer(self, value: object, key: str, lo: int, hi: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise self.error(key, f"expected an integer in {lo}..{hi}, got {value!r}")
-        return value
-
-    def choice(self, value: object, key: str, choices: tuple[str, ...]) -> str:
-        if value not in choices:
-            raise self.error(key, f"expected one of {', '.join(choices)}, got {value!r}")
-        return value  # type: ignore[return-value]
-
-
-_HEADER = re.compile(r"\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
-_ASSIGN = re.compile(r"\s*([A-Za-z0-9_.\"' -]+?)\s*=")
-
-
-def key_lines(text: str) -> dict[str, int]:
-    """Best-effort map from dotted keys (`engines.random.cmd`, `games[1].sizes`) to line numbers."""
-    lines: dict[str, int] = {}
-    table = ""
-    counts: dict[str, int] = {}
-    for no, line in enumerate(text.splitlines(), 1):
-        m = _HEADER.match(line)
-        if m:
-            name = ".".join(p.strip().strip("\"'") for p in m.group(2).split("."))
-            if m.group(1) == "[[":
-                counts[name] = counts.get(name, -1) + 1
-                name = f"{name}[{counts[name]}]"
-            table = name
-            lines.setdefault(table, no)
-            continue
-        m = _ASSIGN.match(line)
-        if m and not line.lstrip().startswith("#"):
-            key = ".".join(p.strip().strip("\"'") for p in m.group(1).split("."))
-            lines.setdefault(f"{table}.{key}" if table else key, no)
-    return lines

@@ -8,8 +8,9 @@ are only asked for actions. Faults (docs/tournament.md, "Who is at fault"):
   command `protocol_version` (exit, deadline, garbage: it did not start);
   `protocol_version` is not 2; `list_games` fails or lacks the game; `game`,
   `boardsize` or `komi` is refused with `?` (variant, size or komi not
-  supported); both engines fail the handshake; an unexpected exception in
-  the referee (a referee bug).
+  supported); both engines fail the handshake; an engine refuses or fails
+  `play` of an action of the schedule's opening (nobody forfeits in an
+  opening); an unexpected exception in the referee (a referee bug).
 * FORFEIT during the handshake, once the engine answered `protocol_version`
   correctly: it crashes or breaks the protocol (`+F`), misses a deadline
   (`+T`), or refuses `clear_board` (`+F`). `time_settings` may be refused.
@@ -62,6 +63,7 @@ class Setup:
     variant: tuple[str, ...] = ()
     komi: int | None = None
     ply_cap: int | None = None       # None: the game's default for this size
+    opening: tuple[str, ...] = ()    # canonical tokens sent to both engines as `play` before any genmove
 
 
 @dataclass
@@ -75,6 +77,8 @@ class Report:
     outcome: Outcome | None = None
     holder: dict[Colour, int] = field(default_factory=lambda: {Colour.BLACK: 0, Colour.WHITE: 1})
     actions: list[tuple[Colour, str]] = field(default_factory=list)
+    think: list[float | None] = field(default_factory=list)    # seconds per action; None: the opening's
+    opening: int = 0                                            # the first `opening` actions are the opening
     reason: str = ""
     faulty: str | None = None
     started: str = ""
@@ -118,9 +122,13 @@ def _fault(exc: ControllerError) -> Termination:
     return Termination.TIME if isinstance(exc, EngineTimeout) else Termination.CRASH
 
 
-async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits) -> Report:
+async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tuple[Limits, Limits],
+                    on_ply: Callable[[int], None] | None = None) -> Report:
     """Play one game to its end and return the referee's verdict; never raises
-    on engine misbehaviour (ValueError/UnknownGame only for a bad `setup`)."""
+    on engine misbehaviour (ValueError/UnknownGame only for a bad `setup`).
+    `on_ply(plies)` is called after each action (the live view). `limits` may
+    be one pair of limits per seat (time odds): each seat is timed by its own."""
+    per_seat = limits if isinstance(limits, tuple) else (limits, limits)
     info = registry.get(setup.game)
     variant = info.variant(setup.size, setup.variant)
     report = Report(info, variant, (seats[0].name, seats[1].name), setup.komi)
@@ -135,8 +143,8 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits) -> R
                         channels.append(await stack.enter_async_context(seat.connect()))
                     except EngineStartFailed as exc:
                         raise _Void(f"did not start: {exc}", i) from None
-                await _handshakes(channels, setup, info, variant, limits)
-                await _turns(channels, setup, info, variant, limits, report)
+                await _handshakes(channels, setup, info, variant, per_seat)
+                await _turns(channels, setup, info, variant, per_seat, report, on_ply or (lambda n: None))
         except ExceptionGroup as group:     # a connect() that runs a nursery (trio >= 0.25) wraps errors
             raise _sole(group) from None
     except _Void as v:
@@ -167,12 +175,12 @@ def _forfeit_outcome(report: Report, f: _Forfeit) -> Outcome:
 
 
 async def _handshakes(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                      limits: Limits) -> None:
+                      limits: tuple[Limits, Limits]) -> None:
     voids: list[_Void] = []
     forfeits: list[_Forfeit] = []
     for seat, ch in enumerate(channels):
         try:
-            await _handshake(ch, seat, setup, info, variant, limits)
+            await _handshake(ch, seat, setup, info, variant, limits[seat])
         except _Void as v:
             voids.append(v)
         except _Forfeit as f:
@@ -221,11 +229,12 @@ async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo,
 
 
 async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                 limits: Limits, report: Report) -> None:
+                 limits: tuple[Limits, Limits], report: Report, on_ply: Callable[[int], None]) -> None:
     state: GameState = info.new_game(variant, setup.komi or 0)
     cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
-    clock = Clock(limits)
+    clocks = (Clock(limits[0]), Clock(limits[1]))      # seat k reads clocks[k] only
     holder = report.holder
+    state = await _opening(channels, setup, state, limits, report)
     while True:
         outcome = state.outcome()
         if outcome is not None:
@@ -237,7 +246,7 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         colour = state.to_move
         seat = holder[colour]
         mover, other = channels[seat], channels[1 - seat]
-        token = await _genmove(mover, seat, colour, clock, limits)
+        token, think = await _genmove(mover, seat, colour, clocks[seat], limits[seat])
         try:
             action = state.parse(token)
             if isinstance(action, Resign):
@@ -250,8 +259,11 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
             raise _Forfeit(seat, Termination.ILLEGAL, f"{mover.name} played {token!r}: {exc}") from None
         canonical = state.format(action)
         report.actions.append((colour, canonical))
+        report.think.append(think)
+        on_ply(len(report.actions))
         try:
-            await other.command("play", _word(colour), canonical, deadline=trio.current_time() + limits.command)
+            await other.command("play", _word(colour), canonical,
+                                deadline=trio.current_time() + limits[1 - seat].command)
         except CommandFailed as exc:
             raise _Forfeit(1 - seat, Termination.CRASH,
                            f"{other.name} refused play {_word(colour)} {canonical}: {exc.message}") from None
@@ -262,8 +274,32 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         state = after
 
 
-async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits) -> str:
-    """The mover's answer to `genmove`, charged to its clock; _Forfeit on any failure."""
+async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState, limits: tuple[Limits, Limits],
+                   report: Report) -> GameState:
+    """Play the opening's actions on both engines with `play`; the game is VOID (nobody forfeits in an
+    opening) if an engine refuses or fails one. Returns the state after the opening."""
+    for token in setup.opening:
+        action = state.parse(token)
+        colour = state.to_move
+        for seat, ch in enumerate(channels):
+            try:
+                await ch.command("play", _word(colour), token, deadline=trio.current_time() + limits[seat].command)
+            except ControllerError as exc:
+                raise _Void(f"opening: {ch.name} failed play {_word(colour)} {token}: {exc}", seat) from None
+        report.actions.append((colour, token))
+        report.think.append(None)
+        if isinstance(action, Swap):
+            report.holder[Colour.BLACK], report.holder[Colour.WHITE] = (
+                report.holder[Colour.WHITE], report.holder[Colour.BLACK])
+        state = state.play(action)
+    report.opening = len(setup.opening)
+    return state
+
+
+async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits
+                   ) -> tuple[str, float]:
+    """The mover's answer to `genmove` and the seconds it took (rounded to ms), charged to its clock;
+    _Forfeit on any failure."""
     left = clock.left[seat]
     if left is not None:
         try:
@@ -283,5 +319,6 @@ async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, l
         raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s") from None
     except ControllerError as exc:
         raise _Forfeit(seat, Termination.CRASH, f"genmove: {exc}") from None
-    clock.charge(seat, trio.current_time() - t0)
-    return answer
+    elapsed = trio.current_time() - t0
+    clock.charge(seat, elapsed)
+    return answer, round(elapsed, 3)

@@ -193,10 +193,14 @@ class EngineProcess:
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, argv: Sequence[str], log_path: str | os.PathLike,
-                    name: str, max_bytes: int = 1_000_000) -> EngineProcess:
+                    name: str, max_bytes: int = 1_000_000, cwd: str | None = None,
+                    env: dict[str, str] | None = None, transcript: str | os.PathLike | None = None
+                    ) -> EngineProcess:
         """Spawn `argv` inside `nursery` (which then waits for the process).
 
-        `max_bytes` caps one response (see :class:`EngineChannel`).
+        `max_bytes` caps one response (see :class:`EngineChannel`). `cwd` and
+        `env` (the whole environment) go to the process; `transcript` is a file
+        for every protocol line (referee/transcript.py).
 
         The caller must `await engine.aclose()` before the nursery ends.
         Raises EngineStartFailed when the program cannot be spawned.
@@ -208,10 +212,15 @@ class EngineProcess:
             try:
                 process = await nursery.start(partial(
                     trio.run_process, list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                    stderr=log, check=False, start_new_session=True, deliver_cancel=_kill_group))
+                    stderr=log, check=False, start_new_session=True, deliver_cancel=_kill_group,
+                    cwd=cwd, env=env))
             except OSError as exc:
                 raise EngineStartFailed(f"{name}: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
-        return cls(process, EngineChannel(process.stdin, process.stdout, name, max_bytes))
+        streams = (process.stdin, process.stdout)
+        if transcript is not None:
+            from .transcript import wrap
+            streams = wrap(*streams, transcript)
+        return cls(process, EngineChannel(*streams, name, max_bytes))
 
     async def aclose(self, quit_grace: float = QUIT_GRACE, term_grace: float = TERM_GRACE) -> None:
         """Stop the engine and every process of its group; idempotent; shielded."""
@@ -239,18 +248,19 @@ class EngineProcess:
 
 
 @asynccontextmanager
-async def open_engine(argv: Sequence[str], log_path: str | os.PathLike, name: str
+async def open_engine(argv: Sequence[str], log_path: str | os.PathLike, name: str, **options
                       ) -> AsyncIterator[EngineChannel]:
     """Run an engine for the duration of the block and yield its channel.
 
     An error of the block (or EngineStartFailed) is raised again as itself,
     outside the nursery: trio >= 0.25 would otherwise wrap it in an
     ExceptionGroup and the caller's ``except`` clauses would miss it.
+    `options` (cwd, env, transcript) go to :meth:`EngineProcess.start`.
     """
     failure: Exception | None = None
     async with trio.open_nursery() as nursery:
         try:
-            engine = await EngineProcess.start(nursery, argv, log_path, name)
+            engine = await EngineProcess.start(nursery, argv, log_path, name, **options)
         except Exception as exc:
             failure = exc
         else:

@@ -5,7 +5,11 @@ canonical HGP token. Root properties: FF[4] CA[UTF-8] GM (the game's
 number) AP, SZ (board side), XG (game id), XV (variant), XK (komi, when
 set), PB/PW (engines holding each colour at the end), XF (engine names by
 seat: seat 1, seat 2), RE, XR (how the game ended), GN (the game id in the
-schedule), DT (date). Custom properties start with X.
+schedule), DT (date), TM/OT (the time control; OT twice, by seat, with
+time odds), XO (how many of the first
+actions were the schedule's opening). Each move node may carry XT, the
+seconds the engine took to choose it (opening actions have none). Custom
+properties start with X.
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from pathlib import Path
 
 from hexarena.engine.core import Colour
 
+from .clock import Limits
 from .match import Report
 
 APP = "hexarena:0.1"
@@ -29,7 +34,7 @@ def _prop(name: str, *values: str) -> str:
     return name + "".join(f"[{escape(v)}]" for v in values)
 
 
-def sgf_text(report: Report, game_id: str) -> str:
+def sgf_text(report: Report, game_id: str, limits: Limits | tuple[Limits, Limits] | None = None) -> str:
     """The SGF text of one reported game."""
     info, variant = report.info, report.variant
     root = [
@@ -47,9 +52,32 @@ def sgf_text(report: Report, game_id: str) -> str:
     ]
     if report.started:
         root.append(_prop("DT", report.started[:10]))
+    if isinstance(limits, tuple) and limits[0] == limits[1]:
+        limits = limits[0]
+    if isinstance(limits, tuple):        # time odds: seat 1's rules, then seat 2's
+        root.append(_prop("OT", *(_time_text(l) for l in limits)))
+    elif limits is not None:
+        root += time_control(limits)
+    if report.opening:
+        root.append(_prop("XO", str(report.opening)))
     lines = ["(;" + "".join(root)]
-    lines += [f";{colour.letter}[{escape(token)}]" for colour, token in report.actions]
+    think = report.think + [None] * (len(report.actions) - len(report.think))
+    for (colour, token), seconds in zip(report.actions, think):
+        lines.append(f";{colour.letter}[{escape(token)}]" + ("" if seconds is None else f"XT[{seconds:.3f}]"))
     return "\n".join(lines) + ")\n"
+
+
+def time_control(limits: Limits) -> list[str]:
+    """TM (main time, when a clock runs) and OT (the time rules as text)."""
+    props = [_prop("TM", f"{limits.main:g}")] if limits.main is not None else []
+    return props + [_prop("OT", _time_text(limits))]
+
+
+def _time_text(limits: Limits) -> str:
+    words = [f"move {limits.move:g} s"]
+    if limits.main is not None:
+        words.append(f"main {limits.main:g} s + {limits.increment:g} s per move")
+    return ", ".join(words)
 
 
 def write_atomic(path: str | os.PathLike, text: str) -> None:

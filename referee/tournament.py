@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractAsyncContextManager
+from typing import Protocol
 from functools import partial
 from pathlib import Path
 
@@ -26,10 +27,11 @@ from hexarena.engine.core import Colour
 from hexarena.results.records import JOURNAL_NAME, GameRecord, JournalError, JournalWriter, read_journal
 
 from . import config as config_mod
+from . import growth
 from .config import EngineSpec, TournamentConfig
 from .match import Seat, Setup, play_game
 from .process import EngineChannel, open_engine
-from .schedule import ScheduledGame, schedule
+from .schedule import ScheduledGame
 from .sgf import sgf_text, write_atomic
 
 CONFIG_NAME = "tournament.json"
@@ -37,6 +39,15 @@ CONFIG_NAME = "tournament.json"
 #: How a worker starts one engine for one game: (engine, seed, log file) -> channel context.
 Launcher = Callable[[EngineSpec, int, Path], AbstractAsyncContextManager[EngineChannel]]
 OnRecord = Callable[[GameRecord], None]
+
+
+class Observer(Protocol):
+    """What a live view hears of a run (referee/live.py); every call comes from the trio thread."""
+
+    def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None: ...
+    def started(self, game: ScheduledGame) -> None: ...
+    def ply(self, game_id: str, plies: int) -> None: ...
+    def finished(self, record: GameRecord) -> None: ...
 
 
 class TournamentError(Exception):
@@ -48,8 +59,14 @@ def expand(cmd: tuple[str, ...], seed: int) -> list[str]:
     return [w.replace("{python}", sys.executable).replace("{seed}", str(seed)) for w in cmd]
 
 
-def process_launcher(engine: EngineSpec, seed: int, log: Path) -> AbstractAsyncContextManager[EngineChannel]:
-    return open_engine(expand(engine.cmd, seed), log, engine.name)
+def process_launcher(engine: EngineSpec, seed: int, log: Path, *, log_protocol: bool = False
+                     ) -> AbstractAsyncContextManager[EngineChannel]:
+    """Start `engine` in its cwd and environment; with `log_protocol` (or the engine's own
+    `log_protocol`) its HGP transcript goes beside `log`, ending in `.hgp`."""
+    transcript = log.with_suffix(".hgp") if log_protocol or engine.log_protocol else None
+    env = {**os.environ, **dict(engine.env)} if engine.env else None
+    return open_engine(expand(engine.cmd, seed), log, engine.name, cwd=engine.cwd, env=env,
+                       transcript=transcript)
 
 
 def load_saved(out: str | os.PathLike) -> TournamentConfig:
@@ -70,15 +87,24 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
     out = Path(out)
     saved, journal = out / CONFIG_NAME, out / JOURNAL_NAME
     wanted = config_mod.to_dict(config)
+    history: list[TournamentConfig] = []
     if saved.exists():
         if not resume:
             raise TournamentError(f"{out} already holds a tournament: add --resume to continue it, "
                                   "or choose another --out")
         stored = config_mod.to_dict(load_saved(out))
+        history = growth.earlier_configs(out)
         if stored != wanted:
-            raise TournamentError(f"the config differs from the one {out} was started with "
-                                  f"({_difference(stored, wanted)}); resume with the same config, "
-                                  "or without one to use the saved config")
+            problem = growth.growth_problem(stored, wanted)
+            if problem:
+                raise TournamentError(f"the config differs from the one {out} was started with "
+                                      f"({problem}); resume with the same config, one that only adds "
+                                      "games, or none to use the saved config")
+            history.append(load_saved(out))
+            _check_schedule(history + [config], out)
+            growth.record_growth(out, stored, write_atomic)
+            write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
+            warn(f"the tournament in {out} grows: its games keep their ids, new games are added")
     else:
         if journal.exists():
             raise TournamentError(f"{journal} exists but {saved} does not: not a hexarena tournament folder")
@@ -90,14 +116,25 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
         records = read_journal(journal, errors)
         for err in errors:
             warn(f"skipping unreadable journal line: {err}")
+    games = _check_schedule(history + [config], out)
+    mismatch = growth.check_journal(games, records)
+    if mismatch:
+        raise TournamentError(f"{journal}: {mismatch}; was it written by another config or version?")
     done = {r.id for r in records if not r.void}
-    return [g for g in schedule(config) if g.id not in done], records
+    return [g for g in games if g.id not in done], records
+
+
+def _check_schedule(configs: list[TournamentConfig], out: Path) -> list[ScheduledGame]:
+    try:
+        return growth.schedule_for(configs)
+    except ValueError as exc:
+        raise TournamentError(f"the config would change a game of the tournament in {out}: {exc}") from None
 
 
 async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: int = 2,
               resume: bool = False, launcher: Launcher = process_launcher,
-              on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None
-              ) -> list[GameRecord]:
+              on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None,
+              observer: Observer | None = None) -> list[GameRecord]:
     """Play every pending game with `concurrency` workers; return the whole journal.
 
     TournamentError (before anything runs) if the folder cannot be used.
@@ -106,6 +143,9 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
         raise ValueError("concurrency must be at least 1")
     out = Path(out)
     pending, records = prepare(config, out, resume, warn)
+    if observer is not None:
+        observer.plan(pending, records)
+        on_record = _both(observer.finished, on_record)
     games = iter(pending)       # shared by the workers: trio switches tasks only at awaits
     send, receive = trio.open_memory_channel(0)
     with JournalWriter(out / JOURNAL_NAME) as writer:
@@ -114,15 +154,27 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
             async with send:
                 async with trio.open_nursery() as workers:
                     for _ in range(min(concurrency, len(pending))):
-                        workers.start_soon(_work, games, send.clone(), config, out, launcher)
+                        workers.start_soon(_work, games, send.clone(), config, out, launcher, observer)
     return records
 
 
 async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, config: TournamentConfig,
-                out: Path, launcher: Launcher) -> None:
+                out: Path, launcher: Launcher, observer: Observer | None = None) -> None:
     async with send:
         for game in games:
-            await send.send(await play_scheduled(game, config, out, launcher))
+            on_ply = None
+            if observer is not None:
+                observer.started(game)
+                on_ply = partial(observer.ply, game.id)
+            await send.send(await play_scheduled(game, config, out, launcher, on_ply))
+
+
+def _both(first: OnRecord, second: OnRecord | None) -> OnRecord:
+    def call(record: GameRecord) -> None:
+        first(record)
+        if second is not None:
+            second(record)
+    return call
 
 
 async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, records: list[GameRecord],
@@ -136,20 +188,22 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, reco
 
 
 async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Path,
-                         launcher: Launcher = process_launcher) -> GameRecord:
+                         launcher: Launcher = process_launcher,
+                         on_ply: Callable[[int], None] | None = None) -> GameRecord:
     """Play one scheduled game, write its SGF (not for a void game) and return its record."""
     seats, logs = [], {}
     for seat, (name, seed) in enumerate(zip((game.first, game.second), game.seeds), 1):
         logs[name] = f"logs/{game.id}.{seat}-{name}.log"
         seats.append(Seat(name, partial(launcher, config.engine(name), seed, out / logs[name])))
-    setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap)
-    report = await play_game(setup, (seats[0], seats[1]), config.limits)
+    setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening)
+    limits = (config.limits_of(game.first), config.limits_of(game.second))
+    report = await play_game(setup, (seats[0], seats[1]), limits, on_ply)
     sgf = None
     if report.outcome is None and report.faulty is not None:
         report.reason += f" (see {logs[report.faulty]})"
     if report.outcome is not None:
         sgf = f"games/{game.id}.sgf"
-        await trio.to_thread.run_sync(write_atomic, out / sgf, sgf_text(report, game.id))
+        await trio.to_thread.run_sync(write_atomic, out / sgf, sgf_text(report, game.id, limits))
     return GameRecord(
         id=game.id, game=game.game, size=game.size, variant=game.variant,
         first=game.first, second=game.second,
@@ -157,17 +211,5 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
         winner=report.winner, result=report.result, termination=report.termination,
         plies=len(report.actions), reason=report.reason, faulty=report.faulty, sgf=sgf,
         started=report.started, seconds=report.seconds,
+        actions=[t for _, t in report.actions], opening=report.opening, think=list(report.think),
     )
-
-
-def _difference(a: object, b: object, path: str = "") -> str:
-    """The first key where two config tables differ, as text."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in list(a) + [k for k in b if k not in a]:
-            if a.get(k) != b.get(k):
-                return _difference(a.get(k), b.get(k), f"{path}.{k}" if path else k)
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
-            if x != y:
-                return _difference(x, y, f"{path}[{i}]")
-    return f"{path or 'config'}: saved {a!r}, now {b!r}"

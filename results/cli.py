@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import click
 
-from hexarena.results.load import LoadError, load_games
+from hexarena.results.load import LoadError, load_many
 from hexarena.results.report import GROUP_KEYS, build_reports, render_csv, render_json, render_text, write_out
 
 
@@ -34,7 +34,7 @@ def _parse_by(ctx: click.Context, param: click.Parameter, value: str | None) -> 
 
 
 @click.command("ratings")
-@click.argument("path", type=click.Path(exists=True))
+@click.argument("paths", metavar="PATH...", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--by", "by", callback=_parse_by, metavar="KEYS",
               help="One table per value of KEYS (game, size or game,size). "
                    "Default: all games pooled, plus one table per (game, size) when there are several.")
@@ -47,22 +47,23 @@ def _parse_by(ctx: click.Context, param: click.Parameter, value: str | None) -> 
 @click.option("--skip-bad", is_flag=True, help="Skip bad lines of the input (listed as warnings) instead of failing.")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help="Also write every table as CSV and JSON into this folder.")
-def ratings(path: str, by: tuple[str, ...] | None, pooled: bool, fmt: str, anchor: dict[str, float],
+def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fmt: str, anchor: dict[str, float],
             skip_bad: bool, out: str | None) -> None:
-    """Elo ratings of the games in PATH: a tournament folder, its journal, or a CSV file
-    with columns game,size,first,second,winner (winner empty for a draw)."""
+    """Elo ratings of the games in each PATH: a tournament folder, its journal, or a CSV file
+    with columns game,size,first,second,winner (winner empty for a draw). Several paths are
+    rated together; game ids count per source (two tournaments' spelde-5-pie/0000 are two games)."""
     if pooled and by is not None:
         raise click.UsageError("--by and --pooled exclude each other")
     try:
-        games = load_games(path, skip_bad=skip_bad)
+        games = load_many(paths, skip_bad=skip_bad)
     except LoadError as exc:
         raise click.ClickException(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise click.ClickException(f"cannot read {path}: {exc}") from None
+        raise click.ClickException(f"cannot read {getattr(exc, 'filename', None) or ' '.join(paths)}: {exc}") from None
     for warning in games.warnings:
         click.echo(f"warning: {warning}", err=True)
     if games.frame.empty:
-        raise click.ClickException(f"{path}: no rated games")
+        raise click.ClickException(f"{', '.join(paths)}: no rated games")
     reports = build_reports(games.frame, by=() if pooled else by, anchor=anchor)
     if fmt == "text":
         click.echo(render_text(reports), nl=False)

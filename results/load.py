@@ -84,6 +84,40 @@ def load_games(path: str | os.PathLike, *, skip_bad: bool = False) -> Games:
     return Games(frame, tuple(f"skipped {p}" for p in problems))
 
 
+def load_many(paths: Iterable[str | os.PathLike], *, skip_bad: bool = False) -> Games:
+    """Games of several folders, journals and CSV files, as one frame.
+
+    Game ids are qualified by their source: two tournaments' ``spelde-5-pie/0000``
+    are two games (duplicate ids are only looked for inside one journal). The
+    same file named twice (also as a folder and its journal) is read once, with a
+    warning. Bad lines of every source are reported together (LoadError).
+    """
+    frames, warnings, problems, seen = [], [], [], set()
+    for path in paths:
+        key = journal_path(path).resolve()
+        if key in seen:
+            warnings.append(f"{path}: named twice, read once")
+            continue
+        seen.add(key)
+        try:
+            games = load_games(path, skip_bad=skip_bad)
+        except LoadError as exc:
+            problems += exc.problems
+            continue
+        frames.append(games.frame)
+        warnings += games.warnings
+    if problems:
+        raise LoadError(problems)
+    if len(frames) == 1:
+        return Games(frames[0], tuple(warnings))
+    columns = [np.concatenate([np.asarray(f[c].astype(object)) for f in frames]) if frames else np.array([], dtype=object)
+               for c in FRAME_COLUMNS]
+    game, size, first, second, winner, _, termination, forfeit, faulty = columns
+    winner = np.array([None if isinstance(w, float) else w for w in winner], dtype=object)
+    frame = assemble(game, size.astype("int64"), first, second, winner, termination, forfeit, faulty)
+    return Games(frame, tuple(warnings))
+
+
 def games_frame(records: Iterable[GameRecord]) -> pd.DataFrame:
     """The frame of the non-void records, in their order."""
     rows = []

@@ -51,6 +51,9 @@ class GameRecord:
     started: str = ""              # ISO 8601 UTC
     seconds: float = 0.0
     schema: int = SCHEMA
+    actions: list[str] | None = None   # canonical tokens, first action first (None: not recorded)
+    opening: int = 0                   # the first `opening` actions were the schedule's opening
+    think: list[float | None] | None = None   # seconds each action took the engine (None: an opening action)
 
     @property
     def void(self) -> bool:

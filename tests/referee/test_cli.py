@@ -49,10 +49,14 @@ def test_tournament_from_a_file_then_resume_and_refusals(tmp_path):
     assert len(read_journal(out)) == 1 and "ratings over 1 games" in result.output
     again = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "1")
     assert again.exit_code == 1 and "already holds a tournament: add --resume" in again.stderr
-    changed = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "2", "--resume")
-    assert changed.exit_code == 1 and "games_per_pair: saved 1, now 2" in changed.stderr
+    first_line = (out / "journal.jsonl").read_text()
+    grown = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "2", "--resume", "-q")
+    assert grown.exit_code == 0 and "grows" in grown.stderr
+    assert (out / "journal.jsonl").read_text().startswith(first_line) and len(read_journal(out)) == 2
+    changed = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "1", "--resume")
+    assert changed.exit_code == 1 and "games_per_pair: saved 2, now 1 (it may only grow)" in changed.stderr
     resumed = invoke("tournament", "--out", str(out), "--resume")          # the saved config
-    assert resumed.exit_code == 0 and len(read_journal(out)) == 1
+    assert resumed.exit_code == 0 and len(read_journal(out)) == 2
     assert invoke("tournament", "--resume").exit_code == 2
 
 

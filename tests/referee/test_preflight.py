@@ -42,3 +42,57 @@ def test_no_preflight_plays_and_voids_instead(tmp_path):
                     "--out", str(out), "--no-preflight")
     assert result.exit_code == 0, result.output + result.stderr
     assert "1 void" in result.output
+
+
+# -- entrants and variants (issue 14) ------------------------------------------------------------
+
+#: A real random engine that plays only Spelde, and refuses the `nopie` balance.
+PICKY = [sys.executable, "-c", (
+    "import sys\n"
+    "from hexarena.players.serve import make_engine\n"
+    "engine = make_engine('random', 1)\n"
+    "for line in sys.stdin:\n"
+    "    w = line.split()\n"
+    "    if len(w) > 1 and w[1] == 'list_games':\n"
+    "        sys.stdout.write('=' + w[0] + ' spelde\\n\\n'); sys.stdout.flush(); continue\n"
+    "    if len(w) > 2 and w[1] == 'game' and 'nopie' in w:\n"
+    "        sys.stdout.write('?' + w[0] + ' unsupported variant\\n\\n'); sys.stdout.flush(); continue\n"
+    "    answer = engine.handle(line)\n"
+    "    if answer:\n"
+    "        sys.stdout.write(answer); sys.stdout.flush()\n"
+    "    if engine.finished:\n"
+    "        break\n")]
+
+
+def _config(tmp_path, games: str) -> str:
+    import json
+    conf = tmp_path / "t.toml"
+    conf.write_text(f'[engines.picky]\ncmd = {json.dumps(PICKY)}\n[engines.random]\nplayer = "random"\n'
+                    f'[engines.greedy]\nplayer = "greedy"\n{games}')
+    return str(conf)
+
+
+def test_the_preflight_reports_every_refused_variant_before_anything_is_journaled(tmp_path):
+    conf = _config(tmp_path, '[[games]]\ngame = "spelde"\nsizes = [4, 5]\nvariants = ["pie", "nopie"]\n'
+                             '[[games]]\ngame = "marbanta"\nsize = 5\n')
+    out = tmp_path / "o"
+    result = invoke("tournament", conf, "--out", str(out), "-j", "1")
+    assert result.exit_code == 1
+    assert "picky: does not list marbanta in list_games" in result.stderr
+    for size in (4, 5):
+        assert f"picky: refused `game spelde nopie` (for spelde size {size} 'nopie'): unsupported variant" in result.stderr
+    assert "random:" not in result.stderr and not (out / "journal.jsonl").exists()
+
+
+def test_entrants_keep_an_engine_out_of_the_games_it_cannot_play(tmp_path):
+    conf = _config(tmp_path, '[[games]]\ngame = "spelde"\nsize = 4\n'
+                             '[[games]]\ngame = "marbanta"\nsize = 5\nengines = ["random", "greedy"]\n'
+                             '[[games]]\ngame = "spelde"\nsize = 4\nvariant = "nopie"\n'
+                             'engines = ["random", "greedy"]\n')
+    out = tmp_path / "o"
+    result = invoke("tournament", conf, "--out", str(out), "-j", "2", "--games-per-pair", "1")
+    assert result.exit_code == 0, result.output + result.stderr
+    from hexarena.results.records import read_journal
+    records = read_journal(out)
+    assert len(records) == 3 + 1 + 1 and not any(r.void for r in records)
+    assert all("picky" not in (r.first, r.second) for r in records if r.game == "marbanta" or "nopie" in r.variant)

@@ -1,0 +1,52 @@
+"""`hexarena status DIR`: progress and standings of a tournament from its folder, running or finished.
+
+Reads only the folder (tournament.json, history.json, journal.jsonl); never
+writes. Games in flight are not journaled, so they count as not done.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from hexarena.referee import growth
+from hexarena.referee.live import Progress, final_summary, void_kind
+from hexarena.referee.tournament import TournamentError, load_saved
+from hexarena.results.records import JOURNAL_NAME, JournalError, read_journal
+
+
+@click.command("status")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.option("--tables", is_flag=True, help="Also print the rating and head-to-head tables.")
+def status(folder: str, tables: bool) -> None:
+    """Progress and standings of the tournament in FOLDER."""
+    out = Path(folder)
+    try:
+        configs = growth.earlier_configs(out) + [load_saved(out)]
+        games = growth.schedule_for(configs)
+    except (TournamentError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    errors: list[JournalError] = []
+    records = read_journal(out / JOURNAL_NAME, errors) if (out / JOURNAL_NAME).exists() else []
+    done = {r.id for r in records if not r.void}
+    progress = Progress()
+    progress.plan([g for g in games if g.id not in done], records)
+    for r in records:
+        if r.void:
+            progress.voids[void_kind(r.reason)] += 1
+    left = progress.total - progress.done
+    state = "finished" if left == 0 else f"{left} to play"
+    click.echo(f"{out}: {progress.done}/{progress.total} games ({state}), "
+               f"{sum(progress.voids.values())} void record(s)")
+    for s in progress.standings():
+        elo = "" if s.elo is None else f"  elo {s.elo:+.0f} ±{s.pm95:.0f}"
+        click.echo(f"  {s.name:<20} {s.score:g}/{s.games}{elo}")
+    if progress.forfeits:
+        click.echo("forfeits: " + ", ".join(f"{e} {t} {n}" for (e, t), n in sorted(progress.forfeits.items())))
+    if progress.voids:
+        click.echo("void: " + ", ".join(f"{k} {n}" for k, n in sorted(progress.voids.items())))
+    for err in errors:
+        click.echo(f"warning: unreadable journal line: {err}", err=True)
+    if tables and done:
+        click.echo("\n" + final_summary([r for r in records if not r.void]))
+
