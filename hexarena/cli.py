@@ -64,7 +64,8 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("--komi", type=int, default=None, help="Send `komi K` to both engines.")
 @click.option("--games", "games", type=int, default=2, show_default=True,
               help="Games to play; seats alternate.")
-@click.option("--move-time", type=float, default=10.0, show_default=True, help="Seconds per genmove.")
+@click.option("--move-time", type=float, default=None,
+              help="Seconds per genmove (default 10); with --main-time an extra cap (default none).")
 @click.option("--main-time", type=float, default=None, help="Fischer clock: seconds per engine per game.")
 @click.option("--increment", type=float, default=0.0, show_default=True, help="Fischer increment per move.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for `{seed}` in commands.")
@@ -74,7 +75,7 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("--no-preflight", is_flag=True, help="Do not start each engine once before the games.")
 @click.option("-q", "--quiet", is_flag=True, help="No line per game.")
 def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, komi: int | None, games: int,
-          move_time: float, main_time: float | None, increment: float, seed: int, out: str | None,
+          move_time: float | None, main_time: float | None, increment: float, seed: int, out: str | None,
           concurrency: int, no_preflight: bool, quiet: bool) -> None:
     """Play GAMES games between two engine command lines (split like a shell, never run by one).
 
@@ -87,9 +88,9 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         entry["size"] = size
     if komi is not None:
         entry["komi"] = komi
-    time = {"move": move_time, "increment": increment}
+    time = {"move": move_time} if move_time is not None else {}
     if main_time is not None:
-        time["main"] = main_time
+        time.update(main=main_time, increment=increment)
     data = {"seed": seed, "games_per_pair": games, "time": time, "games": [entry],
             "engines": {n: {"cmd": a} for n, a in zip(names, argv)}}
     try:

@@ -36,10 +36,12 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class EngineSpec:
-    """An engine: its name in tables and its argv (`{python}`, `{seed}` are filled per game)."""
+    """An engine: its name in tables and its argv (`{python}`, `{seed}` are filled per game);
+    `time`: its own limits under time odds (`[engines.X.time]`), None for the tournament's."""
 
     name: str
     cmd: tuple[str, ...]
+    time: Limits | None = None
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
     """Validate a decoded config table (TOML or the saved JSON copy)."""
     ctx = _Ctx(source, lines or {})
     ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games"})
-    engines = _engines(ctx, data.get("engines"))
+    engines = _engines(ctx, data.get("engines"), data.get("time", {}))
     names = [e.name for e in engines]
     pairing = ctx.choice(data.get("pairing", "round-robin"), "pairing", PAIRINGS)
     challengers = tuple(ctx.strings(data.get("challengers", []), "challengers"))
@@ -110,16 +112,12 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
         challengers=challengers,
         games_per_pair=ctx.integer(data.get("games_per_pair", 2), "games_per_pair", 1, 100_000),
         seed=ctx.integer(data.get("seed", 0), "seed", 0, 2**63 - 1),
-        limits=_limits(ctx, data.get("time", {})),
+        limits=time_limits(ctx, data.get("time", {})),
     )
 
 
 def to_dict(config: TournamentConfig) -> dict:
     """The config as a plain table with every default filled in (from_dict's inverse)."""
-    lim = config.limits
-    time = {"move": lim.move, "increment": lim.increment, "start": lim.start, "command": lim.command}
-    if lim.main is not None:
-        time["main"] = lim.main
     games = []
     for g in config.games:
         entry: dict = {"game": g.game, "sizes": list(g.sizes), "variants": list(g.variants)}
@@ -130,8 +128,9 @@ def to_dict(config: TournamentConfig) -> dict:
         games.append(entry)
     return {
         "seed": config.seed, "pairing": config.pairing, "challengers": list(config.challengers),
-        "games_per_pair": config.games_per_pair, "time": time,
-        "engines": {e.name: {"cmd": list(e.cmd)} for e in config.engines}, "games": games,
+        "games_per_pair": config.games_per_pair, "time": limits_table(config.limits),
+        "engines": {e.name: {"cmd": list(e.cmd)} | ({"time": limits_table(e.time)} if e.time else {})
+                    for e in config.engines}, "games": games,
     }
 
 
@@ -146,7 +145,7 @@ def default_config(games_per_pair: int = 4) -> TournamentConfig:
     return TournamentConfig(engines, tuple(games), games_per_pair=games_per_pair)
 
 
-def _engines(ctx: _Ctx, table: object) -> tuple[EngineSpec, ...]:
+def _engines(ctx: _Ctx, table: object, time: object = None) -> tuple[EngineSpec, ...]:
     if not isinstance(table, dict) or len(table) < 2:
         raise ctx.error("engines", "expected at least two [engines.NAME] tables")
     out = []
@@ -156,7 +155,7 @@ def _engines(ctx: _Ctx, table: object) -> tuple[EngineSpec, ...]:
             raise ctx.error(key, "an engine name is letters, digits and _ . + - (no spaces)")
         if not isinstance(spec, dict):
             raise ctx.error(key, "expected a table with `cmd` or `player`")
-        ctx.only(spec, key, {"cmd", "player"})
+        ctx.only(spec, key, {"cmd", "player", "time"})
         if ("cmd" in spec) == ("player" in spec):
             raise ctx.error(key, "give exactly one of `cmd` (a list of words) or `player` (a built-in player)")
         if "player" in spec:
@@ -168,7 +167,8 @@ def _engines(ctx: _Ctx, table: object) -> tuple[EngineSpec, ...]:
             cmd = tuple(ctx.strings(spec["cmd"], f"{key}.cmd"))
             if not cmd or not cmd[0]:
                 raise ctx.error(f"{key}.cmd", "expected a non-empty list of words, e.g. [\"./engine\", \"--hgp\"]")
-        out.append(EngineSpec(name, cmd))
+        odds = time_limits(ctx, spec["time"], f"{key}.time", time) if "time" in spec else None
+        out.append(EngineSpec(name, cmd, odds))
     return tuple(out)
 
 
@@ -213,19 +213,53 @@ def _game(ctx: _Ctx, entry: object, i: int) -> GameSpec:
     return GameSpec(info.id, sizes, tuple(variants), komi, cap)
 
 
-def _limits(ctx: _Ctx, table: object) -> Limits:
+TIME_KEYS = ("control", "move", "main", "increment", "period", "periods", "stones", "margin", "start", "command")
+_CLOCK_KEYS = ("move", "main", "increment", "period", "periods", "stones")
+
+
+def time_limits(ctx: _Ctx, table: object, key: str = "time", base: object = None) -> Limits:
+    """A `[time]` table (or an engine's `[engines.X.time]`, laid over `base`, the
+    `[time]` table: an engine table naming its own `control` keeps only `margin`,
+    `start` and `command` from it) into Limits; ConfigError naming the key."""
     if not isinstance(table, dict):
-        raise ctx.error("time", "expected a [time] table")
-    ctx.only(table, "time", {"move", "main", "increment", "start", "command"})
-    values = {}
-    for name, value in table.items():
+        raise ctx.error(key, f"expected a [{key}] table")
+    ctx.only(table, key, set(TIME_KEYS))
+    merged = dict(base) if isinstance(base, dict) else {}
+    if "control" in table:
+        merged = {k: v for k, v in merged.items() if k not in _CLOCK_KEYS + ("control",)}
+    merged.update(table)
+    values: dict = {}
+    for name, value in merged.items():
+        where = f"{key}.{name}" if name in table else f"time.{name}"
+        if name == "control":
+            values[name] = ctx.choice(value, where, ("none", "move", "fischer", "byoyomi", "canadian"))
+            continue
+        if name in ("periods", "stones"):
+            values[name] = ctx.integer(value, where, 1, 1_000_000)
+            continue
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ctx.error(f"time.{name}", f"expected a number of seconds, got {value!r}")
-        if value < 0 or (value == 0 and name != "increment"):
-            raise ctx.error(f"time.{name}", f"expected {'>= 0' if name == 'increment' else '> 0'} seconds, "
-                            f"got {value!r}")
+            raise ctx.error(where, f"expected a number of seconds, got {value!r}")
+        zero_ok = name in ("increment", "margin") or (name == "main" and merged.get("control") in
+                                                       ("byoyomi", "canadian"))
+        if value < 0 or (value == 0 and not zero_ok):
+            raise ctx.error(where, f"expected {'>= 0' if zero_ok else '> 0'} seconds, got {value!r}")
         values[name] = float(value)
-    return Limits(**values)
+    try:
+        return Limits(**values)
+    except ValueError as exc:
+        raise ctx.error(key, str(exc)) from None
+
+
+def limits_table(lim: Limits) -> dict:
+    """time_limits' inverse: the keys of a Limits that its control uses, defaults filled in."""
+    out: dict = {"control": lim.control}
+    if lim.move is not None:
+        out["move"] = lim.move
+    used = {"move": (), "fischer": ("main", "increment"), "byoyomi": ("main", "period", "periods"),
+            "canadian": ("main", "period", "stones")}[lim.control]
+    out.update({k: getattr(lim, k) for k in used})
+    out.update(margin=lim.margin, start=lim.start, command=lim.command)
+    return out
 
 
 class _Ctx:

@@ -39,7 +39,7 @@ from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState, Variant
 from hexarena.protocol.controller import CommandFailed, ControllerError, EngineTimeout
 
-from .clock import Clock, Limits
+from .clock import Charge, Clock, Limits
 from .process import EngineChannel, EngineStartFailed
 
 Connect = Callable[[], AbstractAsyncContextManager[EngineChannel]]
@@ -47,10 +47,12 @@ Connect = Callable[[], AbstractAsyncContextManager[EngineChannel]]
 
 @dataclass(frozen=True)
 class Seat:
-    """A player of one game: its name and how to start its engine."""
+    """A player of one game: its name, how to start its engine, and its own time
+    limits under time odds (None: the game's)."""
 
     name: str
     connect: Connect
+    limits: Limits | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class Report:
     faulty: str | None = None
     started: str = ""
     seconds: float = 0.0
+    times: list[tuple[float, float | None]] = field(default_factory=list)   # per action: seconds, clock left
 
     def name_of(self, colour: Colour) -> str:
         return self.seats[self.holder[colour]]
@@ -135,8 +138,9 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits) -> R
                         channels.append(await stack.enter_async_context(seat.connect()))
                     except EngineStartFailed as exc:
                         raise _Void(f"did not start: {exc}", i) from None
-                await _handshakes(channels, setup, info, variant, limits)
-                await _turns(channels, setup, info, variant, limits, report)
+                clock = Clock((seats[0].limits or limits, seats[1].limits or limits))
+                await _handshakes(channels, setup, info, variant, limits, clock)
+                await _turns(channels, setup, info, variant, limits, report, clock)
         except ExceptionGroup as group:     # a connect() that runs a nursery (trio >= 0.25) wraps errors
             raise _sole(group) from None
     except _Void as v:
@@ -167,12 +171,12 @@ def _forfeit_outcome(report: Report, f: _Forfeit) -> Outcome:
 
 
 async def _handshakes(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                      limits: Limits) -> None:
+                      limits: Limits, clock: Clock) -> None:
     voids: list[_Void] = []
     forfeits: list[_Forfeit] = []
     for seat, ch in enumerate(channels):
         try:
-            await _handshake(ch, seat, setup, info, variant, limits)
+            await _handshake(ch, seat, setup, info, variant, limits, clock)
         except _Void as v:
             voids.append(v)
         except _Forfeit as f:
@@ -186,7 +190,7 @@ async def _handshakes(channels: list[EngineChannel], setup: Setup, info: GameInf
 
 
 async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo, variant: Variant,
-                     limits: Limits) -> None:
+                     limits: Limits, clock: Clock) -> None:
     async def ask(name: str, *args: str) -> str:
         return await ch.command(name, *args, deadline=trio.current_time() + limits.command)
 
@@ -212,8 +216,12 @@ async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo,
             await ask("clear_board")
         except CommandFailed as exc:
             raise _Forfeit(seat, Termination.CRASH, f"{ch.name}: refused clear_board: {exc.message}") from None
+        try:       # the time control: kgs-time_settings to an engine that lists it
+            kgs = "kgs-time_settings" in (await ask("list_commands")).split()
+        except CommandFailed:
+            kgs = False
         try:
-            await ask("time_settings", *limits.time_settings())
+            await ask(*clock.settings(seat, kgs))
         except CommandFailed:
             pass
     except ControllerError as exc:
@@ -221,10 +229,9 @@ async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo,
 
 
 async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                 limits: Limits, report: Report) -> None:
+                 limits: Limits, report: Report, clock: Clock) -> None:
     state: GameState = info.new_game(variant, setup.komi or 0)
     cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
-    clock = Clock(limits)
     holder = report.holder
     while True:
         outcome = state.outcome()
@@ -237,7 +244,7 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         colour = state.to_move
         seat = holder[colour]
         mover, other = channels[seat], channels[1 - seat]
-        token = await _genmove(mover, seat, colour, clock, limits)
+        token, charge = await _genmove(mover, seat, colour, clock, limits)
         try:
             action = state.parse(token)
             if isinstance(action, Resign):
@@ -250,6 +257,7 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
             raise _Forfeit(seat, Termination.ILLEGAL, f"{mover.name} played {token!r}: {exc}") from None
         canonical = state.format(action)
         report.actions.append((colour, canonical))
+        report.times.append((round(charge.elapsed, 3), None if charge.left is None else round(charge.left, 3)))
         try:
             await other.command("play", _word(colour), canonical, deadline=trio.current_time() + limits.command)
         except CommandFailed as exc:
@@ -262,13 +270,13 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         state = after
 
 
-async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits) -> str:
-    """The mover's answer to `genmove`, charged to its clock; _Forfeit on any failure."""
-    left = clock.left[seat]
-    if left is not None:
+async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits
+                   ) -> tuple[str, Charge]:
+    """The mover's answer to `genmove` and its charge to the mover's clock; _Forfeit on any failure."""
+    told = clock.told(seat)
+    if told is not None:
         try:
-            await ch.command("time_left", _word(colour), str(max(0, int(left))), "0",
-                             deadline=trio.current_time() + limits.command)
+            await ch.command("time_left", _word(colour), *told, deadline=trio.current_time() + limits.command)
         except CommandFailed:
             pass
         except ControllerError as exc:
@@ -276,12 +284,17 @@ async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, l
     budget = clock.budget(seat)
     t0 = trio.current_time()
     try:
-        answer = await ch.command("genmove", _word(colour), deadline=t0 + budget)
+        answer = await ch.command("genmove", _word(colour), deadline=clock.deadline(seat, t0))
     except CommandFailed as exc:
         raise _Forfeit(seat, Termination.MALFORMED, f"{ch.name}: genmove failed: {exc.message}") from None
     except EngineTimeout:
-        raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s") from None
+        over = trio.current_time() - t0 - budget
+        raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
+                       f"(no answer {over:.3f} s past it)") from None
     except ControllerError as exc:
         raise _Forfeit(seat, Termination.CRASH, f"genmove: {exc}") from None
-    clock.charge(seat, trio.current_time() - t0)
-    return answer
+    charge = clock.charge(seat, trio.current_time() - t0)
+    if not charge:
+        raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
+                       f"(answered {charge.overrun:.3f} s past it)")
+    return answer, charge

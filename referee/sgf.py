@@ -5,7 +5,9 @@ canonical HGP token. Root properties: FF[4] CA[UTF-8] GM (the game's
 number) AP, SZ (board side), XG (game id), XV (variant), XK (komi, when
 set), PB/PW (engines holding each colour at the end), XF (engine names by
 seat: seat 1, seat 2), RE, XR (how the game ended), GN (the game id in the
-schedule), DT (date). Custom properties start with X.
+schedule), DT (date). Custom properties start with X. Each action node also
+holds XT (seconds the engine took) and, under a clock, BL/WL (seconds left
+on the mover's clock after it).
 """
 from __future__ import annotations
 
@@ -48,8 +50,20 @@ def render(report: Report, game_id: str) -> str:
     if report.started:
         root.append(_prop("DT", report.started[:10]))
     lines = ["(;" + "".join(root)]
-    lines += [f";{colour.letter}[{escape(token)}]" for colour, token in report.actions]
+    times = report.times if len(report.times) == len(report.actions) else [None] * len(report.actions)
+    for (colour, token), spent in zip(report.actions, times):
+        lines.append(f";{colour.letter}[{escape(token)}]" + _clock_props(colour, spent))
     return "\n".join(lines) + ")\n"
+
+
+def _clock_props(colour: Colour, spent: tuple[float, float | None] | None) -> str:
+    """XT[seconds the action took] and, under a clock, BL/WL[seconds left after it]."""
+    if spent is None:
+        return ""
+    props = _prop("XT", f"{spent[0]:g}")
+    if spent[1] is not None:
+        props += _prop(f"{colour.letter}L", f"{spent[1]:g}")
+    return props
 
 
 def write_atomic(path: str | os.PathLike, text: str) -> None:

@@ -141,7 +141,8 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     seats, logs = [], {}
     for seat, (name, seed) in enumerate(zip((game.first, game.second), game.seeds), 1):
         logs[name] = f"logs/{game.id}.{seat}-{name}.log"
-        seats.append(Seat(name, partial(launcher, config.engine(name), seed, out / logs[name])))
+        seats.append(Seat(name, partial(launcher, config.engine(name), seed, out / logs[name]),
+                          config.engine(name).time))
     setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap)
     report = await play_game(setup, (seats[0], seats[1]), config.limits)
     sgf = None
