@@ -15,19 +15,17 @@ from datetime import datetime
 from pathlib import Path
 
 import click
-import trio
 
+from hexarena.commands_sprt import SprtTracker, parse_sprt_words, sprt
 from hexarena.engine.registry import GAME_MODULES
 from hexarena.results.cli import ratings
 from hexarena.results.records import GameRecord
-from hexarena.results.report import summary_table
 
 from hexarena.referee import config as config_mod
-from hexarena.referee.check import Verdict, check_engine
 from hexarena.referee.config import ConfigError, TournamentConfig
-from hexarena.referee.preflight import preflight
-from hexarena.referee.tournament import TournamentError, load_saved
-from hexarena.referee.tournament import run as run_tournament
+
+# trio, the runner and pandas are imported inside the commands that use them, so that
+# `hexarena engine NAME` starts as fast as `python -m hexarena.players NAME`.
 
 DEFAULT_OUT = "hexarena-out"
 
@@ -39,6 +37,7 @@ def main() -> None:
 
 
 main.add_command(ratings)
+main.add_command(sprt)
 
 
 @main.command()
@@ -74,9 +73,12 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("-j", "--concurrency", type=click.IntRange(1), default=1, show_default=True)
 @click.option("--no-preflight", is_flag=True, help="Do not start each engine once before the games.")
 @click.option("-q", "--quiet", is_flag=True, help="No line per game.")
+@click.option("--sprt", "sprt_words", multiple=True, metavar='"elo0=0 elo1=10 ..."',
+              help="Stop at an SPRT decision for CMD_A against CMD_B (docs/sprt.md); --games is then the maximum "
+                   "(default 1000).")
 def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, komi: int | None, games: int,
           move_time: float | None, main_time: float | None, increment: float, seed: int, out: str | None,
-          concurrency: int, no_preflight: bool, quiet: bool) -> None:
+          concurrency: int, no_preflight: bool, quiet: bool, sprt_words: tuple[str, ...]) -> None:
     """Play GAMES games between two engine command lines (split like a shell, never run by one).
 
     Example: hexarena match "python -m hexarena.players random" "python -m hexarena.players greedy" --size 5
@@ -93,6 +95,10 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         time.update(main=main_time, increment=increment)
     data = {"seed": seed, "games_per_pair": games, "time": time, "games": [entry],
             "engines": {n: {"cmd": a} for n, a in zip(names, argv)}}
+    if sprt_words:
+        data["sprt"] = parse_sprt_words(sprt_words)
+        if click.get_current_context().get_parameter_source("games").name == "DEFAULT":
+            data["games_per_pair"] = data["sprt"].get("max_games", 1000)
     try:
         config = config_mod.from_dict(data, "hexarena match")
     except ConfigError as exc:
@@ -120,6 +126,7 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
     """
     if resume and out is None:
         raise click.UsageError("--resume needs --out, the folder of the tournament to continue")
+    from hexarena.referee.tournament import TournamentError, load_saved
     try:
         if config_file is not None:
             config = config_mod.load(config_file)
@@ -137,11 +144,20 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
 
 def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,
          check_engines: bool = True) -> None:
+    import trio
+
+    from hexarena.referee.preflight import preflight
+    from hexarena.referee.tournament import TournamentError
+    live = SprtTracker.for_run(config, out)          # None without [sprt]
+
     def progress(record: GameRecord) -> None:
+        line = live.add(record) if live is not None else None
         if not quiet:
             who = f"{record.first} vs {record.second}"
             click.echo(f"{record.id:<28} {who:<30} {record.result:<6} {record.termination} "
                        f"({record.plies} plies) {record.reason if record.faulty or record.void else ''}")
+            if line:
+                click.echo(line)
 
     def warn(message: str) -> None:
         click.echo(f"warning: {message}", err=True)
@@ -163,7 +179,8 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
                         raise TournamentError("not started: an engine failed the pre-flight check "
                                               "(--no-preflight skips it):\n  " + "\n  ".join(problems))
                 records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
-                                               on_record=progress, warn=warn)
+                                               on_record=progress, warn=warn,
+                                               should_stop=live.should_stop if live is not None else None)
             except TournamentError as exc:     # raised below, outside the nursery (no ExceptionGroup)
                 failure = exc
             nursery.cancel_scope.cancel()
@@ -184,7 +201,16 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
         sys.exit(130)
     void = sum(r.void for r in records)
     click.echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
+    from hexarena.results.report import summary_table      # pandas: only when ratings are computed
     click.echo(summary_table(records))
+    if live is not None:
+        click.echo(live.summary())
+
+
+async def run_tournament(*args, **kwargs) -> list[GameRecord]:
+    """hexarena.referee.tournament.run, imported when a run starts (it needs trio)."""
+    from hexarena.referee.tournament import run
+    return await run(*args, **kwargs)
 
 
 def _out_dir(out: str | None) -> Path:
@@ -229,6 +255,9 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
 
     Example: hexarena check -- python examples/random_engine.py
     """
+    import trio
+
+    from hexarena.referee.check import check_engine
     argv = shlex.split(cmd[0]) if len(cmd) == 1 else list(cmd)
     for gid in games:
         if gid not in GAME_MODULES:

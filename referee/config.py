@@ -17,6 +17,9 @@ from pathlib import Path
 from hexarena.engine import registry
 from hexarena.engine.errors import UnknownGame, UnknownVariant
 
+from hexarena.results.sprt import MODELS as SPRT_MODELS
+from hexarena.results.sprt import SprtSettings
+
 from .clock import Limits
 
 PAIRINGS = ("round-robin", "gauntlet")
@@ -56,6 +59,15 @@ class GameSpec:
 
 
 @dataclass(frozen=True)
+class SprtConfig:
+    """`[sprt]`: the test (docs/sprt.md) of `engine` against `opponent`, the match's two engines."""
+
+    settings: SprtSettings
+    engine: str
+    opponent: str
+
+
+@dataclass(frozen=True)
 class TournamentConfig:
     engines: tuple[EngineSpec, ...]
     games: tuple[GameSpec, ...]
@@ -64,6 +76,7 @@ class TournamentConfig:
     games_per_pair: int = 2
     seed: int = 0
     limits: Limits = field(default_factory=Limits)
+    sprt: SprtConfig | None = None
 
     def engine(self, name: str) -> EngineSpec:
         return next(e for e in self.engines if e.name == name)
@@ -88,7 +101,7 @@ def load(path: str | Path) -> TournamentConfig:
 def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None = None) -> TournamentConfig:
     """Validate a decoded config table (TOML or the saved JSON copy)."""
     ctx = _Ctx(source, lines or {})
-    ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games"})
+    ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games", "sprt"})
     engines = _engines(ctx, data.get("engines"), data.get("time", {}))
     names = [e.name for e in engines]
     pairing = ctx.choice(data.get("pairing", "round-robin"), "pairing", PAIRINGS)
@@ -113,6 +126,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
         games_per_pair=ctx.integer(data.get("games_per_pair", 2), "games_per_pair", 1, 100_000),
         seed=ctx.integer(data.get("seed", 0), "seed", 0, 2**63 - 1),
         limits=time_limits(ctx, data.get("time", {})),
+        sprt=sprt_config(ctx, data["sprt"], names) if "sprt" in data else None,
     )
 
 
@@ -131,7 +145,7 @@ def to_dict(config: TournamentConfig) -> dict:
         "games_per_pair": config.games_per_pair, "time": limits_table(config.limits),
         "engines": {e.name: {"cmd": list(e.cmd)} | ({"time": limits_table(e.time)} if e.time else {})
                     for e in config.engines}, "games": games,
-    }
+    } | ({"sprt": sprt_table(config.sprt)} if config.sprt else {})
 
 
 def default_config(games_per_pair: int = 4) -> TournamentConfig:
@@ -260,6 +274,49 @@ def limits_table(lim: Limits) -> dict:
     out.update({k: getattr(lim, k) for k in used})
     out.update(margin=lim.margin, start=lim.start, command=lim.command)
     return out
+
+
+SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model", "max_games", "engine")
+
+
+def sprt_config(ctx: _Ctx, table: object, names: list[str]) -> SprtConfig:
+    """An `[sprt]` table: a two-engine match only; `engine` (the one under test) defaults
+    to the first engine listed. ConfigError naming the key."""
+    if not isinstance(table, dict):
+        raise ctx.error("sprt", "expected an [sprt] table")
+    ctx.only(table, "sprt", set(SPRT_KEYS))
+    if len(names) != 2:
+        raise ctx.error("sprt", f"an SPRT needs exactly two engines, not {len(names)}")
+    for key in ("elo0", "elo1"):
+        if key not in table:
+            raise ctx.error("sprt", f"missing `{key}` (e.g. elo0 = 0, elo1 = 10)")
+    values: dict = {}
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        if key in table:
+            value = table[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ctx.error(f"sprt.{key}", f"expected a number, got {value!r}")
+            values[key] = float(value)
+    if "model" in table:
+        values["model"] = ctx.choice(table["model"], "sprt.model", SPRT_MODELS)
+    if "max_games" in table:
+        values["max_games"] = ctx.integer(table["max_games"], "sprt.max_games", 2, 10_000_000)
+    engine = table.get("engine", names[0])
+    if engine not in names:
+        raise ctx.error("sprt.engine", f"{engine!r} is not an engine (engines: {', '.join(names)})")
+    try:
+        settings = SprtSettings(**values)
+    except ValueError as exc:
+        raise ctx.error("sprt", str(exc)) from None
+    return SprtConfig(settings, engine, next(n for n in names if n != engine))
+
+
+def sprt_table(sprt: SprtConfig) -> dict:
+    """sprt_config's inverse, defaults filled in."""
+    s = sprt.settings
+    out = {"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta, "model": s.model,
+           "engine": sprt.engine}
+    return out | ({"max_games": s.max_games} if s.max_games is not None else {})
 
 
 class _Ctx:

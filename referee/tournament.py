@@ -96,9 +96,13 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
 
 async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: int = 2,
               resume: bool = False, launcher: Launcher = process_launcher,
-              on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None
-              ) -> list[GameRecord]:
+              on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None,
+              should_stop: Callable[[], bool] | None = None) -> list[GameRecord]:
     """Play every pending game with `concurrency` workers; return the whole journal.
+
+    `should_stop` (an SPRT's decision) is asked before each game that starts a pair
+    (an even number in its group); once it answers True no new pair starts, and
+    the games already started finish and are journaled.
 
     TournamentError (before anything runs) if the folder cannot be used.
     """
@@ -106,7 +110,7 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
         raise ValueError("concurrency must be at least 1")
     out = Path(out)
     pending, records = prepare(config, out, resume, warn)
-    games = iter(pending)       # shared by the workers: trio switches tasks only at awaits
+    games = _until(pending, should_stop)    # shared by the workers: trio switches tasks only at awaits
     send, receive = trio.open_memory_channel(0)
     with JournalWriter(out / JOURNAL_NAME) as writer:
         async with trio.open_nursery() as nursery:
@@ -116,6 +120,14 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
                     for _ in range(min(concurrency, len(pending))):
                         workers.start_soon(_work, games, send.clone(), config, out, launcher)
     return records
+
+
+def _until(pending: list[ScheduledGame], should_stop: Callable[[], bool] | None) -> Iterator[ScheduledGame]:
+    for game in pending:
+        number = game.id.rpartition("/")[2]
+        if should_stop is not None and number.isdigit() and int(number) % 2 == 0 and should_stop():
+            return
+        yield game
 
 
 async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, config: TournamentConfig,

@@ -285,12 +285,7 @@ class SprtState:
 
 
 def evaluate(settings: SprtSettings, pair_list: Sequence[Pair]) -> SprtState:
-    """The test after every pair in order: stops at the first pair that crosses a bound."""
-    counts = [0] * 5
-    value = 0.0
-    for p in pair_list:
-        counts[round(p.points * 2)] += 1
-        value = settings.llr(counts)
-        if settings.verdict(value):
-            break
+    """The test on every finished pair (what a live run shows after its last pair)."""
+    counts = pentanomial(pair_list)
+    value = settings.llr(counts) if any(counts) else 0.0
     return SprtState(settings, counts, value, settings.verdict(value) if any(counts) else None)

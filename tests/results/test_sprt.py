@@ -108,14 +108,14 @@ def test_settings_refuse_nonsense(kwargs):
         SprtSettings(**kwargs)
 
 
-def test_evaluate_stops_at_the_first_pair_that_crosses_a_bound():
-    wins = [Pair((f"g/{2 * i:04d}", f"g/{2 * i + 1:04d}"), 2.0) for i in range(50)]
+def test_evaluate_counts_every_finished_pair():
+    wins = [Pair((f"g/{2 * i:04d}", f"g/{2 * i + 1:04d}"), 2.0) for i in range(40)]
     state = evaluate(SprtSettings(0, 50, model="logistic"), wins)
-    assert state.verdict == "H1" and state.llr >= state.settings.bounds[1]
-    assert 0 < sum(state.counts) < 50 and state.games == 2 * sum(state.counts)
-    assert llr(state.counts[:4] + [state.counts[4] - 1], 0, 50, "logistic") < state.settings.bounds[1]
+    assert state.counts == [0, 0, 0, 0, 40] and state.games == 80
+    assert state.verdict == "H1" and state.llr == llr([0, 0, 0, 0, 40], 0, 50, "logistic") > state.settings.bounds[1]
     undecided = evaluate(SprtSettings(0, 10), [Pair(("a", "b"), 1.0)] * 3)
     assert undecided.verdict is None and undecided.counts == [0, 0, 3, 0, 0]
+    assert evaluate(SprtSettings(0, 10), []).verdict is None
 
 
 def test_the_elo_estimate_and_its_interval():
