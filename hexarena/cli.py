@@ -13,19 +13,19 @@ import tempfile
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from hexarena.commands_sprt import SprtTracker, parse_sprt_words, sprt
 from hexarena.engine.registry import GAME_MODULES
 from hexarena.results.cli import ratings
-from hexarena.results.records import GameRecord
 
-from hexarena.referee import config as config_mod
-from hexarena.referee.config import ConfigError, TournamentConfig
-
-# trio, the runner and pandas are imported inside the commands that use them, so that
+# The referee, trio and pandas are imported inside the commands that use them, so that
 # `hexarena engine NAME` starts as fast as `python -m hexarena.players NAME`.
+if TYPE_CHECKING:
+    from hexarena.referee.config import TournamentConfig
+    from hexarena.results.records import GameRecord
 
 DEFAULT_OUT = "hexarena-out"
 
@@ -83,6 +83,8 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
 
     Example: hexarena match "python -m hexarena.players random" "python -m hexarena.players greedy" --size 5
     """
+    from hexarena.referee import config as config_mod
+    from hexarena.referee.config import ConfigError
     argv = [shlex.split(cmd_a), shlex.split(cmd_b)]
     names = _names(argv)
     entry: dict = {"game": game, "variant": variant}
@@ -126,6 +128,8 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
     """
     if resume and out is None:
         raise click.UsageError("--resume needs --out, the folder of the tournament to continue")
+    from hexarena.referee import config as config_mod
+    from hexarena.referee.config import ConfigError
     from hexarena.referee.tournament import TournamentError, load_saved
     try:
         if config_file is not None:

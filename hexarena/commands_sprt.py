@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from hexarena.referee.config import ConfigError, SprtConfig, TournamentConfig
-from hexarena.referee.schedule import schedule
 from hexarena.results.records import JOURNAL_NAME, GameRecord, JournalError, journal_path, read_journal
 from hexarena.results.sprt import MODELS, SprtSettings, SprtState, evaluate, pairs
+
+if TYPE_CHECKING:           # imported when used: `hexarena engine` loads this module too
+    from hexarena.referee.config import SprtConfig, TournamentConfig
 
 
 def schedule_order(config: TournamentConfig, engine: str, opponent: str) -> list[str]:
     """The ids of every game between the two engines, in schedule order."""
+    from hexarena.referee.schedule import schedule
     return [g.id for g in schedule(config) if {g.first, g.second} == {engine, opponent}]
 
 
@@ -112,6 +115,7 @@ def sprt(folder: str, elo0: float | None, elo1: float | None, alpha: float | Non
 
 def _saved_config(folder: str) -> TournamentConfig | None:
     from hexarena.referee import config as config_mod
+    from hexarena.referee.config import ConfigError
     path = Path(folder) / "tournament.json"
     if Path(folder).is_file() or not path.exists():
         return None
