@@ -49,7 +49,10 @@ class SprtTracker:
         """Count a finished game; the new LLR line when it completed a pair, else None."""
         self.records.append(record)
         before = sum(self.state.counts)
-        self.state = self._evaluate()
+        try:
+            self.state = self._evaluate()
+        except ValueError as exc:          # no likelihood maximum found: keep the last state, say so
+            return f"SPRT not updated: {exc}"
         if sum(self.state.counts) == before:
             return None
         return f"{self.sprt.settings.line(self.state.llr)} {self.state.counts}"
@@ -108,7 +111,10 @@ def sprt(folder: str, elo0: float | None, elo1: float | None, alpha: float | Non
         raise click.UsageError(str(exc)) from None
     order = schedule_order(config, engine, opponent) if config is not None else None
     found = pairs(records, engine, opponent, order)
-    click.echo(evaluate(settings, found).report(engine, opponent))
+    try:
+        click.echo(evaluate(settings, found).report(engine, opponent))
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
     if order is None:
         click.echo("(no tournament.json: games 2k and 2k+1 of each group, by id, form a pair)")
 

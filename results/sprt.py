@@ -115,11 +115,17 @@ def score_to_elo(score: float) -> float:
     return -400 * math.log10(1 / score - 1)
 
 
+class _NoRoot(ArithmeticError):
+    """The secular equation has no root: its shifts do not take both signs."""
+
+
 def _secular(shifts: Sequence[float], probs: Sequence[float]) -> float:
     """The root x of sum p_i a_i / (1 + x a_i) = 0 with every 1 + x a_i > 0 (a_i of both signs).
 
     The sum falls strictly as x rises, from +inf to -inf across the interval, so
-    bisection finds it to the last bit."""
+    bisection finds it to the last bit. _NoRoot when the a_i do not take both signs."""
+    if not min(shifts) < 0 < max(shifts):
+        raise _NoRoot
     lo, hi = -1 / max(shifts), -1 / min(shifts)
 
     def f(x: float) -> float:
@@ -146,9 +152,23 @@ def _mle_mean(values: Sequence[float], probs: Sequence[float], s: float) -> list
 
 def _mle_t_value(values: Sequence[float], probs: Sequence[float], ref: float, t: float) -> list[float]:
     """The same with (mean - ref) / sigma = t, by the fixed-point iteration of section 4.1 of
-    the same paper, started from the uniform distribution."""
-    p = [1 / len(values)] * len(values)
-    for _ in range(200):
+    the same paper, started from the uniform distribution. Far from the data (a t-value the
+    uniform start cannot reach in one step) t is approached from 0 in steps, each iteration
+    starting from the last solution; ValueError if even that fails."""
+    for steps in (1, 8, 64):
+        p = [1 / len(values)] * len(values)
+        try:
+            for k in range(1, steps + 1):
+                p = _t_fixed_point(values, probs, ref, t * k / steps, p)
+            return p
+        except _NoRoot:
+            continue
+    raise ValueError(f"no maximum-likelihood distribution found for t-value {t:g}")
+
+
+def _t_fixed_point(values: Sequence[float], probs: Sequence[float], ref: float, t: float,
+                   p: list[float]) -> list[float]:
+    for _ in range(500):
         mu, var = mean_var(values, p)
         sigma = math.sqrt(var)
         phi = [a - ref - t * sigma * (1 + ((mu - a) / sigma) ** 2) / 2 for a in values]

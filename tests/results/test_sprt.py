@@ -54,6 +54,8 @@ CASES = [
     ([5, 12, 30], 0, 10),                     # trinomial [L, D, W]
     ([0, 0, 16700], 0, 5),
     ([12, 0, 15], -20, 20),                   # drawless trinomial
+    ([13, 0, 0, 0, 0], -1000, 0),             # bounds far from the data (t approached in steps)
+    ([3, 10, 20, 12, 5], 0, 300),
 ]
 
 
@@ -83,9 +85,9 @@ def test_llr_matches_the_values_fastchess_publishes(counts, elo0, elo1, model, p
 
 
 @pytest.mark.parametrize("model", ["normalized", "logistic"])
-def test_seen_from_the_other_engine_the_llr_changes_sign(model):
-    counts = [4, 11, 23, 9, 6]
-    assert llr(counts[::-1], -10, 0, model) == pytest.approx(-llr(counts, 0, 10, model), abs=1e-9)
+@pytest.mark.parametrize("counts, elo0, elo1", [([4, 11, 23, 9, 6], 0, 10), ([13, 0, 0, 0, 0], 0, 1000)])
+def test_seen_from_the_other_engine_the_llr_changes_sign(model, counts, elo0, elo1):
+    assert llr(counts[::-1], -elo1, -elo0, model) == pytest.approx(-llr(counts, elo0, elo1, model), abs=1e-6)
 
 
 def test_bounds_and_the_line():
