@@ -92,6 +92,8 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         entry["size"] = size
     if komi is not None:
         entry["komi"] = komi
+    if increment and main_time is None:
+        raise click.UsageError("--increment needs --main-time (a Fischer clock)")
     time = {"move": move_time} if move_time is not None else {}
     if main_time is not None:
         time.update(main=main_time, increment=increment)
