@@ -386,25 +386,31 @@ for line in sys.stdin:
 '''
 
 
-def test_a_real_fischer_game_lets_an_engine_think_past_the_old_move_cap(tmp_path):
-    """Issue 15: 60 s + 1 s and no `move` key: a 4 s move (the old cap was 3 s in the report) is in time."""
+def _real_game(tmp_path, time: dict, think: float):
     from hexarena.referee import config as C
     from hexarena.referee.tournament import run
-    from sgfmill import sgf
-
-    data = {"games_per_pair": 1, "time": {"control": "fischer", "main": 60, "increment": 1},
-            "engines": {"thinker": {"cmd": ["{python}", "-c", THINKER, "4"]},
+    data = {"games_per_pair": 1, "time": time,
+            "engines": {"thinker": {"cmd": ["{python}", "-c", THINKER, str(think)]},
                         "random": {"player": "random"}},
             "games": [{"game": "spelde", "size": 5, "ply_cap": 6}]}
-    config = C.from_dict(data)
-    assert config.limits.cap is None
-    [record] = trio.run(partial(run, config, tmp_path, concurrency=1))
+    [record] = trio.run(partial(run, C.from_dict(data), tmp_path, concurrency=1))
+    return record, (tmp_path / "logs" / f"{record.id}.1-thinker.log").read_text()
+
+
+def test_a_real_fischer_game_lets_an_engine_think_longer_than_a_move_cap_would(tmp_path):
+    """Issue 15: a 2.5 s move on a 60 s + 1 s clock is in time; with `move = 2` it is not."""
+    from sgfmill import sgf
+
+    record, log = _real_game(tmp_path / "clock", {"main": 60, "increment": 1}, 2.5)
     assert record.termination == "ply-cap" and record.faulty is None, record.reason
-    log = (tmp_path / "logs" / f"{record.id}.1-thinker.log").read_text()
     assert "kgs-time_settings fischer 60 1" in log and "time_left black 60 0" in log
-    assert "time_left black 57 0" in log        # 60 - 4.x + 1, rounded down
-    node = sgf.Sgf_game.from_bytes((tmp_path / record.sgf).read_bytes()).get_main_sequence()[1]
-    assert float(node.get("XT")) >= 4 and 56 < float(node.get("BL")) < 57
+    assert "time_left black 58 0" in log        # 60 - 2.5 + 1, rounded down
+    node = sgf.Sgf_game.from_bytes((tmp_path / "clock" / record.sgf).read_bytes()).get_main_sequence()[1]
+    assert float(node.get("XT")) >= 2.5 and 58 <= float(node.get("BL")) < 58.5
+
+    capped, log = _real_game(tmp_path / "capped", {"main": 60, "increment": 1, "move": 2}, 2.5)
+    assert capped.termination == "time" and capped.faulty == "thinker" and capped.plies == 0
+    assert "no move within 2 s" in capped.reason and "time_left black 2 0" in log
 
 
 # -- the [time] table --------------------------------------------------------------------------
