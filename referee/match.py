@@ -12,7 +12,8 @@ are only asked for actions. Faults (docs/tournament.md, "Who is at fault"):
   the referee (a referee bug).
 * FORFEIT during the handshake, once the engine answered `protocol_version`
   correctly: it crashes or breaks the protocol (`+F`), misses a deadline
-  (`+T`), or refuses `clear_board` (`+F`). `time_settings` may be refused.
+  (`+T`), or refuses `clear_board` (`+F`). `list_commands`, `time_settings`
+  and `kgs-time_settings` may be refused.
 * FORFEIT in play, by the engine holding the side to move: `genmove` past
   its deadline (`+T`); exit, broken pipe, garbage or a wrong id (`+F`,
   crash); a `?` answer or a token that is not an action of the game (`+F`,

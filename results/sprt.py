@@ -190,8 +190,8 @@ def mean_var(values: Sequence[float], probs: Sequence[float]) -> tuple[float, fl
 
 @dataclass(frozen=True)
 class EloEstimate:
-    """Logistic Elo and normalized Elo, each with a 95% interval (normal approximation on the
-    pairs' mean score; +-inf when one side won every game)."""
+    """Logistic Elo with its 95% likelihood-ratio interval, and normalized Elo with a 95%
+    normal-approximation interval (+-inf where the data put no bound)."""
 
     elo: float
     elo_low: float
@@ -201,21 +201,56 @@ class EloEstimate:
     nelo_high: float
 
 
+CHI2_95 = 3.841458820694124        # the 95% point of chi-square with one degree of freedom
+
+
 def estimate(counts: Sequence[int]) -> EloEstimate | None:
-    """From raw pentanomial (or trinomial) counts; None when there is nothing to estimate."""
+    """From raw pentanomial (or trinomial) counts; None when there is nothing to estimate.
+
+    The logistic interval holds the mean scores s whose profile likelihood (the
+    largest likelihood of the regularized counts with mean s) is within CHI2_95 / 2
+    of the maximum, so a one-sided match still gets a finite bound on its other side."""
     total = sum(counts)
     if total == 0:
         return None
     values = [i / (len(counts) - 1) for i in range(len(counts))]
     mu, var = mean_var(values, [c / total for c in counts])
-    half = Z95 * math.sqrt(var / total)
+    low, high = _profile_interval(values, [c if c > 0 else REGULARIZE for c in counts])
     games_per_unit = 2 if len(counts) == 5 else 1
     sigma_game = math.sqrt(games_per_unit * var)
-    nelo = (mu - 0.5) / sigma_game * NELO_PER_T if sigma_game > 0 else math.copysign(math.inf, mu - 0.5) \
-        if mu != 0.5 else 0.0
+    if sigma_game > 0:
+        nelo = (mu - 0.5) / sigma_game * NELO_PER_T
+    else:
+        nelo = 0.0 if mu == 0.5 else math.copysign(math.inf, mu - 0.5)
     nhalf = Z95 * NELO_PER_T / math.sqrt(games_per_unit * total)
-    return EloEstimate(score_to_elo(mu), score_to_elo(mu - half), score_to_elo(mu + half),
-                       nelo, nelo - nhalf, nelo + nhalf)
+    return EloEstimate(score_to_elo(mu), score_to_elo(low), score_to_elo(high), nelo, nelo - nhalf, nelo + nhalf)
+
+
+def _profile_interval(values: Sequence[float], counts: Sequence[float]) -> tuple[float, float]:
+    total = sum(counts)
+    probs = [c / total for c in counts]
+    best, _ = mean_var(values, probs)
+    edge = 1e-9
+
+    def loglik(s: float) -> float:
+        return sum(c * math.log(p) for c, p in zip(counts, _mle_mean(values, probs, s)))
+
+    top = loglik(best)
+
+    def inside(s: float) -> bool:
+        return 2 * (top - loglik(s)) <= CHI2_95
+
+    bounds = []
+    for far in (values[0] + edge, values[-1] - edge):
+        if inside(far):
+            bounds.append(values[0] if far < best else values[-1])
+            continue
+        near = best
+        for _ in range(100):
+            mid = (near + far) / 2
+            near, far = (mid, far) if inside(mid) else (near, mid)
+        bounds.append(near)
+    return bounds[0], bounds[1]
 
 
 # -- pairs from a journal ---------------------------------------------------------------------

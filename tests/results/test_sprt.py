@@ -122,11 +122,26 @@ def test_evaluate_counts_every_finished_pair():
 
 def test_the_elo_estimate_and_its_interval():
     est = estimate([20, 40, 80, 40, 20])
-    assert est.elo == pytest.approx(0) and est.elo_low < 0 < est.elo_high and est.nelo == pytest.approx(0)
-    strong = estimate([1, 60, 500, 1200, 600])
-    assert strong.elo_low < strong.elo < strong.elo_high
-    assert strong.elo == pytest.approx(-400 * math.log10(1 / ((60 * .25 + 500 * .5 + 1200 * .75 + 600) / 2361) - 1))
-    assert estimate([0, 0, 0, 0, 9]).elo == math.inf and estimate([0] * 5) is None
+    assert est.elo == pytest.approx(0) and est.elo_low == pytest.approx(-est.elo_high) and est.elo_low < 0
+    assert est.nelo == pytest.approx(0)
+    counts = [1, 60, 500, 1200, 600]
+    strong = estimate(counts)
+    mu = (60 * .25 + 500 * .5 + 1200 * .75 + 600) / 2361
+    assert strong.elo == pytest.approx(-400 * math.log10(1 / mu - 1))
+    # with many pairs the likelihood-ratio interval is the normal one
+    var = sum(c * (a - mu) ** 2 for c, a in zip(counts, (0, .25, .5, .75, 1))) / 2361
+    half = 1.959964 * math.sqrt(var / 2361)
+    assert strong.elo_low == pytest.approx(-400 * math.log10(1 / (mu - half) - 1), abs=0.3)
+    assert strong.elo_high == pytest.approx(-400 * math.log10(1 / (mu + half) - 1), abs=0.3)
+    assert estimate([0] * 5) is None
+
+
+def test_a_one_sided_match_has_a_finite_bound_on_its_other_side():
+    won = estimate([0, 0, 0, 0, 13])
+    assert won.elo == math.inf and won.elo_high == math.inf and 100 < won.elo_low < 1000
+    lost = estimate([13, 0, 0, 0, 0])
+    assert lost.elo_high == pytest.approx(-won.elo_low) and lost.elo_low == -math.inf
+    assert estimate([0, 0, 0, 0, 40]).elo_low > won.elo_low          # more evidence, a higher floor
 
 
 def _record(gid, first, second, winner, result=None):
