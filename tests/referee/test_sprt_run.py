@@ -72,3 +72,17 @@ def test_hexarena_sprt_needs_bounds_without_a_saved_test(tmp_path):
     (tmp_path / "journal.jsonl").write_text(record.to_json() + "\n")
     result = CliRunner().invoke(main, ["sprt", str(tmp_path)])
     assert result.exit_code != 0 and "--elo0 and --elo1" in result.output
+
+
+def test_max_games_stops_an_undecided_test_and_a_resume_keeps_counting(tmp_path):
+    out = tmp_path / "m"
+    result = CliRunner().invoke(main, [
+        "match", "python -m hexarena.players greedy", "python -m hexarena.players random", "--size", "4",
+        "--games", "100", "--sprt", "elo0=0 elo1=5 max_games=4", "--no-preflight", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(read_journal(out)) == 4 and json.loads((out / "tournament.json").read_text())[
+        "games_per_pair"] == 100
+    assert "no decision (max_games reached)" in result.output
+    again = CliRunner().invoke(main, ["tournament", "--resume", "--out", str(out), "--no-preflight"])
+    assert again.exit_code == 0, again.output
+    assert len(read_journal(out)) == 4 and "no decision" in again.output and "[0, 0, 0, 0, 2]" in again.output
