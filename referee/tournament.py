@@ -118,7 +118,8 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
             async with send:
                 async with trio.open_nursery() as workers:
                     for _ in range(min(concurrency, len(pending))):
-                        workers.start_soon(_work, games, send.clone(), config, out, launcher)
+                        workers.start_soon(_work, games, send.clone(), config, out, launcher,
+                                           should_stop is not None)
     return records
 
 
@@ -131,20 +132,26 @@ def _until(pending: list[ScheduledGame], should_stop: Callable[[], bool] | None)
 
 
 async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, config: TournamentConfig,
-                out: Path, launcher: Launcher) -> None:
+                out: Path, launcher: Launcher, in_step: bool = False) -> None:
+    """Play games until none is left; `in_step`: wait until each record is journaled and
+    reported before taking the next game, so that `should_stop` has seen it."""
     async with send:
         for game in games:
-            await send.send(await play_scheduled(game, config, out, launcher))
+            reported = trio.Event()
+            await send.send((await play_scheduled(game, config, out, launcher), reported))
+            if in_step:
+                await reported.wait()
 
 
 async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, records: list[GameRecord],
                  on_record: OnRecord | None) -> None:
     async with receive:
-        async for record in receive:
+        async for record, reported in receive:
             await trio.to_thread.run_sync(writer.append, record)     # not cancellable: a line is whole
             records.append(record)
             if on_record is not None:
                 on_record(record)
+            reported.set()
 
 
 async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Path,
