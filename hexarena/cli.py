@@ -14,25 +14,21 @@ from dataclasses import replace
 from functools import partial
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import trio
 
 from hexarena import commands_view
+from hexarena.commands_sprt import SprtTracker, parse_sprt_words, sprt
+from hexarena.commands_status import status
 from hexarena.engine.registry import GAME_MODULES
 from hexarena.results.cli import ratings
-from hexarena.results.records import GameRecord
 
-from hexarena.referee import config as config_mod
-from hexarena.referee.check import Verdict, check_engine
-from hexarena.referee.check_grading import summary as check_summary
-from hexarena.referee.config import ConfigError, TournamentConfig
-from hexarena.referee.preflight import preflight
-from hexarena.referee.tournament import TournamentError, load_saved
-from hexarena.referee.tournament import process_launcher
-from hexarena.referee.tournament import run as run_tournament
-from hexarena.referee.live import final_summary, make_view
-from hexarena.commands_status import status
+# The referee, trio and pandas are imported inside the commands that use them, so that
+# `hexarena engine NAME` starts as fast as `python -m hexarena.players NAME`.
+if TYPE_CHECKING:
+    from hexarena.referee.config import TournamentConfig
+    from hexarena.results.records import GameRecord
 
 DEFAULT_OUT = "hexarena-out"
 
@@ -44,7 +40,7 @@ def main() -> None:
 
 
 main.add_command(ratings)
-for _command in (commands_view.show, commands_view.render, commands_view.report, status):
+for _command in (commands_view.show, commands_view.render, commands_view.report, status, sprt):
     main.add_command(_command)
 
 
@@ -71,7 +67,8 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("--komi", type=int, default=None, help="Send `komi K` to both engines.")
 @click.option("--games", "games", type=int, default=2, show_default=True,
               help="Games to play; seats alternate.")
-@click.option("--move-time", type=float, default=10.0, show_default=True, help="Seconds per genmove.")
+@click.option("--move-time", type=float, default=None,
+              help="Seconds per genmove (default 10); with --main-time an extra cap (default none).")
 @click.option("--main-time", type=float, default=None, help="Fischer clock: seconds per engine per game.")
 @click.option("--increment", type=float, default=0.0, show_default=True, help="Fischer increment per move.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for `{seed}` in commands.")
@@ -83,15 +80,20 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("--name", "given_names", multiple=True, metavar="NAME",
               help="Engine name in tables and records (twice: first engine, second engine).")
 @click.option("--log-protocol", is_flag=True, help="Write every HGP line to logs/GROUP/NNNN.SEAT-NAME.hgp.")
+@click.option("--sprt", "sprt_words", multiple=True, metavar='"elo0=0 elo1=10 ..."',
+              help="Stop at an SPRT decision for CMD_A against CMD_B (docs/sprt.md); --games is then the maximum "
+                   "(default 1000).")
 def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, komi: int | None, games: int,
-          move_time: float, main_time: float | None, increment: float, seed: int, out: str | None,
+          move_time: float | None, main_time: float | None, increment: float, seed: int, out: str | None,
           concurrency: int, no_preflight: bool, quiet: bool, given_names: tuple[str, ...],
-          log_protocol: bool) -> None:
+          log_protocol: bool, sprt_words: tuple[str, ...]) -> None:
     """Play GAMES games between two engine command lines (split like a shell, never run by one).
     A command may be written NAME=CMD to name its engine (or use --name twice).
 
     Example: hexarena match "python -m hexarena.players random" "python -m hexarena.players greedy" --size 5
     """
+    from hexarena.referee import config as config_mod
+    from hexarena.referee.config import ConfigError
     named = [_split_name(c) for c in (cmd_a, cmd_b)]
     argv = [shlex.split(c) for _, c in named]
     names = _names(argv)
@@ -105,11 +107,17 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         entry["size"] = size
     if komi is not None:
         entry["komi"] = komi
-    time = {"move": move_time, "increment": increment}
+    if increment and main_time is None:
+        raise click.UsageError("--increment needs --main-time (a Fischer clock)")
+    time = {"move": move_time} if move_time is not None else {}
     if main_time is not None:
-        time["main"] = main_time
+        time.update(main=main_time, increment=increment)
     data = {"seed": seed, "games_per_pair": games, "time": time, "games": [entry],
             "engines": {n: {"cmd": a} for n, a in zip(names, argv)}}
+    if sprt_words:
+        data["sprt"] = parse_sprt_words(sprt_words)
+        if click.get_current_context().get_parameter_source("games").name == "DEFAULT":
+            data["games_per_pair"] = data["sprt"].get("max_games", 1000)
     try:
         config = config_mod.from_dict(data, "hexarena match")
     except ConfigError as exc:
@@ -120,8 +128,9 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
 
 def _split_name(text: str) -> tuple[str | None, str]:
     """`NAME=CMD` -> (NAME, CMD); a command without such a prefix -> (None, text)."""
+    from hexarena.referee.config import NAME
     name, sep, rest = text.partition("=")
-    if sep and config_mod.NAME.match(name) and rest.strip():
+    if sep and NAME.match(name) and rest.strip():
         return name, rest
     return None, text
 
@@ -147,6 +156,9 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
     """
     if resume and out is None:
         raise click.UsageError("--resume needs --out, the folder of the tournament to continue")
+    from hexarena.referee import config as config_mod
+    from hexarena.referee.config import ConfigError
+    from hexarena.referee.tournament import TournamentError, load_saved
     try:
         if config_file is not None:
             config = config_mod.load(config_file)
@@ -164,8 +176,20 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
 
 def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,
          check_engines: bool = True, log_protocol: bool = False) -> None:
+    import trio
+
+    from hexarena.referee.live import final_summary, make_view
+    from hexarena.referee.preflight import preflight
+    from hexarena.referee.tournament import TournamentError, process_launcher
     view = make_view(sys.stdout, quiet)
     launcher = partial(process_launcher, log_protocol=log_protocol)
+    live = SprtTracker.for_run(config, out)          # None without [sprt]
+
+    def on_record(record: GameRecord) -> None:
+        refresher.on_record(record)
+        line = live.add(record) if live is not None else None
+        if line and not quiet:
+            click.echo(line)
 
     def warn(message: str) -> None:
         click.echo(f"warning: {message}", err=True)
@@ -191,7 +215,8 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
                 with view:
                     records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
                                                    warn=warn, observer=view, launcher=launcher,
-                                                   on_record=refresher.on_record)
+                                                   on_record=on_record,
+                                                   should_stop=live.should_stop if live is not None else None)
             except TournamentError as exc:     # raised below, outside the nursery (no ExceptionGroup)
                 failure = exc
             nursery.cancel_scope.cancel()
@@ -213,8 +238,16 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
     void = sum(r.void for r in records)
     click.echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
     click.echo(final_summary(records))
+    if live is not None:
+        click.echo(live.summary())
     if (page := refresher.finish()) is not None:
         click.echo(f"report: {page}")
+
+
+async def run_tournament(*args, **kwargs) -> list[GameRecord]:
+    """hexarena.referee.tournament.run, imported when a run starts (it needs trio)."""
+    from hexarena.referee.tournament import run
+    return await run(*args, **kwargs)
 
 
 def _out_dir(out: str | None) -> Path:
@@ -263,13 +296,17 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
 
     Example: hexarena check -- python examples/random_engine.py
     """
+    import trio
+
+    from hexarena.referee.check import Verdict, check_engine
+    from hexarena.referee.check_grading import summary as check_summary
     argv = shlex.split(cmd[0]) if len(cmd) == 1 else list(cmd)
     for gid in games:
         if gid not in GAME_MODULES:
             raise click.BadParameter(f"no game {gid!r}; games: {', '.join(GAME_MODULES)}", param_hint="--game")
     verdicts: list[Verdict] = []
 
-    def emit(v: Verdict) -> None:
+    def emit(v: "Verdict") -> None:
         verdicts.append(v)
         if not quiet or v.status != "PASS":
             click.echo(v.line())

@@ -9,9 +9,6 @@ from pathlib import Path
 
 import click
 
-from hexarena.referee import growth
-from hexarena.referee.live import Progress, final_summary, void_kind
-from hexarena.referee.tournament import TournamentError, load_saved
 from hexarena.results.records import JOURNAL_NAME, JournalError, read_journal
 
 
@@ -20,6 +17,9 @@ from hexarena.results.records import JOURNAL_NAME, JournalError, read_journal
 @click.option("--tables", is_flag=True, help="Also print the rating and head-to-head tables.")
 def status(folder: str, tables: bool) -> None:
     """Progress and standings of the tournament in FOLDER."""
+    from hexarena.referee import growth              # trio and pandas: only when the command runs
+    from hexarena.referee.live import Progress, final_summary, void_kind
+    from hexarena.referee.tournament import TournamentError, load_saved
     out = Path(folder)
     try:
         configs = growth.earlier_configs(out) + [load_saved(out)]

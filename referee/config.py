@@ -17,6 +17,9 @@ from pathlib import Path
 from hexarena.engine import registry
 from hexarena.engine.errors import UnknownGame, UnknownVariant
 
+from hexarena.results.sprt import MODELS as SPRT_MODELS
+from hexarena.results.sprt import SprtSettings
+
 from .clock import Limits
 from .config_check import ConfigError, _Ctx, key_lines
 
@@ -28,7 +31,8 @@ PLAYER_CMD = ("{python}", "-P", "-m", "hexarena.players", "NAME", "--seed", "{se
 
 @dataclass(frozen=True)
 class EngineSpec:
-    """An engine: its name in tables and its argv (`{python}`, `{seed}` are filled per game)."""
+    """An engine: its name in tables and its argv (`{python}`, `{seed}` are filled per game);
+    `time`: its own limits under time odds (`[engines.X.time]`), None for the tournament's."""
 
     name: str
     cmd: tuple[str, ...]
@@ -56,6 +60,15 @@ class GameSpec:
 
 
 @dataclass(frozen=True)
+class SprtConfig:
+    """`[sprt]`: the test (docs/sprt.md) of `engine` against `opponent`, the match's two engines."""
+
+    settings: SprtSettings
+    engine: str
+    opponent: str
+
+
+@dataclass(frozen=True)
 class TournamentConfig:
     engines: tuple[EngineSpec, ...]
     games: tuple[GameSpec, ...]
@@ -64,6 +77,7 @@ class TournamentConfig:
     games_per_pair: int = 2
     seed: int = 0
     limits: Limits = field(default_factory=Limits)
+    sprt: SprtConfig | None = None
 
     def engine(self, name: str) -> EngineSpec:
         return next(e for e in self.engines if e.name == name)
@@ -97,7 +111,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
     None: the current folder.
     """
     ctx = _Ctx(source, lines or {}, base)
-    ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games"})
+    ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games", "sprt"})
     engines = _engines(ctx, data.get("engines"), data.get("time", {}))
     names = [e.name for e in engines]
     pairing = ctx.choice(data.get("pairing", "round-robin"), "pairing", PAIRINGS)
@@ -121,7 +135,8 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
         challengers=challengers,
         games_per_pair=ctx.integer(data.get("games_per_pair", 2), "games_per_pair", 1, 100_000),
         seed=ctx.integer(data.get("seed", 0), "seed", 0, 2**63 - 1),
-        limits=_limits(ctx, data.get("time", {})),
+        limits=time_limits(ctx, data.get("time", {})),
+        sprt=sprt_config(ctx, data["sprt"], names) if "sprt" in data else None,
     )
 
 
@@ -145,7 +160,7 @@ def to_dict(config: TournamentConfig) -> dict:
         "seed": config.seed, "pairing": config.pairing, "challengers": list(config.challengers),
         "games_per_pair": config.games_per_pair, "time": limits_table(config.limits),
         "engines": {e.name: _engine_dict(e) for e in config.engines}, "games": games,
-    }
+    } | ({"sprt": sprt_table(config.sprt)} if config.sprt else {})
 
 
 def _engine_dict(e: EngineSpec) -> dict:
@@ -172,7 +187,7 @@ def default_config(games_per_pair: int = 4) -> TournamentConfig:
     return TournamentConfig(engines, tuple(games), games_per_pair=games_per_pair)
 
 
-def _engines(ctx: _Ctx, table: object, time: object) -> tuple[EngineSpec, ...]:
+def _engines(ctx: _Ctx, table: object, time: object = None) -> tuple[EngineSpec, ...]:
     if not isinstance(table, dict) or len(table) < 2:
         raise ctx.error("engines", "expected at least two [engines.NAME] tables")
     out = []
@@ -194,12 +209,7 @@ def _engines(ctx: _Ctx, table: object, time: object) -> tuple[EngineSpec, ...]:
             cmd = tuple(ctx.strings(spec["cmd"], f"{key}.cmd"))
             if not cmd or not cmd[0]:
                 raise ctx.error(f"{key}.cmd", "expected a non-empty list of words, e.g. [\"./engine\", \"--hgp\"]")
-        odds = None
-        if "time" in spec:
-            if not isinstance(spec["time"], dict):
-                raise ctx.error(f"{key}.time", f"expected a [{key}.time] table")
-            _limits(ctx, spec["time"], f"{key}.time")        # its own keys checked, named as its own
-            odds = _limits(ctx, {**(time if isinstance(time, dict) else {}), **spec["time"]}, f"{key}.time")
+        odds = time_limits(ctx, spec["time"], f"{key}.time", time) if "time" in spec else None
         out.append(EngineSpec(name, cmd, odds, *_engine_settings(ctx, spec, key)))
     return tuple(out)
 
@@ -298,24 +308,95 @@ def _openings(ctx: _Ctx, entry: dict, key: str, spec: GameSpec) -> GameSpec:
     return replace(spec, openings=tuple(" ".join(t.split()) for _, t in lines), random_openings=plies)
 
 
+TIME_KEYS = ("control", "move", "main", "increment", "period", "periods", "stones", "margin", "start", "command")
+_CLOCK_KEYS = ("move", "main", "increment", "period", "periods", "stones")
+
+
+def time_limits(ctx: _Ctx, table: object, key: str = "time", base: object = None) -> Limits:
+    """A `[time]` table (or an engine's `[engines.X.time]`, laid over `base`, the
+    `[time]` table: an engine table naming its own `control` keeps only `margin`,
+    `start` and `command` from it) into Limits; ConfigError naming the key."""
+    if not isinstance(table, dict):
+        raise ctx.error(key, f"expected a [{key}] table")
+    ctx.only(table, key, set(TIME_KEYS))
+    merged = dict(base) if isinstance(base, dict) else {}
+    if "control" in table:
+        merged = {k: v for k, v in merged.items() if k not in _CLOCK_KEYS + ("control",)}
+    merged.update(table)
+    values: dict = {}
+    for name, value in merged.items():
+        where = f"{key}.{name}" if name in table else f"time.{name}"
+        if name == "control":
+            values[name] = ctx.choice(value, where, ("none", "move", "fischer", "byoyomi", "canadian"))
+            continue
+        if name in ("periods", "stones"):
+            values[name] = ctx.integer(value, where, 1, 1_000_000)
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ctx.error(where, f"expected a number of seconds, got {value!r}")
+        zero_ok = name in ("increment", "margin") or (name == "main" and merged.get("control") in
+                                                       ("byoyomi", "canadian"))
+        if value < 0 or (value == 0 and not zero_ok):
+            raise ctx.error(where, f"expected {'>= 0' if zero_ok else '> 0'} seconds, got {value!r}")
+        values[name] = float(value)
+    try:
+        return Limits(**values)
+    except ValueError as exc:
+        raise ctx.error(key, str(exc)) from None
+
+
 def limits_table(lim: Limits) -> dict:
-    """A Limits as a [time] table, defaults filled in (_limits' inverse)."""
-    out = {"move": lim.move, "increment": lim.increment, "start": lim.start, "command": lim.command}
-    if lim.main is not None:
-        out["main"] = lim.main
+    """time_limits' inverse: the keys of a Limits that its control uses, defaults filled in."""
+    out: dict = {"control": lim.control}
+    if lim.move is not None:
+        out["move"] = lim.move
+    used = {"move": (), "fischer": ("main", "increment"), "byoyomi": ("main", "period", "periods"),
+            "canadian": ("main", "period", "stones")}[lim.control]
+    out.update({k: getattr(lim, k) for k in used})
+    out.update(margin=lim.margin, start=lim.start, command=lim.command)
     return out
 
 
-def _limits(ctx: _Ctx, table: object, key: str = "time") -> Limits:
+SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model", "max_games", "engine")
+
+
+def sprt_config(ctx: _Ctx, table: object, names: list[str]) -> SprtConfig:
+    """An `[sprt]` table: a two-engine match only; `engine` (the one under test) defaults
+    to the first engine listed. ConfigError naming the key."""
     if not isinstance(table, dict):
-        raise ctx.error(key, f"expected a [{key}] table")
-    ctx.only(table, key, {"move", "main", "increment", "start", "command"})
-    values = {}
-    for name, value in table.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ctx.error(f"{key}.{name}", f"expected a number of seconds, got {value!r}")
-        if value < 0 or (value == 0 and name != "increment"):
-            raise ctx.error(f"{key}.{name}", f"expected {'>= 0' if name == 'increment' else '> 0'} seconds, "
-                            f"got {value!r}")
-        values[name] = float(value)
-    return Limits(**values)
+        raise ctx.error("sprt", "expected an [sprt] table")
+    ctx.only(table, "sprt", set(SPRT_KEYS))
+    if len(names) != 2:
+        raise ctx.error("sprt", f"an SPRT needs exactly two engines, not {len(names)}")
+    for key in ("elo0", "elo1"):
+        if key not in table:
+            raise ctx.error("sprt", f"missing `{key}` (e.g. elo0 = 0, elo1 = 10)")
+    values: dict = {}
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        if key in table:
+            value = table[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ctx.error(f"sprt.{key}", f"expected a number, got {value!r}")
+            values[key] = float(value)
+    if "model" in table:
+        values["model"] = ctx.choice(table["model"], "sprt.model", SPRT_MODELS)
+    if "max_games" in table:
+        values["max_games"] = ctx.integer(table["max_games"], "sprt.max_games", 2, 10_000_000)
+    engine = table.get("engine", names[0])
+    if engine not in names:
+        raise ctx.error("sprt.engine", f"{engine!r} is not an engine (engines: {', '.join(names)})")
+    try:
+        settings = SprtSettings(**values)
+    except ValueError as exc:
+        raise ctx.error("sprt", str(exc)) from None
+    return SprtConfig(settings, engine, next(n for n in names if n != engine))
+
+
+def sprt_table(sprt: SprtConfig) -> dict:
+    """sprt_config's inverse, defaults filled in."""
+    s = sprt.settings
+    out = {"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta, "model": s.model,
+           "engine": sprt.engine}
+    return out | ({"max_games": s.max_games} if s.max_games is not None else {})
+
+

@@ -13,7 +13,8 @@ are only asked for actions. Faults (docs/tournament.md, "Who is at fault"):
   opening); an unexpected exception in the referee (a referee bug).
 * FORFEIT during the handshake, once the engine answered `protocol_version`
   correctly: it crashes or breaks the protocol (`+F`), misses a deadline
-  (`+T`), or refuses `clear_board` (`+F`). `time_settings` may be refused.
+  (`+T`), or refuses `clear_board` (`+F`). `list_commands`, `time_settings`
+  and `kgs-time_settings` may be refused.
 * FORFEIT in play, by the engine holding the side to move: `genmove` past
   its deadline (`+T`); exit, broken pipe, garbage or a wrong id (`+F`,
   crash); a `?` answer or a token that is not an action of the game (`+F`,
@@ -40,7 +41,7 @@ from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState, Variant
 from hexarena.protocol.controller import CommandFailed, ControllerError, EngineTimeout
 
-from .clock import Clock, Limits
+from .clock import Charge, Clock, Limits
 from .process import EngineChannel, EngineStartFailed
 
 Connect = Callable[[], AbstractAsyncContextManager[EngineChannel]]
@@ -48,10 +49,12 @@ Connect = Callable[[], AbstractAsyncContextManager[EngineChannel]]
 
 @dataclass(frozen=True)
 class Seat:
-    """A player of one game: its name and how to start its engine."""
+    """A player of one game: its name, how to start its engine, and its own time
+    limits under time odds (None: the game's)."""
 
     name: str
     connect: Connect
+    limits: Limits | None = None
 
 
 @dataclass(frozen=True)
@@ -77,12 +80,18 @@ class Report:
     outcome: Outcome | None = None
     holder: dict[Colour, int] = field(default_factory=lambda: {Colour.BLACK: 0, Colour.WHITE: 1})
     actions: list[tuple[Colour, str]] = field(default_factory=list)
-    think: list[float | None] = field(default_factory=list)    # seconds per action; None: the opening's
     opening: int = 0                                            # the first `opening` actions are the opening
     reason: str = ""
     faulty: str | None = None
     started: str = ""
     seconds: float = 0.0
+    times: list[tuple[float, float | None] | None] = field(default_factory=list)   # per action: seconds, clock
+    #   left after it (None left without a clock); None for an opening action, which no engine chose
+
+    @property
+    def think(self) -> list[float | None]:
+        """Seconds each action took its engine (None: an opening action)."""
+        return [None if t is None else t[0] for t in self.times]
 
     def name_of(self, colour: Colour) -> str:
         return self.seats[self.holder[colour]]
@@ -128,7 +137,7 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
     on engine misbehaviour (ValueError/UnknownGame only for a bad `setup`).
     `on_ply(plies)` is called after each action (the live view). `limits` may
     be one pair of limits per seat (time odds): each seat is timed by its own."""
-    per_seat = limits if isinstance(limits, tuple) else (limits, limits)
+    per_seat = limits if isinstance(limits, tuple) else (seats[0].limits or limits, seats[1].limits or limits)
     info = registry.get(setup.game)
     variant = info.variant(setup.size, setup.variant)
     report = Report(info, variant, (seats[0].name, seats[1].name), setup.komi)
@@ -143,8 +152,9 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
                         channels.append(await stack.enter_async_context(seat.connect()))
                     except EngineStartFailed as exc:
                         raise _Void(f"did not start: {exc}", i) from None
-                await _handshakes(channels, setup, info, variant, per_seat)
-                await _turns(channels, setup, info, variant, per_seat, report, on_ply or (lambda n: None))
+                clock = Clock(per_seat)
+                await _handshakes(channels, setup, info, variant, per_seat, clock)
+                await _turns(channels, setup, info, variant, per_seat, report, clock, on_ply or (lambda n: None))
         except ExceptionGroup as group:     # a connect() that runs a nursery (trio >= 0.25) wraps errors
             raise _sole(group) from None
     except _Void as v:
@@ -175,12 +185,12 @@ def _forfeit_outcome(report: Report, f: _Forfeit) -> Outcome:
 
 
 async def _handshakes(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                      limits: tuple[Limits, Limits]) -> None:
+                      limits: tuple[Limits, Limits], clock: Clock) -> None:
     voids: list[_Void] = []
     forfeits: list[_Forfeit] = []
     for seat, ch in enumerate(channels):
         try:
-            await _handshake(ch, seat, setup, info, variant, limits[seat])
+            await _handshake(ch, seat, setup, info, variant, limits[seat], clock)
         except _Void as v:
             voids.append(v)
         except _Forfeit as f:
@@ -194,7 +204,7 @@ async def _handshakes(channels: list[EngineChannel], setup: Setup, info: GameInf
 
 
 async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo, variant: Variant,
-                     limits: Limits) -> None:
+                     limits: Limits, clock: Clock) -> None:
     async def ask(name: str, *args: str) -> str:
         return await ch.command(name, *args, deadline=trio.current_time() + limits.command)
 
@@ -220,8 +230,12 @@ async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo,
             await ask("clear_board")
         except CommandFailed as exc:
             raise _Forfeit(seat, Termination.CRASH, f"{ch.name}: refused clear_board: {exc.message}") from None
+        try:       # the time control: kgs-time_settings to an engine that lists it
+            kgs = "kgs-time_settings" in (await ask("list_commands")).split()
+        except CommandFailed:
+            kgs = False
         try:
-            await ask("time_settings", *limits.time_settings())
+            await ask(*clock.settings(seat, kgs))
         except CommandFailed:
             pass
     except ControllerError as exc:
@@ -229,10 +243,9 @@ async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo,
 
 
 async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                 limits: tuple[Limits, Limits], report: Report, on_ply: Callable[[int], None]) -> None:
+                 limits: tuple[Limits, Limits], report: Report, clock: Clock, on_ply: Callable[[int], None]) -> None:
     state: GameState = info.new_game(variant, setup.komi or 0)
     cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
-    clocks = (Clock(limits[0]), Clock(limits[1]))      # seat k reads clocks[k] only
     holder = report.holder
     state = await _opening(channels, setup, state, limits, report)
     while True:
@@ -246,7 +259,7 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         colour = state.to_move
         seat = holder[colour]
         mover, other = channels[seat], channels[1 - seat]
-        token, think = await _genmove(mover, seat, colour, clocks[seat], limits[seat])
+        token, charge = await _genmove(mover, seat, colour, clock, limits[seat])
         try:
             action = state.parse(token)
             if isinstance(action, Resign):
@@ -259,7 +272,7 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
             raise _Forfeit(seat, Termination.ILLEGAL, f"{mover.name} played {token!r}: {exc}") from None
         canonical = state.format(action)
         report.actions.append((colour, canonical))
-        report.think.append(think)
+        report.times.append((round(charge.elapsed, 3), None if charge.left is None else round(charge.left, 3)))
         on_ply(len(report.actions))
         try:
             await other.command("play", _word(colour), canonical,
@@ -287,7 +300,7 @@ async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState
             except ControllerError as exc:
                 raise _Void(f"opening: {ch.name} failed play {_word(colour)} {token}: {exc}", seat) from None
         report.actions.append((colour, token))
-        report.think.append(None)
+        report.times.append(None)
         if isinstance(action, Swap):
             report.holder[Colour.BLACK], report.holder[Colour.WHITE] = (
                 report.holder[Colour.WHITE], report.holder[Colour.BLACK])
@@ -297,14 +310,12 @@ async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState
 
 
 async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits
-                   ) -> tuple[str, float]:
-    """The mover's answer to `genmove` and the seconds it took (rounded to ms), charged to its clock;
-    _Forfeit on any failure."""
-    left = clock.left[seat]
-    if left is not None:
+                   ) -> tuple[str, Charge]:
+    """The mover's answer to `genmove` and its charge to the mover's clock; _Forfeit on any failure."""
+    told = clock.told(seat)
+    if told is not None:
         try:
-            await ch.command("time_left", _word(colour), str(max(0, int(left))), "0",
-                             deadline=trio.current_time() + limits.command)
+            await ch.command("time_left", _word(colour), *told, deadline=trio.current_time() + limits.command)
         except CommandFailed:
             pass
         except ControllerError as exc:
@@ -312,13 +323,17 @@ async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, l
     budget = clock.budget(seat)
     t0 = trio.current_time()
     try:
-        answer = await ch.command("genmove", _word(colour), deadline=t0 + budget)
+        answer = await ch.command("genmove", _word(colour), deadline=clock.deadline(seat, t0))
     except CommandFailed as exc:
         raise _Forfeit(seat, Termination.MALFORMED, f"{ch.name}: genmove failed: {exc.message}") from None
     except EngineTimeout:
-        raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s") from None
+        over = trio.current_time() - t0 - budget
+        raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
+                       f"(no answer {over:.3f} s past it)") from None
     except ControllerError as exc:
         raise _Forfeit(seat, Termination.CRASH, f"genmove: {exc}") from None
-    elapsed = trio.current_time() - t0
-    clock.charge(seat, elapsed)
-    return answer, round(elapsed, 3)
+    charge = clock.charge(seat, trio.current_time() - t0)
+    if not charge:
+        raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
+                       f"(answered {charge.overrun:.3f} s past it)")
+    return answer, charge

@@ -6,10 +6,10 @@ number) AP, SZ (board side), XG (game id), XV (variant), XK (komi, when
 set), PB/PW (engines holding each colour at the end), XF (engine names by
 seat: seat 1, seat 2), RE, XR (how the game ended), GN (the game id in the
 schedule), DT (date), TM/OT (the time control; OT twice, by seat, with
-time odds), XO (how many of the first
-actions were the schedule's opening). Each move node may carry XT, the
-seconds the engine took to choose it (opening actions have none). Custom
-properties start with X.
+time odds), XO (how many of the first actions were the schedule's opening).
+Each action node an engine chose also holds XT (seconds the engine took)
+and, under a clock, BL/WL (seconds left on the mover's clock after it);
+opening actions have neither. Custom properties start with X.
 """
 from __future__ import annotations
 
@@ -61,10 +61,20 @@ def sgf_text(report: Report, game_id: str, limits: Limits | tuple[Limits, Limits
     if report.opening:
         root.append(_prop("XO", str(report.opening)))
     lines = ["(;" + "".join(root)]
-    think = report.think + [None] * (len(report.actions) - len(report.think))
-    for (colour, token), seconds in zip(report.actions, think):
-        lines.append(f";{colour.letter}[{escape(token)}]" + ("" if seconds is None else f"XT[{seconds:.3f}]"))
+    times = report.times if len(report.times) == len(report.actions) else [None] * len(report.actions)
+    for (colour, token), spent in zip(report.actions, times):
+        lines.append(f";{colour.letter}[{escape(token)}]" + _clock_props(colour, spent))
     return "\n".join(lines) + ")\n"
+
+
+def _clock_props(colour: Colour, spent: tuple[float, float | None] | None) -> str:
+    """XT[seconds the action took] and, under a clock, BL/WL[seconds left after it]."""
+    if spent is None:
+        return ""
+    props = _prop("XT", f"{spent[0]:g}")
+    if spent[1] is not None:
+        props += _prop(f"{colour.letter}L", f"{spent[1]:g}")
+    return props
 
 
 def time_control(limits: Limits) -> list[str]:
@@ -74,9 +84,15 @@ def time_control(limits: Limits) -> list[str]:
 
 
 def _time_text(limits: Limits) -> str:
-    words = [f"move {limits.move:g} s"]
-    if limits.main is not None:
+    words = []
+    if limits.control == "fischer":
         words.append(f"main {limits.main:g} s + {limits.increment:g} s per move")
+    elif limits.control == "byoyomi":
+        words.append(f"main {limits.main:g} s, byo-yomi {limits.periods} x {limits.period:g} s")
+    elif limits.control == "canadian":
+        words.append(f"main {limits.main:g} s, then {limits.stones} moves per {limits.period:g} s")
+    if limits.cap is not None:
+        words.insert(0, f"move {limits.cap:g} s")
     return ", ".join(words)
 
 

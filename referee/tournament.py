@@ -134,8 +134,13 @@ def _check_schedule(configs: list[TournamentConfig], out: Path) -> list[Schedule
 async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: int = 2,
               resume: bool = False, launcher: Launcher = process_launcher,
               on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None,
-              observer: Observer | None = None) -> list[GameRecord]:
+              observer: Observer | None = None, should_stop: Callable[[], bool] | None = None
+              ) -> list[GameRecord]:
     """Play every pending game with `concurrency` workers; return the whole journal.
+
+    `should_stop` (an SPRT's decision) is asked before each game that starts a pair
+    (an even number in its group); once it answers True no new pair starts, and
+    the games already started finish and are journaled.
 
     TournamentError (before anything runs) if the folder cannot be used.
     """
@@ -146,7 +151,7 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
     if observer is not None:
         observer.plan(pending, records)
         on_record = _both(observer.finished, on_record)
-    games = iter(pending)       # shared by the workers: trio switches tasks only at awaits
+    games = _until(pending, should_stop)    # shared by the workers: trio switches tasks only at awaits
     send, receive = trio.open_memory_channel(0)
     with JournalWriter(out / JOURNAL_NAME) as writer:
         async with trio.open_nursery() as nursery:
@@ -154,19 +159,33 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
             async with send:
                 async with trio.open_nursery() as workers:
                     for _ in range(min(concurrency, len(pending))):
-                        workers.start_soon(_work, games, send.clone(), config, out, launcher, observer)
+                        workers.start_soon(_work, games, send.clone(), config, out, launcher, observer,
+                                           should_stop is not None)
     return records
 
 
+def _until(pending: list[ScheduledGame], should_stop: Callable[[], bool] | None) -> Iterator[ScheduledGame]:
+    for game in pending:
+        number = game.id.rpartition("/")[2]
+        if should_stop is not None and number.isdigit() and int(number) % 2 == 0 and should_stop():
+            return
+        yield game
+
+
 async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, config: TournamentConfig,
-                out: Path, launcher: Launcher, observer: Observer | None = None) -> None:
+                out: Path, launcher: Launcher, observer: Observer | None = None, in_step: bool = False) -> None:
+    """Play games until none is left; `in_step`: wait until each record is journaled and
+    reported before taking the next game, so that `should_stop` has seen it."""
     async with send:
         for game in games:
             on_ply = None
             if observer is not None:
                 observer.started(game)
                 on_ply = partial(observer.ply, game.id)
-            await send.send(await play_scheduled(game, config, out, launcher, on_ply))
+            reported = trio.Event()
+            await send.send((await play_scheduled(game, config, out, launcher, on_ply), reported))
+            if in_step:
+                await reported.wait()
 
 
 def _both(first: OnRecord, second: OnRecord | None) -> OnRecord:
@@ -180,11 +199,12 @@ def _both(first: OnRecord, second: OnRecord | None) -> OnRecord:
 async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, records: list[GameRecord],
                  on_record: OnRecord | None) -> None:
     async with receive:
-        async for record in receive:
+        async for record, reported in receive:
             await trio.to_thread.run_sync(writer.append, record)     # not cancellable: a line is whole
             records.append(record)
             if on_record is not None:
                 on_record(record)
+            reported.set()
 
 
 async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Path,

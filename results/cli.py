@@ -1,13 +1,13 @@
 """``hexarena ratings``: rate the games of a journal or CSV file. Importable without trio.
 
 The composition root registers it with ``main.add_command(results.cli.ratings)``.
+Importing this module is cheap: pandas is imported only when the command runs.
 """
 from __future__ import annotations
 
 import click
 
-from hexarena.results.load import LoadError, load_many
-from hexarena.results.report import GROUP_KEYS, build_reports, render_csv, render_json, render_text, write_out
+GROUP_KEYS = ("game", "size")      # results.report.GROUP_KEYS, repeated here so that parsing needs no pandas
 
 
 def _parse_anchor(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, float]:
@@ -54,6 +54,8 @@ def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fm
     rated together; game ids count per source (two tournaments' spelde-5-pie/0000 are two games)."""
     if pooled and by is not None:
         raise click.UsageError("--by and --pooled exclude each other")
+    from hexarena.results.load import LoadError, load_many
+    from hexarena.results.report import build_reports, render_csv, render_json, render_text, write_out
     try:
         games = load_many(paths, skip_bad=skip_bad)
     except LoadError as exc:

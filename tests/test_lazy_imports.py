@@ -1,0 +1,36 @@
+"""Startup cost: nothing imports pandas unless it computes ratings (issue 15). No timing here
+(bench/bench_startup.py measures it); these tests look at sys.modules in a fresh interpreter."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+HEAVY = ("pandas", "numpy", "trio")
+
+REPORT = ("import atexit, sys\n"
+          "atexit.register(lambda: sys.stderr.write('\\nloaded: ' + ' '.join(m for m in %r if m in sys.modules)))\n"
+          % (HEAVY,))
+
+
+def _loaded(code: str, *args: str, stdin: str = "") -> list[str]:
+    proc = subprocess.run([sys.executable, "-c", REPORT + code, *args], input=stdin, capture_output=True,
+                          text=True, timeout=120)
+    tail = proc.stderr.rpartition("loaded:")[2]
+    assert "loaded:" in proc.stderr, proc.stderr
+    return tail.split()
+
+
+def test_hexarena_engine_imports_neither_pandas_nor_trio():
+    loaded = _loaded("from hexarena.cli import main; main()", "engine", "random",
+                     stdin="1 protocol_version\n2 genmove b\n3 quit\n")
+    assert loaded == []
+
+
+def test_importing_the_cli_imports_no_heavy_module_and_ratings_still_does():
+    assert _loaded("import hexarena.cli") == []
+    assert "pandas" in _loaded("from hexarena.results import report")
+
+
+def test_the_ratings_command_knows_the_report_group_keys_without_importing_them():
+    from hexarena.results import cli, report
+    assert cli.GROUP_KEYS == report.GROUP_KEYS
