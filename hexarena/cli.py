@@ -238,10 +238,10 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
     void = sum(r.void for r in records)
     click.echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
     click.echo(final_summary(records))
-    if live is not None:
-        click.echo(live.summary())
     if (page := refresher.finish()) is not None:
         click.echo(f"report: {page}")
+    if live is not None:
+        click.echo(live.summary())
 
 
 async def run_tournament(*args, **kwargs) -> list[GameRecord]:

@@ -52,6 +52,7 @@ def test_time_odds_each_engine_is_told_its_own_clock(tmp_path):
     for record in read_journal(out):
         for seat, name in ((1, record.first), (2, record.second)):
             text = (out / "logs" / "spelde-4-pie" / f"{record.id[-4:]}.{seat}-{name}.hgp").read_text()
-            assert f"time_settings {20 if name == 'strong' else 60} 0 0" in text
+            main = 20 if name == 'strong' else 60        # built-in players list kgs-time_settings
+            assert f"kgs-time_settings fischer {main} 0" in text or f"time_settings {main} 0 0" in text
         sgf = (out / record.sgf).read_text()
-        assert "OT[move 10 s, main" in sgf and ("main 20 s" in sgf and "main 60 s" in sgf)
+        assert "OT[main" in sgf and "move 10 s" not in sgf and ("main 20 s" in sgf and "main 60 s" in sgf)
