@@ -1,6 +1,6 @@
 """Anda (RULES.md section 2): cells, breaths, territory, smothering, the komi pie.
 
-Phases (position key ``phase=``):
+Phases (position key ``phase=``, :class:`Phase`):
 
 * ``offer``  -- pie only: Black offers ``komi=K``, 0 <= K <= sites;
 * ``answer`` -- pie only: White answers ``swap`` or ``keep`` (the referee exchanges
@@ -9,25 +9,40 @@ Phases (position key ``phase=``):
   then placements and White's komi passes (``komi`` = passes left).
 
 The board mechanics (placement, the two removal steps, incremental groups and
-regions) live in engine.anda_board; this module holds the turn structure.
+regions) live in ``board.py``; this module holds the turn structure.
+
+Positions are taken as written (PROTOCOL.md): where a position no play reaches
+leaves the mover without any legal action (a first turn with no free pair, no
+stone next to an empty site and no legal placement), the mover has lost
+(``Termination.NO_MOVES``), as in the other games; play never reaches one.
 """
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from .. import anda_regions as R
 from ...actions import Action, Keep, Komi, Pair, Pass, Place, Swap
 from .board import Analysis, analyse, place, place_pair, placeable, region_of
-from .position import BOTH, check, read_keys
 from ...core import Colour, Outcome, Termination
 from ...errors import IllegalMove
 from ...game import GameInfo, StoneState, Variant
 from ...geometry import hexagon, iter_bits
-from ...position import Position, format_colours
+from ...position import Position, colours_key, count_key, format_colours, komi_key, phase_key
+
+BOTH = frozenset((Colour.BLACK, Colour.WHITE))
+
+
+class Phase(StrEnum):
+    """The phases of Anda; the values are the protocol's `phase=` words."""
+
+    OFFER = "offer"
+    ANSWER = "answer"
+    PLAY = "play"
 
 
 @lru_cache(maxsize=None)
@@ -67,7 +82,7 @@ class AndaState(StoneState):
     info: ClassVar[GameInfo]
     komi: int                        # White's passes left
     first: frozenset[Colour]         # colours whose two-stone first turn is still to come
-    phase: str = "play"
+    phase: Phase = Phase.PLAY
     _an: Analysis | None = field(default=None, compare=False, hash=False, repr=False)
     _next: tuple | None = field(default=None, compare=False, hash=False, repr=False)
 
@@ -94,7 +109,7 @@ class AndaState(StoneState):
 
     def _placing(self) -> bool:
         """A normal turn: single placements (and White's passes)."""
-        return self.phase == "play" and self.to_move not in self.first and self.outcome() is None
+        return self.phase is Phase.PLAY and self.to_move not in self.first and self._eliminated() is None
 
     def can_pass(self) -> bool:
         """White may spend a komi point now."""
@@ -106,14 +121,40 @@ class AndaState(StoneState):
         return R.territory(self.board, other, own, self.board.mask & ~(own | other))
 
     # -- the rules ----------------------------------------------------------------------
-    def outcome(self) -> Outcome | None:
-        if self.phase != "play" or self.first:
+    def _eliminated(self) -> Outcome | None:
+        """The end by elimination, checked only after both first turns."""
+        if self.phase is not Phase.PLAY or self.first:
             return None
         if not self.black:
             return Outcome(Colour.WHITE, Termination.ELIMINATED)
         if not self.white:
             return Outcome(Colour.BLACK, Termination.ELIMINATED)
         return None
+
+    def outcome(self) -> Outcome | None:
+        if self.phase is not Phase.PLAY:
+            return None
+        out = self._eliminated()
+        if out is not None or self._has_action():
+            return out
+        return Outcome(self.to_move.other, Termination.NO_MOVES)
+
+    def _has_action(self) -> bool:
+        """Whether the mover has a legal action (phase play, no elimination). Cheap in play:
+        a stone of the mover next to an empty site always gives a legal placement (placing
+        there removes either nothing of the placed stone's group or more than that stone)."""
+        if self.to_move in self.first:
+            return next(self._free_pairs(), None) is not None
+        own, other = self._stones()
+        if self.board.adjacent(own) & ~other:
+            return True
+        return self.can_pass() or self.legal_cells() != 0
+
+    def _free_pairs(self) -> Iterator[Pair]:
+        taken = self.black | self.white
+        for a, b in opening_pairs(self.board.n, self.variant.option("opening")):
+            if not (taken >> a & 1 or taken >> b & 1):
+                yield Pair(a, b)
 
     def _try_place(self, s: int) -> AndaState | str:
         """The state after placing on s, or the reason it is illegal (the turn is a placing turn)."""
@@ -138,11 +179,11 @@ class AndaState(StoneState):
         smothered = (0, res.other_smothered) if me == 0 else (res.other_smothered, 0)
         black, white = (res.own, res.other) if me == 0 else (res.other, res.own)
         return AndaState(self.variant, self.to_move.other, self.ply + 1, black, white, self.komi,
-                         self.first, "play", Analysis(res.regions, groups, smothered))
+                         self.first, Phase.PLAY, Analysis(res.regions, groups, smothered))
 
     def _place(self, s: int) -> AndaState:
-        if self.phase != "play" or self.outcome() is not None:
-            raise IllegalMove("no placement now" if self.phase != "play" else "the game is over")
+        if self.phase is not Phase.PLAY or self._eliminated() is not None:
+            raise IllegalMove("no placement now" if self.phase is not Phase.PLAY else "the game is over")
         if self.to_move in self.first:
             raise IllegalMove("the first turn places two stones (a pair such as a1,i9)")
         out = self._try_place(s)
@@ -151,7 +192,7 @@ class AndaState(StoneState):
         return out
 
     def _pair(self, a: int, b: int) -> AndaState:
-        if self.phase != "play" or self.to_move not in self.first:
+        if self.phase is not Phase.PLAY or self.to_move not in self.first:
             raise IllegalMove("a pair is only a first turn")
         board = self.board
         for s in (a, b):
@@ -182,16 +223,16 @@ class AndaState(StoneState):
                 raise IllegalMove("no komi left to pass" if self.komi == 0 else "no pass now")
             return self._with(komi=self.komi - 1, _an=self._an)
         if kind is Komi:
-            if self.phase != "offer":
+            if self.phase is not Phase.OFFER:
                 raise IllegalMove("no komi offer now")
             sites = self.board.site_count
             if not 0 <= action.k <= sites:
                 raise IllegalMove(f"komi {action.k} outside 0..{sites}")
-            return self._with(komi=action.k, phase="answer")
+            return self._with(komi=action.k, phase=Phase.ANSWER)
         if kind is Swap or kind is Keep:
-            if self.phase != "answer":
+            if self.phase is not Phase.ANSWER:
                 raise IllegalMove("no swap decision now")
-            return self._with(phase="play")
+            return self._with(phase=Phase.PLAY)
         raise IllegalMove(f"{self.format(action)} is not an action of Anda")
 
     def legal_cells(self) -> int:
@@ -207,17 +248,14 @@ class AndaState(StoneState):
 
     def legal_actions(self) -> Iterator[Action]:
         board = self.board
-        if self.phase == "offer":
+        if self.phase is Phase.OFFER:
             yield from (Komi(k) for k in range(board.site_count + 1))
-        elif self.phase == "answer":
+        elif self.phase is Phase.ANSWER:
             yield Swap()
             yield Keep()
         elif self.to_move in self.first:
-            taken = self.black | self.white
-            for a, b in opening_pairs(board.n, self.variant.option("opening")):
-                if not (taken >> a & 1 or taken >> b & 1):
-                    yield Pair(a, b)
-        elif self.outcome() is None:
+            yield from self._free_pairs()
+        elif self._eliminated() is None:
             for s in board.sorted_sites(iter_bits(self.legal_cells())):
                 yield Place(s)
             if self.can_pass():
@@ -227,9 +265,9 @@ class AndaState(StoneState):
         if self.outcome() is not None:
             raise ValueError("the game is over")
         board = self.board
-        if self.phase == "offer":
+        if self.phase is Phase.OFFER:
             return Komi(rng.randrange(board.site_count + 1))
-        if self.phase == "answer":
+        if self.phase is Phase.ANSWER:
             return rng.choice((Swap(), Keep()))
         if self.to_move in self.first:
             pairs = opening_pairs(board.n, self.variant.option("opening"))
@@ -271,27 +309,25 @@ def new_game(variant: Variant, komi: int = 0) -> AndaState:
     if komi < 0:
         raise ValueError(f"komi {komi} is negative")
     if variant.balance == "pie":
-        return AndaState(variant, Colour.BLACK, 0, 0, 0, 0, BOTH, "offer")
-    return AndaState(variant, Colour.BLACK, 0, 0, 0, komi, BOTH, "play")
+        return AndaState(variant, Colour.BLACK, 0, 0, 0, 0, BOTH, Phase.OFFER)
+    return AndaState(variant, Colour.BLACK, 0, 0, 0, komi, BOTH, Phase.PLAY)
 
 
-def from_position(variant: Variant, pos: Position) -> AndaState:
-    """Validate and rebuild; InvalidPosition says what does not fit (see engine.anda_position)."""
-    komi, first, phase, ply = read_keys(pos)
-    state = AndaState(variant, pos.to_move, ply, pos.bitboard(Colour.BLACK),
-                      pos.bitboard(Colour.WHITE), komi, first, phase)
-    check(state)
-    return state
+def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> AndaState:
+    """The state a well-formed position describes, as written (no judgement of reachability)."""
+    return AndaState(variant, pos.to_move, keys["ply"], pos.bitboard(Colour.BLACK),
+                     pos.bitboard(Colour.WHITE), keys["komi"], keys["first"], keys["phase"])
 
 
 def ply_cap(n: int) -> int:
     """The referee's cap: 10 x sites, adjudged a draw."""
-    return 10 * (3 * n * (n - 1) + 1)
+    return 10 * hexagon(n).site_count
 
 
 RULES = GameInfo(
     id="anda", title="Anda", sgf_number=1001, sizes=(7, 9, 11), default_size=9,
     balances=("pie", "nopie"), options=(("opening", ("features", "cells")),),
     forms=frozenset({Place, Pair, Komi, Swap, Keep, Pass}),
-    new_game=new_game, from_position=from_position, ply_cap=ply_cap, uses_komi=True)
+    new_game=new_game, from_position=from_position, ply_cap=ply_cap, uses_komi=True,
+    keys=(phase_key("anda", Phase, Phase.PLAY), komi_key(), colours_key("first"), count_key("ply")))
 AndaState.info = RULES

@@ -1,6 +1,6 @@
 """Anda-prison (RULES.md section 3): points, liberties, the prison, dual pie, ending by agreement.
 
-Phases (`phase=` in the position string; docs/rules/anda-prison.md):
+Phases (`phase=` in the position string, :class:`Phase`; docs/rules/anda-prison.md):
 
 * `pair`       pie: the mover places a setup pair (Black at the start; White after swapping)
 * `pair-swap`  pie: White answers Black's pair with `swap` or its own pair
@@ -14,73 +14,79 @@ Phases (`phase=` in the position string; docs/rules/anda-prison.md):
 * `agreed`     over: the proposal was accepted and the game scored
 
 After `swap` the colour to move is decided by the sequence, not by the swap:
-the referee exchanges the players. Placements are resolved by
-engine.anda_prison_board; two-stone turns are tested and enumerated by
-engine.anda_prison_pairs; positions by engine.anda_prison_position.
+the referee exchanges the players. Placements are resolved by ``board.py``;
+two-stone turns are tested and enumerated by ``pairs.py``. A position is taken
+as written: `last` is a field like the others (an absent `last=` is `-`, and
+then an agreed ending gives nobody the half point).
 """
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import ClassVar
+from enum import StrEnum
+from typing import Any, ClassVar
 
 from . import board as board_mod
 from . import pairs
 from .. import anda_regions as R
-from .position import from_position, to_position
 from ...actions import Accept, Action, Decline, Keep, Komi, Pair, Place, Propose, Release, Swap
 from ...core import Colour, Outcome, Termination
 from ...errors import IllegalMove
 from ...game import GameInfo, StoneState, Variant
-from ...geometry import iter_bits
-from ...position import Position
+from ...geometry import hexagon, iter_bits
+from ...position import (Position, colour_key, colours_key, count_key, format_colours, komi_key, pair_key,
+                         phase_key)
 
 BLACK, WHITE = Colour.BLACK, Colour.WHITE
-PIE_PHASES = ("pair", "pair-swap", "swap", "komi", "komi-swap")
-PLAY_PHASES = ("play", "proposed", "declined", "agreed")
-PHASES = PIE_PHASES + ("corners",) + PLAY_PHASES
-PAIR_PHASES = ("pair", "pair-swap", "corners")
+
+
+class Phase(StrEnum):
+    """The phases of Anda-prison, in the order they occur; the values are the protocol's words."""
+
+    PAIR = "pair"
+    PAIR_SWAP = "pair-swap"
+    SWAP = "swap"
+    KOMI = "komi"
+    KOMI_SWAP = "komi-swap"
+    CORNERS = "corners"
+    PLAY = "play"
+    PROPOSED = "proposed"
+    DECLINED = "declined"
+    AGREED = "agreed"
+
+
+PAIR_PHASES = (Phase.PAIR, Phase.PAIR_SWAP, Phase.CORNERS)
 
 
 @dataclass(frozen=True, slots=True)
 class AndaPrisonState(StoneState):
     """A position. `prison_black`/`prison_white`: stones of that colour in the prison;
     `first`: colours whose two-stone first turn is still to come; `annihilated`: colours that
-    have annihilated; `komi`: the komi put into the prison at the start or by the komi pie."""
+    have annihilated; `komi`: the komi put into the prison at the start or by the komi pie;
+    `last`: the colour of the last placement (a pair counts) or release, None before any."""
 
     info: ClassVar[GameInfo]
 
-    phase: str = "play"
+    phase: Phase = Phase.PLAY
     first: frozenset[Colour] = frozenset()
     prison_black: int = 0
     prison_white: int = 0
     annihilated: frozenset[Colour] = frozenset()
     komi: int = 0
+    last: Colour | None = None
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # -- derived facts ------------------------------------------------------------------
     @property
-    def last(self) -> Colour | None:
-        """The colour of the last placement (a first-turn pair counts) or release; None before any.
-
-        It follows from the phase: every placement and release passes the turn, a proposal
-        and its answer return it, and the pie decisions follow White's pair."""
-        if len(self.first) == 2:
-            return None
-        if self.first or self.phase in PIE_PHASES or self.phase == "corners":
-            return BLACK if self.first else WHITE
-        return self.to_move if self.phase == "proposed" else self.to_move.other
-
-    @property
     def pairing(self) -> bool:
         """True when the mover's turn is a two-stone first turn or setup pair."""
-        return self.phase in PAIR_PHASES or (self.phase == "play" and bool(self.first))
+        return self.phase in PAIR_PHASES or (self.phase is Phase.PLAY and bool(self.first))
 
     @property
     def normal(self) -> bool:
         """True in a normal turn: a placement or a release is due."""
-        return self.phase in ("play", "declined") and not self.first
+        return (self.phase is Phase.PLAY or self.phase is Phase.DECLINED) and not self.first
 
     def layout(self) -> board_mod.Layout:
         lay = self._cache.get("lay")
@@ -91,14 +97,14 @@ class AndaPrisonState(StoneState):
     def _can_release(self) -> bool:
         return self.normal and (self.prison_white if self.to_move is BLACK else self.prison_black) > 0
 
-    def _child(self, to_move: Colour, phase: str, **changes) -> AndaPrisonState:
+    def _child(self, to_move: Colour, phase: Phase, **changes: Any) -> AndaPrisonState:
         """The next state for an action that leaves the board as it is."""
         keep = {"first": self.first, "prison_black": self.prison_black, "prison_white": self.prison_white,
-                "komi": self.komi}
+                "komi": self.komi, "last": self.last}
         keep.update(changes)
         child = AndaPrisonState(self.variant, to_move, self.ply + 1, self.black, self.white, phase,
                                 keep["first"], keep["prison_black"], keep["prison_white"], self.annihilated,
-                                keep["komi"])
+                                keep["komi"], keep["last"])
         if "lay" in self._cache:
             child._cache["lay"] = self._cache["lay"]
         return child
@@ -117,15 +123,15 @@ class AndaPrisonState(StoneState):
             annihilated = annihilated | {self.to_move}
         first = self.first - {self.to_move}
         phase = self.phase
-        if phase in ("pair", "pair-swap"):
-            phase = "pair-swap" if first else "swap"
-        elif phase == "corners":
-            phase = "corners" if first else "play"
+        if phase is Phase.PAIR or phase is Phase.PAIR_SWAP:
+            phase = Phase.PAIR_SWAP if first else Phase.SWAP
+        elif phase is Phase.CORNERS:
+            phase = Phase.CORNERS if first else Phase.PLAY
         else:
-            phase = "play"
+            phase = Phase.PLAY
         child = AndaPrisonState(self.variant, self.to_move.other, self.ply + 1, black, white, phase, first,
                                 self.prison_black + res.jailed[0], self.prison_white + res.jailed[1],
-                                annihilated, self.komi)
+                                annihilated, self.komi, self.to_move)
         child._cache["lay"] = res.layout
         return child
 
@@ -181,12 +187,12 @@ class AndaPrisonState(StoneState):
         return self._cache["out"]
 
     def _outcome(self) -> Outcome | None:
-        if self.phase == "agreed":
+        if self.phase is Phase.AGREED:
             return self.score(Termination.AGREEMENT)
         if self.normal:
             alive = self._can_release() or self._has_placement()
         elif self.pairing:
-            alive = next(pairs.legal_pairs(self), None) is not None or self.phase == "pair-swap"
+            alive = next(pairs.legal_pairs(self), None) is not None or self.phase is Phase.PAIR_SWAP
         else:
             alive = True
         return None if alive else Outcome(self.to_move.other, Termination.NO_MOVES)
@@ -194,7 +200,7 @@ class AndaPrisonState(StoneState):
     def score(self, termination: Termination) -> Outcome:
         """The agreement score now: territory + enemy prisoners + 1/2 to the last placement or release.
 
-        A tie needs `last` unset (no placement yet, only an adjudication in setup can see it): a draw."""
+        A tie needs `last` unset (no placement yet, or a position given without `last=`): a draw."""
         board = self.board
         empty = board.mask & ~(self.black | self.white)
         b = R.territory(board, self.black, self.white, empty).bit_count() + self.prison_white
@@ -214,42 +220,42 @@ class AndaPrisonState(StoneState):
         if self.outcome() is not None:
             return
         phase = self.phase
-        if phase == "proposed":
+        if phase is Phase.PROPOSED:
             yield from (Accept(), Decline())
-        elif phase in ("swap", "komi-swap"):
+        elif phase is Phase.SWAP or phase is Phase.KOMI_SWAP:
             yield from (Swap(), Keep())
-        elif phase == "komi":
+        elif phase is Phase.KOMI:
             yield from (Komi(k) for k in range(self.board.site_count + 1))
         elif self.pairing:
             yield from pairs.legal_pairs(self)
-            if phase == "pair-swap":
+            if phase is Phase.PAIR_SWAP:
                 yield Swap()
         else:
             for s in self.board.sorted_sites(iter_bits(self.legal_cells())):
                 yield Place(s)
             if self._can_release():
                 yield Release()
-            if phase == "play":
+            if phase is Phase.PLAY:
                 yield Propose()
 
     def random_action(self, rng: random.Random) -> Action:
         if self.outcome() is not None:
             raise ValueError("the game is over")
         phase = self.phase
-        if phase == "proposed":
+        if phase is Phase.PROPOSED:
             return rng.choice((Accept(), Decline()))
-        if phase in ("swap", "komi-swap"):
+        if phase is Phase.SWAP or phase is Phase.KOMI_SWAP:
             return rng.choice((Swap(), Keep()))
-        if phase == "komi":
+        if phase is Phase.KOMI:
             return Komi(rng.randrange(self.board.site_count + 1))
-        if phase == "corners":
+        if phase is Phase.CORNERS:
             return rng.choice(list(pairs.legal_pairs(self)))
         if self.pairing:
-            return pairs.random_pair(self, rng, (Swap(),) if phase == "pair-swap" else ())
+            return pairs.random_pair(self, rng, (Swap(),) if phase is Phase.PAIR_SWAP else ())
         sites = self.board.sites
         n = len(sites)
         occupied = self.black | self.white
-        words = ((Release(),) if self._can_release() else ()) + ((Propose(),) if phase == "play" else ())
+        words = ((Release(),) if self._can_release() else ()) + ((Propose(),) if phase is Phase.PLAY else ())
         while True:
             r = rng.randrange(n + len(words))
             if r >= n:
@@ -284,28 +290,41 @@ class AndaPrisonState(StoneState):
                 raise IllegalMove("release: the prison holds no enemy-coloured stone"
                                   if self.normal else f"no release in phase {phase}")
             key = "prison_white" if self.to_move is BLACK else "prison_black"
-            return self._child(self.to_move.other, "play", **{key: getattr(self, key) - 1})
+            return self._child(self.to_move.other, Phase.PLAY, last=self.to_move,
+                               **{key: getattr(self, key) - 1})
         if isinstance(action, Propose):
-            if phase != "play" or self.first:
+            if phase is not Phase.PLAY or self.first:
                 raise IllegalMove("propose again only after a placement or release"
-                                  if phase == "declined" else f"no proposal in phase {phase}")
-            return self._child(self.to_move.other, "proposed")
+                                  if phase is Phase.DECLINED else f"no proposal in phase {phase}")
+            return self._child(self.to_move.other, Phase.PROPOSED)
         if isinstance(action, (Accept, Decline)):
-            if phase != "proposed":
+            if phase is not Phase.PROPOSED:
                 raise IllegalMove(f"nothing to {type(action).__name__.lower()}: no proposal")
-            return self._child(self.to_move.other, "agreed" if isinstance(action, Accept) else "declined")
-        if isinstance(action, Swap) and phase == "pair-swap":
-            return self._child(WHITE, "pair")
-        if isinstance(action, (Swap, Keep)) and phase in ("swap", "komi-swap"):
-            return self._child(BLACK, "komi" if phase == "swap" else "play")
-        if isinstance(action, Komi) and phase == "komi":
+            return self._child(self.to_move.other, Phase.AGREED if isinstance(action, Accept) else Phase.DECLINED)
+        if isinstance(action, Swap) and phase is Phase.PAIR_SWAP:
+            return self._child(WHITE, Phase.PAIR)
+        if isinstance(action, (Swap, Keep)) and (phase is Phase.SWAP or phase is Phase.KOMI_SWAP):
+            return self._child(BLACK, Phase.KOMI if phase is Phase.SWAP else Phase.PLAY)
+        if isinstance(action, Komi) and phase is Phase.KOMI:
             if not 0 <= action.k <= self.board.site_count:
                 raise IllegalMove(f"komi={action.k}: expected 0..{self.board.site_count}")
-            return self._child(WHITE, "komi-swap", prison_black=self.prison_black + action.k, komi=action.k)
+            return self._child(WHITE, Phase.KOMI_SWAP, prison_black=self.prison_black + action.k, komi=action.k)
         raise IllegalMove(f"{self.format(action)} is not an action of phase {phase}")
 
     def to_position(self) -> Position:
-        return to_position(self)
+        stacks = {b: (BLACK, 1) for b in iter_bits(self.black)}
+        stacks.update({b: (WHITE, 1) for b in iter_bits(self.white)})
+        keys = {
+            "variant": self.variant.balance,
+            "phase": self.phase,
+            "komi": str(self.komi),
+            "prison": f"{self.prison_black},{self.prison_white}",
+            "first": format_colours(self.first),
+            "annihilated": format_colours(self.annihilated),
+            "last": self.last.value if self.last else "-",
+            "ply": str(self.ply),
+        }
+        return Position("anda-prison", self.variant.size, self.to_move, stacks, keys)
 
 
 def _action(cells: tuple[int, ...]) -> Action:
@@ -318,14 +337,27 @@ def _checked(got: AndaPrisonState | str) -> AndaPrisonState:
     return got
 
 
-def _new_game(variant: Variant, komi: int = 0) -> AndaPrisonState:
+def new_game(variant: Variant, komi: int = 0) -> AndaPrisonState:
     """The initial state; the komi setting applies to `nopie` and `corners` (the pie sets its own)."""
     if komi < 0:
         raise ValueError(f"komi {komi} is negative")
     if variant.balance == "pie":
-        return AndaPrisonState(variant, BLACK, 0, 0, 0, "pair", frozenset((BLACK, WHITE)))
-    phase = "corners" if variant.balance == "corners" else "play"
+        return AndaPrisonState(variant, BLACK, 0, 0, 0, Phase.PAIR, frozenset((BLACK, WHITE)))
+    phase = Phase.CORNERS if variant.balance == "corners" else Phase.PLAY
     return AndaPrisonState(variant, BLACK, 0, 0, 0, phase, frozenset((BLACK, WHITE)), komi, 0, frozenset(), komi)
+
+
+def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> AndaPrisonState:
+    """The state a well-formed position describes, as written (no judgement of reachability)."""
+    prison_black, prison_white = keys["prison"]
+    return AndaPrisonState(variant, pos.to_move, keys["ply"], pos.bitboard(BLACK), pos.bitboard(WHITE),
+                           keys["phase"], keys["first"], prison_black, prison_white, keys["annihilated"],
+                           keys["komi"], keys["last"])
+
+
+def ply_cap(n: int) -> int:
+    """The referee's cap: 10 x sites, adjudged by the agreement score."""
+    return 10 * hexagon(n).site_count
 
 
 RULES = GameInfo(
@@ -337,9 +369,11 @@ RULES = GameInfo(
     balances=("pie", "nopie", "corners"),
     options=(),
     forms=frozenset({Place, Pair, Komi, Swap, Keep, Release, Propose, Accept, Decline}),
-    new_game=_new_game,
+    new_game=new_game,
     from_position=from_position,
-    ply_cap=lambda n: 10 * (3 * n * (n - 1) + 1),
+    ply_cap=ply_cap,
+    keys=(phase_key("anda-prison", Phase, Phase.PLAY), komi_key(), pair_key("prison"), colours_key("first"),
+          colours_key("annihilated"), colour_key("last"), count_key("ply")),
     uses_komi=True,
 )
 AndaPrisonState.info = RULES

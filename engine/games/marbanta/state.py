@@ -22,20 +22,26 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from itertools import permutations
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...actions import Action, Grow, Keep, PieStones, Place, Resign, Swap
 from ...core import Colour, Outcome, Termination
-from ...errors import IllegalMove, InvalidPosition
+from ...errors import IllegalMove
 from ...game import GameInfo, StoneState, Variant
 from ...geometry import hexagon, iter_bits
 from .moves import free_sites, groups_seen, legal_roots, new_groups, root_size, sighted, tables
 from .sample import random_bit, sample_group
-from ...position import Position, parse_count
+from ...position import Position, count_key, phase_key
 
-PHASES = ("pie", "swap", "play")
-KEYS = frozenset({"variant", "phase", "ply"})
+
+class Phase(StrEnum):
+    """The phases of Marbanta; the values are the protocol's `phase=` words."""
+
+    PIE = "pie"
+    SWAP = "swap"
+    PLAY = "play"
 
 
 def _owner_list(n: int, black: int, white: int) -> list[int]:
@@ -54,7 +60,7 @@ class MarbantaState(StoneState):
     """A Marbanta position. `black`/`white` are bitboards; see the module docstring for phases."""
 
     info: ClassVar[GameInfo]
-    phase: str = "play"
+    phase: Phase = Phase.PLAY
     owner: list[int] | None = field(default=None, compare=False, hash=False, repr=False)
     memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
@@ -90,7 +96,9 @@ class MarbantaState(StoneState):
     def _has_turn(self) -> bool:
         got = self.memo.get("has_turn")
         if got is None:
-            if "roots" in self.memo:
+            if self.phase is Phase.PIE:          # two empty sites for the pie stones
+                got = (self.board.mask & ~(self.black | self.white)).bit_count() >= 2
+            elif "roots" in self.memo:
                 got = bool(self.memo["roots"])
             else:
                 t = tables(self.variant.size)
@@ -106,12 +114,12 @@ class MarbantaState(StoneState):
 
     # -- the generic interface ---------------------------------------------------
     def outcome(self) -> Outcome | None:
-        if self.phase != "play" or self._has_turn():
+        if self.phase is Phase.SWAP or self._has_turn():
             return None
         return Outcome(self.to_move, Termination.NO_MOVES)
 
     def legal_cells(self) -> int:
-        if self.phase != "play":
+        if self.phase is not Phase.PLAY:
             return 0
         cells = 0
         for r in self._roots():
@@ -120,11 +128,13 @@ class MarbantaState(StoneState):
 
     def legal_actions(self) -> Iterator[Action]:
         board = self.board
-        if self.phase == "pie":
-            for black, white in permutations(board.sites, 2):
-                yield PieStones(black, white)
+        if self.phase is Phase.PIE:
+            empty = [s for s in board.sites if not (self.black | self.white) >> s & 1]
+            if len(empty) >= 2:
+                for black, white in permutations(empty, 2):
+                    yield PieStones(black, white)
             return
-        if self.phase == "swap":
+        if self.phase is Phase.SWAP:
             yield Swap()
             yield Keep()
             return
@@ -144,13 +154,18 @@ class MarbantaState(StoneState):
         root (drawn among the candidates without replacement until one has room), then
         a uniform new group for it (:func:`engine.marbanta_sample.sample_group`)."""
         board = self.board
-        if self.phase == "pie":
+        if self.phase is Phase.PIE:
+            if not self._has_turn():
+                raise ValueError("the game is over: no two empty sites for the pie")
+            taken = self.black | self.white       # empty on every board reached in play
             black = board.sites[rng.randrange(len(board.sites))]
+            while taken >> black & 1:
+                black = board.sites[rng.randrange(len(board.sites))]
             white = black
-            while white == black:
+            while white == black or taken >> white & 1:
                 white = board.sites[rng.randrange(len(board.sites))]
             return PieStones(black, white)
-        if self.phase == "swap":
+        if self.phase is Phase.SWAP:
             return Swap() if rng.randrange(2) else Keep()
         t = tables(self.variant.size)
         friendly, enemy = self._sides()
@@ -171,7 +186,7 @@ class MarbantaState(StoneState):
         if isinstance(action, Resign):
             raise IllegalMove("resign is not played into the rules")
         board = self.board
-        if self.phase == "pie":
+        if self.phase is Phase.PIE:
             if not isinstance(action, PieStones):
                 raise IllegalMove("the pie comes first: a black and a white stone, e.g. e5,c3")
             b, w = action.black, action.white
@@ -180,13 +195,16 @@ class MarbantaState(StoneState):
                     raise IllegalMove(f"site {x} is off the board")
             if b == w:
                 raise IllegalMove(f"{board.name(b)} is named twice")
-            nxt_phase = "swap" if self.variant.balance == "pie" else "play"
-            mover = Colour.WHITE if nxt_phase == "swap" else Colour.BLACK
+            for x in (b, w):
+                if (self.black | self.white) >> x & 1:
+                    raise IllegalMove(f"{board.name(x)} is occupied")
+            nxt_phase = Phase.SWAP if self.variant.balance == "pie" else Phase.PLAY
+            mover = Colour.WHITE if nxt_phase is Phase.SWAP else Colour.BLACK
             return self._next(mover, 1 << b, 1 << w, nxt_phase)
-        if self.phase == "swap":
+        if self.phase is Phase.SWAP:
             if not isinstance(action, (Swap, Keep)):
                 raise IllegalMove("White must answer the pie with swap or keep")
-            return self._next(Colour.BLACK, 0, 0, "play")
+            return self._next(Colour.BLACK, 0, 0, Phase.PLAY)
         if isinstance(action, Place):
             root, branches = action.cell, ()
         elif isinstance(action, Grow):
@@ -201,8 +219,8 @@ class MarbantaState(StoneState):
             raise IllegalMove(f"{type(action).__name__} is not a Marbanta action")
         group = self._check_turn(root, branches)
         if self.to_move is Colour.BLACK:
-            return self._next(Colour.WHITE, group, 0, "play")
-        return self._next(Colour.BLACK, 0, group, "play")
+            return self._next(Colour.WHITE, group, 0, Phase.PLAY)
+        return self._next(Colour.BLACK, 0, group, Phase.PLAY)
 
     def _check_turn(self, root: int, branches: tuple[int, ...]) -> int:
         """The new group's bitboard, or IllegalMove saying what is wrong."""
@@ -233,7 +251,7 @@ class MarbantaState(StoneState):
             raise IllegalMove(f"the new group {', '.join(board.names(group))} is not connected")
         return group
 
-    def _next(self, mover: Colour, add_black: int, add_white: int, phase: str) -> MarbantaState:
+    def _next(self, mover: Colour, add_black: int, add_white: int, phase: Phase) -> MarbantaState:
         owner = self.owner
         added = add_black | add_white
         if added:
@@ -259,40 +277,14 @@ class MarbantaState(StoneState):
 
 def new_game(variant: Variant, komi: int = 0) -> MarbantaState:
     """The empty board, Black to place the pie stones. `komi` means nothing here and is ignored."""
-    return MarbantaState(variant, Colour.BLACK, 0, 0, 0, "pie")
+    return MarbantaState(variant, Colour.BLACK, 0, 0, 0, Phase.PIE)
 
 
-def from_position(variant: Variant, pos: Position) -> MarbantaState:
-    """Validate and rebuild; InvalidPosition with the reason."""
-    if pos.game != "marbanta":
-        raise InvalidPosition(f"not a marbanta position: {pos.game}")
-    for key in pos.keys:
-        if key not in KEYS:
-            raise InvalidPosition(f"marbanta has no key {key!r}")
-    board = hexagon(variant.size)
-    for bit, (_, height) in pos.stacks.items():
-        if height != 1:
-            raise InvalidPosition(f"marbanta has no heights ({board.name(bit)} has {height})")
-    phase = pos.key("phase")
-    if phase not in PHASES:
-        raise InvalidPosition(f"phase={phase}: expected one of {', '.join(PHASES)}")
-    ply = parse_count(pos.key("ply"), "ply")
-    black, white = pos.bitboard(Colour.BLACK), pos.bitboard(Colour.WHITE)
-    if phase == "pie":
-        if black | white:
-            raise InvalidPosition("phase=pie needs an empty board")
-        if pos.to_move is not Colour.BLACK:
-            raise InvalidPosition("phase=pie: Black places the pie stones")
-    elif phase == "swap":
-        if variant.balance != "pie":
-            raise InvalidPosition(f"phase=swap does not exist in variant {variant.balance}")
-        if black.bit_count() != 1 or white.bit_count() != 1:
-            raise InvalidPosition("phase=swap needs exactly one black and one white stone")
-        if pos.to_move is not Colour.WHITE:
-            raise InvalidPosition("phase=swap: White decides")
-    elif not black or not white:
-        raise InvalidPosition("phase=play needs stones of both colours (the pie places one of each)")
-    return MarbantaState(variant, pos.to_move, ply, black, white, phase)
+def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> MarbantaState:
+    """The state a well-formed position describes, as written (no judgement of reachability:
+    an empty board in phase play is over, Black cannot place and wins)."""
+    return MarbantaState(variant, pos.to_move, keys["ply"], pos.bitboard(Colour.BLACK),
+                         pos.bitboard(Colour.WHITE), keys["phase"])
 
 
 def ply_cap(n: int) -> int:
@@ -312,6 +304,7 @@ RULES = GameInfo(
     new_game=new_game,
     from_position=from_position,
     ply_cap=ply_cap,
+    keys=(phase_key("marbanta", Phase, Phase.PLAY), count_key("ply")),
     no_move_wins=True,
     uses_komi=False,
 )
