@@ -18,7 +18,6 @@ from hexarena.players.mcts import DEFAULT_PLIES, ENUMERATION_CAP, MIN_ITERATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = [(g, b) for g in registry.playable() for b in registry.get(g).balances]
-needs_spelde = pytest.mark.skipif("spelde" not in registry.playable(), reason="engine/spelde.py not present")
 
 #: n=3, Black to move: of its six placements only d3 leaves White without a legal placement.
 ONE_WIN = "spelde 3 b w../..b./.b.../b.../.ww variant=nopie ply=6"
@@ -113,7 +112,6 @@ def test_same_seed_same_move(game: str) -> None:
     assert seen
 
 
-@needs_spelde
 def test_the_seed_matters() -> None:
     bot = MctsBot(iterations=20, plies=None)
     state = spelde(5)
@@ -121,7 +119,6 @@ def test_the_seed_matters() -> None:
 
 
 # -- one-ply tactics ---------------------------------------------------------------------
-@needs_spelde
 def test_takes_the_only_winning_placement() -> None:
     state = registry.from_position(ONE_WIN)
     for seed in range(5):
@@ -171,7 +168,6 @@ def losing_spots(size: int, seeds: range, limit: int) -> list[tuple[GameState, s
     return found
 
 
-@needs_spelde
 def test_avoids_a_move_that_lets_the_opponent_win_at_once() -> None:
     spots = losing_spots(4, range(20), 6)
     assert len(spots) >= 4
@@ -223,7 +219,6 @@ def play_match(info, variant, bots, seed: int) -> int | None:
     return None if winner is None else holder[winner]
 
 
-@needs_spelde
 @pytest.mark.parametrize("size,balance,iterations", [(4, "nopie", 100), (4, "pie", 100)])
 def test_beats_random_on_spelde(size: int, balance: str, iterations: int) -> None:
     info = registry.get("spelde")
@@ -238,7 +233,6 @@ def test_beats_random_on_spelde(size: int, balance: str, iterations: int) -> Non
 
 
 # -- serving -----------------------------------------------------------------------------
-@needs_spelde
 def test_python_m_players_serves_mcts() -> None:
     session = "1 game spelde nopie\n2 boardsize 4\n3 genmove b\n4 name\n5 quit\n"
     out = subprocess.run([sys.executable, "-m", "hexarena.players", "mcts:50", "--seed", "3"], input=session,
