@@ -16,7 +16,7 @@ def diagram(state: GameState) -> str:
     n = pos.size
     heights = any(h > 1 for _, h in pos.stacks.values())
     outcome = state.outcome()
-    status = f"over, {outcome.result()}" if outcome is not None else f"{pos.to_move.name.lower()} to move"
+    status = f"over, {outcome.result()}" if outcome is not None else f"{pos.to_move.word} to move"
     lines = [f"{state.info.describe(state.variant)} {n}, ply {state.ply}, {status}"]
     label_width = len(str(2 * n - 1))
     step = 2 if heights else 1   # characters per half-site: neighbours in a row are 2 steps apart

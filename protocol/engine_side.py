@@ -102,7 +102,7 @@ def _to_move(eng: EngineSide, colour: Colour) -> GameState:
     if state.outcome() is not None:
         raise IllegalMove("the game is over")
     if state.to_move is not colour:
-        raise IllegalMove(f"{colour.name.lower()} is not to move")
+        raise IllegalMove(f"{colour.word} is not to move")
     return state
 
 

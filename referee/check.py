@@ -27,7 +27,6 @@ from itertools import islice
 import trio
 
 from hexarena.engine import registry
-from hexarena.engine.core import Colour
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState
 from hexarena.protocol.controller import CommandFailed, ControllerError
@@ -143,10 +142,6 @@ def _tokens_match(expected: list[str], kind: str) -> Callable[[str], str | None]
     return judge
 
 
-def _word(colour: Colour) -> str:
-    return "black" if colour is Colour.BLACK else "white"
-
-
 async def _legal_moves(c: _Checker, check: str, state: GameState) -> None:
     ours = [state.format(a) for a in islice(state.legal_actions(), MOVE_LIMIT + 1)]
     if len(ours) > MOVE_LIMIT:
@@ -176,7 +171,7 @@ async def _genmove(c: _Checker, check: str, state: GameState) -> GameState | Non
         result.append(after)
         return None
 
-    text = await c.ok(check, "genmove", _word(state.to_move), judge=judge)
+    text = await c.ok(check, "genmove", state.to_move.word, judge=judge)
     return result[0] if text is not None else None
 
 
@@ -219,16 +214,16 @@ async def _check_size(c: _Checker, info: GameInfo, n: int, rng: random.Random) -
                judge=_tokens_match(state.board.names(state.legal_cells()), "legal cells"))
     await c.refused(f"{p} final_score (game goes on)", "cannot score", "final_score")
     action = state.random_action(rng)
-    if await c.ok(f"{p} play (legal)", "play", _word(state.to_move), state.format(action)) is None:
+    if await c.ok(f"{p} play (legal)", "play", state.to_move.word, state.format(action)) is None:
         return
     state = state.play(action)
     if state.outcome() is None:
         site = _illegal_site(state)
         if site is not None:
-            await c.refused(f"{p} play (illegal {site})", "illegal move", "play", _word(state.to_move), site)
+            await c.refused(f"{p} play (illegal {site})", "illegal move", "play", state.to_move.word, site)
         token = state.format(state.random_action(rng))
-        await c.refused(f"{p} play (wrong colour)", "illegal move", "play", _word(state.to_move.other), token)
-        await c.refused(f"{p} play (malformed {MALFORMED})", "syntax error", "play", _word(state.to_move), MALFORMED)
+        await c.refused(f"{p} play (wrong colour)", "illegal move", "play", state.to_move.other.word, token)
+        await c.refused(f"{p} play (malformed {MALFORMED})", "syntax error", "play", state.to_move.word, MALFORMED)
         await c.ok(f"{p} position (after refusals)", "position", judge=_equal(state.position()))
         after = await _genmove(c, f"{p} genmove", state)
         if after is None:

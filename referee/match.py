@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 import trio
 
 from hexarena.engine import registry
-from hexarena.engine.actions import Resign, Swap
+from hexarena.engine.actions import Resign, holders_after
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState, Variant
@@ -108,10 +108,6 @@ class _Forfeit(Exception):
     def __init__(self, seat: int, termination: Termination, reason: str):
         super().__init__(reason)
         self.seat, self.termination, self.reason = seat, termination, reason
-
-
-def _word(colour: Colour) -> str:
-    return "black" if colour is Colour.BLACK else "white"
 
 
 def _fault(exc: ControllerError) -> Termination:
@@ -251,14 +247,13 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         canonical = state.format(action)
         report.actions.append((colour, canonical))
         try:
-            await other.command("play", _word(colour), canonical, deadline=trio.current_time() + limits.command)
+            await other.command("play", colour.word, canonical, deadline=trio.current_time() + limits.command)
         except CommandFailed as exc:
             raise _Forfeit(1 - seat, Termination.CRASH,
-                           f"{other.name} refused play {_word(colour)} {canonical}: {exc.message}") from None
+                           f"{other.name} refused play {colour.word} {canonical}: {exc.message}") from None
         except ControllerError as exc:
             raise _Forfeit(1 - seat, _fault(exc), f"play {canonical}: {exc}") from None
-        if isinstance(action, Swap):
-            holder[Colour.BLACK], holder[Colour.WHITE] = holder[Colour.WHITE], holder[Colour.BLACK]
+        holder = report.holder = holders_after(holder, action)
         state = after
 
 
@@ -267,7 +262,7 @@ async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, l
     left = clock.left[seat]
     if left is not None:
         try:
-            await ch.command("time_left", _word(colour), str(max(0, int(left))), "0",
+            await ch.command("time_left", colour.word, str(max(0, int(left))), "0",
                              deadline=trio.current_time() + limits.command)
         except CommandFailed:
             pass
@@ -276,7 +271,7 @@ async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, l
     budget = clock.budget(seat)
     t0 = trio.current_time()
     try:
-        answer = await ch.command("genmove", _word(colour), deadline=t0 + budget)
+        answer = await ch.command("genmove", colour.word, deadline=t0 + budget)
     except CommandFailed as exc:
         raise _Forfeit(seat, Termination.MALFORMED, f"{ch.name}: genmove failed: {exc.message}") from None
     except EngineTimeout:

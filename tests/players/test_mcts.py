@@ -11,7 +11,7 @@ import pytest
 
 from hexarena import players
 from hexarena.engine import registry
-from hexarena.engine.actions import Action, Swap
+from hexarena.engine.actions import Action, holder_after, holders_after
 from hexarena.engine.game import GameState
 from hexarena.players import Budget, MctsBot, random_bot
 from hexarena.players.mcts import DEFAULT_PLIES, ENUMERATION_CAP, MIN_ITERATIONS, RESERVE_SECONDS
@@ -33,7 +33,7 @@ def wins_now(state: GameState, actions: list[Action]) -> set[Action]:
     out = set()
     for a in actions:
         outcome = state.play(a).outcome()
-        holder = state.to_move.other if isinstance(a, Swap) else state.to_move
+        holder = holder_after(state.to_move, a)
         if outcome is not None and outcome.winner is holder:
             out.add(a)
     return out
@@ -192,7 +192,7 @@ def test_never_plays_a_move_that_loses_by_itself(game: str, balance: str) -> Non
         losing = set()
         for a in actions:
             outcome = state.play(a).outcome()
-            holder = state.to_move.other if isinstance(a, Swap) else state.to_move
+            holder = holder_after(state.to_move, a)
             if outcome is not None and outcome.winner is not None and outcome.winner is not holder:
                 losing.add(a)
         if losing and len(losing) < len(actions):
@@ -212,8 +212,7 @@ def play_match(info, variant, bots, seed: int) -> int | None:
     while state.outcome() is None:
         i = holder[state.to_move]
         action = bots[i](state, rngs[i], Budget())
-        if isinstance(action, Swap):
-            holder = {c: 1 - j for c, j in holder.items()}
+        holder = holders_after(holder, action)
         state = state.play(action)
     winner = state.outcome().winner
     return None if winner is None else holder[winner]

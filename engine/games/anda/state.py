@@ -170,7 +170,7 @@ class AndaState(StoneState):
         at = region_of(an, s)
         near = board.expand(an.regions[at])
         if near & other and not near & own:
-            return f"is {self.to_move.other.name.lower()} territory"
+            return f"is {self.to_move.other.word} territory"
         me = 0 if self.to_move is Colour.BLACK else 1
         res = place(board, an, own, other, me, s, at)
         if res.removed_own == bit and not res.removed_other:

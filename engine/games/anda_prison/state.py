@@ -119,7 +119,7 @@ class AndaPrisonState(StoneState):
         if (self.white, self.black)[me] and not (white, black)[me]:
             if self.to_move.other in annihilated:
                 raise IllegalMove(f"{self.format(_action(cells))} would annihilate, and "
-                                  f"{self.to_move.other.name.lower()} has annihilated before")
+                                  f"{self.to_move.other.word} has annihilated before")
             annihilated = annihilated | {self.to_move}
         first = self.first - {self.to_move}
         phase = self.phase

@@ -234,7 +234,7 @@ class MarbantaState(StoneState):
             if group >> x & 1:
                 raise IllegalMove(f"{board.name(x)} is named twice")
             group |= 1 << x
-        colour = "black" if self.to_move is Colour.BLACK else "white"
+        colour = self.to_move.word
         free = self._free_and_candidates()[0]
         for x in (root, *branches):
             if (friendly | enemy) >> x & 1:
