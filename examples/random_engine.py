@@ -106,7 +106,7 @@ class Spelde:
                 and all(self.can_split(g) for g in self.enemy_groups(s))]
 
     def over(self):
-        return not self.legal_cells()
+        return self.phase != "swap" and not self.legal_cells()
 
     def flip_sets(self, group):
         """Every valid flip set of a group, lazily: by remainder size, small remainders first."""
@@ -163,7 +163,7 @@ class Spelde:
 
     def legal_tokens(self, limit):
         """Every legal action's token, or None when there are more than `limit`."""
-        tokens = ["swap"] if self.phase == "swap" and not self.over() else []
+        tokens = ["swap"] if self.phase == "swap" else []
         for site in self.legal_cells():
             choices = [list(itertools.islice(self.flip_sets(g), limit + 1)) for g in self.enemy_groups(site)]
             count = 1
