@@ -135,6 +135,21 @@ class AndaPrisonState(StoneState):
         child._cache["lay"] = res.layout
         return child
 
+    def _pair_turn(self) -> pairs.PairTurn:
+        """This state's two-stone turn, for engine/games/anda_prison/pairs.py (cached)."""
+        turn = self._cache.get("pair_turn")
+        if turn is None:
+            lay = self.layout()
+            me = 0 if self.to_move is BLACK else 1
+            occupied = self.black | self.white
+            turn = self._cache["pair_turn"] = pairs.PairTurn(
+                self.board, occupied, self.phase is Phase.CORNERS, me, lay,
+                pairs.quiet(self.board, lay, me, occupied), self._pair_legal)
+        return turn
+
+    def _pair_legal(self, cells: tuple[int, int], first: board_mod.Layout | None) -> bool:
+        return not isinstance(self._try(cells, first), str)
+
     def _try(self, cells: tuple[int, ...], lay: board_mod.Layout | None = None) -> AndaPrisonState | str:
         """The child of placing `cells` (canonical, empty, shape checked), or the reason it is illegal.
 
@@ -192,7 +207,7 @@ class AndaPrisonState(StoneState):
         if self.normal:
             alive = self._can_release() or self._has_placement()
         elif self.pairing:
-            alive = next(pairs.legal_pairs(self), None) is not None or self.phase is Phase.PAIR_SWAP
+            alive = next(pairs.legal_pairs(self._pair_turn()), None) is not None or self.phase is Phase.PAIR_SWAP
         else:
             alive = True
         return None if alive else Outcome(self.to_move.other, Termination.NO_MOVES)
@@ -227,7 +242,7 @@ class AndaPrisonState(StoneState):
         elif phase is Phase.KOMI:
             yield from (Komi(k) for k in range(self.board.site_count + 1))
         elif self.pairing:
-            yield from pairs.legal_pairs(self)
+            yield from pairs.legal_pairs(self._pair_turn())
             if phase is Phase.PAIR_SWAP:
                 yield Swap()
         else:
@@ -249,9 +264,9 @@ class AndaPrisonState(StoneState):
         if phase is Phase.KOMI:
             return Komi(rng.randrange(self.board.site_count + 1))
         if phase is Phase.CORNERS:
-            return rng.choice(list(pairs.legal_pairs(self)))
+            return rng.choice(list(pairs.legal_pairs(self._pair_turn())))
         if self.pairing:
-            return pairs.random_pair(self, rng, (Swap(),) if phase is Phase.PAIR_SWAP else ())
+            return pairs.random_pair(self._pair_turn(), rng, (Swap(),) if phase is Phase.PAIR_SWAP else ())
         sites = self.board.sites
         n = len(sites)
         occupied = self.black | self.white
@@ -281,7 +296,7 @@ class AndaPrisonState(StoneState):
             if not self.pairing:
                 raise IllegalMove(f"no two-stone turn in phase {phase}")
             a, b = self.board.sorted_sites((action.a, action.b))
-            why = pairs.pair_shape(self, a, b)
+            why = pairs.pair_shape(self._pair_turn(), a, b)
             if why:
                 raise IllegalMove(why)
             return _checked(self._try((a, b)))
