@@ -1,8 +1,28 @@
-"""The generic game interface every game module implements.
+"""The generic game interface every game implements, and the conventions they share.
 
-A game module (``engine/spelde.py`` ...) defines a :class:`GameInfo` named
-``RULES`` and a state class deriving from :class:`GameState`. Everything above
-the rules (protocol, players, referee) works through these two only.
+A game is a package ``engine/games/<game>/`` whose ``__init__`` exports a
+:class:`GameInfo` named ``RULES``, and a state class deriving from
+:class:`StoneState`. Everything above the rules (protocol, players, referee)
+works through these two only. The conventions (docs/architecture.md):
+
+* **Constructors.** Each game's state module defines ``new_game(variant, komi)``,
+  ``from_position(variant, pos, keys)`` and ``ply_cap(n)`` under those names and
+  hands them to its GameInfo. ``from_position`` takes a well-formed position as
+  written (``keys`` are the values :meth:`GameInfo.read_keys` read) and judges
+  nothing beyond form.
+* **Position keys.** ``GameInfo.keys`` declares the game's keys beyond
+  ``variant`` and the options, in print order, with defaults and readers
+  (engine.position.Key); there is no central list.
+* **Phases.** A per-game ``Phase(StrEnum)`` whose values are the protocol's
+  ``phase=`` words; states compare phases by identity (``is Phase.PLAY``).
+* **Derived data.** A state caches what it derives in one private dict field,
+  ``_memo`` (``compare=False, hash=False, repr=False``), keyed by short string
+  names its class docstring lists. Entries never change what the state means;
+  a parent may seed a child's ``_memo`` with data it already computed (the
+  board analysis after a placement). Nothing outside the state's own module
+  reads or writes ``_memo``.
+* **Geometry.** Bitboard primitives (iter_bits, nth_bit, expand, flood, rays)
+  come from engine.geometry; games do not re-implement them.
 """
 from __future__ import annotations
 

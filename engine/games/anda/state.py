@@ -75,23 +75,23 @@ def _pair_set(n: int, opening: str) -> frozenset[tuple[int, int]]:
 
 @dataclass(frozen=True, slots=True)
 class AndaState(StoneState):
-    """An Anda position. `_an` (the board's Analysis, computed lazily when absent) and
-    `_next` (the last child random_action built, reused by play) are caches outside
-    equality and hashing; they never change what the state means."""
+    """An Anda position.
+
+    `_memo` (engine.game's convention for derived data): ``"an"`` the board's Analysis
+    (computed lazily, or handed over by the parent that built this state), ``"next"``
+    (site, child) the last placement random_action resolved, reused by play."""
 
     info: ClassVar[GameInfo]
     komi: int                        # White's passes left
     first: frozenset[Colour]         # colours whose two-stone first turn is still to come
     phase: Phase = Phase.PLAY
-    _an: Analysis | None = field(default=None, compare=False, hash=False, repr=False)
-    _next: tuple | None = field(default=None, compare=False, hash=False, repr=False)
+    _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # -- helpers ------------------------------------------------------------------------
     def _analysis(self) -> Analysis:
-        an = self._an
+        an = self._memo.get("an")
         if an is None:
-            an = analyse(self.board, self.black, self.white)
-            object.__setattr__(self, "_an", an)
+            an = self._memo["an"] = analyse(self.board, self.black, self.white)
         return an
 
     def _stones(self) -> tuple[int, int]:
@@ -100,7 +100,8 @@ class AndaState(StoneState):
             return self.black, self.white
         return self.white, self.black
 
-    def _with(self, **changes) -> AndaState:
+    def _with(self, **changes: Any) -> AndaState:
+        """The next state for an action other than a single placement (the board may change)."""
         values = {"variant": self.variant, "to_move": self.to_move.other, "ply": self.ply + 1,
                   "black": self.black, "white": self.white, "komi": self.komi,
                   "first": self.first, "phase": self.phase}
@@ -158,7 +159,7 @@ class AndaState(StoneState):
 
     def _try_place(self, s: int) -> AndaState | str:
         """The state after placing on s, or the reason it is illegal (the turn is a placing turn)."""
-        nxt = self._next
+        nxt = self._memo.get("next")
         if nxt is not None and nxt[0] == s:
             return nxt[1]
         own, other = self._stones()
@@ -178,8 +179,10 @@ class AndaState(StoneState):
         groups = (res.own_groups, res.other_groups) if me == 0 else (res.other_groups, res.own_groups)
         smothered = (0, res.other_smothered) if me == 0 else (res.other_smothered, 0)
         black, white = (res.own, res.other) if me == 0 else (res.other, res.own)
-        return AndaState(self.variant, self.to_move.other, self.ply + 1, black, white, self.komi,
-                         self.first, Phase.PLAY, Analysis(res.regions, groups, smothered))
+        child = AndaState(self.variant, self.to_move.other, self.ply + 1, black, white, self.komi,
+                          self.first, Phase.PLAY)
+        child._memo["an"] = Analysis(res.regions, groups, smothered)
+        return child
 
     def _place(self, s: int) -> AndaState:
         if self.phase is not Phase.PLAY or self._eliminated() is not None:
@@ -221,7 +224,10 @@ class AndaState(StoneState):
                 raise IllegalMove("only White passes")
             if not self.can_pass():
                 raise IllegalMove("no komi left to pass" if self.komi == 0 else "no pass now")
-            return self._with(komi=self.komi - 1, _an=self._an)
+            child = self._with(komi=self.komi - 1)
+            if "an" in self._memo:
+                child._memo["an"] = self._memo["an"]
+            return child
         if kind is Komi:
             if self.phase is not Phase.OFFER:
                 raise IllegalMove("no komi offer now")
@@ -291,7 +297,7 @@ class AndaState(StoneState):
                 continue
             out = self._try_place(s)
             if not isinstance(out, str):
-                object.__setattr__(self, "_next", (s, out))
+                self._memo["next"] = (s, out)
                 return Place(s)
         return rng.choice(list(self.legal_actions()))
 

@@ -64,7 +64,11 @@ class AndaPrisonState(StoneState):
     """A position. `prison_black`/`prison_white`: stones of that colour in the prison;
     `first`: colours whose two-stone first turn is still to come; `annihilated`: colours that
     have annihilated; `komi`: the komi put into the prison at the start or by the komi pie;
-    `last`: the colour of the last placement (a pair counts) or release, None before any."""
+    `last`: the colour of the last placement (a pair counts) or release, None before any.
+
+    `_memo` (engine.game's convention for derived data): ``"lay"`` the Layout (handed over
+    by the parent where the board is the same or was resolved), ``"sims"`` placement
+    results by site or pair, ``"cells"``, ``"out"``, ``"pair_turn"``."""
 
     info: ClassVar[GameInfo]
 
@@ -75,7 +79,7 @@ class AndaPrisonState(StoneState):
     annihilated: frozenset[Colour] = frozenset()
     komi: int = 0
     last: Colour | None = None
-    _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # -- derived facts ------------------------------------------------------------------
     @property
@@ -89,9 +93,9 @@ class AndaPrisonState(StoneState):
         return (self.phase is Phase.PLAY or self.phase is Phase.DECLINED) and not self.first
 
     def layout(self) -> board_mod.Layout:
-        lay = self._cache.get("lay")
+        lay = self._memo.get("lay")
         if lay is None:
-            lay = self._cache["lay"] = board_mod.analyse(self.board, self.black, self.white)
+            lay = self._memo["lay"] = board_mod.analyse(self.board, self.black, self.white)
         return lay
 
     def _can_release(self) -> bool:
@@ -105,8 +109,8 @@ class AndaPrisonState(StoneState):
         child = AndaPrisonState(self.variant, to_move, self.ply + 1, self.black, self.white, phase,
                                 keep["first"], keep["prison_black"], keep["prison_white"], self.annihilated,
                                 keep["komi"], keep["last"])
-        if "lay" in self._cache:
-            child._cache["lay"] = self._cache["lay"]
+        if "lay" in self._memo:
+            child._memo["lay"] = self._memo["lay"]
         return child
 
     # -- placements -----------------------------------------------------------------------
@@ -132,17 +136,17 @@ class AndaPrisonState(StoneState):
         child = AndaPrisonState(self.variant, self.to_move.other, self.ply + 1, black, white, phase, first,
                                 self.prison_black + res.jailed[0], self.prison_white + res.jailed[1],
                                 annihilated, self.komi, self.to_move)
-        child._cache["lay"] = res.layout
+        child._memo["lay"] = res.layout
         return child
 
     def _pair_turn(self) -> pairs.PairTurn:
         """This state's two-stone turn, for engine/games/anda_prison/pairs.py (cached)."""
-        turn = self._cache.get("pair_turn")
+        turn = self._memo.get("pair_turn")
         if turn is None:
             lay = self.layout()
             me = 0 if self.to_move is BLACK else 1
             occupied = self.black | self.white
-            turn = self._cache["pair_turn"] = pairs.PairTurn(
+            turn = self._memo["pair_turn"] = pairs.PairTurn(
                 self.board, occupied, self.phase is Phase.CORNERS, me, lay,
                 pairs.quiet(self.board, lay, me, occupied), self._pair_legal)
         return turn
@@ -154,7 +158,7 @@ class AndaPrisonState(StoneState):
         """The child of placing `cells` (canonical, empty, shape checked), or the reason it is illegal.
 
         `lay`, when given, is this board with the first of two cells already put (pair enumeration)."""
-        sims = self._cache.setdefault("sims", {})
+        sims = self._memo.setdefault("sims", {})
         key = cells[0] if len(cells) == 1 else cells
         got = sims.get(key)
         if got is None:
@@ -174,20 +178,20 @@ class AndaPrisonState(StoneState):
         return got
 
     def legal_cells(self) -> int:
-        cells = self._cache.get("cells")
+        cells = self._memo.get("cells")
         if cells is None:
             cells = 0
             if self.normal:
                 for s in iter_bits(self.board.mask & ~(self.black | self.white)):
                     if not isinstance(self._try((s,)), str):
                         cells |= 1 << s
-            self._cache["cells"] = cells
+            self._memo["cells"] = cells
         return cells
 
     def _has_placement(self) -> bool:
-        if "cells" in self._cache:
-            return self._cache["cells"] != 0
-        sims = self._cache.get("sims", {})
+        if "cells" in self._memo:
+            return self._memo["cells"] != 0
+        sims = self._memo.get("sims", {})
         if any(not isinstance(v, str) for v in sims.values()):
             return True
         for s in iter_bits(self.board.mask & ~(self.black | self.white)):
@@ -197,9 +201,9 @@ class AndaPrisonState(StoneState):
 
     # -- the interface ----------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
-        if "out" not in self._cache:
-            self._cache["out"] = self._outcome()
-        return self._cache["out"]
+        if "out" not in self._memo:
+            self._memo["out"] = self._outcome()
+        return self._memo["out"]
 
     def _outcome(self) -> Outcome | None:
         if self.phase is Phase.AGREED:

@@ -13,8 +13,9 @@ Phases (the ``phase=`` key of the position string):
   friendly group, ``Grow(root, branches)`` when it sees N >= 2. The player to
   move with no legal turn wins (``RULES.no_move_wins``).
 
-The state keeps, besides the compared fields, a list ``owner`` mapping each
-stone's bit to its group's bitboard (groups never merge) and a memo of the
+The state keeps, besides the compared fields, in ``_memo`` (engine.game's
+convention for derived data): ``"owner"``, a list mapping each stone's bit to
+its group's bitboard (groups never merge; handed from parent to child), and the
 derived sets of the side to move; both are caches excluded from equality.
 """
 from __future__ import annotations
@@ -61,12 +62,15 @@ class MarbantaState(StoneState):
 
     info: ClassVar[GameInfo]
     phase: Phase = Phase.PLAY
-    owner: list[int] | None = field(default=None, compare=False, hash=False, repr=False)
-    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
-    def __post_init__(self) -> None:
-        if self.owner is None:
-            object.__setattr__(self, "owner", _owner_list(self.variant.size, self.black, self.white))
+    @property
+    def owner(self) -> list[int]:
+        """The group bitboard of every stone, indexed by bit (callers must not mutate it)."""
+        got = self._memo.get("owner")
+        if got is None:
+            got = self._memo["owner"] = _owner_list(self.variant.size, self.black, self.white)
+        return got
 
     # -- derived sets of the side to move (memoised) -----------------------------
     def _sides(self) -> tuple[int, int]:
@@ -76,30 +80,30 @@ class MarbantaState(StoneState):
 
     def _free_and_candidates(self) -> tuple[int, int]:
         """(free sites, free sites that see a friendly stone): roots lie in the second."""
-        got = self.memo.get("cand")
+        got = self._memo.get("cand")
         if got is None:
             t = tables(self.variant.size)
             friendly, enemy = self._sides()
             free = free_sites(t, friendly, enemy)
             got = (free, free & sighted(t, friendly, enemy))
-            self.memo["cand"] = got
+            self._memo["cand"] = got
         return got
 
     def _roots(self) -> dict[int, int]:
-        got = self.memo.get("roots")
+        got = self._memo.get("roots")
         if got is None:
             friendly, enemy = self._sides()
             got = legal_roots(tables(self.variant.size), friendly, enemy, self.owner)
-            self.memo["roots"] = got
+            self._memo["roots"] = got
         return got
 
     def _has_turn(self) -> bool:
-        got = self.memo.get("has_turn")
+        got = self._memo.get("has_turn")
         if got is None:
             if self.phase is Phase.PIE:          # two empty sites for the pie stones
                 got = (self.board.mask & ~(self.black | self.white)).bit_count() >= 2
-            elif "roots" in self.memo:
-                got = bool(self.memo["roots"])
+            elif "roots" in self._memo:
+                got = bool(self._memo["roots"])
             else:
                 t = tables(self.variant.size)
                 friendly, enemy = self._sides()
@@ -109,7 +113,7 @@ class MarbantaState(StoneState):
                     low = cand & -cand
                     cand ^= low
                     got = root_size(t, low.bit_length() - 1, friendly, enemy, self.owner, free) > 0
-            self.memo["has_turn"] = got
+            self._memo["has_turn"] = got
         return got
 
     # -- the generic interface ---------------------------------------------------
@@ -265,8 +269,10 @@ class MarbantaState(StoneState):
                     low = rest & -rest
                     owner[low.bit_length() - 1] = added
                     rest ^= low
-        return MarbantaState(self.variant, mover, self.ply + 1, self.black | add_black,
-                             self.white | add_white, phase, owner)
+        child = MarbantaState(self.variant, mover, self.ply + 1, self.black | add_black,
+                              self.white | add_white, phase)
+        child._memo["owner"] = owner
+        return child
 
     def to_position(self) -> Position:
         stacks = {b: (Colour.BLACK, 1) for b in iter_bits(self.black)}
