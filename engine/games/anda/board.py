@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 from .. import anda_regions as R
 from ...geometry import Hexagon
+from ...geometry import expand_unclipped as _expand
+from ...geometry import flood_unclipped as _flood
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,20 +64,6 @@ class Placed:
     other_groups: tuple[int, ...]
     regions: tuple[int, ...]
     other_smothered: int          # the mover never has a smothered group after its turn
-
-
-def _expand(bb: int, w: int, v: int) -> int:
-    """bb and its neighbours, NOT clipped to the board (callers intersect with board sets)."""
-    return bb | bb << 1 | bb >> 1 | bb << w | bb >> w | bb << v | bb >> v
-
-
-def _flood(seed: int, within: int, w: int, v: int) -> int:
-    cur = seed
-    while True:
-        nxt = (cur | cur << 1 | cur >> 1 | cur << w | cur >> w | cur << v | cur >> v) & within
-        if nxt == cur:
-            return cur
-        cur = nxt
 
 
 def _count(region: int, enemy: int, enemy_groups, w: int, v: int) -> int:

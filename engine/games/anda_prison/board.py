@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from .. import anda_regions as R
 from ...errors import IllegalMove
 from ...geometry import Hexagon
+from ...geometry import expand_unclipped as _expand
+from ...geometry import flood_unclipped as _flood
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,20 +76,6 @@ def analyse(board: Hexagon, black: int, white: int) -> Layout:
         (tuple(R.touching_groups(board, r, black, cap=2) for r in regs),
          tuple(R.touching_groups(board, r, white, cap=2) for r in regs)),
     )
-
-
-def _expand(bb: int, w: int, v: int) -> int:
-    """bb and its neighbours, NOT clipped to the board (callers intersect with board sets)."""
-    return bb | bb << 1 | bb >> 1 | bb << w | bb >> w | bb << v | bb >> v
-
-
-def _flood(seed: int, within: int, w: int, v: int) -> int:
-    cur = seed & within
-    while True:
-        nxt = (cur | cur << 1 | cur >> 1 | cur << w | cur >> w | cur << v | cur >> v) & within
-        if nxt == cur:
-            return cur
-        cur = nxt
 
 
 def _count(region: int, stones: int, groups: tuple[int, ...] | list[int], w: int, v: int) -> int:

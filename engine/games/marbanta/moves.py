@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...geometry import Hexagon, hexagon, iter_bits
+from ...geometry import Hexagon, hexagon, iter_bits, split_rays
 
 
 @dataclass(frozen=True, eq=False)
@@ -44,20 +44,8 @@ class SightTables:
 def tables(n: int) -> SightTables:
     """The shared tables of the hexagon of side n."""
     board = hexagon(n)
-    size = len(board.rays)
-    up: list[tuple[int, ...]] = [()] * size
-    down: list[tuple[int, ...]] = [()] * size
-    for bit in board.sites:
-        ups, downs = [], []
-        for d, ray in enumerate(board.rays[bit]):
-            if not ray:
-                continue
-            bb = 0
-            for x in ray:
-                bb |= 1 << x
-            (ups if board.shifts[d] > 0 else downs).append(bb)
-        up[bit], down[bit] = tuple(ups), tuple(downs)
-    return SightTables(board, tuple(up), tuple(down), board.neighbour_mask, board.width, board.mask)
+    up, down = split_rays(n)
+    return SightTables(board, up, down, board.neighbour_mask, board.width, board.mask)
 
 
 def free_sites(t: SightTables, friendly: int, enemy: int) -> int:
