@@ -47,7 +47,7 @@ def check_apply_us(samples: list, seed: int) -> float:
         empty = list(iter_bits(state.board.mask & ~(state.black | state.white)))
         for site in rng.sample(empty, min(10, len(empty))):
             fresh = registry.from_position(state.position())
-            fresh.layout()
+            fresh.analysis()
             t0 = time.process_time()
             try:
                 fresh.play(Place(site))

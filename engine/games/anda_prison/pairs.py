@@ -3,7 +3,7 @@
 A pair is the two-stone first turn under `nopie`, a pie setup pair, or the
 `corners` balance pair (docs/rules/anda-prison.md). Everything a function
 needs comes in a :class:`PairTurn` the state builds (and caches) for its mover:
-the board, the occupied sites, the layout, the quiet-region summary and
+the board, the occupied sites, the analysis, the quiet-region summary and
 `resolve`, the state's full test of one pair. Nothing here reads or writes a
 state.
 """
@@ -26,15 +26,15 @@ class PairTurn:
     """One two-stone turn of the mover `me` (0 Black, 1 White).
 
     `resolve(cells, first)` is True when placing the canonical pair `cells` is legal after
-    full resolution; `first`, when given, is the layout with `cells[0]` already put."""
+    full resolution; `first`, when given, is the analysis with `cells[0]` already put."""
 
     board: Hexagon
     occupied: int
     corners: bool                     # phase `corners`: both stones on non-adjacent corners
     me: int
-    layout: board_mod.Layout
+    analysis: board_mod.Analysis
     quiet: Quiet | None
-    resolve: Callable[[tuple[int, int], board_mod.Layout | None], bool]
+    resolve: Callable[[tuple[int, int], board_mod.Analysis | None], bool]
 
 
 def pair_shape(turn: PairTurn, a: int, b: int) -> str | None:
@@ -58,7 +58,7 @@ def pair_shape(turn: PairTurn, a: int, b: int) -> str | None:
     return None
 
 
-def quiet(board: Hexagon, lay: board_mod.Layout, me: int, occupied: int) -> Quiet | None:
+def quiet(board: Hexagon, lay: board_mod.Analysis, me: int, occupied: int) -> Quiet | None:
     """For the pair test: the empty sites with no stone around, and each region with the
     mover's and the enemy's group counts; None when some group stands smothered now."""
     for c in (0, 1):
@@ -121,7 +121,7 @@ def legal_pairs(turn: PairTurn) -> Iterator[Pair]:
                     yield Pair(a, b)
                     continue
             if first is None:
-                first = board_mod.put(board, turn.layout, a, turn.me)
+                first = board_mod.put(board, turn.analysis, a, turn.me)
             if turn.resolve((a, b), first):
                 yield Pair(a, b)
 

@@ -66,7 +66,7 @@ class AndaPrisonState(StoneState):
     have annihilated; `komi`: the komi put into the prison at the start or by the komi pie;
     `last`: the colour of the last placement (a pair counts) or release, None before any.
 
-    `_memo` (engine.game's convention for derived data): ``"lay"`` the Layout (handed over
+    `_memo` (engine.game's convention for derived data): ``"lay"`` the board Analysis (handed over
     by the parent where the board is the same or was resolved), ``"sims"`` placement
     results by site or pair, ``"cells"``, ``"out"``, ``"pair_turn"``."""
 
@@ -92,7 +92,7 @@ class AndaPrisonState(StoneState):
         """True in a normal turn: a placement or a release is due."""
         return (self.phase is Phase.PLAY or self.phase is Phase.DECLINED) and not self.first
 
-    def layout(self) -> board_mod.Layout:
+    def analysis(self) -> board_mod.Analysis:
         lay = self._memo.get("lay")
         if lay is None:
             lay = self._memo["lay"] = board_mod.analyse(self.board, self.black, self.white)
@@ -114,11 +114,11 @@ class AndaPrisonState(StoneState):
         return child
 
     # -- placements -----------------------------------------------------------------------
-    def _turn(self, cells: tuple[int, ...], lay: board_mod.Layout) -> AndaPrisonState:
+    def _turn(self, cells: tuple[int, ...], lay: board_mod.Analysis) -> AndaPrisonState:
         """Resolve a turn whose stones are already put in `lay`; IllegalMove with the reason."""
         me = 0 if self.to_move is BLACK else 1
         res = board_mod.resolve(self.board, lay, me, cells)
-        black, white = res.layout.stones
+        black, white = res.analysis.stones
         annihilated = self.annihilated
         if (self.white, self.black)[me] and not (white, black)[me]:
             if self.to_move.other in annihilated:
@@ -136,14 +136,14 @@ class AndaPrisonState(StoneState):
         child = AndaPrisonState(self.variant, self.to_move.other, self.ply + 1, black, white, phase, first,
                                 self.prison_black + res.jailed[0], self.prison_white + res.jailed[1],
                                 annihilated, self.komi, self.to_move)
-        child._memo["lay"] = res.layout
+        child._memo["lay"] = res.analysis
         return child
 
     def _pair_turn(self) -> pairs.PairTurn:
         """This state's two-stone turn, for engine/games/anda_prison/pairs.py (cached)."""
         turn = self._memo.get("pair_turn")
         if turn is None:
-            lay = self.layout()
+            lay = self.analysis()
             me = 0 if self.to_move is BLACK else 1
             occupied = self.black | self.white
             turn = self._memo["pair_turn"] = pairs.PairTurn(
@@ -151,10 +151,10 @@ class AndaPrisonState(StoneState):
                 pairs.quiet(self.board, lay, me, occupied), self._pair_legal)
         return turn
 
-    def _pair_legal(self, cells: tuple[int, int], first: board_mod.Layout | None) -> bool:
+    def _pair_legal(self, cells: tuple[int, int], first: board_mod.Analysis | None) -> bool:
         return not isinstance(self._try(cells, first), str)
 
-    def _try(self, cells: tuple[int, ...], lay: board_mod.Layout | None = None) -> AndaPrisonState | str:
+    def _try(self, cells: tuple[int, ...], lay: board_mod.Analysis | None = None) -> AndaPrisonState | str:
         """The child of placing `cells` (canonical, empty, shape checked), or the reason it is illegal.
 
         `lay`, when given, is this board with the first of two cells already put (pair enumeration)."""
@@ -165,7 +165,7 @@ class AndaPrisonState(StoneState):
             board = self.board
             me = 0 if self.to_move is BLACK else 1
             if lay is None:
-                lay = self.layout()
+                lay = self.analysis()
                 for s in cells:
                     lay = board_mod.put(board, lay, s, me)
             else:
