@@ -1,5 +1,8 @@
 """Anda's board mechanics: one placement with its two removal steps, kept incremental.
 
+(A little over 300 lines on purpose: :func:`place` and the helpers it inlines
+for speed are one algorithm; the from-scratch words are ``anda_regions``'.)
+
 An :class:`Analysis` holds what a position's rules need beyond its two
 bitboards: the regions, the groups of each colour, and the stones of each
 colour standing smothered right now. :func:`place` resolves a single-stone
@@ -21,7 +24,7 @@ exactly one), so after a placement the mover has no smothered group and the
 opponent's smothered groups lie next to the mover's removed stones.
 
 Sites and bitboards follow engine.geometry; the caller guarantees that s is
-empty. Nothing here checks legality: engine.anda does.
+empty. Nothing here checks legality: ``state.py`` does.
 """
 from __future__ import annotations
 

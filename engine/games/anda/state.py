@@ -9,7 +9,9 @@ Phases (position key ``phase=``, :class:`Phase`):
   then placements and White's komi passes (``komi`` = passes left).
 
 The board mechanics (placement, the two removal steps, incremental groups and
-regions) live in ``board.py``; this module holds the turn structure.
+regions) live in ``board.py``; this module holds the turn structure. It is a
+little over 300 lines on purpose: one class whose placement cache
+(``_memo["an"]``, ``"next"``) its methods share and no other module may touch.
 
 Positions are taken as written (PROTOCOL.md): where a position no play reaches
 leaves the mover without any legal action (a first turn with no free pair, no

@@ -19,7 +19,7 @@ sites and the regions around them into new regions (fresh counts); every
 other region keeps its counts.
 
 :func:`resolve` raises IllegalMove (with the reason) for a placement the two
-checks forbid; the caller (engine.anda_prison) checks emptiness, adjacency,
+checks forbid; the caller (``state.py``) checks emptiness, adjacency,
 phases and the annihilation ban. Colour indices: 0 black, 1 white.
 """
 from __future__ import annotations

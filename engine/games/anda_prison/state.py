@@ -15,7 +15,11 @@ Phases (`phase=` in the position string, :class:`Phase`; docs/rules/anda-prison.
 
 After `swap` the colour to move is decided by the sequence, not by the swap:
 the referee exchanges the players. Placements are resolved by ``board.py``;
-two-stone turns are tested and enumerated by ``pairs.py``. A position is taken
+two-stone turns are tested and enumerated by ``pairs.py``; the phase sequence
+and the agreement score are ``phases.py``'s. This module stays over 300 lines
+on purpose: it is one class whose methods share the placement cache
+(``_memo["sims"]``, ``"lay"``), which by engine.game's convention no other
+module touches. A position is taken
 as written: `last` is a field like the others (an absent `last=` is `-`, and
 then an agreed ending gives nobody the half point).
 """
@@ -24,12 +28,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, ClassVar
 
 from . import board as board_mod
 from . import pairs
-from .. import anda_regions as R
+from .phases import PAIR_PHASES, Phase, after_placement, after_word, agreement_score
 from ...actions import Accept, Action, Decline, Keep, Komi, Pair, Place, Propose, Release, Swap
 from ...core import Colour, Outcome, Termination
 from ...errors import IllegalMove
@@ -39,24 +42,6 @@ from ...position import (Position, colour_key, colours_key, count_key, format_co
                          phase_key)
 
 BLACK, WHITE = Colour.BLACK, Colour.WHITE
-
-
-class Phase(StrEnum):
-    """The phases of Anda-prison, in the order they occur; the values are the protocol's words."""
-
-    PAIR = "pair"
-    PAIR_SWAP = "pair-swap"
-    SWAP = "swap"
-    KOMI = "komi"
-    KOMI_SWAP = "komi-swap"
-    CORNERS = "corners"
-    PLAY = "play"
-    PROPOSED = "proposed"
-    DECLINED = "declined"
-    AGREED = "agreed"
-
-
-PAIR_PHASES = (Phase.PAIR, Phase.PAIR_SWAP, Phase.CORNERS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,13 +111,7 @@ class AndaPrisonState(StoneState):
                                   f"{self.to_move.other.word} has annihilated before")
             annihilated = annihilated | {self.to_move}
         first = self.first - {self.to_move}
-        phase = self.phase
-        if phase is Phase.PAIR or phase is Phase.PAIR_SWAP:
-            phase = Phase.PAIR_SWAP if first else Phase.SWAP
-        elif phase is Phase.CORNERS:
-            phase = Phase.CORNERS if first else Phase.PLAY
-        else:
-            phase = Phase.PLAY
+        phase = after_placement(self.phase, bool(first))
         child = AndaPrisonState(self.variant, self.to_move.other, self.ply + 1, black, white, phase, first,
                                 self.prison_black + res.jailed[0], self.prison_white + res.jailed[1],
                                 annihilated, self.komi, self.to_move)
@@ -217,19 +196,10 @@ class AndaPrisonState(StoneState):
         return None if alive else Outcome(self.to_move.other, Termination.NO_MOVES)
 
     def score(self, termination: Termination) -> Outcome:
-        """The agreement score now: territory + enemy prisoners + 1/2 to the last placement or release.
-
-        A tie needs `last` unset (no placement yet, or a position given without `last=`): a draw."""
-        board = self.board
-        empty = board.mask & ~(self.black | self.white)
-        b = R.territory(board, self.black, self.white, empty).bit_count() + self.prison_white
-        w = R.territory(board, self.white, self.black, empty).bit_count() + self.prison_black
-        last = self.last
-        b += 0.5 if last is BLACK else 0
-        w += 0.5 if last is WHITE else 0
-        if b == w:
-            return Outcome(None, termination)
-        return Outcome(BLACK if b > w else WHITE, termination, abs(b - w))
+        """The agreement score now (phases.agreement_score): a draw on equal scores, which
+        needs `last` unset (no placement yet, or a position given without `last=`)."""
+        return agreement_score(self.board, self.black, self.white, self.prison_black, self.prison_white,
+                               self.last, termination)
 
     def adjudicate(self) -> Outcome:
         """The referee's verdict at its ply cap: the agreement score as if accepted now."""
@@ -311,19 +281,16 @@ class AndaPrisonState(StoneState):
             key = "prison_white" if self.to_move is BLACK else "prison_black"
             return self._child(self.to_move.other, Phase.PLAY, last=self.to_move,
                                **{key: getattr(self, key) - 1})
-        if isinstance(action, Propose):
-            if phase is not Phase.PLAY or self.first:
-                raise IllegalMove("propose again only after a placement or release"
-                                  if phase is Phase.DECLINED else f"no proposal in phase {phase}")
-            return self._child(self.to_move.other, Phase.PROPOSED)
-        if isinstance(action, (Accept, Decline)):
-            if phase is not Phase.PROPOSED:
-                raise IllegalMove(f"nothing to {type(action).__name__.lower()}: no proposal")
-            return self._child(self.to_move.other, Phase.AGREED if isinstance(action, Accept) else Phase.DECLINED)
-        if isinstance(action, Swap) and phase is Phase.PAIR_SWAP:
-            return self._child(WHITE, Phase.PAIR)
-        if isinstance(action, (Swap, Keep)) and (phase is Phase.SWAP or phase is Phase.KOMI_SWAP):
-            return self._child(BLACK, Phase.KOMI if phase is Phase.SWAP else Phase.PLAY)
+        if isinstance(action, (Propose, Accept, Decline, Swap, Keep)):
+            nxt = None if isinstance(action, Propose) and self.first else after_word(phase, action, self.to_move)
+            if nxt is None:
+                if isinstance(action, Propose):
+                    raise IllegalMove("propose again only after a placement or release"
+                                      if phase is Phase.DECLINED else f"no proposal in phase {phase}")
+                if isinstance(action, (Accept, Decline)):
+                    raise IllegalMove(f"nothing to {type(action).__name__.lower()}: no proposal")
+                raise IllegalMove(f"{self.format(action)} is not an action of phase {phase}")
+            return self._child(*nxt)
         if isinstance(action, Komi) and phase is Phase.KOMI:
             if not 0 <= action.k <= self.board.site_count:
                 raise IllegalMove(f"komi={action.k}: expected 0..{self.board.site_count}")

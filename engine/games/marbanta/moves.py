@@ -1,6 +1,6 @@
 """Marbanta's move generation on bitboards: sight, roots, new groups.
 
-Pure functions of a board's tables and the stones; ``engine.marbanta`` owns
+Pure functions of a board's tables and the stones; ``state.py`` owns
 the state. Vocabulary (RULES.md section 6):
 
 * ``friendly`` / ``enemy``: the stones of the player to move and of the other.
@@ -16,7 +16,7 @@ the state. Vocabulary (RULES.md section 6):
 
 New groups are enumerated with Redelmeier's algorithm restricted to
 ``free``: every connected set containing the root is produced exactly once.
-``engine.marbanta_sample`` draws one uniformly by counting the leaves of that
+``sample.py`` draws one uniformly by counting the leaves of that
 same tree (:func:`count_leaves`).
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Marbanta's random player: a uniform new group for a root, and a uniform bit.
 
 :func:`sample_group` is exact: it walks down Redelmeier's tree (see
-``engine.marbanta_moves``) choosing each branch with probability proportional
+``moves.py``) choosing each branch with probability proportional
 to the leaves under it, so every connected set is equally likely; its cost is
 about the number of (N-1)-stone sets. Past a budget it hands over to
 :func:`chain_group`, a Metropolis chain that is only close to uniform.

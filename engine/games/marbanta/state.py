@@ -1,5 +1,8 @@
 """Marbanta (RULES.md section 6): line of sight, new groups of N stones, misère end.
 
+Sight and shapes are ``moves.py``'s, random draws ``sample.py``'s; this module
+(a little over 300 lines, one class sharing its ``_memo``) holds the turns.
+
 Phases (the ``phase=`` key of the position string):
 
 * ``pie``  Black places one black and one white stone (``PieStones``; token
@@ -156,7 +159,7 @@ class MarbantaState(StoneState):
     def random_action(self, rng: random.Random) -> Action:
         """Pie: a uniform ordered pair; swap: `swap` or `keep`; play: a uniform legal
         root (drawn among the candidates without replacement until one has room), then
-        a uniform new group for it (:func:`engine.marbanta_sample.sample_group`)."""
+        a uniform new group for it (:func:`.sample.sample_group`)."""
         board = self.board
         if self.phase is Phase.PIE:
             if not self._has_turn():

@@ -5,7 +5,7 @@ pie, Black's first action (a placement: the board is empty); `swap` — White
 may answer `swap` instead of a normal action; `play` — everything after.
 After `swap` the colour to move stays White (the referee exchanges the
 players' colours; the board is untouched). Rules, geometry and the option
-semantics of moves live in engine/vaxandis_moves.py; docs/rules/vaxandis.md
+semantics of moves live in ``moves.py``; docs/rules/vaxandis.md
 lists the decisions RULES.md leaves open.
 """
 from __future__ import annotations
@@ -54,7 +54,7 @@ def _settings(variant: Variant) -> tuple[Variant, Tables, bool, bool]:
 
 @dataclass(frozen=True, slots=True)
 class VaxandisState(StoneState):
-    """A Vaxandis position. `levels` is the height table of engine/vaxandis_moves.py."""
+    """A Vaxandis position. `levels` is the height table of ``moves.py``."""
 
     info: ClassVar[GameInfo]
 
