@@ -261,3 +261,15 @@ def test_the_cycle_finder_accepts_a_package_importing_its_modules():
     graph = import_graph(files)
     assert graph["hexarena.engine.games.g.state"] == {"hexarena.engine.games.g.moves", "hexarena.engine.core"}
     assert find_cycle(graph) is None
+
+
+def test_every_package_folder_is_listed_in_pyproject():
+    """A wheel installs only the packages pyproject.toml lists (package-dir maps the folders)."""
+    import tomllib
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    listed = set(config["packages"])
+    found = {module_name(init.relative_to(ROOT).as_posix())
+             for top in GRAPH_ROOTS if top not in ("bench", "tests")
+             for init in (ROOT / top).rglob("__init__.py")}
+    assert "hexarena.engine.games.spelde" in found
+    assert found - listed == set()
