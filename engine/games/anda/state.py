@@ -47,6 +47,9 @@ class Phase(StrEnum):
     PLAY = "play"
 
 
+#: The members as module constants: `Phase.X` is an enum lookup (slow on Python 3.11) in hot paths.
+OFFER, ANSWER, PLAY = Phase.OFFER, Phase.ANSWER, Phase.PLAY
+
 @lru_cache(maxsize=None)
 def opening_pairs(n: int, opening: str) -> tuple[tuple[int, int], ...]:
     """Every first-turn pair of the empty board, canonical (a before b), in canonical order.
@@ -81,12 +84,13 @@ class AndaState(StoneState):
 
     `_memo` (engine.game's convention for derived data): ``"an"`` the board's Analysis
     (computed lazily, or handed over by the parent that built this state), ``"next"``
-    (site, child) the last placement random_action resolved, reused by play."""
+    (site, child) the last placement random_action resolved, reused by play, ``"out"``
+    the outcome."""
 
     info: ClassVar[GameInfo]
     komi: int                        # White's passes left
     first: frozenset[Colour]         # colours whose two-stone first turn is still to come
-    phase: Phase = Phase.PLAY
+    phase: Phase = PLAY
     _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # -- helpers ------------------------------------------------------------------------
@@ -112,7 +116,7 @@ class AndaState(StoneState):
 
     def _placing(self) -> bool:
         """A normal turn: single placements (and White's passes)."""
-        return self.phase is Phase.PLAY and self.to_move not in self.first and self._eliminated() is None
+        return self.phase is PLAY and self.to_move not in self.first and self._eliminated() is None
 
     def can_pass(self) -> bool:
         """White may spend a komi point now."""
@@ -126,7 +130,7 @@ class AndaState(StoneState):
     # -- the rules ----------------------------------------------------------------------
     def _eliminated(self) -> Outcome | None:
         """The end by elimination, checked only after both first turns."""
-        if self.phase is not Phase.PLAY or self.first:
+        if self.phase is not PLAY or self.first:
             return None
         if not self.black:
             return Outcome(Colour.WHITE, Termination.ELIMINATED)
@@ -135,12 +139,16 @@ class AndaState(StoneState):
         return None
 
     def outcome(self) -> Outcome | None:
-        if self.phase is not Phase.PLAY:
-            return None
-        out = self._eliminated()
-        if out is not None or self._has_action():
-            return out
-        return Outcome(self.to_move.other, Termination.NO_MOVES)
+        memo = self._memo
+        if "out" in memo:
+            return memo["out"]
+        out = None
+        if self.phase is PLAY:
+            out = self._eliminated()
+            if out is None and not self._has_action():
+                out = Outcome(self.to_move.other, Termination.NO_MOVES)
+        memo["out"] = out
+        return out
 
     def _has_action(self) -> bool:
         """Whether the mover has a legal action (phase play, no elimination). Cheap in play:
@@ -182,13 +190,13 @@ class AndaState(StoneState):
         smothered = (0, res.other_smothered) if me == 0 else (res.other_smothered, 0)
         black, white = (res.own, res.other) if me == 0 else (res.other, res.own)
         child = AndaState(self.variant, self.to_move.other, self.ply + 1, black, white, self.komi,
-                          self.first, Phase.PLAY)
+                          self.first, PLAY)
         child._memo["an"] = Analysis(res.regions, groups, smothered)
         return child
 
     def _place(self, s: int) -> AndaState:
-        if self.phase is not Phase.PLAY or self._eliminated() is not None:
-            raise IllegalMove("no placement now" if self.phase is not Phase.PLAY else "the game is over")
+        if self.phase is not PLAY or self._eliminated() is not None:
+            raise IllegalMove("no placement now" if self.phase is not PLAY else "the game is over")
         if self.to_move in self.first:
             raise IllegalMove("the first turn places two stones (a pair such as a1,i9)")
         out = self._try_place(s)
@@ -197,7 +205,7 @@ class AndaState(StoneState):
         return out
 
     def _pair(self, a: int, b: int) -> AndaState:
-        if self.phase is not Phase.PLAY or self.to_move not in self.first:
+        if self.phase is not PLAY or self.to_move not in self.first:
             raise IllegalMove("a pair is only a first turn")
         board = self.board
         for s in (a, b):
@@ -231,16 +239,16 @@ class AndaState(StoneState):
                 child._memo["an"] = self._memo["an"]
             return child
         if kind is Komi:
-            if self.phase is not Phase.OFFER:
+            if self.phase is not OFFER:
                 raise IllegalMove("no komi offer now")
             sites = self.board.site_count
             if not 0 <= action.k <= sites:
                 raise IllegalMove(f"komi {action.k} outside 0..{sites}")
-            return self._with(komi=action.k, phase=Phase.ANSWER)
+            return self._with(komi=action.k, phase=ANSWER)
         if kind is Swap or kind is Keep:
-            if self.phase is not Phase.ANSWER:
+            if self.phase is not ANSWER:
                 raise IllegalMove("no swap decision now")
-            return self._with(phase=Phase.PLAY)
+            return self._with(phase=PLAY)
         raise IllegalMove(f"{self.format(action)} is not an action of Anda")
 
     def legal_cells(self) -> int:
@@ -256,9 +264,9 @@ class AndaState(StoneState):
 
     def legal_actions(self) -> Iterator[Action]:
         board = self.board
-        if self.phase is Phase.OFFER:
+        if self.phase is OFFER:
             yield from (Komi(k) for k in range(board.site_count + 1))
-        elif self.phase is Phase.ANSWER:
+        elif self.phase is ANSWER:
             yield Swap()
             yield Keep()
         elif self.to_move in self.first:
@@ -273,9 +281,9 @@ class AndaState(StoneState):
         if self.outcome() is not None:
             raise ValueError("the game is over")
         board = self.board
-        if self.phase is Phase.OFFER:
+        if self.phase is OFFER:
             return Komi(rng.randrange(board.site_count + 1))
-        if self.phase is Phase.ANSWER:
+        if self.phase is ANSWER:
             return rng.choice((Swap(), Keep()))
         if self.to_move in self.first:
             pairs = opening_pairs(board.n, self.variant.option("opening"))
@@ -317,8 +325,8 @@ def new_game(variant: Variant, komi: int = 0) -> AndaState:
     if komi < 0:
         raise ValueError(f"komi {komi} is negative")
     if variant.balance == "pie":
-        return AndaState(variant, Colour.BLACK, 0, 0, 0, 0, BOTH, Phase.OFFER)
-    return AndaState(variant, Colour.BLACK, 0, 0, 0, komi, BOTH, Phase.PLAY)
+        return AndaState(variant, Colour.BLACK, 0, 0, 0, 0, BOTH, OFFER)
+    return AndaState(variant, Colour.BLACK, 0, 0, 0, komi, BOTH, PLAY)
 
 
 def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> AndaState:
@@ -337,5 +345,5 @@ RULES = GameInfo(
     balances=("pie", "nopie"), options=(("opening", ("features", "cells")),),
     forms=frozenset({Place, Pair, Komi, Swap, Keep, Pass}),
     new_game=new_game, from_position=from_position, ply_cap=ply_cap, uses_komi=True,
-    keys=(phase_key("anda", Phase, Phase.PLAY), komi_key(), colours_key("first"), count_key("ply")))
+    keys=(phase_key("anda", Phase, PLAY), komi_key(), colours_key("first"), count_key("ply")))
 AndaState.info = RULES

@@ -33,17 +33,20 @@ class Phase(StrEnum):
     AGREED = "agreed"
 
 
+#: The members as module constants: `Phase.X` is an enum lookup (slow on Python 3.11) in hot paths.
+PAIR, PAIR_SWAP, SWAP, KOMI, KOMI_SWAP, CORNERS, PLAY, PROPOSED, DECLINED, AGREED = Phase.PAIR, Phase.PAIR_SWAP, Phase.SWAP, Phase.KOMI, Phase.KOMI_SWAP, Phase.CORNERS, Phase.PLAY, Phase.PROPOSED, Phase.DECLINED, Phase.AGREED
+
 #: The phases whose turn places a two-stone pair (besides `play` while `first` is not `-`).
-PAIR_PHASES = (Phase.PAIR, Phase.PAIR_SWAP, Phase.CORNERS)
+PAIR_PHASES = (PAIR, PAIR_SWAP, CORNERS)
 
 
 def after_placement(phase: Phase, first_left: bool) -> Phase:
     """The phase after a placement (single or pair); `first_left`: a colour still owes its pair."""
-    if phase is Phase.PAIR or phase is Phase.PAIR_SWAP:
-        return Phase.PAIR_SWAP if first_left else Phase.SWAP
-    if phase is Phase.CORNERS:
-        return Phase.CORNERS if first_left else Phase.PLAY
-    return Phase.PLAY
+    if phase is PAIR or phase is PAIR_SWAP:
+        return PAIR_SWAP if first_left else SWAP
+    if phase is CORNERS:
+        return CORNERS if first_left else PLAY
+    return PLAY
 
 
 def after_word(phase: Phase, action: Action, mover: Colour) -> tuple[Colour, Phase] | None:
@@ -52,15 +55,15 @@ def after_word(phase: Phase, action: Action, mover: Colour) -> tuple[Colour, Pha
     checks that no first turn is owed)."""
     kind = type(action)
     if kind is Propose:
-        return (mover.other, Phase.PROPOSED) if phase is Phase.PLAY else None
+        return (mover.other, PROPOSED) if phase is PLAY else None
     if kind is Accept or kind is Decline:
-        if phase is not Phase.PROPOSED:
+        if phase is not PROPOSED:
             return None
-        return mover.other, Phase.AGREED if kind is Accept else Phase.DECLINED
-    if kind is Swap and phase is Phase.PAIR_SWAP:
-        return WHITE, Phase.PAIR                   # the swapper places White's pair next
-    if (kind is Swap or kind is Keep) and (phase is Phase.SWAP or phase is Phase.KOMI_SWAP):
-        return BLACK, Phase.KOMI if phase is Phase.SWAP else Phase.PLAY
+        return mover.other, AGREED if kind is Accept else DECLINED
+    if kind is Swap and phase is PAIR_SWAP:
+        return WHITE, PAIR                   # the swapper places White's pair next
+    if (kind is Swap or kind is Keep) and (phase is SWAP or phase is KOMI_SWAP):
+        return BLACK, KOMI if phase is SWAP else PLAY
     return None
 
 

@@ -32,7 +32,8 @@ from typing import Any, ClassVar
 
 from . import board as board_mod
 from . import pairs
-from .phases import PAIR_PHASES, Phase, after_placement, after_word, agreement_score
+from .phases import (AGREED, CORNERS, DECLINED, KOMI, KOMI_SWAP, PAIR, PAIR_PHASES, PAIR_SWAP, PLAY, PROPOSED, SWAP,
+                     Phase, after_placement, after_word, agreement_score)
 from ...actions import Accept, Action, Decline, Keep, Komi, Pair, Place, Propose, Release, Swap
 from ...core import Colour, Outcome, Termination
 from ...errors import IllegalMove
@@ -57,7 +58,7 @@ class AndaPrisonState(StoneState):
 
     info: ClassVar[GameInfo]
 
-    phase: Phase = Phase.PLAY
+    phase: Phase = PLAY
     first: frozenset[Colour] = frozenset()
     prison_black: int = 0
     prison_white: int = 0
@@ -70,12 +71,12 @@ class AndaPrisonState(StoneState):
     @property
     def pairing(self) -> bool:
         """True when the mover's turn is a two-stone first turn or setup pair."""
-        return self.phase in PAIR_PHASES or (self.phase is Phase.PLAY and bool(self.first))
+        return self.phase in PAIR_PHASES or (bool(self.first) and (self.phase is PLAY or self.phase is DECLINED))
 
     @property
     def normal(self) -> bool:
         """True in a normal turn: a placement or a release is due."""
-        return (self.phase is Phase.PLAY or self.phase is Phase.DECLINED) and not self.first
+        return (self.phase is PLAY or self.phase is DECLINED) and not self.first
 
     def analysis(self) -> board_mod.Analysis:
         lay = self._memo.get("lay")
@@ -126,7 +127,7 @@ class AndaPrisonState(StoneState):
             me = 0 if self.to_move is BLACK else 1
             occupied = self.black | self.white
             turn = self._memo["pair_turn"] = pairs.PairTurn(
-                self.board, occupied, self.phase is Phase.CORNERS, me, lay,
+                self.board, occupied, self.phase is CORNERS, me, lay,
                 pairs.quiet(self.board, lay, me, occupied), self._pair_legal)
         return turn
 
@@ -185,12 +186,12 @@ class AndaPrisonState(StoneState):
         return self._memo["out"]
 
     def _outcome(self) -> Outcome | None:
-        if self.phase is Phase.AGREED:
+        if self.phase is AGREED:
             return self.score(Termination.AGREEMENT)
         if self.normal:
             alive = self._can_release() or self._has_placement()
         elif self.pairing:
-            alive = next(pairs.legal_pairs(self._pair_turn()), None) is not None or self.phase is Phase.PAIR_SWAP
+            alive = next(pairs.legal_pairs(self._pair_turn()), None) is not None or self.phase is PAIR_SWAP
         else:
             alive = True
         return None if alive else Outcome(self.to_move.other, Termination.NO_MOVES)
@@ -209,42 +210,42 @@ class AndaPrisonState(StoneState):
         if self.outcome() is not None:
             return
         phase = self.phase
-        if phase is Phase.PROPOSED:
+        if phase is PROPOSED:
             yield from (Accept(), Decline())
-        elif phase is Phase.SWAP or phase is Phase.KOMI_SWAP:
+        elif phase is SWAP or phase is KOMI_SWAP:
             yield from (Swap(), Keep())
-        elif phase is Phase.KOMI:
+        elif phase is KOMI:
             yield from (Komi(k) for k in range(self.board.site_count + 1))
         elif self.pairing:
             yield from pairs.legal_pairs(self._pair_turn())
-            if phase is Phase.PAIR_SWAP:
+            if phase is PAIR_SWAP:
                 yield Swap()
         else:
             for s in self.board.sorted_sites(iter_bits(self.legal_cells())):
                 yield Place(s)
             if self._can_release():
                 yield Release()
-            if phase is Phase.PLAY:
+            if phase is PLAY:
                 yield Propose()
 
     def random_action(self, rng: random.Random) -> Action:
         if self.outcome() is not None:
             raise ValueError("the game is over")
         phase = self.phase
-        if phase is Phase.PROPOSED:
+        if phase is PROPOSED:
             return rng.choice((Accept(), Decline()))
-        if phase is Phase.SWAP or phase is Phase.KOMI_SWAP:
+        if phase is SWAP or phase is KOMI_SWAP:
             return rng.choice((Swap(), Keep()))
-        if phase is Phase.KOMI:
+        if phase is KOMI:
             return Komi(rng.randrange(self.board.site_count + 1))
-        if phase is Phase.CORNERS:
+        if phase is CORNERS:
             return rng.choice(list(pairs.legal_pairs(self._pair_turn())))
         if self.pairing:
-            return pairs.random_pair(self._pair_turn(), rng, (Swap(),) if phase is Phase.PAIR_SWAP else ())
+            return pairs.random_pair(self._pair_turn(), rng, (Swap(),) if phase is PAIR_SWAP else ())
         sites = self.board.sites
         n = len(sites)
         occupied = self.black | self.white
-        words = ((Release(),) if self._can_release() else ()) + ((Propose(),) if phase is Phase.PLAY else ())
+        words = ((Release(),) if self._can_release() else ()) + ((Propose(),) if phase is PLAY else ())
         while True:
             r = rng.randrange(n + len(words))
             if r >= n:
@@ -279,22 +280,22 @@ class AndaPrisonState(StoneState):
                 raise IllegalMove("release: the prison holds no enemy-coloured stone"
                                   if self.normal else f"no release in phase {phase}")
             key = "prison_white" if self.to_move is BLACK else "prison_black"
-            return self._child(self.to_move.other, Phase.PLAY, last=self.to_move,
+            return self._child(self.to_move.other, PLAY, last=self.to_move,
                                **{key: getattr(self, key) - 1})
         if isinstance(action, (Propose, Accept, Decline, Swap, Keep)):
             nxt = None if isinstance(action, Propose) and self.first else after_word(phase, action, self.to_move)
             if nxt is None:
                 if isinstance(action, Propose):
                     raise IllegalMove("propose again only after a placement or release"
-                                      if phase is Phase.DECLINED else f"no proposal in phase {phase}")
+                                      if phase is DECLINED else f"no proposal in phase {phase}")
                 if isinstance(action, (Accept, Decline)):
                     raise IllegalMove(f"nothing to {type(action).__name__.lower()}: no proposal")
                 raise IllegalMove(f"{self.format(action)} is not an action of phase {phase}")
             return self._child(*nxt)
-        if isinstance(action, Komi) and phase is Phase.KOMI:
+        if isinstance(action, Komi) and phase is KOMI:
             if not 0 <= action.k <= self.board.site_count:
                 raise IllegalMove(f"komi={action.k}: expected 0..{self.board.site_count}")
-            return self._child(WHITE, Phase.KOMI_SWAP, prison_black=self.prison_black + action.k, komi=action.k)
+            return self._child(WHITE, KOMI_SWAP, prison_black=self.prison_black + action.k, komi=action.k)
         raise IllegalMove(f"{self.format(action)} is not an action of phase {phase}")
 
     def to_position(self) -> Position:
@@ -328,8 +329,8 @@ def new_game(variant: Variant, komi: int = 0) -> AndaPrisonState:
     if komi < 0:
         raise ValueError(f"komi {komi} is negative")
     if variant.balance == "pie":
-        return AndaPrisonState(variant, BLACK, 0, 0, 0, Phase.PAIR, frozenset((BLACK, WHITE)))
-    phase = Phase.CORNERS if variant.balance == "corners" else Phase.PLAY
+        return AndaPrisonState(variant, BLACK, 0, 0, 0, PAIR, frozenset((BLACK, WHITE)))
+    phase = CORNERS if variant.balance == "corners" else PLAY
     return AndaPrisonState(variant, BLACK, 0, 0, 0, phase, frozenset((BLACK, WHITE)), komi, 0, frozenset(), komi)
 
 
@@ -358,7 +359,7 @@ RULES = GameInfo(
     new_game=new_game,
     from_position=from_position,
     ply_cap=ply_cap,
-    keys=(phase_key("anda-prison", Phase, Phase.PLAY), komi_key(), pair_key("prison"), colours_key("first"),
+    keys=(phase_key("anda-prison", Phase, PLAY), komi_key(), pair_key("prison"), colours_key("first"),
           colours_key("annihilated"), colour_key("last"), count_key("ply")),
     uses_komi=True,
 )

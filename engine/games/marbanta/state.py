@@ -48,6 +48,9 @@ class Phase(StrEnum):
     PLAY = "play"
 
 
+#: The members as module constants: `Phase.X` is an enum lookup (slow on Python 3.11) in hot paths.
+PIE, SWAP, PLAY = Phase.PIE, Phase.SWAP, Phase.PLAY
+
 def _owner_list(n: int, black: int, white: int) -> list[int]:
     """The group bitboard of every stone, indexed by bit (0 on empty sites)."""
     board = hexagon(n)
@@ -64,7 +67,7 @@ class MarbantaState(StoneState):
     """A Marbanta position. `black`/`white` are bitboards; see the module docstring for phases."""
 
     info: ClassVar[GameInfo]
-    phase: Phase = Phase.PLAY
+    phase: Phase = PLAY
     _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
@@ -103,7 +106,7 @@ class MarbantaState(StoneState):
     def _has_turn(self) -> bool:
         got = self._memo.get("has_turn")
         if got is None:
-            if self.phase is Phase.PIE:          # two empty sites for the pie stones
+            if self.phase is PIE:          # two empty sites for the pie stones
                 got = (self.board.mask & ~(self.black | self.white)).bit_count() >= 2
             elif "roots" in self._memo:
                 got = bool(self._memo["roots"])
@@ -121,12 +124,12 @@ class MarbantaState(StoneState):
 
     # -- the generic interface ---------------------------------------------------
     def outcome(self) -> Outcome | None:
-        if self.phase is Phase.SWAP or self._has_turn():
+        if self.phase is SWAP or self._has_turn():
             return None
         return Outcome(self.to_move, Termination.NO_MOVES)
 
     def legal_cells(self) -> int:
-        if self.phase is not Phase.PLAY:
+        if self.phase is not PLAY:
             return 0
         cells = 0
         for r in self._roots():
@@ -135,13 +138,13 @@ class MarbantaState(StoneState):
 
     def legal_actions(self) -> Iterator[Action]:
         board = self.board
-        if self.phase is Phase.PIE:
+        if self.phase is PIE:
             empty = [s for s in board.sites if not (self.black | self.white) >> s & 1]
             if len(empty) >= 2:
                 for black, white in permutations(empty, 2):
                     yield PieStones(black, white)
             return
-        if self.phase is Phase.SWAP:
+        if self.phase is SWAP:
             yield Swap()
             yield Keep()
             return
@@ -161,7 +164,7 @@ class MarbantaState(StoneState):
         root (drawn among the candidates without replacement until one has room), then
         a uniform new group for it (:func:`.sample.sample_group`)."""
         board = self.board
-        if self.phase is Phase.PIE:
+        if self.phase is PIE:
             if not self._has_turn():
                 raise ValueError("the game is over: no two empty sites for the pie")
             taken = self.black | self.white       # empty on every board reached in play
@@ -172,7 +175,7 @@ class MarbantaState(StoneState):
             while white == black or taken >> white & 1:
                 white = board.sites[rng.randrange(len(board.sites))]
             return PieStones(black, white)
-        if self.phase is Phase.SWAP:
+        if self.phase is SWAP:
             return Swap() if rng.randrange(2) else Keep()
         t = tables(self.variant.size)
         friendly, enemy = self._sides()
@@ -193,7 +196,7 @@ class MarbantaState(StoneState):
         if isinstance(action, Resign):
             raise IllegalMove("resign is not played into the rules")
         board = self.board
-        if self.phase is Phase.PIE:
+        if self.phase is PIE:
             if not isinstance(action, PieStones):
                 raise IllegalMove("the pie comes first: a black and a white stone, e.g. e5,c3")
             b, w = action.black, action.white
@@ -205,13 +208,13 @@ class MarbantaState(StoneState):
             for x in (b, w):
                 if (self.black | self.white) >> x & 1:
                     raise IllegalMove(f"{board.name(x)} is occupied")
-            nxt_phase = Phase.SWAP if self.variant.balance == "pie" else Phase.PLAY
-            mover = Colour.WHITE if nxt_phase is Phase.SWAP else Colour.BLACK
+            nxt_phase = SWAP if self.variant.balance == "pie" else PLAY
+            mover = Colour.WHITE if nxt_phase is SWAP else Colour.BLACK
             return self._next(mover, 1 << b, 1 << w, nxt_phase)
-        if self.phase is Phase.SWAP:
+        if self.phase is SWAP:
             if not isinstance(action, (Swap, Keep)):
                 raise IllegalMove("White must answer the pie with swap or keep")
-            return self._next(Colour.BLACK, 0, 0, Phase.PLAY)
+            return self._next(Colour.BLACK, 0, 0, PLAY)
         if isinstance(action, Place):
             root, branches = action.cell, ()
         elif isinstance(action, Grow):
@@ -226,8 +229,8 @@ class MarbantaState(StoneState):
             raise IllegalMove(f"{type(action).__name__} is not a Marbanta action")
         group = self._check_turn(root, branches)
         if self.to_move is Colour.BLACK:
-            return self._next(Colour.WHITE, group, 0, Phase.PLAY)
-        return self._next(Colour.BLACK, 0, group, Phase.PLAY)
+            return self._next(Colour.WHITE, group, 0, PLAY)
+        return self._next(Colour.BLACK, 0, group, PLAY)
 
     def _check_turn(self, root: int, branches: tuple[int, ...]) -> int:
         """The new group's bitboard, or IllegalMove saying what is wrong."""
@@ -286,7 +289,7 @@ class MarbantaState(StoneState):
 
 def new_game(variant: Variant, komi: int = 0) -> MarbantaState:
     """The empty board, Black to place the pie stones. `komi` means nothing here and is ignored."""
-    return MarbantaState(variant, Colour.BLACK, 0, 0, 0, Phase.PIE)
+    return MarbantaState(variant, Colour.BLACK, 0, 0, 0, PIE)
 
 
 def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> MarbantaState:
@@ -313,7 +316,7 @@ RULES = GameInfo(
     new_game=new_game,
     from_position=from_position,
     ply_cap=ply_cap,
-    keys=(phase_key("marbanta", Phase, Phase.PLAY), count_key("ply")),
+    keys=(phase_key("marbanta", Phase, PLAY), count_key("ply")),
     no_move_wins=True,
     uses_komi=False,
 )

@@ -33,11 +33,14 @@ class Phase(StrEnum):
     PLAY = "play"
 
 
+#: The members as module constants: `Phase.X` is an enum lookup (slow on Python 3.11) in hot paths.
+OPEN, SWAP, PLAY = Phase.OPEN, Phase.SWAP, Phase.PLAY
+
 @dataclass(frozen=True, slots=True)
 class SpeldeState(StoneState):
     info: ClassVar[GameInfo]
 
-    phase: Phase = Phase.PLAY
+    phase: Phase = PLAY
     _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # -- helpers ------------------------------------------------------------------
@@ -82,12 +85,12 @@ class SpeldeState(StoneState):
         return cells
 
     def outcome(self) -> Outcome | None:
-        if self.phase is Phase.SWAP or self.legal_cells():
+        if self.phase is SWAP or self.legal_cells():
             return None
         return Outcome(self.to_move.other, Termination.NO_MOVES)
 
     def legal_actions(self) -> Iterator[Action]:
-        if self.phase is Phase.SWAP:
+        if self.phase is SWAP:
             yield Swap()
         cells = self.legal_cells()
         board = self.board
@@ -104,7 +107,7 @@ class SpeldeState(StoneState):
             raise ValueError("the game is over")
         cells = self.legal_cells()
         count = cells.bit_count()
-        k = rng.randrange(count + (self.phase is Phase.SWAP))
+        k = rng.randrange(count + (self.phase is SWAP))
         if k == count:
             return Swap()
         c = _pick(self.board.sites, cells, k, rng)
@@ -121,9 +124,9 @@ class SpeldeState(StoneState):
 
     def play(self, action: Action) -> SpeldeState:
         if isinstance(action, Swap):
-            if self.phase is not Phase.SWAP:
+            if self.phase is not SWAP:
                 raise IllegalMove("swap is only allowed as White's answer to the pie stone")
-            return SpeldeState(self.variant, self.to_move, self.ply + 1, self.black, self.white, Phase.PLAY)
+            return SpeldeState(self.variant, self.to_move, self.ply + 1, self.black, self.white, PLAY)
         if isinstance(action, Place):
             cell, named = action.cell, 0
         elif isinstance(action, Split):
@@ -139,7 +142,7 @@ class SpeldeState(StoneState):
         mover = self._stones(self.to_move) | 1 << cell | named
         enemy = self._stones(self.to_move.other) & ~named
         black, white = (mover, enemy) if self.to_move is Colour.BLACK else (enemy, mover)
-        phase = Phase.SWAP if self.phase is Phase.OPEN else Phase.PLAY
+        phase = SWAP if self.phase is OPEN else PLAY
         return SpeldeState(self.variant, self.to_move.other, self.ply + 1, black, white, phase)
 
     def _check(self, cell: int, named: int) -> None:
@@ -183,7 +186,7 @@ def _pick(sites: tuple[int, ...], cells: int, k: int, rng: random.Random) -> int
 
 def new_game(variant: Variant, komi: int = 0) -> SpeldeState:
     """The empty board; `komi` means nothing in Spelde and is ignored."""
-    phase = Phase.OPEN if variant.balance == "pie" else Phase.PLAY
+    phase = OPEN if variant.balance == "pie" else PLAY
     return SpeldeState(variant, Colour.BLACK, 0, 0, 0, phase)
 
 
@@ -210,6 +213,6 @@ RULES = GameInfo(
     new_game=new_game,
     from_position=from_position,
     ply_cap=ply_cap,
-    keys=(phase_key("spelde", Phase, Phase.PLAY), count_key("ply")),
+    keys=(phase_key("spelde", Phase, PLAY), count_key("ply")),
 )
 SpeldeState.info = RULES

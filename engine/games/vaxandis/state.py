@@ -37,6 +37,9 @@ class Phase(StrEnum):
     PLAY = "play"
 
 
+#: The members as module constants: `Phase.X` is an enum lookup (slow on Python 3.11) in hot paths.
+OPEN, SWAP, PLAY = Phase.OPEN, Phase.SWAP, Phase.PLAY
+
 _SETTINGS: dict[int, tuple[Variant, Tables, bool, bool]] = {}
 
 
@@ -59,7 +62,7 @@ class VaxandisState(StoneState):
     info: ClassVar[GameInfo]
 
     levels: Levels
-    phase: Phase = Phase.PLAY
+    phase: Phase = PLAY
     _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # -- helpers ------------------------------------------------------------------
@@ -106,12 +109,12 @@ class VaxandisState(StoneState):
         return some
 
     def outcome(self) -> Outcome | None:
-        if self.phase is not Phase.PLAY or self.legal_cells() or self.has_move():
+        if self.phase is SWAP or self.legal_cells() or self.has_move():
             return None
         return Outcome(self.to_move.other, Termination.NO_MOVES)
 
     def legal_actions(self) -> Iterator[Action]:
-        if self.phase is Phase.SWAP:
+        if self.phase is SWAP:
             yield Swap()
         board = self.board
         for c in board.sorted_sites(iter_bits(self.legal_cells())):
@@ -133,7 +136,7 @@ class VaxandisState(StoneState):
             raise ValueError("the game is over")
         cells = self.legal_cells()
         ncells = cells.bit_count()
-        swap = self.phase is Phase.SWAP
+        swap = self.phase is SWAP
         if "targets" not in self._memo:
             own, enemy = self._sides()
             _, tb, group, path = _settings(self.variant)
@@ -179,10 +182,10 @@ class VaxandisState(StoneState):
         if isinstance(action, Place):
             return self._play_place(action.cell)
         if isinstance(action, Swap):
-            if self.phase is not Phase.SWAP:
+            if self.phase is not SWAP:
                 raise IllegalMove("swap is only allowed as White's answer to the pie stack")
             return VaxandisState(self.variant, self.to_move, self.ply + 1, self.black, self.white,
-                                 self.levels, Phase.PLAY)
+                                 self.levels, PLAY)
         if isinstance(action, Resign):
             raise IllegalMove("resign is not an action on the board")
         raise IllegalMove(f"{type(action).__name__.lower()} is not a Vaxandis action")
@@ -201,7 +204,7 @@ class VaxandisState(StoneState):
         levels = dict(self.levels)
         levels[1] = levels.get(1, 0) | bit
         black, white = (self.black | bit, self.white) if self.to_move is Colour.BLACK else (self.black, self.white | bit)
-        phase = Phase.SWAP if self.phase is Phase.OPEN else Phase.PLAY
+        phase = SWAP if self.phase is OPEN else PLAY
         child = VaxandisState(self.variant, self.to_move.other, self.ply + 1, black, white,
                               tuple(sorted(levels.items())), phase)
         heights = self._memo.get("heights")
@@ -223,7 +226,7 @@ class VaxandisState(StoneState):
             new_own, levels, heights = apply_move(own, enemy, self.levels, self.heights(), tb, move.src,
                                                   move.dst, group, path)
         black, white = (new_own, enemy) if self.to_move is Colour.BLACK else (enemy, new_own)
-        child = VaxandisState(self.variant, self.to_move.other, self.ply + 1, black, white, levels, Phase.PLAY)
+        child = VaxandisState(self.variant, self.to_move.other, self.ply + 1, black, white, levels, PLAY)
         child._memo["heights"] = heights
         return child
 
@@ -239,7 +242,7 @@ class VaxandisState(StoneState):
 
 def new_game(variant: Variant, komi: int = 0) -> VaxandisState:
     """The empty board; `komi` is ignored (Vaxandis has none)."""
-    phase = Phase.OPEN if variant.balance == "pie" else Phase.PLAY
+    phase = OPEN if variant.balance == "pie" else PLAY
     return VaxandisState(variant, Colour.BLACK, 0, 0, 0, (), phase)
 
 
@@ -269,7 +272,7 @@ RULES = GameInfo(
     new_game=new_game,
     from_position=from_position,
     ply_cap=ply_cap,
-    keys=(phase_key("vaxandis", Phase, Phase.PLAY), count_key("ply")),
+    keys=(phase_key("vaxandis", Phase, PLAY), count_key("ply")),
     stacks=True,
 )
 VaxandisState.info = RULES
