@@ -157,7 +157,11 @@ class AndaState(StoneState):
         if self.to_move in self.first:
             return next(self._free_pairs(), None) is not None
         own, other = self._stones()
-        if self.board.adjacent(own) & ~other:
+        board = self.board
+        empty = board.mask & ~(own | other)
+        if own and board.neighbour_mask[(own & -own).bit_length() - 1] & empty:
+            return True                          # the usual case, cheaper than the full ring
+        if board.expand(own) & empty:
             return True
         return self.can_pass() or self.legal_cells() != 0
 
