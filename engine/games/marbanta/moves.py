@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...geometry import Hexagon, hexagon, iter_bits, split_rays
+from ...geometry import Hexagon, expand_unclipped, hexagon, iter_bits, split_rays
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,10 +50,7 @@ def tables(n: int) -> SightTables:
 
 def free_sites(t: SightTables, friendly: int, enemy: int) -> int:
     """Empty sites not adjacent to (and not holding) a friendly stone."""
-    w = t.width
-    f = friendly
-    near = f | f << 1 | f >> 1 | f << w | f >> w | f << (w + 1) | f >> (w + 1)
-    return t.mask & ~near & ~enemy
+    return t.mask & ~expand_unclipped(friendly, t.width, t.width + 1) & ~enemy
 
 
 def sighted(t: SightTables, friendly: int, enemy: int) -> int:
@@ -124,11 +121,12 @@ def groups_seen(t: SightTables, r: int, friendly: int, enemy: int, owner: list[i
 
 
 def has_room(t: SightTables, free: int, r: int, need: int) -> bool:
-    """Whether the region of `free` holding site r has at least `need` sites."""
+    """Whether the region of `free` holding site r has at least `need` sites (a flood that
+    stops as soon as it has `need`)."""
     cur = 1 << r
-    w = t.width
+    w, v = t.width, t.width + 1
     while cur.bit_count() < need:
-        nxt = (cur | cur << 1 | cur >> 1 | cur << w | cur >> w | cur << (w + 1) | cur >> (w + 1)) & free
+        nxt = expand_unclipped(cur, w, v) & free
         if nxt == cur:
             return False
         cur = nxt
