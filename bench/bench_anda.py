@@ -16,7 +16,7 @@ import random
 import statistics
 import time
 
-from bench.common import baseline_us, table, time_playouts
+from bench.common import baseline_us, fresh_copy, table, time_playouts
 from hexarena.engine.actions import Place
 from hexarena.engine.games.anda.state import RULES
 from hexarena.engine.errors import IllegalMove
@@ -32,7 +32,7 @@ def check_apply_us(samples: list, seed: int) -> float:
             continue
         empty = list(iter_bits(state.board.mask & ~(state.black | state.white)))
         for site in rng.sample(empty, min(10, len(empty))):
-            fresh = RULES.from_position(state.variant, state.to_position())
+            fresh = fresh_copy(state)
             fresh._analysis()                       # the analysis a played state carries
             t0 = time.perf_counter()
             try:

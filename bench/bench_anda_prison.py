@@ -21,7 +21,7 @@ import random
 import statistics
 import time
 
-from bench.common import baseline_us, table, time_playouts
+from bench.common import baseline_us, fresh_copy, table, time_playouts
 from hexarena.engine.actions import Place, Propose
 from hexarena.engine.games.anda_prison.state import RULES
 from hexarena.engine.errors import IllegalMove
@@ -45,8 +45,8 @@ def check_apply_us(samples: list, seed: int) -> float:
             continue
         empty = list(iter_bits(state.board.mask & ~(state.black | state.white)))
         for site in rng.sample(empty, min(10, len(empty))):
-            fresh = RULES.from_position(state.variant, state.to_position())
-            fresh.layout()
+            fresh = fresh_copy(state)
+            fresh.analysis()
             t0 = time.process_time()
             try:
                 fresh.play(Place(site))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from bench.common import baseline_us, best_of, table
+from bench.common import baseline_us, best_of, fresh_copy, table
 from hexarena.engine.games.marbanta.state import RULES, MarbantaState
 
 PLAYOUTS = {7: 40, 9: 30, 11: 20}
@@ -49,7 +49,7 @@ def main() -> None:
         turns = sum(1 for _ in state.legal_actions())
 
         def enumerate_all() -> None:
-            fresh = RULES.from_position(state.variant, state.to_position())
+            fresh = fresh_copy(state)
             for _ in fresh.legal_actions():
                 pass
 

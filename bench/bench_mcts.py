@@ -15,7 +15,7 @@ import time
 
 from bench.common import baseline_us, table
 from hexarena.engine import registry
-from hexarena.engine.actions import Swap
+from hexarena.engine.actions import holders_after
 from hexarena.engine.game import GameInfo, GameState, Variant
 from hexarena.players import Budget, MctsBot, greedy_bot, random_bot
 from hexarena.players.base import Bot
@@ -59,8 +59,7 @@ def play(info: GameInfo, variant: Variant, bots: list[Bot], seed: int) -> int | 
     while state.outcome() is None and state.ply < cap:
         i = holder[state.to_move]
         action = bots[i](state, rngs[i], Budget())
-        if isinstance(action, Swap):
-            holder = {c: 1 - j for c, j in holder.items()}
+        holder = holders_after(holder, action)
         state = state.play(action)
     outcome = state.outcome() or state.adjudicate()
     return None if outcome.winner is None else holder[outcome.winner]

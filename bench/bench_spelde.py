@@ -14,7 +14,7 @@ import random
 import statistics
 import time
 
-from bench.common import baseline_us, table
+from bench.common import baseline_us, fresh_copy, table
 from hexarena.engine.games.spelde.state import RULES
 
 
@@ -45,7 +45,7 @@ def main() -> None:
         ms = (time.process_time() - t0) / games * 1e3
         mask_us = []
         for s in samples:
-            fresh = RULES.from_position(s.variant, s.to_position())   # nothing cached
+            fresh = fresh_copy(s)   # nothing cached
             t1 = time.perf_counter()
             fresh.legal_cells()
             mask_us.append((time.perf_counter() - t1) * 1e6)

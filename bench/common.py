@@ -83,3 +83,9 @@ def time_playouts(info, n: int, balance: str, games: int, seed: int,
         plies.append(state.ply)
         samples += rng.sample(states, min(5, len(states)))
     return times, plies, samples
+
+
+def fresh_copy(state):
+    """The same position as a new state with nothing cached (its variant object reused)."""
+    pos = state.to_position()
+    return state.info.from_position(state.variant, pos, state.info.read_keys(pos))

@@ -7,7 +7,13 @@ so, and games emit them so, which makes equal actions compare and hash equal.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
+
+from .core import Colour
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,3 +120,16 @@ WORDS: dict[str, type] = {
     "swap": Swap, "keep": Keep, "pass": Pass, "release": Release,
     "propose": Propose, "accept": Accept, "decline": Decline, "resign": Resign,
 }
+
+
+def holder_after(mover: Colour, action: Action) -> Colour:
+    """The colour the player who made `action` (moving as `mover`) holds afterwards.
+
+    The one rule of colour exchange: after `swap` the players exchange colours, so the
+    mover holds the other colour; after every other action it keeps its own."""
+    return mover.other if type(action) is Swap else mover
+
+
+def holders_after(holders: Mapping[Colour, T], action: Action) -> dict[Colour, T]:
+    """Who holds which colour after `action` (by :func:`holder_after`), given who held which before."""
+    return {holder_after(colour, action): who for colour, who in holders.items()}

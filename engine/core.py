@@ -14,6 +14,11 @@ class Colour(enum.Enum):
         return Colour.WHITE if self is Colour.BLACK else Colour.BLACK
 
     @property
+    def word(self) -> str:
+        """`black` or `white`, the protocol's word (`play black e5`, diagrams, messages)."""
+        return "black" if self is Colour.BLACK else "white"
+
+    @property
     def letter(self) -> str:
         """`B` or `W`, as in SGF and `final_score`."""
         return self.value.upper()

@@ -1,8 +1,28 @@
-"""The generic game interface every game module implements.
+"""The generic game interface every game implements, and the conventions they share.
 
-A game module (``engine/spelde.py`` ...) defines a :class:`GameInfo` named
-``RULES`` and a state class deriving from :class:`GameState`. Everything above
-the rules (protocol, players, referee) works through these two only.
+A game is a package ``engine/games/<game>/`` whose ``__init__`` exports a
+:class:`GameInfo` named ``RULES``, and a state class deriving from
+:class:`StoneState`. Everything above the rules (protocol, players, referee)
+works through these two only. The conventions (docs/architecture.md):
+
+* **Constructors.** Each game's state module defines ``new_game(variant, komi)``,
+  ``from_position(variant, pos, keys)`` and ``ply_cap(n)`` under those names and
+  hands them to its GameInfo. ``from_position`` takes a well-formed position as
+  written (``keys`` are the values :meth:`GameInfo.read_keys` read) and judges
+  nothing beyond form.
+* **Position keys.** ``GameInfo.keys`` declares the game's keys beyond
+  ``variant`` and the options, in print order, with defaults and readers
+  (engine.position.Key); there is no central list.
+* **Phases.** A per-game ``Phase(StrEnum)`` whose values are the protocol's
+  ``phase=`` words; states compare phases by identity (``is Phase.PLAY``).
+* **Derived data.** A state caches what it derives in one private dict field,
+  ``_memo`` (``compare=False, hash=False, repr=False``), keyed by short string
+  names its class docstring lists. Entries never change what the state means;
+  a parent may seed a child's ``_memo`` with data it already computed (the
+  board analysis after a placement). Nothing outside the state's own module
+  reads or writes ``_memo``.
+* **Geometry.** Bitboard primitives (iter_bits, nth_bit, expand, flood, rays)
+  come from engine.geometry; games do not re-implement them.
 """
 from __future__ import annotations
 
@@ -10,13 +30,14 @@ import abc
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from .actions import Action
 from .core import Colour, Outcome, Termination
 from .errors import UnknownVariant
 from .geometry import Hexagon, hexagon
 from .notation import format_action, parse_action
-from .position import Position, format_position
+from .position import Key, Position, format_position, read_keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +73,9 @@ class GameInfo:
     options: tuple[tuple[str, tuple[str, ...]], ...]  # name -> values, the first is the default
     forms: frozenset[type]                      # the action classes of the game (notation)
     new_game: Callable[[Variant, int], "GameState"]   # (variant, komi setting) -> initial state
-    from_position: Callable[[Variant, Position], "GameState"]  # raises InvalidPosition
+    from_position: Callable[[Variant, Position, dict[str, Any]], "GameState"]  # (variant, position, read_keys)
     ply_cap: Callable[[int], int]               # board side -> the referee's default cap
+    keys: tuple[Key, ...] = ()                  # position keys beyond variant and options, in print order
     no_move_wins: bool = False                  # Marbanta: the player unable to move wins
     uses_komi: bool = False                     # the `komi` command means something
     stacks: bool = False                        # sites hold stacks with heights (Vaxandis)
@@ -93,7 +115,15 @@ class GameInfo:
         return " ".join([self.id, variant.balance, *extra])
 
     def position_defaults(self) -> dict[str, str]:
-        return {name: values[0] for name, values in self.options}
+        """Every key of this game's position string -> its default, in print order
+        (PROTOCOL.md: `variant`, the options, then the game's own keys)."""
+        return {"variant": self.balances[0], **{name: values[0] for name, values in self.options},
+                **{k.name: k.default for k in self.keys}}
+
+    def read_keys(self, pos: Position) -> dict[str, Any]:
+        """The typed values of the game's own keys (defaults filled in); InvalidPosition
+        for a key the game does not have or a value that is not well formed."""
+        return read_keys(pos, self.keys, also=("variant", *(name for name, _ in self.options)))
 
     def parse_action(self, token: str, board: Hexagon) -> Action:
         return parse_action(token, board, self.forms)

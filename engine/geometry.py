@@ -48,6 +48,23 @@ def nth_bit(bb: int, k: int) -> int:
     return lo
 
 
+def expand_unclipped(bb: int, w: int, v: int) -> int:
+    """bb and its neighbours on a board of width w (v = w + 1), NOT clipped to the board:
+    callers intersect the result with a set of sites (the hot paths of the Anda games)."""
+    return bb | bb << 1 | bb >> 1 | bb << w | bb >> w | bb << v | bb >> v
+
+
+def flood_unclipped(seed: int, within: int, w: int, v: int) -> int:
+    """The connected components of `within` (a set of sites) that meet `seed`; as
+    :meth:`Hexagon.flood` with the widths passed in (no board lookup)."""
+    cur = seed & within
+    while True:
+        nxt = (cur | cur << 1 | cur >> 1 | cur << w | cur >> w | cur << v | cur >> v) & within
+        if nxt == cur:
+            return cur
+        cur = nxt
+
+
 @dataclass(frozen=True, eq=False)
 class Hexagon:
     """The board of side n. Obtain it with :func:`hexagon` (cached, one per size)."""
@@ -236,3 +253,25 @@ class Hexagon:
 def hexagon(n: int) -> Hexagon:
     """The shared board of side n; ValueError outside 2..13."""
     return Hexagon(n)
+
+
+@lru_cache(maxsize=None)
+def split_rays(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """(up, down) for the hexagon of side n: per bit, the rays from that site as bitboards,
+    split by whether the bit index grows (up) or shrinks (down) along the ray; rays that
+    leave the board at once are left out. Line-of-sight scans (Vaxandis moves, Marbanta
+    sight) stop at the lowest (up) or highest (down) blocker of each ray."""
+    board = hexagon(n)
+    up: list[tuple[int, ...]] = [()] * len(board.rays)
+    down: list[tuple[int, ...]] = [()] * len(board.rays)
+    for bit in board.sites:
+        ups, downs = [], []
+        for d, ray in enumerate(board.rays[bit]):
+            if not ray:
+                continue
+            bb = 0
+            for x in ray:
+                bb |= 1 << x
+            (ups if board.shifts[d] > 0 else downs).append(bb)
+        up[bit], down[bit] = tuple(ups), tuple(downs)
+    return tuple(up), tuple(down)

@@ -1,31 +1,34 @@
-"""The position string (PROTOCOL.md, "Position string"): parse and format.
+"""The position string (PROTOCOL.md, "Position string"): parse, format, and read keys.
 
 ``GAME SIZE TO_MOVE BOARD [KEY=VALUE ...]``. This module reads and writes the
-text; each game turns a :class:`Position` into a state and back and judges
-whether the keys make sense for it.
+text and owns the one reader of key values (:func:`read_keys`); each game
+declares its keys (a tuple of :class:`Key`, in print order, with defaults) in
+its ``GameInfo.keys`` and turns the values read into a state. There is no
+central list of keys: a new game declares its own.
+
+A position is taken as written: :func:`read_keys` checks that every value is
+well formed (PROTOCOL.md "Well-formed") and nothing else; an absent key takes
+its default, nothing is derived from the board.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
 
 from .core import Colour
 from .errors import InvalidPosition
 from .geometry import MAX_SIZE, MIN_SIZE, hexagon
-
-#: Every key, in the order `position` prints them.
-KEY_ORDER = ("variant", "opening", "flips", "freeze", "touch", "phase", "komi",
-             "prison", "first", "annihilated", "last", "ply")
-#: Defaults of the keys that are not game options.
-COMMON_DEFAULTS = {"variant": "pie", "phase": "play", "komi": "0", "prison": "0,0",
-                   "first": "-", "annihilated": "-", "last": "-", "ply": "0"}
 
 _SITE = re.compile(r"\.|[bw][0-9]*")
 
 
 @dataclass(frozen=True)
 class Position:
-    """A decoded position string. `stacks` maps a site's bit to (colour, height)."""
+    """A decoded position string. `stacks` maps a site's bit to (colour, height);
+    `keys` holds the KEY=VALUE pairs as written (lower case), in the string's order."""
 
     game: str
     size: int
@@ -40,16 +43,22 @@ class Position:
                 bb |= 1 << bit
         return bb
 
-    def key(self, name: str, default: str | None = None) -> str:
-        if name in self.keys:
-            return self.keys[name]
-        if default is not None:
-            return default
-        return COMMON_DEFAULTS[name]
+
+@dataclass(frozen=True)
+class Key:
+    """A key a game's position string may carry: its name, its default as text, and its
+    reader (text, site count of the board) -> typed value, InvalidPosition when ill-formed."""
+
+    name: str
+    default: str
+    read: Callable[[str, int], Any]
 
 
 def parse_position(text: str) -> Position:
-    """Read a position string; InvalidPosition with the reason on any defect of form."""
+    """Read a position string; InvalidPosition with the reason on any defect of form.
+
+    Keys are checked for form (KEY=VALUE, each once) only; which keys a game knows and
+    their values are judged by :func:`read_keys` with the game's declaration."""
     fields = text.split()
     if len(fields) < 4:
         raise InvalidPosition("expected GAME SIZE TO_MOVE BOARD [KEY=VALUE ...]")
@@ -66,10 +75,8 @@ def parse_position(text: str) -> Position:
     for item in fields[4:]:
         name, eq, value = item.partition("=")
         name = name.lower()
-        if not eq or not value:
+        if not eq or not name or not value:
             raise InvalidPosition(f"{item!r} is not KEY=VALUE")
-        if name not in KEY_ORDER:
-            raise InvalidPosition(f"unknown key {name!r}")
         if name in keys:
             raise InvalidPosition(f"key {name!r} given twice")
         keys[name] = value.lower()
@@ -99,8 +106,24 @@ def _parse_board(board: str, n: int) -> dict[int, tuple[Colour, int]]:
     return stacks
 
 
-def format_position(pos: Position, defaults: dict[str, str], heights: bool = False) -> str:
-    """The canonical string: keys equal to their default (`defaults` over COMMON_DEFAULTS) are left out."""
+def read_keys(pos: Position, keys: Iterable[Key], also: Iterable[str] = ()) -> dict[str, Any]:
+    """The typed value of every key in `keys` (its default when absent), for this position.
+
+    `also` names keys read elsewhere (the variant and the options, which the registry
+    reads into the Variant). InvalidPosition names a key the game does not have or a
+    value that is not well formed; nothing else is judged."""
+    keys = tuple(keys)
+    known = {k.name for k in keys} | set(also)
+    for name in pos.keys:
+        if name not in known:
+            raise InvalidPosition(f"{pos.game} has no key {name!r}")
+    sites = hexagon(pos.size).site_count
+    return {k.name: k.read(pos.keys.get(k.name, k.default), sites) for k in keys}
+
+
+def format_position(pos: Position, order: Mapping[str, str], heights: bool = False) -> str:
+    """The canonical string: the keys of `order` (name -> default, in print order) that
+    `pos` holds off their default. ValueError for a key of `pos` not in `order`."""
     geo = hexagon(pos.size)
     n = pos.size
     rows = []
@@ -116,13 +139,17 @@ def format_position(pos: Position, defaults: dict[str, str], heights: bool = Fal
                 cells.append(st[0].value + (str(st[1]) if heights else ""))
         rows.append("".join(cells))
     out = [pos.game, str(n), pos.to_move.value, "/".join(rows)]
-    all_defaults = {**COMMON_DEFAULTS, **defaults}
-    for name in KEY_ORDER:
+    stray = set(pos.keys) - set(order)
+    if stray:
+        raise ValueError(f"{pos.game} declares no key {sorted(stray)[0]!r}")
+    for name, default in order.items():
         value = pos.keys.get(name)
-        if value is not None and value != all_defaults.get(name):
+        if value is not None and value != default:
             out.append(f"{name}={value}")
     return " ".join(out)
 
+
+# -- the readers of the key kinds PROTOCOL.md defines ---------------------------------------
 
 def parse_colours(text: str, key: str) -> frozenset[Colour]:
     """`b`, `w`, `bw` or `-` as a set of colours."""
@@ -133,8 +160,9 @@ def parse_colours(text: str, key: str) -> frozenset[Colour]:
     return frozenset(Colour(ch) for ch in text)
 
 
-def format_colours(colours) -> str:
-    s = "".join(c.value for c in (Colour.BLACK, Colour.WHITE) if c in colours)
+def format_colours(colours: Iterable[Colour]) -> str:
+    chosen = set(colours)
+    s = "".join(c.value for c in (Colour.BLACK, Colour.WHITE) if c in chosen)
     return s or "-"
 
 
@@ -142,3 +170,55 @@ def parse_count(text: str, key: str) -> int:
     if not text.isdigit():
         raise InvalidPosition(f"{key}={text}: expected a whole number >= 0")
     return int(text)
+
+
+def count_key(name: str) -> Key:
+    """A whole number >= 0, default 0 (`ply`)."""
+    return Key(name, "0", lambda text, sites: parse_count(text, name))
+
+
+def komi_key() -> Key:
+    """`komi=` 0..sites, default 0."""
+    def read(text: str, sites: int) -> int:
+        k = parse_count(text, "komi")
+        if k > sites:
+            raise InvalidPosition(f"komi={k}: expected 0..{sites}")
+        return k
+    return Key("komi", "0", read)
+
+
+def colours_key(name: str) -> Key:
+    """A set of colours, `b`, `w`, `bw` or `-` (default)."""
+    return Key(name, "-", lambda text, sites: parse_colours(text, name))
+
+
+def colour_key(name: str) -> Key:
+    """One colour or none: `b`, `w` or `-` (default); the value is a Colour or None."""
+    def read(text: str, sites: int) -> Colour | None:
+        if text == "-":
+            return None
+        if text not in ("b", "w"):
+            raise InvalidPosition(f"{name}={text}: expected b, w or -")
+        return Colour(text)
+    return Key(name, "-", read)
+
+
+def pair_key(name: str) -> Key:
+    """Two whole numbers >= 0, `B,W`, default `0,0` (`prison=`)."""
+    def read(text: str, sites: int) -> tuple[int, int]:
+        parts = text.split(",")
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            raise InvalidPosition(f"{name}={text}: expected B,W (two whole numbers)")
+        return int(parts[0]), int(parts[1])
+    return Key(name, "0,0", read)
+
+
+def phase_key(game: str, phases: type[StrEnum], default: StrEnum) -> Key:
+    """`phase=`: one of the game's phase words (PROTOCOL.md "Phases"); the value is the enum member."""
+    def read(text: str, sites: int) -> StrEnum:
+        try:
+            return phases(text)
+        except ValueError:
+            raise InvalidPosition(f"phase={text}: {game} phases are "
+                                  f"{', '.join(p.value for p in phases)}") from None
+    return Key("phase", default.value, read)

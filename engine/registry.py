@@ -1,7 +1,8 @@
-"""The five game ids and the modules that implement them.
+"""The five game ids and the packages that implement them.
 
-A game is playable when its module exists and defines ``RULES``; the
-registry needs no edit when a game lands.
+Each game is a package ``engine/games/<module>/`` exporting ``RULES`` (its
+GameInfo); adding a game is one line in GAME_MODULES. Modules are imported on
+first use, so a game's import cost is paid only by those who play it.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from .errors import InvalidPosition, UnknownGame
 from .game import GameInfo, GameState
 from .position import parse_position
 
-#: Every game id of the protocol, in the protocol's order, with its module.
+#: Every game id of the protocol, in the protocol's order, with its package under engine/games/.
 GAME_MODULES: dict[str, str] = {
     "anda": "anda",
     "anda-prison": "anda_prison",
@@ -20,36 +21,23 @@ GAME_MODULES: dict[str, str] = {
     "marbanta": "marbanta",
 }
 
-_cache: dict[str, GameInfo | None] = {}
-
-
-def _load(game_id: str) -> GameInfo | None:
-    if game_id not in _cache:
-        name = f"{__package__}.games.{GAME_MODULES[game_id]}"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            _cache[game_id] = None
-        else:
-            _cache[game_id] = module.RULES
-    return _cache[game_id]
+_loaded: dict[str, GameInfo] = {}
 
 
 def playable() -> list[str]:
-    """The ids of the games implemented so far, in protocol order."""
-    return [g for g in GAME_MODULES if _load(g) is not None]
+    """The ids of the games, in protocol order."""
+    return list(GAME_MODULES)
 
 
 def get(game_id: str) -> GameInfo:
-    """The rules of a game; UnknownGame if the id is unknown or not playable yet."""
+    """The rules of a game; UnknownGame if the id is not one of GAME_MODULES."""
     gid = game_id.lower()
     if gid not in GAME_MODULES:
         raise UnknownGame(f"no game {game_id!r}; games: {', '.join(GAME_MODULES)}")
-    info = _load(gid)
+    info = _loaded.get(gid)
     if info is None:
-        raise UnknownGame(f"{gid} is not implemented yet")
+        module = importlib.import_module(f"{__package__}.games.{GAME_MODULES[gid]}")
+        info = _loaded[gid] = module.RULES
     return info
 
 
@@ -60,10 +48,18 @@ def from_position(text: str) -> GameState:
         info = get(pos.game)
     except UnknownGame as exc:
         raise InvalidPosition(str(exc)) from None
-    tokens = [pos.keys.get("variant", "pie")]
+    balance = pos.keys.get("variant", info.balances[0])
+    if balance not in info.balances:
+        raise InvalidPosition(f"variant={balance}: {info.id} balances are {', '.join(info.balances)}")
+    tokens = [balance]
     tokens += [f"{k}={pos.keys[k]}" for k, _ in info.options if k in pos.keys]
     try:
         variant = info.variant(pos.size, tokens)
     except ValueError as exc:
         raise InvalidPosition(str(exc)) from None
-    return info.from_position(variant, pos)
+    values = info.read_keys(pos)
+    if not info.stacks:
+        for bit, (_, height) in pos.stacks.items():
+            if height != 1:
+                raise InvalidPosition(f"{info.id} stones have no height ({variant.board.name(bit)})")
+    return info.from_position(variant, pos, values)

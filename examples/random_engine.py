@@ -107,7 +107,7 @@ class Spelde:
                 and all(self.can_split(g) for g in self.enemy_groups(s))]
 
     def over(self):
-        return not self.legal_cells()
+        return self.phase != "swap" and not self.legal_cells()
 
     def flip_sets(self, group):
         """Every valid flip set of a group, lazily: by remainder size, small remainders first."""
@@ -164,7 +164,7 @@ class Spelde:
 
     def legal_tokens(self, limit, max_bytes):
         """Every legal action's token, or None past `limit` tokens or `max_bytes` bytes joined by spaces."""
-        tokens = ["swap"] if self.phase == "swap" and not self.over() else []
+        tokens = ["swap"] if self.phase == "swap" else []
         size = len(tokens) * 5 - 1
         for site in self.legal_cells():
             choices = [list(itertools.islice(self.flip_sets(g), limit + 1)) for g in self.enemy_groups(site)]

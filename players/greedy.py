@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from itertools import islice
 
-from hexarena.engine.actions import Accept, Action, Grow, Place, Propose, Split, Swap
+from hexarena.engine.actions import Accept, Action, Grow, Place, Propose, Split, holder_after
 from hexarena.engine.game import GameState
 
 from .base import Budget
@@ -51,7 +51,7 @@ def greedy_bot(state: GameState, rng: random.Random, budget: Budget = Budget()) 
     best_value: float | None = None
     for action in candidates(state, rng):
         child = state.play(action)
-        holder = state.to_move.other if isinstance(action, Swap) else state.to_move
+        holder = holder_after(state.to_move, action)
         outcome = child.outcome()
         if outcome is not None:
             if outcome.winner is holder:

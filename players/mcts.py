@@ -42,7 +42,7 @@ import random
 from dataclasses import dataclass
 from itertools import islice
 
-from hexarena.engine.actions import Action, Swap
+from hexarena.engine.actions import Action, holder_after
 from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 
@@ -182,7 +182,7 @@ class _Search:
         state = node.state
         child_state = state.play(action)
         self.plies += 1
-        holder = state.to_move.other if isinstance(action, Swap) else state.to_move
+        holder = holder_after(state.to_move, action)
         child = _Node(child_state, action, holder)
         outcome = child_state.outcome()
         if outcome is None and child_state.ply >= self.cap:

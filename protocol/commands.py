@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 
 __all__ = ["PLAY_COMMANDS", "ANALYSIS_COMMANDS", "ALL_COMMANDS", "MOVE_LIMIT", "MOVE_BYTES", "MALFORMED",
-           "TOO_MANY_MOVES", "bounded_tokens", "bounded_legal_moves", "colour_word"]
+           "TOO_MANY_MOVES", "bounded_tokens", "bounded_legal_moves"]
 
 #: What the referee sends; every tournament engine implements these (`time_*` may be ignored).
 PLAY_COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "quit",
@@ -60,7 +59,3 @@ def bounded_legal_moves(state: GameState) -> str | None:
         return ""
     return bounded_tokens(state.format(a) for a in state.legal_actions())
 
-
-def colour_word(colour: Colour) -> str:
-    """The protocol's word for a colour: `black` or `white`."""
-    return "black" if colour is Colour.BLACK else "white"

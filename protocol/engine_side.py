@@ -21,7 +21,7 @@ from hexarena.engine.game import GameState
 
 from . import clock_commands
 from .clock import MoveClock, TimeControl, TimeLeft
-from .commands import MOVE_BYTES, MOVE_LIMIT, TOO_MANY_MOVES, bounded_legal_moves, colour_word
+from .commands import MOVE_BYTES, MOVE_LIMIT, TOO_MANY_MOVES, bounded_legal_moves
 from .diagram import diagram
 from .framing import CommandError, failure, parse_command, success
 from .session import Session
@@ -100,7 +100,7 @@ def _to_move(eng: EngineSide, colour: Colour) -> GameState:
     if state.outcome() is not None:
         raise IllegalMove("the game is over")
     if state.to_move is not colour:
-        raise IllegalMove(f"{colour_word(colour)} is not to move")
+        raise IllegalMove(f"{colour.word} is not to move")
     return state
 
 

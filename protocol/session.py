@@ -12,19 +12,11 @@ import dataclasses
 
 from hexarena.engine import registry
 from hexarena.engine.actions import Action
-from hexarena.engine.errors import IllegalMove, UnknownGame
+from hexarena.engine.errors import IllegalMove
 from hexarena.engine.game import GameInfo, GameState, Variant
 from hexarena.engine.geometry import MAX_SIZE, MIN_SIZE
 
 DEFAULT_GAME = "spelde"
-
-
-def default_game() -> str | None:
-    """Spelde if it is playable, else the first playable game, else None."""
-    games = registry.playable()
-    if DEFAULT_GAME in games:
-        return DEFAULT_GAME
-    return games[0] if games else None
 
 
 class Session:
@@ -37,15 +29,12 @@ class Session:
     """
 
     def __init__(self) -> None:
-        self.info: GameInfo | None = None
-        self.variant: Variant | None = None
+        self.info: GameInfo = registry.get(DEFAULT_GAME)
+        self.variant: Variant = self.info.variant()
         self.komi = 0
-        self.state: GameState | None = None
+        self.state: GameState = self.info.new_game(self.variant, 0)
         self.history: list[GameState] = []
-        self._cleared = False     # the board came from clear(), not from set_position
-        game = default_game()
-        if game is not None:
-            self.select(game, ())
+        self._cleared = True      # the board came from clear(), not from set_position
 
     # -- configuration ---------------------------------------------------
 
@@ -57,33 +46,29 @@ class Session:
         self.clear()
 
     def describe(self) -> str:
-        info, variant = self._require()
-        return info.describe(variant)
+        return self.info.describe(self.variant)
 
     def resize(self, size: int) -> None:
         """`boardsize N`; ValueError when N is outside 2..13 (the table answers `unacceptable size`)."""
-        info, variant = self._require()
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise ValueError(f"side {size} outside {MIN_SIZE}..{MAX_SIZE}")
-        self.variant = dataclasses.replace(variant, size=size)
+        self.variant = dataclasses.replace(self.variant, size=size)
         self.clear()
 
     def set_komi(self, komi: int) -> None:
-        self._require()
         self.komi = komi
         if self._cleared and not self.history:
             self.clear()
 
     def clear(self) -> None:
-        info, variant = self._require()
-        self.state = info.new_game(variant, self.komi)
+        self.state = self.info.new_game(self.variant, self.komi)
         self.history = []
         self._cleared = True
 
     def load(self, text: str) -> None:
         """`set_position`: InvalidPosition leaves the board as it was."""
         state = registry.from_position(text)
-        if self.info is None or state.info.id != self.info.id:
+        if state.info.id != self.info.id:
             self.komi = 0
         self.info, self.variant, self.state = state.info, state.variant, state
         self.history = []
@@ -93,8 +78,6 @@ class Session:
 
     @property
     def current(self) -> GameState:
-        self._require()
-        assert self.state is not None
         return self.state
 
     def play(self, action: Action) -> None:
@@ -113,7 +96,3 @@ class Session:
         self.state = self.history.pop()
         return True
 
-    def _require(self) -> tuple[GameInfo, Variant]:
-        if self.info is None or self.variant is None:
-            raise UnknownGame("no game is playable in this build")
-        return self.info, self.variant

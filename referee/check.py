@@ -30,7 +30,7 @@ import trio
 from hexarena.engine import registry
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState
-from hexarena.protocol.commands import PLAY_COMMANDS, TOO_MANY_MOVES, bounded_legal_moves, colour_word
+from hexarena.protocol.commands import PLAY_COMMANDS, TOO_MANY_MOVES, bounded_legal_moves
 
 from .check_grading import Broken, Checker, Emit, Verdict, equal, lists, tokens_match
 from .check_refusals import play, refusals
@@ -82,7 +82,7 @@ async def _genmove(c: Checker, check: str, state: GameState) -> GameState | None
         result.append(after)
         return None
 
-    text = await c.ok(check, "genmove", colour_word(state.to_move), judge=judge)
+    text = await c.ok(check, "genmove", state.to_move.word, judge=judge)
     return result[0] if text is not None else None
 
 

@@ -11,7 +11,7 @@ import random
 from hexarena.engine.actions import Action
 from hexarena.engine.errors import InvalidNotation
 from hexarena.engine.game import GameInfo, GameState
-from hexarena.protocol.commands import MALFORMED, colour_word
+from hexarena.protocol.commands import MALFORMED
 
 from .check_grading import Checker, equal
 
@@ -32,7 +32,7 @@ def _illegal_site(state: GameState) -> str | None:
 
 async def play(c: Checker, check: str, state: GameState, action: Action) -> bool:
     """`play` the mover's `action`; True when the engine accepted it."""
-    return await c.ok(check, "play", colour_word(state.to_move), state.format(action)) is not None
+    return await c.ok(check, "play", state.to_move.word, state.format(action)) is not None
 
 
 async def _rebuild(c: Checker, p: str, info: GameInfo, n: int, played: list[Action]) -> GameState | None:
@@ -50,7 +50,7 @@ async def _rebuild(c: Checker, p: str, info: GameInfo, n: int, played: list[Acti
 async def refusals(c: Checker, p: str, info: GameInfo, n: int, state: GameState, played: list[Action],
                    rng: random.Random) -> GameState | None:
     """The optional refusals of a `play` the rules forbid; the engine's board rebuilt if it accepted one."""
-    to_move, other = colour_word(state.to_move), colour_word(state.to_move.other)
+    to_move, other = state.to_move.word, state.to_move.other.word
     intact = True
     site = _illegal_site(state)
     if site is not None:

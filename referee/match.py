@@ -35,7 +35,7 @@ from datetime import datetime, timezone
 import trio
 
 from hexarena.engine import registry
-from hexarena.engine.actions import Resign, Swap
+from hexarena.engine.actions import Resign, holders_after
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState, Variant
@@ -121,10 +121,6 @@ class _Forfeit(Exception):
     def __init__(self, seat: int, termination: Termination, reason: str):
         super().__init__(reason)
         self.seat, self.termination, self.reason = seat, termination, reason
-
-
-def _word(colour: Colour) -> str:
-    return "black" if colour is Colour.BLACK else "white"
 
 
 def _fault(exc: ControllerError) -> Termination:
@@ -275,15 +271,14 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         report.times.append((round(charge.elapsed, 3), None if charge.left is None else round(charge.left, 3)))
         on_ply(len(report.actions))
         try:
-            await other.command("play", _word(colour), canonical,
+            await other.command("play", colour.word, canonical,
                                 deadline=trio.current_time() + limits[1 - seat].command)
         except CommandFailed as exc:
             raise _Forfeit(1 - seat, Termination.CRASH,
-                           f"{other.name} refused play {_word(colour)} {canonical}: {exc.message}") from None
+                           f"{other.name} refused play {colour.word} {canonical}: {exc.message}") from None
         except ControllerError as exc:
             raise _Forfeit(1 - seat, _fault(exc), f"play {canonical}: {exc}") from None
-        if isinstance(action, Swap):
-            holder[Colour.BLACK], holder[Colour.WHITE] = holder[Colour.WHITE], holder[Colour.BLACK]
+        holder = report.holder = holders_after(holder, action)
         state = after
 
 
@@ -296,14 +291,12 @@ async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState
         colour = state.to_move
         for seat, ch in enumerate(channels):
             try:
-                await ch.command("play", _word(colour), token, deadline=trio.current_time() + limits[seat].command)
+                await ch.command("play", colour.word, token, deadline=trio.current_time() + limits[seat].command)
             except ControllerError as exc:
-                raise _Void(f"opening: {ch.name} failed play {_word(colour)} {token}: {exc}", seat) from None
+                raise _Void(f"opening: {ch.name} failed play {colour.word} {token}: {exc}", seat) from None
         report.actions.append((colour, token))
         report.times.append(None)
-        if isinstance(action, Swap):
-            report.holder[Colour.BLACK], report.holder[Colour.WHITE] = (
-                report.holder[Colour.WHITE], report.holder[Colour.BLACK])
+        report.holder = holders_after(report.holder, action)
         state = state.play(action)
     report.opening = len(setup.opening)
     return state
@@ -315,7 +308,7 @@ async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, l
     told = clock.told(seat)
     if told is not None:
         try:
-            await ch.command("time_left", _word(colour), *told, deadline=trio.current_time() + limits.command)
+            await ch.command("time_left", colour.word, *told, deadline=trio.current_time() + limits.command)
         except CommandFailed:
             pass
         except ControllerError as exc:
@@ -323,7 +316,7 @@ async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, l
     budget = clock.budget(seat)
     t0 = trio.current_time()
     try:
-        answer = await ch.command("genmove", _word(colour), deadline=clock.deadline(seat, t0))
+        answer = await ch.command("genmove", colour.word, deadline=clock.deadline(seat, t0))
     except CommandFailed as exc:
         raise _Forfeit(seat, Termination.MALFORMED, f"{ch.name}: genmove failed: {exc.message}") from None
     except EngineTimeout:

@@ -59,8 +59,8 @@ def replay_record(text: str) -> Replay:
             raise SgfError(f"node {ply}: expected exactly one B[...] or W[...] action")
         colour, token = moves[0]
         if colour is not state.to_move:
-            raise SgfError(f"ply {ply}: {colour.name.lower()} plays {token!r} but "
-                           f"{state.to_move.name.lower()} is to move")
+            raise SgfError(f"ply {ply}: {colour.word} plays {token!r} but "
+                           f"{state.to_move.word} is to move")
         try:
             action = state.parse(token or "")
             state = state.play(action)

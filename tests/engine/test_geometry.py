@@ -1,7 +1,10 @@
+import random
+
 import pytest
 
 from hexarena.engine.errors import IllegalMove, InvalidNotation
-from hexarena.engine.geometry import DIRECTIONS, MAX_SIZE, MIN_SIZE, hexagon, iter_bits
+from hexarena.engine.geometry import (DIRECTIONS, MAX_SIZE, MIN_SIZE, expand_unclipped, flood_unclipped, hexagon,
+                                      iter_bits, split_rays)
 
 
 @pytest.mark.parametrize("n", range(MIN_SIZE, MAX_SIZE + 1))
@@ -104,3 +107,25 @@ def test_nth_bit_agrees_with_iter_bits():
         for k in {0, len(bits) // 2, len(bits) - 1, min(7, len(bits) - 1), min(8, len(bits) - 1)}:
             if 0 <= k < len(bits):
                 assert nth_bit(bb, k) == bits[k]
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 9])
+def test_unclipped_expand_and_flood_agree_with_the_board(n):
+    board = hexagon(n)
+    w, v = board.width, board.width + 1
+    rng = random.Random(n)
+    for _ in range(50):
+        bb = sum(1 << s for s in board.sites if rng.random() < 0.3)
+        assert expand_unclipped(bb, w, v) & board.mask == board.expand(bb)
+        seed = bb & -bb
+        assert flood_unclipped(seed, bb, w, v) == board.flood(seed, bb)
+
+
+@pytest.mark.parametrize("n", [2, 4, 7])
+def test_split_rays_are_the_rays_by_direction_sign(n):
+    board = hexagon(n)
+    up, down = split_rays(n)
+    for s in board.sites:
+        rays = [sum(1 << x for x in ray) for ray in board.rays[s] if ray]
+        assert sorted(up[s] + down[s]) == sorted(rays)
+        assert all(min(iter_bits(r)) > s for r in up[s]) and all(max(iter_bits(r)) < s for r in down[s])

@@ -1,5 +1,6 @@
 import pytest
 
+from hexarena.engine import registry
 from hexarena.engine.core import Colour
 from hexarena.engine.errors import InvalidPosition
 from hexarena.engine.geometry import hexagon
@@ -13,12 +14,23 @@ def test_protocol_example_parses_and_formats_back():
     assert pos.game == "spelde" and pos.size == 5 and pos.to_move is Colour.WHITE
     assert pos.stacks == {hexagon(5).parse("e5"): (Colour.BLACK, 1)}
     assert pos.keys == {"variant": "nopie"}
-    assert format_position(pos, {"flips": "literal"}) == EXAMPLE
+    assert format_position(pos, registry.get("spelde").position_defaults()) == EXAMPLE
 
 
-def test_defaults_are_left_out_and_keys_keep_their_order():
+def test_defaults_are_left_out_and_keys_keep_the_games_order():
     pos = Position("anda", 2, Colour.BLACK, {}, {"ply": "3", "komi": "0", "first": "bw", "variant": "pie"})
-    assert format_position(pos, {}) == "anda 2 b ../.../.. first=bw ply=3"
+    assert format_position(pos, registry.get("anda").position_defaults()) == "anda 2 b ../.../.. first=bw ply=3"
+    with pytest.raises(ValueError, match="no key 'first'"):
+        format_position(pos, {"komi": "0"})
+
+
+def test_each_game_declares_its_keys_in_the_protocol_order():
+    order = ["variant", "opening", "flips", "freeze", "touch", "phase", "komi", "prison", "first",
+             "annihilated", "last", "ply"]
+    for gid in registry.playable():
+        names = list(registry.get(gid).position_defaults())
+        assert names == sorted(names, key=order.index), gid
+        assert names[0] == "variant" and names[-1] == "ply" and "phase" in names
 
 
 def test_heights():
@@ -26,6 +38,7 @@ def test_heights():
     board = hexagon(2)
     assert pos.stacks[board.parse("a1")] == (Colour.BLACK, 3)
     assert format_position(pos, {}, heights=True) == "vaxandis 2 b b3./w1../.."
+    assert format_position(pos, {"phase": "play"}, heights=True) == "vaxandis 2 b b3./w1../.."
 
 
 @pytest.mark.parametrize("text, words", [
@@ -37,7 +50,7 @@ def test_heights():
     ("spelde 2 b ../...", "rows"),
     ("spelde 2 b ../..../..", "row 2 has 4 sites"),
     ("spelde 2 b ../.x./..", "unexpected character"),
-    ("spelde 2 b ../.../.. frob=1", "unknown key"),
+    ("spelde 2 b ../.../.. =1", "KEY=VALUE"),
     ("spelde 2 b ../.../.. ply", "KEY=VALUE"),
     ("spelde 2 b ../.../.. ply=1 ply=2", "twice"),
     ("vaxandis 2 b b0./.../..", "height 0"),
@@ -45,6 +58,11 @@ def test_heights():
 def test_bad_position_strings_say_why(text, words):
     with pytest.raises(InvalidPosition, match=words):
         parse_position(text)
+
+
+def test_unknown_keys_are_refused_by_the_game():
+    with pytest.raises(InvalidPosition, match="spelde has no key 'frob'"):
+        registry.from_position("spelde 2 b ../.../.. frob=1")
 
 
 def test_colour_sets():

@@ -13,7 +13,6 @@ from hexarena.engine.game import GameState
 from hexarena.players import Budget, greedy_bot, random_bot
 from hexarena.players.greedy import ENUMERATION_CAP, candidates
 
-pytestmark = pytest.mark.skipif("spelde" not in registry.playable(), reason="engine/spelde.py not present")
 
 #: n=3, Black to move: of its six placements only d3 leaves White without a legal placement.
 ONE_WIN = "spelde 3 b w../..b./.b.../b.../.ww variant=nopie ply=6"
@@ -151,7 +150,7 @@ def test_greedy_candidates_are_every_action_when_few() -> None:
 def test_greedy_proposes_an_ending_only_when_the_agreed_score_wins():
     from hexarena.engine.actions import Accept, Propose
     from tests.engine.boards import state
-    losing = state("anda-prison", 3, "B a1 a2 b1 b2 / W e5 c1", "b")
+    losing = state("anda-prison", 3, "B a1 a2 b1 b2 / W e5 c1", "b", last="w")
     assert Propose() in set(losing.legal_actions())
     assert losing.play(Propose()).play(Accept()).outcome().winner.value == "w"
     for seed in range(5):

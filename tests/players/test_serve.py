@@ -9,14 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from hexarena.engine import registry
 from hexarena.players.serve import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
 SESSION = "1 protocol_version\n\n# a comment\n2 game spelde nopie\n3 boardsize 5\n4 genmove b\n5 genmove w\n6 quit\n7 name\n"
 
-needs_spelde = pytest.mark.skipif("spelde" not in registry.playable(), reason="engine/spelde.py not present")
 
 
 def serve_text(text: str, bot: str = "random", seed: int = 0, log: str | None = None) -> tuple[int, str]:
@@ -30,7 +28,6 @@ def responses(text: str) -> list[str]:
     return text[:-2].split("\n\n")
 
 
-@needs_spelde
 def test_serve_answers_until_quit() -> None:
     status, out = serve_text(SESSION)
     assert status == 0
@@ -40,7 +37,6 @@ def test_serve_answers_until_quit() -> None:
     assert got[5] == "=6 " and len(got) == 6        # nothing after quit
 
 
-@needs_spelde
 @pytest.mark.parametrize("bot", ["random", "greedy"])
 def test_serve_is_reproducible_by_seed(bot: str) -> None:
     moves = "".join(f"{i} genmove {'bw'[i % 2]}\n" for i in range(20))
@@ -76,7 +72,6 @@ def _run_module(args: list[str], text: str) -> subprocess.CompletedProcess:
                           timeout=60, cwd=ROOT)
 
 
-@needs_spelde
 def test_python_m_players_serves_a_session() -> None:
     proc = _run_module(["random", "--seed", "3"], SESSION.replace("\n", "\r\n"))
     assert proc.returncode == 0, proc.stderr

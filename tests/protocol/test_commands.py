@@ -10,7 +10,6 @@ from hexarena.engine.actions import Resign
 
 from .transcript import answer, engine, run, seeded
 
-pytestmark = pytest.mark.skipif("spelde" not in registry.playable(), reason="engine/spelde.py not present")
 
 EMPTY5 = "...../....../......./......../........./......../......./....../....."
 E5_NOPIE = "spelde 5 w ...../....../......./......../....b..../......../......./....../..... variant=nopie"

@@ -1,5 +1,8 @@
 """Anda's board mechanics: one placement with its two removal steps, kept incremental.
 
+(A little over 300 lines on purpose: :func:`place` and the helpers it inlines
+for speed are one algorithm; the from-scratch words are ``anda_regions``'.)
+
 An :class:`Analysis` holds what a position's rules need beyond its two
 bitboards: the regions, the groups of each colour, and the stones of each
 colour standing smothered right now. :func:`place` resolves a single-stone
@@ -21,7 +24,7 @@ exactly one), so after a placement the mover has no smothered group and the
 opponent's smothered groups lie next to the mover's removed stones.
 
 Sites and bitboards follow engine.geometry; the caller guarantees that s is
-empty. Nothing here checks legality: engine.anda does.
+empty. Nothing here checks legality: ``state.py`` does.
 """
 from __future__ import annotations
 
@@ -29,6 +32,8 @@ from dataclasses import dataclass
 
 from .. import anda_regions as R
 from ...geometry import Hexagon
+from ...geometry import expand_unclipped as _expand
+from ...geometry import flood_unclipped as _flood
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,20 +67,6 @@ class Placed:
     other_groups: tuple[int, ...]
     regions: tuple[int, ...]
     other_smothered: int          # the mover never has a smothered group after its turn
-
-
-def _expand(bb: int, w: int, v: int) -> int:
-    """bb and its neighbours, NOT clipped to the board (callers intersect with board sets)."""
-    return bb | bb << 1 | bb >> 1 | bb << w | bb >> w | bb << v | bb >> v
-
-
-def _flood(seed: int, within: int, w: int, v: int) -> int:
-    cur = seed
-    while True:
-        nxt = (cur | cur << 1 | cur >> 1 | cur << w | cur >> w | cur << v | cur >> v) & within
-        if nxt == cur:
-            return cur
-        cur = nxt
 
 
 def _count(region: int, enemy: int, enemy_groups, w: int, v: int) -> int:

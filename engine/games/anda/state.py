@@ -1,6 +1,6 @@
 """Anda (RULES.md section 2): cells, breaths, territory, smothering, the komi pie.
 
-Phases (position key ``phase=``):
+Phases (position key ``phase=``, :class:`Phase`):
 
 * ``offer``  -- pie only: Black offers ``komi=K``, 0 <= K <= sites;
 * ``answer`` -- pie only: White answers ``swap`` or ``keep`` (the referee exchanges
@@ -9,26 +9,46 @@ Phases (position key ``phase=``):
   then placements and White's komi passes (``komi`` = passes left).
 
 The board mechanics (placement, the two removal steps, incremental groups and
-regions) live in engine.anda_board; this module holds the turn structure.
+regions) live in ``board.py``; this module holds the turn structure. It is a
+little over 300 lines on purpose: one class whose placement cache
+(``_memo["an"]``, ``"next"``) its methods share and no other module may touch.
+
+Positions are taken as written (PROTOCOL.md): where a position no play reaches
+leaves the mover without any legal action (a first turn with no free pair, no
+stone next to an empty site and no legal placement), the mover has lost
+(``Termination.NO_MOVES``), as in the other games; play never reaches one.
 """
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from .. import anda_regions as R
 from ...actions import Action, Keep, Komi, Pair, Pass, Place, Swap
 from .board import Analysis, analyse, place, place_pair, placeable, region_of
-from .position import BOTH, check, read_keys
 from ...core import Colour, Outcome, Termination
 from ...errors import IllegalMove
 from ...game import GameInfo, StoneState, Variant
 from ...geometry import hexagon, iter_bits
-from ...position import Position, format_colours
+from ...position import Position, colours_key, count_key, format_colours, komi_key, phase_key
 
+BOTH = frozenset((Colour.BLACK, Colour.WHITE))
+
+
+class Phase(StrEnum):
+    """The phases of Anda; the values are the protocol's `phase=` words."""
+
+    OFFER = "offer"
+    ANSWER = "answer"
+    PLAY = "play"
+
+
+#: The members as module constants: `Phase.X` is an enum lookup (slow on Python 3.11) in hot paths.
+OFFER, ANSWER, PLAY = Phase.OFFER, Phase.ANSWER, Phase.PLAY
 
 @lru_cache(maxsize=None)
 def opening_pairs(n: int, opening: str) -> tuple[tuple[int, int], ...]:
@@ -60,23 +80,24 @@ def _pair_set(n: int, opening: str) -> frozenset[tuple[int, int]]:
 
 @dataclass(frozen=True, slots=True)
 class AndaState(StoneState):
-    """An Anda position. `_an` (the board's Analysis, computed lazily when absent) and
-    `_next` (the last child random_action built, reused by play) are caches outside
-    equality and hashing; they never change what the state means."""
+    """An Anda position.
+
+    `_memo` (engine.game's convention for derived data): ``"an"`` the board's Analysis
+    (computed lazily, or handed over by the parent that built this state), ``"next"``
+    (site, child) the last placement random_action resolved, reused by play, ``"out"``
+    the outcome."""
 
     info: ClassVar[GameInfo]
     komi: int                        # White's passes left
     first: frozenset[Colour]         # colours whose two-stone first turn is still to come
-    phase: str = "play"
-    _an: Analysis | None = field(default=None, compare=False, hash=False, repr=False)
-    _next: tuple | None = field(default=None, compare=False, hash=False, repr=False)
+    phase: Phase = PLAY
+    _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # -- helpers ------------------------------------------------------------------------
     def _analysis(self) -> Analysis:
-        an = self._an
+        an = self._memo.get("an")
         if an is None:
-            an = analyse(self.board, self.black, self.white)
-            object.__setattr__(self, "_an", an)
+            an = self._memo["an"] = analyse(self.board, self.black, self.white)
         return an
 
     def _stones(self) -> tuple[int, int]:
@@ -85,7 +106,8 @@ class AndaState(StoneState):
             return self.black, self.white
         return self.white, self.black
 
-    def _with(self, **changes) -> AndaState:
+    def _with(self, **changes: Any) -> AndaState:
+        """The next state for an action other than a single placement (the board may change)."""
         values = {"variant": self.variant, "to_move": self.to_move.other, "ply": self.ply + 1,
                   "black": self.black, "white": self.white, "komi": self.komi,
                   "first": self.first, "phase": self.phase}
@@ -94,7 +116,7 @@ class AndaState(StoneState):
 
     def _placing(self) -> bool:
         """A normal turn: single placements (and White's passes)."""
-        return self.phase == "play" and self.to_move not in self.first and self.outcome() is None
+        return self.phase is PLAY and self.to_move not in self.first and self._eliminated() is None
 
     def can_pass(self) -> bool:
         """White may spend a komi point now."""
@@ -106,8 +128,9 @@ class AndaState(StoneState):
         return R.territory(self.board, other, own, self.board.mask & ~(own | other))
 
     # -- the rules ----------------------------------------------------------------------
-    def outcome(self) -> Outcome | None:
-        if self.phase != "play" or self.first:
+    def _eliminated(self) -> Outcome | None:
+        """The end by elimination, checked only after both first turns."""
+        if self.phase is not PLAY or self.first:
             return None
         if not self.black:
             return Outcome(Colour.WHITE, Termination.ELIMINATED)
@@ -115,9 +138,42 @@ class AndaState(StoneState):
             return Outcome(Colour.BLACK, Termination.ELIMINATED)
         return None
 
+    def outcome(self) -> Outcome | None:
+        memo = self._memo
+        if "out" in memo:
+            return memo["out"]
+        out = None
+        if self.phase is PLAY:
+            out = self._eliminated()
+            if out is None and not self._has_action():
+                out = Outcome(self.to_move.other, Termination.NO_MOVES)
+        memo["out"] = out
+        return out
+
+    def _has_action(self) -> bool:
+        """Whether the mover has a legal action (phase play, no elimination). Cheap in play:
+        a stone of the mover next to an empty site always gives a legal placement (placing
+        there removes either nothing of the placed stone's group or more than that stone)."""
+        if self.to_move in self.first:
+            return next(self._free_pairs(), None) is not None
+        own, other = self._stones()
+        board = self.board
+        empty = board.mask & ~(own | other)
+        if own and board.neighbour_mask[(own & -own).bit_length() - 1] & empty:
+            return True                          # the usual case, cheaper than the full ring
+        if board.expand(own) & empty:
+            return True
+        return self.can_pass() or self.legal_cells() != 0
+
+    def _free_pairs(self) -> Iterator[Pair]:
+        taken = self.black | self.white
+        for a, b in opening_pairs(self.board.n, self.variant.option("opening")):
+            if not (taken >> a & 1 or taken >> b & 1):
+                yield Pair(a, b)
+
     def _try_place(self, s: int) -> AndaState | str:
         """The state after placing on s, or the reason it is illegal (the turn is a placing turn)."""
-        nxt = self._next
+        nxt = self._memo.get("next")
         if nxt is not None and nxt[0] == s:
             return nxt[1]
         own, other = self._stones()
@@ -129,7 +185,7 @@ class AndaState(StoneState):
         at = region_of(an, s)
         near = board.expand(an.regions[at])
         if near & other and not near & own:
-            return f"is {self.to_move.other.name.lower()} territory"
+            return f"is {self.to_move.other.word} territory"
         me = 0 if self.to_move is Colour.BLACK else 1
         res = place(board, an, own, other, me, s, at)
         if res.removed_own == bit and not res.removed_other:
@@ -137,12 +193,14 @@ class AndaState(StoneState):
         groups = (res.own_groups, res.other_groups) if me == 0 else (res.other_groups, res.own_groups)
         smothered = (0, res.other_smothered) if me == 0 else (res.other_smothered, 0)
         black, white = (res.own, res.other) if me == 0 else (res.other, res.own)
-        return AndaState(self.variant, self.to_move.other, self.ply + 1, black, white, self.komi,
-                         self.first, "play", Analysis(res.regions, groups, smothered))
+        child = AndaState(self.variant, self.to_move.other, self.ply + 1, black, white, self.komi,
+                          self.first, PLAY)
+        child._memo["an"] = Analysis(res.regions, groups, smothered)
+        return child
 
     def _place(self, s: int) -> AndaState:
-        if self.phase != "play" or self.outcome() is not None:
-            raise IllegalMove("no placement now" if self.phase != "play" else "the game is over")
+        if self.phase is not PLAY or self._eliminated() is not None:
+            raise IllegalMove("no placement now" if self.phase is not PLAY else "the game is over")
         if self.to_move in self.first:
             raise IllegalMove("the first turn places two stones (a pair such as a1,i9)")
         out = self._try_place(s)
@@ -151,7 +209,7 @@ class AndaState(StoneState):
         return out
 
     def _pair(self, a: int, b: int) -> AndaState:
-        if self.phase != "play" or self.to_move not in self.first:
+        if self.phase is not PLAY or self.to_move not in self.first:
             raise IllegalMove("a pair is only a first turn")
         board = self.board
         for s in (a, b):
@@ -180,18 +238,21 @@ class AndaState(StoneState):
                 raise IllegalMove("only White passes")
             if not self.can_pass():
                 raise IllegalMove("no komi left to pass" if self.komi == 0 else "no pass now")
-            return self._with(komi=self.komi - 1, _an=self._an)
+            child = self._with(komi=self.komi - 1)
+            if "an" in self._memo:
+                child._memo["an"] = self._memo["an"]
+            return child
         if kind is Komi:
-            if self.phase != "offer":
+            if self.phase is not OFFER:
                 raise IllegalMove("no komi offer now")
             sites = self.board.site_count
             if not 0 <= action.k <= sites:
                 raise IllegalMove(f"komi {action.k} outside 0..{sites}")
-            return self._with(komi=action.k, phase="answer")
+            return self._with(komi=action.k, phase=ANSWER)
         if kind is Swap or kind is Keep:
-            if self.phase != "answer":
+            if self.phase is not ANSWER:
                 raise IllegalMove("no swap decision now")
-            return self._with(phase="play")
+            return self._with(phase=PLAY)
         raise IllegalMove(f"{self.format(action)} is not an action of Anda")
 
     def legal_cells(self) -> int:
@@ -207,17 +268,14 @@ class AndaState(StoneState):
 
     def legal_actions(self) -> Iterator[Action]:
         board = self.board
-        if self.phase == "offer":
+        if self.phase is OFFER:
             yield from (Komi(k) for k in range(board.site_count + 1))
-        elif self.phase == "answer":
+        elif self.phase is ANSWER:
             yield Swap()
             yield Keep()
         elif self.to_move in self.first:
-            taken = self.black | self.white
-            for a, b in opening_pairs(board.n, self.variant.option("opening")):
-                if not (taken >> a & 1 or taken >> b & 1):
-                    yield Pair(a, b)
-        elif self.outcome() is None:
+            yield from self._free_pairs()
+        elif self._eliminated() is None:
             for s in board.sorted_sites(iter_bits(self.legal_cells())):
                 yield Place(s)
             if self.can_pass():
@@ -227,9 +285,9 @@ class AndaState(StoneState):
         if self.outcome() is not None:
             raise ValueError("the game is over")
         board = self.board
-        if self.phase == "offer":
+        if self.phase is OFFER:
             return Komi(rng.randrange(board.site_count + 1))
-        if self.phase == "answer":
+        if self.phase is ANSWER:
             return rng.choice((Swap(), Keep()))
         if self.to_move in self.first:
             pairs = opening_pairs(board.n, self.variant.option("opening"))
@@ -253,7 +311,7 @@ class AndaState(StoneState):
                 continue
             out = self._try_place(s)
             if not isinstance(out, str):
-                object.__setattr__(self, "_next", (s, out))
+                self._memo["next"] = (s, out)
                 return Place(s)
         return rng.choice(list(self.legal_actions()))
 
@@ -271,27 +329,25 @@ def new_game(variant: Variant, komi: int = 0) -> AndaState:
     if komi < 0:
         raise ValueError(f"komi {komi} is negative")
     if variant.balance == "pie":
-        return AndaState(variant, Colour.BLACK, 0, 0, 0, 0, BOTH, "offer")
-    return AndaState(variant, Colour.BLACK, 0, 0, 0, komi, BOTH, "play")
+        return AndaState(variant, Colour.BLACK, 0, 0, 0, 0, BOTH, OFFER)
+    return AndaState(variant, Colour.BLACK, 0, 0, 0, komi, BOTH, PLAY)
 
 
-def from_position(variant: Variant, pos: Position) -> AndaState:
-    """Validate and rebuild; InvalidPosition says what does not fit (see engine.anda_position)."""
-    komi, first, phase, ply = read_keys(pos)
-    state = AndaState(variant, pos.to_move, ply, pos.bitboard(Colour.BLACK),
-                      pos.bitboard(Colour.WHITE), komi, first, phase)
-    check(state)
-    return state
+def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> AndaState:
+    """The state a well-formed position describes, as written (no judgement of reachability)."""
+    return AndaState(variant, pos.to_move, keys["ply"], pos.bitboard(Colour.BLACK),
+                     pos.bitboard(Colour.WHITE), keys["komi"], keys["first"], keys["phase"])
 
 
 def ply_cap(n: int) -> int:
     """The referee's cap: 10 x sites, adjudged a draw."""
-    return 10 * (3 * n * (n - 1) + 1)
+    return 10 * hexagon(n).site_count
 
 
 RULES = GameInfo(
     id="anda", title="Anda", sgf_number=1001, sizes=(7, 9, 11), default_size=9,
     balances=("pie", "nopie"), options=(("opening", ("features", "cells")),),
     forms=frozenset({Place, Pair, Komi, Swap, Keep, Pass}),
-    new_game=new_game, from_position=from_position, ply_cap=ply_cap, uses_komi=True)
+    new_game=new_game, from_position=from_position, ply_cap=ply_cap, uses_komi=True,
+    keys=(phase_key("anda", Phase, PLAY), komi_key(), colours_key("first"), count_key("ply")))
 AndaState.info = RULES

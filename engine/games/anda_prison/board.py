@@ -1,9 +1,9 @@
 """Anda-prison's board mechanics: a placement, its one removal step and both checks, kept incremental.
 
-A :class:`Layout` holds what the rules need beyond the two bitboards: the
+A :class:`Analysis` holds what the rules need beyond the two bitboards: the
 groups of each colour, the regions, and for each region how many black and
 how many white groups touch it (0, 1 or 2 meaning "two or more"). The words
-and the from-scratch analysis are :mod:`engine.regions`' (shared with Anda);
+and the from-scratch analysis are :mod:`..anda_regions`' (shared with Anda);
 this module only carries their results from a position to the next.
 
 A colour-c group is smothered iff every region it touches is touched by
@@ -19,7 +19,7 @@ sites and the regions around them into new regions (fresh counts); every
 other region keeps its counts.
 
 :func:`resolve` raises IllegalMove (with the reason) for a placement the two
-checks forbid; the caller (engine.anda_prison) checks emptiness, adjacency,
+checks forbid; the caller (``state.py``) checks emptiness, adjacency,
 phases and the annihilation ban. Colour indices: 0 black, 1 white.
 """
 from __future__ import annotations
@@ -29,10 +29,12 @@ from dataclasses import dataclass
 from .. import anda_regions as R
 from ...errors import IllegalMove
 from ...geometry import Hexagon
+from ...geometry import expand_unclipped as _expand
+from ...geometry import flood_unclipped as _flood
 
 
 @dataclass(frozen=True, slots=True)
-class Layout:
+class Analysis:
     """Stones, groups (per colour), regions and per-region touching counts of one board."""
 
     stones: tuple[int, int]
@@ -57,37 +59,23 @@ class Layout:
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
-    """A legal placement's board: the layout after the removal and the stones sent to the prison."""
+    """A legal placement's board: the analysis after the removal and the stones sent to the prison."""
 
-    layout: Layout
+    analysis: Analysis
     jailed: tuple[int, int]          # stones removed per colour (black, white)
 
 
-def analyse(board: Hexagon, black: int, white: int) -> Layout:
-    """The layout of a position, from scratch (engine.regions)."""
+def analyse(board: Hexagon, black: int, white: int) -> Analysis:
+    """The analysis of a position, from scratch (anda_regions)."""
     empty = board.mask & ~(black | white)
     regs = tuple(R.regions(board, empty))
-    return Layout(
+    return Analysis(
         (black, white),
         (tuple(R.groups(board, black)), tuple(R.groups(board, white))),
         regs,
         (tuple(R.touching_groups(board, r, black, cap=2) for r in regs),
          tuple(R.touching_groups(board, r, white, cap=2) for r in regs)),
     )
-
-
-def _expand(bb: int, w: int, v: int) -> int:
-    """bb and its neighbours, NOT clipped to the board (callers intersect with board sets)."""
-    return bb | bb << 1 | bb >> 1 | bb << w | bb >> w | bb << v | bb >> v
-
-
-def _flood(seed: int, within: int, w: int, v: int) -> int:
-    cur = seed & within
-    while True:
-        nxt = (cur | cur << 1 | cur >> 1 | cur << w | cur >> w | cur << v | cur >> v) & within
-        if nxt == cur:
-            return cur
-        cur = nxt
 
 
 def _count(region: int, stones: int, groups: tuple[int, ...] | list[int], w: int, v: int) -> int:
@@ -115,8 +103,8 @@ def _split(rest: int, ring: int, w: int, v: int) -> list[int]:
     return parts
 
 
-def put(board: Hexagon, lay: Layout, s: int, me: int) -> Layout:
-    """The layout after a stone of colour `me` goes on empty site s, before any removal."""
+def put(board: Hexagon, lay: Analysis, s: int, me: int) -> Analysis:
+    """The analysis after a stone of colour `me` goes on empty site s, before any removal."""
     w = board.width
     v = w + 1
     bit = 1 << s
@@ -152,21 +140,21 @@ def put(board: Hexagon, lay: Layout, s: int, me: int) -> Layout:
         regs.append(p)
         counts[0].append(_count(p, stones[0], groups[0], w, v))
         counts[1].append(_count(p, stones[1], groups[1], w, v))
-    return Layout((stones[0], stones[1]), (groups[0], groups[1]), tuple(regs), (tuple(counts[0]), tuple(counts[1])))
+    return Analysis((stones[0], stones[1]), (groups[0], groups[1]), tuple(regs), (tuple(counts[0]), tuple(counts[1])))
 
 
 def _names(board: Hexagon, placed: tuple[int, ...]) -> str:
     return ",".join(board.names(sum(1 << s for s in placed)))
 
 
-def _group_of(lay: Layout, me: int, s: int) -> int:
+def _group_of(lay: Analysis, me: int, s: int) -> int:
     for g in lay.groups[me]:
         if g >> s & 1:
             return g
     raise ValueError("no stone there")
 
 
-def resolve(board: Hexagon, lay: Layout, me: int, placed: tuple[int, ...]) -> Resolved:
+def resolve(board: Hexagon, lay: Analysis, me: int, placed: tuple[int, ...]) -> Resolved:
     """Check and resolve a turn whose stones (sites `placed`, colour `me`) are already in `lay` (see :func:`put`).
 
     Raises IllegalMove when a placed stone's group is smothered right after
@@ -205,7 +193,7 @@ def resolve(board: Hexagon, lay: Layout, me: int, placed: tuple[int, ...]) -> Re
         regs.append(piece)
         c0.append(_count(piece, stones[0], groups[0], w, v))
         c1.append(_count(piece, stones[1], groups[1], w, v))
-    after = Layout(stones, groups, tuple(regs), (tuple(c0), tuple(c1)))
+    after = Analysis(stones, groups, tuple(regs), (tuple(c0), tuple(c1)))
     good = after.breathing(me)
     for g in mine:
         if not _expand(g, w, v) & good:

@@ -1,6 +1,6 @@
 """Marbanta's move generation on bitboards: sight, roots, new groups.
 
-Pure functions of a board's tables and the stones; ``engine.marbanta`` owns
+Pure functions of a board's tables and the stones; ``state.py`` owns
 the state. Vocabulary (RULES.md section 6):
 
 * ``friendly`` / ``enemy``: the stones of the player to move and of the other.
@@ -16,7 +16,7 @@ the state. Vocabulary (RULES.md section 6):
 
 New groups are enumerated with Redelmeier's algorithm restricted to
 ``free``: every connected set containing the root is produced exactly once.
-``engine.marbanta_sample`` draws one uniformly by counting the leaves of that
+``sample.py`` draws one uniformly by counting the leaves of that
 same tree (:func:`count_leaves`).
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...geometry import Hexagon, hexagon, iter_bits
+from ...geometry import Hexagon, expand_unclipped, hexagon, iter_bits, split_rays
 
 
 @dataclass(frozen=True, eq=False)
@@ -44,28 +44,13 @@ class SightTables:
 def tables(n: int) -> SightTables:
     """The shared tables of the hexagon of side n."""
     board = hexagon(n)
-    size = len(board.rays)
-    up: list[tuple[int, ...]] = [()] * size
-    down: list[tuple[int, ...]] = [()] * size
-    for bit in board.sites:
-        ups, downs = [], []
-        for d, ray in enumerate(board.rays[bit]):
-            if not ray:
-                continue
-            bb = 0
-            for x in ray:
-                bb |= 1 << x
-            (ups if board.shifts[d] > 0 else downs).append(bb)
-        up[bit], down[bit] = tuple(ups), tuple(downs)
-    return SightTables(board, tuple(up), tuple(down), board.neighbour_mask, board.width, board.mask)
+    up, down = split_rays(n)
+    return SightTables(board, up, down, board.neighbour_mask, board.width, board.mask)
 
 
 def free_sites(t: SightTables, friendly: int, enemy: int) -> int:
     """Empty sites not adjacent to (and not holding) a friendly stone."""
-    w = t.width
-    f = friendly
-    near = f | f << 1 | f >> 1 | f << w | f >> w | f << (w + 1) | f >> (w + 1)
-    return t.mask & ~near & ~enemy
+    return t.mask & ~expand_unclipped(friendly, t.width, t.width + 1) & ~enemy
 
 
 def sighted(t: SightTables, friendly: int, enemy: int) -> int:
@@ -136,11 +121,12 @@ def groups_seen(t: SightTables, r: int, friendly: int, enemy: int, owner: list[i
 
 
 def has_room(t: SightTables, free: int, r: int, need: int) -> bool:
-    """Whether the region of `free` holding site r has at least `need` sites."""
+    """Whether the region of `free` holding site r has at least `need` sites (a flood that
+    stops as soon as it has `need`)."""
     cur = 1 << r
-    w = t.width
+    w, v = t.width, t.width + 1
     while cur.bit_count() < need:
-        nxt = (cur | cur << 1 | cur >> 1 | cur << w | cur >> w | cur << (w + 1) | cur >> (w + 1)) & free
+        nxt = expand_unclipped(cur, w, v) & free
         if nxt == cur:
             return False
         cur = nxt

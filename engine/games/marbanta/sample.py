@@ -1,7 +1,7 @@
 """Marbanta's random player: a uniform new group for a root, and a uniform bit.
 
 :func:`sample_group` is exact: it walks down Redelmeier's tree (see
-``engine.marbanta_moves``) choosing each branch with probability proportional
+``moves.py``) choosing each branch with probability proportional
 to the leaves under it, so every connected set is equally likely; its cost is
 about the number of (N-1)-stone sets. Past a budget it hands over to
 :func:`chain_group`, a Metropolis chain that is only close to uniform.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from ...geometry import iter_bits
+from ...geometry import expand_unclipped, flood_unclipped, iter_bits
 from .moves import SightTables, count_leaves
 
 #: Leaves the exact sampler may count before it gives up for the Markov chain.
@@ -92,13 +92,7 @@ def sample_group(t: SightTables, free: int, r: int, k: int, rng: random.Random,
 
 
 def _connected_from(t: SightTables, root: int, group: int) -> bool:
-    w = t.width
-    cur = root
-    while True:
-        nxt = (cur | cur << 1 | cur >> 1 | cur << w | cur >> w | cur << (w + 1) | cur >> (w + 1)) & group
-        if nxt == cur:
-            return cur == group
-        cur = nxt
+    return flood_unclipped(root, group, t.width, t.width + 1) == group
 
 
 def chain_group(t: SightTables, free: int, r: int, k: int, rng: random.Random,
@@ -111,12 +105,11 @@ def chain_group(t: SightTables, free: int, r: int, k: int, rng: random.Random,
     and with probability min(1, |boundary before| / |boundary after|), which
     makes the uniform distribution stationary. ValueError when r has no room.
     """
-    w = t.width
+    w, v = t.width, t.width + 1
     root = 1 << r
     group = root
     while group.bit_count() < k:                     # breadth-first prefix
-        ring = (group << 1 | group >> 1 | group << w | group >> w
-                | group << (w + 1) | group >> (w + 1)) & free & ~group
+        ring = expand_unclipped(group, w, v) & free & ~group
         if not ring:
             raise ValueError("no room for the new group")
         for b in iter_bits(ring):
@@ -127,7 +120,7 @@ def chain_group(t: SightTables, free: int, r: int, k: int, rng: random.Random,
         return group
 
     def boundary(g: int) -> int:
-        return (g << 1 | g >> 1 | g << w | g >> w | g << (w + 1) | g >> (w + 1)) & free & ~g
+        return expand_unclipped(g, w, v) & free & ~g
 
     edge = boundary(group)
     for _ in range(steps_per_stone * k):

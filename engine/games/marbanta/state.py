@@ -1,5 +1,8 @@
 """Marbanta (RULES.md section 6): line of sight, new groups of N stones, misère end.
 
+Sight and shapes are ``moves.py``'s, random draws ``sample.py``'s; this module
+(a little over 300 lines, one class sharing its ``_memo``) holds the turns.
+
 Phases (the ``phase=`` key of the position string):
 
 * ``pie``  Black places one black and one white stone (``PieStones``; token
@@ -13,8 +16,9 @@ Phases (the ``phase=`` key of the position string):
   friendly group, ``Grow(root, branches)`` when it sees N >= 2. The player to
   move with no legal turn wins (``RULES.no_move_wins``).
 
-The state keeps, besides the compared fields, a list ``owner`` mapping each
-stone's bit to its group's bitboard (groups never merge) and a memo of the
+The state keeps, besides the compared fields, in ``_memo`` (engine.game's
+convention for derived data): ``"owner"``, a list mapping each stone's bit to
+its group's bitboard (groups never merge; handed from parent to child), and the
 derived sets of the side to move; both are caches excluded from equality.
 """
 from __future__ import annotations
@@ -22,21 +26,30 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from itertools import permutations
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...actions import Action, Grow, Keep, PieStones, Place, Resign, Swap
 from ...core import Colour, Outcome, Termination
-from ...errors import IllegalMove, InvalidPosition
+from ...errors import IllegalMove
 from ...game import GameInfo, StoneState, Variant
 from ...geometry import hexagon, iter_bits
 from .moves import free_sites, groups_seen, legal_roots, new_groups, root_size, sighted, tables
 from .sample import random_bit, sample_group
-from ...position import Position, parse_count
+from ...position import Position, count_key, phase_key
 
-PHASES = ("pie", "swap", "play")
-KEYS = frozenset({"variant", "phase", "ply"})
 
+class Phase(StrEnum):
+    """The phases of Marbanta; the values are the protocol's `phase=` words."""
+
+    PIE = "pie"
+    SWAP = "swap"
+    PLAY = "play"
+
+
+#: The members as module constants: `Phase.X` is an enum lookup (slow on Python 3.11) in hot paths.
+PIE, SWAP, PLAY = Phase.PIE, Phase.SWAP, Phase.PLAY
 
 def _owner_list(n: int, black: int, white: int) -> list[int]:
     """The group bitboard of every stone, indexed by bit (0 on empty sites)."""
@@ -54,13 +67,16 @@ class MarbantaState(StoneState):
     """A Marbanta position. `black`/`white` are bitboards; see the module docstring for phases."""
 
     info: ClassVar[GameInfo]
-    phase: str = "play"
-    owner: list[int] | None = field(default=None, compare=False, hash=False, repr=False)
-    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    phase: Phase = PLAY
+    _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
-    def __post_init__(self) -> None:
-        if self.owner is None:
-            object.__setattr__(self, "owner", _owner_list(self.variant.size, self.black, self.white))
+    @property
+    def owner(self) -> list[int]:
+        """The group bitboard of every stone, indexed by bit (callers must not mutate it)."""
+        got = self._memo.get("owner")
+        if got is None:
+            got = self._memo["owner"] = _owner_list(self.variant.size, self.black, self.white)
+        return got
 
     # -- derived sets of the side to move (memoised) -----------------------------
     def _sides(self) -> tuple[int, int]:
@@ -70,28 +86,30 @@ class MarbantaState(StoneState):
 
     def _free_and_candidates(self) -> tuple[int, int]:
         """(free sites, free sites that see a friendly stone): roots lie in the second."""
-        got = self.memo.get("cand")
+        got = self._memo.get("cand")
         if got is None:
             t = tables(self.variant.size)
             friendly, enemy = self._sides()
             free = free_sites(t, friendly, enemy)
             got = (free, free & sighted(t, friendly, enemy))
-            self.memo["cand"] = got
+            self._memo["cand"] = got
         return got
 
     def _roots(self) -> dict[int, int]:
-        got = self.memo.get("roots")
+        got = self._memo.get("roots")
         if got is None:
             friendly, enemy = self._sides()
             got = legal_roots(tables(self.variant.size), friendly, enemy, self.owner)
-            self.memo["roots"] = got
+            self._memo["roots"] = got
         return got
 
     def _has_turn(self) -> bool:
-        got = self.memo.get("has_turn")
+        got = self._memo.get("has_turn")
         if got is None:
-            if "roots" in self.memo:
-                got = bool(self.memo["roots"])
+            if self.phase is PIE:          # two empty sites for the pie stones
+                got = (self.board.mask & ~(self.black | self.white)).bit_count() >= 2
+            elif "roots" in self._memo:
+                got = bool(self._memo["roots"])
             else:
                 t = tables(self.variant.size)
                 friendly, enemy = self._sides()
@@ -101,17 +119,17 @@ class MarbantaState(StoneState):
                     low = cand & -cand
                     cand ^= low
                     got = root_size(t, low.bit_length() - 1, friendly, enemy, self.owner, free) > 0
-            self.memo["has_turn"] = got
+            self._memo["has_turn"] = got
         return got
 
     # -- the generic interface ---------------------------------------------------
     def outcome(self) -> Outcome | None:
-        if self.phase != "play" or self._has_turn():
+        if self.phase is SWAP or self._has_turn():
             return None
         return Outcome(self.to_move, Termination.NO_MOVES)
 
     def legal_cells(self) -> int:
-        if self.phase != "play":
+        if self.phase is not PLAY:
             return 0
         cells = 0
         for r in self._roots():
@@ -120,11 +138,13 @@ class MarbantaState(StoneState):
 
     def legal_actions(self) -> Iterator[Action]:
         board = self.board
-        if self.phase == "pie":
-            for black, white in permutations(board.sites, 2):
-                yield PieStones(black, white)
+        if self.phase is PIE:
+            empty = [s for s in board.sites if not (self.black | self.white) >> s & 1]
+            if len(empty) >= 2:
+                for black, white in permutations(empty, 2):
+                    yield PieStones(black, white)
             return
-        if self.phase == "swap":
+        if self.phase is SWAP:
             yield Swap()
             yield Keep()
             return
@@ -142,15 +162,20 @@ class MarbantaState(StoneState):
     def random_action(self, rng: random.Random) -> Action:
         """Pie: a uniform ordered pair; swap: `swap` or `keep`; play: a uniform legal
         root (drawn among the candidates without replacement until one has room), then
-        a uniform new group for it (:func:`engine.marbanta_sample.sample_group`)."""
+        a uniform new group for it (:func:`.sample.sample_group`)."""
         board = self.board
-        if self.phase == "pie":
+        if self.phase is PIE:
+            if not self._has_turn():
+                raise ValueError("the game is over: no two empty sites for the pie")
+            taken = self.black | self.white       # empty on every board reached in play
             black = board.sites[rng.randrange(len(board.sites))]
+            while taken >> black & 1:
+                black = board.sites[rng.randrange(len(board.sites))]
             white = black
-            while white == black:
+            while white == black or taken >> white & 1:
                 white = board.sites[rng.randrange(len(board.sites))]
             return PieStones(black, white)
-        if self.phase == "swap":
+        if self.phase is SWAP:
             return Swap() if rng.randrange(2) else Keep()
         t = tables(self.variant.size)
         friendly, enemy = self._sides()
@@ -171,7 +196,7 @@ class MarbantaState(StoneState):
         if isinstance(action, Resign):
             raise IllegalMove("resign is not played into the rules")
         board = self.board
-        if self.phase == "pie":
+        if self.phase is PIE:
             if not isinstance(action, PieStones):
                 raise IllegalMove("the pie comes first: a black and a white stone, e.g. e5,c3")
             b, w = action.black, action.white
@@ -180,13 +205,16 @@ class MarbantaState(StoneState):
                     raise IllegalMove(f"site {x} is off the board")
             if b == w:
                 raise IllegalMove(f"{board.name(b)} is named twice")
-            nxt_phase = "swap" if self.variant.balance == "pie" else "play"
-            mover = Colour.WHITE if nxt_phase == "swap" else Colour.BLACK
+            for x in (b, w):
+                if (self.black | self.white) >> x & 1:
+                    raise IllegalMove(f"{board.name(x)} is occupied")
+            nxt_phase = SWAP if self.variant.balance == "pie" else PLAY
+            mover = Colour.WHITE if nxt_phase is SWAP else Colour.BLACK
             return self._next(mover, 1 << b, 1 << w, nxt_phase)
-        if self.phase == "swap":
+        if self.phase is SWAP:
             if not isinstance(action, (Swap, Keep)):
                 raise IllegalMove("White must answer the pie with swap or keep")
-            return self._next(Colour.BLACK, 0, 0, "play")
+            return self._next(Colour.BLACK, 0, 0, PLAY)
         if isinstance(action, Place):
             root, branches = action.cell, ()
         elif isinstance(action, Grow):
@@ -201,8 +229,8 @@ class MarbantaState(StoneState):
             raise IllegalMove(f"{type(action).__name__} is not a Marbanta action")
         group = self._check_turn(root, branches)
         if self.to_move is Colour.BLACK:
-            return self._next(Colour.WHITE, group, 0, "play")
-        return self._next(Colour.BLACK, 0, group, "play")
+            return self._next(Colour.WHITE, group, 0, PLAY)
+        return self._next(Colour.BLACK, 0, group, PLAY)
 
     def _check_turn(self, root: int, branches: tuple[int, ...]) -> int:
         """The new group's bitboard, or IllegalMove saying what is wrong."""
@@ -216,7 +244,7 @@ class MarbantaState(StoneState):
             if group >> x & 1:
                 raise IllegalMove(f"{board.name(x)} is named twice")
             group |= 1 << x
-        colour = "black" if self.to_move is Colour.BLACK else "white"
+        colour = self.to_move.word
         free = self._free_and_candidates()[0]
         for x in (root, *branches):
             if (friendly | enemy) >> x & 1:
@@ -233,7 +261,7 @@ class MarbantaState(StoneState):
             raise IllegalMove(f"the new group {', '.join(board.names(group))} is not connected")
         return group
 
-    def _next(self, mover: Colour, add_black: int, add_white: int, phase: str) -> MarbantaState:
+    def _next(self, mover: Colour, add_black: int, add_white: int, phase: Phase) -> MarbantaState:
         owner = self.owner
         added = add_black | add_white
         if added:
@@ -247,8 +275,10 @@ class MarbantaState(StoneState):
                     low = rest & -rest
                     owner[low.bit_length() - 1] = added
                     rest ^= low
-        return MarbantaState(self.variant, mover, self.ply + 1, self.black | add_black,
-                             self.white | add_white, phase, owner)
+        child = MarbantaState(self.variant, mover, self.ply + 1, self.black | add_black,
+                              self.white | add_white, phase)
+        child._memo["owner"] = owner
+        return child
 
     def to_position(self) -> Position:
         stacks = {b: (Colour.BLACK, 1) for b in iter_bits(self.black)}
@@ -259,40 +289,14 @@ class MarbantaState(StoneState):
 
 def new_game(variant: Variant, komi: int = 0) -> MarbantaState:
     """The empty board, Black to place the pie stones. `komi` means nothing here and is ignored."""
-    return MarbantaState(variant, Colour.BLACK, 0, 0, 0, "pie")
+    return MarbantaState(variant, Colour.BLACK, 0, 0, 0, PIE)
 
 
-def from_position(variant: Variant, pos: Position) -> MarbantaState:
-    """Validate and rebuild; InvalidPosition with the reason."""
-    if pos.game != "marbanta":
-        raise InvalidPosition(f"not a marbanta position: {pos.game}")
-    for key in pos.keys:
-        if key not in KEYS:
-            raise InvalidPosition(f"marbanta has no key {key!r}")
-    board = hexagon(variant.size)
-    for bit, (_, height) in pos.stacks.items():
-        if height != 1:
-            raise InvalidPosition(f"marbanta has no heights ({board.name(bit)} has {height})")
-    phase = pos.key("phase")
-    if phase not in PHASES:
-        raise InvalidPosition(f"phase={phase}: expected one of {', '.join(PHASES)}")
-    ply = parse_count(pos.key("ply"), "ply")
-    black, white = pos.bitboard(Colour.BLACK), pos.bitboard(Colour.WHITE)
-    if phase == "pie":
-        if black | white:
-            raise InvalidPosition("phase=pie needs an empty board")
-        if pos.to_move is not Colour.BLACK:
-            raise InvalidPosition("phase=pie: Black places the pie stones")
-    elif phase == "swap":
-        if variant.balance != "pie":
-            raise InvalidPosition(f"phase=swap does not exist in variant {variant.balance}")
-        if black.bit_count() != 1 or white.bit_count() != 1:
-            raise InvalidPosition("phase=swap needs exactly one black and one white stone")
-        if pos.to_move is not Colour.WHITE:
-            raise InvalidPosition("phase=swap: White decides")
-    elif not black or not white:
-        raise InvalidPosition("phase=play needs stones of both colours (the pie places one of each)")
-    return MarbantaState(variant, pos.to_move, ply, black, white, phase)
+def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> MarbantaState:
+    """The state a well-formed position describes, as written (no judgement of reachability:
+    an empty board in phase play is over, Black cannot place and wins)."""
+    return MarbantaState(variant, pos.to_move, keys["ply"], pos.bitboard(Colour.BLACK),
+                         pos.bitboard(Colour.WHITE), keys["phase"])
 
 
 def ply_cap(n: int) -> int:
@@ -312,6 +316,7 @@ RULES = GameInfo(
     new_game=new_game,
     from_position=from_position,
     ply_cap=ply_cap,
+    keys=(phase_key("marbanta", Phase, PLAY), count_key("ply")),
     no_move_wins=True,
     uses_komi=False,
 )

@@ -15,7 +15,7 @@ import random
 from collections.abc import Iterator
 from functools import lru_cache
 
-from ...geometry import Hexagon, iter_bits
+from ...geometry import Hexagon, hexagon, iter_bits
 
 #: Rejection-sampling tries before a literal flip set is drawn from the full list.
 SAMPLE_TRIES = 256
@@ -94,7 +94,6 @@ def _path_sets(board: Hexagon, rule: str, group: int, starts: int) -> Iterator[i
 
 @lru_cache(maxsize=65536)
 def _cached_sets(n: int, rule: str, group: int, starts: int) -> tuple[int, ...]:
-    from ...geometry import hexagon
     board = hexagon(n)
     if rule == "literal":
         return tuple(f for f in _subsets(group) if splits(board, group, f))
@@ -136,7 +135,6 @@ def can_split(board: Hexagon, rule: str, group: int, placed: int) -> bool:
 
 @lru_cache(maxsize=65536)
 def _has_path_set(n: int, rule: str, group: int, starts: int) -> bool:
-    from ...geometry import hexagon
     return next(_path_sets(hexagon(n), rule, group, starts), None) is not None
 
 

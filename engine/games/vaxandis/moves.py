@@ -1,6 +1,9 @@
 """Vaxandis stacks on bitboards: frozen stacks, move targets, and the effect of a move.
 
-RULES.md section 5. Pure functions; the state class is in engine/vaxandis.py.
+RULES.md section 5. Pure functions; the state class is in ``state.py``. A
+little over 300 lines on purpose: frozen stacks, targets and a move's effect
+share one hot-path table (:class:`Tables`) and the same scans; apart they would
+be three modules importing each other's internals.
 
 A position's stacks are ``own`` and ``enemy`` (bitboards of the side to move
 and of the other side) plus two views of the heights:
@@ -22,7 +25,7 @@ from functools import lru_cache
 from operator import itemgetter
 
 from ...errors import IllegalMove
-from ...geometry import Hexagon, hexagon, iter_bits
+from ...geometry import Hexagon, hexagon, iter_bits, split_rays
 
 Levels = tuple[tuple[int, int], ...]
 _height = itemgetter(0)
@@ -49,21 +52,14 @@ class Tables:
 @lru_cache(maxsize=None)
 def tables(n: int) -> Tables:
     geo = hexagon(n)
-    up: list[tuple[int, ...]] = [()] * len(geo.rays)
-    down: list[tuple[int, ...]] = [()] * len(geo.rays)
+    up, down = split_rays(n)
     line: dict[tuple[int, int], tuple[int, int]] = {}
     for src in geo.sites:
-        asc, desc = [], []
         for d, ray in enumerate(geo.rays[src]):
-            bb = 0
             for k, p in enumerate(ray):
-                bb |= 1 << p
                 line[(src, p)] = (d, k + 1)
-            if bb:
-                (asc if geo.shifts[d] > 0 else desc).append(bb)
-        up[src], down[src] = tuple(asc), tuple(desc)
     reach = tuple(sum(u) + sum(d) for u, d in zip(up, down))     # the rays are disjoint
-    return Tables(geo, tuple(up), tuple(down), reach, line)
+    return Tables(geo, up, down, reach, line)
 
 
 def heights_of(levels: Levels, n: int) -> list[int]:

@@ -5,7 +5,7 @@ pie, Black's first action (a placement: the board is empty); `swap` — White
 may answer `swap` instead of a normal action; `play` — everything after.
 After `swap` the colour to move stays White (the referee exchanges the
 players' colours; the board is untouched). Rules, geometry and the option
-semantics of moves live in engine/vaxandis_moves.py; docs/rules/vaxandis.md
+semantics of moves live in ``moves.py``; docs/rules/vaxandis.md
 lists the decisions RULES.md leaves open.
 """
 from __future__ import annotations
@@ -15,20 +15,30 @@ import random
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from itertools import accumulate
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...actions import Action, Move, Place, Resign, Swap
 from ...core import Colour, Outcome, Termination
-from ...errors import IllegalMove, InvalidPosition
+from ...errors import IllegalMove
 from ...game import GameInfo, StoneState, Variant
-from ...geometry import iter_bits
-from ...position import Position, parse_count
+from ...geometry import hexagon, iter_bits, nth_bit
+from ...position import Position, count_key, phase_key
 from .moves import Levels, Tables, apply_move, grow, heights_of, tables, targets, touched_by
 
-PHASES = ("open", "swap", "play")
-KEYS = frozenset({"variant", "freeze", "touch", "phase", "ply"})
 
+
+class Phase(StrEnum):
+    """The phases of Vaxandis (as Spelde's); the values are the protocol's `phase=` words."""
+
+    OPEN = "open"
+    SWAP = "swap"
+    PLAY = "play"
+
+
+#: The members as module constants: `Phase.X` is an enum lookup (slow on Python 3.11) in hot paths.
+OPEN, SWAP, PLAY = Phase.OPEN, Phase.SWAP, Phase.PLAY
 
 _SETTINGS: dict[int, tuple[Variant, Tables, bool, bool]] = {}
 
@@ -47,12 +57,12 @@ def _settings(variant: Variant) -> tuple[Variant, Tables, bool, bool]:
 
 @dataclass(frozen=True, slots=True)
 class VaxandisState(StoneState):
-    """A Vaxandis position. `levels` is the height table of engine/vaxandis_moves.py."""
+    """A Vaxandis position. `levels` is the height table of ``moves.py``."""
 
     info: ClassVar[GameInfo]
 
     levels: Levels
-    phase: str = "play"
+    phase: Phase = PLAY
     _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # -- helpers ------------------------------------------------------------------
@@ -99,12 +109,12 @@ class VaxandisState(StoneState):
         return some
 
     def outcome(self) -> Outcome | None:
-        if self.phase != "play" or self.legal_cells() or self.has_move():
+        if self.phase is SWAP or self.legal_cells() or self.has_move():
             return None
         return Outcome(self.to_move.other, Termination.NO_MOVES)
 
     def legal_actions(self) -> Iterator[Action]:
-        if self.phase == "swap":
+        if self.phase is SWAP:
             yield Swap()
         board = self.board
         for c in board.sorted_sites(iter_bits(self.legal_cells())):
@@ -126,26 +136,26 @@ class VaxandisState(StoneState):
             raise ValueError("the game is over")
         cells = self.legal_cells()
         ncells = cells.bit_count()
-        swap = self.phase == "swap"
+        swap = self.phase is SWAP
         if "targets" not in self._memo:
             own, enemy = self._sides()
             _, tb, group, path = _settings(self.variant)
             empty = tb.geo.mask & ~(own | enemy)
             reach = tb.reach
-            srcs = _bit_list(own)
+            srcs = list(iter_bits(own))
             counts = [(reach[b] & empty).bit_count() for b in srcs]
             cum = list(accumulate(counts))
             heights = self.heights()
             for _ in range(64):
                 k = rng.randrange(ncells + swap + (cum[-1] if cum else 0))
                 if k < ncells:
-                    return Place(_nth_bit(cells, k))
+                    return Place(nth_bit(cells, k))
                 k -= ncells + swap
                 if k < 0:
                     return Swap()
                 i = bisect_right(cum, k)
                 src = srcs[i]
-                dst = _nth_bit(reach[src] & empty, k - cum[i] + counts[i])
+                dst = nth_bit(reach[src] & empty, k - cum[i] + counts[i])
                 touched = touched_by(own, enemy, self.levels, heights, tb, src, dst, group, path)
                 if touched > 0:
                     move = Move(src, dst)
@@ -158,11 +168,11 @@ class VaxandisState(StoneState):
         counts = [ncells, *(bb.bit_count() for bb in found.values())]
         k = rng.randrange(sum(counts) + swap)
         if k < ncells:
-            return Place(_nth_bit(cells, k))
+            return Place(nth_bit(cells, k))
         k -= ncells
         for (src, dsts), count in zip(found.items(), counts[1:]):
             if k < count:
-                return Move(src, _nth_bit(dsts, k))
+                return Move(src, nth_bit(dsts, k))
             k -= count
         return Swap()
 
@@ -172,10 +182,10 @@ class VaxandisState(StoneState):
         if isinstance(action, Place):
             return self._play_place(action.cell)
         if isinstance(action, Swap):
-            if self.phase != "swap":
+            if self.phase is not SWAP:
                 raise IllegalMove("swap is only allowed as White's answer to the pie stack")
             return VaxandisState(self.variant, self.to_move, self.ply + 1, self.black, self.white,
-                                 self.levels, "play")
+                                 self.levels, PLAY)
         if isinstance(action, Resign):
             raise IllegalMove("resign is not an action on the board")
         raise IllegalMove(f"{type(action).__name__.lower()} is not a Vaxandis action")
@@ -194,7 +204,7 @@ class VaxandisState(StoneState):
         levels = dict(self.levels)
         levels[1] = levels.get(1, 0) | bit
         black, white = (self.black | bit, self.white) if self.to_move is Colour.BLACK else (self.black, self.white | bit)
-        phase = "swap" if self.phase == "open" else "play"
+        phase = SWAP if self.phase is OPEN else PLAY
         child = VaxandisState(self.variant, self.to_move.other, self.ply + 1, black, white,
                               tuple(sorted(levels.items())), phase)
         heights = self._memo.get("heights")
@@ -216,7 +226,7 @@ class VaxandisState(StoneState):
             new_own, levels, heights = apply_move(own, enemy, self.levels, self.heights(), tb, move.src,
                                                   move.dst, group, path)
         black, white = (new_own, enemy) if self.to_move is Colour.BLACK else (enemy, new_own)
-        child = VaxandisState(self.variant, self.to_move.other, self.ply + 1, black, white, levels, "play")
+        child = VaxandisState(self.variant, self.to_move.other, self.ply + 1, black, white, levels, PLAY)
         child._memo["heights"] = heights
         return child
 
@@ -230,60 +240,24 @@ class VaxandisState(StoneState):
         return Position("vaxandis", self.variant.size, self.to_move, stacks, keys)
 
 
-def _nth_bit(bb: int, k: int) -> int:
-    """The k-th (0-based, lowest first) set bit of bb."""
-    for _ in range(k):
-        bb &= bb - 1
-    return (bb & -bb).bit_length() - 1
-
-
-def _bit_list(bb: int) -> list[int]:
-    out = []
-    while bb:
-        low = bb & -bb
-        out.append(low.bit_length() - 1)
-        bb ^= low
-    return out
-
-
-def _new_game(variant: Variant, komi: int = 0) -> VaxandisState:
+def new_game(variant: Variant, komi: int = 0) -> VaxandisState:
     """The empty board; `komi` is ignored (Vaxandis has none)."""
-    phase = "open" if variant.balance == "pie" else "play"
+    phase = OPEN if variant.balance == "pie" else PLAY
     return VaxandisState(variant, Colour.BLACK, 0, 0, 0, (), phase)
 
 
-def _from_position(variant: Variant, pos: Position) -> VaxandisState:
-    """Validate a decoded position string; InvalidPosition with the reason."""
-    if pos.game != "vaxandis":
-        raise InvalidPosition(f"not a vaxandis position: {pos.game}")
-    extra = set(pos.keys) - KEYS
-    if extra:
-        raise InvalidPosition(f"vaxandis has no key {sorted(extra)[0]!r}")
-    for key, value in (("variant", variant.balance), ("freeze", variant.option("freeze")),
-                       ("touch", variant.option("touch"))):
-        if pos.keys.get(key, value) != value:
-            raise InvalidPosition(f"{key}={pos.keys[key]} contradicts the variant ({value})")
-    phase = pos.key("phase")
-    if phase not in PHASES:
-        raise InvalidPosition(f"phase={phase}: vaxandis phases are {', '.join(PHASES)}")
-    if phase != "play" and variant.balance != "pie":
-        raise InvalidPosition(f"phase={phase} needs variant=pie")
-    if phase == "open" and (pos.to_move is not Colour.BLACK or pos.stacks):
-        raise InvalidPosition("phase=open needs an empty board and black to move")
-    if phase == "swap" and (pos.to_move is not Colour.WHITE or len(pos.stacks) != 1
-                            or next(iter(pos.stacks.values())) != (Colour.BLACK, 1)):
-        raise InvalidPosition("phase=swap needs exactly one stack, b1, and white to move")
-    ply = parse_count(pos.key("ply"), "ply")
+def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> VaxandisState:
+    """The state a well-formed position describes, as written (no judgement of reachability)."""
     by_height: dict[int, int] = {}
     for bit, (_, h) in pos.stacks.items():
         by_height[h] = by_height.get(h, 0) | 1 << bit
-    return VaxandisState(variant, pos.to_move, ply, pos.bitboard(Colour.BLACK), pos.bitboard(Colour.WHITE),
-                         tuple(sorted(by_height.items())), phase)
+    return VaxandisState(variant, pos.to_move, keys["ply"], pos.bitboard(Colour.BLACK),
+                         pos.bitboard(Colour.WHITE), tuple(sorted(by_height.items())), keys["phase"])
 
 
 def ply_cap(n: int) -> int:
     """The referee's default cap: 8 x sites rounded up to a hundred (300, 500, 800 at n = 4, 5, 6)."""
-    return math.ceil(8 * (3 * n * (n - 1) + 1) / 100) * 100
+    return math.ceil(8 * hexagon(n).site_count / 100) * 100
 
 
 RULES = GameInfo(
@@ -295,9 +269,10 @@ RULES = GameInfo(
     balances=("pie", "nopie"),
     options=(("freeze", ("stack", "group")), ("touch", ("path", "landing"))),
     forms=frozenset({Place, Move, Swap}),
-    new_game=_new_game,
-    from_position=_from_position,
+    new_game=new_game,
+    from_position=from_position,
     ply_cap=ply_cap,
+    keys=(phase_key("vaxandis", Phase, PLAY), count_key("ply")),
     stacks=True,
 )
 VaxandisState.info = RULES

@@ -6,9 +6,9 @@ import random
 import pytest
 
 from hexarena.engine import registry
-from hexarena.engine.actions import Keep, Komi, Pair, Pass, Swap
+from hexarena.engine.actions import Keep, Komi, Pair, Pass, Place, Swap
 from hexarena.engine.games.anda.state import RULES, AndaState, opening_pairs
-from hexarena.engine.core import Colour, Termination
+from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition, UnknownVariant
 from tests.engine import boards
 
@@ -248,30 +248,38 @@ def test_position_round_trip_and_keys():
 
 @pytest.mark.parametrize("suffix,reason", [
     ("prison=1,0", "no key 'prison'"),
-    ("phase=setup", "phase=setup"),
-    ("first=b", "first=b"),
+    ("phase=setup", "phase=setup: anda phases are offer, answer, play"),
+    ("first=x", "first=x"),
     ("komi=x", "komi=x"),
-    ("phase=offer first=bw", "phase=offer needs an empty board"),
-    ("variant=nopie phase=answer", "only with the pie"),
-    ("komi=99", "exceeds"),
+    ("komi=62", "komi=62: expected 0..61"),
 ])
-def test_invalid_positions(suffix, reason):
+def test_positions_that_are_not_well_formed(suffix, reason):
     text = "anda 5 b ...../....../......./......../....b..../......../......./....../....w " + suffix
     with pytest.raises(InvalidPosition, match=reason):
         registry.from_position(text)
 
 
-def test_invalid_positions_by_board():
+@pytest.mark.parametrize("suffix", ["first=b", "phase=offer first=bw", "variant=nopie phase=answer", "komi=61"])
+def test_well_formed_positions_are_taken_as_written(suffix):
+    text = "anda 5 b ...../....../......./......../....b..../......../......./....../....w " + suffix
+    s = registry.from_position(text)
+    assert registry.from_position(s.position()) == s
+    assert (s.outcome() is None) == any(True for _ in s.legal_actions())
+
+
+def test_unreachable_positions_answer_by_the_rules():
     empty = "/".join("." * k for k in (5, 6, 7, 8, 9, 8, 7, 6, 5))
-    with pytest.raises(InvalidPosition, match="no stones"):
-        registry.from_position(f"anda 5 b {empty}")
-    with pytest.raises(InvalidPosition, match="heights"):
+    # no stones after both first turns: Black has none, so White has won
+    assert registry.from_position(f"anda 5 b {empty}").outcome() == Outcome(Colour.WHITE, Termination.ELIMINATED)
+    with pytest.raises(InvalidPosition, match="no height"):
         registry.from_position("anda 5 b ...../....../......./......../....b2..../......../......./....../....w")
-    with pytest.raises(InvalidPosition, match="first=w needs"):
-        registry.from_position("anda 5 b ...../....../......./......../....b..../......../......./....../..... first=w")
-    # Black walled in by White, no empty site beside it, and no pass: unreachable
-    with pytest.raises(InvalidPosition, match="no legal action"):
-        state("B a1 / W a2 b1 b2")
+    # White owes its first turn, Black is to move: Black places single stones; then White its pair
+    s = registry.from_position("anda 5 b ...../....../......./......../....b..../......../......./....../..... first=w")
+    assert s.outcome() is None and all(isinstance(a, Place) for a in s.legal_actions())
+    assert all(isinstance(a, Pair) for a in s.play(next(s.legal_actions())).legal_actions())
+    # Black walled in by White, no empty site beside it and no pass: no legal action, Black has lost
+    walled = state("B a1 / W a2 b1 b2")
+    assert walled.outcome() == Outcome(Colour.WHITE, Termination.NO_MOVES) and list(walled.legal_actions()) == []
     assert state("B a1 / W a2 b1 b2", variant="nopie", to_move="w", komi="1").komi == 1
 
 

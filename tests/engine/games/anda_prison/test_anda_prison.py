@@ -170,7 +170,7 @@ WALL = "B a2 b2 c2 d2 e2 f2 h8 / W e5 e7"   # Black's wall owns a1..e1: territor
 
 
 def test_agreed_ending_is_scored():
-    s = state(WALL, prison="1,2")
+    s = state(WALL, prison="1,2", last="w")
     p = s.play(Propose())
     assert p.phase == "proposed" and p.to_move is W
     assert set(p.legal_actions()) == {Accept(), Decline()} and p.legal_cells() == 0
@@ -184,10 +184,13 @@ def test_agreed_ending_is_scored():
 
 
 def test_half_point_decides_equal_counts():
-    s = state(WALL, prison="7,2")                 # 5 + 2 against 7 + 1/2
+    s = state(WALL, prison="7,2", last="w")       # 5 + 2 against 7 + 1/2
     end = s.play(Propose()).play(Accept())
     assert end.outcome() == Outcome(W, Termination.AGREEMENT, 0.5)
     assert end.outcome().result() == "W+0.5"
+    # the same board given without `last=`: nobody earned the half point, a draw
+    tied = state(WALL, prison="7,2").play(Propose()).play(Accept())
+    assert tied.outcome() == Outcome(None, Termination.AGREEMENT)
 
 
 def test_decline_forces_a_board_action_before_proposing_again():
@@ -221,7 +224,7 @@ def test_komi_stones_count_for_white():
 
 
 def test_adjudication_scores_as_if_accepted_now():
-    s = state(WALL, prison="1,2", to_move="w")    # Black placed last
+    s = state(WALL, prison="1,2", to_move="w", last="b")    # Black placed last
     assert s.adjudicate() == Outcome(B, Termination.PLY_CAP, 6.5)
     assert s.adjudicate().result() == "B+6.5"
     assert s.outcome() is None

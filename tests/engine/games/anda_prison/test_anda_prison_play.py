@@ -53,7 +53,7 @@ def agree(state, site: int) -> None:
 
 
 def same_layout(state) -> None:
-    lay, fresh = state.layout(), analyse(state.board, state.black, state.white)
+    lay, fresh = state.analysis(), analyse(state.board, state.black, state.white)
     assert sorted(lay.groups[0]) == sorted(fresh.groups[0]) and sorted(lay.groups[1]) == sorted(fresh.groups[1])
     assert sorted(zip(lay.regions, *lay.touch)) == sorted(zip(fresh.regions, *fresh.touch))
 

@@ -7,7 +7,7 @@ from hexarena.engine import registry
 from hexarena.engine.actions import Keep, Komi, Pair, Pass, Place, Propose, Release, Swap
 from hexarena.engine.core import Colour
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition, UnknownVariant
-from tests.engine.games.anda_prison.test_anda_prison import pair, sites, state
+from tests.engine.games.anda_prison.test_anda_prison import pair, place, sites, state
 
 B, W = Colour.BLACK, Colour.WHITE
 INFO = registry.get("anda-prison")
@@ -146,23 +146,41 @@ def test_position_string_keys():
 
 
 @pytest.mark.parametrize("keys, reason", [
-    ({"phase": "komi-swap"}, "does not fit"),
-    ({"phase": "pair-swap", "first": "w"}, "does not fit"),
-    ({"phase": "bogus"}, "phase"),
-    ({"opening": "cells"}, "no key"),
-    ({"variant": "nopie", "phase": "swap"}, "phase"),
-    ({"annihilated": "bw"}, "annihilated"),
-    ({"last": "b"}, "last"),
+    ({"phase": "bogus"}, "phase=bogus: anda-prison phases are pair, pair-swap, swap"),
+    ({"last": "bw"}, "last=bw: expected b, w or -"),
     ({"prison": "1"}, "prison"),
     ({"prison": "a,1"}, "prison"),
-    ({"first": "b"}, "first"),
-    ({"phase": "pair", "first": "bw", "komi": "3"}, "komi"),
-    ({"variant": "corners", "phase": "pair", "first": "bw"}, "phase"),
-    ({"variant": "corners", "phase": "corners"}, "first"),
+    ({"first": "bb"}, "first"),
+    ({"komi": "x"}, "komi"),
+    ({"komi": "62"}, "komi=62: expected 0..61"),
+    ({"ply": "-1"}, "ply"),
 ])
-def test_invalid_positions(keys, reason):
+def test_positions_that_are_not_well_formed(keys, reason):
     with pytest.raises(InvalidPosition, match=reason):
         state("B e5 c3 / W e7 a1", **keys)
+
+
+@pytest.mark.parametrize("keys", [
+    {"phase": "pair", "first": "-"},
+    {"phase": "pair-swap", "first": "w"},
+    {"variant": "nopie", "phase": "swap"},
+    {"annihilated": "bw"},
+    {"first": "b"},
+    {"phase": "pair", "first": "bw", "komi": "3"},
+    {"variant": "corners", "phase": "pair", "first": "bw"},
+    {"variant": "corners", "phase": "corners"},
+])
+def test_well_formed_positions_are_taken_as_written(keys):
+    s = state("B e5 c3 / W e7 a1", **keys)
+    assert registry.from_position(s.position()) == s
+    for key, value in keys.items():
+        assert f"{key}={value}" in s.position() or value == registry.get("anda-prison").position_defaults()[key]
+    assert (s.outcome() is None) == any(True for _ in s.legal_actions())
+
+
+def test_keys_of_other_games_are_refused():
+    with pytest.raises(InvalidPosition, match="anda-prison has no key 'opening'"):
+        registry.from_position("anda-prison 2 b ../.../.. opening=cells")
 
 
 def test_heights_are_refused():
@@ -170,12 +188,12 @@ def test_heights_are_refused():
         registry.from_position("anda-prison 2 b b2./.../..")
 
 
-def test_position_last_is_checked_and_inferred():
+def test_position_last_is_taken_as_written():
     s = state("B e5 c3 / W e7 a1", to_move="w")
-    assert s.last is B and "last=b" in s.position()
-    assert state("B e5 c3 / W e7 a1", to_move="w", last="b") == s
-    with pytest.raises(InvalidPosition, match="last"):
-        state("B e5 c3 / W e7 a1", to_move="w", last="w")
+    assert s.last is None and "last=" not in s.position()
+    assert state("B e5 c3 / W e7 a1", to_move="w", last="b").last is B
+    assert state("B e5 c3 / W e7 a1", to_move="w", last="w").last is W
+    assert place(state("B e5 c3 / W e7 a1", to_move="w"), "i9").last is W
 
 
 def test_tokens():

@@ -7,7 +7,9 @@ import pytest
 
 from hexarena.engine import registry
 from hexarena.engine.actions import Grow, Keep, PieStones, Place, Resign, Swap
-from hexarena.engine.core import Colour, Termination
+from hexarena.engine.core import Colour, Outcome, Termination
+
+B = Colour.BLACK
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition, UnknownVariant
 from hexarena.engine.geometry import hexagon
 from hexarena.engine.games.marbanta.state import RULES, MarbantaState
@@ -25,7 +27,7 @@ def board(spec: str, n: int = 5, to_move: str = "b", **keys: str) -> MarbantaSta
         colour = Colour(words[0].lower())
         for name in words[1:]:
             stacks[geo.parse(name)] = (colour, 1)
-    text = format_position(Position("marbanta", n, Colour(to_move), stacks, dict(keys)), {})
+    text = format_position(Position("marbanta", n, Colour(to_move), stacks, dict(keys)), RULES.position_defaults())
     state = registry.from_position(text)
     assert isinstance(state, MarbantaState)
     return state
@@ -228,32 +230,33 @@ def test_position_round_trip_and_defaults():
 @pytest.mark.parametrize("suffix, reason", [
     (" komi=3", "no key 'komi'"),
     (" first=b", "no key 'first'"),
-    (" phase=opening", "phase=opening"),
-    (" phase=swap", "exactly one black and one white"),
-    (" phase=pie", "empty board"),
+    (" phase=opening", "phase=opening: marbanta phases are pie, swap, play"),
     (" ply=x", "ply=x"),
 ])
-def test_invalid_positions(suffix, reason):
+def test_positions_that_are_not_well_formed(suffix, reason):
     text = board("B c3 g7 / W e1").position()
     with pytest.raises(InvalidPosition, match=reason):
         registry.from_position(text + suffix)
 
 
-def test_invalid_position_phases_and_heights():
+def test_unreachable_positions_are_taken_as_written():
     base = "marbanta 2 {m} {b} {k}"
     empty = "../.../.."
-    with pytest.raises(InvalidPosition, match="both colours"):
-        registry.from_position(base.format(m="b", b="b./.../..", k=""))
-    with pytest.raises(InvalidPosition, match="Black places"):
-        registry.from_position(base.format(m="w", b=empty, k="phase=pie"))
-    with pytest.raises(InvalidPosition, match="White decides"):
-        registry.from_position(base.format(m="b", b="bw/.../..", k="phase=swap"))
-    with pytest.raises(InvalidPosition, match="does not exist in variant nopie"):
-        registry.from_position(base.format(m="w", b="bw/.../..", k="variant=nopie phase=swap"))
-    with pytest.raises(InvalidPosition, match="no heights"):
+    # an empty board in phase play: Black cannot place, so Black wins
+    bare = registry.from_position(base.format(m="b", b=empty, k=""))
+    assert list(bare.legal_actions()) == [] and bare.outcome() == Outcome(B, Termination.NO_MOVES)
+    # only black stones: Black sees its own stones, its turn goes on
+    only_black = registry.from_position(base.format(m="b", b="b./.../..", k=""))
+    assert only_black.outcome() is None and only_black.legal_cells()
+    # White to place the pie stones on a board that already holds some
+    pie = registry.from_position(base.format(m="w", b="b./.../..", k="phase=pie"))
+    assert pie.phase == "pie" and all(0 not in (a.black, a.white) for a in pie.legal_actions())  # a1 (bit 0) is taken
+    swap = registry.from_position(base.format(m="b", b="bw/.../..", k="phase=swap"))
+    assert set(swap.legal_actions()) == {Swap(), Keep()}
+    nopie = registry.from_position(base.format(m="w", b="bw/.../..", k="variant=nopie phase=swap"))
+    assert nopie.phase == "swap" and nopie.variant.balance == "nopie"
+    with pytest.raises(InvalidPosition, match="no height"):
         registry.from_position(base.format(m="b", b="b2w/.../..", k=""))
-    ok = registry.from_position(base.format(m="w", b="bw/.../..", k="phase=swap"))
-    assert ok.phase == "swap"
 
 
 def test_variants_and_info():

@@ -5,7 +5,7 @@ import pytest
 
 from hexarena.engine import registry
 from hexarena.engine.actions import Place, Split, Swap
-from hexarena.engine.core import Colour, Termination
+from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition
 from hexarena.engine.games.spelde.flips import bad_stones, flip_sets, splits
 from tests.engine.boards import state
@@ -186,11 +186,25 @@ def test_position_round_trip_and_validation():
     text = s.position()
     assert text.endswith("flips=standard phase=swap ply=1")
     assert registry.from_position(text) == s
-    for bad in ("spelde 2 b ../.../.. phase=swap", "spelde 2 w ../.../.. phase=open",
-                "spelde 2 b ../.../.. variant=nopie phase=open", "spelde 2 b ../.../.. phase=later",
-                "spelde 2 b b2./.../..", "spelde 2 b ../.../.. komi=3", "spelde 2 b ../.../.. ply=x"):
-        with pytest.raises(InvalidPosition):
+    for bad, reason in (("spelde 2 b ../.../.. phase=later", "phase=later: spelde phases are open, swap, play"),
+                        ("spelde 2 b b2./.../..", "no height"), ("spelde 2 b ../.../.. komi=3", "no key 'komi'"),
+                        ("spelde 2 b ../.../.. ply=x", "ply=x")):
+        with pytest.raises(InvalidPosition, match=reason):
             registry.from_position(bad)
+    for unreachable in ("spelde 2 b ../.../.. phase=swap", "spelde 2 w ../.../.. phase=open",
+                        "spelde 2 b ../.../.. variant=nopie phase=open"):
+        t = registry.from_position(unreachable)          # taken as written
+        assert registry.from_position(t.position()) == t
+
+
+def test_swap_survives_a_board_without_placements():
+    """RULES.md Spelde: the pie decision is not a placement. n=2, Black b2: White's only action is swap."""
+    s = RULES.new_game(RULES.variant(2), 0).play(Place(RULES.variant(2).board.parse("b2")))
+    assert s.legal_cells() == 0 and list(s.legal_actions()) == [Swap()] and s.outcome() is None
+    assert s.random_action(random.Random(0)) == Swap()
+    after = s.play(Swap())
+    assert after.to_move is Colour.WHITE and list(after.legal_actions()) == []
+    assert after.outcome() == Outcome(Colour.BLACK, Termination.NO_MOVES)
 
 
 def test_splits_helper():
