@@ -120,6 +120,10 @@ class GameInfo:
         return {"variant": self.balances[0], **{name: values[0] for name, values in self.options},
                 **{k.name: k.default for k in self.keys}}
 
+    def key_text(self, pos: Position, name: str) -> str:
+        """The value of key `name` in `pos` as text: as written, else this game's default."""
+        return pos.keys.get(name, self.position_defaults().get(name, ""))
+
     def read_keys(self, pos: Position) -> dict[str, Any]:
         """The typed values of the game's own keys (defaults filled in); InvalidPosition
         for a key the game does not have or a value that is not well formed."""

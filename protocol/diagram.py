@@ -27,13 +27,13 @@ def diagram(state: GameState, marked: frozenset[int] = frozenset(), edges: bool 
     pos = state.to_position()
     n = pos.size
     outcome = state.outcome()
-    status = f"over, {outcome.result()}" if outcome is not None else f"{pos.to_move.name.lower()} to move"
+    status = f"over, {outcome.result()}" if outcome is not None else f"{pos.to_move.word} to move"
     header = f"{state.info.describe(state.variant)} {n}, ply {state.ply}, {status}"
     if not edges:
         return "\n".join([header, *_compact_rows(state)])
-    lines = [header + f", phase {pos.key('phase')}"]
+    lines = [header + f", phase {state.info.key_text(pos, 'phase')}"]
     if pos.game == "anda-prison":
-        black, _, white = pos.key("prison").partition(",")
+        black, _, white = state.info.key_text(pos, "prison").partition(",")
         lines.append(f"prison: {black} black, {white} white")
     if last_token:
         lines.append(f"last: {last_token}" + (" (sites in parentheses)" if marked else ""))

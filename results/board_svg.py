@@ -77,10 +77,10 @@ def status_lines(position: Position, last_token: str = "", note: str = "") -> tu
     """The three lines under a board: who moves and the phase; the prison (Anda-prison)
     and the ply; the last action and a note (such as the result)."""
     mover = position.to_move.name.capitalize()
-    first = f"{mover} to move, phase {position.key('phase')}"
-    second = f"ply {position.key('ply')}"
+    first = f"{mover} to move, phase {registry.get(position.game).key_text(position, 'phase')}"
+    second = f"ply {registry.get(position.game).key_text(position, 'ply')}"
     if position.game == "anda-prison":
-        black, _, white = position.key("prison").partition(",")
+        black, _, white = registry.get(position.game).key_text(position, "prison").partition(",")
         second = f"prison: {black} black, {white} white; " + second
     third = "; ".join(t for t in (f"last: {last_token}" if last_token else "", note) if t)
     return first, second, third

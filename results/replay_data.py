@@ -17,6 +17,7 @@ megabyte.
 """
 from __future__ import annotations
 
+from hexarena.engine import registry
 from hexarena.engine.geometry import Hexagon
 from hexarena.engine.position import Position
 
@@ -30,8 +31,8 @@ def site_text(colour_value: str, height: int, stacks: bool) -> str:
 
 def status_text(pos: Position) -> str:
     """`b play` (mover, phase), with the prison for Anda-prison: `w play 2,0`."""
-    text = f"{pos.to_move.value} {pos.key('phase')}"
-    return text + f" {pos.key('prison')}" if pos.game == "anda-prison" else text
+    text = f"{pos.to_move.value} {registry.get(pos.game).key_text(pos, 'phase')}"
+    return text + f" {registry.get(pos.game).key_text(pos, 'prison')}" if pos.game == "anda-prison" else text
 
 
 def game_data(replay: Replay) -> dict:

@@ -47,7 +47,7 @@ def test_every_site_is_drawn_with_its_stone_and_the_last_action_is_marked(game, 
         assert stones == {board.name(b): (c.value, str(h)) for b, (c, h) in pos.stacks.items()}
         marked = {name for name, a in drawn.items() if a.get("data-last") == "1"}
         assert marked == {board.name(b) for b in action_sites(actions[-1])}
-        assert f"{pos.to_move.name.capitalize()} to move, phase {pos.key('phase')}" in svg
+        assert f"{pos.to_move.name.capitalize()} to move, phase {state.phase}" in svg
         assert stones                      # the situation checked occurred: stones on the board
 
 
