@@ -10,6 +10,7 @@ import shlex
 import signal
 import sys
 import tempfile
+from contextlib import nullcontext
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -106,12 +107,15 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
               help=f"Output folder (default: ./{DEFAULT_OUT}/<timestamp>; required with --resume).")
 @click.option("--games-per-pair", type=click.IntRange(1), default=None, help="Override the config.")
 @click.option("-j", "--concurrency", type=click.IntRange(1), default=None,
-              help="Games at a time (default: the number of CPUs).")
+              help="Games at a time (default: the number of CPUs; with --cluster: what the workers take).")
 @click.option("--resume", is_flag=True, help="Continue the tournament in --out (void games are replayed).")
 @click.option("--no-preflight", is_flag=True, help="Do not start each engine once before the games.")
 @click.option("-q", "--quiet", is_flag=True, help="No line per game.")
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help="Play each game as a Dask task: a scheduler address (tcp://HOST:8786) or local:N "
+                   "(docs/cluster.md).")
 def tournament(config_file: str | None, out: str | None, games_per_pair: int | None, concurrency: int | None,
-               resume: bool, no_preflight: bool, quiet: bool) -> None:
+               resume: bool, no_preflight: bool, quiet: bool, cluster: str | None) -> None:
     """Run a tournament from CONFIG.toml (docs/tournament.md) and print the ratings.
 
     With no CONFIG: random against greedy on every playable game at a small size.
@@ -130,12 +134,14 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
         raise click.ClickException(str(exc)) from None
     if games_per_pair is not None:
         config = replace(config, games_per_pair=games_per_pair)
-    _run(config, _out_dir(out), concurrency or os.cpu_count() or 1, resume=resume, quiet=quiet,
-         check_engines=not no_preflight)
+    if cluster is None:
+        concurrency = concurrency or os.cpu_count() or 1
+    _run(config, _out_dir(out), concurrency or 1_000_000, resume=resume, quiet=quiet,
+         check_engines=not no_preflight, cluster=cluster)
 
 
 def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,
-         check_engines: bool = True) -> None:
+         check_engines: bool = True, cluster: str | None = None) -> None:
     def progress(record: GameRecord) -> None:
         if not quiet:
             who = f"{record.first} vs {record.second}"
@@ -157,12 +163,17 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
             nursery.start_soon(on_signal)
             try:
                 if check_engines:
-                    problems = await preflight(config, out)
+                    problems = await (on_cluster.preflight(config, out) if on_cluster else preflight(config, out))
                     if problems:
                         raise TournamentError("not started: an engine failed the pre-flight check "
                                               "(--no-preflight skips it):\n  " + "\n  ".join(problems))
+
+                def lost(message: str) -> None:         # --cluster: the scheduler went away
+                    warn(message)
+                    nursery.cancel_scope.cancel()
+                play = on_cluster.player(config, out, lost) if on_cluster else None
                 records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
-                                               on_record=progress, warn=warn)
+                                               on_record=progress, warn=warn, play=play)
             except TournamentError as exc:     # raised below, outside the nursery (no ExceptionGroup)
                 failure = exc
             nursery.cancel_scope.cancel()
@@ -173,17 +184,28 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
         return records
 
     click.echo(f"output: {out}", err=True)
+    on_cluster = None
     try:
-        records = trio.run(supervised)
+        with _open_cluster(cluster) as on_cluster:
+            records = trio.run(supervised)
     except TournamentError as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
+        again = f" --cluster {shlex.quote(cluster)}" if cluster else ""
         click.echo(f"\ninterrupted; finished games are in {out}/journal.jsonl; continue with:\n"
-                   f"  hexarena tournament --resume --out {shlex.quote(str(out))}", err=True)
+                   f"  hexarena tournament --resume --out {shlex.quote(str(out))}{again}", err=True)
         sys.exit(130)
     void = sum(r.void for r in records)
     click.echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
     click.echo(summary_table(records))
+
+
+def _open_cluster(spec: str | None):
+    """A Dask cluster session for --cluster (hexarena/cluster.py; its errors are TournamentErrors), or None."""
+    if spec is None:
+        return nullcontext()
+    from hexarena.cluster import open_cluster
+    return open_cluster(spec)
 
 
 def _out_dir(out: str | None) -> Path:

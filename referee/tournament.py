@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
 from functools import partial
 from pathlib import Path
@@ -37,6 +37,8 @@ CONFIG_NAME = "tournament.json"
 #: How a worker starts one engine for one game: (engine, seed, log file) -> channel context.
 Launcher = Callable[[EngineSpec, int, Path], AbstractAsyncContextManager[EngineChannel]]
 OnRecord = Callable[[GameRecord], None]
+#: Plays one game elsewhere (hexarena/cluster.py); must have written its SGF and logs under `out` on return.
+PlayGame = Callable[[ScheduledGame], Awaitable[GameRecord]]
 
 
 class TournamentError(Exception):
@@ -96,10 +98,11 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
 
 async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: int = 2,
               resume: bool = False, launcher: Launcher = process_launcher,
-              on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None
-              ) -> list[GameRecord]:
+              on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None,
+              play: PlayGame | None = None) -> list[GameRecord]:
     """Play every pending game with `concurrency` workers; return the whole journal.
 
+    `play` (cluster hook) replaces the local `play_scheduled(game, config, out, launcher)`.
     TournamentError (before anything runs) if the folder cannot be used.
     """
     if concurrency < 1:
@@ -114,15 +117,16 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
             async with send:
                 async with trio.open_nursery() as workers:
                     for _ in range(min(concurrency, len(pending))):
-                        workers.start_soon(_work, games, send.clone(), config, out, launcher)
+                        workers.start_soon(_work, games, send.clone(), config, out, launcher, play)
     return records
 
 
 async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, config: TournamentConfig,
-                out: Path, launcher: Launcher) -> None:
+                out: Path, launcher: Launcher, play: PlayGame | None = None) -> None:
     async with send:
         for game in games:
-            await send.send(await play_scheduled(game, config, out, launcher))
+            record = await (play(game) if play else play_scheduled(game, config, out, launcher))
+            await send.send(record)
 
 
 async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, records: list[GameRecord],
