@@ -158,6 +158,7 @@ class Cluster:
                     await trio.to_thread.run_sync(_write_files, out, played.files)
                     return record
                 if self.client.status not in ("running", "newly-created"):
+                    _quiet()            # the client's failed reconnection would log a traceback
                     on_lost(f"lost the Dask scheduler at {self.spec} ({value})")
                     await trio.sleep_forever()
                 lost.append(f"{status}: {value}")
@@ -192,6 +193,11 @@ async def _outcome(future: distributed.Future) -> tuple[str, object]:
     if future.status == "error":
         return "error", await trio.to_thread.run_sync(future.exception)
     return future.status, "scheduler connection lost" if future.status == "cancelled" else ""
+
+
+def _quiet() -> None:
+    for name in ("distributed", "distributed.client", "distributed.utils"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def _killed_worker(exc: object) -> bool:
