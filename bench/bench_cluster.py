@@ -16,6 +16,8 @@ Figures:
                 task costs per game (submit, pickling the config, the worker's
                 trio.run and temp folder, sending SGF and logs back).
 * setup s       starting the LocalCluster and connecting (paid once per run).
+* task trip ms  median round trip of a task that plays nothing (same arguments):
+                Dask's own share of +ms/game.
 A game here is short (two Python engines start, about 20 quick moves), so the
 overhead shows; at real time controls it vanishes in the game's length. On a
 2-core machine games/hour stops growing at 2 workers: a game keeps about one
@@ -32,8 +34,9 @@ from tempfile import TemporaryDirectory
 
 import trio
 
-from bench.common import baseline_us, table
+from bench.common import baseline_us, median_of, table
 from hexarena.referee import config as config_mod
+from hexarena.referee.schedule import schedule
 from hexarena.referee.tournament import run
 
 
@@ -62,7 +65,14 @@ def cluster(config: config_mod.TournamentConfig, out: Path, n: int) -> dict[str,
             raise SystemExit(message)
         records = trio.run(partial(run, config, out, concurrency=10**6, play=dask.player(config, out, lost)))
         t2 = time.perf_counter()
-    return {"wall": t2 - t1, "setup": t1 - t0, "void": sum(r.void for r in records)}
+        game = schedule(config)[0]
+        trip = median_of(lambda: dask.client.submit(_echo, game, config, pure=False).result(), repeat=20)
+    return {"wall": t2 - t1, "setup": t1 - t0, "void": sum(r.void for r in records), "trip": trip}
+
+
+def _echo(*args: object) -> tuple:
+    """A task that plays nothing: its round trip is Dask's part of the overhead."""
+    return args
 
 
 def main() -> None:
@@ -81,6 +91,7 @@ def main() -> None:
                              "wall s": f"{figures['wall']:.2f}", "s/game": f"{figures['wall'] / games:.3f}",
                              "games/h": f"{games / figures['wall'] * 3600:.0f}", "+ms/game": extra,
                              "setup s": f"{figures['setup']:.2f}" if figures["setup"] else "",
+                             "task trip ms": f"{figures['trip'] * 1e3:.0f}" if "trip" in figures else "",
                              "s/game / baseline": f"{figures['wall'] / games * 1e6 / base:.0f}"})
     print(f"baseline: {base:.0f} us; {games} games of spelde n=5, random vs greedy")
     print(table(rows))

@@ -69,7 +69,7 @@ def open_cluster(spec: str) -> Iterator[Cluster]:
             client = distributed.Client(local)
         else:
             client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as exc:
+    except (OSError, TimeoutError, ValueError, RuntimeError) as exc:     # RuntimeError: a local worker failed
         if local is not None:
             local.close()
         raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None

@@ -132,6 +132,27 @@ def test_losing_the_scheduler_stops_cleanly_and_resume_finishes_on_a_new_one(tmp
     assert Counter(r["id"] for r in journal(out) if r["result"] != "Void") == Counter(ids)
 
 
+def test_a_coordinator_killed_with_sigkill_resumes_on_the_cluster(tmp_path):
+    marker = f"hexarena-cluster-test-{uuid.uuid4().hex}"
+    cfg_path = write_config(tmp_path, marker, games_per_pair=2)
+    ids = [g.id for g in schedule(config_mod.load(cfg_path))]
+    out = tmp_path / "out"
+    with local_dask(tmp_path, workers=2) as dask:
+        run = hexarena("tournament", str(cfg_path), "--out", str(out), "--cluster", dask.address, cwd=tmp_path)
+        wait_until(lambda: journal(out), RUN_TIMEOUT, "a first journaled game")
+        run.send_signal(signal.SIGKILL)
+        finish(run)
+        first = journal(out)
+        assert 1 <= len(first) < len(ids)
+        code, _, stderr = finish(hexarena("tournament", "--resume", "--out", str(out), "--cluster", dask.address,
+                                          "-q", cwd=tmp_path))
+    assert code == 0, stderr
+    records = journal(out)
+    assert records[:len(first)] == first
+    assert Counter(r["id"] for r in records) == Counter(ids) and not [r for r in records if r["result"] == "Void"]
+    wait_until(lambda: not processes_with(marker), 30, "every engine to exit")
+
+
 def test_without_distributed_cluster_names_the_extra_to_install(tmp_path):
     code = ("import sys; sys.modules['distributed'] = None; from hexarena.cli import main; "
             "main(['tournament', '--out', 'x', '--cluster', 'local:1'])")
