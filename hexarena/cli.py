@@ -205,7 +205,7 @@ def _open_cluster(spec: str | None):
     if spec is None:
         return nullcontext()
     from hexarena.cluster import open_cluster
-    return open_cluster(spec)
+    return open_cluster(spec, say=lambda line: click.echo(line, err=True))
 
 
 def _out_dir(out: str | None) -> Path:

@@ -54,9 +54,10 @@ class ClusterError(TournamentError):
 
 
 @contextmanager
-def open_cluster(spec: str) -> Iterator[Cluster]:
+def open_cluster(spec: str, say: Callable[[str], None] = lambda line: None) -> Iterator[Cluster]:
     """Connect to `spec` (a scheduler address, or ``local:N`` for N local worker processes of one
-    thread each) and close the client (and a local cluster) on exit. ClusterError if it cannot."""
+    thread each) and close the client (and a local cluster) on exit. ClusterError if it cannot.
+    `say` receives one line describing the cluster once connected."""
     if distributed is None:
         raise ClusterError(f"--cluster needs Dask's `distributed` package: {EXTRA}")
     logging.getLogger("distributed").setLevel(logging.ERROR)
@@ -64,8 +65,9 @@ def open_cluster(spec: str) -> Iterator[Cluster]:
     try:
         if spec.startswith("local:"):
             n = _local_workers(spec)
-            local = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                             dashboard_address=None, silence_logs=logging.ERROR)
+            local = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                             dashboard_address="127.0.0.1:0",     # any free port: runs side by side
+                                             silence_logs=logging.ERROR)
             client = distributed.Client(local)
         else:
             client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
@@ -79,7 +81,9 @@ def open_cluster(spec: str) -> Iterator[Cluster]:
         except (TimeoutError, OSError):
             raise ClusterError(f"no Dask worker joined the scheduler at {spec} "
                                f"within {WORKER_TIMEOUT} s") from None
-        yield Cluster(client, spec)
+        cluster = Cluster(client, spec)
+        say(cluster.describe())
+        yield cluster
     finally:
         client.close(timeout=5)
         if local is not None:
@@ -103,17 +107,29 @@ class Cluster:
         self.client = client
         self.spec = spec
         self.run_id = uuid.uuid4().hex[:8]      # task keys never collide with an earlier run's
-        workers = client.scheduler_info()["workers"]
+        workers = self.workers()
         by_resource = [w["resources"].get(GAMES_RESOURCE) for w in workers.values()]
         self.resources = {GAMES_RESOURCE: 1} if any(by_resource) else None
         #: games the cluster plays at once when it starts (workers may join or leave later)
         self.slots = int(sum(r or 0 for r in by_resource)) if self.resources else \
             sum(w["nthreads"] for w in workers.values())
 
+    def workers(self) -> dict[str, dict]:
+        """Every worker now: address -> Dask's description (host, nthreads, resources, ...)."""
+        # n_workers=-1: all of them (some releases list 5 by default; older ones ignore the argument)
+        return self.client.scheduler_info(n_workers=-1)["workers"]
+
+    def describe(self) -> str:
+        workers = self.workers()
+        hosts = {w["host"] for w in workers.values()}
+        per = f"'{GAMES_RESOURCE}' resource" if self.resources else "worker thread"
+        return (f"cluster {self.spec}: {len(workers)} workers on {len(hosts)} hosts, "
+                f"{self.slots} games at once (one per {per})")
+
     def hosts(self) -> dict[str, str]:
         """One worker address per distinct host."""
         chosen: dict[str, str] = {}
-        for address, info in sorted(self.client.scheduler_info()["workers"].items()):
+        for address, info in sorted(self.workers().items()):
             chosen.setdefault(info["host"], address)
         return chosen
 
