@@ -171,7 +171,7 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
                 def lost(message: str) -> None:         # --cluster: the scheduler went away
                     warn(message)
                     nursery.cancel_scope.cancel()
-                play = on_cluster.player(config, out, lost) if on_cluster else None
+                play = on_cluster.player(config, out, lost, warn) if on_cluster else None
                 records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
                                                on_record=progress, warn=warn, play=play)
             except TournamentError as exc:     # raised below, outside the nursery (no ExceptionGroup)

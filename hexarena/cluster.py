@@ -152,10 +152,11 @@ class Cluster:
                                 "is hexarena installed on the workers?")
         return problems
 
-    def player(self, config: TournamentConfig, out: Path, on_lost: Callable[[str], None]) -> PlayGame:
+    def player(self, config: TournamentConfig, out: Path, on_lost: Callable[[str], None],
+               warn: Callable[[str], None] = lambda line: None) -> PlayGame:
         """The `play` hook of tournament.run: each game is a Dask task; its files are written
         under `out` before the record is returned. When the scheduler is gone it calls
-        `on_lost(message)` and waits to be cancelled."""
+        `on_lost(message)` and waits to be cancelled; `warn` hears of each game played again."""
         delivered: set[str] = set()
 
         async def play(game: ScheduledGame) -> GameRecord:
@@ -180,6 +181,8 @@ class Cluster:
                 lost.append(f"{status}: {value}")
                 if status == "error" and not _killed_worker(value):
                     break               # the task itself failed: trying again would fail again
+                if attempt < RESUBMITS:
+                    warn(f"{game.id}: lost on the cluster ({lost[-1]}); playing it again")
             return _void(game, "lost on the cluster: " + "; ".join(lost))
         return play
 

@@ -27,8 +27,11 @@ def free_port() -> int:
 class LocalDask:
     """A running scheduler (`address`) and its worker processes (`workers`, in start order)."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, allowed_failures: int | None = None):
         self.folder = folder
+        self.env = dict(os.environ)
+        if allowed_failures is not None:      # worker deaths a task survives before it errs (KilledWorker)
+            self.env["DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES"] = str(allowed_failures)
         self.address = f"tcp://127.0.0.1:{free_port()}"
         self.scheduler: subprocess.Popen | None = None
         self.workers: list[subprocess.Popen] = []
@@ -36,18 +39,19 @@ class LocalDask:
     def _spawn(self, name: str, *args: str) -> subprocess.Popen:
         log = open(self.folder / f"{name}.log", "ab")
         return subprocess.Popen([sys.executable, "-m", "dask", *args], stdout=log, stderr=log,
-                                cwd=self.folder, start_new_session=True)
+                                cwd=self.folder, env=self.env, start_new_session=True)
 
     def start_scheduler(self) -> None:
         port = self.address.rsplit(":", 1)[1]
         self.scheduler = self._spawn("scheduler", "scheduler", "--host", "127.0.0.1", "--port", port,
                                      "--no-dashboard")
 
-    def start_workers(self, n: int) -> None:
-        """`n` single-thread workers without a nanny (SIGKILL of one is the death of its games)."""
+    def start_workers(self, n: int, *args: str) -> None:
+        """`n` single-thread workers without a nanny (SIGKILL of one is the death of its games),
+        with `args` added to their command line."""
         for _ in range(n):
             self.workers.append(self._spawn(f"worker{len(self.workers)}", "worker", self.address,
-                                            "--nthreads", "1", "--no-nanny", "--no-dashboard"))
+                                            "--nthreads", "1", "--no-nanny", "--no-dashboard", *args))
         from distributed import Client
         with Client(self.address, timeout=START_TIMEOUT) as client:
             client.wait_for_workers(len(self.workers), timeout=START_TIMEOUT)
@@ -66,11 +70,12 @@ class LocalDask:
 
 
 @contextmanager
-def local_dask(folder: Path, workers: int) -> Iterator[LocalDask]:
-    dask = LocalDask(folder)
+def local_dask(folder: Path, workers: int, *worker_args: str, allowed_failures: int | None = None
+               ) -> Iterator[LocalDask]:
+    dask = LocalDask(folder, allowed_failures)
     try:
         dask.start_scheduler()
-        dask.start_workers(workers)
+        dask.start_workers(workers, *worker_args)
         yield dask
     finally:
         dask.stop()

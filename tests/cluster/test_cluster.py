@@ -66,7 +66,9 @@ def test_a_worker_killed_mid_game_loses_that_game_only_and_results_match_a_local
     cfg_path = write_config(tmp_path, marker)
     ids = [g.id for g in schedule(config_mod.load(cfg_path))]
     out = tmp_path / "on-cluster"
-    with local_dask(tmp_path, workers=2) as dask:
+    # allowed_failures=0: the scheduler gives the lost game up at once (KilledWorker) and
+    # hexarena's own resubmission plays it again (Dask's default moves it itself, up to 3 deaths)
+    with local_dask(tmp_path, 2, allowed_failures=0) as dask:
         victim = dask.workers[0]
         run = hexarena("tournament", str(cfg_path), "--out", str(out), "--cluster", dask.address, cwd=tmp_path)
         # a game is in flight on the victim: one of its engines is the worker's child; and one game is journaled
@@ -76,6 +78,7 @@ def test_a_worker_killed_mid_game_loses_that_game_only_and_results_match_a_local
         victim.wait()
         code, stdout, stderr = finish(run)
     assert code == 0, stderr
+    assert "lost on the cluster" in stderr and "playing it again" in stderr      # the victim's game
     records = journal(out)
     assert Counter(r["id"] for r in records) == Counter(ids)           # every id exactly once
     assert not [r for r in records if r["result"] == "Void"]
@@ -99,7 +102,7 @@ def test_the_preflight_runs_on_the_workers_and_stops_before_any_game(tmp_path):
     marker = f"hexarena-cluster-test-{uuid.uuid4().hex}"
     cfg_path = write_config(tmp_path, marker, games_per_pair=1, extra_cmd="/no/such/engine-on-workers")
     out = tmp_path / "out"
-    with local_dask(tmp_path, workers=1) as dask:
+    with local_dask(tmp_path, 1) as dask:
         code, _, stderr = finish(hexarena("tournament", str(cfg_path), "--out", str(out),
                                           "--cluster", dask.address, cwd=tmp_path))
     assert code == 1
@@ -114,7 +117,7 @@ def test_losing_the_scheduler_stops_cleanly_and_resume_finishes_on_a_new_one(tmp
     cfg_path = write_config(tmp_path, marker, games_per_pair=2)
     ids = [g.id for g in schedule(config_mod.load(cfg_path))]
     out = tmp_path / "out"
-    with local_dask(tmp_path, workers=1) as dask:
+    with local_dask(tmp_path, 1) as dask:
         run = hexarena("tournament", str(cfg_path), "--out", str(out), "--cluster", dask.address, cwd=tmp_path)
         wait_until(lambda: journal(out), RUN_TIMEOUT, "a first journaled game")
         dask.scheduler.send_signal(signal.SIGKILL)
@@ -125,10 +128,11 @@ def test_losing_the_scheduler_stops_cleanly_and_resume_finishes_on_a_new_one(tmp
     assert 1 <= len(done) < len(ids) and len({r["id"] for r in done}) == len(done)
     wait_until(lambda: not processes_with(marker), 30, "the engines of the lost run to exit")
 
-    with local_dask(tmp_path, workers=2) as dask:
+    with local_dask(tmp_path, 2, "--resources", "games=1") as dask:      # one game per `games` resource
         code, _, stderr = finish(hexarena("tournament", "--resume", "--out", str(out), "--cluster", dask.address,
                                           "-q", cwd=tmp_path))
     assert code == 0, stderr
+    assert "2 games at once (one per 'games' resource)" in stderr
     assert Counter(r["id"] for r in journal(out) if r["result"] != "Void") == Counter(ids)
 
 
@@ -137,7 +141,7 @@ def test_a_coordinator_killed_with_sigkill_resumes_on_the_cluster(tmp_path):
     cfg_path = write_config(tmp_path, marker, games_per_pair=2)
     ids = [g.id for g in schedule(config_mod.load(cfg_path))]
     out = tmp_path / "out"
-    with local_dask(tmp_path, workers=2) as dask:
+    with local_dask(tmp_path, 2) as dask:
         run = hexarena("tournament", str(cfg_path), "--out", str(out), "--cluster", dask.address, cwd=tmp_path)
         wait_until(lambda: journal(out), RUN_TIMEOUT, "a first journaled game")
         run.send_signal(signal.SIGKILL)
