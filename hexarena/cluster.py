@@ -178,7 +178,7 @@ class Cluster:
                     _quiet()            # the client's failed reconnection would log a traceback
                     on_lost(f"lost the Dask scheduler at {self.spec} ({value})")
                     await trio.sleep_forever()
-                lost.append(f"{status}: {value}")
+                lost.append(_why(status, value))
                 if status == "error" and not _killed_worker(value):
                     break               # the task itself failed: trying again would fail again
                 if attempt < RESUBMITS:
@@ -217,6 +217,15 @@ async def _outcome(future: distributed.Future) -> tuple[str, object]:
 def _quiet() -> None:
     for name in ("distributed", "distributed.client", "distributed.utils"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _why(status: str, value: object) -> str:
+    """A short reason a game's task gave no result."""
+    if type(value).__name__ == "KilledWorker":
+        return "its worker died"
+    if isinstance(value, BaseException):
+        return f"{type(value).__name__}: {value}"[:300]
+    return f"{status}: {value}"
 
 
 def _killed_worker(exc: object) -> bool:
