@@ -35,7 +35,7 @@ from hexarena.referee.sgf import write_atomic
 from hexarena.referee.tournament import PlayGame, TournamentError
 from hexarena.results.records import GameRecord
 
-from .cluster_worker import HostCheck, PlayedGame, play_on_worker, preflight_on_worker
+from .cluster_worker import HostCheck, PlayedGame, installed_version, play_on_worker, preflight_on_worker
 
 try:
     import distributed
@@ -140,13 +140,19 @@ class Cluster:
                                             allow_other_workers=False, pure=False,
                                             key=f"hexarena-preflight-{host}-{self.run_id}")
                    for host, address in self.hosts().items()}
-        problems = []
+        problems, here = [], installed_version()
         for host, future in futures.items():
             status, value = await _outcome(future)
             if status == "finished":
                 check: HostCheck = value
                 await trio.to_thread.run_sync(_write_files, out, check.files)
                 problems += check.problems
+                if check.version != here:
+                    problems.append(f"on {host}: hexarena {check.version} is installed, {here} here: "
+                                    "install the same version on every worker")
+            elif self.client.status not in ("running", "newly-created"):
+                _quiet()
+                raise ClusterError(f"lost the Dask scheduler at {self.spec} during the pre-flight")
             else:
                 problems.append(f"on {host}: the pre-flight task did not run ({status}: {value}); "
                                 "is hexarena installed on the workers?")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import socket
 import tempfile
+from importlib import metadata
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
@@ -44,11 +45,13 @@ class PlayedGame:
 
 @dataclass(frozen=True)
 class HostCheck:
-    """The pre-flight of one worker host: its problems (sentences) and the engine logs it wrote."""
+    """The pre-flight of one worker host: its problems (sentences), the engine logs it wrote
+    and the hexarena version installed there."""
 
     host: str
     problems: list[str]
     files: dict[str, bytes] = field(default_factory=dict)
+    version: str = ""
 
 
 def play_on_worker(game: ScheduledGame, config: TournamentConfig) -> PlayedGame:
@@ -68,7 +71,14 @@ def preflight_on_worker(config: TournamentConfig) -> HostCheck:
         here = f"logs/{host}/"
         problems = [f"on {host}: " + p.replace(str(folder / "logs") + "/", here) for p in problems]
         files = {here + Path(rel).name: data for rel, data in _collect(folder).items()}
-        return HostCheck(host, problems, files)
+        return HostCheck(host, problems, files, installed_version())
+
+
+def installed_version() -> str:
+    try:
+        return metadata.version("hexarena")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def _collect(folder: Path) -> dict[str, bytes]:
