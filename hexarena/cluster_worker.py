@@ -10,13 +10,22 @@ Nothing is written on the worker but a temporary folder, removed before the
 task returns: the SGF and engine logs travel back in the result, and the
 coordinator alone writes the output folder and the journal.
 
+One addition to a local run: each engine is started through a small guard
+process (:data:`GUARD`, the head of its process group) that kills the group
+when the worker process dies. A worker can die by SIGKILL mid-game (no code
+of ours runs then); without the guard an engine deep in a long search would
+keep a core busy on that machine until its move was done.
+
 Workers need hexarena (and the engines the config names) installed; these
 functions are pickled by reference, so the worker imports this module.
 """
 from __future__ import annotations
 
+import os
 import socket
+import sys
 import tempfile
+from contextlib import AbstractAsyncContextManager
 from importlib import metadata
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -24,10 +33,39 @@ from pathlib import Path
 
 import trio
 
-from hexarena.referee.config import TournamentConfig
+from hexarena.referee.config import EngineSpec, TournamentConfig
 from hexarena.referee.preflight import preflight
+from hexarena.referee.process import EngineChannel, open_engine
 from hexarena.referee.schedule import ScheduledGame
-from hexarena.referee.tournament import play_scheduled
+from hexarena.referee.tournament import expand, play_scheduled
+
+#: argv: WORKER_PID ENGINE_ARGV... Runs the engine as its child (same stdin, stdout, stderr, same process
+#: group), lets go of the pipes, mirrors its exit status, and kills the whole group if WORKER_PID stops
+#: being its parent (the worker died). Standard library only: it runs as `python -I -S -c GUARD`.
+GUARD = r"""
+import os, signal, subprocess, sys
+worker, argv = int(sys.argv[1]), sys.argv[2:]
+try:
+    engine = subprocess.Popen(argv)
+except OSError as exc:
+    sys.stderr.write("cannot start %r: %s\n" % (argv[0], exc.strerror or exc))
+    sys.exit(127)
+os.close(0); os.close(1)
+while True:
+    try:
+        code = engine.wait(timeout=0.25)
+        sys.exit(code if code >= 0 else 128 - code)
+    except subprocess.TimeoutExpired:
+        pass
+    if os.getppid() != worker:
+        os.killpg(0, signal.SIGKILL)
+"""
+
+
+def guarded_launcher(engine: EngineSpec, seed: int, log: Path) -> AbstractAsyncContextManager[EngineChannel]:
+    """The process launcher of a local run, with the engine started under :data:`GUARD`."""
+    argv = [sys.executable, "-I", "-S", "-c", GUARD, str(os.getpid()), *expand(engine.cmd, seed)]
+    return open_engine(argv, log, engine.name)
 
 
 @dataclass(frozen=True)
@@ -58,7 +96,7 @@ def play_on_worker(game: ScheduledGame, config: TournamentConfig) -> PlayedGame:
     """Play `game` on this worker; never raises on engine misbehaviour (the record says it)."""
     with tempfile.TemporaryDirectory(prefix="hexarena-game-") as tmp:
         folder = Path(tmp)
-        record = trio.run(partial(play_scheduled, game, config, folder))
+        record = trio.run(partial(play_scheduled, game, config, folder, guarded_launcher))
         return PlayedGame(asdict(record), _collect(folder), socket.gethostname())
 
 
@@ -67,7 +105,7 @@ def preflight_on_worker(config: TournamentConfig) -> HostCheck:
     host = socket.gethostname()
     with tempfile.TemporaryDirectory(prefix="hexarena-preflight-") as tmp:
         folder = Path(tmp)
-        problems = trio.run(partial(preflight, config, folder))
+        problems = trio.run(partial(preflight, config, folder, guarded_launcher))
         here = f"logs/{host}/"
         problems = [f"on {host}: " + p.replace(str(folder / "logs") + "/", here) for p in problems]
         files = {here + Path(rel).name: data for rel, data in _collect(folder).items()}

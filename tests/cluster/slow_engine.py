@@ -2,7 +2,8 @@
 
 argv: MARKER BOT SEED DELAY. MARKER only tags the process (tests find it in /proc);
 the answers depend on BOT and SEED alone, so a game replays move for move.
-Exits at `quit`, at end of input, or when its stdout is closed.
+Writes `thinking` to stderr when a `genmove` arrives. Exits at `quit`, at end of input,
+or when its stdout is closed (which it sees only after its sleep).
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ def main() -> int:
     try:
         for line in sys.stdin:
             if line.split()[1:2] == ["genmove"]:
+                print("thinking", file=sys.stderr, flush=True)
                 time.sleep(float(delay))
             response = engine.handle(line)
             if response is not None:

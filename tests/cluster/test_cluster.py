@@ -98,6 +98,31 @@ def test_a_worker_killed_mid_game_loses_that_game_only_and_results_match_a_local
     assert not processes_with(marker)
 
 
+def test_an_engine_deep_in_a_move_dies_with_its_worker(tmp_path):
+    """Without the worker's engine guard, an engine sleeping in `genmove` would outlive a SIGKILLed worker."""
+    marker = f"hexarena-cluster-test-{uuid.uuid4().hex}"
+    cfg_path = write_config(tmp_path, marker, games_per_pair=1, delay=600)     # every genmove hangs
+
+    def thinking() -> bool:
+        for pid in processes_with(marker):
+            try:
+                if "thinking" in Path(os.readlink(f"/proc/{pid}/fd/2")).read_text():
+                    return True
+            except OSError:
+                pass
+        return False
+    with local_dask(tmp_path, 1) as dask:
+        run = hexarena("tournament", str(cfg_path), "--out", str(tmp_path / "out"), "--cluster", dask.address,
+                       cwd=tmp_path)
+        wait_until(thinking, RUN_TIMEOUT, "an engine thinking on the worker")
+        dask.workers[0].send_signal(signal.SIGKILL)
+        dask.workers[0].wait()
+        wait_until(lambda: not processes_with(marker), 30, "the engines of the killed worker to be killed")
+        run.send_signal(signal.SIGTERM)         # no worker is left to play: stop the run
+        code, _, stderr = finish(run)
+    assert code == 130 and "--resume" in stderr, stderr
+
+
 def test_the_preflight_runs_on_the_workers_and_stops_before_any_game(tmp_path):
     marker = f"hexarena-cluster-test-{uuid.uuid4().hex}"
     cfg_path = write_config(tmp_path, marker, games_per_pair=1, extra_cmd="/no/such/engine-on-workers")
