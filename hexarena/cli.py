@@ -10,6 +10,7 @@ import shlex
 import signal
 import sys
 import tempfile
+from contextlib import nullcontext
 from dataclasses import replace
 from functools import partial
 from datetime import datetime
@@ -142,13 +143,16 @@ def _split_name(text: str) -> tuple[str | None, str]:
               help=f"Output folder (default: ./{DEFAULT_OUT}/<timestamp>; required with --resume).")
 @click.option("--games-per-pair", type=click.IntRange(1), default=None, help="Override the config.")
 @click.option("-j", "--concurrency", type=click.IntRange(1), default=None,
-              help="Games at a time (default: the number of CPUs).")
+              help="Games at a time (default: the number of CPUs; with --cluster: what the workers take).")
 @click.option("--resume", is_flag=True, help="Continue the tournament in --out (void games are replayed).")
 @click.option("--no-preflight", is_flag=True, help="Do not start each engine once before the games.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the final tables.")
 @click.option("--log-protocol", is_flag=True, help="Write every HGP line to logs/GROUP/NNNN.SEAT-NAME.hgp.")
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help="Play each game as a Dask task: a scheduler address (tcp://HOST:8786) or local:N "
+                   "(docs/cluster.md).")
 def tournament(config_file: str | None, out: str | None, games_per_pair: int | None, concurrency: int | None,
-               resume: bool, no_preflight: bool, quiet: bool, log_protocol: bool) -> None:
+               resume: bool, no_preflight: bool, quiet: bool, log_protocol: bool, cluster: str | None) -> None:
     """Run a tournament from CONFIG.toml (docs/tournament.md) and print the ratings.
 
     With no CONFIG: random against greedy on every playable game at a small size.
@@ -170,15 +174,18 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
         raise click.ClickException(str(exc)) from None
     if games_per_pair is not None:
         config = replace(config, games_per_pair=games_per_pair)
-    _run(config, _out_dir(out), concurrency or os.cpu_count() or 1, resume=resume, quiet=quiet,
-         check_engines=not no_preflight, log_protocol=log_protocol)
+    if cluster is None:
+        concurrency = concurrency or os.cpu_count() or 1
+    _run(config, _out_dir(out), concurrency or 1_000_000, resume=resume, quiet=quiet,
+         check_engines=not no_preflight, log_protocol=log_protocol, cluster=cluster)
 
 
 def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,
-         check_engines: bool = True, log_protocol: bool = False) -> None:
+         check_engines: bool = True, log_protocol: bool = False, cluster: str | None = None) -> None:
     import trio
 
-    from hexarena.referee.live import final_summary, make_view
+    from hexarena.referee.live import final_summary
+    from hexarena.referee.panel import make_view
     from hexarena.referee.preflight import preflight
     from hexarena.referee.tournament import TournamentError, process_launcher
     view = make_view(sys.stdout, quiet)
@@ -208,14 +215,20 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
             nursery.start_soon(on_signal)
             try:
                 if check_engines:
-                    problems = await preflight(config, out, launcher)
+                    problems = await (on_cluster.preflight(config, out) if on_cluster
+                                      else preflight(config, out, launcher))
                     if problems:
                         raise TournamentError("not started: an engine failed the pre-flight check "
                                               "(--no-preflight skips it):\n  " + "\n  ".join(problems))
+
+                def lost(message: str) -> None:         # --cluster: the scheduler went away
+                    warn(message)
+                    nursery.cancel_scope.cancel()
+                play = on_cluster.player(config, out, lost, warn) if on_cluster else None
                 with view:
                     records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
                                                    warn=warn, observer=view, launcher=launcher,
-                                                   on_record=on_record,
+                                                   on_record=on_record, play=play,
                                                    should_stop=live.should_stop if live is not None else None)
             except TournamentError as exc:     # raised below, outside the nursery (no ExceptionGroup)
                 failure = exc
@@ -227,13 +240,16 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
         return records
 
     click.echo(f"output: {out}", err=True)
+    on_cluster = None
     try:
-        records = trio.run(supervised)
+        with _open_cluster(cluster) as on_cluster:
+            records = trio.run(supervised)
     except TournamentError as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
+        again = f" --cluster {shlex.quote(cluster)}" if cluster else ""
         click.echo(f"\ninterrupted; finished games are in {out}/journal.jsonl; continue with:\n"
-                   f"  hexarena tournament --resume --out {shlex.quote(str(out))}", err=True)
+                   f"  hexarena tournament --resume --out {shlex.quote(str(out))}{again}", err=True)
         sys.exit(130)
     void = sum(r.void for r in records)
     click.echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
@@ -248,6 +264,14 @@ async def run_tournament(*args, **kwargs) -> list[GameRecord]:
     """hexarena.referee.tournament.run, imported when a run starts (it needs trio)."""
     from hexarena.referee.tournament import run
     return await run(*args, **kwargs)
+
+
+def _open_cluster(spec: str | None):
+    """A Dask cluster session for --cluster (hexarena/cluster.py; its errors are TournamentErrors), or None."""
+    if spec is None:
+        return nullcontext()
+    from hexarena.cluster import open_cluster
+    return open_cluster(spec, say=lambda line: click.echo(line, err=True))
 
 
 def _out_dir(out: str | None) -> Path:

@@ -4,7 +4,7 @@
 game started, ply played, game finished; see ``tournament.Observer``); it
 reads no clock but the one it is given. Two views print it:
 
-* :class:`PanelView` (stdout is a terminal): a live panel redrawn in place
+* :class:`PanelView` (referee/panel.py, with `make_view`; stdout is a terminal): a live panel redrawn in place
   with rich (games done/total, games in flight with their ply, elapsed time
   and ETA, standings with Elo ± every ``elo_every`` games, forfeits and
   voids by kind); finished games scroll above it, one line each.
@@ -212,20 +212,6 @@ class PlainView:
     def _print(self, line: str) -> None:
         self.stream.write(line + "\n")
         self.stream.flush()
-
-
-def make_view(stream: TextIO, quiet: bool = False, elo_every: int = ELO_EVERY,
-              terminal: bool | None = None):
-    """The panel on a terminal (`terminal` None: ask rich whether `stream` is one), else plain lines."""
-    progress = Progress(elo_every=elo_every)
-    if quiet:
-        return PlainView(progress, stream, quiet=True)
-    from rich.console import Console
-    console = Console(file=stream, highlight=False, force_terminal=terminal)
-    if terminal if terminal is not None else console.is_terminal:
-        from .panel import PanelView
-        return PanelView(progress, console)
-    return PlainView(progress, stream)
 
 
 def final_summary(records: list[GameRecord]) -> str:

@@ -7,6 +7,8 @@ the panel is drawn one last time and left on the screen.
 """
 from __future__ import annotations
 
+from typing import TextIO
+
 from rich.console import Console, Group
 from rich.live import Live
 from rich.table import Table
@@ -14,7 +16,7 @@ from rich.text import Text
 
 from hexarena.results.records import GameRecord
 
-from .live import Progress, clock_text, result_line
+from .live import ELO_EVERY, PlainView, Progress, clock_text, result_line
 from .schedule import ScheduledGame
 
 SHOWN_FLIGHTS = 12      # games in flight listed (the rest are counted)
@@ -78,3 +80,15 @@ class PanelView:
             extra.append("void: " + ", ".join(f"{k} {n}" for k, n in sorted(p.voids.items())))
         parts += [Text(line) for line in extra]
         return Group(*parts)
+
+
+def make_view(stream: TextIO, quiet: bool = False, elo_every: int = ELO_EVERY,
+              terminal: bool | None = None):
+    """The panel on a terminal (`terminal` None: ask rich whether `stream` is one), else plain lines."""
+    progress = Progress(elo_every=elo_every)
+    if quiet:
+        return PlainView(progress, stream, quiet=True)
+    console = Console(file=stream, highlight=False, force_terminal=terminal)
+    if terminal if terminal is not None else console.is_terminal:
+        return PanelView(progress, console)
+    return PlainView(progress, stream)

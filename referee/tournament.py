@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 from functools import partial
@@ -39,6 +39,8 @@ CONFIG_NAME = "tournament.json"
 #: How a worker starts one engine for one game: (engine, seed, log file) -> channel context.
 Launcher = Callable[[EngineSpec, int, Path], AbstractAsyncContextManager[EngineChannel]]
 OnRecord = Callable[[GameRecord], None]
+#: Plays one game elsewhere (hexarena/cluster.py); must have written its SGF and logs under `out` on return.
+PlayGame = Callable[[ScheduledGame], Awaitable[GameRecord]]
 
 
 class Observer(Protocol):
@@ -59,13 +61,14 @@ def expand(cmd: tuple[str, ...], seed: int) -> list[str]:
     return [w.replace("{python}", sys.executable).replace("{seed}", str(seed)) for w in cmd]
 
 
-def process_launcher(engine: EngineSpec, seed: int, log: Path, *, log_protocol: bool = False
-                     ) -> AbstractAsyncContextManager[EngineChannel]:
+def process_launcher(engine: EngineSpec, seed: int, log: Path, *, log_protocol: bool = False,
+                     prefix: tuple[str, ...] = ()) -> AbstractAsyncContextManager[EngineChannel]:
     """Start `engine` in its cwd and environment; with `log_protocol` (or the engine's own
-    `log_protocol`) its HGP transcript goes beside `log`, ending in `.hgp`."""
+    `log_protocol`) its HGP transcript goes beside `log`, ending in `.hgp`. `prefix`: argv
+    words run before the engine's own (a cluster worker's guard)."""
     transcript = log.with_suffix(".hgp") if log_protocol or engine.log_protocol else None
     env = {**os.environ, **dict(engine.env)} if engine.env else None
-    return open_engine(expand(engine.cmd, seed), log, engine.name, cwd=engine.cwd, env=env,
+    return open_engine([*prefix, *expand(engine.cmd, seed)], log, engine.name, cwd=engine.cwd, env=env,
                        transcript=transcript)
 
 
@@ -134,13 +137,14 @@ def _check_schedule(configs: list[TournamentConfig], out: Path) -> list[Schedule
 async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: int = 2,
               resume: bool = False, launcher: Launcher = process_launcher,
               on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None,
-              observer: Observer | None = None, should_stop: Callable[[], bool] | None = None
-              ) -> list[GameRecord]:
+              observer: Observer | None = None, should_stop: Callable[[], bool] | None = None,
+              play: PlayGame | None = None) -> list[GameRecord]:
     """Play every pending game with `concurrency` workers; return the whole journal.
 
     `should_stop` (an SPRT's decision) is asked before each game that starts a pair
     (an even number in its group); once it answers True no new pair starts, and
-    the games already started finish and are journaled.
+    the games already started finish and are journaled. `play` (the cluster's hook)
+    replaces the local `play_scheduled(game, config, out, launcher)`.
 
     TournamentError (before anything runs) if the folder cannot be used.
     """
@@ -160,7 +164,7 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
                 async with trio.open_nursery() as workers:
                     for _ in range(min(concurrency, len(pending))):
                         workers.start_soon(_work, games, send.clone(), config, out, launcher, observer,
-                                           should_stop is not None)
+                                           should_stop is not None, play)
     return records
 
 
@@ -173,7 +177,8 @@ def _until(pending: list[ScheduledGame], should_stop: Callable[[], bool] | None)
 
 
 async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, config: TournamentConfig,
-                out: Path, launcher: Launcher, observer: Observer | None = None, in_step: bool = False) -> None:
+                out: Path, launcher: Launcher, observer: Observer | None = None, in_step: bool = False,
+                play: PlayGame | None = None) -> None:
     """Play games until none is left; `in_step`: wait until each record is journaled and
     reported before taking the next game, so that `should_stop` has seen it."""
     async with send:
@@ -183,7 +188,8 @@ async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, co
                 observer.started(game)
                 on_ply = partial(observer.ply, game.id)
             reported = trio.Event()
-            await send.send((await play_scheduled(game, config, out, launcher, on_ply), reported))
+            record = await (play(game) if play else play_scheduled(game, config, out, launcher, on_ply))
+            await send.send((record, reported))
             if in_step:
                 await reported.wait()
 

@@ -8,7 +8,8 @@ import sys
 from click.testing import CliRunner
 
 from hexarena import cli
-from hexarena.referee.live import Progress, make_view, result_line
+from hexarena.referee.live import Progress, result_line
+from hexarena.referee.panel import make_view
 from hexarena.referee.schedule import ScheduledGame
 from hexarena.results.records import GameRecord, read_journal
 

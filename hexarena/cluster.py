@@ -1,0 +1,262 @@
+"""Tournaments on a Dask cluster: the coordinator side (docs/cluster.md).
+
+The coordinator (the `hexarena tournament` process) keeps the schedule,
+the single journal writer, the output folder, the live view and resume.
+Each game is one Dask task (:func:`hexarena.cluster_worker.play_on_worker`)
+that starts both engines on a worker, plays with the local runner's code
+and returns the record with its SGF and engine logs; this module writes
+those files under the output folder, then hands the record to the journal
+writer of :func:`hexarena.referee.tournament.run` through its `play` hook.
+
+Faults: a worker that dies mid-game loses that game only; Dask moves the
+task to another worker (up to ``distributed.scheduler.allowed-failures``
+times), then this module submits it again (:data:`RESUBMITS` times), then
+records the game as void (replayed on resume). A game id is delivered at
+most once per run. The scheduler going away stops the run through
+`on_lost`, with nothing half-written.
+
+`distributed` is an optional dependency (``pip install 'hexarena[cluster]'``):
+without it, :func:`open_cluster` raises ClusterError saying so.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path, PurePosixPath
+
+import trio
+
+from hexarena.referee.config import TournamentConfig
+from hexarena.referee.schedule import ScheduledGame
+from hexarena.referee.sgf import write_atomic
+from hexarena.referee.tournament import PlayGame, TournamentError
+from hexarena.results.records import GameRecord
+
+from .cluster_worker import HostCheck, PlayedGame, installed_version, play_on_worker, preflight_on_worker
+
+try:
+    import distributed
+except ImportError:          # the extra is not installed: --cluster says which one
+    distributed = None
+
+EXTRA = "pip install 'hexarena[cluster]'"
+RESUBMITS = 2               # after Dask's own retries on other workers
+CONNECT_TIMEOUT = 20        # seconds to reach the scheduler
+WORKER_TIMEOUT = 60         # seconds to wait for a first worker to join
+GAMES_RESOURCE = "games"    # `dask worker --resources games=N`: at most N games at once on it
+
+
+class ClusterError(TournamentError):
+    """The cluster cannot be used as asked (message says why and what to do)."""
+
+
+@contextmanager
+def open_cluster(spec: str, say: Callable[[str], None] = lambda line: None) -> Iterator[Cluster]:
+    """Connect to `spec` (a scheduler address, or ``local:N`` for N local worker processes of one
+    thread each) and close the client (and a local cluster) on exit. ClusterError if it cannot.
+    `say` receives one line describing the cluster once connected."""
+    if distributed is None:
+        raise ClusterError(f"--cluster needs Dask's `distributed` package: {EXTRA}")
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    local = None
+    try:
+        if spec.startswith("local:"):
+            n = _local_workers(spec)
+            local = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                             dashboard_address="127.0.0.1:0",     # any free port: runs side by side
+                                             silence_logs=logging.ERROR)
+            client = distributed.Client(local)
+        else:
+            client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError, RuntimeError) as exc:     # RuntimeError: a local worker failed
+        if local is not None:
+            local.close()
+        raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None
+    try:
+        try:
+            client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+        except (TimeoutError, OSError):
+            raise ClusterError(f"no Dask worker joined the scheduler at {spec} "
+                               f"within {WORKER_TIMEOUT} s") from None
+        cluster = Cluster(client, spec)
+        say(cluster.describe())
+        yield cluster
+    finally:
+        client.close(timeout=5)
+        if local is not None:
+            local.close(timeout=10)
+
+
+def _local_workers(spec: str) -> int:
+    try:
+        n = int(spec.removeprefix("local:"))
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise ClusterError(f"--cluster {spec}: expected local:N with N >= 1 worker processes")
+    return n
+
+
+class Cluster:
+    """A connected Dask client, as the tournament runner needs it."""
+
+    def __init__(self, client: distributed.Client, spec: str):
+        self.client = client
+        self.spec = spec
+        self.run_id = uuid.uuid4().hex[:8]      # task keys never collide with an earlier run's
+        workers = self.workers()
+        by_resource = [w["resources"].get(GAMES_RESOURCE) for w in workers.values()]
+        self.resources = {GAMES_RESOURCE: 1} if any(by_resource) else None
+        #: games the cluster plays at once when it starts (workers may join or leave later)
+        self.slots = int(sum(r or 0 for r in by_resource)) if self.resources else \
+            sum(w["nthreads"] for w in workers.values())
+
+    def workers(self) -> dict[str, dict]:
+        """Every worker now: address -> Dask's description (host, nthreads, resources, ...)."""
+        # n_workers=-1: all of them (some releases list 5 by default; older ones ignore the argument)
+        return self.client.scheduler_info(n_workers=-1)["workers"]
+
+    def describe(self) -> str:
+        workers = self.workers()
+        hosts = {w["host"] for w in workers.values()}
+        per = f"'{GAMES_RESOURCE}' resource" if self.resources else "worker thread"
+        return (f"cluster {self.spec}: {len(workers)} workers on {len(hosts)} hosts, "
+                f"{self.slots} games at once (one per {per})")
+
+    def hosts(self) -> dict[str, str]:
+        """One worker address per distinct host."""
+        chosen: dict[str, str] = {}
+        for address, info in sorted(self.workers().items()):
+            chosen.setdefault(info["host"], address)
+        return chosen
+
+    async def preflight(self, config: TournamentConfig, out: Path) -> list[str]:
+        """Run the engine pre-flight once on each distinct worker host; its logs go to
+        ``OUT/logs/HOST/``. Returns the problems (empty: every engine answers everywhere)."""
+        futures = {host: self.client.submit(preflight_on_worker, config, workers=[address],
+                                            allow_other_workers=False, pure=False,
+                                            key=f"hexarena-preflight-{host}-{self.run_id}")
+                   for host, address in self.hosts().items()}
+        problems, here = [], installed_version()
+        for host, future in futures.items():
+            status, value = await _outcome(future)
+            if status == "finished":
+                check: HostCheck = value
+                await trio.to_thread.run_sync(_write_files, out, check.files)
+                problems += check.problems
+                if check.version != here:
+                    problems.append(f"on {host}: hexarena {check.version} is installed, {here} here: "
+                                    "install the same version on every worker")
+            elif self.client.status not in ("running", "newly-created"):
+                _quiet()
+                raise ClusterError(f"lost the Dask scheduler at {self.spec} during the pre-flight")
+            else:
+                problems.append(f"on {host}: the pre-flight task did not run ({status}: {value}); "
+                                "is hexarena installed on the workers?")
+        return problems
+
+    def player(self, config: TournamentConfig, out: Path, on_lost: Callable[[str], None],
+               warn: Callable[[str], None] = lambda line: None) -> PlayGame:
+        """The `play` hook of tournament.run: each game is a Dask task; its files are written
+        under `out` before the record is returned. When the scheduler is gone it calls
+        `on_lost(message)` and waits to be cancelled; `warn` hears of each game played again."""
+        delivered: set[str] = set()
+
+        async def play(game: ScheduledGame) -> GameRecord:
+            lost: list[str] = []
+            for attempt in range(RESUBMITS + 1):
+                future = self.client.submit(play_on_worker, game, config, pure=False,
+                                            resources=self.resources,
+                                            key=f"hexarena-{game.id}-{self.run_id}-{attempt}")
+                status, value = await _outcome(future)
+                if status == "finished":
+                    played: PlayedGame = value
+                    record = GameRecord.from_dict(played.record)
+                    if record.id in delivered:
+                        raise ClusterError(f"game {record.id} came back twice")   # cannot happen
+                    delivered.add(record.id)
+                    await trio.to_thread.run_sync(_write_files, out, played.files)
+                    return record
+                if self.client.status not in ("running", "newly-created"):
+                    _quiet()            # the client's failed reconnection would log a traceback
+                    on_lost(f"lost the Dask scheduler at {self.spec} ({value})")
+                    await trio.sleep_forever()
+                lost.append(_why(status, value))
+                if status == "error" and not _killed_worker(value):
+                    break               # the task itself failed: trying again would fail again
+                if attempt < RESUBMITS:
+                    warn(f"{game.id}: lost on the cluster ({lost[-1]}); playing it again")
+            return _void(game, "lost on the cluster: " + "; ".join(lost))
+        return play
+
+
+async def _outcome(future: distributed.Future) -> tuple[str, object]:
+    """Wait (without a thread) until `future` is done; ("finished", result), ("error", exception)
+    or ("cancelled", reason). The result is fetched from the worker in a thread."""
+    token = trio.lowlevel.current_trio_token()
+    done = trio.Event()
+
+    def wake(_: object) -> None:
+        try:
+            token.run_sync_soon(done.set)
+        except trio.RunFinishedError:
+            pass
+    future.add_done_callback(wake)
+    try:
+        await done.wait()
+    except trio.Cancelled:
+        future.release()        # the scheduler forgets the game (a running one ends unread)
+        raise
+    if future.status == "finished":
+        try:
+            return "finished", await trio.to_thread.run_sync(future.result)
+        except Exception as exc:        # the worker holding the result died meanwhile
+            return "error", exc
+    if future.status == "error":
+        return "error", await trio.to_thread.run_sync(future.exception)
+    return future.status, "scheduler connection lost" if future.status == "cancelled" else ""
+
+
+def _quiet() -> None:
+    for name in ("distributed", "distributed.client", "distributed.utils"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _why(status: str, value: object) -> str:
+    """A short reason a game's task gave no result."""
+    if type(value).__name__ == "KilledWorker":
+        return "its worker died"
+    if isinstance(value, BaseException):
+        return f"{type(value).__name__}: {value}"[:300]
+    return f"{status}: {value}"
+
+
+def _killed_worker(exc: object) -> bool:
+    return type(exc).__name__ in ("KilledWorker", "CancelledError", "FutureCancelledError") or \
+        isinstance(exc, (OSError, TimeoutError))
+
+
+def _void(game: ScheduledGame, reason: str) -> GameRecord:
+    return GameRecord(id=game.id, game=game.game, size=game.size, variant=game.variant,
+                      first=game.first, second=game.second, black=game.first, white=game.second,
+                      winner=None, result="Void", termination="void", plies=0, reason=reason)
+
+
+def _write_files(out: Path, files: dict[str, bytes]) -> None:
+    """SGF files whole (atomic rename), engine logs appended, as a local run writes them."""
+    for rel, data in files.items():
+        path = PurePosixPath(rel)
+        if path.is_absolute() or ".." in path.parts or path.parts[0] not in ("games", "logs"):
+            raise ClusterError(f"a worker sent a file outside games/ and logs/: {rel!r}")
+        target = out.joinpath(*path.parts)
+        if path.parts[0] == "games":
+            write_atomic(target, data.decode("utf-8"))
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "ab") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())

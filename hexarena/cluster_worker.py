@@ -1,0 +1,123 @@
+"""The two Dask tasks a cluster worker runs: one game, and the pre-flight of its host.
+
+Both run on a worker thread with their own ``trio.run`` (this module and
+hexarena/cli.py are the only places that call it) and use exactly the code
+of a local run: :func:`hexarena.referee.tournament.play_scheduled` with the
+process launcher (argv expansion with the worker's own interpreter for
+``{python}``, deadlines, fault handling, each engine in its own process group
+killed at game end) and :func:`hexarena.referee.preflight.preflight`.
+Nothing is written on the worker but a temporary folder, removed before the
+task returns: the SGF and engine logs travel back in the result, and the
+coordinator alone writes the output folder and the journal.
+
+One addition to a local run: each engine is started through a small guard
+process (:data:`GUARD`, the head of its process group) that kills the group
+when the worker process dies. A worker can die by SIGKILL mid-game (no code
+of ours runs then); without the guard an engine deep in a long search would
+keep a core busy on that machine until its move was done.
+
+Workers need hexarena (and the engines the config names) installed; these
+functions are pickled by reference, so the worker imports this module.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import tempfile
+from contextlib import AbstractAsyncContextManager
+from importlib import metadata
+from dataclasses import asdict, dataclass, field
+from functools import partial
+from pathlib import Path
+
+import trio
+
+from hexarena.referee.process import EngineChannel
+from hexarena.referee.config import EngineSpec, TournamentConfig
+from hexarena.referee.preflight import preflight
+from hexarena.referee.schedule import ScheduledGame
+from hexarena.referee.tournament import play_scheduled, process_launcher
+
+#: argv: WORKER_PID ENGINE_ARGV... Runs the engine as its child (same stdin, stdout, stderr, same process
+#: group), lets go of the pipes, mirrors its exit status, and kills the whole group if WORKER_PID stops
+#: being its parent (the worker died). Standard library only: it runs as `python -I -S -c GUARD`.
+GUARD = r"""
+import os, signal, subprocess, sys
+worker, argv = int(sys.argv[1]), sys.argv[2:]
+try:
+    engine = subprocess.Popen(argv)
+except OSError as exc:
+    sys.stderr.write("cannot start %r: %s\n" % (argv[0], exc.strerror or exc))
+    sys.exit(127)
+os.close(0); os.close(1)
+while True:
+    try:
+        code = engine.wait(timeout=0.25)
+        sys.exit(code if code >= 0 else 128 - code)
+    except subprocess.TimeoutExpired:
+        pass
+    if os.getppid() != worker:
+        os.killpg(0, signal.SIGKILL)
+"""
+
+
+def guarded_launcher(engine: EngineSpec, seed: int, log: Path) -> AbstractAsyncContextManager[EngineChannel]:
+    """The process launcher of a local run, with the engine started under :data:`GUARD`."""
+    return process_launcher(engine, seed, log, prefix=(sys.executable, "-I", "-S", "-c", GUARD, str(os.getpid())))
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """What a worker sends back for one game: the record (as a dict) and the files it wrote.
+
+    `files` maps a path relative to the output folder (``games/ID.sgf``,
+    ``logs/ID.1-NAME.log``) to its bytes; `host` names the worker's machine.
+    """
+
+    record: dict
+    files: dict[str, bytes] = field(default_factory=dict)
+    host: str = ""
+
+
+@dataclass(frozen=True)
+class HostCheck:
+    """The pre-flight of one worker host: its problems (sentences), the engine logs it wrote
+    and the hexarena version installed there."""
+
+    host: str
+    problems: list[str]
+    files: dict[str, bytes] = field(default_factory=dict)
+    version: str = ""
+
+
+def play_on_worker(game: ScheduledGame, config: TournamentConfig) -> PlayedGame:
+    """Play `game` on this worker; never raises on engine misbehaviour (the record says it)."""
+    with tempfile.TemporaryDirectory(prefix="hexarena-game-") as tmp:
+        folder = Path(tmp)
+        record = trio.run(partial(play_scheduled, game, config, folder, guarded_launcher))
+        return PlayedGame(asdict(record), _collect(folder), socket.gethostname())
+
+
+def preflight_on_worker(config: TournamentConfig) -> HostCheck:
+    """Start every engine of `config` once on this host; the problems name the host."""
+    host = socket.gethostname()
+    with tempfile.TemporaryDirectory(prefix="hexarena-preflight-") as tmp:
+        folder = Path(tmp)
+        problems = trio.run(partial(preflight, config, folder, guarded_launcher))
+        here = f"logs/{host}/"
+        problems = [f"on {host}: " + p.replace(str(folder / "logs") + "/", here) for p in problems]
+        files = {here + Path(rel).name: data for rel, data in _collect(folder).items()}
+        return HostCheck(host, problems, files, installed_version())
+
+
+def installed_version() -> str:
+    try:
+        return metadata.version("hexarena")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _collect(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder`, by relative POSIX path."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}

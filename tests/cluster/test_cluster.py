@@ -1,0 +1,201 @@
+"""Tournaments on a real Dask cluster (scheduler and workers as processes on localhost).
+
+Skipped when `distributed` (the `cluster` extra, part of `test`) is not installed.
+"""
+from __future__ import annotations
+
+import json
+import re
+import os
+import signal
+import subprocess
+import sys
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed", reason="the cluster tests need Dask's distributed: "
+                                          "pip install 'hexarena[test]' (or 'hexarena[cluster]')")
+
+from hexarena.referee import config as config_mod
+from hexarena.referee.schedule import schedule
+
+from .realcluster import hexarena, local_dask, processes_with, wait_until
+
+ENGINE = Path(__file__).with_name("slow_engine.py")
+RUN_TIMEOUT = 180      # seconds: a bound against hanging on a loaded machine, not a speed check
+
+
+def write_config(folder: Path, marker: str, games_per_pair: int = 3, delay: float = 0.05,
+                 extra_cmd: str | None = None) -> Path:
+    """Two deterministic slow engines (random, greedy) tagged with `marker`, spelde 5."""
+    engines = "".join(
+        f'[engines.{bot}]\ncmd = ["{{python}}", "{ENGINE}", "{marker}", "{bot}", "{{seed}}", "{delay}"]\n'
+        for bot in ("random", "greedy"))
+    if extra_cmd is not None:
+        engines += f'[engines.ghost]\ncmd = ["{extra_cmd}"]\n'
+    path = folder / "cluster.toml"
+    path.write_text(f"seed = 11\ngames_per_pair = {games_per_pair}\n[time]\nmove = 20\nstart = 30\n"
+                    f"{engines}[[games]]\ngame = \"spelde\"\nsize = 5\n", encoding="utf-8")
+    return path
+
+
+def journal(out: Path) -> list[dict]:
+    path = out / "journal.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def moves(out: Path, record: dict) -> list[str]:
+    """The move nodes of a game's SGF (the header, with its date, left out; think times and clocks too)."""
+    nodes = [n for n in (out / record["sgf"]).read_text().split("\n") if n.startswith(";")]
+    return [re.sub(r"(XT|BL|WL)\[[^\]]*\]", "", n) for n in nodes]
+
+
+def finish(proc: subprocess.Popen) -> tuple[int, str, str]:
+    try:
+        stdout, stderr = proc.communicate(timeout=RUN_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        stdout, stderr = proc.communicate()
+        raise AssertionError(f"hexarena did not finish:\n{stderr}") from None
+    return proc.returncode, stdout, stderr
+
+
+def test_a_worker_killed_mid_game_loses_that_game_only_and_results_match_a_local_run(tmp_path):
+    marker = f"hexarena-cluster-test-{uuid.uuid4().hex}"
+    cfg_path = write_config(tmp_path, marker)
+    ids = [g.id for g in schedule(config_mod.load(cfg_path))]
+    out = tmp_path / "on-cluster"
+    # allowed_failures=0: the scheduler gives the lost game up at once (KilledWorker) and
+    # hexarena's own resubmission plays it again (Dask's default moves it itself, up to 3 deaths)
+    with local_dask(tmp_path, 2, allowed_failures=0) as dask:
+        victim = dask.workers[0]
+        run = hexarena("tournament", str(cfg_path), "--out", str(out), "--cluster", dask.address, cwd=tmp_path)
+        # a game is in flight on the victim: one of its engines is the worker's child; and one game is journaled
+        wait_until(lambda: journal(out) and victim.pid in processes_with(marker).values(), RUN_TIMEOUT,
+                   "a journaled game and an engine running under worker 0")
+        victim.send_signal(signal.SIGKILL)
+        victim.wait()
+        code, stdout, stderr = finish(run)
+    assert code == 0, stderr
+    assert "lost on the cluster" in stderr and "playing it again" in stderr      # the victim's game
+    records = journal(out)
+    assert Counter(r["id"] for r in records) == Counter(ids)           # every id exactly once
+    assert not [r for r in records if r["result"] == "Void"]
+    assert sorted(p.relative_to(out / "games").as_posix() for p in (out / "games").rglob("*.sgf")) == \
+        sorted(f"{i}.sgf" for i in ids)
+    wait_until(lambda: not processes_with(marker), 30, "the engines of the killed worker to exit")
+
+    local = tmp_path / "local"
+    code, _, stderr = finish(hexarena("tournament", str(cfg_path), "--out", str(local), "-j", "2", "-q",
+                                      cwd=tmp_path))
+    assert code == 0, stderr
+    here = {r["id"]: r for r in journal(local)}
+    for r in records:
+        same = ("first", "second", "black", "white", "winner", "result", "termination", "plies")
+        assert {k: r[k] for k in same} == {k: here[r["id"]][k] for k in same}, r["id"]
+        assert moves(out, r) == moves(local, here[r["id"]]), r["id"]
+    assert not processes_with(marker)
+
+
+def test_an_engine_deep_in_a_move_dies_with_its_worker(tmp_path):
+    """Without the worker's engine guard, an engine sleeping in `genmove` would outlive a SIGKILLed worker."""
+    marker = f"hexarena-cluster-test-{uuid.uuid4().hex}"
+    cfg_path = write_config(tmp_path, marker, games_per_pair=1, delay=600)     # every genmove hangs
+
+    def thinking() -> bool:
+        for pid in processes_with(marker):
+            try:
+                if "thinking" in Path(os.readlink(f"/proc/{pid}/fd/2")).read_text():
+                    return True
+            except OSError:
+                pass
+        return False
+    with local_dask(tmp_path, 1) as dask:
+        run = hexarena("tournament", str(cfg_path), "--out", str(tmp_path / "out"), "--cluster", dask.address,
+                       cwd=tmp_path)
+        wait_until(thinking, RUN_TIMEOUT, "an engine thinking on the worker")
+        dask.workers[0].send_signal(signal.SIGKILL)
+        dask.workers[0].wait()
+        wait_until(lambda: not processes_with(marker), 30, "the engines of the killed worker to be killed")
+        run.send_signal(signal.SIGTERM)         # no worker is left to play: stop the run
+        code, _, stderr = finish(run)
+    assert code == 130 and "--resume" in stderr, stderr
+
+
+def test_the_preflight_runs_on_the_workers_and_stops_before_any_game(tmp_path):
+    marker = f"hexarena-cluster-test-{uuid.uuid4().hex}"
+    cfg_path = write_config(tmp_path, marker, games_per_pair=1, extra_cmd="/no/such/engine-on-workers")
+    out = tmp_path / "out"
+    with local_dask(tmp_path, 1) as dask:
+        code, _, stderr = finish(hexarena("tournament", str(cfg_path), "--out", str(out),
+                                          "--cluster", dask.address, cwd=tmp_path))
+    assert code == 1
+    assert "pre-flight" in stderr and "/no/such/engine-on-workers" in stderr and "on " in stderr
+    assert "Traceback" not in stderr
+    assert not (out / "journal.jsonl").exists()
+    assert not processes_with(marker)
+
+
+def test_losing_the_scheduler_stops_cleanly_and_resume_finishes_on_a_new_one(tmp_path):
+    marker = f"hexarena-cluster-test-{uuid.uuid4().hex}"
+    cfg_path = write_config(tmp_path, marker, games_per_pair=2)
+    ids = [g.id for g in schedule(config_mod.load(cfg_path))]
+    out = tmp_path / "out"
+    with local_dask(tmp_path, 1) as dask:
+        run = hexarena("tournament", str(cfg_path), "--out", str(out), "--cluster", dask.address, cwd=tmp_path)
+        wait_until(lambda: journal(out), RUN_TIMEOUT, "a first journaled game")
+        dask.scheduler.send_signal(signal.SIGKILL)
+        code, _, stderr = finish(run)
+    assert code == 130, stderr
+    assert "lost the Dask scheduler" in stderr and "--resume" in stderr and "Traceback" not in stderr
+    done = journal(out)
+    assert 1 <= len(done) < len(ids) and len({r["id"] for r in done}) == len(done)
+    wait_until(lambda: not processes_with(marker), 30, "the engines of the lost run to exit")
+
+    with local_dask(tmp_path, 2, "--resources", "games=1") as dask:      # one game per `games` resource
+        code, _, stderr = finish(hexarena("tournament", "--resume", "--out", str(out), "--cluster", dask.address,
+                                          "-q", cwd=tmp_path))
+    assert code == 0, stderr
+    assert "2 games at once (one per 'games' resource)" in stderr
+    assert Counter(r["id"] for r in journal(out) if r["result"] != "Void") == Counter(ids)
+
+
+def test_a_coordinator_killed_with_sigkill_resumes_on_the_cluster(tmp_path):
+    marker = f"hexarena-cluster-test-{uuid.uuid4().hex}"
+    cfg_path = write_config(tmp_path, marker, games_per_pair=2)
+    ids = [g.id for g in schedule(config_mod.load(cfg_path))]
+    out = tmp_path / "out"
+    with local_dask(tmp_path, 2) as dask:
+        run = hexarena("tournament", str(cfg_path), "--out", str(out), "--cluster", dask.address, cwd=tmp_path)
+        wait_until(lambda: journal(out), RUN_TIMEOUT, "a first journaled game")
+        run.send_signal(signal.SIGKILL)
+        finish(run)
+        first = journal(out)
+        assert 1 <= len(first) < len(ids)
+        code, _, stderr = finish(hexarena("tournament", "--resume", "--out", str(out), "--cluster", dask.address,
+                                          "-q", cwd=tmp_path))
+    assert code == 0, stderr
+    records = journal(out)
+    assert records[:len(first)] == first
+    assert Counter(r["id"] for r in records) == Counter(ids) and not [r for r in records if r["result"] == "Void"]
+    wait_until(lambda: not processes_with(marker), 30, "every engine to exit")
+
+
+def test_without_distributed_cluster_names_the_extra_to_install(tmp_path):
+    code = ("import sys; sys.modules['distributed'] = None; from hexarena.cli import main; "
+            "main(['tournament', '--out', 'x', '--cluster', 'local:1'])")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=RUN_TIMEOUT)
+    assert proc.returncode == 1
+    assert "pip install 'hexarena[cluster]'" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "x" / "journal.jsonl").exists()
+
+
+def test_local_n_needs_a_positive_number_of_workers(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "hexarena", "tournament", "--out", "x", "--cluster", "local:0"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=RUN_TIMEOUT,
+                          env=dict(os.environ))
+    assert proc.returncode == 1 and "local:N with N >= 1" in proc.stderr
