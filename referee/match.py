@@ -38,6 +38,7 @@ from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState, Variant
 from hexarena.protocol.controller import CommandFailed, ControllerError, EngineTimeout
+from hexarena.results.vocabulary import VOID_RESULT, VOID_TERMINATION
 
 from .clock import Clock, Limits
 from .process import EngineChannel, EngineStartFailed
@@ -91,11 +92,11 @@ class Report:
 
     @property
     def result(self) -> str:
-        return "Void" if self.outcome is None else self.outcome.result()
+        return VOID_RESULT if self.outcome is None else self.outcome.result()
 
     @property
     def termination(self) -> str:
-        return "void" if self.outcome is None else self.outcome.termination.value
+        return VOID_TERMINATION if self.outcome is None else self.outcome.termination.value
 
 
 class _Void(Exception):

@@ -27,12 +27,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from hexarena.results.vocabulary import FORFEIT_KIND
 from hexarena.results.records import GameRecord, JournalError, journal_path, read_journal
 
 CSV_COLUMNS = ("game", "size", "first", "second", "winner")
 FRAME_COLUMNS = ("game", "size", "first", "second", "winner", "score", "termination", "forfeit", "faulty")
-FORFEIT_KIND = {"time": "time", "illegal": "illegal", "malformed": "illegal", "crash": "crash"}
-FORFEIT_KINDS = ("time", "illegal", "crash")
 
 
 @dataclass(frozen=True)

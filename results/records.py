@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 
+from hexarena.results.vocabulary import VOID_RESULT
+
 SCHEMA = 1
 JOURNAL_NAME = "journal.jsonl"
 
@@ -54,7 +56,7 @@ class GameRecord:
 
     @property
     def void(self) -> bool:
-        return self.result == "Void"
+        return self.result == VOID_RESULT
 
     @property
     def loser(self) -> str | None:
