@@ -18,13 +18,14 @@ import click
 import trio
 
 from hexarena.engine.registry import GAME_MODULES
-from hexarena.results.cli import ratings
+from hexarena.results.cli import ratings, repair
 from hexarena.results.records import GameRecord
 from hexarena.results.report import summary_table
 
 from hexarena.referee import config as config_mod
 from hexarena.referee.check import Verdict, check_engine
 from hexarena.referee.config import ConfigError, TournamentConfig
+from hexarena.referee.groups import contains, sole
 from hexarena.referee.preflight import preflight
 from hexarena.referee.tournament import TournamentError, load_saved
 from hexarena.referee.tournament import run as run_tournament
@@ -39,6 +40,7 @@ def main() -> None:
 
 
 main.add_command(ratings)
+main.add_command(repair)
 
 
 @main.command()
@@ -67,6 +69,10 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("--move-time", type=float, default=10.0, show_default=True, help="Seconds per genmove.")
 @click.option("--main-time", type=float, default=None, help="Fischer clock: seconds per engine per game.")
 @click.option("--increment", type=float, default=0.0, show_default=True, help="Fischer increment per move.")
+@click.option("--start-time", type=float, default=None,
+              help="Seconds for an engine's first answer (as [time] start; default 30).")
+@click.option("--command-time", type=float, default=None,
+              help="Seconds for any other answer (as [time] command; default 10).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for `{seed}` in commands.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help=f"Output folder (default: ./{DEFAULT_OUT}/<timestamp>).")
@@ -74,7 +80,8 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("--no-preflight", is_flag=True, help="Do not start each engine once before the games.")
 @click.option("-q", "--quiet", is_flag=True, help="No line per game.")
 def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, komi: int | None, games: int,
-          move_time: float, main_time: float | None, increment: float, seed: int, out: str | None,
+          move_time: float, main_time: float | None, increment: float, start_time: float | None,
+          command_time: float | None, seed: int, out: str | None,
           concurrency: int, no_preflight: bool, quiet: bool) -> None:
     """Play GAMES games between two engine command lines (split like a shell, never run by one).
 
@@ -88,8 +95,9 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
     if komi is not None:
         entry["komi"] = komi
     time = {"move": move_time, "increment": increment}
-    if main_time is not None:
-        time["main"] = main_time
+    for key, value in (("main", main_time), ("start", start_time), ("command", command_time)):
+        if value is not None:
+            time[key] = value
     data = {"seed": seed, "games_per_pair": games, "time": time, "games": [entry],
             "engines": {n: {"cmd": a} for n, a in zip(names, argv)}}
     try:
@@ -148,26 +156,20 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
     async def supervised() -> list[GameRecord]:
         """The run, cancelled cleanly (engines stopped) on SIGTERM or SIGHUP as on Ctrl-C."""
         records: list[GameRecord] | None = None
-        failure: TournamentError | None = None
         async with trio.open_nursery() as nursery:
             async def on_signal() -> None:
                 with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
                     async for _ in signals:
                         nursery.cancel_scope.cancel()
             nursery.start_soon(on_signal)
-            try:
-                if check_engines:
-                    problems = await preflight(config, out)
-                    if problems:
-                        raise TournamentError("not started: an engine failed the pre-flight check "
-                                              "(--no-preflight skips it):\n  " + "\n  ".join(problems))
-                records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
-                                               on_record=progress, warn=warn)
-            except TournamentError as exc:     # raised below, outside the nursery (no ExceptionGroup)
-                failure = exc
+            if check_engines:
+                problems = await preflight(config, out)
+                if problems:
+                    raise TournamentError("not started: an engine failed the pre-flight check "
+                                          "(--no-preflight skips it):\n  " + "\n  ".join(problems))
+            records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
+                                           on_record=progress, warn=warn)
             nursery.cancel_scope.cancel()
-        if failure is not None:
-            raise failure
         if records is None:
             raise KeyboardInterrupt
         return records
@@ -175,9 +177,11 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
     click.echo(f"output: {out}", err=True)
     try:
         records = trio.run(supervised)
-    except TournamentError as exc:
-        raise click.ClickException(str(exc)) from None
-    except KeyboardInterrupt:
+    except BaseException as exc:        # trio >= 0.25 wraps errors and Ctrl-C in exception groups
+        if isinstance(sole(exc), TournamentError):
+            raise click.ClickException(str(sole(exc))) from None
+        if not contains(exc, KeyboardInterrupt):
+            raise
         click.echo(f"\ninterrupted; finished games are in {out}/journal.jsonl; continue with:\n"
                    f"  hexarena tournament --resume --out {shlex.quote(str(out))}", err=True)
         sys.exit(130)

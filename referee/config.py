@@ -17,7 +17,9 @@ from pathlib import Path
 from hexarena.engine import registry
 from hexarena.engine.errors import UnknownGame, UnknownVariant
 
+from .capped_log import DEFAULT_LOG_CAP
 from .clock import Limits
+from .spawn import ResourceLimits
 
 PAIRINGS = ("round-robin", "gauntlet")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*\Z")
@@ -40,6 +42,7 @@ class EngineSpec:
 
     name: str
     cmd: tuple[str, ...]
+    resources: ResourceLimits = ResourceLimits()     # rlimits set before exec (none by default)
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class TournamentConfig:
     games_per_pair: int = 2
     seed: int = 0
     limits: Limits = field(default_factory=Limits)
+    log_cap: int = DEFAULT_LOG_CAP      # bytes of stderr log kept per engine per game
 
     def engine(self, name: str) -> EngineSpec:
         return next(e for e in self.engines if e.name == name)
@@ -86,7 +90,7 @@ def load(path: str | Path) -> TournamentConfig:
 def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None = None) -> TournamentConfig:
     """Validate a decoded config table (TOML or the saved JSON copy)."""
     ctx = _Ctx(source, lines or {})
-    ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games"})
+    ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games", "logs"})
     engines = _engines(ctx, data.get("engines"))
     names = [e.name for e in engines]
     pairing = ctx.choice(data.get("pairing", "round-robin"), "pairing", PAIRINGS)
@@ -111,6 +115,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
         games_per_pair=ctx.integer(data.get("games_per_pair", 2), "games_per_pair", 1, 100_000),
         seed=ctx.integer(data.get("seed", 0), "seed", 0, 2**63 - 1),
         limits=_limits(ctx, data.get("time", {})),
+        log_cap=_log_cap(ctx, data.get("logs", {})),
     )
 
 
@@ -128,11 +133,15 @@ def to_dict(config: TournamentConfig) -> dict:
         if g.ply_cap is not None:
             entry["ply_cap"] = g.ply_cap
         games.append(entry)
-    return {
+    out = {
         "seed": config.seed, "pairing": config.pairing, "challengers": list(config.challengers),
         "games_per_pair": config.games_per_pair, "time": time,
-        "engines": {e.name: {"cmd": list(e.cmd)} for e in config.engines}, "games": games,
+        "engines": {e.name: {"cmd": list(e.cmd), **_resources_dict(e.resources)} for e in config.engines},
+        "games": games,
     }
+    if config.log_cap != DEFAULT_LOG_CAP:
+        out["logs"] = {"cap_kb": config.log_cap // 1024}
+    return out
 
 
 def default_config(games_per_pair: int = 4) -> TournamentConfig:
@@ -156,7 +165,7 @@ def _engines(ctx: _Ctx, table: object) -> tuple[EngineSpec, ...]:
             raise ctx.error(key, "an engine name is letters, digits and _ . + - (no spaces)")
         if not isinstance(spec, dict):
             raise ctx.error(key, "expected a table with `cmd` or `player`")
-        ctx.only(spec, key, {"cmd", "player"})
+        ctx.only(spec, key, {"cmd", "player", *RESOURCE_KEYS})
         if ("cmd" in spec) == ("player" in spec):
             raise ctx.error(key, "give exactly one of `cmd` (a list of words) or `player` (a built-in player)")
         if "player" in spec:
@@ -168,7 +177,7 @@ def _engines(ctx: _Ctx, table: object) -> tuple[EngineSpec, ...]:
             cmd = tuple(ctx.strings(spec["cmd"], f"{key}.cmd"))
             if not cmd or not cmd[0]:
                 raise ctx.error(f"{key}.cmd", "expected a non-empty list of words, e.g. [\"./engine\", \"--hgp\"]")
-        out.append(EngineSpec(name, cmd))
+        out.append(EngineSpec(name, cmd, _resources(ctx, spec, key)))
     return tuple(out)
 
 
@@ -226,6 +235,27 @@ def _limits(ctx: _Ctx, table: object) -> Limits:
                             f"got {value!r}")
         values[name] = float(value)
     return Limits(**values)
+
+
+RESOURCE_KEYS = ("memory_mb", "cpu_seconds")
+
+
+def _resources(ctx: _Ctx, spec: dict, key: str) -> ResourceLimits:
+    """`memory_mb`, `cpu_seconds` of an [engines.NAME] table (rlimits; absent: unlimited)."""
+    values = {k: ctx.integer(spec[k], f"{key}.{k}", 1, 10**7) for k in RESOURCE_KEYS if k in spec}
+    return ResourceLimits(**values)
+
+
+def _resources_dict(resources: ResourceLimits) -> dict:
+    return {k: getattr(resources, k) for k in RESOURCE_KEYS if getattr(resources, k) is not None}
+
+
+def _log_cap(ctx: _Ctx, table: object) -> int:
+    """[logs] cap_kb: the stderr kept per engine per game (first and last halves), in KiB."""
+    if not isinstance(table, dict):
+        raise ctx.error("logs", "expected a [logs] table")
+    ctx.only(table, "logs", {"cap_kb"})
+    return ctx.integer(table.get("cap_kb", DEFAULT_LOG_CAP // 1024), "logs.cap_kb", 1, 10**8) * 1024
 
 
 class _Ctx:

@@ -41,6 +41,7 @@ from hexarena.protocol.controller import CommandFailed, ControllerError, EngineT
 from hexarena.results.vocabulary import VOID_RESULT, VOID_TERMINATION
 
 from .clock import Clock, Limits
+from .groups import sole
 from .process import EngineChannel, EngineStartFailed
 
 Connect = Callable[[], AbstractAsyncContextManager[EngineChannel]]
@@ -65,16 +66,21 @@ class Setup:
     ply_cap: int | None = None       # None: the game's default for this size
 
 
+def _seats_at_start() -> dict[Colour, int]:
+    return {Colour.BLACK: 0, Colour.WHITE: 1}
+
+
 @dataclass
 class Report:
-    """Everything a GameRecord and an SGF need. `outcome` None means VOID."""
+    """Everything a GameRecord and an SGF need, built once when the game is over.
+    `outcome` None means VOID."""
 
     info: GameInfo
     variant: Variant
     seats: tuple[str, str]                      # seat 1 (first action), seat 2
     komi: int | None = None
     outcome: Outcome | None = None
-    holder: dict[Colour, int] = field(default_factory=lambda: {Colour.BLACK: 0, Colour.WHITE: 1})
+    holder: dict[Colour, int] = field(default_factory=_seats_at_start)    # colour -> seat, at the end
     actions: list[tuple[Colour, str]] = field(default_factory=list)
     reason: str = ""
     faulty: str | None = None
@@ -99,6 +105,23 @@ class Report:
         return VOID_TERMINATION if self.outcome is None else self.outcome.termination.value
 
 
+@dataclass
+class _Moves:
+    """The actions played so far and who holds which colour; owned by one turn loop."""
+
+    actions: list[tuple[Colour, str]] = field(default_factory=list)
+    holder: dict[Colour, int] = field(default_factory=_seats_at_start)
+
+
+@dataclass(frozen=True)
+class _Played:
+    """What the turn loop returns: the game ended by the rules, the ply cap or a resignation."""
+
+    outcome: Outcome
+    reason: str
+    moves: _Moves
+
+
 class _Void(Exception):
     def __init__(self, reason: str, seat: int | None):
         super().__init__(reason)
@@ -106,9 +129,10 @@ class _Void(Exception):
 
 
 class _Forfeit(Exception):
-    def __init__(self, seat: int, termination: Termination, reason: str):
+    def __init__(self, seat: int, termination: Termination, reason: str, moves: _Moves | None = None):
         super().__init__(reason)
         self.seat, self.termination, self.reason = seat, termination, reason
+        self.moves = moves if moves is not None else _Moves()
 
 
 def _word(colour: Colour) -> str:
@@ -124,9 +148,10 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits) -> R
     on engine misbehaviour (ValueError/UnknownGame only for a bad `setup`)."""
     info = registry.get(setup.game)
     variant = info.variant(setup.size, setup.variant)
-    report = Report(info, variant, (seats[0].name, seats[1].name), setup.komi)
-    report.started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    names = (seats[0].name, seats[1].name)
+    started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     t0 = time.monotonic()
+    moves, outcome, faulty = _Moves(), None, None
     try:
         try:
             async with AsyncExitStack() as stack:
@@ -137,34 +162,21 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits) -> R
                     except EngineStartFailed as exc:
                         raise _Void(f"did not start: {exc}", i) from None
                 await _handshakes(channels, setup, info, variant, limits)
-                await _turns(channels, setup, info, variant, limits, report)
+                played = await _turns(channels, setup, info, variant, limits)
+                moves, outcome, reason = played.moves, played.outcome, played.reason
         except ExceptionGroup as group:     # a connect() that runs a nursery (trio >= 0.25) wraps errors
-            raise _sole(group) from None
+            raise sole(group) from None
     except _Void as v:
-        report.outcome, report.reason = None, v.reason
-        report.faulty = None if v.seat is None else seats[v.seat].name
+        reason, faulty = v.reason, None if v.seat is None else names[v.seat]
     except _Forfeit as f:
-        report.outcome = _forfeit_outcome(report, f)
-        report.reason, report.faulty = f.reason, seats[f.seat].name
+        moves = f.moves
+        loser = next(c for c, s in moves.holder.items() if s == f.seat)
+        outcome, reason, faulty = Outcome(loser.other, f.termination), f.reason, names[f.seat]
     except Exception as exc:      # a referee bug: void, keep the tournament going
-        report.outcome, report.faulty = None, None
-        report.reason = f"referee error: {exc!r}"
+        reason = f"referee error: {exc!r}"
         traceback.print_exc()
-    report.seconds = round(time.monotonic() - t0, 3)
-    return report
-
-
-def _sole(group: ExceptionGroup) -> Exception:
-    """The one exception inside nested single-member groups, or the group itself."""
-    exc: Exception = group
-    while isinstance(exc, ExceptionGroup) and len(exc.exceptions) == 1:
-        exc = exc.exceptions[0]
-    return exc
-
-
-def _forfeit_outcome(report: Report, f: _Forfeit) -> Outcome:
-    loser = next(c for c, s in report.holder.items() if s == f.seat)
-    return Outcome(loser.other, f.termination)
+    return Report(info, variant, names, setup.komi, outcome, moves.holder, moves.actions, reason, faulty,
+                  started, round(time.monotonic() - t0, 3))
 
 
 async def _handshakes(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
@@ -222,19 +234,28 @@ async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo,
 
 
 async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                 limits: Limits, report: Report) -> None:
+                 limits: Limits) -> _Played:
+    """Play from the initial position to the end; a forfeit raises _Forfeit carrying the moves so far."""
     state: GameState = info.new_game(variant, setup.komi or 0)
     cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
     clock = Clock(limits)
-    holder = report.holder
+    moves = _Moves()
+    try:
+        return await _turn_loop(channels, state, cap, clock, limits, moves)
+    except _Forfeit as f:
+        f.moves = moves
+        raise
+
+
+async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, clock: Clock, limits: Limits,
+                     moves: _Moves) -> _Played:
+    holder = moves.holder
     while True:
         outcome = state.outcome()
         if outcome is not None:
-            report.outcome, report.reason = outcome, "ended by the rules"
-            return
-        if len(report.actions) >= cap:
-            report.outcome, report.reason = state.adjudicate(), f"ply cap {cap}"
-            return
+            return _Played(outcome, "ended by the rules", moves)
+        if len(moves.actions) >= cap:
+            return _Played(state.adjudicate(), f"ply cap {cap}", moves)
         colour = state.to_move
         seat = holder[colour]
         mover, other = channels[seat], channels[1 - seat]
@@ -242,15 +263,14 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         try:
             action = state.parse(token)
             if isinstance(action, Resign):
-                report.outcome, report.reason = Outcome(colour.other, Termination.RESIGN), f"{mover.name} resigned"
-                return
+                return _Played(Outcome(colour.other, Termination.RESIGN), f"{mover.name} resigned", moves)
             after = state.play(action)
         except InvalidNotation as exc:
             raise _Forfeit(seat, Termination.MALFORMED, f"{mover.name} answered {token!r}: {exc}") from None
         except IllegalMove as exc:
             raise _Forfeit(seat, Termination.ILLEGAL, f"{mover.name} played {token!r}: {exc}") from None
         canonical = state.format(action)
-        report.actions.append((colour, canonical))
+        moves.actions.append((colour, canonical))
         try:
             await other.command("play", _word(colour), canonical, deadline=trio.current_time() + limits.command)
         except CommandFailed as exc:

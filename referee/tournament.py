@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractAsyncContextManager
@@ -23,11 +24,15 @@ from pathlib import Path
 import trio
 
 from hexarena.engine.core import Colour
-from hexarena.results.records import JOURNAL_NAME, GameRecord, JournalError, JournalWriter, read_journal
+from hexarena.results.records import (
+    JOURNAL_NAME, GameRecord, JournalError, JournalWriter, cut_torn_tail, read_journal,
+)
 
 from . import config as config_mod
 from .config import EngineSpec, TournamentConfig
 from .match import Seat, Setup, play_game
+from .capped_log import DEFAULT_LOG_CAP
+from .leftovers import guard_engines
 from .process import EngineChannel, open_engine
 from .schedule import ScheduledGame, schedule
 from .sgf import render, write_atomic
@@ -48,8 +53,9 @@ def expand(cmd: tuple[str, ...], seed: int) -> list[str]:
     return [w.replace("{python}", sys.executable).replace("{seed}", str(seed)) for w in cmd]
 
 
-def process_launcher(engine: EngineSpec, seed: int, log: Path) -> AbstractAsyncContextManager[EngineChannel]:
-    return open_engine(expand(engine.cmd, seed), log, engine.name)
+def process_launcher(engine: EngineSpec, seed: int, log: Path, log_cap: int = DEFAULT_LOG_CAP
+                     ) -> AbstractAsyncContextManager[EngineChannel]:
+    return open_engine(expand(engine.cmd, seed), log, engine.name, limits=engine.resources, log_cap=log_cap)
 
 
 def load_saved(out: str | os.PathLike) -> TournamentConfig:
@@ -86,10 +92,17 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
         write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
     records: list[GameRecord] = []
     if journal.exists():
+        torn = cut_torn_tail(journal)
+        if torn is not None:
+            warn(torn)
         errors: list[JournalError] = []
         records = read_journal(journal, errors)
-        for err in errors:
-            warn(f"skipping unreadable journal line: {err}")
+        if errors:
+            shown = "\n  ".join(str(e) for e in errors[:20])
+            more = f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else ""
+            raise TournamentError(f"{journal} has {len(errors)} unreadable line(s):\n  {shown}{more}\n"
+                                  f"repair it with: hexarena repair {shlex.quote(str(out))}  (bad lines move, "
+                                  "verbatim, to a side file; their games are replayed)")
     done = {r.id for r in records if not r.void}
     return [g for g in schedule(config) if g.id not in done], records
 
@@ -106,9 +119,11 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
         raise ValueError("concurrency must be at least 1")
     out = Path(out)
     pending, records = prepare(config, out, resume, warn)
+    if launcher is process_launcher:
+        launcher = partial(process_launcher, log_cap=config.log_cap)
     games = iter(pending)       # shared by the workers: trio switches tasks only at awaits
     send, receive = trio.open_memory_channel(0)
-    with JournalWriter(out / JOURNAL_NAME) as writer:
+    with JournalWriter(out / JOURNAL_NAME) as writer, guard_engines(out):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_write, receive, writer, records, on_record)
             async with send:
@@ -144,9 +159,9 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
         seats.append(Seat(name, partial(launcher, config.engine(name), seed, out / logs[name])))
     setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap)
     report = await play_game(setup, (seats[0], seats[1]), config.limits)
-    sgf = None
+    sgf, reason = None, report.reason
     if report.outcome is None and report.faulty is not None:
-        report.reason += f" (see {logs[report.faulty]})"
+        reason += f" (see {logs[report.faulty]})"
     if report.outcome is not None:
         sgf = f"games/{game.id}.sgf"
         await trio.to_thread.run_sync(write_atomic, out / sgf, render(report, game.id))
@@ -155,7 +170,7 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
         first=game.first, second=game.second,
         black=report.name_of(Colour.BLACK), white=report.name_of(Colour.WHITE),
         winner=report.winner, result=report.result, termination=report.termination,
-        plies=len(report.actions), reason=report.reason, faulty=report.faulty, sgf=sgf,
+        plies=len(report.actions), reason=reason, faulty=report.faulty, sgf=sgf,
         started=report.started, seconds=report.seconds,
     )
 
