@@ -178,10 +178,10 @@ class EngineChannel:
 class EngineProcess:
     """One running engine; create with :meth:`start`, always finish with :meth:`aclose`."""
 
-    def __init__(self, popen, channel: EngineChannel, limits: ResourceLimits):
+    def __init__(self, popen, channel: EngineChannel, resources: ResourceLimits):
         self.popen = popen
         self.channel = channel
-        self.limits = limits
+        self.resources = resources
         self.exited = trio.Event()
         self.drained = trio.Event()
         self.drain_scope = trio.CancelScope()
@@ -213,7 +213,7 @@ class EngineProcess:
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, argv: Sequence[str], log_path: str | os.PathLike,
-                    name: str, max_bytes: int = 1_000_000, *, limits: ResourceLimits = ResourceLimits(),
+                    name: str, max_bytes: int = 1_000_000, *, resources: ResourceLimits = ResourceLimits(),
                     log_cap: int = DEFAULT_LOG_CAP, eager: bool = True) -> EngineProcess:
         """Spawn `argv`; its watcher and stderr drain run in `nursery`.
 
@@ -227,7 +227,7 @@ class EngineProcess:
         Path(log_path).parent.mkdir(parents=True, exist_ok=True)
         await trio.lowlevel.checkpoint()
         try:
-            popen = spawn(argv, limits)
+            popen = spawn(argv, resources)
         except OSError as exc:
             raise EngineStartFailed(f"{name}: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
         if leftovers.current() is not None:
@@ -236,7 +236,7 @@ class EngineProcess:
         send, receive = eager_pair(stdin, stdout, eager)
         channel = EngineChannel(send, receive, name, max_bytes)
         channel._watched = True
-        engine = cls(popen, channel, limits)
+        engine = cls(popen, channel, resources)
         nursery.start_soon(engine._watch)
         nursery.start_soon(engine._drain, stderr, log_path, log_cap)
         return engine
@@ -264,7 +264,7 @@ class EngineProcess:
             raise
         finally:
             if self.popen.returncode is not None:
-                self.channel.engine_exited(describe_exit(self.popen.returncode, self.limits))
+                self.channel.engine_exited(describe_exit(self.popen.returncode, self.resources))
                 self.exited.set()
                 if self._pidfd is not None:
                     os.close(self._pidfd)
@@ -309,7 +309,7 @@ class EngineProcess:
 
 @asynccontextmanager
 async def open_engine(argv: Sequence[str], log_path: str | os.PathLike, name: str, *,
-                      limits: ResourceLimits = ResourceLimits(), log_cap: int = DEFAULT_LOG_CAP,
+                      resources: ResourceLimits = ResourceLimits(), log_cap: int = DEFAULT_LOG_CAP,
                       eager: bool = True) -> AsyncIterator[EngineChannel]:
     """Run an engine for the duration of the block and yield its channel.
 
@@ -318,7 +318,7 @@ async def open_engine(argv: Sequence[str], log_path: str | os.PathLike, name: st
     """
     try:
         async with trio.open_nursery() as nursery:
-            engine = await EngineProcess.start(nursery, argv, log_path, name, limits=limits, log_cap=log_cap,
+            engine = await EngineProcess.start(nursery, argv, log_path, name, resources=resources, log_cap=log_cap,
                                                eager=eager)
             try:
                 yield engine.channel

@@ -55,7 +55,7 @@ def expand(cmd: tuple[str, ...], seed: int) -> list[str]:
 
 def process_launcher(engine: EngineSpec, seed: int, log: Path, log_cap: int = DEFAULT_LOG_CAP
                      ) -> AbstractAsyncContextManager[EngineChannel]:
-    return open_engine(expand(engine.cmd, seed), log, engine.name, limits=engine.resources, log_cap=log_cap)
+    return open_engine(expand(engine.cmd, seed), log, engine.name, resources=engine.resources, log_cap=log_cap)
 
 
 def load_saved(out: str | os.PathLike) -> TournamentConfig:
