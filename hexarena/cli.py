@@ -128,9 +128,11 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
     if resume and out is None:
         raise click.UsageError("--resume needs --out, the folder of the tournament to continue")
     try:
+        if resume:
+            load_saved(out)             # TournamentError naming the folder when it holds no tournament
         if config_file is not None:
             config = config_mod.load(config_file)
-        elif resume and Path(out, "tournament.json").exists():
+        elif resume:
             config = load_saved(out)
         else:
             config = config_mod.default_config()
@@ -153,24 +155,38 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
     def warn(message: str) -> None:
         click.echo(f"warning: {message}", err=True)
 
+    stop = trio.Event()         # Ctrl-C once: no new game starts, the games in flight finish
+    signalled = False
+
     async def supervised() -> list[GameRecord]:
-        """The run, cancelled cleanly (engines stopped) on SIGTERM or SIGHUP as on Ctrl-C."""
-        records: list[GameRecord] | None = None
+        """The run under Ctrl-C (once: finish the games in flight; twice: abandon them), SIGTERM and
+        SIGHUP (abandon them, engines stopped); KeyboardInterrupt after any of them."""
+        records: list[GameRecord] = []
+        running = False
         async with trio.open_nursery() as nursery:
-            async def on_signal() -> None:
-                with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
-                    async for _ in signals:
-                        nursery.cancel_scope.cancel()
-            nursery.start_soon(on_signal)
+            async def on_signal(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                nonlocal signalled
+                with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, signal.SIGHUP) as signals:
+                    task_status.started()
+                    async for sig in signals:
+                        signalled = True
+                        if sig == signal.SIGINT and running and not stop.is_set():
+                            stop.set()
+                            click.echo("\nstopping: no new game starts, the games in flight finish "
+                                       "(Ctrl-C again abandons them)", err=True)
+                        else:
+                            nursery.cancel_scope.cancel()
+            await nursery.start(on_signal)
             if check_engines:
                 problems = await preflight(config, out)
                 if problems:
                     raise TournamentError("not started: an engine failed the pre-flight check "
                                           "(--no-preflight skips it):\n  " + "\n  ".join(problems))
+            running = True
             records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
-                                           on_record=progress, warn=warn)
+                                           on_record=progress, warn=warn, stop=stop)
             nursery.cancel_scope.cancel()
-        if records is None:
+        if signalled:
             raise KeyboardInterrupt
         return records
 

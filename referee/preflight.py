@@ -18,7 +18,8 @@ from hexarena.protocol.controller import CommandFailed, ControllerError
 from .config import EngineSpec, TournamentConfig
 from .leftovers import guard_engines
 from .process import EngineStartFailed
-from .tournament import Launcher, expand, process_launcher
+from .folder_lock import FolderBusy, hold_folder
+from .tournament import Launcher, TournamentError, expand, process_launcher
 
 
 async def preflight(config: TournamentConfig, out: Path, launcher: Launcher = process_launcher) -> list[str]:
@@ -30,9 +31,12 @@ async def preflight(config: TournamentConfig, out: Path, launcher: Launcher = pr
     problems: list[str] = []
     if launcher is process_launcher:
         launcher = partial(process_launcher, log_cap=config.log_cap)
-    with guard_engines(Path(out)):
-        for engine in config.engines:
-            await _check(engine, config, out, launcher, needed, problems)
+    try:
+        with hold_folder(Path(out)), guard_engines(Path(out)):
+            for engine in config.engines:
+                await _check(engine, config, out, launcher, needed, problems)
+    except FolderBusy as exc:
+        raise TournamentError(str(exc)) from None
     return problems
 
 

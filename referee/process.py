@@ -36,7 +36,7 @@ from hexarena.protocol.controller import (
 )
 
 from . import leftovers
-from .capped_log import DEFAULT_LOG_CAP, drain_to_log
+from .capped_log import DEFAULT_LOG_CAP, drain_to_log, widen_pipe
 from .eager import eager_pair
 from .groups import sole
 from .spawn import ResourceLimits, describe_exit, spawn
@@ -232,6 +232,7 @@ class EngineProcess:
             raise EngineStartFailed(f"{name}: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
         if leftovers.current() is not None:
             leftovers.current().add(popen.pid)      # type: ignore[union-attr]
+        widen_pipe(popen.stderr.fileno())
         stdin, stdout, stderr = (_fd_stream(f) for f in (popen.stdin, popen.stdout, popen.stderr))
         send, receive = eager_pair(stdin, stdout, eager)
         channel = EngineChannel(send, receive, name, max_bytes)

@@ -32,6 +32,7 @@ from . import config as config_mod
 from .config import EngineSpec, TournamentConfig
 from .match import Seat, Setup, play_game
 from .capped_log import DEFAULT_LOG_CAP
+from .folder_lock import FolderBusy, hold_folder
 from .leftovers import guard_engines
 from .process import EngineChannel, open_engine
 from .schedule import ScheduledGame, schedule
@@ -64,7 +65,7 @@ def load_saved(out: str | os.PathLike) -> TournamentConfig:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise TournamentError(f"{out} holds no tournament ({CONFIG_NAME} is missing)") from None
+        raise TournamentError(f"{out} holds no tournament ({CONFIG_NAME} is missing): check --out") from None
     except json.JSONDecodeError as exc:
         raise TournamentError(f"{path}: not valid JSON: {exc}") from None
     return config_mod.from_dict(data, str(path))
@@ -76,6 +77,9 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
     out = Path(out)
     saved, journal = out / CONFIG_NAME, out / JOURNAL_NAME
     wanted = config_mod.to_dict(config)
+    if resume and not saved.exists():
+        raise TournamentError(f"{out} holds no tournament to resume ({CONFIG_NAME} is missing); "
+                              "check --out, or start a new tournament without --resume")
     if saved.exists():
         if not resume:
             raise TournamentError(f"{out} already holds a tournament: add --resume to continue it, "
@@ -109,15 +113,27 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
 
 async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: int = 2,
               resume: bool = False, launcher: Launcher = process_launcher,
-              on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None
-              ) -> list[GameRecord]:
+              on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None,
+              stop: trio.Event | None = None) -> list[GameRecord]:
     """Play every pending game with `concurrency` workers; return the whole journal.
 
-    TournamentError (before anything runs) if the folder cannot be used.
+    Once `stop` is set no new game starts; the games in flight finish and
+    are journaled. TournamentError (before anything runs) if the folder
+    cannot be used, also when another process runs in it.
     """
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
     out = Path(out)
+    try:
+        with hold_folder(out):
+            return await _run(config, out, concurrency, resume, launcher, on_record, warn,
+                              stop if stop is not None else trio.Event())
+    except FolderBusy as exc:
+        raise TournamentError(str(exc)) from None
+
+
+async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, launcher: Launcher,
+               on_record: OnRecord | None, warn: Callable[[str], None], stop: trio.Event) -> list[GameRecord]:
     pending, records = prepare(config, out, resume, warn)
     if launcher is process_launcher:
         launcher = partial(process_launcher, log_cap=config.log_cap)
@@ -129,14 +145,16 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
             async with send:
                 async with trio.open_nursery() as workers:
                     for _ in range(min(concurrency, len(pending))):
-                        workers.start_soon(_work, games, send.clone(), config, out, launcher)
+                        workers.start_soon(_work, games, send.clone(), config, out, launcher, stop)
     return records
 
 
 async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, config: TournamentConfig,
-                out: Path, launcher: Launcher) -> None:
+                out: Path, launcher: Launcher, stop: trio.Event) -> None:
     async with send:
         for game in games:
+            if stop.is_set():
+                return
             await send.send(await play_scheduled(game, config, out, launcher))
 
 

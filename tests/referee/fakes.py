@@ -74,6 +74,8 @@ for line in sys.stdin:
         answer(cid, True)
     elif name == "genmove":
         moves += 1
+        if mode == "slow":
+            time.sleep(0.05)
         if moves == at:
             if mode == "crash":
                 sys.exit(5)

@@ -14,13 +14,15 @@ import sys
 import time
 from pathlib import Path
 
+from hexarena.results.records import read_journal
 from hexarena.referee.leftovers import LiveEngines, end_leftovers, start_time
 from tests.referee.fakes import alive, fake_argv, pids_in
 
 PATIENCE = 60.0      # seconds: a bound on waiting, not a measurement
 
 
-def write_config(path: Path, bad_mode: str, games_per_pair: int = 1, move: float = 600.0) -> Path:
+def write_config(path: Path, bad_mode: str, games_per_pair: int = 1, move: float = 600.0,
+                 good_mode: str = "good") -> Path:
     def toml_list(words: list[str]) -> str:
         return "[" + ", ".join(repr(w).replace("'", '"') if "'" not in w and "\\" not in w and '"' not in w
                                else "'''" + w + "'''" for w in words) + "]"
@@ -29,7 +31,7 @@ games_per_pair = {games_per_pair}
 [time]
 move = {move}
 [engines.good]
-cmd = {toml_list(fake_argv("good"))}
+cmd = {toml_list(fake_argv(good_mode))}
 [engines.bad]
 cmd = {toml_list(fake_argv(bad_mode, 1))}
 [[games]]
@@ -77,7 +79,7 @@ def test_a_referee_killed_with_sigkill_takes_a_hung_engine_and_its_child_with_it
 
 def test_sigint_ends_the_run_without_a_traceback_with_status_130_and_the_resume_hint(tmp_path):
     out = tmp_path / "out"
-    referee = start_referee(write_config(tmp_path / "t.toml", "hang", move=600.0), out)
+    referee = start_referee(write_config(tmp_path / "t.toml", "hang", move=3.0), out)
     try:
         wait_for(lambda: logs_with(out, "hung"), "a game in flight")
         referee.send_signal(signal.SIGINT)
@@ -87,6 +89,8 @@ def test_sigint_ends_the_run_without_a_traceback_with_status_130_and_the_resume_
     assert referee.returncode == 130, err
     assert "Traceback" not in err and "Error" not in err, err
     assert f"hexarena tournament --resume --out {out}" in err
+    [record] = read_journal(out)                    # the game in flight finished (on time) and was journaled
+    assert record.termination == "time" and record.faulty == "bad"
     assert not any(alive(p) for log in (out / "logs").rglob("*.log") for p in pids_in(log))
 
 
