@@ -97,17 +97,16 @@ class EngineChannel:
         t0 = trio.current_time()
         try:
             resp = None
-            with trio.move_on_at(deadline) as timeout:
-                with trio.CancelScope() as on_exit:
-                    self._in_flight = on_exit
-                    await self._send.send_all(data)
-                    resp = await self._receive_one()
+            with trio.CancelScope(deadline=deadline) as scope:      # cancelled early by engine_exited
+                self._in_flight = scope
+                await self._send.send_all(data)
+                resp = await self._receive_one()
             self._in_flight = None
-            if on_exit.cancelled_caught:
+            if resp is None and self._exit is not None:
                 resp = await self._answer_after_exit()
                 if resp is None:
                     raise EngineCrashed(f"{self._exit} (during {name!r})")
-            elif resp is None and timeout.cancelled_caught:
+            elif resp is None:
                 raise EngineTimeout(f"{self.name}: no answer to {name!r} in time")
             assert resp is not None
             return expect(resp, cid)
