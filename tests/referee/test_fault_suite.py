@@ -88,3 +88,13 @@ def test_exceeding_the_memory_limit_is_a_crash_that_names_the_limit(tmp_path):
 def test_an_engine_that_ignores_quit_and_sigterm_is_killed(tmp_path, mode):
     report, _ = play(tmp_path, mode, 0, Limits(move=2.0, start=10.0, command=10.0))
     assert report.outcome is not None and report.outcome.termination is Termination.NO_MOVES
+
+
+@pytest.mark.parametrize("eager", [True, False])
+def test_a_game_plays_the_same_with_and_without_the_pipe_fast_path(tmp_path, eager):
+    logs = [tmp_path / "a.log", tmp_path / "b.log"]
+    seats = tuple(Seat(n, partial(open_engine, fake_argv("good"), log, n, eager=eager))
+                  for n, log in zip("ab", logs))
+    report = trio.run(play_game, Setup("spelde", 5), seats, SLOW_MOVE)
+    assert report.outcome is not None and report.outcome.termination is Termination.NO_MOVES
+    assert len(report.actions) > 10
