@@ -134,8 +134,9 @@ class EngineChannel:
 
     @property
     def healthy(self) -> bool:
-        """False once the engine crashed, timed out, broke the protocol or exited."""
-        return self._broken is None and self._exit is None
+        """False once a command met a crash, a timeout or a protocol violation (an exit
+        between commands shows at the next command)."""
+        return self._broken is None
 
     async def aclose_streams(self) -> None:
         """Close both pipes (the engine sees EOF on stdin); idempotent."""
