@@ -107,9 +107,14 @@ signal.signal(signal.SIGINT, signal.SIG_IGN)
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
 signal.signal(signal.SIGHUP, signal.SIG_IGN)
 sys.stdin.buffer.read()
-from pathlib import Path
-from hexarena.referee.leftovers import end_leftovers
-end_leftovers(Path(sys.argv[1]))
+try:
+    listed = open(sys.argv[1], "rb").read().strip()
+except OSError:
+    listed = b""
+if listed:                   # the referee ended with engines still running
+    from pathlib import Path
+    from hexarena.referee.leftovers import end_leftovers
+    end_leftovers(Path(sys.argv[1]))
 '''
 
 

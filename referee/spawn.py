@@ -7,6 +7,10 @@ kernel kills it when the thread that forked it dies: that is why the spawn
 happens in the event loop's thread, not in trio's worker threads, which
 exit when idle), and with the optional :class:`ResourceLimits` as rlimits.
 
+The child-side setup (`preexec_fn`) only calls functions resolved before
+the fork (prctl through ctypes, getppid, setrlimit): no imports, no locks,
+so the fork is safe while trio's worker threads run.
+
 Not covered: a grandchild that calls ``setsid`` (or ``setpgid``) leaves the
 group and does not get the parent-death signal of its parent; the record of
 live groups (:mod:`referee.leftovers`) cannot find it either.
