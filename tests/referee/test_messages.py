@@ -34,3 +34,10 @@ def test_match_takes_start_and_command_deadlines(tmp_path):
     assert record.void and "no answer to 'protocol_version' in time" in record.reason
     assert '"start": 0.5' in (tmp_path / "tournament.json").read_text()
     assert '"command": 2.0' in (tmp_path / "tournament.json").read_text()
+
+
+def test_repair_is_a_hexarena_command(tmp_path):
+    (tmp_path / "journal.jsonl").write_text("not a record\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["repair", str(tmp_path)])
+    assert result.exit_code == 0 and "moved 1 bad line(s) (1)" in result.output
+    assert (tmp_path / "journal.jsonl").read_text() == "" and (tmp_path / "journal.jsonl.bad").exists()
