@@ -12,6 +12,8 @@ process answering `=ID ` to every command, see ECHO):
 * trio pipe     the same exchange on trio's process streams (``send_all``,
                 ``receive_some``), no deadline, no parsing: trio's own
                 floor (epoll wake-up and a scheduler pass per answer).
+* controller, no fast path  the same without referee/eager.py's wrapper
+                (every answer waits in trio).
 * controller    ``EngineChannel.command("name", deadline=...)`` through
                 referee/process.py on trio: id allocation, encoding,
                 the deadline scope, ResponseReader, id check.
@@ -95,15 +97,16 @@ def trio_pipe(n: int) -> list[float]:
     return out
 
 
-def controller(n: int) -> list[float]:
-    """Seconds per round trip, one figure per batch, through EngineChannel on trio."""
+def controller(n: int, eager: bool = True) -> list[float]:
+    """Seconds per round trip, one figure per batch, through EngineChannel on trio
+    (`eager`: with the pipe fast path of referee/eager.py)."""
     out: list[float] = []
 
     async def main() -> None:
         with TemporaryDirectory() as tmp:
             async with trio.open_nursery() as nursery:
                 engine = await EngineProcess.start(nursery, [sys.executable, "-c", ECHO], Path(tmp, "echo.log"),
-                                                   "echo")
+                                                   "echo", eager=eager)
                 try:
                     channel = engine.channel
                     for _ in range(BATCHES):
@@ -124,10 +127,12 @@ def main(argv: list[str]) -> None:
     raw = statistics.median(raw_pipe(n)) * 1e6
     bare = statistics.median(trio_pipe(n)) * 1e6
     ctl = statistics.median(controller(n)) * 1e6
+    slow = statistics.median(controller(n, eager=False)) * 1e6
     rows = [
         {"measure": "raw pipe round trip", "us": f"{raw:.1f}", "x baseline": f"{raw / base:.3f}"},
         {"measure": "trio pipe round trip", "us": f"{bare:.1f}", "x baseline": f"{bare / base:.3f}"},
         {"measure": "controller round trip", "us": f"{ctl:.1f}", "x baseline": f"{ctl / base:.3f}"},
+        {"measure": "controller, no fast path", "us": f"{slow:.1f}", "x baseline": f"{slow / base:.3f}"},
         {"measure": "controller - raw pipe", "us": f"{ctl - raw:.1f}", "x baseline": f"{(ctl - raw) / base:.3f}"},
         {"measure": "controller - trio pipe", "us": f"{ctl - bare:.1f}", "x baseline": f"{(ctl - bare) / base:.3f}"},
     ]

@@ -19,7 +19,8 @@ import time
 import numpy as np
 
 from bench.common import baseline_us, table
-from hexarena.results.ratings import Z95, Counts, fit
+from hexarena.results.counts import Counts
+from hexarena.results.ratings import Z95, fit
 
 ADVANTAGE = 40.0
 

@@ -21,7 +21,8 @@ import numpy as np
 
 from bench.common import baseline_us, best_of, table
 from hexarena.results.load import load_games
-from hexarena.results.ratings import aggregate, fit
+from hexarena.results.counts import aggregate
+from hexarena.results.ratings import fit
 from hexarena.results.report import build_reports, render_text
 
 

@@ -14,6 +14,7 @@ Figures:
                  is sampled around the turn loop only.
 * not-waiting    wall time in the turn loop minus the time spent waiting
                  for engine answers, per action (the referee's own latency).
+Printed twice: with and without the pipe fast path (referee/eager.py).
 Goal: ref CPU/action and not-waiting under 0.5 ms. Ratios are to
 bench.common.baseline_us() measured in the same run.
 """
@@ -38,13 +39,14 @@ from hexarena.referee.sgf import sgf_text
 from hexarena.referee.tournament import expand
 
 
-async def bench(games: int, logdir: Path) -> dict[str, float]:
+async def bench(games: int, logdir: Path, eager: bool = True) -> dict[str, float]:
     totals = {"actions": 0, "wall": 0.0, "cpu": 0.0, "wait": 0.0, "loop": 0.0}
     channels = []
 
     @asynccontextmanager
     async def connect(name: str, seed: int):
-        async with open_engine(expand(player_cmd("random"), seed), logdir / f"{name}.log", name) as ch:
+        async with open_engine(expand(player_cmd("random"), seed), logdir / f"{name}.log", name,
+                               eager=eager) as ch:
             channels.append(ch)
             yield ch
 
@@ -55,7 +57,7 @@ async def bench(games: int, logdir: Path) -> dict[str, float]:
         waited0 = sum(ch.wait_seconds for ch in channels[-2:])
         c0, w0 = time.process_time(), time.perf_counter()
         try:
-            await real_turns(*args)
+            return await real_turns(*args)
         finally:
             totals["cpu"] += time.process_time() - c0
             totals["loop"] += time.perf_counter() - w0
@@ -81,8 +83,12 @@ async def bench(games: int, logdir: Path) -> dict[str, float]:
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     base = baseline_us()
-    with TemporaryDirectory() as tmp:
-        t = trio.run(bench, games, Path(tmp))
+    for eager in (True, False):
+        with TemporaryDirectory() as tmp:
+            report(games, base, eager, trio.run(bench, games, Path(tmp), eager))
+
+
+def report(games: int, base: float, eager: bool, t: dict[str, float]) -> None:
     n = t["actions"]
     rows = [
         {"figure": "actions/s", "value": f"{n / t['wall']:.0f}", "unit": "1/s", "x baseline": ""},
@@ -97,7 +103,8 @@ def main() -> None:
         {"figure": "not-waiting/action", "value": f"{(t['loop'] - t['wait']) / n * 1e3:.3f}", "unit": "ms",
          "x baseline": f"{(t['loop'] - t['wait']) / n * 1e6 / base:.2f}"},
     ]
-    print(f"referee: {games} games of Spelde n=6, random vs random, {n} actions; baseline {base:.0f} us")
+    print(f"referee ({'with' if eager else 'without'} the pipe fast path): {games} games of Spelde n=6, "
+          f"random vs random, {n} actions; baseline {base:.0f} us")
     print(table(rows))
 
 

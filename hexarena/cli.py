@@ -23,7 +23,7 @@ from hexarena import commands_view
 from hexarena.commands_sprt import SprtTracker, parse_sprt_words, sprt
 from hexarena.commands_status import status
 from hexarena.engine.registry import GAME_MODULES
-from hexarena.results.cli import ratings
+from hexarena.results.cli import ratings, repair
 
 # The referee, trio and pandas are imported inside the commands that use them, so that
 # `hexarena engine NAME` starts as fast as `python -m hexarena.players NAME`.
@@ -41,7 +41,7 @@ def main() -> None:
 
 
 main.add_command(ratings)
-for _command in (commands_view.show, commands_view.render, commands_view.report, status, sprt):
+for _command in (commands_view.show, commands_view.render, commands_view.report, status, sprt, repair):
     main.add_command(_command)
 
 
@@ -72,6 +72,10 @@ def engine(name: str, seed: int, log: str | None) -> None:
               help="Seconds per genmove (default 10); with --main-time an extra cap (default none).")
 @click.option("--main-time", type=float, default=None, help="Fischer clock: seconds per engine per game.")
 @click.option("--increment", type=float, default=0.0, show_default=True, help="Fischer increment per move.")
+@click.option("--start-time", type=float, default=None,
+              help="Seconds for an engine's first answer (as [time] start; default 30).")
+@click.option("--command-time", type=float, default=None,
+              help="Seconds for any other answer (as [time] command; default 10).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for `{seed}` in commands.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help=f"Output folder (default: ./{DEFAULT_OUT}/<timestamp>).")
@@ -85,7 +89,8 @@ def engine(name: str, seed: int, log: str | None) -> None:
               help="Stop at an SPRT decision for CMD_A against CMD_B (docs/sprt.md); --games is then the maximum "
                    "(default 1000).")
 def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, komi: int | None, games: int,
-          move_time: float | None, main_time: float | None, increment: float, seed: int, out: str | None,
+          move_time: float | None, main_time: float | None, increment: float, start_time: float | None,
+          command_time: float | None, seed: int, out: str | None,
           concurrency: int, no_preflight: bool, quiet: bool, given_names: tuple[str, ...],
           log_protocol: bool, sprt_words: tuple[str, ...]) -> None:
     """Play GAMES games between two engine command lines (split like a shell, never run by one).
@@ -113,6 +118,9 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
     time = {"move": move_time} if move_time is not None else {}
     if main_time is not None:
         time.update(main=main_time, increment=increment)
+    for key, value in (("start", start_time), ("command", command_time)):
+        if value is not None:
+            time[key] = value
     data = {"seed": seed, "games_per_pair": games, "time": time, "games": [entry],
             "engines": {n: {"cmd": a} for n, a in zip(names, argv)}}
     if sprt_words:
@@ -164,9 +172,11 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
     from hexarena.referee.config import ConfigError
     from hexarena.referee.tournament import TournamentError, load_saved
     try:
+        if resume:
+            load_saved(out)             # TournamentError naming the folder when it holds no tournament
         if config_file is not None:
             config = config_mod.load(config_file)
-        elif resume and Path(out, "tournament.json").exists():
+        elif resume:
             config = load_saved(out)
         else:
             config = config_mod.default_config()
@@ -184,12 +194,13 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
          check_engines: bool = True, log_protocol: bool = False, cluster: str | None = None) -> None:
     import trio
 
+    from hexarena.referee.groups import contains, sole
     from hexarena.referee.live import final_summary
     from hexarena.referee.panel import make_view
     from hexarena.referee.preflight import preflight
     from hexarena.referee.tournament import TournamentError, process_launcher
     view = make_view(sys.stdout, quiet)
-    launcher = partial(process_launcher, log_protocol=log_protocol)
+    launcher = partial(process_launcher, log_protocol=log_protocol, log_cap=config.log_cap)
     live = SprtTracker.for_run(config, out)          # None without [sprt]
 
     def on_record(record: GameRecord) -> None:
@@ -202,40 +213,49 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
         click.echo(f"warning: {message}", err=True)
 
     refresher = commands_view.ReportRefresher(out, warn)     # DIR/report.html, every few games
+    stop = trio.Event()         # Ctrl-C once: no new game starts, the games in flight finish
+    signalled = False
 
     async def supervised() -> list[GameRecord]:
-        """The run, cancelled cleanly (engines stopped) on SIGTERM or SIGHUP as on Ctrl-C."""
-        records: list[GameRecord] | None = None
-        failure: TournamentError | None = None
+        """The run under Ctrl-C (once: finish the games in flight; twice: abandon them), SIGTERM and
+        SIGHUP (abandon them, engines stopped); KeyboardInterrupt after any of them."""
+        records: list[GameRecord] = []
+        running = False
         async with trio.open_nursery() as nursery:
-            async def on_signal() -> None:
-                with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
-                    async for _ in signals:
-                        nursery.cancel_scope.cancel()
-            nursery.start_soon(on_signal)
-            try:
-                if check_engines:
-                    problems = await (on_cluster.preflight(config, out) if on_cluster
-                                      else preflight(config, out, launcher))
-                    if problems:
-                        raise TournamentError("not started: an engine failed the pre-flight check "
-                                              "(--no-preflight skips it):\n  " + "\n  ".join(problems))
+            async def on_signal(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                nonlocal signalled
+                with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, signal.SIGHUP) as signals:
+                    task_status.started()
+                    async for sig in signals:
+                        signalled = True
+                        if sig == signal.SIGINT and running and not stop.is_set():
+                            stop.set()
+                            click.echo("\nstopping: no new game starts, the games in flight finish "
+                                       "(Ctrl-C again abandons them)", err=True)
+                        else:
+                            nursery.cancel_scope.cancel()
+            await nursery.start(on_signal)
+            if check_engines:
+                problems = await (on_cluster.preflight(config, out) if on_cluster
+                                  else preflight(config, out, launcher))
+                if problems:
+                    raise TournamentError("not started: an engine failed the pre-flight check "
+                                          "(--no-preflight skips it):\n  " + "\n  ".join(problems))
 
-                def lost(message: str) -> None:         # --cluster: the scheduler went away
-                    warn(message)
-                    nursery.cancel_scope.cancel()
-                play = on_cluster.player(config, out, lost, warn) if on_cluster else None
-                with view:
-                    records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
-                                                   warn=warn, observer=view, launcher=launcher,
-                                                   on_record=on_record, play=play,
-                                                   should_stop=live.should_stop if live is not None else None)
-            except TournamentError as exc:     # raised below, outside the nursery (no ExceptionGroup)
-                failure = exc
+            def lost(message: str) -> None:         # --cluster: the scheduler went away
+                nonlocal signalled
+                warn(message)
+                signalled = True
+                nursery.cancel_scope.cancel()
+            play = on_cluster.player(config, out, lost, warn) if on_cluster else None
+            running = True
+            with view:
+                records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
+                                               warn=warn, observer=view, launcher=launcher,
+                                               on_record=on_record, play=play, stop=stop,
+                                               should_stop=live.should_stop if live is not None else None)
             nursery.cancel_scope.cancel()
-        if failure is not None:
-            raise failure
-        if records is None:
+        if signalled:
             raise KeyboardInterrupt
         return records
 
@@ -244,9 +264,11 @@ def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qu
     try:
         with _open_cluster(cluster) as on_cluster:
             records = trio.run(supervised)
-    except TournamentError as exc:
-        raise click.ClickException(str(exc)) from None
-    except KeyboardInterrupt:
+    except BaseException as exc:        # trio >= 0.25 wraps errors and Ctrl-C in exception groups
+        if isinstance(sole(exc), TournamentError):
+            raise click.ClickException(str(sole(exc))) from None
+        if not contains(exc, KeyboardInterrupt):
+            raise
         again = f" --cluster {shlex.quote(cluster)}" if cluster else ""
         click.echo(f"\ninterrupted; finished games are in {out}/journal.jsonl; continue with:\n"
                    f"  hexarena tournament --resume --out {shlex.quote(str(out))}{again}", err=True)

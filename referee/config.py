@@ -20,8 +20,10 @@ from hexarena.engine.errors import UnknownGame, UnknownVariant
 from hexarena.results.sprt import MODELS as SPRT_MODELS
 from hexarena.results.sprt import SprtSettings
 
+from .capped_log import DEFAULT_LOG_CAP
 from .clock import Limits
 from .config_check import ConfigError, _Ctx, key_lines
+from .spawn import ResourceLimits
 
 PAIRINGS = ("round-robin", "gauntlet")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*\Z")
@@ -40,6 +42,7 @@ class EngineSpec:
     cwd: str | None = None                          # working directory (None: the runner's)
     env: tuple[tuple[str, str], ...] = ()           # added to the runner's environment
     log_protocol: bool = False                      # write an HGP transcript per game (docs/tournament.md)
+    resources: ResourceLimits = ResourceLimits()     # rlimits set before exec (none by default)
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ class TournamentConfig:
     seed: int = 0
     limits: Limits = field(default_factory=Limits)
     sprt: SprtConfig | None = None
+    log_cap: int = DEFAULT_LOG_CAP      # bytes of stderr log kept per engine per game
 
     def engine(self, name: str) -> EngineSpec:
         return next(e for e in self.engines if e.name == name)
@@ -111,7 +115,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
     None: the current folder.
     """
     ctx = _Ctx(source, lines or {}, base)
-    ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games", "sprt"})
+    ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games", "sprt", "logs"})
     engines = _engines(ctx, data.get("engines"), data.get("time", {}))
     names = [e.name for e in engines]
     pairing = ctx.choice(data.get("pairing", "round-robin"), "pairing", PAIRINGS)
@@ -137,6 +141,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
         seed=ctx.integer(data.get("seed", 0), "seed", 0, 2**63 - 1),
         limits=time_limits(ctx, data.get("time", {})),
         sprt=sprt_config(ctx, data["sprt"], names) if "sprt" in data else None,
+        log_cap=_log_cap(ctx, data.get("logs", {})),
     )
 
 
@@ -156,15 +161,18 @@ def to_dict(config: TournamentConfig) -> dict:
         if g.random_openings:
             entry["random_openings"] = g.random_openings
         games.append(entry)
-    return {
+    out = {
         "seed": config.seed, "pairing": config.pairing, "challengers": list(config.challengers),
         "games_per_pair": config.games_per_pair, "time": limits_table(config.limits),
         "engines": {e.name: _engine_dict(e) for e in config.engines}, "games": games,
     } | ({"sprt": sprt_table(config.sprt)} if config.sprt else {})
+    if config.log_cap != DEFAULT_LOG_CAP:
+        out["logs"] = {"cap_kb": config.log_cap // 1024}
+    return out
 
 
 def _engine_dict(e: EngineSpec) -> dict:
-    out: dict = {"cmd": list(e.cmd)}
+    out: dict = {"cmd": list(e.cmd), **_resources_dict(e.resources)}
     if e.cwd is not None:
         out["cwd"] = e.cwd
     if e.env:
@@ -197,7 +205,7 @@ def _engines(ctx: _Ctx, table: object, time: object = None) -> tuple[EngineSpec,
             raise ctx.error(key, "an engine name is letters, digits and _ . + - (no spaces)")
         if not isinstance(spec, dict):
             raise ctx.error(key, "expected a table with `cmd` or `player`")
-        ctx.only(spec, key, {"cmd", "player", "cwd", "env", "log_protocol", "time"})
+        ctx.only(spec, key, {"cmd", "player", "cwd", "env", "log_protocol", "time", *RESOURCE_KEYS})
         if ("cmd" in spec) == ("player" in spec):
             raise ctx.error(key, "give exactly one of `cmd` (a list of words) or `player` (a built-in player)")
         if "player" in spec:
@@ -210,7 +218,8 @@ def _engines(ctx: _Ctx, table: object, time: object = None) -> tuple[EngineSpec,
             if not cmd or not cmd[0]:
                 raise ctx.error(f"{key}.cmd", "expected a non-empty list of words, e.g. [\"./engine\", \"--hgp\"]")
         odds = time_limits(ctx, spec["time"], f"{key}.time", time) if "time" in spec else None
-        out.append(EngineSpec(name, cmd, odds, *_engine_settings(ctx, spec, key)))
+        out.append(EngineSpec(name, cmd, odds, *_engine_settings(ctx, spec, key),
+                              resources=_resources(ctx, spec, key)))
     return tuple(out)
 
 
@@ -343,6 +352,27 @@ def time_limits(ctx: _Ctx, table: object, key: str = "time", base: object = None
         return Limits(**values)
     except ValueError as exc:
         raise ctx.error(key, str(exc)) from None
+
+
+RESOURCE_KEYS = ("memory_mb", "cpu_seconds")
+
+
+def _resources(ctx: _Ctx, spec: dict, key: str) -> ResourceLimits:
+    """`memory_mb`, `cpu_seconds` of an [engines.NAME] table (rlimits; absent: unlimited)."""
+    values = {k: ctx.integer(spec[k], f"{key}.{k}", 1, 10**7) for k in RESOURCE_KEYS if k in spec}
+    return ResourceLimits(**values)
+
+
+def _resources_dict(resources: ResourceLimits) -> dict:
+    return {k: getattr(resources, k) for k in RESOURCE_KEYS if getattr(resources, k) is not None}
+
+
+def _log_cap(ctx: _Ctx, table: object) -> int:
+    """[logs] cap_kb: the stderr kept per engine per game (first and last halves), in KiB."""
+    if not isinstance(table, dict):
+        raise ctx.error("logs", "expected a [logs] table")
+    ctx.only(table, "logs", {"cap_kb"})
+    return ctx.integer(table.get("cap_kb", DEFAULT_LOG_CAP // 1024), "logs.cap_kb", 1, 10**8) * 1024
 
 
 def limits_table(lim: Limits) -> dict:

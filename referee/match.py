@@ -40,11 +40,16 @@ from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState, Variant
 from hexarena.protocol.controller import CommandFailed, ControllerError, EngineTimeout
+from hexarena.results.vocabulary import VOID_RESULT, VOID_TERMINATION
 
 from .clock import Charge, Clock, Limits
+from .groups import sole
 from .process import EngineChannel, EngineStartFailed
 
 Connect = Callable[[], AbstractAsyncContextManager[EngineChannel]]
+#: One action's time: seconds its engine took and the seconds left on its clock after it
+#: (None without a clock); None for an opening action, which no engine chose.
+ActionTime = tuple[float, float | None] | None
 
 
 @dataclass(frozen=True)
@@ -59,34 +64,49 @@ class Seat:
 
 @dataclass(frozen=True)
 class Setup:
-    """What is played: game id, board side, variant tokens, komi (None: not sent), ply cap."""
+    """What is played: game id, board side, variant tokens, komi (None: not sent), ply cap,
+    and the opening (tokens played with `play` from the initial position before any genmove)."""
 
     game: str
     size: int
     variant: tuple[str, ...] = ()
     komi: int | None = None
     ply_cap: int | None = None       # None: the game's default for this size
-    opening: tuple[str, ...] = ()    # canonical tokens sent to both engines as `play` before any genmove
+    opening: tuple[str, ...] = ()
+
+
+def _seats_at_start() -> dict[Colour, int]:
+    return {Colour.BLACK: 0, Colour.WHITE: 1}
+
+
+@dataclass
+class _Moves:
+    """The actions played so far, their times, and who holds which colour; owned by one turn loop."""
+
+    actions: list[tuple[Colour, str]] = field(default_factory=list)
+    times: list[ActionTime] = field(default_factory=list)
+    holder: dict[Colour, int] = field(default_factory=_seats_at_start)
+    opening: int = 0                 # the first `opening` actions are the schedule's opening
 
 
 @dataclass
 class Report:
-    """Everything a GameRecord and an SGF need. `outcome` None means VOID."""
+    """Everything a GameRecord and an SGF need, built once when the game is over.
+    `outcome` None means VOID."""
 
     info: GameInfo
     variant: Variant
     seats: tuple[str, str]                      # seat 1 (first action), seat 2
     komi: int | None = None
     outcome: Outcome | None = None
-    holder: dict[Colour, int] = field(default_factory=lambda: {Colour.BLACK: 0, Colour.WHITE: 1})
+    holder: dict[Colour, int] = field(default_factory=_seats_at_start)    # colour -> seat, at the end
     actions: list[tuple[Colour, str]] = field(default_factory=list)
-    opening: int = 0                                            # the first `opening` actions are the opening
     reason: str = ""
     faulty: str | None = None
     started: str = ""
     seconds: float = 0.0
-    times: list[tuple[float, float | None] | None] = field(default_factory=list)   # per action: seconds, clock
-    #   left after it (None left without a clock); None for an opening action, which no engine chose
+    times: list[ActionTime] = field(default_factory=list)
+    opening: int = 0
 
     @property
     def think(self) -> list[float | None]:
@@ -104,11 +124,20 @@ class Report:
 
     @property
     def result(self) -> str:
-        return "Void" if self.outcome is None else self.outcome.result()
+        return VOID_RESULT if self.outcome is None else self.outcome.result()
 
     @property
     def termination(self) -> str:
-        return "void" if self.outcome is None else self.outcome.termination.value
+        return VOID_TERMINATION if self.outcome is None else self.outcome.termination.value
+
+
+@dataclass(frozen=True)
+class _Played:
+    """What the turn loop returns: the game ended by the rules, the ply cap or a resignation."""
+
+    outcome: Outcome
+    reason: str
+    moves: _Moves
 
 
 class _Void(Exception):
@@ -118,9 +147,10 @@ class _Void(Exception):
 
 
 class _Forfeit(Exception):
-    def __init__(self, seat: int, termination: Termination, reason: str):
+    def __init__(self, seat: int, termination: Termination, reason: str, moves: _Moves | None = None):
         super().__init__(reason)
         self.seat, self.termination, self.reason = seat, termination, reason
+        self.moves = moves if moves is not None else _Moves()
 
 
 def _fault(exc: ControllerError) -> Termination:
@@ -132,13 +162,16 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
     """Play one game to its end and return the referee's verdict; never raises
     on engine misbehaviour (ValueError/UnknownGame only for a bad `setup`).
     `on_ply(plies)` is called after each action (the live view). `limits` may
-    be one pair of limits per seat (time odds): each seat is timed by its own."""
+    be one pair of limits per seat (time odds); else a seat's own `limits`,
+    then `limits`, time it. Each seat has its own clock, which follows it
+    through a swap."""
     per_seat = limits if isinstance(limits, tuple) else (seats[0].limits or limits, seats[1].limits or limits)
     info = registry.get(setup.game)
     variant = info.variant(setup.size, setup.variant)
-    report = Report(info, variant, (seats[0].name, seats[1].name), setup.komi)
-    report.started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    names = (seats[0].name, seats[1].name)
+    started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     t0 = time.monotonic()
+    moves, outcome, faulty = _Moves(), None, None
     try:
         try:
             async with AsyncExitStack() as stack:
@@ -150,34 +183,21 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
                         raise _Void(f"did not start: {exc}", i) from None
                 clock = Clock(per_seat)
                 await _handshakes(channels, setup, info, variant, per_seat, clock)
-                await _turns(channels, setup, info, variant, per_seat, report, clock, on_ply or (lambda n: None))
+                played = await _turns(channels, setup, info, variant, per_seat, clock, on_ply or (lambda n: None))
+                moves, outcome, reason = played.moves, played.outcome, played.reason
         except ExceptionGroup as group:     # a connect() that runs a nursery (trio >= 0.25) wraps errors
-            raise _sole(group) from None
+            raise sole(group) from None
     except _Void as v:
-        report.outcome, report.reason = None, v.reason
-        report.faulty = None if v.seat is None else seats[v.seat].name
+        reason, faulty = v.reason, None if v.seat is None else names[v.seat]
     except _Forfeit as f:
-        report.outcome = _forfeit_outcome(report, f)
-        report.reason, report.faulty = f.reason, seats[f.seat].name
+        moves = f.moves
+        loser = next(c for c, s in moves.holder.items() if s == f.seat)
+        outcome, reason, faulty = Outcome(loser.other, f.termination), f.reason, names[f.seat]
     except Exception as exc:      # a referee bug: void, keep the tournament going
-        report.outcome, report.faulty = None, None
-        report.reason = f"referee error: {exc!r}"
+        reason = f"referee error: {exc!r}"
         traceback.print_exc()
-    report.seconds = round(time.monotonic() - t0, 3)
-    return report
-
-
-def _sole(group: ExceptionGroup) -> Exception:
-    """The one exception inside nested single-member groups, or the group itself."""
-    exc: Exception = group
-    while isinstance(exc, ExceptionGroup) and len(exc.exceptions) == 1:
-        exc = exc.exceptions[0]
-    return exc
-
-
-def _forfeit_outcome(report: Report, f: _Forfeit) -> Outcome:
-    loser = next(c for c, s in report.holder.items() if s == f.seat)
-    return Outcome(loser.other, f.termination)
+    return Report(info, variant, names, setup.komi, outcome, moves.holder, moves.actions, reason, faulty,
+                  started, round(time.monotonic() - t0, 3), moves.times, moves.opening)
 
 
 async def _handshakes(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
@@ -239,37 +259,44 @@ async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo,
 
 
 async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                 limits: tuple[Limits, Limits], report: Report, clock: Clock, on_ply: Callable[[int], None]) -> None:
+                 limits: tuple[Limits, Limits], clock: Clock, on_ply: Callable[[int], None]) -> _Played:
+    """Play the opening, then from there to the end; a forfeit raises _Forfeit carrying the moves so far."""
     state: GameState = info.new_game(variant, setup.komi or 0)
     cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
-    holder = report.holder
-    state = await _opening(channels, setup, state, limits, report)
+    moves = _Moves()
+    try:
+        state = await _opening(channels, setup, state, limits, moves)
+        return await _turn_loop(channels, state, cap, clock, limits, moves, on_ply)
+    except _Forfeit as f:
+        f.moves = moves
+        raise
+
+
+async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, clock: Clock,
+                     limits: tuple[Limits, Limits], moves: _Moves, on_ply: Callable[[int], None]) -> _Played:
     while True:
         outcome = state.outcome()
         if outcome is not None:
-            report.outcome, report.reason = outcome, "ended by the rules"
-            return
-        if len(report.actions) >= cap:
-            report.outcome, report.reason = state.adjudicate(), f"ply cap {cap}"
-            return
+            return _Played(outcome, "ended by the rules", moves)
+        if len(moves.actions) >= cap:
+            return _Played(state.adjudicate(), f"ply cap {cap}", moves)
         colour = state.to_move
-        seat = holder[colour]
+        seat = moves.holder[colour]
         mover, other = channels[seat], channels[1 - seat]
         token, charge = await _genmove(mover, seat, colour, clock, limits[seat])
         try:
             action = state.parse(token)
             if isinstance(action, Resign):
-                report.outcome, report.reason = Outcome(colour.other, Termination.RESIGN), f"{mover.name} resigned"
-                return
+                return _Played(Outcome(colour.other, Termination.RESIGN), f"{mover.name} resigned", moves)
             after = state.play(action)
         except InvalidNotation as exc:
             raise _Forfeit(seat, Termination.MALFORMED, f"{mover.name} answered {token!r}: {exc}") from None
         except IllegalMove as exc:
             raise _Forfeit(seat, Termination.ILLEGAL, f"{mover.name} played {token!r}: {exc}") from None
         canonical = state.format(action)
-        report.actions.append((colour, canonical))
-        report.times.append((round(charge.elapsed, 3), None if charge.left is None else round(charge.left, 3)))
-        on_ply(len(report.actions))
+        moves.actions.append((colour, canonical))
+        moves.times.append((round(charge.elapsed, 3), None if charge.left is None else round(charge.left, 3)))
+        on_ply(len(moves.actions))
         try:
             await other.command("play", colour.word, canonical,
                                 deadline=trio.current_time() + limits[1 - seat].command)
@@ -278,12 +305,12 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
                            f"{other.name} refused play {colour.word} {canonical}: {exc.message}") from None
         except ControllerError as exc:
             raise _Forfeit(1 - seat, _fault(exc), f"play {canonical}: {exc}") from None
-        holder = report.holder = holders_after(holder, action)
+        moves.holder = holders_after(moves.holder, action)
         state = after
 
 
 async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState, limits: tuple[Limits, Limits],
-                   report: Report) -> GameState:
+                   moves: _Moves) -> GameState:
     """Play the opening's actions on both engines with `play`; the game is VOID (nobody forfeits in an
     opening) if an engine refuses or fails one. Returns the state after the opening."""
     for token in setup.opening:
@@ -294,11 +321,11 @@ async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState
                 await ch.command("play", colour.word, token, deadline=trio.current_time() + limits[seat].command)
             except ControllerError as exc:
                 raise _Void(f"opening: {ch.name} failed play {colour.word} {token}: {exc}", seat) from None
-        report.actions.append((colour, token))
-        report.times.append(None)
-        report.holder = holders_after(report.holder, action)
+        moves.actions.append((colour, token))
+        moves.times.append(None)
+        moves.holder = holders_after(moves.holder, action)
         state = state.play(action)
-    report.opening = len(setup.opening)
+    moves.opening = len(setup.opening)
     return state
 
 

@@ -10,6 +10,8 @@ returned, as sentences, before anything is journaled.
 """
 from __future__ import annotations
 
+import shlex
+from functools import partial
 from pathlib import Path
 
 import trio
@@ -18,9 +20,11 @@ from hexarena.engine import registry
 from hexarena.protocol.controller import CommandFailed, ControllerError
 
 from .config import EngineSpec, TournamentConfig
+from .folder_lock import FolderBusy, hold_folder
+from .leftovers import guard_engines
 from .process import EngineStartFailed
 from .schedule import pairings
-from .tournament import Launcher, process_launcher
+from .tournament import Launcher, TournamentError, expand, process_launcher
 
 #: (game, size, variant words, komi) an engine must accept
 Need = tuple[str, int, str, int | None]
@@ -42,17 +46,29 @@ async def preflight(config: TournamentConfig, out: Path, launcher: Launcher = pr
     Engine stderr goes to ``OUT/logs/preflight.NAME.log``; engines are stopped before returning.
     """
     problems: list[str] = []
-    for engine in config.engines:
-        log = Path(out) / "logs" / f"preflight.{engine.name}.log"
-        where = f"(command {' '.join(engine.cmd)!r}; stderr in {log})"
-        try:
-            async with launcher(engine, config.seed, log) as channel:
-                problems += [f"{p} {where}" for p in await _ask(channel, engine, config)]
-        except CommandFailed as exc:
-            problems.append(f"{engine.name}: refused a command: {exc.message} {where}")
-        except (EngineStartFailed, ControllerError) as exc:    # messages already name the engine
-            problems.append(f"{exc} {where}")
+    if launcher is process_launcher:
+        launcher = partial(process_launcher, log_cap=config.log_cap)
+    try:
+        with hold_folder(Path(out)), guard_engines(Path(out)):
+            for engine in config.engines:
+                await _check(engine, config, out, launcher, problems)
+    except FolderBusy as exc:
+        raise TournamentError(str(exc)) from None
     return problems
+
+
+async def _check(engine: EngineSpec, config: TournamentConfig, out: Path, launcher: Launcher,
+                 problems: list[str]) -> None:
+    """Ask one engine; append its problems (each naming the engine, its command and its log)."""
+    log = Path(out) / "logs" / f"preflight.{engine.name}.log"
+    where = f"(command: {shlex.join(expand(engine.cmd, config.seed))}; stderr in {log})"
+    try:
+        async with launcher(engine, config.seed, log) as channel:
+            problems += [f"{p} {where}" for p in await _ask(channel, engine, config)]
+    except CommandFailed as exc:
+        problems.append(f"{engine.name}: refused a command: {exc.message} {where}")
+    except (EngineStartFailed, ControllerError) as exc:    # messages already name the engine
+        problems.append(f"{exc} {where}")
 
 
 async def _ask(channel, engine: EngineSpec, config: TournamentConfig) -> list[str]:

@@ -1,226 +1,154 @@
-"""Engine processes and the HGP channel to them.
-
-:class:`EngineChannel` speaks HGP over any pair of trio byte streams: one
-command at a time, increasing ids, every write and read under an absolute
-deadline taken from ``trio.current_time()`` (so tests run under MockClock).
-It raises only the controller's error tree: EngineCrashed (EOF, broken
-pipe), EngineTimeout (deadline passed), ProtocolViolation (garbage, wrong
-id, unsolicited output), CommandFailed (a `?` answer). After any error but
-CommandFailed the channel is broken and re-raises that error.
+"""Engine processes: start, watch, stop (the channel to them is :mod:`referee.channel`).
 
 :class:`EngineProcess` owns one child process, started from an argv list
-(never a shell) in its own process group, stderr appended to a log file.
-``aclose()`` sends `quit`, waits briefly, then SIGTERMs and finally SIGKILLs
-the whole group; it is shielded from cancellation, so no engine outlives
-its game. Nothing is cleaned up in ``__del__``.
+(never a shell) by :func:`referee.spawn.spawn`: own process group,
+parent-death signal, optional rlimits; stderr drained into a capped log
+(:mod:`referee.capped_log`). A watcher task waits for the process itself,
+so an exit during a command is a crash at once, with its exit status or
+signal, even when children it forked keep the pipes open. ``aclose()``
+sends `quit`, waits briefly, then SIGTERMs and finally SIGKILLs the whole
+group; it is shielded from cancellation, so no engine outlives its game.
+Nothing is cleaned up in ``__del__``.
 """
 from __future__ import annotations
 
-import collections
 import os
 import signal
-import subprocess
-import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from functools import partial
 from pathlib import Path
 
 import trio
 
-from hexarena.protocol.controller import (
-    ControllerError, EngineCrashed, EngineTimeout, ProtocolViolation, Response,
-    ResponseReader, expect, format_command,
-)
+from hexarena.protocol.controller import ControllerError
+
+from . import leftovers
+from .capped_log import DEFAULT_LOG_CAP, drain_to_log, widen_pipe
+from .channel import EngineChannel
+from .eager import eager_pair
+from .groups import sole
+from .spawn import ResourceLimits, describe_exit, spawn
 
 __all__ = ["EngineChannel", "EngineProcess", "EngineStartFailed", "open_engine"]
 
 QUIT_GRACE = 1.0     # seconds an engine gets to exit after `quit`
-SPIN = 200e-6        # seconds of busy polling for a quick answer before waiting in trio
 TERM_GRACE = 1.0     # seconds between SIGTERM and SIGKILL
+DRAIN_GRACE = 0.5    # seconds for the stderr log to reach EOF once the group is killed
 
 
 class EngineStartFailed(Exception):
     """The engine process could not be spawned (an infrastructure fault: the game is void)."""
 
 
-def _fd(stream: object) -> int | None:
-    """The non-blocking file descriptor behind a trio pipe stream, or None (memory streams)."""
-    fileno = getattr(stream, "fileno", None)
-    if not callable(fileno):
-        return None
-    fd = fileno()
-    return None if os.get_blocking(fd) else fd     # never block the event loop
-
-
-class EngineChannel:
-    """HGP commands over a send stream (engine stdin) and a receive stream (engine stdout)."""
-
-    def __init__(self, send: trio.abc.SendStream, receive: trio.abc.ReceiveStream, name: str,
-                 max_bytes: int = 1_000_000):
-        self.name = name
-        self._send = send
-        self._receive = receive
-        self._reader = ResponseReader(max_bytes)
-        self._pending: collections.deque[Response] = collections.deque()
-        self._next_id = 1
-        self._broken: ControllerError | None = None
-        self.wait_seconds = 0.0     # time spent waiting for answers (bench figure)
-        self._send_fd = _fd(send)
-        self._recv_fd = _fd(receive)
-
-    async def command(self, name: str, *args: str, deadline: float) -> str:
-        """Send one command and return the text of its `=` answer.
-
-        `deadline` is absolute, in ``trio.current_time()`` units; it covers
-        the write and the read. Raises the controller errors listed above.
-        """
-        if self._broken is not None:
-            raise self._broken
-        cid = self._next_id
-        self._next_id += 1
-        data = format_command(cid, name, *args)
-        t0 = trio.current_time()
-        try:
-            resp = None
-            if deadline > t0:
-                data = self._write_now(data)
-                if not data:
-                    resp = self._read_now()
-            if resp is None:
-                with trio.move_on_at(deadline) as scope:
-                    if data:
-                        await self._send.send_all(data)
-                    resp = await self._receive_one()
-                if scope.cancelled_caught:
-                    raise EngineTimeout(f"{self.name}: no answer to {name!r} in time")
-            else:
-                await trio.lowlevel.checkpoint_if_cancelled()
-            return expect(resp, cid)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            self._broken = EngineCrashed(f"{self.name}: cannot write to it, its stdin is closed (exited?)")
-            raise self._broken from None
-        except (EngineCrashed, EngineTimeout, ProtocolViolation) as exc:
-            if not str(exc).startswith(f"{self.name}: "):
-                exc = type(exc)(f"{self.name}: {exc}")
-            self._broken = exc
-            raise exc from None
-        finally:
-            self.wait_seconds += trio.current_time() - t0
-
-    def _write_now(self, data: bytes) -> bytes:
-        """Write what the pipe takes without waiting; return the rest (all of it for
-        streams without a file descriptor)."""
-        if self._send_fd is None:
-            return data
-        try:
-            return data[os.write(self._send_fd, data):]
-        except BlockingIOError:
-            return data
-        except OSError:
-            raise trio.BrokenResourceError from None
-
-    def _read_now(self) -> Response | None:
-        """The answer, if it arrives within SPIN seconds of busy polling; else None.
-
-        Most answers (`play`, `boardsize`, ...) come back within microseconds:
-        polling for them briefly saves a trip through the event loop; slow
-        answers (`genmove`) fall back to trio's wait at the cost of SPIN.
-        """
-        if self._recv_fd is None:
-            return None
-        end = time.perf_counter() + SPIN
-        while True:
-            try:
-                data = os.read(self._recv_fd, 65536)
-            except BlockingIOError:
-                if time.perf_counter() > end:
-                    return None
-                os.sched_yield()                 # let the engine have this core meanwhile
-                continue
-            except OSError:
-                return None                      # let the trio path report it
-            if not data:
-                self._reader.eof()
-                raise EngineCrashed("closed its stdout (exited?)")
-            self._pending.extend(self._reader.feed(data))
-            if self._pending:
-                return self._take()
-
-    async def _receive_one(self) -> Response:
-        while not self._pending:
-            data = await self._receive.receive_some(65536)
-            if not data:
-                self._reader.eof()
-                raise EngineCrashed("closed its stdout (exited?)")
-            self._pending.extend(self._reader.feed(data))
-        return self._take()
-
-    def _take(self) -> Response:
-        """The one response to the command just sent; ProtocolViolation when there are more
-        (output not asked for: a banner, an early or a second answer), whichever came first."""
-        if len(self._pending) > 1:
-            seen = ", ".join(repr(r) for r in self._pending)
-            raise ProtocolViolation(f"{len(self._pending)} responses to one command: {seen}")
-        return self._pending.popleft()
-
-    @property
-    def healthy(self) -> bool:
-        """False once the engine crashed, timed out or broke the protocol."""
-        return self._broken is None
-
-    async def aclose_streams(self) -> None:
-        """Close both pipes (the engine sees EOF on stdin); idempotent."""
-        for stream in (self._send, self._receive):
-            with trio.CancelScope(shield=True):
-                try:
-                    await stream.aclose()
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    pass
-
-
 class EngineProcess:
     """One running engine; create with :meth:`start`, always finish with :meth:`aclose`."""
 
-    def __init__(self, process: trio.Process, channel: EngineChannel):
-        self.process = process
+    def __init__(self, popen, channel: EngineChannel, resources: ResourceLimits):
+        self.popen = popen
         self.channel = channel
+        self.resources = resources
+        self.exited = trio.Event()
+        self.drained = trio.Event()
+        self.drain_scope = trio.CancelScope()
+        self._live = leftovers.current()
         self._closed = False
+        try:
+            self._pidfd: int | None = os.pidfd_open(popen.pid)
+        except (AttributeError, OSError):
+            self._pidfd = None
 
     @property
     def pid(self) -> int:
-        return self.process.pid
+        return self.popen.pid
+
+    @property
+    def process(self) -> EngineProcess:
+        """The process itself (``pid``, ``returncode``, ``await wait()``), as trio.Process offers."""
+        return self
+
+    async def wait(self) -> int:
+        """Wait until the process has exited; its return code."""
+        await self.exited.wait()
+        assert self.popen.returncode is not None
+        return self.popen.returncode
+
+    @property
+    def returncode(self) -> int | None:
+        return self.popen.returncode
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, argv: Sequence[str], log_path: str | os.PathLike,
-                    name: str, max_bytes: int = 1_000_000, cwd: str | None = None,
+                    name: str, max_bytes: int = 1_000_000, *, resources: ResourceLimits = ResourceLimits(),
+                    log_cap: int = DEFAULT_LOG_CAP, eager: bool = True, cwd: str | None = None,
                     env: dict[str, str] | None = None, transcript: str | os.PathLike | None = None
                     ) -> EngineProcess:
-        """Spawn `argv` inside `nursery` (which then waits for the process).
+        """Spawn `argv`; its watcher and stderr drain run in `nursery`. `cwd` and `env` (the
+        whole environment) go to the process; `transcript` is a file for every protocol line
+        (referee/transcript.py).
 
-        `max_bytes` caps one response (see :class:`EngineChannel`). `cwd` and
-        `env` (the whole environment) go to the process; `transcript` is a file
-        for every protocol line (referee/transcript.py).
-
+        `max_bytes` caps one response (see :class:`EngineChannel`), `log_cap`
+        the stderr log, `eager` switches the pipe fast path (:mod:`referee.eager`).
         The caller must `await engine.aclose()` before the nursery ends.
         Raises EngineStartFailed when the program cannot be spawned.
         """
         if isinstance(argv, str) or not argv:
             raise EngineStartFailed(f"{name}: the command must be a non-empty list of words, got {argv!r}")
         Path(log_path).parent.mkdir(parents=True, exist_ok=True)
-        with open(log_path, "ab") as log:
-            try:
-                process = await nursery.start(partial(
-                    trio.run_process, list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                    stderr=log, check=False, start_new_session=True, deliver_cancel=_kill_group,
-                    cwd=cwd, env=env))
-            except OSError as exc:
-                raise EngineStartFailed(f"{name}: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
-        streams = (process.stdin, process.stdout)
+        await trio.lowlevel.checkpoint()
+        try:
+            popen = spawn(argv, resources, cwd=cwd, env=env)
+        except OSError as exc:
+            raise EngineStartFailed(f"{name}: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
+        if leftovers.current() is not None:
+            leftovers.current().add(popen.pid)      # type: ignore[union-attr]
+        widen_pipe(popen.stderr.fileno())
+        stdin, stdout, stderr = (_fd_stream(f) for f in (popen.stdin, popen.stdout, popen.stderr))
+        send, receive = eager_pair(stdin, stdout, eager)
         if transcript is not None:
             from .transcript import wrap
-            streams = wrap(*streams, transcript)
-        return cls(process, EngineChannel(*streams, name, max_bytes))
+            send, receive = wrap(send, receive, transcript)
+        channel = EngineChannel(send, receive, name, max_bytes)
+        channel._watched = True
+        engine = cls(popen, channel, resources)
+        nursery.start_soon(engine._watch)
+        nursery.start_soon(engine._drain, stderr, log_path, log_cap)
+        return engine
+
+    async def _wait_exit(self) -> None:
+        if self._pidfd is not None:
+            await trio.lowlevel.wait_readable(self._pidfd)
+            self.popen.wait()
+        else:
+            while self.popen.poll() is None:
+                await trio.sleep(0.01)
+
+    async def _watch(self) -> None:
+        """Wait for the process; tell the channel how it ended. If the nursery is
+        cancelled first, end the group (as trio.run_process does) and still wait."""
+        try:
+            await self._wait_exit()
+        except trio.Cancelled:
+            with trio.CancelScope(shield=True):
+                _signal_group(self.pid, signal.SIGTERM)
+                with trio.move_on_after(TERM_GRACE):
+                    await self._wait_exit()
+                _signal_group(self.pid, signal.SIGKILL)
+                await self._wait_exit()
+            raise
+        finally:
+            if self.popen.returncode is not None:
+                self.channel.engine_exited(describe_exit(self.popen.returncode, self.resources))
+                self.exited.set()
+                if self._pidfd is not None:
+                    os.close(self._pidfd)
+                    self._pidfd = None
+
+    async def _drain(self, stderr: trio.abc.ReceiveStream, log_path: str | os.PathLike, cap: int) -> None:
+        try:
+            with self.drain_scope:
+                await drain_to_log(stderr, log_path, cap)
+        finally:
+            self.drained.set()
 
     async def aclose(self, quit_grace: float = QUIT_GRACE, term_grace: float = TERM_GRACE) -> None:
         """Stop the engine and every process of its group; idempotent; shielded."""
@@ -228,8 +156,7 @@ class EngineProcess:
             return
         self._closed = True
         with trio.CancelScope(shield=True):
-            proc = self.process
-            if proc.returncode is None and self.channel.healthy:
+            if not self.exited.is_set() and self.channel.healthy:
                 deadline = trio.current_time() + quit_grace
                 with trio.move_on_at(deadline):
                     try:
@@ -237,41 +164,50 @@ class EngineProcess:
                     except ControllerError:
                         pass
                     await self.channel.aclose_streams()     # EOF on stdin as well
-                    await proc.wait()
+                    await self.exited.wait()
             await self.channel.aclose_streams()
-            if proc.returncode is None:     # broken, timed out, or deaf to quit
-                _signal_group(proc.pid, signal.SIGTERM)
+            if not self.exited.is_set():     # broken, timed out, or deaf to quit
+                _signal_group(self.pid, signal.SIGTERM)
                 with trio.move_on_after(term_grace):
-                    await proc.wait()
-            _signal_group(proc.pid, signal.SIGKILL)     # also any child the engine left behind
-            await proc.wait()
+                    await self.exited.wait()
+            _signal_group(self.pid, signal.SIGKILL)     # also any child the engine left behind
+            await self.exited.wait()
+            with trio.move_on_after(DRAIN_GRACE):       # a child outside the group may hold stderr
+                await self.drained.wait()
+            self.drain_scope.cancel()
+            await self.drained.wait()
+            if self._live is not None:
+                self._live.remove(self.pid)
 
 
 @asynccontextmanager
-async def open_engine(argv: Sequence[str], log_path: str | os.PathLike, name: str, **options
-                      ) -> AsyncIterator[EngineChannel]:
+async def open_engine(argv: Sequence[str], log_path: str | os.PathLike, name: str, *,
+                      resources: ResourceLimits = ResourceLimits(), log_cap: int = DEFAULT_LOG_CAP,
+                      eager: bool = True, cwd: str | None = None, env: dict[str, str] | None = None,
+                      transcript: str | os.PathLike | None = None) -> AsyncIterator[EngineChannel]:
     """Run an engine for the duration of the block and yield its channel.
 
-    An error of the block (or EngineStartFailed) is raised again as itself,
-    outside the nursery: trio >= 0.25 would otherwise wrap it in an
-    ExceptionGroup and the caller's ``except`` clauses would miss it.
-    `options` (cwd, env, transcript) go to :meth:`EngineProcess.start`.
+    An error of the block (or EngineStartFailed) is raised again as itself
+    (:func:`referee.groups.sole`), not wrapped in the nursery's ExceptionGroup.
+    `cwd`, `env` and `transcript` go to :meth:`EngineProcess.start`.
     """
-    failure: Exception | None = None
-    async with trio.open_nursery() as nursery:
-        try:
-            engine = await EngineProcess.start(nursery, argv, log_path, name, **options)
-        except Exception as exc:
-            failure = exc
-        else:
+    try:
+        async with trio.open_nursery() as nursery:
+            engine = await EngineProcess.start(nursery, argv, log_path, name, resources=resources, log_cap=log_cap,
+                                               eager=eager, cwd=cwd, env=env, transcript=transcript)
             try:
                 yield engine.channel
-            except Exception as exc:
-                failure = exc
             finally:
                 await engine.aclose()
-    if failure is not None:
-        raise failure
+    except BaseExceptionGroup as group:
+        raise sole(group) from None
+
+
+def _fd_stream(file) -> trio.lowlevel.FdStream:
+    """A trio stream owning the pipe behind a Popen file object (which is closed)."""
+    stream = trio.lowlevel.FdStream(os.dup(file.fileno()))
+    file.close()
+    return stream
 
 
 def _signal_group(pgid: int, sig: int) -> None:
@@ -279,10 +215,3 @@ def _signal_group(pgid: int, sig: int) -> None:
         os.killpg(pgid, sig)
     except (ProcessLookupError, PermissionError):
         pass
-
-
-async def _kill_group(process: trio.Process) -> None:
-    """run_process's cancel delivery: the whole group, TERM then KILL."""
-    _signal_group(process.pid, signal.SIGTERM)
-    await trio.sleep(TERM_GRACE)
-    _signal_group(process.pid, signal.SIGKILL)

@@ -14,22 +14,29 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 import trio
 
 from hexarena.engine.core import Colour
-from hexarena.results.records import JOURNAL_NAME, GameRecord, JournalError, JournalWriter, read_journal
+from hexarena.results.records import (
+    JOURNAL_NAME, GameRecord, JournalError, JournalWriter, cut_torn_tail, read_journal,
+)
 
 from . import config as config_mod
 from . import growth
 from .config import EngineSpec, TournamentConfig
 from .match import Seat, Setup, play_game
+from .capped_log import DEFAULT_LOG_CAP
+from .folder_lock import FolderBusy, hold_folder
+from .leftovers import guard_engines
 from .process import EngineChannel, open_engine
 from .schedule import ScheduledGame
 from .sgf import sgf_text, write_atomic
@@ -62,14 +69,16 @@ def expand(cmd: tuple[str, ...], seed: int) -> list[str]:
 
 
 def process_launcher(engine: EngineSpec, seed: int, log: Path, *, log_protocol: bool = False,
-                     prefix: tuple[str, ...] = ()) -> AbstractAsyncContextManager[EngineChannel]:
-    """Start `engine` in its cwd and environment; with `log_protocol` (or the engine's own
-    `log_protocol`) its HGP transcript goes beside `log`, ending in `.hgp`. `prefix`: argv
-    words run before the engine's own (a cluster worker's guard)."""
+                     prefix: tuple[str, ...] = (), log_cap: int = DEFAULT_LOG_CAP
+                     ) -> AbstractAsyncContextManager[EngineChannel]:
+    """Start `engine` in its cwd and environment, under its resource limits, its stderr
+    capped at `log_cap` bytes; with `log_protocol` (or the engine's own `log_protocol`)
+    its HGP transcript goes beside `log`, ending in `.hgp`. `prefix`: argv words run
+    before the engine's own (a cluster worker's guard)."""
     transcript = log.with_suffix(".hgp") if log_protocol or engine.log_protocol else None
     env = {**os.environ, **dict(engine.env)} if engine.env else None
     return open_engine([*prefix, *expand(engine.cmd, seed)], log, engine.name, cwd=engine.cwd, env=env,
-                       transcript=transcript)
+                       transcript=transcript, resources=engine.resources, log_cap=log_cap)
 
 
 def load_saved(out: str | os.PathLike) -> TournamentConfig:
@@ -78,7 +87,7 @@ def load_saved(out: str | os.PathLike) -> TournamentConfig:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise TournamentError(f"{out} holds no tournament ({CONFIG_NAME} is missing)") from None
+        raise TournamentError(f"{out} holds no tournament ({CONFIG_NAME} is missing): check --out") from None
     except json.JSONDecodeError as exc:
         raise TournamentError(f"{path}: not valid JSON: {exc}") from None
     return config_mod.from_dict(data, str(path))
@@ -90,6 +99,9 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
     out = Path(out)
     saved, journal = out / CONFIG_NAME, out / JOURNAL_NAME
     wanted = config_mod.to_dict(config)
+    if resume and not saved.exists():
+        raise TournamentError(f"{out} holds no tournament to resume ({CONFIG_NAME} is missing); "
+                              "check --out, or start a new tournament without --resume")
     history: list[TournamentConfig] = []
     if saved.exists():
         if not resume:
@@ -115,10 +127,17 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
         write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
     records: list[GameRecord] = []
     if journal.exists():
+        torn = cut_torn_tail(journal)
+        if torn is not None:
+            warn(torn)
         errors: list[JournalError] = []
         records = read_journal(journal, errors)
-        for err in errors:
-            warn(f"skipping unreadable journal line: {err}")
+        if errors:
+            shown = "\n  ".join(str(e) for e in errors[:20])
+            more = f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else ""
+            raise TournamentError(f"{journal} has {len(errors)} unreadable line(s):\n  {shown}{more}\n"
+                                  f"repair it with: hexarena repair {shlex.quote(str(out))}  (bad lines move, "
+                                  "verbatim, to a side file; their games are replayed)")
     games = _check_schedule(history + [config], out)
     mismatch = growth.check_journal(games, records)
     if mismatch:
@@ -138,33 +157,56 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
               resume: bool = False, launcher: Launcher = process_launcher,
               on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None,
               observer: Observer | None = None, should_stop: Callable[[], bool] | None = None,
-              play: PlayGame | None = None) -> list[GameRecord]:
+              play: PlayGame | None = None, stop: trio.Event | None = None) -> list[GameRecord]:
     """Play every pending game with `concurrency` workers; return the whole journal.
 
-    `should_stop` (an SPRT's decision) is asked before each game that starts a pair
-    (an even number in its group); once it answers True no new pair starts, and
-    the games already started finish and are journaled. `play` (the cluster's hook)
-    replaces the local `play_scheduled(game, config, out, launcher)`.
-
-    TournamentError (before anything runs) if the folder cannot be used.
+    Once `stop` is set (a first Ctrl-C), or `should_stop` (an SPRT's decision,
+    asked before each game that starts a pair) answers True, no new game
+    starts; the games in flight finish and are journaled. `observer` hears
+    the run (the live view); `play` (the cluster's hook) replaces the local
+    `play_scheduled(game, config, out, launcher)`. TournamentError (before
+    anything runs) if the folder cannot be used, also when another process
+    runs in it.
     """
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
     out = Path(out)
+    hooks = _Hooks(on_record, observer, should_stop, play, stop if stop is not None else trio.Event())
+    try:
+        with hold_folder(out):
+            return await _run(config, out, concurrency, resume, launcher, warn, hooks)
+    except FolderBusy as exc:
+        raise TournamentError(str(exc)) from None
+
+
+@dataclass
+class _Hooks:
+    """What a run reports to and asks of its caller (see :func:`run`)."""
+    on_record: OnRecord | None
+    observer: Observer | None
+    should_stop: Callable[[], bool] | None
+    play: PlayGame | None
+    stop: trio.Event
+
+
+async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, launcher: Launcher,
+               warn: Callable[[str], None], hooks: _Hooks) -> list[GameRecord]:
     pending, records = prepare(config, out, resume, warn)
-    if observer is not None:
-        observer.plan(pending, records)
-        on_record = _both(observer.finished, on_record)
-    games = _until(pending, should_stop)    # shared by the workers: trio switches tasks only at awaits
+    if launcher is process_launcher:
+        launcher = partial(process_launcher, log_cap=config.log_cap)
+    on_record = hooks.on_record
+    if hooks.observer is not None:
+        hooks.observer.plan(pending, records)
+        on_record = _both(hooks.observer.finished, on_record)
+    games = _until(pending, hooks.should_stop)    # shared by the workers: trio switches tasks only at awaits
     send, receive = trio.open_memory_channel(0)
-    with JournalWriter(out / JOURNAL_NAME) as writer:
+    with JournalWriter(out / JOURNAL_NAME) as writer, guard_engines(out):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_write, receive, writer, records, on_record)
             async with send:
                 async with trio.open_nursery() as workers:
                     for _ in range(min(concurrency, len(pending))):
-                        workers.start_soon(_work, games, send.clone(), config, out, launcher, observer,
-                                           should_stop is not None, play)
+                        workers.start_soon(_work, games, send.clone(), config, out, launcher, hooks)
     return records
 
 
@@ -177,20 +219,22 @@ def _until(pending: list[ScheduledGame], should_stop: Callable[[], bool] | None)
 
 
 async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, config: TournamentConfig,
-                out: Path, launcher: Launcher, observer: Observer | None = None, in_step: bool = False,
-                play: PlayGame | None = None) -> None:
-    """Play games until none is left; `in_step`: wait until each record is journaled and
-    reported before taking the next game, so that `should_stop` has seen it."""
+                out: Path, launcher: Launcher, hooks: _Hooks) -> None:
+    """Play games until none is left or `hooks.stop` is set. Under `should_stop`, wait until each
+    record is journaled and reported before taking the next game, so that the test has seen it."""
     async with send:
         for game in games:
+            if hooks.stop.is_set():
+                return
             on_ply = None
-            if observer is not None:
-                observer.started(game)
-                on_ply = partial(observer.ply, game.id)
+            if hooks.observer is not None:
+                hooks.observer.started(game)
+                on_ply = partial(hooks.observer.ply, game.id)
             reported = trio.Event()
+            play = hooks.play
             record = await (play(game) if play else play_scheduled(game, config, out, launcher, on_ply))
             await send.send((record, reported))
-            if in_step:
+            if hooks.should_stop is not None:
                 await reported.wait()
 
 
@@ -224,9 +268,9 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening)
     limits = (config.limits_of(game.first), config.limits_of(game.second))
     report = await play_game(setup, (seats[0], seats[1]), limits, on_ply)
-    sgf = None
+    sgf, reason = None, report.reason
     if report.outcome is None and report.faulty is not None:
-        report.reason += f" (see {logs[report.faulty]})"
+        reason += f" (see {logs[report.faulty]})"
     if report.outcome is not None:
         sgf = f"games/{game.id}.sgf"
         await trio.to_thread.run_sync(write_atomic, out / sgf, sgf_text(report, game.id, limits))
@@ -235,7 +279,7 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
         first=game.first, second=game.second,
         black=report.name_of(Colour.BLACK), white=report.name_of(Colour.WHITE),
         winner=report.winner, result=report.result, termination=report.termination,
-        plies=len(report.actions), reason=report.reason, faulty=report.faulty, sgf=sgf,
+        plies=len(report.actions), reason=reason, faulty=report.faulty, sgf=sgf,
         started=report.started, seconds=report.seconds,
         actions=[t for _, t in report.actions], opening=report.opening, think=list(report.think),
     )

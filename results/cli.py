@@ -76,3 +76,23 @@ def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fm
     if out is not None:
         written = write_out(reports, out, games.warnings)
         click.echo(f"wrote {len(written)} files to {out}", err=True)
+
+
+@click.command("repair")
+@click.argument("path", type=click.Path(exists=True))
+def repair(path: str) -> None:
+    """Move the unreadable lines of a tournament's journal (PATH: its folder or the file),
+    verbatim, to JOURNAL.bad, so that --resume and ratings work again (their games are replayed)."""
+    from hexarena.results.repair import repair_journal
+    try:
+        done = repair_journal(path)
+    except OSError as exc:
+        raise click.ClickException(f"cannot repair {path}: {exc}") from None
+    if done.torn:
+        click.echo(done.torn)
+    if done.moved:
+        lines = ", ".join(map(str, done.moved))
+        click.echo(f"{done.journal}: moved {len(done.moved)} bad line(s) ({lines}) to {done.side}; "
+                   f"{done.kept} records kept")
+    elif not done.torn:
+        click.echo(f"{done.journal}: nothing to repair ({done.kept} records)")

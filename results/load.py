@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import os
+import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,12 +28,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from hexarena.results.vocabulary import FORFEIT_KIND
 from hexarena.results.records import GameRecord, JournalError, journal_path, read_journal
 
 CSV_COLUMNS = ("game", "size", "first", "second", "winner")
 FRAME_COLUMNS = ("game", "size", "first", "second", "winner", "score", "termination", "forfeit", "faulty")
-FORFEIT_KIND = {"time": "time", "illegal": "illegal", "malformed": "illegal", "crash": "crash"}
-FORFEIT_KINDS = ("time", "illegal", "crash")
 
 
 @dataclass(frozen=True)
@@ -52,11 +52,12 @@ class LoadError(ValueError):
 
     SHOWN = 20
 
-    def __init__(self, problems: list[BadLine]):
+    def __init__(self, problems: list[BadLine], repair: str | None = None):
         shown = "\n".join(str(p) for p in problems[: self.SHOWN])
         more = len(problems) - self.SHOWN
         tail = f"\n... and {more} more" if more > 0 else ""
-        super().__init__(f"{len(problems)} bad line(s) (use --skip-bad to skip them):\n{shown}{tail}")
+        fix = f", or `hexarena repair {repair}` to move them to a side file" if repair else ""
+        super().__init__(f"{len(problems)} bad line(s) (use --skip-bad to skip them{fix}):\n{shown}{tail}")
         self.problems = problems
 
 
@@ -75,12 +76,15 @@ def load_games(path: str | os.PathLike, *, skip_bad: bool = False) -> Games:
     journal, anything else is sniffed (a journal line starts with ``{``).
     """
     p = Path(path)
+    repair = None
     if p.is_dir() or p.suffix in (".jsonl", ".json") or (p.suffix != ".csv" and _looks_like_json(p)):
         frame, problems = _load_journal(p)
+        if any(b.line > 0 for b in problems):
+            repair = shlex.quote(str(p))
     else:
         frame, problems = _load_csv(p)
     if problems and not skip_bad:
-        raise LoadError(problems)
+        raise LoadError(problems, repair)
     return Games(frame, tuple(f"skipped {p}" for p in problems))
 
 

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 
+from hexarena.results.vocabulary import VOID_RESULT
+
 SCHEMA = 1
 JOURNAL_NAME = "journal.jsonl"
 
@@ -57,7 +59,7 @@ class GameRecord:
 
     @property
     def void(self) -> bool:
-        return self.result == "Void"
+        return self.result == VOID_RESULT
 
     @property
     def loser(self) -> str | None:
@@ -124,6 +126,45 @@ def _iter_records(p: Path, errors: list[JournalError] | None) -> Iterator[GameRe
                 errors.append(err)
 
 
+TORN_SUFFIX = ".torn"
+
+
+def cut_torn_tail(path: str | os.PathLike) -> str | None:
+    """Cut a torn last line (no newline: the writer was killed mid-write) off the journal.
+
+    The fragment is appended, with a note, to the side file ``JOURNAL.torn``;
+    the game it was recording is not in the journal, so a resume replays it.
+    Returns a sentence saying what was done, or None when the file was whole.
+    """
+    p = Path(path)
+    try:
+        with open(p, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            if size == 0:
+                return None
+            fh.seek(max(0, size - 1))
+            if fh.read(1) == b"\n":
+                return None
+            fh.seek(0)
+            data = fh.read()
+    except FileNotFoundError:
+        return None
+    keep = data.rfind(b"\n") + 1
+    fragment = data[keep:]
+    side = p.with_name(p.name + TORN_SUFFIX)
+    with open(side, "ab") as fh:
+        note = f"# torn last line cut from {p.name} (byte {keep}, {len(fragment)} bytes); its game is replayed\n"
+        fh.write(note.encode() + fragment + b"\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    with open(p, "r+b") as fh:
+        fh.truncate(keep)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return f"{p}: cut a torn last line of {len(fragment)} bytes (kept in {side})"
+
+
 class JournalWriter:
     """Appends records, one line each, flushed and fsynced before `append` returns.
 
@@ -134,13 +175,8 @@ class JournalWriter:
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh = open(self.path, "a+", encoding="utf-8")
-        self._fh.seek(0, os.SEEK_END)
-        if self._fh.tell() > 0:            # heal a torn last line so the next record starts clean
-            self._fh.seek(self._fh.tell() - 1)
-            last = self._fh.read(1)
-            if last != "\n":
-                self._fh.write("\n")
+        cut_torn_tail(self.path)           # the next record starts on a line of its own
+        self._fh = open(self.path, "a", encoding="utf-8")
 
     def append(self, record: GameRecord) -> None:
         self._fh.write(record.to_json() + "\n")

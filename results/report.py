@@ -18,7 +18,8 @@ from pathlib import Path
 import pandas as pd
 
 from hexarena.results.load import games_frame
-from hexarena.results.ratings import Counts, Fit, aggregate, fit
+from hexarena.results.counts import Counts, aggregate
+from hexarena.results.ratings import Fit, fit
 from hexarena.results.records import GameRecord
 from hexarena.results.tables import advantage_table, crosstable, los_table, ratings_table
 

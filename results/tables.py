@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from hexarena.results.load import FORFEIT_KINDS
-from hexarena.results.ratings import Z95, Counts, Fit
+from hexarena.results.vocabulary import FORFEIT_KINDS
+from hexarena.results.counts import Counts
+from hexarena.results.ratings import Z95, Fit
 
 RATING_COLUMNS = ("rank", "player", "elo", "pm95", "games", "wins", "losses", "draws", "score",
                   "score_first", "score_second", *(f"forfeit_{k}" for k in FORFEIT_KINDS),

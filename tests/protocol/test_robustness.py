@@ -164,7 +164,7 @@ def test_no_space_after_the_id(tmp_path):
 
 def test_an_engine_that_exits_instead_of_answering(tmp_path):
     [got] = talk(tmp_path, "exit")
-    error(got, EngineCrashed, "fake: closed its stdout (exited?)")
+    error(got, EngineCrashed, "fake: closed its stdout: exited with status 4")
 
 
 @pytest.mark.parametrize("mode", ["banner", "close-mid-answer", "huge", "wrong-id", "exit"])

@@ -21,8 +21,11 @@ print("pid", os.getpid(), file=sys.stderr, flush=True)
 if mode == "child":
     kid = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
     print("child", kid.pid, file=sys.stderr, flush=True)
-if mode == "stubborn":
+if mode in ("stubborn", "deaf-hang"):
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if mode == "deaf-hang":              # forks a child, then at its genmove ignores EOF, SIGTERM and quit
+    kid = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    print("child", kid.pid, file=sys.stderr, flush=True)
 if mode == "crash-start":
     sys.exit(3)
 if mode == "hang-start":
@@ -71,10 +74,13 @@ for line in sys.stdin:
         answer(cid, True)
     elif name == "genmove":
         moves += 1
+        if mode == "slow":
+            time.sleep(0.05)
         if moves == at:
             if mode == "crash":
                 sys.exit(5)
-            if mode == "hang":
+            if mode in ("hang", "deaf-hang"):
+                print("hung", file=sys.stderr, flush=True)
                 time.sleep(600)
             if mode == "illegal" and stones:
                 answer(cid, True, stones[0]); continue
@@ -90,6 +96,24 @@ for line in sys.stdin:
                 answer(cid, True, "resign"); continue
             if mode == "close":
                 os.close(1); time.sleep(600)
+            if mode in ("fork-exit", "fork-hang"):      # a child keeps stdout and stderr open
+                kid = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+                print("child", kid.pid, file=sys.stderr, flush=True)
+                if mode == "fork-exit":
+                    os._exit(7)
+                time.sleep(600)
+            if mode == "flood":                         # 20 MB of stderr, then a normal answer
+                block = ("x" * 1023 + "\n") * 1024
+                for _ in range(20):
+                    sys.stderr.write(block)
+                sys.stderr.write("last words\n"); sys.stderr.flush()
+            if mode == "bigline":
+                out.write("=" + cid + " " + "a" * 10_000_000 + "\n\n"); out.flush(); continue
+            if mode == "burn":
+                while True:
+                    pass
+            if mode == "hog":
+                hog = bytearray(2_000_000_000)
         action = state.random_action(rng)
         token = state.format(action)
         state = state.play(action)

@@ -147,3 +147,16 @@ def test_gauntlet_pairs_each_challenger_with_every_other_engine(tmp_path):
     assert len(schedule(cfg)) == 2 * 3 * 5
     with pytest.raises(C.ConfigError, match="at least one challenger"):
         load(tmp_path, GOOD.replace('pairing = "round-robin"', 'pairing = "gauntlet"'))
+
+
+def test_engine_rlimits_and_the_log_cap_are_read_saved_and_checked():
+    data = {"engines": {"a": {"player": "random", "memory_mb": 512, "cpu_seconds": 60}, "b": {"player": "greedy"}},
+            "games": [{"game": "spelde"}], "logs": {"cap_kb": 64}}
+    cfg = C.from_dict(data)
+    assert cfg.engine("a").resources == C.ResourceLimits(memory_mb=512, cpu_seconds=60)
+    assert cfg.engine("b").resources == C.ResourceLimits() and cfg.log_cap == 64 * 1024
+    assert C.from_dict(json.loads(json.dumps(C.to_dict(cfg)))) == cfg
+    with pytest.raises(C.ConfigError, match="engines.a.memory_mb"):
+        C.from_dict({**data, "engines": {**data["engines"], "a": {"player": "random", "memory_mb": 0}}})
+    with pytest.raises(C.ConfigError, match="logs.cap_kb"):
+        C.from_dict({**data, "logs": {"cap_kb": "big"}})

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from hexarena.results.load import games_frame
-from hexarena.results.ratings import aggregate, fit
+from hexarena.results.counts import aggregate
+from hexarena.results.ratings import fit
 from hexarena.results.report import build_reports, render_text, summary_table
 from hexarena.results.tables import RATING_COLUMNS, advantage_table, crosstable, los_table, ratings_table
 from tests.results.conftest import frame_of, simulate

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from hexarena.results.ratings import Counts
+from hexarena.results.counts import Counts
+
+
 
 
 @dataclass(frozen=True)

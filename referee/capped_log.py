@@ -1,0 +1,81 @@
+"""An engine's stderr into a log file of bounded size: the first part and the last part.
+
+:func:`drain_to_log` reads the pipe until EOF (or until cancelled) and
+writes the first ``cap // 2`` bytes to the file as they come; after that it
+keeps only the most recent ``cap // 2`` bytes in memory, and at the end
+writes a line saying how many bytes were dropped, then that tail. A flood
+costs one read and a slice per MiB: the engine is never slowed by a
+full pipe, and the log never grows past the cap plus one line.
+"""
+from __future__ import annotations
+
+import os
+
+import trio
+
+__all__ = ["DEFAULT_LOG_CAP", "drain_to_log"]
+
+DEFAULT_LOG_CAP = 4 * 1024 * 1024      # bytes per engine per game
+CHUNK = 1 << 20
+F_SETPIPE_SZ = 1031         # Linux: a larger pipe means fewer wake-ups under a flood
+
+
+class _CappedFile:
+    def __init__(self, path: str | os.PathLike, cap: int):
+        self._fh = open(path, "ab", buffering=0)
+        self._head_left = cap - cap // 2
+        self._tail_cap = cap // 2
+        self._tail = bytearray()
+        self.dropped = 0
+
+    def write(self, data: bytes) -> None:
+        if self._head_left > 0:
+            head = data[: self._head_left]
+            self._fh.write(head)
+            self._head_left -= len(head)
+            data = data[len(head):]
+        if data:
+            self._tail += data
+            excess = len(self._tail) - self._tail_cap
+            if excess > self._tail_cap:         # trim in large steps (amortised O(1) per byte)
+                self.dropped += excess
+                del self._tail[:excess]
+
+    def close(self) -> None:
+        excess = len(self._tail) - self._tail_cap
+        if excess > 0:
+            self.dropped += excess
+            del self._tail[:excess]
+        if self.dropped:
+            self._fh.write(f"\n[hexarena: {self.dropped} bytes of this log dropped here "
+                           f"(log cap {self._tail_cap * 2} bytes: first and last part kept)]\n".encode())
+        self._fh.write(bytes(self._tail))
+        self._fh.close()
+
+
+def widen_pipe(fd: int) -> None:
+    """Ask for a 1 MiB pipe buffer (Linux; ignored where refused)."""
+    try:
+        import fcntl
+        fcntl.fcntl(fd, F_SETPIPE_SZ, CHUNK)
+    except (OSError, ImportError):
+        pass
+
+
+async def drain_to_log(stream: trio.abc.ReceiveStream, path: str | os.PathLike, cap: int = DEFAULT_LOG_CAP
+                       ) -> None:
+    """Copy `stream` to `path` under the cap until EOF or cancellation; the file is complete either way."""
+    log = _CappedFile(path, cap)
+    try:
+        while True:
+            try:
+                data = await stream.receive_some(CHUNK)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                break
+            if not data:
+                break
+            log.write(data)
+    finally:
+        log.close()
+        with trio.CancelScope(shield=True):
+            await stream.aclose()

@@ -1,0 +1,101 @@
+"""Games counted per (first player, second player, pool): the data the ratings are fitted on.
+
+:class:`Counts` holds the sufficient statistics of the Bradley-Terry model
+(wins, losses, draws per row) and the forfeits per player; :func:`aggregate`
+builds them from a games frame (see :mod:`results.load`). numpy and pandas.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from hexarena.results.vocabulary import FORFEIT_KINDS
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Games aggregated per (first, second, pool): the sufficient statistics.
+
+    `first`, `second` index `players`; `pool` indexes `pools`; `wins` are games
+    the first player won, `losses` games the second won. `forfeits[p, i, k]`
+    counts forfeits of player i in pool p of kind ``vocabulary.FORFEIT_KINDS[k]``.
+    Players and pools are sorted, so equal games in any order give equal counts.
+    """
+
+    players: tuple[str, ...]
+    pools: tuple[tuple[str, int], ...]
+    first: np.ndarray
+    second: np.ndarray
+    pool: np.ndarray
+    wins: np.ndarray
+    losses: np.ndarray
+    draws: np.ndarray
+    forfeits: np.ndarray
+
+    @property
+    def games(self) -> np.ndarray:
+        return self.wins + self.losses + self.draws
+
+    @property
+    def score(self) -> np.ndarray:
+        """The first player's score per row (draws as half a win)."""
+        return self.wins + 0.5 * self.draws
+
+    def select(self, pools: list[int]) -> Counts:
+        """The counts of the given pools only, players re-indexed to those who played there."""
+        keep = np.isin(self.pool, pools)
+        used = np.unique(np.concatenate([self.first[keep], self.second[keep]]))
+        new_index = np.full(len(self.players), -1)
+        new_index[used] = np.arange(len(used))
+        pool_index = np.full(len(self.pools), -1)
+        pool_index[pools] = np.arange(len(pools))
+        return Counts(tuple(self.players[i] for i in used), tuple(self.pools[p] for p in pools),
+                      new_index[self.first[keep]], new_index[self.second[keep]], pool_index[self.pool[keep]],
+                      self.wins[keep], self.losses[keep], self.draws[keep],
+                      self.forfeits[np.ix_(pools, used)])
+
+
+def aggregate(frame: pd.DataFrame) -> Counts:
+    """Counts of a games frame (see results.load; its player columns share sorted categories)."""
+    names = tuple(str(c) for c in frame["first"].cat.categories)
+    first = frame["first"].cat.codes.to_numpy().astype(np.int64)
+    second = frame["second"].cat.codes.to_numpy().astype(np.int64)
+    game = frame["game"]
+    if isinstance(game.dtype, pd.CategoricalDtype):
+        game_codes, games = game.cat.codes.to_numpy().astype(np.int64), np.asarray(game.cat.categories, dtype=object)
+    else:
+        game_codes, games = pd.factorize(game.to_numpy(dtype=object))
+    size_codes, sizes = pd.factorize(frame["size"].to_numpy())
+    combo = game_codes * len(sizes) + size_codes
+    present = np.flatnonzero(np.bincount(combo, minlength=len(games) * len(sizes)))
+    pool_of_key = sorted((str(games[k // len(sizes)]), int(sizes[k % len(sizes)])) for k in present.tolist())
+    lookup = np.zeros(len(games) * len(sizes), dtype=np.int64)
+    for k in present.tolist():
+        lookup[k] = pool_of_key.index((str(games[k // len(sizes)]), int(sizes[k % len(sizes)])))
+    pool_key = lookup[combo]
+    pools = tuple(pool_of_key)
+    n, p = len(names), len(pools)
+    key = (pool_key * n + first) * n + second
+    outcome = np.rint(2 * frame["score"].to_numpy(float)).astype(np.int64)     # 0 lost, 1 draw, 2 won
+    if p * n * n <= 1 << 22:      # a dense count table is cheapest
+        dense = np.bincount(key * 3 + outcome, minlength=p * n * n * 3).reshape(-1, 3)
+        rows = np.flatnonzero(dense.sum(axis=1))
+        table = dense[rows]
+    else:
+        rows, inverse = np.unique(key, return_inverse=True)
+        table = np.zeros((len(rows), 3))
+        np.add.at(table, (inverse, outcome), 1)
+    losses, draws, wins = (table[:, k].astype(float) for k in range(3))
+    forfeits = np.zeros((p, n, len(FORFEIT_KINDS)))
+    hit = (frame["forfeit"] != "").to_numpy()
+    if hit.any():
+        index = {name: i for i, name in enumerate(names)}
+        faulty = np.array([index.get(f, -1) for f in frame["faulty"].to_numpy(object)[hit]])
+        kind = np.array([FORFEIT_KINDS.index(k) for k in frame["forfeit"].to_numpy(object)[hit]])
+        known = faulty >= 0          # a fault blamed on no player of the game is not counted
+        np.add.at(forfeits, (pool_key[hit][known], faulty[known], kind[known]), 1)
+    used = np.unique(np.concatenate([first, second]))
+    counts = Counts(names, pools, rows // n % n, rows % n, rows // (n * n), wins, losses, draws, forfeits)
+    return counts if len(used) == n else counts.select(list(range(p)))

@@ -1,0 +1,132 @@
+"""However the referee ends, its engines end too: real `hexarena tournament` processes.
+
+`kill -9` of the referee while an engine that ignores stdin EOF, `quit` and
+SIGTERM is thinking (and has forked a child): both must be gone soon after
+(the bound here is generous; bench/bench_faults.py measures it). Ctrl-C
+(SIGINT) ends the run without a traceback, exit status 130 and the resume hint.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from hexarena.results.records import read_journal
+from hexarena.referee.leftovers import LiveEngines, end_leftovers, start_time
+from tests.referee.fakes import alive, fake_argv, pids_in
+
+PATIENCE = 60.0      # seconds: a bound on waiting, not a measurement
+
+
+def write_config(path: Path, bad_mode: str, games_per_pair: int = 1, move: float = 600.0,
+                 good_mode: str = "good") -> Path:
+    def toml_list(words: list[str]) -> str:
+        return "[" + ", ".join(repr(w).replace("'", '"') if "'" not in w and "\\" not in w and '"' not in w
+                               else "'''" + w + "'''" for w in words) + "]"
+    path.write_text(f'''
+games_per_pair = {games_per_pair}
+[time]
+move = {move}
+[engines.good]
+cmd = {toml_list(fake_argv(good_mode))}
+[engines.bad]
+cmd = {toml_list(fake_argv(bad_mode, 1))}
+[[games]]
+game = "spelde"
+size = 5
+''', encoding="utf-8")
+    return path
+
+
+def start_referee(config: Path, out: Path, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "hexarena", "tournament", str(config), "--out", str(out),
+                             "--no-preflight", "-j", "1", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for(predicate, what: str) -> None:
+    end = time.monotonic() + PATIENCE
+    while not predicate():
+        assert time.monotonic() < end, f"gave up waiting for {what}"
+        time.sleep(0.05)
+
+
+def logs_with(out: Path, text: str) -> list[Path]:
+    folder = out / "logs"
+    if not folder.is_dir():
+        return []
+    return [p for p in folder.rglob("*.log") if text in p.read_text(errors="replace")]
+
+
+def test_a_referee_killed_with_sigkill_takes_a_hung_engine_and_its_child_with_it(tmp_path):
+    out = tmp_path / "out"
+    referee = start_referee(write_config(tmp_path / "t.toml", "deaf-hang"), out)
+    try:
+        wait_for(lambda: logs_with(out, "hung"), "the engine to hang")
+        [log] = logs_with(out, "hung")
+        pids = pids_in(log)
+        assert len(pids) == 2 and all(alive(p) for p in pids)      # the engine and the child it forked
+        referee.kill()
+        referee.wait()
+        wait_for(lambda: not any(alive(p) for p in pids), "the engine and its child to die")
+    finally:
+        referee.kill()
+        referee.communicate()
+
+
+def test_sigint_ends_the_run_without_a_traceback_with_status_130_and_the_resume_hint(tmp_path):
+    out = tmp_path / "out"
+    referee = start_referee(write_config(tmp_path / "t.toml", "hang", move=3.0), out)
+    try:
+        wait_for(lambda: logs_with(out, "hung"), "a game in flight")
+        referee.send_signal(signal.SIGINT)
+        _, err = referee.communicate(timeout=PATIENCE)
+    finally:
+        referee.kill()
+    assert referee.returncode == 130, err
+    assert "Traceback" not in err and "Error" not in err, err
+    assert f"hexarena tournament --resume --out {out}" in err
+    [record] = read_journal(out)                    # the game in flight finished (on time) and was journaled
+    assert record.termination == "time" and record.faulty == "bad"
+    assert not any(alive(p) for log in (out / "logs").rglob("*.log") for p in pids_in(log))
+
+
+def test_leftovers_of_a_dead_run_are_ended_only_when_still_ours(tmp_path):
+    record = tmp_path / "engines.live"
+    ours = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+    try:
+        wait_for(lambda: start_time(ours.pid) is not None and start_time(other.pid) is not None, "start")
+        live = LiveEngines(record)
+        live.add(ours.pid)
+        lines = record.read_text().splitlines()
+        lines.append(f"{other.pid} {int(start_time(other.pid)) + 1}")    # a reused pid: not ours
+        record.write_text("\n".join(lines) + "\n")
+        assert end_leftovers(record) == [ours.pid]
+        assert ours.wait(timeout=PATIENCE) == -signal.SIGKILL
+        assert other.poll() is None and not record.exists()
+    finally:
+        for p in (ours, other):
+            p.kill()
+            p.wait()
+
+
+def test_a_run_ends_the_leftover_engines_recorded_in_its_folder(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    leftover = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+    try:
+        wait_for(lambda: start_time(leftover.pid) is not None, "start")
+        LiveEngines(out / "engines.live").add(leftover.pid)
+        config = write_config(tmp_path / "t.toml", "good", move=5.0)
+        done = subprocess.run([sys.executable, "-m", "hexarena", "tournament", str(config), "--out", str(out),
+                               "--no-preflight", "-q"], capture_output=True, text=True, timeout=PATIENCE * 2)
+        assert done.returncode == 0, done.stderr
+        assert leftover.wait(timeout=PATIENCE) == -signal.SIGKILL
+    finally:
+        leftover.kill()
+        leftover.wait()
+    assert os.path.exists(out / "journal.jsonl")
