@@ -41,12 +41,24 @@ from hexarena.referee.tournament import play_scheduled, process_launcher
 
 #: argv: WORKER_PID ENGINE_ARGV... Runs the engine as its child (same stdin, stdout, stderr, same process
 #: group), lets go of the pipes, mirrors its exit status, and kills the whole group if WORKER_PID stops
-#: being its parent (the worker died). Standard library only: it runs as `python -I -S -c GUARD`.
+#: being its parent (the worker died); the engine also gets the parent-death signal of the guard, which
+#: the referee's spawn gives a parent-death signal in turn (referee/spawn.py), so a SIGKILLed worker takes
+#: guard and engine with it. Standard library only: it runs as `python -I -S -c GUARD`.
 GUARD = r"""
-import os, signal, subprocess, sys
+import ctypes, os, signal, subprocess, sys
 worker, argv = int(sys.argv[1]), sys.argv[2:]
+guard = os.getpid()
 try:
-    engine = subprocess.Popen(argv)
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+except (OSError, AttributeError):
+    prctl = None
+def die_with_guard():
+    if prctl is not None:
+        prctl(1, signal.SIGKILL, 0, 0, 0)          # PR_SET_PDEATHSIG
+        if os.getppid() != guard:
+            os._exit(137)
+try:
+    engine = subprocess.Popen(argv, preexec_fn=die_with_guard)
 except OSError as exc:
     sys.stderr.write("cannot start %r: %s\n" % (argv[0], exc.strerror or exc))
     sys.exit(127)
