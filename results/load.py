@@ -52,13 +52,14 @@ class LoadError(ValueError):
 
     SHOWN = 20
 
-    def __init__(self, problems: list[BadLine], repair: str | None = None):
+    def __init__(self, problems: list[BadLine], repairs: tuple[str, ...] = ()):
         shown = "\n".join(str(p) for p in problems[: self.SHOWN])
         more = len(problems) - self.SHOWN
         tail = f"\n... and {more} more" if more > 0 else ""
-        fix = f", or `hexarena repair {repair}` to move them to a side file" if repair else ""
+        commands = ", ".join(f"`hexarena repair {r}`" for r in repairs)
+        fix = f", or {commands} to move them to a side file" if repairs else ""
         super().__init__(f"{len(problems)} bad line(s) (use --skip-bad to skip them{fix}):\n{shown}{tail}")
-        self.problems = problems
+        self.problems, self.repairs = problems, repairs
 
 
 @dataclass(frozen=True)
@@ -76,15 +77,15 @@ def load_games(path: str | os.PathLike, *, skip_bad: bool = False) -> Games:
     journal, anything else is sniffed (a journal line starts with ``{``).
     """
     p = Path(path)
-    repair = None
+    repairs: tuple[str, ...] = ()
     if p.is_dir() or p.suffix in (".jsonl", ".json") or (p.suffix != ".csv" and _looks_like_json(p)):
         frame, problems = _load_journal(p)
         if any(b.line > 0 for b in problems):
-            repair = shlex.quote(str(p))
+            repairs = (shlex.quote(str(p)),)
     else:
         frame, problems = _load_csv(p)
     if problems and not skip_bad:
-        raise LoadError(problems, repair)
+        raise LoadError(problems, repairs)
     return Games(frame, tuple(f"skipped {p}" for p in problems))
 
 
@@ -97,6 +98,7 @@ def load_many(paths: Iterable[str | os.PathLike], *, skip_bad: bool = False) -> 
     warning. Bad lines of every source are reported together (LoadError).
     """
     frames, warnings, problems, seen = [], [], [], set()
+    repairs: tuple[str, ...] = ()
     for path in paths:
         key = journal_path(path).resolve()
         if key in seen:
@@ -107,11 +109,12 @@ def load_many(paths: Iterable[str | os.PathLike], *, skip_bad: bool = False) -> 
             games = load_games(path, skip_bad=skip_bad)
         except LoadError as exc:
             problems += exc.problems
+            repairs += exc.repairs
             continue
         frames.append(games.frame)
         warnings += games.warnings
     if problems:
-        raise LoadError(problems)
+        raise LoadError(problems, repairs)
     if len(frames) == 1:
         return Games(frames[0], tuple(warnings))
     columns = [np.concatenate([np.asarray(f[c].astype(object)) for f in frames]) if frames else np.array([], dtype=object)
