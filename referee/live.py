@@ -176,7 +176,26 @@ def clock_text(seconds: float) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
 
-class PlainView:
+class View:
+    """A runner observer (referee.tournament.Observer) that keeps `progress` current;
+    subclasses show it."""
+
+    progress: Progress
+
+    def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None:
+        self.progress.plan(pending, records)
+
+    def started(self, game: ScheduledGame) -> None:
+        self.progress.started(game)
+
+    def ply(self, game_id: str, plies: int) -> None:
+        self.progress.ply(game_id, plies)
+
+    def finished(self, record: GameRecord) -> None:
+        self.progress.finished(record)
+
+
+class PlainView(View):
     """Plain lines to `stream`: one per finished game, a status line every `elo_every` games."""
 
     def __init__(self, progress: Progress, stream: TextIO, quiet: bool = False):
@@ -191,18 +210,12 @@ class PlainView:
             self._print(self.progress.status_line())
 
     def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None:
-        self.progress.plan(pending, records)
+        super().plan(pending, records)
         if not self.quiet:
             self._print(self.progress.status_line())
 
-    def started(self, game: ScheduledGame) -> None:
-        self.progress.started(game)
-
-    def ply(self, game_id: str, plies: int) -> None:
-        self.progress.ply(game_id, plies)
-
     def finished(self, record: GameRecord) -> None:
-        self.progress.finished(record)
+        super().finished(record)
         if self.quiet:
             return
         self._print(result_line(record))

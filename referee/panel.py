@@ -16,13 +16,12 @@ from rich.text import Text
 
 from hexarena.results.records import GameRecord
 
-from .live import ELO_EVERY, PlainView, Progress, clock_text, result_line
-from .schedule import ScheduledGame
+from .live import ELO_EVERY, PlainView, Progress, View, clock_text, result_line
 
 SHOWN_FLIGHTS = 12      # games in flight listed (the rest are counted)
 
 
-class PanelView:
+class PanelView(View):
     """Events in, a rich Live panel out (the panel reads a snapshot of `progress` on each refresh)."""
 
     def __init__(self, progress: Progress, console: Console):
@@ -37,17 +36,8 @@ class PanelView:
         self.progress.refit()
         self.live.__exit__(*exc)
 
-    def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None:
-        self.progress.plan(pending, records)
-
-    def started(self, game: ScheduledGame) -> None:
-        self.progress.started(game)
-
-    def ply(self, game_id: str, plies: int) -> None:
-        self.progress.ply(game_id, plies)
-
     def finished(self, record: GameRecord) -> None:
-        self.progress.finished(record)
+        super().finished(record)
         self.live.console.print(Text(result_line(record)))
 
     def _render(self) -> Group:
