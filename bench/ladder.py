@@ -46,7 +46,10 @@ def config(args: argparse.Namespace, games_per_pair: int, size: str) -> str:
     for game in args.games:
         info = registry.get(game)
         n = info.sizes[0] if size == "small" else info.default_size
-        lines += ["[[games]]", f'game = "{game}"', f"size = {n}", ""]
+        lines += ["[[games]]", f'game = "{game}"', f"size = {n}"]
+        if game == "anda-prison" and args.prison_cap:
+            lines.append(f"ply_cap = {args.prison_cap * info.variant(n).board.site_count}")
+        lines.append("")
     return "\n".join(lines)
 
 
@@ -68,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--main", type=float, default=120, help="Fischer main time per engine per game")
     parser.add_argument("--increment", type=float, default=1, help="Fischer increment")
     parser.add_argument("--move-limit", type=float, default=10, help="longest genmove")
+    parser.add_argument("--prison-cap", type=int, default=0,
+                        help="anda-prison's ply cap as this many times the sites (0: the game's default)")
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--games", nargs="+", default=registry.playable())
@@ -122,6 +127,8 @@ def page(args: argparse.Namespace, sections: list[tuple[str, int, str]], minutes
         f"* Clock: Fischer {args.main:g} s + {args.increment:g} s a move, {args.move_limit:g} s per move at most",
         f"* Games per pairing: {args.games_small} at the smallest recommended size, "
         f"{args.games_default} at the default size",
+        *([f"* Anda-prison's ply cap: {args.prison_cap} x sites (scored at the cap by the agreement score)"]
+          if args.prison_cap else []),
         "",
     ]
     body = []
