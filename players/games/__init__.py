@@ -27,6 +27,10 @@ MODULES: dict[str, ModuleType] = {
 
 #: MCTS's evaluator per game, where random playouts are not the best choice.
 EVALUATORS: dict[str, Callable[[], Evaluator]] = {
+    # uniform random playouts of Anda are long (~250 plies at n=9) and noisy: at
+    # 0.15 s a move, n=7, 4 games, random playouts scored 0 against greedy and
+    # 0 against heuristic; 10 random plies then the evaluation, 3 and 2.
+    "anda": lambda: CutoffPlayout(anda.evaluate, depth=10, scale=anda.SCALE),
     # random games reach the ply cap: 20 random plies, then the evaluation. At
     # 0.15 s a move, n=4, 6 games: against greedy 5.5 (depth 8: 5), against
     # heuristic 5 (depth 8: 3.5).
