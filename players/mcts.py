@@ -41,7 +41,7 @@ import time
 from dataclasses import dataclass, field
 from itertools import islice
 
-from hexarena.engine.actions import Action, Keep, Swap
+from hexarena.engine.actions import Action, Swap
 from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 
@@ -277,7 +277,7 @@ class _Search:
         others = [c for c in alive if not isinstance(c.action, Swap)]
         if swaps and others:
             best_other = max(others, key=lambda c: (c.visits, c.wins))
-            if isinstance(best_other.action, Keep) or best_other.visits:
+            if (swaps[0].visits or swaps[0].solved) and (best_other.visits or best_other.solved):
                 return (swaps[0] if _worth(swaps[0]) >= _worth(best_other) else best_other).action
         return max(alive, key=lambda c: (c.visits, c.wins)).action
 
