@@ -31,6 +31,9 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # 0.15 s a move, n=7, 4 games, random playouts scored 0 against greedy and
     # 0 against heuristic; 10 random plies then the evaluation, 3 and 2.
     "anda": lambda: CutoffPlayout(anda.evaluate, depth=10, scale=anda.SCALE),
+    # Anda-prison at 0.15 s a move, n=7, 4 games against heuristic: random
+    # playouts 0, 10 plies then the evaluation 0, 3 plies 2, the evaluation alone 2.
+    "anda-prison": lambda: StaticEvaluation(anda_prison.evaluate, anda_prison.SCALE),
     # random games reach the ply cap: 20 random plies, then the evaluation. At
     # 0.15 s a move, n=4, 6 games: against greedy 5.5 (depth 8: 5), against
     # heuristic 5 (depth 8: 3.5).
