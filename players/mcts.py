@@ -3,7 +3,8 @@
 Parts, each injectable: the **evaluator** values a new leaf (players/evaluators.py;
 random playouts by default, the game's own choice from players/games when
 ``evaluator`` is None), the **selection rule** scores children on the way
-down (players/selection.py; UCT by default, RAVE reads AMAF statistics), and
+down (players/selection.py; UCT by default, RAVE reads AMAF statistics; the
+game's own choice when ``selection`` is None), and
 the **tree** (players/tree.py) survives between moves: :meth:`MctsBot.search`
 takes the last search's tree and keeps the subtree of the actions played.
 
@@ -38,7 +39,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
 
 from hexarena.engine.actions import Action, Swap
@@ -47,7 +48,7 @@ from hexarena.engine.game import GameState
 
 from .base import Budget
 from .evaluators import Evaluator, Trace
-from .selection import UCT, Selection
+from .selection import Selection
 from .tree import Node, Tree
 
 #: Above this many legal actions a node samples candidates instead of listing them.
@@ -72,13 +73,14 @@ class MctsBot:
     """MCTS bounded by `iterations` and/or `seconds` a move (None: no bound of that kind).
 
     Called as a Bot: ``bot(state, rng, budget)``; ValueError when the game is over.
-    `evaluator` None: the game's own (players.games.evaluator_for).
+    `evaluator` / `selection` None: the game's own (players.games.evaluator_for /
+    selection_for; UCT unless said).
     """
 
     iterations: int | None = None
     seconds: float | None = DEFAULT_SECONDS
     evaluator: Evaluator | None = None
-    selection: Selection = field(default_factory=UCT)
+    selection: Selection | None = None
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -101,17 +103,18 @@ class MctsBot:
         """Search `state`, reusing `tree` (the last result's) where it leads to `state`."""
         if state.outcome() is not None:
             raise ValueError("the game is over")
-        evaluator = self.evaluator
-        if evaluator is None:
-            from .games import evaluator_for
-            evaluator = evaluator_for(state)
+        evaluator, selection = self.evaluator, self.selection
+        if evaluator is None or selection is None:
+            from .games import evaluator_for, selection_for
+            evaluator = evaluator or evaluator_for(state)
+            selection = selection or selection_for(state)
         root = tree.advance(state) if tree is not None else None
         if root is None:
             root = Node(state, None, None)
         root.holder = None
         seconds = self.move_seconds(budget)
         deadline = None if seconds is None else time.perf_counter() + seconds
-        search = _Search(root, rng, evaluator, self.selection)
+        search = _Search(root, rng, evaluator, selection)
         done = search.run(self.iterations, deadline)
         return SearchResult(search.best_action(), Tree(root), done)
 

@@ -12,7 +12,7 @@ from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 from hexarena.players import Budget, MctsBot, greedy_bot, heuristic_bot
 from hexarena.players.evaluators import CutoffPlayout, PolicyPlayout, RandomPlayout, StaticEvaluation, squash
-from hexarena.players.games import MODULES, evaluation_for, evaluator_for
+from hexarena.players.games import MODULES, evaluation_for, evaluator_for, selection_for
 from hexarena.players.selection import UCT, Rave
 from hexarena.players.serve import make_engine
 
@@ -69,6 +69,7 @@ def test_a_policy_playout_asks_its_policy_for_every_move() -> None:
 @pytest.mark.parametrize("game", registry.playable())
 def test_every_game_has_an_evaluation_and_an_evaluator(game: str) -> None:
     assert game in MODULES
+    assert selection_for(new(game, 4)) in (UCT(), Rave())
     state = walk(new(game, registry.get(game).sizes[0]), 30, 1)
     if state.outcome() is None:
         assert math.isfinite(evaluation_for(game)[0](state))
@@ -96,7 +97,7 @@ def test_rave_gathers_amaf_statistics_and_plays_legally() -> None:
     assert state.is_legal(result.action)
     children = result.tree.root.children
     assert any(c.amaf_visits > c.visits for c in children)
-    plain = MctsBot(iterations=200, seconds=None).search(state, random.Random(0))
+    plain = MctsBot(iterations=200, seconds=None, selection=UCT()).search(state, random.Random(0))
     assert all(c.amaf_visits == 0 for c in plain.tree.root.children)
 
 
