@@ -8,11 +8,13 @@ wins for the proposer, worst otherwise); every other candidate is worth the
 game's evaluation (players/games/<game>.py) of the state it leads to, from the
 side of the colour its mover then holds (after ``Swap`` the other colour).
 Ties are broken by the injected rng. Games without an evaluation fall back
-to greedy.
+to greedy. With ``Budget.move_seconds`` given, candidates left unscored when
+it runs out are skipped (as greedy does), so the player never loses on time.
 """
 from __future__ import annotations
 
 import random
+import time
 
 from hexarena.engine.actions import Accept, Action, Propose, Swap
 from hexarena.engine.core import Colour
@@ -32,7 +34,10 @@ def heuristic_bot(state: GameState, rng: random.Random, budget: Budget = Budget(
     evaluate, _ = evaluation_for(state.info.id)
     best: list[Action] = []
     best_value = -float("inf")
+    deadline = None if budget.move_seconds is None else time.perf_counter() + budget.move_seconds
     for action in candidates(state, rng):
+        if deadline is not None and best and time.perf_counter() > deadline:
+            break
         child = state.play(action)
         holder = state.to_move.other if isinstance(action, Swap) else state.to_move
         outcome = child.outcome()

@@ -114,3 +114,12 @@ def test_a_timed_search_answers_within_a_clock_almost_spent(bot: str) -> None:
     status, out = serve_text(text, bot, 1)
     got = responses(out)
     assert status == 0 and got[3] == "=4 " and re.fullmatch(r"=5 [a-i][1-9]", got[4]), got
+
+
+@needs_spelde
+@pytest.mark.parametrize("bot", ["greedy", "heuristic"])
+def test_one_ply_players_answer_legally_with_no_time_left(bot: str) -> None:
+    text = ("1 game spelde nopie\n2 boardsize 5\n3 time_settings 10 0 0\n4 time_left b 0 0\n"
+            "5 genmove b\n6 quit\n")
+    got = responses(serve_text(text, bot, 1)[1])
+    assert re.fullmatch(r"=5 [a-i][1-9]", got[4]), got
