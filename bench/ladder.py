@@ -78,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", default=registry.playable())
     parser.add_argument("--out", type=Path, default=ROOT / "hexarena-out" / "ladder")
     parser.add_argument("--page", type=Path, default=ROOT / "docs" / "ladder.md")
+    parser.add_argument("--report-only", action="store_true",
+                        help="play nothing: rate the journals already in --out and write the page")
     args = parser.parse_args(argv)
 
     hexarena = [sys.executable, "-m", "hexarena"]
@@ -87,11 +89,15 @@ def main(argv: list[str] | None = None) -> int:
         folder = args.out / size
         folder.mkdir(parents=True, exist_ok=True)
         toml = folder.parent / f"ladder-{size}.toml"
-        toml.write_text(config(args, count, size))
+        if not args.report_only:
+            toml.write_text(config(args, count, size))
         resume = ["--resume"] if (folder / "journal.jsonl").exists() else []
-        run([*hexarena, "tournament", str(toml), "--out", str(folder), "-j", str(args.jobs), *resume])
+        if not args.report_only:
+            run([*hexarena, "tournament", str(toml), "--out", str(folder), "-j", str(args.jobs), *resume])
+        elif not resume:
+            continue
         sections.append((size, count, run([*hexarena, "ratings", str(folder), "--by", "game,size"])))
-    minutes = (time.monotonic() - started) / 60
+    minutes = None if args.report_only else (time.monotonic() - started) / 60
     args.page.write_text(page(args, sections, minutes, argv if argv is not None else sys.argv[1:]))
     print(f"wrote {args.page}")
     return 0
@@ -110,7 +116,7 @@ def machine() -> str:
     return f"{platform.system()} {platform.machine()}, {cpus} cores ({model or 'unknown CPU'}), Python {platform.python_version()}"
 
 
-def page(args: argparse.Namespace, sections: list[tuple[str, int, str]], minutes: float,
+def page(args: argparse.Namespace, sections: list[tuple[str, int, str]], minutes: float | None,
          argv: list[str]) -> str:
     date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     head = [
@@ -122,7 +128,7 @@ def page(args: argparse.Namespace, sections: list[tuple[str, int, str]], minutes
         "",
         f"* Command: `python -m bench.ladder {shlex.join(argv)}`".rstrip() + "",
         f"* Machine: {machine()}",
-        f"* Date: {date}; wall time {minutes:.0f} min",
+        f"* Date: {date}" + ("" if minutes is None else f"; wall time {minutes:.0f} min"),
         f"* Players: `random`, `greedy`, `heuristic`, `mcts:{args.fast:g}s`, `mcts:{args.slow:g}s`",
         f"* Clock: Fischer {args.main:g} s + {args.increment:g} s a move, {args.move_limit:g} s per move at most",
         f"* Games per pairing: {args.games_small} at the smallest recommended size, "
@@ -135,6 +141,9 @@ def page(args: argparse.Namespace, sections: list[tuple[str, int, str]], minutes
     for size, count, text in sections:
         title = "smallest recommended size" if size == "small" else "default size"
         body += [f"## {title} ({count} games per pairing)", "", "```", text.rstrip(), "```", ""]
+        if args.report_only:
+            played = sum(1 for _ in open(args.out / size / "journal.jsonl", encoding="utf-8"))
+            body[-4:-4] = [f"{played} games in the journal when the page was written.", ""]
     return "\n".join(head + body)
 
 
