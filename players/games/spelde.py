@@ -5,8 +5,10 @@ is splittable (literal rule: two non-adjacent stones, i.e. not a single
 stone, a pair or a triangle). The player with no placement loses, so the
 evaluation is mobility: Black's open sites minus White's, with sites open
 to one colour only counted double (the other cannot take them away by
-playing there). `policy` is the informed playout policy: the best of
-``POLICY_DRAWS`` random actions by that evaluation.
+playing there). `policy` is an informed playout policy (the best of
+``POLICY_DRAWS`` random actions by that evaluation); MCTS does not use it,
+since valuing the leaf by the evaluation alone measured far better
+(players/games/__init__.py).
 """
 from __future__ import annotations
 
