@@ -1,23 +1,25 @@
-"""MCTS speed and strength: `python -m bench.bench_mcts [--games N] [--moves N] [--plies N]`.
+"""MCTS speed and strength: `python -m bench.bench_mcts [--games N] [--seconds X] [--skip-strength]`.
 
-Speed, per game at its default size and variant: random playouts a second
-from the start position, and the wall time of the default `mcts` move (ply
-budget) over the first few moves of a seeded game. Strength: in-process games
-at small sizes of `mcts` against `greedy` and `random`, seats alternating
-(a swap exchanges seats, as the referee does); draws count 1/2.
+Speed, per game at its default size after 12 random plies: random playouts
+a second (the leaf evaluation of MCTS before issue 18), evaluations a second
+of the game's evaluator now (players.games.evaluator_for), and MCTS
+iterations a second in a 0.5 s search. Strength: in-process games at the
+smallest recommended size of `mcts:Xs` against `random`, `greedy` and
+`heuristic`, seats alternating (a swap exchanges seats, as the referee
+does); draws count 1/2.
 """
 from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import time
 
 from bench.common import baseline_us, table
 from hexarena.engine import registry
 from hexarena.engine.actions import holders_after
 from hexarena.engine.game import GameInfo, GameState, Variant
-from hexarena.players import Budget, MctsBot, greedy_bot, random_bot
+from hexarena.players import Budget, MctsBot, greedy_bot, heuristic_bot, random_bot
+from hexarena.players.games import evaluator_for
 from hexarena.players.base import Bot
 
 
@@ -34,20 +36,6 @@ def playouts_per_second(state: GameState, seconds: float = 1.0) -> tuple[float, 
             plies += 1
         count += 1
     return count / (time.perf_counter() - t0), plies / count
-
-
-def move_times(state: GameState, bot: Bot, moves: int) -> list[float]:
-    """Wall seconds of each of the bot's first `moves` moves of a self-play game."""
-    rng = random.Random(2)
-    times = []
-    for _ in range(moves):
-        if state.outcome() is not None:
-            break
-        t0 = time.perf_counter()
-        action = bot(state, rng, Budget())
-        times.append(time.perf_counter() - t0)
-        state = state.play(action)
-    return times
 
 
 def play(info: GameInfo, variant: Variant, bots: list[Bot], seed: int) -> int | None:
@@ -74,41 +62,64 @@ def score(info: GameInfo, variant: Variant, bot: Bot, opponent: Bot, games: int)
     return points
 
 
+def evaluations_per_second(state: GameState, evaluator, seconds: float = 1.0) -> float:
+    """Leaf evaluations a second of `evaluator` on `state` (MCTS's cost per iteration, roughly)."""
+    rng = random.Random(3)
+    count = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        evaluator(state, rng)
+        count += 1
+    return count / (time.perf_counter() - t0)
+
+
+def midgame(state: GameState, plies: int, seed: int = 4) -> GameState:
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.outcome() is not None:
+            break
+        state = state.play(state.random_action(rng))
+    return state
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=4, help="games per pairing (default %(default)s)")
-    parser.add_argument("--moves", type=int, default=4, help="timed moves per game (default %(default)s)")
-    parser.add_argument("--plies", type=int, default=4000,
-                        help="ply budget of mcts in the strength games (default %(default)s)")
+    parser.add_argument("--seconds", type=float, default=0.25,
+                        help="mcts seconds a move in the strength games (default %(default)s)")
+    parser.add_argument("--skip-strength", action="store_true")
     args = parser.parse_args()
     base = baseline_us()
-    bot = MctsBot()
-    print(f"baseline {base:.0f} us; default mcts budget: {bot.plies} simulated plies a move\n")
+    print(f"baseline {base:.0f} us\n")
     rows = []
     for gid in registry.playable():
         info = registry.get(gid)
-        state = info.new_game(info.variant(None), 0)
+        state = midgame(info.new_game(info.variant(None), 0), 12)
         rate, length = playouts_per_second(state)
-        times = move_times(state, bot, args.moves)
-        rows.append({"game": gid, "size": info.default_size, "playouts/s": f"{rate:.0f}",
-                     "plies/playout": f"{length:.0f}", "move s (median)": f"{statistics.median(times):.2f}",
-                     "move s (max)": f"{max(times):.2f}",
-                     "move / baseline": f"{statistics.median(times) * 1e6 / base:.0f}"})
+        evaluator = evaluator_for(state)
+        after = evaluations_per_second(state, evaluator)
+        search = MctsBot(seconds=0.5).search(state, random.Random(5))
+        rows.append({"game": gid, "size": info.default_size, "random playouts/s (before)": f"{rate:.0f}",
+                     "plies/playout": f"{length:.0f}", "evaluator": type(evaluator).__name__,
+                     "evaluations/s (after)": f"{after:.0f}",
+                     "mcts iterations/s": f"{search.iterations / 0.5:.0f}"})
+    print("after 12 random plies from the start, default size:")
     print(table(rows))
+    if args.skip_strength:
+        return
     print()
-    small = MctsBot(plies=args.plies)
+    bot = MctsBot(seconds=args.seconds)
     rows = []
     for gid in registry.playable():
         info = registry.get(gid)
-        size = min(info.sizes) - 1 if gid != "vaxandis" else min(info.sizes)
-        variant = info.variant(size)
+        variant = info.variant(min(info.sizes))
         t0 = time.perf_counter()
-        vs_greedy = score(info, variant, small, greedy_bot, args.games)
-        vs_random = score(info, variant, small, random_bot, args.games)
-        rows.append({"game": info.describe(variant), "size": size, "games": args.games,
-                     "vs greedy": f"{vs_greedy:g}/{args.games}", "vs random": f"{vs_random:g}/{args.games}",
-                     "wall s": f"{time.perf_counter() - t0:.0f}"})
-    print(f"mcts with {args.plies} plies a move, in-process, seats alternating:")
+        row = {"game": info.describe(variant), "size": variant.size, "games": args.games}
+        for name, opponent in (("random", random_bot), ("greedy", greedy_bot), ("heuristic", heuristic_bot)):
+            row[f"vs {name}"] = f"{score(info, variant, bot, opponent, args.games):g}/{args.games}"
+        row["wall s"] = f"{time.perf_counter() - t0:.0f}"
+        rows.append(row)
+    print(f"mcts:{args.seconds:g}s, in-process, seats alternating, smallest recommended size:")
     print(table(rows))
 
 

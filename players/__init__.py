@@ -1,9 +1,11 @@
 """Built-in bots, each servable over stdin/stdout (``python -m hexarena.players NAME``).
 
-Names: ``random``, ``greedy``, ``mcts`` (MCTS at its default budget, about
-0.5-1 s a move) and ``mcts:N`` (MCTS with exactly N iterations a move, N a
-positive integer). Imports ``engine`` and ``protocol`` only (never
-``referee`` or trio).
+Names: ``random``, ``greedy``, ``heuristic`` (one ply scored by the game's
+evaluation, players/games), ``mcts`` (MCTS, 1 s a move or less when the
+clock says so), ``mcts:N`` (exactly N iterations a move, N a positive
+integer; fewer only if the clock would otherwise run out) and ``mcts:Xs``
+(X seconds a move, X a positive decimal, capped by the clock). Imports
+``engine`` and ``protocol`` only (never ``referee`` or trio).
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from collections.abc import Callable
 
 from .base import Bot, Budget
 from .greedy import greedy_bot
+from .heuristic import heuristic_bot
 from .mcts import MctsBot
 from .random_bot import random_bot
 
@@ -18,13 +21,22 @@ from .random_bot import random_bot
 BOTS: dict[str, Bot] = {
     "random": random_bot,
     "greedy": greedy_bot,
+    "heuristic": heuristic_bot,
     "mcts": MctsBot(),
 }
 
 #: Bots that take a budget as `NAME:N`, and how N builds them.
 BUDGETED: dict[str, Callable[[int], Bot]] = {
-    "mcts": lambda n: MctsBot(iterations=n, plies=None),
+    "mcts": lambda n: MctsBot(iterations=n, seconds=None),
 }
+
+#: Bots that take a time as `NAME:Xs` (X seconds a move), and how X builds them.
+TIMED: dict[str, Callable[[float], Bot]] = {
+    "mcts": lambda x: MctsBot(seconds=x),
+}
+
+#: The longest X accepted in `NAME:Xs`.
+MAX_SECONDS = 3600.0
 
 #: The largest N accepted in `NAME:N`.
 MAX_BUDGET = 10_000_000
@@ -39,6 +51,14 @@ def get(name: str) -> Bot:
         except KeyError:
             raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}, "
                              f"{', '.join(f'{b}:N' for b in BUDGETED)}") from None
+    if count.endswith("s") and base in TIMED:
+        try:
+            seconds = float(count[:-1])
+        except ValueError:
+            seconds = -1.0
+        if not 0 < seconds <= MAX_SECONDS:
+            raise ValueError(f"{name!r}: X in {base}:Xs must be seconds in (0, {MAX_SECONDS:g}]")
+        return TIMED[base](seconds)
     if base not in BUDGETED:
         raise ValueError(f"bot {base!r} takes no budget; budgeted bots: "
                          f"{', '.join(f'{b}:N' for b in BUDGETED)}")
@@ -47,4 +67,5 @@ def get(name: str) -> Bot:
     return BUDGETED[base](int(count))
 
 
-__all__ = ["BOTS", "BUDGETED", "Bot", "Budget", "MctsBot", "get", "greedy_bot", "random_bot"]
+__all__ = ["BOTS", "BUDGETED", "TIMED", "Bot", "Budget", "MctsBot", "get", "greedy_bot",
+           "heuristic_bot", "random_bot"]

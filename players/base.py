@@ -16,9 +16,14 @@ from hexarena.engine.game import GameState
 
 @dataclass(frozen=True)
 class Budget:
-    """How much a bot may spend on one move: `seconds` left on its clock (None: unknown)."""
+    """How much a bot may spend on one move (None: unknown).
+
+    `seconds`: left on its clock; `move_seconds`: the serving loop's share of
+    the clock for this move (players/clock.py), which a timed bot never exceeds.
+    """
 
     seconds: float | None = None
+    move_seconds: float | None = None
 
 
 Bot = Callable[[GameState, random.Random, Budget], Action]

@@ -19,6 +19,11 @@ example Marbanta ``nopie``, or the Anda swap that hands over the colour to
 move) the preference is reversed, since the options counted are its own.
 Ties are broken at random by the injected rng.
 
+Clock: when the serving loop gives ``Budget.move_seconds`` and looking at
+every candidate would overrun it, the choice is made among the candidates
+looked at so far (at least one), so greedy never loses on time; without a
+clock, or with time enough, the choice is a pure function of state and rng.
+
 Candidates: every legal action when there are at most ``ENUMERATION_CAP``;
 otherwise (Spelde's flip sets can number millions, Anda's first pairs
 thousands) a sample of ``random_action`` draws that keeps at most one
@@ -29,6 +34,7 @@ full action list.
 from __future__ import annotations
 
 import random
+import time
 from itertools import islice
 
 from hexarena.engine.actions import Accept, Action, Grow, Place, Propose, Split, holder_after
@@ -49,7 +55,10 @@ def greedy_bot(state: GameState, rng: random.Random, budget: Budget = Budget()) 
     want_few = not state.info.no_move_wins
     best: list[Action] = []
     best_value: float | None = None
+    deadline = None if budget.move_seconds is None else time.perf_counter() + budget.move_seconds
     for action in candidates(state, rng):
+        if deadline is not None and best and time.perf_counter() > deadline:
+            break
         child = state.play(action)
         holder = holder_after(state.to_move, action)
         outcome = child.outcome()

@@ -19,6 +19,7 @@ from hexarena.protocol.engine_side import EngineSide
 
 from . import get
 from .base import Budget
+from .clock import move_budget, moves_ahead
 
 DEFAULT_SEED = 0
 
@@ -31,12 +32,27 @@ def _version() -> str:
 
 
 def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
-    """An EngineSide answering `genmove` with the named bot; ValueError for an unknown name."""
+    """An EngineSide answering `genmove` with the named bot; ValueError for an unknown name.
+
+    The loop owns the clock: each move's ``Budget.move_seconds`` comes from what
+    the engine was told (players/clock.py). A bot with a ``search`` method
+    (MCTS) gets back the tree of its last search, so the subtree of the
+    actions played since is reused.
+    """
     bot = get(bot_name)
     rng = random.Random(seed)
+    search = getattr(bot, "search", None)
+    tree = None
 
     def choose(state: GameState, clock: MoveClock):
-        return bot(state, rng, Budget(clock.left.seconds if clock.left else None))
+        nonlocal tree
+        budget = Budget(clock.left.seconds if clock.left else None,
+                        move_budget(clock, moves_ahead(state)))
+        if search is None:
+            return bot(state, rng, budget)
+        result = search(state, rng, budget, tree)
+        tree = result.tree
+        return result.action
 
     return EngineSide(choose, name=f"hexarena-{bot_name}", version=_version())
 

@@ -27,7 +27,7 @@ from .spawn import ResourceLimits
 
 PAIRINGS = ("round-robin", "gauntlet")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*\Z")
-PLAYER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*(:[0-9]+)?\Z")   # NAME or NAME:N (e.g. mcts:400)
+PLAYER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*(:[0-9]+(\.[0-9]+)?s?)?\Z")   # NAME, NAME:N, NAME:Xs (mcts:400, mcts:0.5s)
 PLAYER_CMD = ("{python}", "-P", "-m", "hexarena.players", "NAME", "--seed", "{seed}")   # -P: not from the cwd
 
 

@@ -14,7 +14,7 @@ from hexarena.engine import registry
 from hexarena.engine.actions import Action, holder_after, holders_after
 from hexarena.engine.game import GameState
 from hexarena.players import Budget, MctsBot, random_bot
-from hexarena.players.mcts import DEFAULT_PLIES, ENUMERATION_CAP, MIN_ITERATIONS, RESERVE_SECONDS
+from hexarena.players.mcts import DEFAULT_SECONDS, ENUMERATION_CAP
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = [(g, b) for g in registry.playable() for b in registry.get(g).balances]
@@ -41,8 +41,12 @@ def wins_now(state: GameState, actions: list[Action]) -> set[Action]:
 
 # -- the registry ------------------------------------------------------------------------
 def test_names_select_the_budget() -> None:
-    assert players.get("mcts") == MctsBot(iterations=None, plies=DEFAULT_PLIES)
-    assert players.get("mcts:400") == MctsBot(iterations=400, plies=None)
+    assert players.get("mcts") == MctsBot(iterations=None, seconds=DEFAULT_SECONDS)
+    assert players.get("mcts:400") == MctsBot(iterations=400, seconds=None)
+    assert players.get("mcts:0.25s") == MctsBot(seconds=0.25)
+    for bad in ("mcts:0s", "mcts:xs", "mcts:-1s"):
+        with pytest.raises(ValueError, match="seconds"):
+            players.get(bad)
     for bad in ("mcts:0", "mcts:", "mcts:-3", "mcts:1e3", "mcts:99999999999"):
         with pytest.raises(ValueError, match="whole number"):
             players.get(bad)
@@ -54,18 +58,16 @@ def test_names_select_the_budget() -> None:
 
 def test_a_bot_needs_some_budget() -> None:
     with pytest.raises(ValueError):
-        MctsBot(iterations=None, plies=None)
+        MctsBot(iterations=None, seconds=None)
     with pytest.raises(ValueError):
         MctsBot(iterations=0)
 
 
-def test_budget_shrinks_when_the_clock_runs_low() -> None:
-    bot = MctsBot(iterations=400, plies=10_000)
-    assert bot.limits(Budget()) == (400, 10_000)
-    assert bot.limits(Budget(RESERVE_SECONDS * 10)) == (400, 10_000)
-    assert bot.limits(Budget(RESERVE_SECONDS / 4)) == (100, 2_500)
-    assert bot.limits(Budget(0.0)) == (MIN_ITERATIONS, 0)
-    assert MctsBot(iterations=3, plies=None).limits(Budget(0.0)) == (3, None)
+def test_the_clock_share_caps_the_time_but_not_the_count() -> None:
+    bot = MctsBot(iterations=400, seconds=2.0)
+    assert bot.move_seconds(Budget()) == 2.0
+    assert bot.move_seconds(Budget(100.0, 0.5)) == 0.5
+    assert MctsBot(iterations=3, seconds=None).move_seconds(Budget()) is None
 
 
 def test_config_accepts_a_budgeted_player() -> None:
@@ -79,7 +81,7 @@ def test_config_accepts_a_budgeted_player() -> None:
 
 
 # -- legality and determinism ------------------------------------------------------------
-@pytest.mark.parametrize("bot", [MctsBot(iterations=6, plies=None), MctsBot(plies=200)], ids=["iter", "plies"])
+@pytest.mark.parametrize("bot", [MctsBot(iterations=6, seconds=None), MctsBot(seconds=0.02)], ids=["iter", "time"])
 @pytest.mark.parametrize("game,balance", CONFIGS)
 def test_plays_legal_actions_on_every_game(bot: MctsBot, game: str, balance: str) -> None:
     info = registry.get(game)
@@ -98,7 +100,7 @@ def test_plays_legal_actions_on_every_game(bot: MctsBot, game: str, balance: str
 @pytest.mark.parametrize("game", registry.playable())
 def test_same_seed_same_move(game: str) -> None:
     info = registry.get(game)
-    bot = MctsBot(iterations=30, plies=None)
+    bot = MctsBot(iterations=30, seconds=None)
     walk = random.Random(5)
     state = info.new_game(info.variant(3), 0)
     seen = set()
@@ -113,7 +115,7 @@ def test_same_seed_same_move(game: str) -> None:
 
 
 def test_the_seed_matters() -> None:
-    bot = MctsBot(iterations=20, plies=None)
+    bot = MctsBot(iterations=20, seconds=None)
     state = spelde(5)
     assert len({bot(state, random.Random(seed), Budget()) for seed in range(8)}) > 1
 
@@ -122,7 +124,7 @@ def test_the_seed_matters() -> None:
 def test_takes_the_only_winning_placement() -> None:
     state = registry.from_position(ONE_WIN)
     for seed in range(5):
-        assert state.format(MctsBot(iterations=1, plies=None)(state, random.Random(seed), Budget())) == "d3"
+        assert state.format(MctsBot(iterations=1, seconds=None)(state, random.Random(seed), Budget())) == "d3"
 
 
 #: Where a mover can win with its own action: not Marbanta, where the player unable to move
@@ -138,7 +140,7 @@ SELF_LOSS_CONFIGS = [(g, b) for g, b in CONFIGS if g not in ("spelde", "vaxandis
 def test_takes_a_win_in_one_on_every_game(game: str, balance: str) -> None:
     """Wherever an action wins at once, MCTS plays one, even on the smallest budget (listed turns)."""
     info = registry.get(game)
-    bot = MctsBot(iterations=1, plies=None)
+    bot = MctsBot(iterations=1, seconds=None)
     checked = 0
     for seed in range(2, 8):                  # random walks until some turn offers a win in one
         walk = random.Random(seed)
@@ -186,7 +188,7 @@ def losing_spots(size: int, seeds: range, limit: int) -> list[tuple[GameState, s
 def test_avoids_a_move_that_lets_the_opponent_win_at_once() -> None:
     spots = losing_spots(4, range(20), 6)
     assert len(spots) >= 4
-    bot = MctsBot(iterations=400, plies=None)
+    bot = MctsBot(iterations=400, seconds=None)
     for state, safe in spots:
         assert bot(state, random.Random(3), Budget()) in safe, state.position()
 
@@ -196,7 +198,7 @@ def test_never_plays_a_move_that_loses_by_itself(game: str, balance: str) -> Non
     """An action after which the rules declare the mover lost (Marbanta: leaving the opponent
     without a move) is never chosen while another action does not lose at once."""
     info = registry.get(game)
-    bot = MctsBot(iterations=1, plies=None)
+    bot = MctsBot(iterations=1, seconds=None)
     checked = 0
     for seed in range(4, 12):                 # random walks until some turn offers a self-losing action
         walk = random.Random(seed)
@@ -239,7 +241,7 @@ def play_match(info, variant, bots, seed: int) -> int | None:
 def test_beats_random_on_spelde(size: int, balance: str, iterations: int) -> None:
     info = registry.get("spelde")
     variant = info.variant(size, [balance])
-    mcts = MctsBot(iterations=iterations, plies=None)
+    mcts = MctsBot(iterations=iterations, seconds=None)
     won = 0
     for game in range(10):
         seat = game % 2

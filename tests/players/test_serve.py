@@ -37,7 +37,7 @@ def test_serve_answers_until_quit() -> None:
     assert got[5] == "=6 " and len(got) == 6        # nothing after quit
 
 
-@pytest.mark.parametrize("bot", ["random", "greedy"])
+@pytest.mark.parametrize("bot", ["random", "greedy", "heuristic", "mcts:30"])
 def test_serve_is_reproducible_by_seed(bot: str) -> None:
     moves = "".join(f"{i} genmove {'bw'[i % 2]}\n" for i in range(20))
     text = "game spelde nopie\nboardsize 5\n" + moves
@@ -97,3 +97,22 @@ def test_conformance_kit_framing_checks() -> None:
     last = proc.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"[1-9]\d* passed, 0 failed", last), proc.stdout
     assert proc.returncode == 0
+
+
+@pytest.mark.parametrize("bot", ["mcts", "mcts:100000", "mcts:2s"])
+def test_a_timed_search_answers_within_a_clock_almost_spent(bot: str) -> None:
+    """The serving loop's budget caps the search: with no time left the search stops at once
+    (an unbounded `mcts:100000` would take minutes) and answers a legal move."""
+    text = ("1 game spelde nopie\n2 boardsize 5\n3 time_settings 10 0 0\n4 time_left b 0 0\n"
+            "5 genmove b\n6 quit\n")
+    status, out = serve_text(text, bot, 1)
+    got = responses(out)
+    assert status == 0 and got[3] == "=4 " and re.fullmatch(r"=5 [a-i][1-9]", got[4]), got
+
+
+@pytest.mark.parametrize("bot", ["greedy", "heuristic"])
+def test_one_ply_players_answer_legally_with_no_time_left(bot: str) -> None:
+    text = ("1 game spelde nopie\n2 boardsize 5\n3 time_settings 10 0 0\n4 time_left b 0 0\n"
+            "5 genmove b\n6 quit\n")
+    got = responses(serve_text(text, bot, 1)[1])
+    assert re.fullmatch(r"=5 [a-i][1-9]", got[4]), got

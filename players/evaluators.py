@@ -1,0 +1,125 @@
+"""How MCTS values a leaf: the evaluator interface and the generic evaluators.
+
+An evaluator maps a state that is not over to Black's expected score in
+[0, 1] (1: Black wins, 0: White wins, 1/2: a draw or an even position), from
+the state, the injected rng and nothing else. Playout evaluators may append
+each simulated ``(mover, action)`` to ``trace`` (RAVE/AMAF reads it).
+
+* :class:`RandomPlayout` (the default): ``random_action`` until the rules end
+  the game or the game's ply cap, where ``adjudicate()`` decides.
+* :class:`CutoffPlayout`: at most ``depth`` plies of a playout policy, then a
+  static evaluation squashed to [0, 1]; for games whose random games run
+  long (Vaxandis reaches its ply cap).
+* :class:`PolicyPlayout`: to the end with an informed playout policy, for
+  games where uniform random play misjudges positions (Spelde).
+* :class:`StaticEvaluation`: the evaluation alone (a cut-off at depth 0).
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from hexarena.engine.actions import Action
+from hexarena.engine.core import Colour, Outcome
+from hexarena.engine.game import GameState
+
+Trace = list[tuple[Colour, Action]]
+#: A playout policy: an action of a state that is not over.
+Policy = Callable[[GameState, random.Random], Action]
+#: A static evaluation: Black's advantage in a state (any real; 0 even; positive good for Black).
+Evaluation = Callable[[GameState], float]
+
+
+class Evaluator(Protocol):
+    def __call__(self, state: GameState, rng: random.Random, trace: Trace | None = None) -> float:
+        """Black's expected score in [0, 1] of `state` (not over)."""
+
+
+def outcome_value(outcome: Outcome) -> float:
+    """1 when Black wins, 0 when White wins, 1/2 for a draw."""
+    if outcome.winner is None:
+        return 0.5
+    return 1.0 if outcome.winner is Colour.BLACK else 0.0
+
+
+def squash(score: float, scale: float) -> float:
+    """A Black advantage as an expected score: the logistic of score/scale."""
+    x = max(-60.0, min(60.0, score / scale))
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def random_policy(state: GameState, rng: random.Random) -> Action:
+    return state.random_action(rng)
+
+
+def _end(state: GameState, cap: int) -> Outcome | None:
+    outcome = state.outcome()
+    if outcome is None and state.ply >= cap:
+        outcome = state.adjudicate()
+    return outcome
+
+
+@dataclass(frozen=True)
+class PolicyPlayout:
+    """Play `policy` to the end of the game (or its ply cap); the result's value."""
+
+    policy: Policy = random_policy
+
+    def __call__(self, state: GameState, rng: random.Random, trace: Trace | None = None) -> float:
+        cap = state.info.ply_cap(state.variant.size)
+        policy = self.policy
+        while True:
+            outcome = _end(state, cap)
+            if outcome is not None:
+                return outcome_value(outcome)
+            action = policy(state, rng)
+            if trace is not None:
+                trace.append((state.to_move, action))
+            state = state.play(action)
+
+
+class RandomPlayout(PolicyPlayout):
+    """Uniform random playouts (the game's own ``random_action``): MCTS's default evaluator."""
+
+    def __init__(self) -> None:
+        super().__init__(random_policy)
+
+
+@dataclass(frozen=True)
+class CutoffPlayout:
+    """At most `depth` plies of `policy`, then `evaluation` squashed by `scale`.
+
+    A game that ends within the depth is scored by its result.
+    """
+
+    evaluation: Evaluation
+    depth: int = 20
+    scale: float = 1.0
+    policy: Policy = random_policy
+
+    def __call__(self, state: GameState, rng: random.Random, trace: Trace | None = None) -> float:
+        cap = state.info.ply_cap(state.variant.size)
+        for _ in range(self.depth):
+            outcome = _end(state, cap)
+            if outcome is not None:
+                return outcome_value(outcome)
+            action = self.policy(state, rng)
+            if trace is not None:
+                trace.append((state.to_move, action))
+            state = state.play(action)
+        outcome = _end(state, cap)
+        if outcome is not None:
+            return outcome_value(outcome)
+        return squash(self.evaluation(state), self.scale)
+
+
+def StaticEvaluation(evaluation: Evaluation, scale: float = 1.0) -> CutoffPlayout:
+    """The evaluation of the leaf itself, no playout."""
+    return CutoffPlayout(evaluation, 0, scale)
+
+
+__all__ = ["Evaluator", "Evaluation", "Policy", "Trace", "PolicyPlayout", "RandomPlayout",
+           "CutoffPlayout", "StaticEvaluation", "outcome_value", "squash", "random_policy"]

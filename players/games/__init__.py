@@ -1,0 +1,79 @@
+"""Per-game knowledge for the generic players: evaluations and MCTS evaluators.
+
+Each module ``players/games/<game>.py`` defines ``evaluate(state) -> float``,
+Black's advantage in a state that is not over (0: even; its unit is about one
+stone or site), and ``SCALE``, the advantage that is worth an expected score
+of ``1/(1+e^-1)``. The `heuristic` player maximises it one ply deep; MCTS uses
+the evaluator and the selection rule chosen here for each game (random
+playouts and UCT unless said).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+
+from hexarena.engine.game import GameState
+
+from ..evaluators import CutoffPlayout, Evaluator, RandomPlayout, StaticEvaluation
+from ..selection import UCT, Rave, Selection
+from . import anda, anda_prison, marbanta, spelde, vaxandis
+
+#: The evaluation module of each game id.
+MODULES: dict[str, ModuleType] = {
+    "anda": anda,
+    "anda-prison": anda_prison,
+    "spelde": spelde,
+    "vaxandis": vaxandis,
+    "marbanta": marbanta,
+}
+
+#: MCTS's evaluator per game, where random playouts are not the best choice.
+EVALUATORS: dict[str, Callable[[], Evaluator]] = {
+    # uniform random playouts of Anda are long (~250 plies at n=9) and noisy: at
+    # 0.15 s a move, n=7, 4 games, random playouts scored 0 against greedy and
+    # 0 against heuristic; 10 random plies then the evaluation, 3 and 2.
+    "anda": lambda: CutoffPlayout(anda.evaluate, depth=10, scale=anda.SCALE),
+    # Anda-prison at 0.15 s a move, n=7, 4 games against heuristic: random
+    # playouts 0, 10 plies then the evaluation 0, 3 plies 2, the evaluation alone 2.
+    "anda-prison": lambda: StaticEvaluation(anda_prison.evaluate, anda_prison.SCALE),
+    # random games reach the ply cap: 20 random plies, then the evaluation. At
+    # 0.15 s a move, n=4, 6 games: against greedy 5.5 (depth 8: 5), against
+    # heuristic 5 (depth 8: 3.5).
+    "vaxandis": lambda: CutoffPlayout(vaxandis.evaluate, depth=20, scale=vaxandis.SCALE),
+    # playouts misjudge Spelde, random (0 of 6 against greedy at n=5, 0.15 s a
+    # move) or by the mobility policy `spelde.policy` (0 of 6; a cut-off after
+    # 4 plies of it: 3 of 6): the leaf's mobility evaluation alone scores 6 of 6.
+    "spelde": lambda: StaticEvaluation(spelde.evaluate, spelde.SCALE),
+}
+
+#: MCTS's selection rule per game, where UCT is not the best choice.
+SELECTIONS: dict[str, Selection] = {
+    # RAVE against UCT, 300 iterations a move each, n=7, 8 games: 6 of 8
+    # (Spelde, whose leaves are evaluated without playouts: 4 of 8).
+    "marbanta": Rave(),
+}
+
+_cache: dict[str, Evaluator] = {}
+
+
+def evaluation_for(game_id: str) -> tuple[Callable[[GameState], float], float]:
+    """(evaluate, scale) of a game; KeyError for a game without one."""
+    module = MODULES[game_id]
+    return module.evaluate, module.SCALE
+
+
+def evaluator_for(state: GameState) -> Evaluator:
+    """MCTS's evaluator for the game of `state` (random playouts by default)."""
+    game = state.info.id
+    if game not in _cache:
+        make = EVALUATORS.get(game)
+        _cache[game] = make() if make else RandomPlayout()
+    return _cache[game]
+
+
+def selection_for(state: GameState) -> Selection:
+    """MCTS's selection rule for the game of `state` (UCT by default)."""
+    return SELECTIONS.get(state.info.id) or UCT()
+
+
+__all__ = ["MODULES", "EVALUATORS", "SELECTIONS", "evaluation_for", "evaluator_for", "selection_for"]

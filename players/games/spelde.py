@@ -1,0 +1,69 @@
+"""Spelde: splittable groups and mobility (RULES.md section 4).
+
+A site is open to a colour when it is empty and every adjacent enemy group
+is splittable (literal rule: two non-adjacent stones, i.e. not a single
+stone, a pair or a triangle). The player with no placement loses, so the
+evaluation is mobility: Black's open sites minus White's, with sites open
+to one colour only counted double (the other cannot take them away by
+playing there). `policy` is an informed playout policy (the best of
+``POLICY_DRAWS`` random actions by that evaluation); MCTS does not use it,
+since valuing the leaf by the evaluation alone measured far better
+(players/games/__init__.py).
+"""
+from __future__ import annotations
+
+import random
+
+from hexarena.engine.actions import Action
+from hexarena.engine.game import GameState
+from hexarena.engine.geometry import Hexagon
+
+from .common import sign
+
+SCALE = 3.0
+#: Random actions compared by the playout policy.
+POLICY_DRAWS = 3
+
+
+def _unsplittable(board: Hexagon, stones: int) -> int:
+    """The stones of groups with no two non-adjacent stones."""
+    out = 0
+    for group in board.components(stones):
+        n = group.bit_count()
+        if n <= 2:
+            out |= group
+        elif n == 3:
+            a = group & -group
+            if (board.neighbour_mask[a.bit_length() - 1] & group).bit_count() == 2:
+                rest = group & ~a
+                b = rest & -rest
+                if board.neighbour_mask[b.bit_length() - 1] & (rest & ~b):
+                    out |= group            # a triangle
+    return out
+
+
+def open_sites(board: Hexagon, black: int, white: int) -> tuple[int, int]:
+    """(Black's, White's) open sites as bitboards."""
+    empty = board.mask & ~(black | white)
+    return (empty & ~board.expand(_unsplittable(board, white)),
+            empty & ~board.expand(_unsplittable(board, black)))
+
+
+def evaluate(state: GameState) -> float:
+    ob, ow = open_sites(state.board, state.black, state.white)
+    return (ob.bit_count() - ow.bit_count()) + ((ob & ~ow).bit_count() - (ow & ~ob).bit_count())
+
+
+def policy(state: GameState, rng: random.Random) -> Action:
+    """The best of a few random actions for the mover by `evaluate` (a win at once first)."""
+    mover = state.to_move
+    best, best_value = None, None
+    for _ in range(POLICY_DRAWS):
+        action = state.random_action(rng)
+        child = state.play(action)
+        if child.outcome() is not None:
+            return action
+        value = sign(mover) * evaluate(child)
+        if best_value is None or value > best_value:
+            best, best_value = action, value
+    return best

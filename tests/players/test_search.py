@@ -1,0 +1,179 @@
+"""MCTS's parts: evaluators, an injected selection rule, tree reuse, reproducibility; heuristic strength."""
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from hexarena.engine import registry
+from hexarena.engine.actions import Swap
+from hexarena.engine.core import Colour
+from hexarena.engine.game import GameState
+from hexarena.players import Budget, MctsBot, greedy_bot, heuristic_bot
+from hexarena.players.evaluators import CutoffPlayout, PolicyPlayout, RandomPlayout, StaticEvaluation, squash
+from hexarena.players.games import MODULES, evaluation_for, evaluator_for, selection_for
+from hexarena.players.selection import UCT, Rave
+from hexarena.players.serve import make_engine
+
+
+def new(game: str, size: int, *tokens: str) -> GameState:
+    info = registry.get(game)
+    return info.new_game(info.variant(size, list(tokens)), 0)
+
+
+def walk(state: GameState, plies: int, seed: int) -> GameState:
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.outcome() is not None:
+            break
+        state = state.play(state.random_action(rng))
+    return state
+
+
+# -- evaluators ---------------------------------------------------------------------------
+def test_a_random_playout_scores_the_end_of_the_game() -> None:
+    state = new("spelde", 4, "nopie")
+    trace = []
+    value = RandomPlayout()(state, random.Random(1), trace)
+    assert value in (0.0, 1.0)                       # Spelde has no draws
+    end = state
+    for mover, action in trace:
+        assert mover is end.to_move
+        end = end.play(action)
+    assert end.outcome() is not None
+    assert value == (1.0 if end.outcome().winner is Colour.BLACK else 0.0)
+
+
+def test_a_cutoff_playout_stops_at_its_depth_and_squashes_the_evaluation() -> None:
+    state = walk(new("vaxandis", 4, "nopie"), 12, 3)
+    evaluate, scale = evaluation_for("vaxandis")
+    assert StaticEvaluation(evaluate, scale)(state, random.Random(0)) == squash(evaluate(state), scale)
+    trace = []
+    value = CutoffPlayout(evaluate, depth=5, scale=scale)(state, random.Random(0), trace)
+    assert len(trace) == 5 and 0.0 < value < 1.0
+    assert squash(0.0, 1.0) == 0.5 and squash(1e9, 1.0) == 1.0
+
+
+def test_a_policy_playout_asks_its_policy_for_every_move() -> None:
+    asked = []
+
+    def first_action(state, rng):
+        asked.append(state.ply)
+        return next(iter(state.legal_actions()))
+    state = new("spelde", 3, "nopie")
+    PolicyPlayout(first_action)(state, random.Random(0))
+    assert asked and asked == list(range(asked[0], asked[0] + len(asked)))
+
+
+@pytest.mark.parametrize("game", registry.playable())
+def test_every_game_has_an_evaluation_and_an_evaluator(game: str) -> None:
+    assert game in MODULES
+    assert selection_for(new(game, 4)) in (UCT(), Rave())
+    state = walk(new(game, registry.get(game).sizes[0]), 30, 1)
+    if state.outcome() is None:
+        assert math.isfinite(evaluation_for(game)[0](state))
+        assert 0.0 <= evaluator_for(state)(state, random.Random(2)) <= 1.0
+
+
+# -- the selection rule -----------------------------------------------------------------
+def test_the_selection_rule_is_injected() -> None:
+    calls = []
+
+    class Counting(UCT):
+        def __call__(self, parent, child):
+            calls.append((parent.visits, child.visits))
+            return super().__call__(parent, child)
+    bot = MctsBot(iterations=60, seconds=None, selection=Counting())
+    state = new("spelde", 4, "nopie")
+    assert state.is_legal(bot(state, random.Random(0)))
+    assert calls and all(child >= 1 for _, child in calls)
+
+
+def test_rave_gathers_amaf_statistics_and_plays_legally() -> None:
+    bot = MctsBot(iterations=200, seconds=None, selection=Rave())
+    state = walk(new("marbanta", 5, "nopie"), 3, 1)
+    result = bot.search(state, random.Random(0))
+    assert state.is_legal(result.action)
+    children = result.tree.root.children
+    assert any(c.amaf_visits > c.visits for c in children)
+    plain = MctsBot(iterations=200, seconds=None, selection=UCT()).search(state, random.Random(0))
+    assert all(c.amaf_visits == 0 for c in plain.tree.root.children)
+
+
+# -- the tree between moves -------------------------------------------------------------
+def test_tree_reuse_keeps_the_subtree_of_the_actions_played() -> None:
+    bot = MctsBot(iterations=400, seconds=None)
+    state = walk(new("spelde", 4, "nopie"), 8, 2)
+    first = bot.search(state, random.Random(0))
+    mine = next(c for c in first.tree.root.children if c.action == first.action)
+    reply = max(mine.children, key=lambda c: c.visits)
+    assert reply.visits > 1
+    now = state.play(first.action).play(reply.action)
+    before = (reply.visits, reply.wins, len(reply.children))
+    assert first.tree.advance(now) is reply
+    second = bot.search(now, random.Random(1), Budget(), first.tree)
+    assert second.tree.root is reply
+    assert reply.visits == before[0] + second.iterations      # the old statistics are kept
+    assert len(reply.children) >= before[2]
+    assert now.is_legal(second.action)
+    # a state the old tree never reached starts afresh
+    other = walk(new("spelde", 4, "nopie"), 8, 3)
+    assert first.tree.advance(other) is None
+    fresh = bot.search(other, random.Random(1), Budget(), first.tree)
+    assert fresh.tree.root.visits == fresh.iterations
+
+
+def test_mcts_n_is_reproducible_with_a_seed_across_a_served_game() -> None:
+    lines = ["1 game marbanta nopie", "2 boardsize 5", "3 time_settings 600 0 0",
+             "4 genmove b", "5 genmove b", "6 genmove w", "7 genmove b"]
+
+    def session(seed: int) -> list[str]:
+        engine = make_engine("mcts:40", seed)
+        return [engine.handle(line + "\n") for line in lines]
+    answers = session(7)
+    assert answers == session(7)
+    assert all(a.startswith("=") for a in answers), answers
+
+
+def test_the_move_budget_ends_a_search_that_has_iterations_to_spare() -> None:
+    bot = MctsBot(iterations=10**9, seconds=None)
+    state = new("anda", 5, "nopie")
+    result = bot.search(state, random.Random(0), Budget(move_seconds=0.05))
+    assert result.iterations < 10**9 and state.is_legal(result.action)
+
+
+def test_a_pie_decision_is_legal_and_comes_from_the_search() -> None:
+    state = new("spelde", 4)
+    state = state.play(state.random_action(random.Random(3)))      # Black's first stone; White may swap
+    result = MctsBot(iterations=300, seconds=None).search(state, random.Random(0))
+    assert state.is_legal(result.action)
+    assert any(isinstance(c.action, Swap) for c in result.tree.root.children)
+
+
+# -- the heuristic player ------------------------------------------------------------------
+def duel(game: str, size: int, a, b, games: int) -> float:
+    """a's score against b over `games` seeded games, seats alternating (a swap exchanges them)."""
+    info = registry.get(game)
+    variant = info.variant(size)
+    score = 0.0
+    for g in range(games):
+        state = info.new_game(variant, 0)
+        bots = [a, b] if g % 2 == 0 else [b, a]
+        holder = {state.to_move: 0, state.to_move.other: 1}
+        rngs = [random.Random(g * 2 + i) for i in range(2)]
+        cap = info.ply_cap(size)
+        while state.outcome() is None and state.ply < cap:
+            i = holder[state.to_move]
+            action = bots[i](state, rngs[i], Budget())
+            if isinstance(action, Swap):
+                holder = {c: 1 - j for c, j in holder.items()}
+            state = state.play(action)
+        winner = (state.outcome() or state.adjudicate()).winner
+        score += 0.5 if winner is None else float(bots[holder[winner]] is a)
+    return score
+
+
+@pytest.mark.parametrize("game,size", [("spelde", 6), ("vaxandis", 4)])
+def test_heuristic_beats_greedy(game: str, size: int) -> None:
+    assert duel(game, size, heuristic_bot, greedy_bot, 8) >= 6
