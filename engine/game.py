@@ -30,7 +30,7 @@ import abc
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from .actions import Action
 from .core import Colour, Outcome, Termination
@@ -142,7 +142,7 @@ class GameState(abc.ABC):
     """
 
     __slots__ = ()
-    info: GameInfo  # class attribute of each game's state
+    info: ClassVar[GameInfo]  # class attribute of each game's state
     variant: Variant
     to_move: Colour
     ply: int

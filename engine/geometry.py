@@ -265,7 +265,8 @@ def split_rays(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ..
     up: list[tuple[int, ...]] = [()] * len(board.rays)
     down: list[tuple[int, ...]] = [()] * len(board.rays)
     for bit in board.sites:
-        ups, downs = [], []
+        ups: list[int] = []
+        downs: list[int] = []
         for d, ray in enumerate(board.rays[bit]):
             if not ray:
                 continue

@@ -15,7 +15,7 @@ from dataclasses import replace
 from functools import partial
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -121,11 +121,11 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
     for key, value in (("start", start_time), ("command", command_time)):
         if value is not None:
             time[key] = value
-    data = {"seed": seed, "games_per_pair": games, "time": time, "games": [entry],
+    data: dict[str, Any] = {"seed": seed, "games_per_pair": games, "time": time, "games": [entry],
             "engines": {n: {"cmd": a} for n, a in zip(names, argv)}}
     if sprt_words:
         data["sprt"] = parse_sprt_words(sprt_words)
-        if click.get_current_context().get_parameter_source("games").name == "DEFAULT":
+        if click.get_current_context().get_parameter_source("games") is click.core.ParameterSource.DEFAULT:
             data["games_per_pair"] = data["sprt"].get("max_games", 1000)
     try:
         config = config_mod.from_dict(data, "hexarena match")
@@ -173,10 +173,12 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
     from hexarena.referee.tournament import TournamentError, load_saved
     try:
         if resume:
+            assert out is not None      # checked above: --resume needs --out
             load_saved(out)             # TournamentError naming the folder when it holds no tournament
         if config_file is not None:
             config = config_mod.load(config_file)
         elif resume:
+            assert out is not None
             config = load_saved(out)
         else:
             config = config_mod.default_config()

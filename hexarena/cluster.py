@@ -26,6 +26,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
+from typing import cast
 
 import trio
 
@@ -40,7 +41,7 @@ from .cluster_worker import HostCheck, PlayedGame, installed_version, play_on_wo
 try:
     import distributed
 except ImportError:          # the extra is not installed: --cluster says which one
-    distributed = None
+    distributed = None       # type: ignore[assignment]  # the optional-import idiom: None means absent
 
 EXTRA = "pip install 'hexarena[cluster]'"
 RESUBMITS = 2               # after Dask's own retries on other workers
@@ -144,7 +145,7 @@ class Cluster:
         for host, future in futures.items():
             status, value = await _outcome(future)
             if status == "finished":
-                check: HostCheck = value
+                check = cast(HostCheck, value)      # a finished preflight future holds preflight_on_worker's result
                 await trio.to_thread.run_sync(_write_files, out, check.files)
                 problems += check.problems
                 if check.version != here:
@@ -173,7 +174,7 @@ class Cluster:
                                             key=f"hexarena-{game.id}-{self.run_id}-{attempt}")
                 status, value = await _outcome(future)
                 if status == "finished":
-                    played: PlayedGame = value
+                    played = cast(PlayedGame, value)   # a finished game future holds play_on_worker's result
                     record = GameRecord.from_dict(played.record)
                     if record.id in delivered:
                         raise ClusterError(f"game {record.id} came back twice")   # cannot happen
@@ -193,7 +194,7 @@ class Cluster:
         return play
 
 
-async def _outcome(future: distributed.Future) -> tuple[str, object]:
+async def _outcome(future: distributed.Future) -> tuple[str | None, object]:
     """Wait (without a thread) until `future` is done; ("finished", result), ("error", exception)
     or ("cancelled", reason). The result is fetched from the worker in a thread."""
     token = trio.lowlevel.current_trio_token()
@@ -225,7 +226,7 @@ def _quiet() -> None:
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
-def _why(status: str, value: object) -> str:
+def _why(status: str | None, value: object) -> str:
     """A short reason a game's task gave no result."""
     if type(value).__name__ == "KilledWorker":
         return "its worker died"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -100,13 +100,14 @@ def sprt(folder: str, elo0: float | None, elo1: float | None, alpha: float | Non
         raise click.BadParameter(f"{engine!r} is not one of {', '.join(names)}", param_hint="--engine")
     opponent = next(n for n in names if n != engine)
     base = saved.settings if saved else None
-    given = {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "model": model}
+    given: dict[str, Any] = {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "model": model}
     values = {k: v for k, v in given.items() if v is not None}
     if base is None and ("elo0" not in values or "elo1" not in values):
         raise click.UsageError("the folder has no [sprt] settings: give --elo0 and --elo1")
     try:
-        settings = SprtSettings(**({"elo0": base.elo0, "elo1": base.elo1, "alpha": base.alpha, "beta": base.beta,
-                                    "model": base.model} if base else {}) | values)
+        start: dict[str, Any] = ({"elo0": base.elo0, "elo1": base.elo1, "alpha": base.alpha, "beta": base.beta,
+                                  "model": base.model} if base else {})
+        settings = SprtSettings(**start | values)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     order = schedule_order(config, engine, opponent) if config is not None else None

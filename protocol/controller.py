@@ -126,7 +126,7 @@ class ResponseReader:
         self._scan = 0          # bytes of _buf already known to hold no b"\n\n"
         self._broken: ProtocolViolation | None = None
 
-    def feed(self, data: bytes) -> list[Response]:
+    def feed(self, data: bytes | bytearray) -> list[Response]:
         """Add bytes; return every response completed so far, in order."""
         if self._broken is not None:
             raise self._broken

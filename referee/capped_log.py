@@ -28,7 +28,7 @@ class _CappedFile:
         self._tail = bytearray()
         self.dropped = 0
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | bytearray) -> None:
         if self._head_left > 0:
             head = data[: self._head_left]
             self._fh.write(head)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 CONTROLS = ("move", "fischer", "byoyomi", "canadian")
 CLOCKED = ("fischer", "byoyomi", "canadian")
@@ -252,7 +253,7 @@ class Clock:
         return t.main, 0
 
 
-def _number(value: object) -> bool:
+def _number(value: object) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 

@@ -223,7 +223,7 @@ def _engines(ctx: _Ctx, table: object, time: object = None) -> tuple[EngineSpec,
     return tuple(out)
 
 
-def _engine_settings(ctx: _Ctx, spec: dict, key: str) -> tuple:
+def _engine_settings(ctx: _Ctx, spec: dict, key: str) -> tuple[str | None, tuple[tuple[str, str], ...], bool]:
     """cwd, env and log_protocol of one [engines.X] table."""
     cwd = spec.get("cwd")
     if cwd is not None:

@@ -53,7 +53,7 @@ class _Ctx:
     def choice(self, value: object, key: str, choices: tuple[str, ...]) -> str:
         if value not in choices:
             raise self.error(key, f"expected one of {', '.join(choices)}, got {value!r}")
-        return value  # type: ignore[return-value]
+        return value
 
 
 _HEADER = re.compile(r"\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")

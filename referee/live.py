@@ -19,7 +19,7 @@ tables). :func:`result_line` names the winner and the colours:
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
@@ -147,7 +147,7 @@ class Progress:
 
     def standings(self) -> list[Standing]:
         games: Counter[str] = Counter()
-        score: Counter[str] = Counter()
+        score: defaultdict[str, float] = defaultdict(float)
         for r in self.records:
             for name in (r.first, r.second):
                 games[name] += 1

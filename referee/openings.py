@@ -90,7 +90,8 @@ def _is_position(game: str, size: int, variant: str, text: str) -> bool:
     from hexarena.engine.position import parse_position
     info = registry.get(game)
     try:
-        info.from_position(info.variant(size, variant.split()), parse_position(text))
+        pos = parse_position(text)
+        info.from_position(info.variant(size, variant.split()), pos, info.read_keys(pos))
     except (InvalidPosition, ValueError, KeyError):
         return False
     return True

@@ -101,6 +101,7 @@ class EngineProcess:
             raise EngineStartFailed(f"{name}: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
         if leftovers.current() is not None:
             leftovers.current().add(popen.pid)      # type: ignore[union-attr]
+        assert popen.stderr is not None     # spawn always opens a stderr pipe
         widen_pipe(popen.stderr.fileno())
         stdin, stdout, stderr = (_fd_stream(f) for f in (popen.stdin, popen.stdout, popen.stderr))
         send, receive = eager_pair(stdin, stdout, eager)

@@ -74,7 +74,7 @@ class TranscriptReceive(trio.abc.ReceiveStream):
     def __init__(self, inner: trio.abc.ReceiveStream, transcript: Transcript):
         self.inner, self.transcript = inner, transcript
 
-    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
         data = await self.inner.receive_some(max_bytes)
         self.transcript.write("<", bytes(data))
         return data

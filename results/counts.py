@@ -54,7 +54,7 @@ class Counts:
         return Counts(tuple(self.players[i] for i in used), tuple(self.pools[p] for p in pools),
                       new_index[self.first[keep]], new_index[self.second[keep]], pool_index[self.pool[keep]],
                       self.wins[keep], self.losses[keep], self.draws[keep],
-                      self.forfeits[np.ix_(pools, used)])
+                      self.forfeits[np.ix_(np.asarray(pools), used)])
 
 
 def aggregate(frame: pd.DataFrame) -> Counts:
@@ -79,6 +79,7 @@ def aggregate(frame: pd.DataFrame) -> Counts:
     n, p = len(names), len(pools)
     key = (pool_key * n + first) * n + second
     outcome = np.rint(2 * frame["score"].to_numpy(float)).astype(np.int64)     # 0 lost, 1 draw, 2 won
+    table: np.ndarray
     if p * n * n <= 1 << 22:      # a dense count table is cheapest
         dense = np.bincount(key * 3 + outcome, minlength=p * n * n * 3).reshape(-1, 3)
         rows = np.flatnonzero(dense.sum(axis=1))

@@ -191,13 +191,16 @@ def _unidentified_pools(c: Counts) -> set[int]:
         todo = [root]
         while todo:
             u = todo.pop()
+            phi_u = phi[u]
+            assert phi_u is not None      # a vertex is stacked once its phi is set
             for v, q, sign in neighbours[u]:
-                expected = tuple(x + sign * (k == q) for k, x in enumerate(phi[u]))
-                if phi[v] is None:
+                expected = tuple(x + sign * (k == q) for k, x in enumerate(phi_u))
+                phi_v = phi[v]
+                if phi_v is None:
                     phi[v] = expected
                     todo.append(v)
-                elif phi[v] != expected:
-                    demands.add(tuple(a - b for a, b in zip(expected, phi[v])))
+                elif phi_v != expected:
+                    demands.add(tuple(a - b for a, b in zip(expected, phi_v)))
     basis = _echelon([list(map(Fraction, d)) for d in demands], p)
     return {q for q in range(p) if not _in_span(basis, [Fraction(k == q) for k in range(p)])}
 

@@ -154,7 +154,7 @@ def assemble(game, size: np.ndarray, first, second, winner, termination, forfeit
     """
     (f, s, w), names = _shared_codes(first, second, winner)
     score = np.where(w == f, 1.0, np.where(w < 0, 0.5, 0.0))
-    as_player = lambda codes: pd.Categorical.from_codes(codes, categories=names)
+    as_player = lambda codes: pd.Categorical.from_codes(codes, categories=pd.Index(names))
     return pd.DataFrame({
         "game": _sorted_categorical(game), "size": np.asarray(size, dtype="int64"),
         "first": as_player(f), "second": as_player(s), "winner": as_player(w), "score": score,
@@ -246,7 +246,7 @@ def _fast_csv(p: Path) -> pd.DataFrame | None:
     size_values = np.asarray(sizes + [0], dtype="int64")[size.codes]
     if "" in winner.categories:
         winner = winner.set_categories([c for c in winner.categories if c != ""])
-    blank = pd.Categorical.from_codes(np.zeros(len(raw), dtype=np.int8), categories=[""])
+    blank = pd.Categorical.from_codes(np.zeros(len(raw), dtype=np.int8), categories=pd.Index([""]))
     frame = assemble(game, size_values, first, second, winner, blank, blank, blank)
     return frame if consistent(frame) else None
 

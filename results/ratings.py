@@ -166,9 +166,9 @@ class _Model:
         prob = _sigmoid(eta)
         resid = self.score - self.games * prob
         m = self.m
-        grad = (np.bincount(self.i, resid, m) - np.bincount(self.j, resid, m) + np.bincount(self.k, resid, m))
+        grad: np.ndarray = (np.bincount(self.i, resid, m) - np.bincount(self.j, resid, m) + np.bincount(self.k, resid, m))
         w = self.games * prob * (1.0 - prob)
-        info = np.bincount(self.flat, (self.sign[:, None] * w).ravel(), m * m).reshape(m, m)
+        info: np.ndarray = np.bincount(self.flat, (self.sign[:, None] * w).ravel(), m * m).reshape(m, m)
         if self.use_prior:
             # two virtual draws: d/dx [log s(x) + log s(-x)] = 1 - 2 s(x); information 2 s(x) s(-x)
             x = self._prior_args(theta)

@@ -98,7 +98,7 @@ class _Reader:
 
     def value(self) -> str:
         self.expect("[")
-        out = []
+        out: list[str] = []
         while True:
             ch = self.peek()
             if ch == "":

@@ -28,6 +28,7 @@ empty. Nothing here checks legality: ``state.py`` does.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import anda_regions as R
@@ -83,8 +84,8 @@ def _count(region: int, enemy: int, enemy_groups, w: int, v: int) -> int:
     return found
 
 
-def _dead_groups(groups: list[int], ex: int, was: int, regs: list[int], enemy: int,
-                 enemy_groups: list[int], w: int, v: int) -> tuple[list[int], int]:
+def _dead_groups(groups: Sequence[int], ex: int, was: int, regs: list[int], enemy: int,
+                 enemy_groups: Sequence[int], w: int, v: int) -> tuple[list[int], int]:
     """The smothered groups among `groups` and their stones: a group touching `ex` (where
     something changed) is judged again, any other keeps its earlier verdict (`was`)."""
     memo: dict[int, int] = {}
@@ -235,6 +236,7 @@ def place(board: Hexagon, an: Analysis, own: int, other: int, me: int, s: int, a
         for p in parts:
             if (_count(p, other, old_other_groups, w, v) == 1) != one:
                 flipped |= p
+    alive: Sequence[int]
     if dead:
         alive = [g for g in old_other_groups if not g & removed_other]
         regs, pieces = _merge(regs, dead, w, v)
@@ -255,7 +257,7 @@ def place(board: Hexagon, an: Analysis, own: int, other: int, me: int, s: int, a
         for p in pieces:
             around |= p
         ex = _expand(around, w, v)
-        memo = {}
+        memo: dict[int, int] = {}
         for g in alive:
             if g & ex and _smothered(g, regs, own, own_groups, memo, w, v):
                 other_smothered |= g

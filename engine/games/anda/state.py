@@ -67,6 +67,7 @@ def opening_pairs(n: int, opening: str) -> tuple[tuple[int, int], ...]:
                 ok = not board.neighbour_mask[a] >> b & 1
             else:
                 fa, fb = feature[a], feature[b]
+                assert fa is not None and fb is not None   # every perimeter site lies on a feature
                 ok = fa != fb and not board.features_adjacent(fa, fb)
             if ok:
                 out.append((a, b))
@@ -108,7 +109,7 @@ class AndaState(StoneState):
 
     def _with(self, **changes: Any) -> AndaState:
         """The next state for an action other than a single placement (the board may change)."""
-        values = {"variant": self.variant, "to_move": self.to_move.other, "ply": self.ply + 1,
+        values: dict[str, Any] = {"variant": self.variant, "to_move": self.to_move.other, "ply": self.ply + 1,
                   "black": self.black, "white": self.white, "komi": self.komi,
                   "first": self.first, "phase": self.phase}
         values.update(changes)
@@ -228,11 +229,11 @@ class AndaState(StoneState):
         return self._with(black=black, white=white, first=self.first - {self.to_move})
 
     def play(self, action: Action) -> AndaState:
-        kind = type(action)
-        if kind is Place:
+        if type(action) is Place:
             return self._place(action.cell)
-        if kind is Pair:
+        if type(action) is Pair:
             return self._pair(action.a, action.b)
+        kind = type(action)
         if kind is Pass:
             if self.to_move is Colour.BLACK:
                 raise IllegalMove("only White passes")
@@ -242,7 +243,7 @@ class AndaState(StoneState):
             if "an" in self._memo:
                 child._memo["an"] = self._memo["an"]
             return child
-        if kind is Komi:
+        if type(action) is Komi:
             if self.phase is not OFFER:
                 raise IllegalMove("no komi offer now")
             sites = self.board.site_count

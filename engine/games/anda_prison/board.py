@@ -169,9 +169,9 @@ def resolve(board: Hexagon, lay: Analysis, me: int, placed: tuple[int, ...]) -> 
             raise IllegalMove(f"{_names(board, placed)}: the placed group would be smothered")
     dead = [0, 0]
     for c in (0, 1):
-        stones = lay.stones[c]
-        if stones:
-            dead[c] = stones & ~_flood(_expand(breath[c], w, v) & stones, stones, w, v)
+        laid = lay.stones[c]
+        if laid:
+            dead[c] = laid & ~_flood(_expand(breath[c], w, v) & laid, laid, w, v)
     if not dead[0] and not dead[1]:
         return Resolved(lay, (0, 0))
     gone = dead[0] | dead[1]

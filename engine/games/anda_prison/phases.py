@@ -72,8 +72,8 @@ def agreement_score(board: Hexagon, black: int, white: int, prison_black: int, p
     """The agreement score: territory + enemy stones in the prison + 1/2 to `last`, the colour
     of the last placement or release. Equal scores (possible only with `last` unset) are a draw."""
     empty = board.mask & ~(black | white)
-    b = R.territory(board, black, white, empty).bit_count() + prison_white
-    w = R.territory(board, white, black, empty).bit_count() + prison_black
+    b: float = R.territory(board, black, white, empty).bit_count() + prison_white
+    w: float = R.territory(board, white, black, empty).bit_count() + prison_black
     b += 0.5 if last is BLACK else 0
     w += 0.5 if last is WHITE else 0
     if b == w:

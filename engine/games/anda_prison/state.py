@@ -89,7 +89,7 @@ class AndaPrisonState(StoneState):
 
     def _child(self, to_move: Colour, phase: Phase, **changes: Any) -> AndaPrisonState:
         """The next state for an action that leaves the board as it is."""
-        keep = {"first": self.first, "prison_black": self.prison_black, "prison_white": self.prison_white,
+        keep: dict[str, Any] = {"first": self.first, "prison_black": self.prison_black, "prison_white": self.prison_white,
                 "komi": self.komi, "last": self.last}
         keep.update(changes)
         child = AndaPrisonState(self.variant, to_move, self.ply + 1, self.black, self.white, phase,

@@ -54,7 +54,7 @@ def sample_group(t: SightTables, free: int, r: int, k: int, rng: random.Random,
     untried = nbr[r] & free
     seen = untried | cur
     left = k - 1
-    first = [budget]
+    first: list[int] | None = [budget]
     while left > 1:
         branches = []
         total = 0

@@ -215,6 +215,7 @@ class MarbantaState(StoneState):
             if not isinstance(action, (Swap, Keep)):
                 raise IllegalMove("White must answer the pie with swap or keep")
             return self._next(Colour.BLACK, 0, 0, PLAY)
+        branches: tuple[int, ...]
         if isinstance(action, Place):
             root, branches = action.cell, ()
         elif isinstance(action, Grow):
