@@ -8,7 +8,6 @@ naming the file, the key and, when it can be found, the line.
 """
 from __future__ import annotations
 
-import math
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -17,12 +16,11 @@ from pathlib import Path
 from hexarena.engine import registry
 from hexarena.engine.errors import UnknownGame, UnknownVariant
 
-from hexarena.results.sprt import MODELS as SPRT_MODELS
-from hexarena.results.sprt import SprtSettings
-
 from .capped_log import DEFAULT_LOG_CAP
 from .clock import Limits
 from .config_check import ConfigError, _Ctx, key_lines
+from .config_sections import (RESOURCE_KEYS, SprtConfig, limits_table, read_log_cap, read_resources,
+                              resources_table, sprt_config, sprt_table, time_limits)
 from .spawn import ResourceLimits
 
 PAIRINGS = ("round-robin", "gauntlet")
@@ -60,15 +58,6 @@ class GameSpec:
 
     def entrants(self, names: list[str]) -> list[str]:
         return [n for n in names if not self.engines or n in self.engines]
-
-
-@dataclass(frozen=True)
-class SprtConfig:
-    """`[sprt]`: the test (docs/sprt.md) of `engine` against `opponent`, the match's two engines."""
-
-    settings: SprtSettings
-    engine: str
-    opponent: str
 
 
 @dataclass(frozen=True)
@@ -141,7 +130,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
         seed=ctx.integer(data.get("seed", 0), "seed", 0, 2**63 - 1),
         limits=time_limits(ctx, data.get("time", {})),
         sprt=sprt_config(ctx, data["sprt"], names) if "sprt" in data else None,
-        log_cap=_log_cap(ctx, data.get("logs", {})),
+        log_cap=read_log_cap(ctx, data.get("logs", {})),
     )
 
 
@@ -172,7 +161,7 @@ def to_dict(config: TournamentConfig) -> dict:
 
 
 def _engine_dict(e: EngineSpec) -> dict:
-    out: dict = {"cmd": list(e.cmd), **_resources_dict(e.resources)}
+    out: dict = {"cmd": list(e.cmd), **resources_table(e.resources)}
     if e.cwd is not None:
         out["cwd"] = e.cwd
     if e.env:
@@ -219,7 +208,7 @@ def _engines(ctx: _Ctx, table: object, time: object = None) -> tuple[EngineSpec,
                 raise ctx.error(f"{key}.cmd", "expected a non-empty list of words, e.g. [\"./engine\", \"--hgp\"]")
         odds = time_limits(ctx, spec["time"], f"{key}.time", time) if "time" in spec else None
         out.append(EngineSpec(name, cmd, odds, *_engine_settings(ctx, spec, key),
-                              resources=_resources(ctx, spec, key)))
+                              resources=read_resources(ctx, spec, key)))
     return tuple(out)
 
 
@@ -315,118 +304,3 @@ def _openings(ctx: _Ctx, entry: dict, key: str, spec: GameSpec) -> GameSpec:
                     raise ctx.error(f"{key}.openings", f"{where}: on {spec.game} size {size} "
                                     f"{variant!r}: {exc}") from None
     return replace(spec, openings=tuple(" ".join(t.split()) for _, t in lines), random_openings=plies)
-
-
-TIME_KEYS = ("control", "move", "main", "increment", "period", "periods", "stones", "margin", "start", "command")
-_CLOCK_KEYS = ("move", "main", "increment", "period", "periods", "stones")
-
-
-def time_limits(ctx: _Ctx, table: object, key: str = "time", base: object = None) -> Limits:
-    """A `[time]` table (or an engine's `[engines.X.time]`, laid over `base`, the
-    `[time]` table: an engine table naming its own `control` keeps only `margin`,
-    `start` and `command` from it) into Limits; ConfigError naming the key."""
-    if not isinstance(table, dict):
-        raise ctx.error(key, f"expected a [{key}] table")
-    ctx.only(table, key, set(TIME_KEYS))
-    merged = dict(base) if isinstance(base, dict) else {}
-    if "control" in table:
-        merged = {k: v for k, v in merged.items() if k not in _CLOCK_KEYS + ("control",)}
-    merged.update(table)
-    values: dict = {}
-    for name, value in merged.items():
-        where = f"{key}.{name}" if name in table else f"time.{name}"
-        if name == "control":
-            values[name] = ctx.choice(value, where, ("none", "move", "fischer", "byoyomi", "canadian"))
-            continue
-        if name in ("periods", "stones"):
-            values[name] = ctx.integer(value, where, 1, 1_000_000)
-            continue
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ctx.error(where, f"expected a number of seconds, got {value!r}")
-        zero_ok = name in ("increment", "margin") or (name == "main" and merged.get("control") in
-                                                       ("byoyomi", "canadian"))
-        if value < 0 or (value == 0 and not zero_ok):
-            raise ctx.error(where, f"expected {'>= 0' if zero_ok else '> 0'} seconds, got {value!r}")
-        values[name] = float(value)
-    try:
-        return Limits(**values)
-    except ValueError as exc:
-        raise ctx.error(key, str(exc)) from None
-
-
-RESOURCE_KEYS = ("memory_mb", "cpu_seconds")
-
-
-def _resources(ctx: _Ctx, spec: dict, key: str) -> ResourceLimits:
-    """`memory_mb`, `cpu_seconds` of an [engines.NAME] table (rlimits; absent: unlimited)."""
-    values = {k: ctx.integer(spec[k], f"{key}.{k}", 1, 10**7) for k in RESOURCE_KEYS if k in spec}
-    return ResourceLimits(**values)
-
-
-def _resources_dict(resources: ResourceLimits) -> dict:
-    return {k: getattr(resources, k) for k in RESOURCE_KEYS if getattr(resources, k) is not None}
-
-
-def _log_cap(ctx: _Ctx, table: object) -> int:
-    """[logs] cap_kb: the stderr kept per engine per game (first and last halves), in KiB."""
-    if not isinstance(table, dict):
-        raise ctx.error("logs", "expected a [logs] table")
-    ctx.only(table, "logs", {"cap_kb"})
-    return ctx.integer(table.get("cap_kb", DEFAULT_LOG_CAP // 1024), "logs.cap_kb", 1, 10**8) * 1024
-
-
-def limits_table(lim: Limits) -> dict:
-    """time_limits' inverse: the keys of a Limits that its control uses, defaults filled in."""
-    out: dict = {"control": lim.control}
-    if lim.move is not None:
-        out["move"] = lim.move
-    used = {"move": (), "fischer": ("main", "increment"), "byoyomi": ("main", "period", "periods"),
-            "canadian": ("main", "period", "stones")}[lim.control]
-    out.update({k: getattr(lim, k) for k in used})
-    out.update(margin=lim.margin, start=lim.start, command=lim.command)
-    return out
-
-
-SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model", "max_games", "engine")
-
-
-def sprt_config(ctx: _Ctx, table: object, names: list[str]) -> SprtConfig:
-    """An `[sprt]` table: a two-engine match only; `engine` (the one under test) defaults
-    to the first engine listed. ConfigError naming the key."""
-    if not isinstance(table, dict):
-        raise ctx.error("sprt", "expected an [sprt] table")
-    ctx.only(table, "sprt", set(SPRT_KEYS))
-    if len(names) != 2:
-        raise ctx.error("sprt", f"an SPRT needs exactly two engines, not {len(names)}")
-    for key in ("elo0", "elo1"):
-        if key not in table:
-            raise ctx.error("sprt", f"missing `{key}` (e.g. elo0 = 0, elo1 = 10)")
-    values: dict = {}
-    for key in ("elo0", "elo1", "alpha", "beta"):
-        if key in table:
-            value = table[key]
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ctx.error(f"sprt.{key}", f"expected a number, got {value!r}")
-            values[key] = float(value)
-    if "model" in table:
-        values["model"] = ctx.choice(table["model"], "sprt.model", SPRT_MODELS)
-    if "max_games" in table:
-        values["max_games"] = ctx.integer(table["max_games"], "sprt.max_games", 2, 10_000_000)
-    engine = table.get("engine", names[0])
-    if engine not in names:
-        raise ctx.error("sprt.engine", f"{engine!r} is not an engine (engines: {', '.join(names)})")
-    try:
-        settings = SprtSettings(**values)
-    except ValueError as exc:
-        raise ctx.error("sprt", str(exc)) from None
-    return SprtConfig(settings, engine, next(n for n in names if n != engine))
-
-
-def sprt_table(sprt: SprtConfig) -> dict:
-    """sprt_config's inverse, defaults filled in."""
-    s = sprt.settings
-    out = {"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta, "model": s.model,
-           "engine": sprt.engine}
-    return out | ({"max_games": s.max_games} if s.max_games is not None else {})
-
-
