@@ -148,32 +148,33 @@ class _Search:
     def _open_root(self) -> None:
         """Expand every root candidate at once, so that an immediate win is never missed."""
         root = self.root
-        if root.untried is None:
-            self._look(root)
+        untried = root.untried if root.untried is not None else self._look(root)
         if not root.listed:                       # sample a first pool: several draws per site
             draws = max(64, 4 * root.state.legal_cells().bit_count())
             for _ in range(draws):
                 action = root.state.random_action(self.rng)
                 if action not in root.tried:
-                    root.untried.append(action)
+                    untried.append(action)
                     root.tried.add(action)
-        while root.untried and not root.solved:
-            child = self._expand(root)
+        while untried and not root.solved:
+            child = self._expand(root, untried)
             if child.solved:
                 self._propagate([root, child])
 
-    def _look(self, node: Node) -> None:
-        """List the node's actions (shuffled) when there are few, else mark it as sampling."""
+    def _look(self, node: Node) -> list[Action]:
+        """List the node's actions (shuffled) when there are few, else mark it as sampling;
+        the node's new `untried` list."""
         actions = list(islice(node.state.legal_actions(), ENUMERATION_CAP + 1))
         if len(actions) <= ENUMERATION_CAP:
             self.rng.shuffle(actions)
             node.untried, node.listed = actions, True
         else:
-            node.untried = []
+            node.untried = actions = []
+        return actions
 
-    def _expand(self, node: Node) -> Node:
-        """A new child from `node.untried`; solved if it ends the game."""
-        action = node.untried.pop()
+    def _expand(self, node: Node, untried: list[Action]) -> Node:
+        """A new child from `untried` (`node.untried`, looked at); solved if it ends the game."""
+        action = untried.pop()
         state = node.state
         child_state = state.play(action)
         holder = holder_after(state.to_move, action)
@@ -186,15 +187,16 @@ class _Search:
         node.children.append(child)
         return child
 
-    def _widen(self, node: Node) -> bool:
-        """Queue a new distinct draw on a sampling node if its width allows; False if not."""
+    def _widen(self, node: Node, untried: list[Action]) -> bool:
+        """Queue a new distinct draw on a sampling node (into `untried`, its `node.untried`)
+        if its width allows; False if not."""
         if len(node.children) >= 1 + WIDENING * math.sqrt(node.visits):
             return False
         for _ in range(DRAW_ATTEMPTS):
             action = node.state.random_action(self.rng)
             if action not in node.tried:
                 node.tried.add(action)
-                node.untried.append(action)
+                untried.append(action)
                 return True
         return False
 
@@ -206,10 +208,9 @@ class _Search:
             if node.solved:
                 black = _black_value(node.winner)
                 break
-            if node.untried is None:
-                self._look(node)
-            if node.untried or (not node.listed and self._widen(node)):
-                child = self._expand(node)
+            untried = node.untried if node.untried is not None else self._look(node)
+            if untried or (not node.listed and self._widen(node, untried)):
+                child = self._expand(node, untried)
                 path.append(child)
                 if child.solved:
                     black = _black_value(child.winner)
@@ -227,7 +228,7 @@ class _Search:
 
     def _update_amaf(self, path: list[Node], trace: Trace, black: float) -> None:
         """Credit, below each node of the path, the children whose action its mover played later."""
-        played = {Colour.BLACK: set(), Colour.WHITE: set()}
+        played: dict[Colour, set[Action | None]] = {Colour.BLACK: set(), Colour.WHITE: set()}
         for mover, action in trace:
             played[mover].add(action)
         for i in range(len(path) - 1, -1, -1):
@@ -271,18 +272,23 @@ class _Search:
 
     def best_action(self) -> Action:
         """A proven win, else the most visited child that is not a proven loss (pie by value)."""
+        action = self._best_child().action
+        assert action is not None                   # only a root has none, and this is a child
+        return action
+
+    def _best_child(self) -> Node:
         children = self.root.children
         for child in children:
             if child.solved and child.value() == 1.0:
-                return child.action
+                return child
         alive = [c for c in children if not (c.solved and c.value() == 0.0)] or children
         swaps = [c for c in alive if isinstance(c.action, Swap)]
         others = [c for c in alive if not isinstance(c.action, Swap)]
         if swaps and others:
             best_other = max(others, key=lambda c: (c.visits, c.wins))
             if (swaps[0].visits or swaps[0].solved) and (best_other.visits or best_other.solved):
-                return (swaps[0] if _worth(swaps[0]) >= _worth(best_other) else best_other).action
-        return max(alive, key=lambda c: (c.visits, c.wins)).action
+                return swaps[0] if _worth(swaps[0]) >= _worth(best_other) else best_other
+        return max(alive, key=lambda c: (c.visits, c.wins))
 
 
 def _worth(node: Node) -> float:

@@ -27,7 +27,9 @@ class Stats(Protocol):
 
 
 class Selection(Protocol):
-    uses_amaf: bool
+    # read-only, so that frozen dataclasses (UCT, Rave) satisfy the protocol
+    @property
+    def uses_amaf(self) -> bool: ...
 
     def __call__(self, parent: Stats, child: Stats) -> float: ...
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import ModuleType
+from typing import cast
 
 from hexarena.engine.game import GameState
 
-from ..evaluators import CutoffPlayout, Evaluator, RandomPlayout, StaticEvaluation
+from ..evaluators import CutoffPlayout, Evaluation, Evaluator, RandomPlayout, StaticEvaluation
 from ..selection import UCT, Rave, Selection
 from . import anda, anda_prison, marbanta, spelde, vaxandis
 
@@ -28,22 +29,25 @@ MODULES: dict[str, ModuleType] = {
 }
 
 #: MCTS's evaluator per game, where random playouts are not the best choice.
+#: Each game's `evaluate` takes that game's own state class (e.g. AndaState); the
+#: evaluators take any GameState, so the `cast`s: the registry is keyed by game id
+#: and evaluator_for only hands an evaluator states of its own game.
 EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # uniform random playouts of Anda are long (~250 plies at n=9) and noisy: at
     # 0.15 s a move, n=7, 4 games, random playouts scored 0 against greedy and
     # 0 against heuristic; 10 random plies then the evaluation, 3 and 2.
-    "anda": lambda: CutoffPlayout(anda.evaluate, depth=10, scale=anda.SCALE),
+    "anda": lambda: CutoffPlayout(cast(Evaluation, anda.evaluate), depth=10, scale=anda.SCALE),
     # Anda-prison at 0.15 s a move, n=7, 4 games against heuristic: random
     # playouts 0, 10 plies then the evaluation 0, 3 plies 2, the evaluation alone 2.
-    "anda-prison": lambda: StaticEvaluation(anda_prison.evaluate, anda_prison.SCALE),
+    "anda-prison": lambda: StaticEvaluation(cast(Evaluation, anda_prison.evaluate), anda_prison.SCALE),
     # random games reach the ply cap: 20 random plies, then the evaluation. At
     # 0.15 s a move, n=4, 6 games: against greedy 5.5 (depth 8: 5), against
     # heuristic 5 (depth 8: 3.5).
-    "vaxandis": lambda: CutoffPlayout(vaxandis.evaluate, depth=20, scale=vaxandis.SCALE),
+    "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate), depth=20, scale=vaxandis.SCALE),
     # playouts misjudge Spelde, random (0 of 6 against greedy at n=5, 0.15 s a
     # move) or by the mobility policy `spelde.policy` (0 of 6; a cut-off after
     # 4 plies of it: 3 of 6): the leaf's mobility evaluation alone scores 6 of 6.
-    "spelde": lambda: StaticEvaluation(spelde.evaluate, spelde.SCALE),
+    "spelde": lambda: StaticEvaluation(cast(Evaluation, spelde.evaluate), spelde.SCALE),
 }
 
 #: MCTS's selection rule per game, where UCT is not the best choice.

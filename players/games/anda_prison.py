@@ -6,14 +6,14 @@ Black's minus White's.
 """
 from __future__ import annotations
 
-from hexarena.engine.game import GameState
+from hexarena.engine.games.anda_prison.state import AndaPrisonState
 
 from .common import group_safety, regions, territory
 
 SCALE = 6.0
 
 
-def evaluate(state: GameState) -> float:
+def evaluate(state: AndaPrisonState) -> float:
     board, b, w = state.board, state.black, state.white
     regs = regions(board, b, w)
     tb, tw = territory(board, regs, b, w)

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from hexarena.engine.core import Colour
-from hexarena.engine.game import GameState
+from hexarena.engine.game import StoneState
 from hexarena.engine.geometry import Hexagon
 
 
-def stones(state: GameState, colour: Colour) -> int:
+def stones(state: StoneState, colour: Colour) -> int:
     """The bitboard of `colour`'s stones (StoneState's `black`/`white`)."""
     return state.black if colour is Colour.BLACK else state.white
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 from hexarena.engine.actions import Action
-from hexarena.engine.game import GameState
+from hexarena.engine.games.spelde.state import SpeldeState
 from hexarena.engine.geometry import Hexagon
 
 from .common import sign
@@ -49,12 +49,12 @@ def open_sites(board: Hexagon, black: int, white: int) -> tuple[int, int]:
             empty & ~board.expand(_unsplittable(board, black)))
 
 
-def evaluate(state: GameState) -> float:
+def evaluate(state: SpeldeState) -> float:
     ob, ow = open_sites(state.board, state.black, state.white)
     return (ob.bit_count() - ow.bit_count()) + ((ob & ~ow).bit_count() - (ow & ~ob).bit_count())
 
 
-def policy(state: GameState, rng: random.Random) -> Action:
+def policy(state: SpeldeState, rng: random.Random) -> Action:
     """The best of a few random actions for the mover by `evaluate` (a win at once first)."""
     mover = state.to_move
     best, best_value = None, None
@@ -66,4 +66,5 @@ def policy(state: GameState, rng: random.Random) -> Action:
         value = sign(mover) * evaluate(child)
         if best_value is None or value > best_value:
             best, best_value = action, value
+    assert best is not None                 # POLICY_DRAWS >= 1: the first draw is always kept
     return best

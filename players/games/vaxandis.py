@@ -12,12 +12,12 @@ Heights come from the state's public height table ``levels``.
 """
 from __future__ import annotations
 
-from hexarena.engine.game import GameState
+from hexarena.engine.games.vaxandis.state import VaxandisState
 
 SCALE = 3.0
 
 
-def evaluate(state: GameState) -> float:
+def evaluate(state: VaxandisState) -> float:
     board, b, w = state.board, state.black, state.white
     frozen_b = frozen_w = 0
     taller = 0                                    # sites of stacks taller than the current level
