@@ -9,6 +9,7 @@ from hexarena.protocol.commands import ALL_COMMANDS, ANALYSIS_COMMANDS, MOVE_BYT
     bounded_tokens
 
 from .transcript import answer, engine, run
+from tests.protocol.transcript import PROTOCOL_PHASES as PHASES
 
 
 def _board(n: int, stones: dict[tuple[int, int], str]) -> str:
@@ -102,15 +103,6 @@ def test_clock_commands_refuse_bad_arguments_exactly(line: str, answer_text: str
 
 # -- standard phase names ------------------------------------------------------------------
 
-#: PROTOCOL.md's phase words per game, in the order they occur.
-PHASES = {
-    "anda": ("offer", "answer", "play"),
-    "anda-prison": ("pair", "pair-swap", "swap", "komi", "komi-swap", "corners", "play", "proposed",
-                    "declined", "agreed"),
-    "spelde": ("open", "swap", "play"),
-    "vaxandis": ("open", "swap", "play"),
-    "marbanta": ("pie", "swap", "play"),
-}
 
 
 @pytest.mark.parametrize("game", sorted(PHASES))

@@ -10,6 +10,7 @@ import pytest
 from hexarena.engine import registry
 
 from .transcript import run
+from tests.protocol.transcript import PROTOCOL_PHASES
 
 #: Anda-prison n=5, the game over by agreement: Black's wall a2..f2 owns a1..e1 (5 points),
 #: eight black stones sit in the prison (8 points for White); no `last=`, so no half point.
@@ -104,12 +105,3 @@ def test_every_phase_word_of_the_protocol_loads(game: str) -> None:
         assert run([f"1 set_position {text}", "2 position"]) == f"=1 \n\n=2 {expected}\n\n"
 
 
-#: PROTOCOL.md "Position string", the Phases table.
-PROTOCOL_PHASES = {
-    "anda": ("offer", "answer", "play"),
-    "anda-prison": ("pair", "pair-swap", "swap", "komi", "komi-swap", "corners", "play", "proposed",
-                    "declined", "agreed"),
-    "spelde": ("open", "swap", "play"),
-    "vaxandis": ("open", "swap", "play"),
-    "marbanta": ("pie", "swap", "play"),
-}

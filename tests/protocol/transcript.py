@@ -32,3 +32,14 @@ def answer(eng: EngineSide, line: str) -> str:
     out = eng.handle(line)
     assert out is not None, line
     return out
+
+
+#: PROTOCOL.md "Position string", the Phases table: each game's phase words, in the order they occur.
+PROTOCOL_PHASES = {
+    "anda": ("offer", "answer", "play"),
+    "anda-prison": ("pair", "pair-swap", "swap", "komi", "komi-swap", "corners", "play", "proposed",
+                    "declined", "agreed"),
+    "spelde": ("open", "swap", "play"),
+    "vaxandis": ("open", "swap", "play"),
+    "marbanta": ("pie", "swap", "play"),
+}
