@@ -1,35 +1,29 @@
 """The `hexarena` command: the composition root.
 
-The only module that may import every package (it serves built-in players
-and runs the referee) and the only place that calls ``trio.run``.
+With the other modules of the package root (commands_*.py, supervise.py,
+cluster*.py) the only code that may import every package (it serves built-in
+players and runs the referee) and call ``trio.run``.
 """
 from __future__ import annotations
 
 import os
 import shlex
-import signal
 import sys
-import tempfile
-from contextlib import nullcontext
 from dataclasses import replace
-from functools import partial
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from hexarena import commands_view
-from hexarena.commands_sprt import SprtTracker, parse_sprt_words, sprt
+from hexarena import commands_view, supervise
+from hexarena.commands_check import check
+from hexarena.commands_sprt import parse_sprt_words, sprt
 from hexarena.commands_status import status
-from hexarena.engine.registry import GAME_MODULES
 from hexarena.results.cli import ratings, repair
 
 # The referee, trio and pandas are imported inside the commands that use them, so that
 # `hexarena engine NAME` starts as fast as `python -m hexarena.players NAME`.
-if TYPE_CHECKING:
-    from hexarena.referee.config import TournamentConfig
-    from hexarena.results.records import GameRecord
 
 DEFAULT_OUT = "hexarena-out"
 
@@ -41,7 +35,7 @@ def main() -> None:
 
 
 main.add_command(ratings)
-for _command in (commands_view.show, commands_view.render, commands_view.report, status, sprt, repair):
+for _command in (commands_view.show, commands_view.render, commands_view.report, status, sprt, repair, check):
     main.add_command(_command)
 
 
@@ -131,7 +125,7 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         config = config_mod.from_dict(data, "hexarena match")
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
-    _run(config, _out_dir(out), concurrency, resume=False, quiet=quiet, check_engines=not no_preflight,
+    supervise.run(config, _out_dir(out), concurrency, resume=False, quiet=quiet, check_engines=not no_preflight,
          log_protocol=log_protocol)
 
 
@@ -188,114 +182,8 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
         config = replace(config, games_per_pair=games_per_pair)
     if cluster is None:
         concurrency = concurrency or os.cpu_count() or 1
-    _run(config, _out_dir(out), concurrency or 1_000_000, resume=resume, quiet=quiet,
+    supervise.run(config, _out_dir(out), concurrency or 1_000_000, resume=resume, quiet=quiet,
          check_engines=not no_preflight, log_protocol=log_protocol, cluster=cluster)
-
-
-def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,
-         check_engines: bool = True, log_protocol: bool = False, cluster: str | None = None) -> None:
-    import trio
-
-    from hexarena.referee.groups import contains, sole
-    from hexarena.referee.live import final_summary
-    from hexarena.referee.panel import make_view
-    from hexarena.referee.preflight import preflight
-    from hexarena.referee.tournament import TournamentError, process_launcher
-    view = make_view(sys.stdout, quiet)
-    launcher = partial(process_launcher, log_protocol=log_protocol, log_cap=config.log_cap)
-    live = SprtTracker.for_run(config, out)          # None without [sprt]
-
-    def on_record(record: GameRecord) -> None:
-        refresher.on_record(record)
-        line = live.add(record) if live is not None else None
-        if line and not quiet:
-            click.echo(line)
-
-    def warn(message: str) -> None:
-        click.echo(f"warning: {message}", err=True)
-
-    refresher = commands_view.ReportRefresher(out, warn)     # DIR/report.html, every few games
-    stop = trio.Event()         # Ctrl-C once: no new game starts, the games in flight finish
-    signalled = False
-
-    async def supervised() -> list[GameRecord]:
-        """The run under Ctrl-C (once: finish the games in flight; twice: abandon them), SIGTERM and
-        SIGHUP (abandon them, engines stopped); KeyboardInterrupt after any of them."""
-        records: list[GameRecord] = []
-        running = False
-        async with trio.open_nursery() as nursery:
-            async def on_signal(task_status=trio.TASK_STATUS_IGNORED) -> None:
-                nonlocal signalled
-                with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, signal.SIGHUP) as signals:
-                    task_status.started()
-                    async for sig in signals:
-                        signalled = True
-                        if sig == signal.SIGINT and running and not stop.is_set():
-                            stop.set()
-                            click.echo("\nstopping: no new game starts, the games in flight finish "
-                                       "(Ctrl-C again abandons them)", err=True)
-                        else:
-                            nursery.cancel_scope.cancel()
-            await nursery.start(on_signal)
-            if check_engines:
-                problems = await (on_cluster.preflight(config, out) if on_cluster
-                                  else preflight(config, out, launcher))
-                if problems:
-                    raise TournamentError("not started: an engine failed the pre-flight check "
-                                          "(--no-preflight skips it):\n  " + "\n  ".join(problems))
-
-            def lost(message: str) -> None:         # --cluster: the scheduler went away
-                nonlocal signalled
-                warn(message)
-                signalled = True
-                nursery.cancel_scope.cancel()
-            play = on_cluster.player(config, out, lost, warn) if on_cluster else None
-            running = True
-            with view:
-                records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
-                                               warn=warn, observer=view, launcher=launcher,
-                                               on_record=on_record, play=play, stop=stop,
-                                               should_stop=live.should_stop if live is not None else None)
-            nursery.cancel_scope.cancel()
-        if signalled:
-            raise KeyboardInterrupt
-        return records
-
-    click.echo(f"output: {out}", err=True)
-    on_cluster = None
-    try:
-        with _open_cluster(cluster) as on_cluster:
-            records = trio.run(supervised)
-    except BaseException as exc:        # trio >= 0.25 wraps errors and Ctrl-C in exception groups
-        if isinstance(sole(exc), TournamentError):
-            raise click.ClickException(str(sole(exc))) from None
-        if not contains(exc, KeyboardInterrupt):
-            raise
-        again = f" --cluster {shlex.quote(cluster)}" if cluster else ""
-        click.echo(f"\ninterrupted; finished games are in {out}/journal.jsonl; continue with:\n"
-                   f"  hexarena tournament --resume --out {shlex.quote(str(out))}{again}", err=True)
-        sys.exit(130)
-    void = sum(r.void for r in records)
-    click.echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
-    click.echo(final_summary(records))
-    if (page := refresher.finish()) is not None:
-        click.echo(f"report: {page}")
-    if live is not None:
-        click.echo(live.summary())
-
-
-async def run_tournament(*args, **kwargs) -> list[GameRecord]:
-    """hexarena.referee.tournament.run, imported when a run starts (it needs trio)."""
-    from hexarena.referee.tournament import run
-    return await run(*args, **kwargs)
-
-
-def _open_cluster(spec: str | None):
-    """A Dask cluster session for --cluster (hexarena/cluster.py; its errors are TournamentErrors), or None."""
-    if spec is None:
-        return nullcontext()
-    from hexarena.cluster import open_cluster
-    return open_cluster(spec, say=lambda line: click.echo(line, err=True))
 
 
 def _out_dir(out: str | None) -> Path:
@@ -322,46 +210,3 @@ def _names(argv: list[list[str]]) -> list[str]:
     if names[0] == names[1]:
         names = [f"{names[0]}-a", f"{names[1]}-b"]
     return names
-
-
-@main.command(context_settings={"ignore_unknown_options": True})
-@click.argument("cmd", nargs=-1, required=True, metavar="-- CMD [ARGS]...")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
-              help="Seconds allowed for each answer.")
-@click.option("--size", "sizes", type=click.IntRange(2, 13), multiple=True,
-              help="Board side to check (repeatable; default: 2, the game's recommended sizes, 13).")
-@click.option("--game", "games", multiple=True, help="Check only this game (repeatable; default: every listed).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the actions played.")
-@click.option("--log", type=click.Path(dir_okay=False), default=None, help="Append the engine's stderr to FILE.")
-@click.option("-q", "--quiet", is_flag=True, help="Print only the checks that did not pass, and the summary.")
-@click.option("--strict", is_flag=True, help="Demand every analysis command too (default: only those listed).")
-def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: tuple[str, ...], seed: int,
-          log: str | None, quiet: bool, strict: bool) -> None:
-    """Run the HGP compliance sequence against an engine; exit status 0 only if no check fails.
-
-    Play commands must pass; an analysis command the engine does not list is
-    reported as not implemented (a failure only with --strict).
-
-    Example: hexarena check -- python examples/random_engine.py
-    """
-    import trio
-
-    from hexarena.referee.check import Verdict, check_engine
-    from hexarena.referee.check_grading import summary as check_summary
-    argv = shlex.split(cmd[0]) if len(cmd) == 1 else list(cmd)
-    for gid in games:
-        if gid not in GAME_MODULES:
-            raise click.BadParameter(f"no game {gid!r}; games: {', '.join(GAME_MODULES)}", param_hint="--game")
-    verdicts: list[Verdict] = []
-
-    def emit(v: "Verdict") -> None:
-        verdicts.append(v)
-        if not quiet or v.status != "PASS":
-            click.echo(v.line())
-
-    with tempfile.TemporaryDirectory() as tmp:
-        log_path = log or os.path.join(tmp, "engine.log")
-        trio.run(lambda: check_engine(argv, emit, log_path, timeout, sizes, games, seed, strict))
-    line, code = check_summary(verdicts)
-    click.echo(line)
-    sys.exit(code)

@@ -10,7 +10,7 @@ import time
 
 from click.testing import CliRunner
 
-from hexarena import cli
+from hexarena import cli, supervise
 from hexarena.referee import config as C
 from hexarena.results.records import read_journal
 from tests.referee.fakes import alive, fake_argv, pids_in
@@ -74,7 +74,7 @@ def test_tournament_without_arguments_runs_the_built_in_defaults(monkeypatch, tm
     async def fake_run(config, out, **kwargs):
         seen.update(config=config, out=out, **kwargs)
         return []
-    monkeypatch.setattr(cli, "run_tournament", fake_run)
+    monkeypatch.setattr(supervise, "run_tournament", fake_run)
     monkeypatch.chdir(tmp_path)
     result = invoke("tournament")
     assert result.exit_code == 0, result.stderr

@@ -1,0 +1,54 @@
+"""`hexarena check`: the HGP compliance sequence against any engine, graded by tier (referee/check.py)."""
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import tempfile
+
+import click
+
+from hexarena.engine.registry import GAME_MODULES
+
+
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("cmd", nargs=-1, required=True, metavar="-- CMD [ARGS]...")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Seconds allowed for each answer.")
+@click.option("--size", "sizes", type=click.IntRange(2, 13), multiple=True,
+              help="Board side to check (repeatable; default: 2, the game's recommended sizes, 13).")
+@click.option("--game", "games", multiple=True, help="Check only this game (repeatable; default: every listed).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the actions played.")
+@click.option("--log", type=click.Path(dir_okay=False), default=None, help="Append the engine's stderr to FILE.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the checks that did not pass, and the summary.")
+@click.option("--strict", is_flag=True, help="Demand every analysis command too (default: only those listed).")
+def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: tuple[str, ...], seed: int,
+          log: str | None, quiet: bool, strict: bool) -> None:
+    """Run the HGP compliance sequence against an engine; exit status 0 only if no check fails.
+
+    Play commands must pass; an analysis command the engine does not list is
+    reported as not implemented (a failure only with --strict).
+
+    Example: hexarena check -- python examples/random_engine.py
+    """
+    import trio
+
+    from hexarena.referee.check import Verdict, check_engine
+    from hexarena.referee.check_grading import summary as check_summary
+    argv = shlex.split(cmd[0]) if len(cmd) == 1 else list(cmd)
+    for gid in games:
+        if gid not in GAME_MODULES:
+            raise click.BadParameter(f"no game {gid!r}; games: {', '.join(GAME_MODULES)}", param_hint="--game")
+    verdicts: list[Verdict] = []
+
+    def emit(v: "Verdict") -> None:
+        verdicts.append(v)
+        if not quiet or v.status != "PASS":
+            click.echo(v.line())
+
+    with tempfile.TemporaryDirectory() as tmp:
+        log_path = log or os.path.join(tmp, "engine.log")
+        trio.run(lambda: check_engine(argv, emit, log_path, timeout, sizes, games, seed, strict))
+    line, code = check_summary(verdicts)
+    click.echo(line)
+    sys.exit(code)
