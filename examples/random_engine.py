@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """A complete HGP engine in one file: uniformly random legal Spelde moves.
 
+One file on purpose (it is the example engine authors copy), hence its length.
+
 Copy it, change `choose_move`, and you have an engine that hexarena can
 referee. Standard library only; Python 3.8 or later. Run it as
 `python random_engine.py [--seed N]`; it reads commands on stdin and writes

@@ -1,4 +1,7 @@
-"""One game between two engines: handshake, turn loop, clocks, verdict.
+"""One game between two engines: handshake, opening, turn loop, clocks, verdict.
+
+Over ~300 lines on purpose: every engine fault of one game is classified here,
+so the table below reads against one module.
 
 The referee decides every result from its own copy of the rules; engines
 are only asked for actions. Faults (docs/tournament.md, "Who is at fault"):

@@ -1,5 +1,8 @@
 """The generalized SPRT of a two-engine match, from pentanomial game-pair counts. Standard library only.
 
+Over ~300 lines: the pair bookkeeping and both likelihood models (each with its
+maximisation) are one computation and are tested together against one reference.
+
 Method (docs/sprt.md): games are counted in pairs (the same opening, seats
 exchanged); a pair scores 0, 1/2, 1, 3/2 or 2 points for the engine under
 test, so a match is five counts [LL, LD, WL+DD, WD, WW] (the pentanomial;
