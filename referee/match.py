@@ -54,6 +54,12 @@ Connect = Callable[[], AbstractAsyncContextManager[EngineChannel]]
 #: (None without a clock); None for an opening action, which no engine chose.
 ActionTime = tuple[float, float | None] | None
 
+#: Measurement hook (bench/bench_soak.py): when set, called once per action chosen by an engine
+#: with the referee's own seconds for it: the wall time since the previous action (or the end of
+#: the handshake) minus the time spent inside both channels' commands (waiting on the engines).
+#: None, the default, costs the turn loop nothing.
+action_overhead: Callable[[float], None] | None = None
+
 
 @dataclass(frozen=True)
 class Seat:
@@ -267,12 +273,30 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
     state: GameState = info.new_game(variant, setup.komi or 0)
     cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
     moves = _Moves()
+    if action_overhead is not None:
+        on_ply = _timed(on_ply, channels, action_overhead)
     try:
         state = await _opening(channels, setup, state, limits, moves)
         return await _turn_loop(channels, state, cap, clock, limits, moves, on_ply)
     except _Forfeit as f:
         f.moves = moves
         raise
+
+
+def _timed(on_ply: Callable[[int], None], channels: list[EngineChannel],
+           report: Callable[[float], None]) -> Callable[[int], None]:
+    """`on_ply` that also reports each action's referee time to `report` (see :data:`action_overhead`)."""
+    def waited() -> float:
+        return channels[0].wait_seconds + channels[1].wait_seconds
+
+    mark = [trio.current_time(), waited()]
+
+    def ply(plies: int) -> None:
+        now, w = trio.current_time(), waited()
+        report(now - mark[0] - (w - mark[1]))
+        mark[0], mark[1] = now, w
+        on_ply(plies)
+    return ply
 
 
 async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, clock: Clock,
