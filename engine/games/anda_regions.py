@@ -26,6 +26,8 @@ order. This API is stable: later additions do not change these contracts.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..geometry import Hexagon
 
 
@@ -148,3 +150,17 @@ def smothered_stones(board: Hexagon, stones: int, enemy: int, empty: int) -> int
 def smothered_groups(board: Hexagon, stones: int, enemy: int, empty: int) -> list[int]:
     """The smothered groups of `stones` against `enemy`, each a bitboard."""
     return board.components(smothered_stones(board, stones, enemy, empty))
+
+
+def join(bit: int, nb: int, groups: Sequence[int]) -> tuple[int, int, list[int]]:
+    """A stone `bit` placed among `groups` of its colour (`nb`: its neighbour mask): the group it
+    forms with those it touches, how many it joined, and the groups after it (untouched, then it)."""
+    merged, joined, after = bit, 0, []
+    for g in groups:
+        if g & nb:
+            merged |= g
+            joined += 1
+        else:
+            after.append(g)
+    after.append(merged)
+    return merged, joined, after

@@ -183,14 +183,7 @@ def place(board: Hexagon, an: Analysis, own: int, other: int, me: int, s: int, a
     old_own_groups = an.groups[me]
     old_other_groups = an.groups[1 - me]
     if nb & own:
-        merged, n_merged, own_groups = bit, 0, []
-        for g in old_own_groups:
-            if g & nb:
-                merged |= g
-                n_merged += 1
-            else:
-                own_groups.append(g)
-        own_groups.append(merged)
+        merged, n_merged, own_groups = R.join(bit, nb, old_own_groups)
     else:
         merged, n_merged, own_groups = bit, 0, [*old_own_groups, bit]
     old_own = own

@@ -109,14 +109,7 @@ def put(board: Hexagon, lay: Analysis, s: int, me: int) -> Analysis:
     v = w + 1
     bit = 1 << s
     nb = board.neighbour_mask[s]
-    merged, n_merged, own = bit, 0, []
-    for g in lay.groups[me]:
-        if g & nb:
-            merged |= g
-            n_merged += 1
-        else:
-            own.append(g)
-    own.append(merged)
+    merged, n_merged, own = R.join(bit, nb, lay.groups[me])
     stones = [lay.stones[0], lay.stones[1]]
     stones[me] |= bit
     groups = [lay.groups[0], lay.groups[1]]
