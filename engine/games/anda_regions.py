@@ -152,15 +152,22 @@ def smothered_groups(board: Hexagon, stones: int, enemy: int, empty: int) -> lis
     return board.components(smothered_stones(board, stones, enemy, empty))
 
 
+def absorb(piece: int, mask: int, parts: Sequence[int]) -> tuple[int, int, list[int]]:
+    """`piece` joined with every part that meets `mask`: (the union, how many parts it took,
+    the parts left untouched, in their order)."""
+    taken, rest = 0, []
+    for part in parts:
+        if part & mask:
+            piece |= part
+            taken += 1
+        else:
+            rest.append(part)
+    return piece, taken, rest
+
+
 def join(bit: int, nb: int, groups: Sequence[int]) -> tuple[int, int, list[int]]:
     """A stone `bit` placed among `groups` of its colour (`nb`: its neighbour mask): the group it
     forms with those it touches, how many it joined, and the groups after it (untouched, then it)."""
-    merged, joined, after = bit, 0, []
-    for g in groups:
-        if g & nb:
-            merged |= g
-            joined += 1
-        else:
-            after.append(g)
+    merged, joined, after = absorb(bit, nb, groups)
     after.append(merged)
     return merged, joined, after

@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from hexarena import players
 from hexarena.engine import registry
 from hexarena.engine.actions import Action, holder_after, holders_after
-from hexarena.engine.game import GameState
+from hexarena.engine.game import GameInfo, GameState
 from hexarena.players import Budget, MctsBot, random_bot
 from hexarena.players.mcts import DEFAULT_SECONDS, ENUMERATION_CAP
 
@@ -143,21 +144,27 @@ def test_takes_a_win_in_one_on_every_game(game: str, balance: str) -> None:
     bot = MctsBot(iterations=1, seconds=None)
     checked = 0
     for seed in range(2, 8):                  # random walks until some turn offers a win in one
-        walk = random.Random(seed)
-        state = info.new_game(info.variant(3, [balance]), 0)
-        for _ in range(200):
-            if state.outcome() is not None:
-                break
+        for state in walked(info, balance, seed):
             actions = replies(state)
             if actions:
                 wins = wins_now(state, actions)
                 if wins:
                     assert bot(state, random.Random(0), Budget()) in wins, state.position()
                     checked += 1
-            state = state.play(state.random_action(walk))
         if checked:
             break
     assert checked, "the walks met no win in one"
+
+
+def walked(info: GameInfo, balance: str, seed: int) -> Iterator[GameState]:
+    """The states of one seeded random walk on side 3 until the game ends (at most 200 turns)."""
+    walk = random.Random(seed)
+    state = info.new_game(info.variant(3, [balance]), 0)
+    for _ in range(200):
+        if state.outcome() is not None:
+            return
+        yield state
+        state = state.play(state.random_action(walk))
 
 
 def replies(state: GameState) -> list[Action]:
@@ -201,11 +208,7 @@ def test_never_plays_a_move_that_loses_by_itself(game: str, balance: str) -> Non
     bot = MctsBot(iterations=1, seconds=None)
     checked = 0
     for seed in range(4, 12):                 # random walks until some turn offers a self-losing action
-        walk = random.Random(seed)
-        state = info.new_game(info.variant(3, [balance]), 0)
-        for _ in range(200):
-            if state.outcome() is not None:
-                break
+        for state in walked(info, balance, seed):
             actions = replies(state)
             losing = set()
             for a in actions:
@@ -216,7 +219,6 @@ def test_never_plays_a_move_that_loses_by_itself(game: str, balance: str) -> Non
             if losing and len(losing) < len(actions):
                 assert bot(state, random.Random(0), Budget()) not in losing, state.position()
                 checked += 1
-            state = state.play(state.random_action(walk))
         if checked:
             break
     assert checked, "the walks met no self-losing action"

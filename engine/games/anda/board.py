@@ -119,22 +119,9 @@ def _merge(regions: list[int], dead: list[int], w: int, v: int) -> tuple[list[in
     pieces: list[int] = []
     for g in dead:
         ex = _expand(g, w, v)
-        piece = g
-        keep = []
-        for r in remaining:
-            if r & ex:
-                piece |= r
-            else:
-                keep.append(r)
-        remaining = keep
-        joined = []
-        for p in pieces:
-            if p & ex:
-                piece |= p
-            else:
-                joined.append(p)
-        joined.append(piece)
-        pieces = joined
+        piece, _, remaining = R.absorb(g, ex, remaining)
+        piece, _, pieces = R.absorb(piece, ex, pieces)
+        pieces.append(piece)
     return remaining + pieces, pieces
 
 
