@@ -1,15 +1,16 @@
 """Soak: many fast games through a real tournament run, its throughput and the referee's latency.
 
-    python -m bench.bench_soak [--games N] [-j J]     (default 2,000 games, J = cores)
+    python -m bench.bench_soak [--games N] [-j J] [--restart game|fault|both]
+                               (default 2,000 games, J = cores, both modes)
 
 Plays N games of Spelde n=6 between two `python -m hexarena.players random`
 engines (the built-in random player: it answers `genmove` at once, so it is
 the "instant random engine" of issue 15; no lighter engine is needed) at
 Fischer 0.1 s + 0.01 s (margin 0.05 s), through a real
 ``hexarena.referee.tournament.run`` into a temporary folder (journal, SGFs,
-engine logs: everything a tournament writes), with J workers. Each game
-starts its two engine processes (restart per game: engine reuse is not
-built yet).
+engine logs: everything a tournament writes), with J workers, once with
+``restart = "game"`` (two engine processes started per game) and once with
+``restart = "fault"`` (each worker slot keeps its two processes).
 
 Figures:
 * games/s, actions/s     over the wall time of the whole run.
@@ -60,10 +61,10 @@ from hexarena.referee.tournament import run
 MAIN, INCREMENT = 0.1, 0.01
 
 
-def soak_config(games: int) -> config_mod.TournamentConfig:
+def soak_config(games: int, restart: str = "fault") -> config_mod.TournamentConfig:
     """Two built-in random players, `games` games of Spelde n=6 at Fischer 0.1 s + 0.01 s."""
     return config_mod.from_dict({
-        "engines": {"a": {"player": "random"}, "b": {"player": "random"}},
+        "engines": {"a": {"player": "random", "restart": restart}, "b": {"player": "random", "restart": restart}},
         "games": [{"game": "spelde", "sizes": [6]}],
         "games_per_pair": games,
         "time": {"main": MAIN, "increment": INCREMENT},
@@ -91,17 +92,17 @@ def pipe_trips(n: int) -> list[float]:
     return out
 
 
-def soak(games: int, jobs: int, out: Path) -> dict:
+def soak(games: int, jobs: int, out: Path, restart: str = "fault") -> dict:
     """Play the soak tournament in `out`; its records, wall seconds and per-action overheads."""
     overheads: list[float] = []
     match_mod.action_overhead = overheads.append
     try:
         t0 = time.perf_counter()
-        records = trio.run(lambda: run(soak_config(games), out, concurrency=jobs))
+        records = trio.run(lambda: run(soak_config(games, restart), out, concurrency=jobs))
         wall = time.perf_counter() - t0
     finally:
         match_mod.action_overhead = None
-    return {"records": records, "wall": wall, "overheads": overheads}
+    return {"records": records, "wall": wall, "overheads": overheads, "restart": restart}
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -140,7 +141,7 @@ def report(games: int, jobs: int, base: float, trips: list[float], result: dict)
          "x baseline": xb(statistics.fmean(over)) if over else ""},
     ]
     head = (f"soak: {len(records)} of {games} games of Spelde n=6, random vs random, Fischer {MAIN:g} s + "
-            f"{INCREMENT:g} s, -j {jobs}, restart per game; {actions} actions ({len(over)} timed) in "
+            f"{INCREMENT:g} s, -j {jobs}, restart = {result['restart']!r}; {actions} actions ({len(over)} timed) in "
             f"{wall:.1f} s; terminations {dict(sorted(terms.items()))}; baseline {base:.0f} us")
     return head + "\n" + table(rows)
 
@@ -149,14 +150,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_soak", description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="workers (default: cores)")
+    parser.add_argument("--restart", choices=("game", "fault", "both"), default="both",
+                        help="engine restart mode(s) to soak (default: both, one after the other)")
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and -j must be at least 1")
     base = baseline_us()
     trips = pipe_trips(2000)
-    with TemporaryDirectory() as tmp:
-        result = soak(args.games, args.jobs, Path(tmp) / "soak")
-    print(report(args.games, args.jobs, base, trips, result))
+    for restart in ("game", "fault") if args.restart == "both" else (args.restart,):
+        with TemporaryDirectory() as tmp:
+            result = soak(args.games, args.jobs, Path(tmp) / "soak", restart)
+        print(report(args.games, args.jobs, base, trips, result), flush=True)
 
 
 if __name__ == "__main__":

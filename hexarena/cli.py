@@ -79,6 +79,8 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("--name", "given_names", multiple=True, metavar="NAME",
               help="Engine name in tables and records (twice: first engine, second engine).")
 @click.option("--log-protocol", is_flag=True, help="Write every HGP line to logs/GROUP/NNNN.SEAT-NAME.hgp.")
+@click.option("--restart", type=click.Choice(["game", "fault"]), default="game", show_default=True,
+              help="Start each engine per game, or keep it across games until a fault (docs/tournament.md).")
 @click.option("--sprt", "sprt_words", multiple=True, metavar='"elo0=0 elo1=10 ..."',
               help="Stop at an SPRT decision for CMD_A against CMD_B (docs/sprt.md); --games is then the maximum "
                    "(default 1000).")
@@ -86,7 +88,7 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
           move_time: float | None, main_time: float | None, increment: float, start_time: float | None,
           command_time: float | None, seed: int, out: str | None,
           concurrency: int, no_preflight: bool, quiet: bool, given_names: tuple[str, ...],
-          log_protocol: bool, sprt_words: tuple[str, ...]) -> None:
+          log_protocol: bool, restart: str, sprt_words: tuple[str, ...]) -> None:
     """Play GAMES games between two engine command lines (split like a shell, never run by one).
     A command may be written NAME=CMD to name its engine (or use --name twice).
 
@@ -116,7 +118,7 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         if value is not None:
             time[key] = value
     data: dict[str, Any] = {"seed": seed, "games_per_pair": games, "time": time, "games": [entry],
-            "engines": {n: {"cmd": a} for n, a in zip(names, argv)}}
+            "engines": {n: {"cmd": a, "restart": restart} for n, a in zip(names, argv)}}
     if sprt_words:
         data["sprt"] = parse_sprt_words(sprt_words)
         if click.get_current_context().get_parameter_source("games") is click.core.ParameterSource.DEFAULT:

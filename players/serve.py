@@ -16,12 +16,15 @@ from typing import IO, TextIO
 from hexarena.engine.game import GameState
 from hexarena.protocol.clock import MoveClock
 from hexarena.protocol.engine_side import EngineSide
+from hexarena.protocol.framing import CommandError
 
 from . import get
 from .base import Budget
 from .clock import move_budget, moves_ahead
 
 DEFAULT_SEED = 0
+#: hexarena's extension (docs/protocol.md): the referee's seed for the coming game.
+SEED_COMMAND = "hexarena-seed"
 
 
 def _version() -> str:
@@ -44,6 +47,15 @@ def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
     search = getattr(bot, "search", None)
     tree = None
 
+    def reseed(eng: EngineSide, args: tuple[str, ...]) -> str:
+        """`hexarena-seed N`: play from here as a process started with ``--seed N`` would."""
+        nonlocal tree
+        if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
+            raise CommandError("syntax error: expected hexarena-seed N (a whole number)")
+        rng.seed(int(args[0]))
+        tree = None
+        return ""
+
     def choose(state: GameState, clock: MoveClock):
         nonlocal tree
         budget = Budget(clock.left.seconds if clock.left else None,
@@ -54,7 +66,7 @@ def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
         tree = result.tree
         return result.action
 
-    return EngineSide(choose, name=f"hexarena-{bot_name}", version=_version())
+    return EngineSide(choose, name=f"hexarena-{bot_name}", version=_version(), extensions={SEED_COMMAND: reseed})
 
 
 class Transcript:

@@ -43,10 +43,14 @@ Handler = Callable[["EngineSide", tuple[str, ...]], str]
 class EngineSide:
     """Feed it lines with :meth:`handle`; `finished` turns True after `quit`."""
 
-    def __init__(self, choose: Chooser, name: str = "hexarena", version: str = "0.1.0"):
+    def __init__(self, choose: Chooser, name: str = "hexarena", version: str = "0.1.0",
+                 extensions: dict[str, Handler] | None = None):
+        """`extensions`: commands beyond HGP's (listed after them), e.g. players/serve.py's
+        ``hexarena-seed``."""
         self.choose = choose
         self.name = name
         self.version = version
+        self.commands = COMMANDS | (extensions or {})
         self.session = Session()
         self.finished = False
         self.time_control: TimeControl | None = None
@@ -58,7 +62,7 @@ class EngineSide:
         cmd = parse_command(line)
         if cmd is None:
             return None
-        handler = COMMANDS.get(cmd.name)
+        handler = self.commands.get(cmd.name)
         try:
             if not cmd.name:
                 raise CommandError("syntax error: no command after the id")
@@ -120,11 +124,11 @@ def _version(eng: EngineSide, args: tuple[str, ...]) -> str:
 
 def _known_command(eng: EngineSide, args: tuple[str, ...]) -> str:
     _arity(args, 1, "known_command NAME")
-    return "true" if args[0].lower() in COMMANDS else "false"
+    return "true" if args[0].lower() in eng.commands else "false"
 
 
 def _list_commands(eng: EngineSide, args: tuple[str, ...]) -> str:
-    return "\n".join(COMMANDS)
+    return "\n".join(eng.commands)
 
 
 def _quit(eng: EngineSide, args: tuple[str, ...]) -> str:

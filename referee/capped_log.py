@@ -10,10 +10,11 @@ full pipe, and the log never grows past the cap plus one line.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import trio
 
-__all__ = ["DEFAULT_LOG_CAP", "drain_to_log"]
+__all__ = ["DEFAULT_LOG_CAP", "CappedLog", "drain_to_log"]
 
 DEFAULT_LOG_CAP = 4 * 1024 * 1024      # bytes per engine per game
 CHUNK = 1 << 20
@@ -22,6 +23,7 @@ F_SETPIPE_SZ = 1031         # Linux: a larger pipe means fewer wake-ups under a 
 
 class _CappedFile:
     def __init__(self, path: str | os.PathLike, cap: int):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._fh = open(path, "ab", buffering=0)
         self._head_left = cap - cap // 2
         self._tail_cap = cap // 2
@@ -62,10 +64,31 @@ def widen_pipe(fd: int) -> None:
         pass
 
 
-async def drain_to_log(stream: trio.abc.ReceiveStream, path: str | os.PathLike, cap: int = DEFAULT_LOG_CAP
-                       ) -> None:
-    """Copy `stream` to `path` under the cap until EOF or cancellation; the file is complete either way."""
-    log = _CappedFile(path, cap)
+class CappedLog:
+    """The log an engine's stderr is drained into; :meth:`switch` closes the current file
+    (complete, with its own cap) and continues in another (a kept engine's next game)."""
+
+    def __init__(self, path: str | os.PathLike, cap: int = DEFAULT_LOG_CAP):
+        self.cap = cap
+        self._file = _CappedFile(path, cap)
+
+    def write(self, data: bytes | bytearray) -> None:
+        self._file.write(data)
+
+    def switch(self, path: str | os.PathLike) -> None:
+        self._file.close()
+        self._file = _CappedFile(path, self.cap)
+
+    def close(self) -> None:
+        self._file.close()
+
+
+async def drain_to_log(stream: trio.abc.ReceiveStream, log: str | os.PathLike | CappedLog,
+                       cap: int = DEFAULT_LOG_CAP) -> None:
+    """Copy `stream` to `log` (a path, or a :class:`CappedLog` to switch files on the way)
+    under the cap until EOF or cancellation; the file is complete either way."""
+    if not isinstance(log, CappedLog):
+        log = CappedLog(log, cap)
     try:
         while True:
             try:

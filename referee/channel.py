@@ -13,6 +13,8 @@ side (:mod:`referee.process`) reports an exit with :meth:`engine_exited`.
 from __future__ import annotations
 
 import collections
+from collections.abc import Callable
+from pathlib import Path
 
 import trio
 
@@ -44,6 +46,7 @@ class EngineChannel:
         self._watched = False                       # a process watcher will report the exit
         self._in_flight: trio.CancelScope | None = None
         self.wait_seconds = 0.0     # time spent waiting for answers (bench figure)
+        self.relog: Callable[[Path], None] | None = None    # set by referee/process.py: logs to a new game's files
 
     def engine_exited(self, how: str) -> None:
         """Called by the process watcher: the process ended (`how`: its exit status or signal).
@@ -131,6 +134,11 @@ class EngineChannel:
             seen = ", ".join(repr(r) for r in self._pending)
             raise ProtocolViolation(f"{len(self._pending)} responses to one command: {seen}")
         return self._pending.popleft()
+
+    @property
+    def reusable(self) -> bool:
+        """Healthy, and the process (if watched) has not exited: fit for another game."""
+        return self._broken is None and self._exit is None
 
     @property
     def healthy(self) -> bool:

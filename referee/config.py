@@ -26,6 +26,7 @@ from .spawn import ResourceLimits
 PAIRINGS = ("round-robin", "gauntlet")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*\Z")
 PLAYER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*(:[0-9]+(\.[0-9]+)?s?)?\Z")   # NAME, NAME:N, NAME:Xs (mcts:400, mcts:0.5s)
+RESTARTS = ("game", "fault")
 PLAYER_CMD = ("{python}", "-P", "-m", "hexarena.players", "NAME", "--seed", "{seed}")   # -P: not from the cwd
 
 
@@ -41,6 +42,7 @@ class EngineSpec:
     env: tuple[tuple[str, str], ...] = ()           # added to the runner's environment
     log_protocol: bool = False                      # write an HGP transcript per game (docs/tournament.md)
     resources: ResourceLimits = ResourceLimits()     # rlimits set before exec (none by default)
+    restart: str = "game"                           # "game": a process per game; "fault": kept until a fault
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,7 @@ def to_dict(config: TournamentConfig) -> dict:
 
 
 def _engine_dict(e: EngineSpec) -> dict:
-    out: dict = {"cmd": list(e.cmd), **resources_table(e.resources)}
+    out: dict = {"cmd": list(e.cmd), "restart": e.restart, **resources_table(e.resources)}
     if e.cwd is not None:
         out["cwd"] = e.cwd
     if e.env:
@@ -180,7 +182,7 @@ def default_config(games_per_pair: int = 4) -> TournamentConfig:
     for gid in registry.playable():
         info = registry.get(gid)
         games.append(GameSpec(gid, (min(info.sizes),), (info.describe(info.variant(None)).split(" ", 1)[1],)))
-    engines = tuple(EngineSpec(n, player_cmd(n)) for n in ("random", "greedy"))
+    engines = tuple(EngineSpec(n, player_cmd(n), restart="fault") for n in ("random", "greedy"))
     return TournamentConfig(engines, tuple(games), games_per_pair=games_per_pair)
 
 
@@ -194,7 +196,7 @@ def _engines(ctx: _Ctx, table: object, time: object = None) -> tuple[EngineSpec,
             raise ctx.error(key, "an engine name is letters, digits and _ . + - (no spaces)")
         if not isinstance(spec, dict):
             raise ctx.error(key, "expected a table with `cmd` or `player`")
-        ctx.only(spec, key, {"cmd", "player", "cwd", "env", "log_protocol", "time", *RESOURCE_KEYS})
+        ctx.only(spec, key, {"cmd", "player", "cwd", "env", "log_protocol", "time", "restart", *RESOURCE_KEYS})
         if ("cmd" in spec) == ("player" in spec):
             raise ctx.error(key, "give exactly one of `cmd` (a list of words) or `player` (a built-in player)")
         if "player" in spec:
@@ -207,8 +209,9 @@ def _engines(ctx: _Ctx, table: object, time: object = None) -> tuple[EngineSpec,
             if not cmd or not cmd[0]:
                 raise ctx.error(f"{key}.cmd", "expected a non-empty list of words, e.g. [\"./engine\", \"--hgp\"]")
         odds = time_limits(ctx, spec["time"], f"{key}.time", time) if "time" in spec else None
+        restart = ctx.choice(spec.get("restart", "fault" if "player" in spec else "game"), f"{key}.restart", RESTARTS)
         out.append(EngineSpec(name, cmd, odds, *_engine_settings(ctx, spec, key),
-                              resources=read_resources(ctx, spec, key)))
+                              resources=read_resources(ctx, spec, key), restart=restart))
     return tuple(out)
 
 

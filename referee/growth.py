@@ -60,7 +60,7 @@ def growth_problem(old: dict, new: dict) -> str | None:
         if name not in new["engines"]:
             return f"engines.{name}: removed"
         if _played(new["engines"][name]) != _played(spec):
-            return f"engines.{name}: saved {spec!r}, now {new['engines'][name]!r}"
+            return f"engines.{name}: saved {_played(spec)!r}, now {_played(new['engines'][name])!r}"
     if len(new["games"]) < len(old["games"]):
         return f"games: saved {len(old['games'])} [[games]] tables, now {len(new['games'])} (append new ones)"
     for i, (a, b) in enumerate(zip(old["games"], new["games"])):
@@ -70,9 +70,18 @@ def growth_problem(old: dict, new: dict) -> str | None:
     return None
 
 
+def same_play(old: dict, new: dict) -> bool:
+    """Whether two to_dict tables differ at most in settings that change no game (`restart`,
+    `log_protocol`): a resume with such a change is no growth."""
+    def plain(table: dict) -> dict:
+        return table | {"engines": {n: _played(e) for n, e in table["engines"].items()}}
+    return plain(old) == plain(new)
+
+
 def _played(engine: dict) -> dict:
-    """An engine's table without the keys that do not change how it plays (transcripts)."""
-    return {k: v for k, v in engine.items() if k != "log_protocol"}
+    """An engine's table without the keys that do not change how it plays (transcripts,
+    the process's lifetime: each game sends the seat's seed, docs/tournament.md)."""
+    return {k: v for k, v in engine.items() if k not in ("log_protocol", "restart")}
 
 
 def _game_problem(key: str, a: dict, b: dict, old_engines: list[str]) -> str | None:

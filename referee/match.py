@@ -60,15 +60,21 @@ ActionTime = tuple[float, float | None] | None
 #: None, the default, costs the turn loop nothing.
 action_overhead: Callable[[float], None] | None = None
 
+#: hexarena's extension command (docs/protocol.md): the seat's seed for this game, sent after
+#: the time control to an engine that lists it, so that a kept process plays as a fresh one would.
+SEED_COMMAND = "hexarena-seed"
+
 
 @dataclass(frozen=True)
 class Seat:
-    """A player of one game: its name, how to start its engine, and its own time
-    limits under time odds (None: the game's)."""
+    """A player of one game: its name, how to start its engine, its own time limits
+    under time odds (None: the game's), and the seat's seed, sent with `hexarena-seed`
+    to an engine that lists it (None: not sent)."""
 
     name: str
     connect: Connect
     limits: Limits | None = None
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
@@ -149,16 +155,24 @@ class _Played:
     moves: _Moves
 
 
-class _Void(Exception):
+class SeatFault(Exception):
+    """How a game ends early, as seen by a seat's `connect` context: `seat` (0 or 1) is the
+    seat at fault, None when neither is (referee/pool.py stops that seat's engine)."""
+
     def __init__(self, reason: str, seat: int | None):
         super().__init__(reason)
         self.reason, self.seat = reason, seat
 
 
-class _Forfeit(Exception):
+class _Void(SeatFault):
+    pass
+
+
+class _Forfeit(SeatFault):
     def __init__(self, seat: int, termination: Termination, reason: str, moves: _Moves | None = None):
-        super().__init__(reason)
-        self.seat, self.termination, self.reason = seat, termination, reason
+        super().__init__(reason, seat)
+        self.seat: int = seat
+        self.termination = termination
         self.moves = moves if moves is not None else _Moves()
 
 
@@ -191,7 +205,7 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
                     except EngineStartFailed as exc:
                         raise _Void(f"did not start: {exc}", i) from None
                 clock = Clock(per_seat)
-                await _handshakes(channels, setup, info, variant, per_seat, clock)
+                await _handshakes(channels, setup, info, variant, per_seat, clock, (seats[0].seed, seats[1].seed))
                 played = await _turns(channels, setup, info, variant, per_seat, clock, on_ply or (lambda n: None))
                 moves, outcome, reason = played.moves, played.outcome, played.reason
         except ExceptionGroup as group:     # a connect() that runs a nursery (trio >= 0.25) wraps errors
@@ -210,12 +224,12 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
 
 
 async def _handshakes(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                      limits: tuple[Limits, Limits], clock: Clock) -> None:
+                      limits: tuple[Limits, Limits], clock: Clock, seeds: tuple[int | None, int | None]) -> None:
     voids: list[_Void] = []
     forfeits: list[_Forfeit] = []
     for seat, ch in enumerate(channels):
         try:
-            await _handshake(ch, seat, setup, info, variant, limits[seat], clock)
+            await _handshake(ch, seat, setup, info, variant, limits[seat], clock, seeds[seat])
         except _Void as v:
             voids.append(v)
         except _Forfeit as f:
@@ -229,7 +243,7 @@ async def _handshakes(channels: list[EngineChannel], setup: Setup, info: GameInf
 
 
 async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo, variant: Variant,
-                     limits: Limits, clock: Clock) -> None:
+                     limits: Limits, clock: Clock, seed: int | None) -> None:
     async def ask(name: str, *args: str) -> str:
         return await ch.command(name, *args, deadline=trio.current_time() + limits.command)
 
@@ -255,14 +269,18 @@ async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo,
             await ask("clear_board")
         except CommandFailed as exc:
             raise _Forfeit(seat, Termination.CRASH, f"{ch.name}: refused clear_board: {exc.message}") from None
-        try:       # the time control: kgs-time_settings to an engine that lists it
-            kgs = "kgs-time_settings" in (await ask("list_commands")).split()
-        except CommandFailed:
-            kgs = False
         try:
-            await ask(*clock.settings(seat, kgs))
+            listed = set((await ask("list_commands")).split())
         except CommandFailed:
-            pass
+            listed = set()
+        optional = [clock.settings(seat, "kgs-time_settings" in listed)]    # kgs-time_settings if listed
+        if seed is not None and SEED_COMMAND in listed:
+            optional.append((SEED_COMMAND, str(seed)))
+        for command in optional:
+            try:
+                await ask(*command)
+            except CommandFailed:
+                pass
     except ControllerError as exc:
         raise _Forfeit(seat, _fault(exc), f"handshake: {exc}") from None
 

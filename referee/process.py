@@ -23,7 +23,7 @@ import trio
 from hexarena.protocol.controller import ControllerError
 
 from . import leftovers
-from .capped_log import DEFAULT_LOG_CAP, drain_to_log, widen_pipe
+from .capped_log import DEFAULT_LOG_CAP, CappedLog, drain_to_log, widen_pipe
 from .channel import EngineChannel
 from .eager import eager_pair
 from .groups import sole
@@ -105,14 +105,25 @@ class EngineProcess:
         widen_pipe(popen.stderr.fileno())
         stdin, stdout, stderr = (_fd_stream(f) for f in (popen.stdin, popen.stdout, popen.stderr))
         send, receive = eager_pair(stdin, stdout, eager)
+        record = None
         if transcript is not None:
             from .transcript import wrap
             send, receive = wrap(send, receive, transcript)
+            record = send.transcript
         channel = EngineChannel(send, receive, name, max_bytes)
         channel._watched = True
         engine = cls(popen, channel, resources)
+        log = CappedLog(log_path, log_cap)
+
+        def relog(path: Path) -> None:
+            """Logs into another game's files: stderr to `path`, the transcript (if any) beside
+            it as `path` with the suffix `.hgp` (tournament.process_launcher's names)."""
+            log.switch(path)
+            if record is not None:
+                record.switch(Path(path).with_suffix(".hgp"))
+        channel.relog = relog
         nursery.start_soon(engine._watch)
-        nursery.start_soon(engine._drain, stderr, log_path, log_cap)
+        nursery.start_soon(engine._drain, stderr, log)
         return engine
 
     async def _wait_exit(self) -> None:
@@ -144,10 +155,10 @@ class EngineProcess:
                     os.close(self._pidfd)
                     self._pidfd = None
 
-    async def _drain(self, stderr: trio.abc.ReceiveStream, log_path: str | os.PathLike, cap: int) -> None:
+    async def _drain(self, stderr: trio.abc.ReceiveStream, log: CappedLog) -> None:
         try:
             with self.drain_scope:
-                await drain_to_log(stderr, log_path, cap)
+                await drain_to_log(stderr, log)
         finally:
             self.drained.set()
 

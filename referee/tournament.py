@@ -33,7 +33,8 @@ from hexarena.results.records import (
 from . import config as config_mod
 from . import growth
 from .config import EngineSpec, TournamentConfig
-from .match import Seat, Setup, play_game
+from .match import Connect, Seat, Setup, play_game
+from .pool import EnginePool, StartCounter
 from .capped_log import DEFAULT_LOG_CAP
 from .folder_lock import FolderBusy, hold_folder
 from .leftovers import guard_engines
@@ -66,6 +67,12 @@ class TournamentError(Exception):
 def expand(cmd: tuple[str, ...], seed: int) -> list[str]:
     """An engine's argv for one game: `{python}` -> this interpreter, `{seed}` -> the seat's seed."""
     return [w.replace("{python}", sys.executable).replace("{seed}", str(seed)) for w in cmd]
+
+
+def _takes_seed(engine: EngineSpec) -> bool:
+    """Whether the engine's command has `{seed}`: then the seat's seed is also sent with
+    `hexarena-seed` (to an engine that lists it), so a kept process plays as a fresh one."""
+    return any("{seed}" in word for word in engine.cmd)
 
 
 def process_launcher(engine: EngineSpec, seed: int, log: Path, *, log_protocol: bool = False,
@@ -109,7 +116,9 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
                                   "or choose another --out")
         stored = config_mod.to_dict(load_saved(out))
         history = growth.earlier_configs(out)
-        if stored != wanted:
+        if stored != wanted and growth.same_play(stored, wanted):     # a setting such as `restart`
+            write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
+        elif stored != wanted:
             problem = growth.growth_problem(stored, wanted)
             if problem:
                 raise TournamentError(f"the config differs from the one {out} was started with "
@@ -199,6 +208,7 @@ async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bo
         hooks.observer.plan(pending, records)
         on_record = _both(hooks.observer.finished, on_record)
     games = _until(pending, hooks.should_stop)    # shared by the workers: trio switches tasks only at awaits
+    counter = StartCounter(1 + max((n or 0 for r in records for n in r.processes or ()), default=0))
     send, receive = trio.open_memory_channel(0)
     with JournalWriter(out / JOURNAL_NAME) as writer, guard_engines(out):
         async with trio.open_nursery() as nursery:
@@ -206,7 +216,8 @@ async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bo
             async with send:
                 async with trio.open_nursery() as workers:
                     for _ in range(min(concurrency, len(pending))):
-                        workers.start_soon(_work, games, send.clone(), config, out, launcher, hooks)
+                        pool = EnginePool(launcher, counter)
+                        workers.start_soon(_work, games, send.clone(), config, out, pool, hooks)
     return records
 
 
@@ -219,10 +230,11 @@ def _until(pending: list[ScheduledGame], should_stop: Callable[[], bool] | None)
 
 
 async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, config: TournamentConfig,
-                out: Path, launcher: Launcher, hooks: _Hooks) -> None:
-    """Play games until none is left or `hooks.stop` is set. Under `should_stop`, wait until each
-    record is journaled and reported before taking the next game, so that the test has seen it."""
-    async with send:
+                out: Path, pool: EnginePool, hooks: _Hooks) -> None:
+    """Play games until none is left or `hooks.stop` is set, with the engines of `pool` (this
+    slot's). Under `should_stop`, wait until each record is journaled and reported before taking
+    the next game, so that the test has seen it."""
+    async with send, pool:
         for game in games:
             if hooks.stop.is_set():
                 return
@@ -232,7 +244,7 @@ async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, co
                 on_ply = partial(hooks.observer.ply, game.id)
             reported = trio.Event()
             play = hooks.play
-            record = await (play(game) if play else play_scheduled(game, config, out, launcher, on_ply))
+            record = await (play(game) if play else play_scheduled(game, config, out, pool, on_ply))
             await send.send((record, reported))
             if hooks.should_stop is not None:
                 await reported.wait()
@@ -258,13 +270,22 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, reco
 
 
 async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Path,
-                         launcher: Launcher = process_launcher,
+                         engines: Launcher | EnginePool = process_launcher,
                          on_ply: Callable[[int], None] | None = None) -> GameRecord:
-    """Play one scheduled game, write its SGF (not for a void game) and return its record."""
-    seats, logs = [], {}
+    """Play one scheduled game, write its SGF (not for a void game) and return its record.
+    `engines`: a slot's pool (processes numbered, kept by `restart`), or a launcher (a process
+    per game, not numbered: a cluster worker)."""
+    seats, logs, leases = [], {}, []
     for seat, (name, seed) in enumerate(zip((game.first, game.second), game.seeds), 1):
         logs[name] = f"logs/{game.id}.{seat}-{name}.log"
-        seats.append(Seat(name, partial(launcher, config.engine(name), seed, out / logs[name])))
+        connect: Connect
+        if isinstance(engines, EnginePool):
+            lease = engines.lease(config.engine(name), seed, out / logs[name], seat - 1)
+            leases.append(lease)
+            connect = lease.connect
+        else:
+            connect = partial(engines, config.engine(name), seed, out / logs[name])
+        seats.append(Seat(name, connect, seed=seed if _takes_seed(config.engine(name)) else None))
     setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening)
     limits = (config.limits_of(game.first), config.limits_of(game.second))
     report = await play_game(setup, (seats[0], seats[1]), limits, on_ply)
@@ -282,4 +303,5 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
         plies=len(report.actions), reason=reason, faulty=report.faulty, sgf=sgf,
         started=report.started, seconds=report.seconds,
         actions=[t for _, t in report.actions], opening=report.opening, think=list(report.think),
+        processes=[lease.number for lease in leases] if leases else None,
     )

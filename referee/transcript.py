@@ -25,10 +25,20 @@ class Transcript:
     """One engine's transcript file, opened for appending (line buffered), closed with the pipes."""
 
     def __init__(self, path: str | os.PathLike):
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._fh = open(path, "a", encoding="utf-8", errors="replace", buffering=1)
+        self._fh = self._open(path)
         self._pending = b""
         self._users = 2
+
+    @staticmethod
+    def _open(path: str | os.PathLike):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        return open(path, "a", encoding="utf-8", errors="replace", buffering=1)
+
+    def switch(self, path: str | os.PathLike) -> None:
+        """Continue in another file (a kept engine's next game); nothing if already closed."""
+        if not self._fh.closed:
+            self._fh.close()
+            self._fh = self._open(path)
 
     def write(self, direction: str, data: bytes) -> None:
         if direction == "<":

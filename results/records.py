@@ -56,6 +56,7 @@ class GameRecord:
     actions: list[str] | None = None   # canonical tokens, first action first (None: not recorded)
     opening: int = 0                   # the first `opening` actions were the schedule's opening
     think: list[float | None] | None = None   # seconds each action took the engine (None: an opening action)
+    processes: list[int | None] | None = None  # start numbers of seat 1's and seat 2's engine processes
 
     @property
     def void(self) -> bool:

@@ -116,3 +116,19 @@ def test_one_ply_players_answer_legally_with_no_time_left(bot: str) -> None:
             "5 genmove b\n6 quit\n")
     got = responses(serve_text(text, bot, 1)[1])
     assert re.fullmatch(r"=5 [a-i][1-9]", got[4]), got
+
+
+def test_hexarena_seed_makes_a_used_process_play_as_a_fresh_one() -> None:
+    game = "1 game spelde nopie\n2 boardsize 5\n3 clear_board\n" + "".join(
+        f"{4 + i} genmove {'bw'[i % 2]}\n" for i in range(6))
+    _, fresh = serve_text(game + "20 quit\n", "mcts:20", seed=42)
+    _, used = serve_text(game + "9 hexarena-seed 42\n" + game + "20 quit\n", "mcts:20", seed=7)
+    assert responses(used)[-len(responses(fresh)):] == responses(fresh)
+    assert responses(used)[:6] != responses(fresh)[:6]          # the first game was seed 7's
+
+
+def test_hexarena_seed_is_listed_and_checks_its_argument() -> None:
+    _, out = serve_text("1 list_commands\n2 known_command hexarena-seed\n3 hexarena-seed x\n4 hexarena-seed\n")
+    listing, known, bad, missing = responses(out)
+    assert listing.splitlines()[-1] == "hexarena-seed" and known == "=2 true"
+    assert bad.startswith("?3 syntax error") and missing.startswith("?4 syntax error")

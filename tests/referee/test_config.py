@@ -83,6 +83,8 @@ def test_variant_words_are_canonicalised(tmp_path):
     (('size = 7', 'size = 7\nsizes = [5]'), ":26: games[1].size: give `size` or `sizes`"),
     (('seed = 7', 'seed = 7\nchallengers = ["random"]'), "challengers: only a gauntlet"),
     (('ply_cap = 40', 'komi = 2'), ":27: games[1].komi: spelde has no komi setting"),
+    (('cmd = ["./bot", "--hgp"]', 'cmd = ["./bot"]\nrestart = "never"'),
+     ":18: engines.my.bot.restart: expected one of game, fault, got 'never'"),
 ])
 def test_errors_name_file_line_and_key(tmp_path, change, where):
     old, new = change
@@ -160,3 +162,11 @@ def test_engine_rlimits_and_the_log_cap_are_read_saved_and_checked():
         C.from_dict({**data, "engines": {**data["engines"], "a": {"player": "random", "memory_mb": 0}}})
     with pytest.raises(C.ConfigError, match="logs.cap_kb"):
         C.from_dict({**data, "logs": {"cap_kb": "big"}})
+
+
+def test_restart_defaults_to_fault_for_built_in_players_and_to_game_for_commands(tmp_path):
+    config = load(tmp_path, GOOD.replace('cmd = ["./bot", "--hgp"]', 'cmd = ["./bot", "--hgp"]\nrestart = "fault"'))
+    assert [(e.name, e.restart) for e in config.engines] == [("random", "fault"), ("greedy", "game"),
+                                                             ("my.bot", "fault")]
+    assert C.from_dict(json.loads(json.dumps(C.to_dict(config)))) == config
+    assert {e.restart for e in C.default_config().engines} == {"fault"}

@@ -1,0 +1,160 @@
+"""Engine processes of one worker slot: started per game, or kept across games.
+
+Each engine's ``restart`` setting (docs/tournament.md, "Engine reuse") says
+how long its process lives:
+
+* ``"game"``: a fresh process for every game, stopped when the game ends.
+* ``"fault"``: the process is kept for the slot's later games and stopped
+  only when it is at fault (a crash, a time loss, a protocol fault, an
+  illegal action: any :class:`~referee.match.SeatFault` naming its seat),
+  when its channel is broken or the process has exited, when the game ends
+  by an error or a cancellation, when the slot keeps more idle processes
+  than :data:`KEEP_IDLE`, or when the slot ends. The handshake of the next
+  game (``game``, ``boardsize``, ``komi``, ``clear_board``, the time control,
+  ``hexarena-seed``) is the same as for a fresh process.
+
+Every process a tournament starts gets a number from one
+:class:`StartCounter` (continuing after the journal's highest), which the
+journal records per seat; a game's stderr log and HGP transcript are the
+game's own in both modes (a kept process's logs are moved to the next game's
+files when it is lent again).
+
+A process runs in its own task of the pool's nursery, inside the run's
+:data:`~referee.tournament.Launcher` context, so a kept process can be
+stopped in any order and the launcher stays the one way engines start.
+"""
+from __future__ import annotations
+
+import traceback
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+from .channel import EngineChannel
+from .config import EngineSpec
+from .match import SeatFault
+
+#: Idle processes a slot keeps at most (those of its last game); older ones are stopped.
+KEEP_IDLE = 2
+
+Start = Callable[[EngineSpec, int, Path], AbstractAsyncContextManager[EngineChannel]]
+
+
+class StartCounter:
+    """Numbers the engine processes of a tournament: ``first``, ``first + 1``, ..."""
+
+    def __init__(self, first: int = 1):
+        self.next = first
+
+    def take(self) -> int:
+        number, self.next = self.next, self.next + 1
+        return number
+
+
+@dataclass(eq=False)
+class _Process:
+    name: str
+    number: int
+    channel: EngineChannel
+    release: trio.Event = field(default_factory=trio.Event)
+    closed: trio.Event = field(default_factory=trio.Event)
+
+
+class EnginePool:
+    """The engine processes of one worker slot; use as ``async with EnginePool(...) as pool``."""
+
+    def __init__(self, start: Start, counter: StartCounter, keep: int = KEEP_IDLE):
+        self._start = start
+        self._counter = counter
+        self._keep = keep
+        self._idle: list[_Process] = []         # least recently used first
+        self._nursery: trio.Nursery | None = None
+
+    async def __aenter__(self) -> EnginePool:
+        self._cm = trio.open_nursery()
+        self._nursery = await self._cm.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc_info) -> bool | None:
+        for proc in self._idle:
+            proc.release.set()
+        self._idle.clear()
+        return await self._cm.__aexit__(*exc_info)
+
+    def lease(self, spec: EngineSpec, seed: int, log: Path, seat: int) -> Lease:
+        """One seat's engine for one game (`seat`: 0 or 1, as in the game's SeatFault)."""
+        return Lease(self, spec, seed, log, seat)
+
+    async def _open(self, spec: EngineSpec, seed: int, log: Path) -> _Process:
+        assert self._nursery is not None, "use the pool inside `async with`"
+        return await self._nursery.start(self._host, spec, seed, log)
+
+    async def _host(self, spec: EngineSpec, seed: int, log: Path,
+                    task_status: trio.TaskStatus[_Process] = trio.TASK_STATUS_IGNORED) -> None:
+        """Run one process inside the launcher's context until it is released."""
+        proc = None
+        try:
+            async with self._start(spec, seed, log) as channel:
+                proc = _Process(spec.name, self._counter.take(), channel)
+                task_status.started(proc)
+                await proc.release.wait()
+        except Exception:
+            if proc is None:        # it did not start: nursery.start raises it in the game
+                raise
+            traceback.print_exc()   # it failed while stopping: a referee bug, the run goes on
+        finally:
+            if proc is not None:
+                proc.closed.set()
+
+    def _take(self, name: str) -> _Process | None:
+        for i in range(len(self._idle) - 1, -1, -1):
+            if self._idle[i].name == name:
+                return self._idle.pop(i)
+        return None
+
+    def _keep_idle(self, proc: _Process) -> None:
+        self._idle.append(proc)
+        while len(self._idle) > self._keep:
+            self._idle.pop(0).release.set()     # stops in its own task; this game need not wait
+
+    async def _close(self, proc: _Process) -> None:
+        proc.release.set()
+        await proc.closed.wait()
+
+
+class Lease:
+    """How one seat of one game gets its engine: :meth:`connect` is the seat's
+    ``Seat.connect``; afterwards :attr:`number` is the process's start number."""
+
+    def __init__(self, pool: EnginePool, spec: EngineSpec, seed: int, log: Path, seat: int):
+        self.pool, self.spec, self.seed, self.log, self.seat = pool, spec, seed, log, seat
+        self.number: int | None = None
+
+    @asynccontextmanager
+    async def connect(self) -> AsyncIterator[EngineChannel]:
+        reuse = self.spec.restart == "fault"
+        proc = self.pool._take(self.spec.name) if reuse else None
+        if proc is not None and not proc.channel.reusable:
+            await self.pool._close(proc)
+            proc = None
+        kept = proc is not None
+        if proc is None:
+            proc = await self.pool._open(self.spec, self.seed, self.log)
+        self.number = proc.number
+        keep = False
+        try:
+            if kept and proc.channel.relog is not None:
+                proc.channel.relog(self.log)
+            yield proc.channel
+            keep = True
+        except SeatFault as fault:
+            keep = fault.seat is not None and fault.seat != self.seat
+            raise
+        finally:
+            if keep and reuse and proc.channel.reusable:
+                self.pool._keep_idle(proc)
+            else:
+                await self.pool._close(proc)

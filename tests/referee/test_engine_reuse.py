@@ -1,0 +1,119 @@
+"""Engine reuse (`restart = "fault"`): real engine processes kept across a worker slot's games."""
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+
+import trio
+
+from hexarena.referee import config as C
+from hexarena.referee.tournament import load_saved, prepare, run
+from hexarena.results.records import read_journal
+from tests.referee.fakes import fake_argv, pids_in
+
+
+def players(restart: str, games_per_pair: int = 4, size: int = 4) -> C.TournamentConfig:
+    engines = tuple(C.EngineSpec(n, C.player_cmd(n), restart=restart) for n in ("random", "greedy"))
+    return C.TournamentConfig(engines, (C.GameSpec("spelde", (size,), ("pie",)),), games_per_pair=games_per_pair,
+                              seed=11, limits=C.Limits(move=10, start=20))
+
+
+def play(config: C.TournamentConfig, out, concurrency: int = 1, **kw) -> list:
+    return sorted(trio.run(partial(run, config, out, concurrency=concurrency, **kw)), key=lambda r: r.id)
+
+
+def test_kept_built_in_players_play_the_very_games_fresh_processes_play(tmp_path):
+    kept = play(players("fault", 6), tmp_path / "kept")
+    fresh = play(players("game", 6), tmp_path / "fresh")
+    assert [r.actions for r in kept] == [r.actions for r in fresh]       # reseeded per game
+    assert len({tuple(r.actions) for r in kept}) > 1                       # ...and not all one game
+    assert {n for r in kept for n in r.processes} == {1, 2}                # one process per engine
+    assert sorted(n for r in fresh for n in r.processes) == list(range(1, 2 * len(fresh) + 1))
+    for r in kept:                                                          # each game has its own logs
+        assert (tmp_path / "kept" / f"logs/{r.id}.1-{r.first}.log").exists()
+
+
+def test_each_slot_keeps_its_own_processes(tmp_path):
+    records = play(players("fault", 8), tmp_path, concurrency=2)
+    numbers = {n for r in records for n in r.processes}
+    assert len(numbers) == 4                    # two slots, two engines each
+    for r in records:
+        assert r.processes[0] != r.processes[1]
+
+
+def test_a_faulty_engine_is_restarted_and_its_opponent_kept(tmp_path):
+    engines = (C.EngineSpec("crasher", tuple(fake_argv("crash", 20)), restart="fault"),
+               C.EngineSpec("random", C.player_cmd("random"), restart="fault"))
+    config = replace(players("fault", 8), engines=engines)
+    records = play(config, tmp_path)
+    crashes = [r for r in records if r.faulty == "crasher"]
+    assert crashes and all(r.termination == "crash" for r in crashes)
+    assert len(records) > len(crashes)                  # some games end before the 20th genmove
+    seat = {r.id: (0 if r.first == "crasher" else 1) for r in records}
+    crasher = [r.processes[seat[r.id]] for r in records]
+    random = [r.processes[1 - seat[r.id]] for r in records]
+    assert len(set(random)) == 1                         # never at fault: one process throughout
+    for before, after, number in zip(records, records[1:], crasher[1:]):
+        previous = before.processes[seat[before.id]]
+        assert (number != previous) == (before.faulty == "crasher")
+    logs = [tmp_path / f"logs/{r.id}.{seat[r.id] + 1}-crasher.log" for r in records]
+    started = [bool(pids_in(log)) for log in logs]       # the fake writes its pid when it starts
+    assert started == [True] + [b.faulty == "crasher" for b in records[:-1]]
+
+
+def test_an_engine_that_lost_on_time_is_not_kept_and_its_late_answer_reaches_no_game(tmp_path):
+    engines = (C.EngineSpec("sleepy", tuple(fake_argv("hang", 3)), restart="fault"),
+               C.EngineSpec("random", C.player_cmd("random"), restart="fault"))
+    config = replace(players("fault", 4), engines=engines, limits=C.Limits(move=0.5, start=20))
+    records = play(config, tmp_path)
+    assert [r.termination for r in records if r.faulty] == ["time"] * len([r for r in records if r.faulty])
+    timed_out = [r for r in records if r.faulty == "sleepy"]
+    assert timed_out
+    others = [r for r in records if not r.faulty]
+    assert all(r.termination == "no-moves" for r in others)
+    seat = {r.id: (0 if r.first == "sleepy" else 1) for r in records}
+    numbers = [r.processes[seat[r.id]] for r in records]
+    assert len(set(numbers)) == len(timed_out) + (0 if records[-1].faulty == "sleepy" else 1)
+
+
+def test_resume_after_an_abandoned_run_is_exact_with_kept_engines(tmp_path):
+    reference = play(players("game", 6), tmp_path / "reference")
+    seen = []
+
+    async def abandon_after_three():
+        with trio.CancelScope() as scope:
+            def on_record(record):
+                seen.append(record)
+                if len(seen) == 3:
+                    scope.cancel()            # games in flight are dropped, as after kill -9
+            await run(players("fault", 6), tmp_path / "kept", concurrency=2, on_record=on_record)
+    trio.run(abandon_after_three)
+    journaled = read_journal(tmp_path / "kept")
+    assert 3 <= len(journaled) < len(reference)
+    pending, _ = prepare(players("fault", 6), tmp_path / "kept", resume=True)
+    assert len(pending) == len(reference) - len(journaled)
+    resumed = play(players("fault", 6), tmp_path / "kept", concurrency=2, resume=True)
+    assert [(r.id, r.actions, r.result) for r in resumed] == [(r.id, r.actions, r.result) for r in reference]
+    first = max(n for r in journaled for n in r.processes)
+    later = [n for r in resumed if r not in journaled for n in r.processes]
+    assert later and min(later) > first                 # numbers name one process within the folder
+
+
+def test_resuming_with_another_restart_setting_is_no_growth(tmp_path):
+    play(players("game", 2), tmp_path)
+    warnings: list[str] = []
+    pending, records = prepare(players("fault", 2), tmp_path, resume=True, warn=warnings.append)
+    assert pending == [] and len(records) == 2 and warnings == []
+    assert not (tmp_path / "history.json").exists()
+    assert {e.restart for e in load_saved(tmp_path).engines} == {"fault"}
+
+
+def test_a_kept_engine_s_transcript_is_per_game(tmp_path):
+    engines = tuple(C.EngineSpec(n, C.player_cmd(n), restart="fault", log_protocol=True) for n in ("random", "greedy"))
+    records = play(replace(players("fault", 4), engines=engines), tmp_path)
+    assert {n for r in records for n in r.processes} == {1, 2}
+    for r in records:
+        lines = (tmp_path / f"logs/{r.id}.1-{r.first}.hgp").read_text().splitlines()
+        sent = [line.split(" ", 2)[2] for line in lines if line.split(" ")[1] == ">"]
+        assert sent[0].endswith("protocol_version")                   # starts with this game's handshake
+        assert sum(" genmove " in f" {s} " for s in sent) + sum(" play " in f" {s} " for s in sent) == r.plies
