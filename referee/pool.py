@@ -9,7 +9,7 @@ how long its process lives:
   illegal action: any :class:`~referee.match.SeatFault` naming its seat),
   when its channel is broken or the process has exited, when the game ends
   by an error or a cancellation, when the slot keeps more idle processes
-  than :data:`KEEP_IDLE`, or when the slot ends. The handshake of the next
+  than its bound (the tournament's: one per engine), or when the slot ends. The handshake of the next
   game (``game``, ``boardsize``, ``komi``, ``clear_board``, the time control,
   ``hexarena-seed``) is the same as for a fresh process.
 
@@ -37,7 +37,8 @@ from .channel import EngineChannel
 from .config import EngineSpec
 from .match import SeatFault
 
-#: Idle processes a slot keeps at most (those of its last game); older ones are stopped.
+#: Idle processes a slot keeps at most by default; the least recently used beyond it are stopped.
+#: A tournament passes its number of engines: one idle process per engine and slot.
 KEEP_IDLE = 2
 
 Start = Callable[[EngineSpec, int, Path], AbstractAsyncContextManager[EngineChannel]]

@@ -216,7 +216,7 @@ async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bo
             async with send:
                 async with trio.open_nursery() as workers:
                     for _ in range(min(concurrency, len(pending))):
-                        pool = EnginePool(launcher, counter)
+                        pool = EnginePool(launcher, counter, keep=len(config.engines))
                         workers.start_soon(_work, games, send.clone(), config, out, pool, hooks)
     return records
 

@@ -117,3 +117,10 @@ def test_a_kept_engine_s_transcript_is_per_game(tmp_path):
         sent = [line.split(" ", 2)[2] for line in lines if line.split(" ")[1] == ">"]
         assert sent[0].endswith("protocol_version")                   # starts with this game's handshake
         assert sum(" genmove " in f" {s} " for s in sent) + sum(" play " in f" {s} " for s in sent) == r.plies
+
+
+def test_a_slot_keeps_one_idle_process_per_engine_across_pairings(tmp_path):
+    engines = tuple(C.EngineSpec(n, C.player_cmd(p), restart="fault")
+                    for n, p in (("r1", "random"), ("r2", "random"), ("g", "greedy")))
+    records = play(replace(players("fault", 4), engines=engines), tmp_path)     # pairings alternate
+    assert len(records) == 12 and len({n for r in records for n in r.processes}) == 3
