@@ -119,7 +119,7 @@ class Limits:
         if self.control == "move":
             return ("byoyomi", "0", _told(self.cap), "1")
         if self.control == "fischer":
-            return ("fischer", _told(self.main), _told(self.increment))
+            return ("fischer", _told(self.main), str(math.floor(self.increment)))     # 0.1 -> 0, never up
         count = self.periods if self.control == "byoyomi" else self.stones
         return (self.control, _told(self.main), _told(self.period), str(count))
 

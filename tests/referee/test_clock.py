@@ -144,6 +144,9 @@ def test_time_settings_words():
     assert clock.settings(1, kgs=True) == ("kgs-time_settings", "byoyomi", "60", "10", "5")
     assert Clock(ca).settings(0, kgs=True) == ("kgs-time_settings", "canadian", "60", "30", "10")
     assert Clock(Limits(move=3)).settings(0, kgs=True) == ("kgs-time_settings", "byoyomi", "0", "3", "1")
+    # an increment is rounded down, to 0 too: told as 1 s, a 0.1 s increment made engines overspend
+    assert Clock(Limits(main=10, increment=0.1)).settings(0, kgs=True) == ("kgs-time_settings", "fischer", "10", "0")
+    assert Clock(Limits(main=10, increment=2.5)).settings(0, kgs=True) == ("kgs-time_settings", "fischer", "10", "2")
 
 
 @pytest.mark.parametrize("kwargs", [
