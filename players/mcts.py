@@ -13,7 +13,11 @@ the evaluator (or exactly, if the game is over or at the ply cap there), add
 the value to every node on the path from its holder's side.
 
 Actions. A node with at most ``ENUMERATION_CAP`` legal actions lists them (in
-an rng-shuffled order) and expands one per visit; a node with more (Spelde's
+an rng-shuffled order) and expands one per visit; where the game gives a
+cheap superset of its legal actions (players.games.candidates_for:
+Anda-prison, whose legal list costs one full resolution per empty site), the
+node lists that instead and drops an illegal candidate when it comes to
+expand it; a node with more (Spelde's
 flip sets can be millions, Anda's first pairs thousands) grows by progressive
 widening: at most ``1 + WIDENING * sqrt(visits)`` children, each a new
 distinct ``random_action`` draw.
@@ -40,10 +44,12 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from collections.abc import Callable
 from itertools import islice
 
 from hexarena.engine.actions import Action, Swap, holder_after
 from hexarena.engine.core import Colour
+from hexarena.engine.errors import IllegalMove
 from hexarena.engine.game import GameState
 
 from .base import Budget
@@ -104,17 +110,16 @@ class MctsBot:
         if state.outcome() is not None:
             raise ValueError("the game is over")
         evaluator, selection = self.evaluator, self.selection
-        if evaluator is None or selection is None:
-            from .games import evaluator_for, selection_for
-            evaluator = evaluator or evaluator_for(state)
-            selection = selection or selection_for(state)
+        from .games import candidates_for, evaluator_for, selection_for
+        evaluator = evaluator or evaluator_for(state)
+        selection = selection or selection_for(state)
         root = tree.advance(state) if tree is not None else None
         if root is None:
             root = Node(state, None, None)
         root.holder = None
         seconds = self.move_seconds(budget)
         deadline = None if seconds is None else time.perf_counter() + seconds
-        search = _Search(root, rng, evaluator, selection)
+        search = _Search(root, rng, evaluator, selection, candidates_for(state))
         done = search.run(self.iterations, deadline)
         return SearchResult(search.best_action(), Tree(root), done)
 
@@ -122,8 +127,10 @@ class MctsBot:
 class _Search:
     """One move's search from `root`."""
 
-    def __init__(self, root: Node, rng: random.Random, evaluator: Evaluator, selection: Selection):
+    def __init__(self, root: Node, rng: random.Random, evaluator: Evaluator, selection: Selection,
+                 candidates: Callable[[GameState], list[Action] | None] | None = None):
         self.rng = rng
+        self.candidates = candidates
         self.evaluator = evaluator
         self.selection = selection
         self.cap = root.state.info.ply_cap(root.state.variant.size)
@@ -158,13 +165,17 @@ class _Search:
                     root.tried.add(action)
         while untried and not root.solved:
             child = self._expand(root, untried)
+            if child is None:
+                break
             if child.solved:
                 self._propagate([root, child])
 
     def _look(self, node: Node) -> list[Action]:
         """List the node's actions (shuffled) when there are few, else mark it as sampling;
-        the node's new `untried` list."""
-        actions = list(islice(node.state.legal_actions(), ENUMERATION_CAP + 1))
+        the node's new `untried` list. The game's candidates, when it has them, stand in
+        for its legal actions (`_expand` drops the illegal ones)."""
+        listed = self.candidates(node.state) if self.candidates is not None else None
+        actions = listed if listed is not None else list(islice(node.state.legal_actions(), ENUMERATION_CAP + 1))
         if len(actions) <= ENUMERATION_CAP:
             self.rng.shuffle(actions)
             node.untried, node.listed = actions, True
@@ -172,11 +183,19 @@ class _Search:
             node.untried = actions = []
         return actions
 
-    def _expand(self, node: Node, untried: list[Action]) -> Node:
-        """A new child from `untried` (`node.untried`, looked at); solved if it ends the game."""
-        action = untried.pop()
+    def _expand(self, node: Node, untried: list[Action]) -> Node | None:
+        """A new child from `untried` (`node.untried`, looked at); solved if it ends the game.
+        None when every action left there is an illegal candidate (all dropped)."""
         state = node.state
-        child_state = state.play(action)
+        while True:
+            if not untried:
+                return None
+            action = untried.pop()
+            try:
+                child_state = state.play(action)
+                break
+            except IllegalMove:
+                continue
         holder = holder_after(state.to_move, action)
         child = Node(child_state, action, holder)
         outcome = child_state.outcome()
@@ -209,8 +228,10 @@ class _Search:
                 black = _black_value(node.winner)
                 break
             untried = node.untried if node.untried is not None else self._look(node)
+            child = None
             if untried or (not node.listed and self._widen(node, untried)):
                 child = self._expand(node, untried)
+            if child is not None:
                 path.append(child)
                 if child.solved:
                     black = _black_value(child.winner)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import cast
 
+from hexarena.engine.actions import Action
 from hexarena.engine.game import GameState
 
 from ..evaluators import CutoffPlayout, Evaluation, Evaluator, RandomPlayout, StaticEvaluation
@@ -57,6 +58,13 @@ SELECTIONS: dict[str, Selection] = {
     "marbanta": Rave(),
 }
 
+#: MCTS's cheap superset of a node's legal actions, per game where listing the legal
+#: ones costs much more than testing one (players/mcts.py tests each on expansion).
+#: Anda-prison lists its legal placements by resolving a placement on every empty site.
+CANDIDATES: dict[str, Callable[[GameState], list[Action] | None]] = {
+    "anda-prison": cast(Callable[[GameState], "list[Action] | None"], anda_prison.candidates),
+}
+
 _cache: dict[str, Evaluator] = {}
 
 
@@ -75,9 +83,15 @@ def evaluator_for(state: GameState) -> Evaluator:
     return _cache[game]
 
 
+def candidates_for(state: GameState) -> Callable[[GameState], list[Action] | None] | None:
+    """The game's candidate lister for MCTS (a superset of the legal actions), or None."""
+    return CANDIDATES.get(state.info.id)
+
+
 def selection_for(state: GameState) -> Selection:
     """MCTS's selection rule for the game of `state` (UCT by default)."""
     return SELECTIONS.get(state.info.id) or UCT()
 
 
-__all__ = ["MODULES", "EVALUATORS", "SELECTIONS", "evaluation_for", "evaluator_for", "selection_for"]
+__all__ = ["MODULES", "EVALUATORS", "SELECTIONS", "CANDIDATES", "candidates_for", "evaluation_for",
+           "evaluator_for", "selection_for"]

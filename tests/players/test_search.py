@@ -12,7 +12,7 @@ from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 from hexarena.players import Budget, MctsBot, greedy_bot, heuristic_bot
 from hexarena.players.evaluators import CutoffPlayout, PolicyPlayout, RandomPlayout, StaticEvaluation, squash
-from hexarena.players.games import MODULES, evaluation_for, evaluator_for, selection_for
+from hexarena.players.games import MODULES, candidates_for, evaluation_for, evaluator_for, selection_for
 from hexarena.players.selection import UCT, Rave
 from hexarena.players.serve import make_engine
 
@@ -177,3 +177,32 @@ def duel(game: str, size: int, a, b, games: int) -> float:
 @pytest.mark.parametrize("game,size", [("spelde", 6), ("vaxandis", 4)])
 def test_heuristic_beats_greedy(game: str, size: int) -> None:
     assert duel(game, size, heuristic_bot, greedy_bot, 8) >= 6
+
+
+# -- candidates (a cheap superset of the legal actions) -------------------------------------
+@pytest.mark.parametrize("seed", range(6))
+def test_anda_prison_candidates_cover_every_legal_action(seed: int) -> None:
+    state = walk(new("anda-prison", 7), 40 + 10 * seed, seed)
+    listed = candidates_for(state)
+    assert listed is not None
+    assert state.outcome() is None and state.normal      # the seeds reach normal turns
+    cands = listed(state)
+    assert cands is not None
+    legal = set(state.legal_actions())
+    assert legal <= set(cands) and len(set(cands)) == len(cands)
+    assert all(not state.is_legal(a) for a in set(cands) - legal)
+
+
+def test_mcts_on_candidates_plays_legally_and_reproducibly() -> None:
+    state = walk(new("anda-prison", 7), 30, 2)
+    assert state.outcome() is None and candidates_for(state) is not None
+    bot = MctsBot(iterations=300, seconds=None)
+    first = bot.search(state, random.Random(4))
+    assert state.is_legal(first.action)
+    assert bot.search(state, random.Random(4)).action == first.action
+    # every child of the tree is a legal action of its parent (illegal candidates are dropped)
+    stack = [first.tree.root]
+    while stack:
+        node = stack.pop()
+        assert all(node.state.is_legal(c.action) for c in node.children)
+        stack.extend(node.children)
