@@ -7,9 +7,13 @@ Black's minus White's.
 `candidates` is MCTS's cheap superset of a normal turn's legal actions: a
 placement on every empty site (legal or not: MCTS tests each one only when
 it would expand it, one resolution instead of one per empty site a node),
-then the release and the proposal when the rules offer them.
+the release and the proposal when the rules offer them, ordered so that
+joining moves (which win at once when they leave the opponent without a
+legal placement) are tried first.
 """
 from __future__ import annotations
+
+import random
 
 from hexarena.engine.actions import Action, Place, Propose, Release
 from hexarena.engine.core import Colour
@@ -31,15 +35,36 @@ def evaluate(state: AndaPrisonState) -> float:
     return score + group_safety(board, regs, b, w) - group_safety(board, regs, w, b)
 
 
-def candidates(state: AndaPrisonState) -> list[Action] | None:
-    """Every action of a normal turn and maybe some illegal placements; None in other phases
-    (the caller then lists ``legal_actions``)."""
+def candidates(state: AndaPrisonState, rng: random.Random) -> list[Action] | None:
+    """Every action of a normal turn and maybe some illegal placements, in the order MCTS
+    should try them *last first* (it pops from the end); None in other phases (the caller
+    then lists ``legal_actions``).
+
+    Order: the rest (shuffled), then the placements next to an enemy stone (captures), then
+    those joining two or more of the mover's groups (the usual way to leave the opponent
+    no legal placement, a win at once: tried first, the solver sees it early)."""
     if not state.normal:
         return None
-    empty = state.board.mask & ~(state.black | state.white)
-    out: list[Action] = [Place(s) for s in iter_bits(empty)]
+    board = state.board
+    own, enemy = (state.black, state.white) if state.to_move is Colour.BLACK else (state.white, state.black)
+    empty = board.mask & ~(own | enemy)
+    near_enemy = board.adjacent(enemy) & empty
+    joining = 0
+    groups = board.components(own)
+    if len(groups) >= 2:
+        seen = 0
+        for g in groups:
+            around = board.adjacent(g) & empty
+            joining |= around & seen
+            seen |= around
+    rest: list[Action] = [Place(s) for s in iter_bits(empty & ~near_enemy & ~joining)]
     if (state.prison_white if state.to_move is Colour.BLACK else state.prison_black) > 0:
-        out.append(Release())
+        rest.append(Release())
     if state.phase is Phase.PLAY:
-        out.append(Propose())
-    return out
+        rest.append(Propose())
+    rng.shuffle(rest)
+    fights: list[Action] = [Place(s) for s in iter_bits(near_enemy & ~joining)]
+    joins: list[Action] = [Place(s) for s in iter_bits(joining)]
+    rng.shuffle(fights)
+    rng.shuffle(joins)
+    return rest + fights + joins

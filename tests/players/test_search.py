@@ -7,7 +7,8 @@ import random
 import pytest
 
 from hexarena.engine import registry
-from hexarena.engine.actions import Swap
+from hexarena.engine.actions import Place, Swap, holder_after
+from hexarena.engine.geometry import iter_bits
 from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 from hexarena.players import Budget, MctsBot, greedy_bot, heuristic_bot
@@ -69,7 +70,7 @@ def test_a_policy_playout_asks_its_policy_for_every_move() -> None:
 @pytest.mark.parametrize("game", registry.playable())
 def test_every_game_has_an_evaluation_and_an_evaluator(game: str) -> None:
     assert game in MODULES
-    assert selection_for(new(game, 4)) in (UCT(), Rave())
+    assert isinstance(selection_for(new(game, 4)), (UCT, Rave))
     state = walk(new(game, registry.get(game).sizes[0]), 30, 1)
     if state.outcome() is None:
         assert math.isfinite(evaluation_for(game)[0](state))
@@ -186,7 +187,7 @@ def test_anda_prison_candidates_cover_every_legal_action(seed: int) -> None:
     listed = candidates_for(state)
     assert listed is not None
     assert state.outcome() is None and state.normal      # the seeds reach normal turns
-    cands = listed(state)
+    cands = listed(state, random.Random(seed))
     assert cands is not None
     legal = set(state.legal_actions())
     assert legal <= set(cands) and len(set(cands)) == len(cands)
@@ -206,3 +207,40 @@ def test_mcts_on_candidates_plays_legally_and_reproducibly() -> None:
         node = stack.pop()
         assert all(node.state.is_legal(c.action) for c in node.children)
         stack.extend(node.children)
+
+
+def loses_at_once(state: GameState, action) -> bool:
+    """Whether the opponent has a reply to `action` that wins at once."""
+    child = state.play(action)
+    if child.outcome() is not None:
+        return False
+    for reply in child.legal_actions():
+        outcome = child.play(reply).outcome()
+        if outcome is not None and outcome.winner is holder_after(child.to_move, reply):
+            return True
+    return False
+
+
+def test_a_short_search_never_hands_anda_prisons_opponent_a_win_in_one() -> None:
+    """Positions where some placements let the opponent win at once and some do not: a
+    search far too short to look at every reply still plays a safe one (the refutation
+    check expands the replies of its candidates, the candidate order finds the winners)."""
+    # random walks into normal play (pie) where all but one placement lose at once
+    spots = [walk(new("anda-prison", 5), plies, seed) for seed, plies in ((3, 9), (38, 19))]
+    for state in spots:
+        unsafe = [a for a in state.legal_actions() if loses_at_once(state, a)]
+        assert 0 < len(unsafe) < sum(1 for _ in state.legal_actions())
+    for state in spots:
+        action = MctsBot(iterations=1, seconds=None).search(state, random.Random(1)).action
+        assert not loses_at_once(state, action), state.position()
+
+
+def test_anda_prison_candidates_try_joining_moves_first() -> None:
+    state = registry.from_position("anda-prison 5 b ...../....../......./......../...b.b.../"
+                                   "......../......./....../..... last=w")
+    board = state.board
+    stones = list(iter_bits(state.black))
+    order = candidates_for(state)(state, random.Random(0))
+    first = order[-1]                 # MCTS pops from the end
+    assert isinstance(first, Place)
+    assert all(board.neighbour_mask[first.cell] >> s & 1 for s in stones), state.format(first)
