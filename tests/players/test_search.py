@@ -244,3 +244,17 @@ def test_anda_prison_candidates_try_joining_moves_first() -> None:
     first = order[-1]                 # MCTS pops from the end
     assert isinstance(first, Place)
     assert all(board.neighbour_mask[first.cell] >> s & 1 for s in stones), state.format(first)
+
+
+def test_anda_prisons_komi_pie_is_not_swapped_into_a_lost_position() -> None:
+    """From a tournament game MCTS lost in 7 plies: swapping here hands it Black to move,
+    where every placement but one lets White leave it without a legal placement."""
+    state = new("anda-prison", 7)
+    for word in ("g13,i12", "a7,c9", "swap", "komi=0"):
+        state = state.play(state.parse(word))
+    after = state.play(state.parse("swap"))
+    actions = list(after.legal_actions())
+    assert sum(loses_at_once(after, a) for a in actions) == len(actions) - 1
+    for seed in range(3):
+        action = MctsBot(iterations=300, seconds=None).search(state, random.Random(seed)).action
+        assert state.format(action) == "keep"
