@@ -6,7 +6,8 @@ serving loop (players/serve.py) turns `time_settings` / `kgs-time_settings` /
 
 The share: the time left in the current stage over the moves still expected
 (:func:`moves_ahead`), plus what comes back after each move (Fischer's
-increment; a byo-yomi period; a Canadian period over its stones). In
+increment, at most ``FISCHER_CAP`` times that share; a byo-yomi period; a
+Canadian period over its stones). In
 overtime the share is the current period (byo-yomi) or the period's time
 over the stones still due (Canadian). The budget is ``SAFETY`` times the
 share, less ``LATENCY`` for process and pipe overhead, and never more than
@@ -22,6 +23,11 @@ from hexarena.protocol.clock import ClockKind, MoveClock, TimeControl, TimeLeft
 SAFETY = 0.8
 #: Seconds kept back for start-up, pipes and the referee's bookkeeping.
 LATENCY = 0.15
+#: Fischer: the increment counts at most up to this many times the share of the time left
+#: (``left / moves``). GTP's words are whole seconds, so an increment of 0.1 s is told as
+#: `1` (referee/clock.py); spending the told second every move would drain the clock to
+#: nothing. Capped, a real increment is banked until the time left covers it.
+FISCHER_CAP = 2.0
 #: The fewest and most own moves expected to remain in a game.
 MIN_MOVES_AHEAD = 8
 MAX_MOVES_AHEAD = 40
@@ -65,7 +71,8 @@ def move_budget(clock: MoveClock, moves: int = MAX_MOVES_AHEAD) -> float | None:
     if kind is ClockKind.ABSOLUTE:
         return _finish(seconds / moves, seconds)
     if kind is ClockKind.FISCHER:
-        return _finish(seconds / moves + control.increment, seconds)
+        share = seconds / moves
+        return _finish(min(share + control.increment, FISCHER_CAP * share), seconds)
     if kind is ClockKind.BYOYOMI:
         if count > 0:                                    # in a period
             return _finish(seconds, seconds)
@@ -82,4 +89,4 @@ def _finish(share: float, spendable: float) -> float:
     return max(0.0, min(share * SAFETY, spendable) - LATENCY)
 
 
-__all__ = ["move_budget", "moves_ahead", "SAFETY", "LATENCY"]
+__all__ = ["move_budget", "moves_ahead", "SAFETY", "LATENCY", "FISCHER_CAP"]

@@ -13,7 +13,11 @@ the evaluator (or exactly, if the game is over or at the ply cap there), add
 the value to every node on the path from its holder's side.
 
 Actions. A node with at most ``ENUMERATION_CAP`` legal actions lists them (in
-an rng-shuffled order) and expands one per visit; a node with more (Spelde's
+an rng-shuffled order) and expands one per visit; where the game gives a
+cheap superset of its legal actions (players.games.candidates_for:
+Anda-prison, whose legal list costs one full resolution per empty site), the
+node lists that instead, in the game's order (most promising expanded
+first), and drops an illegal candidate when it comes to expand it; a node with more (Spelde's
 flip sets can be millions, Anda's first pairs thousands) grows by progressive
 widening: at most ``1 + WIDENING * sqrt(visits)`` children, each a new
 distinct ``random_action`` draw.
@@ -24,7 +28,13 @@ and a fully listed node whose children are all solved takes the best of them.
 The root expands every candidate first, so an immediate win is always played;
 selection never prefers a proven loss while another child remains.
 
-Choice: a proven win, else the most visited child that is not a proven loss.
+Choice: a proven win, else the most visited child that is not a proven loss,
+after a refutation check: the candidate's replies are all expanded (when
+they are listed, not sampled), and a reply that wins at once makes it a
+proven loss and the next candidate is checked (at most
+``REFUTATION_CHECKS``, and no more once the move has used ``1 + REFUTATION_GRACE``
+times its time), so a search too short to look at every reply of
+every candidate still never hands the opponent a win in one it could see.
 A pie decision (a root offering ``swap``) is taken from the search's value of
 each side: swap when the swap child's mean is at least the mean of the best
 other child.
@@ -40,10 +50,12 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from collections.abc import Callable
 from itertools import islice
 
 from hexarena.engine.actions import Action, Swap, holder_after
 from hexarena.engine.core import Colour
+from hexarena.engine.errors import IllegalMove
 from hexarena.engine.game import GameState
 
 from .base import Budget
@@ -57,6 +69,10 @@ ENUMERATION_CAP = 256
 WIDENING = 2.0
 #: Fresh draws tried per widening step before giving up on finding a new action.
 DRAW_ATTEMPTS = 4
+#: Root candidates checked for a reply that wins at once before one is played.
+REFUTATION_CHECKS = 12
+#: The checks stop once the move has taken this fraction more than its time.
+REFUTATION_GRACE = 0.1
 #: Seconds a move of the default `mcts` (less when the clock says so).
 DEFAULT_SECONDS = 1.0
 
@@ -104,26 +120,29 @@ class MctsBot:
         if state.outcome() is not None:
             raise ValueError("the game is over")
         evaluator, selection = self.evaluator, self.selection
-        if evaluator is None or selection is None:
-            from .games import evaluator_for, selection_for
-            evaluator = evaluator or evaluator_for(state)
-            selection = selection or selection_for(state)
+        from .games import candidates_for, evaluator_for, selection_for
+        evaluator = evaluator or evaluator_for(state)
+        selection = selection or selection_for(state)
         root = tree.advance(state) if tree is not None else None
         if root is None:
             root = Node(state, None, None)
         root.holder = None
         seconds = self.move_seconds(budget)
-        deadline = None if seconds is None else time.perf_counter() + seconds
-        search = _Search(root, rng, evaluator, selection)
+        start = time.perf_counter()
+        deadline = None if seconds is None else start + seconds
+        search = _Search(root, rng, evaluator, selection, candidates_for(state))
         done = search.run(self.iterations, deadline)
-        return SearchResult(search.best_action(), Tree(root), done)
+        checks_until = None if seconds is None else start + (1.0 + REFUTATION_GRACE) * seconds
+        return SearchResult(search.best_action(checks_until), Tree(root), done)
 
 
 class _Search:
     """One move's search from `root`."""
 
-    def __init__(self, root: Node, rng: random.Random, evaluator: Evaluator, selection: Selection):
+    def __init__(self, root: Node, rng: random.Random, evaluator: Evaluator, selection: Selection,
+                 candidates: Callable[[GameState, random.Random], list[Action] | None] | None = None):
         self.rng = rng
+        self.candidates = candidates
         self.evaluator = evaluator
         self.selection = selection
         self.cap = root.state.info.ply_cap(root.state.variant.size)
@@ -158,25 +177,38 @@ class _Search:
                     root.tried.add(action)
         while untried and not root.solved:
             child = self._expand(root, untried)
+            if child is None:
+                break
             if child.solved:
                 self._propagate([root, child])
 
     def _look(self, node: Node) -> list[Action]:
         """List the node's actions (shuffled) when there are few, else mark it as sampling;
-        the node's new `untried` list."""
-        actions = list(islice(node.state.legal_actions(), ENUMERATION_CAP + 1))
+        the node's new `untried` list. The game's candidates, when it has them, stand in
+        for its legal actions (`_expand` drops the illegal ones)."""
+        listed = self.candidates(node.state, self.rng) if self.candidates is not None else None
+        actions = listed if listed is not None else list(islice(node.state.legal_actions(), ENUMERATION_CAP + 1))
         if len(actions) <= ENUMERATION_CAP:
-            self.rng.shuffle(actions)
+            if listed is None:
+                self.rng.shuffle(actions)
             node.untried, node.listed = actions, True
         else:
             node.untried = actions = []
         return actions
 
-    def _expand(self, node: Node, untried: list[Action]) -> Node:
-        """A new child from `untried` (`node.untried`, looked at); solved if it ends the game."""
-        action = untried.pop()
+    def _expand(self, node: Node, untried: list[Action]) -> Node | None:
+        """A new child from `untried` (`node.untried`, looked at); solved if it ends the game.
+        None when every action left there is an illegal candidate (all dropped)."""
         state = node.state
-        child_state = state.play(action)
+        while True:
+            if not untried:
+                return None
+            action = untried.pop()
+            try:
+                child_state = state.play(action)
+                break
+            except IllegalMove:
+                continue
         holder = holder_after(state.to_move, action)
         child = Node(child_state, action, holder)
         outcome = child_state.outcome()
@@ -209,8 +241,10 @@ class _Search:
                 black = _black_value(node.winner)
                 break
             untried = node.untried if node.untried is not None else self._look(node)
+            child = None
             if untried or (not node.listed and self._widen(node, untried)):
                 child = self._expand(node, untried)
+            if child is not None:
                 path.append(child)
                 if child.solved:
                     black = _black_value(child.winner)
@@ -270,11 +304,39 @@ class _Search:
             best = max(node.children, key=Node.value)
             node.solved, node.winner = True, best.winner
 
-    def best_action(self) -> Action:
-        """A proven win, else the most visited child that is not a proven loss (pie by value)."""
-        action = self._best_child().action
+    def best_action(self, checks_until: float | None = None) -> Action:
+        """A proven win, else the most visited child that is not a proven loss (pie by value),
+        checked against an immediate refutation (see :meth:`_checked_child`) while the
+        clock is before `checks_until` (None: always)."""
+        action = self._checked_child(checks_until).action
         assert action is not None                   # only a root has none, and this is a child
         return action
+
+    def _checked_child(self, checks_until: float | None) -> Node:
+        """The best child after making sure it does not hand the opponent a win at once: up to
+        ``REFUTATION_CHECKS`` candidates, best first, get every reply expanded; a candidate
+        refuted that way is a proven loss (the solver's), and the next best is checked."""
+        for _ in range(REFUTATION_CHECKS):
+            child = self._best_child()
+            if child.solved or (checks_until is not None and time.perf_counter() > checks_until):
+                return child
+            self._refute(child)
+            if not (child.solved and child.value() == 0.0):
+                return child
+        return self._best_child()
+
+    def _refute(self, child: Node) -> None:
+        """Expand every reply of a root child whose replies are listed (not sampled); a
+        reply that ends the game proves the child (``_propagate``)."""
+        untried = child.untried if child.untried is not None else self._look(child)
+        if not child.listed:
+            return
+        while untried and not child.solved:
+            reply = self._expand(child, untried)
+            if reply is None:
+                break
+            if reply.solved:
+                self._propagate([self.root, child, reply])
 
     def _best_child(self) -> Node:
         children = self.root.children

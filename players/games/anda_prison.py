@@ -3,10 +3,23 @@
 Black's advantage = the agreement score (territory + enemy stones in the
 prison) + stones on the board + liberty safety (players.games.common), each
 Black's minus White's.
+
+`candidates` is MCTS's cheap superset of a normal turn's legal actions: a
+placement on every empty site (legal or not: MCTS tests each one only when
+it would expand it, one resolution instead of one per empty site a node),
+the release and the proposal when the rules offer them, ordered so that
+joining moves (which win at once when they leave the opponent without a
+legal placement) are tried first.
 """
 from __future__ import annotations
 
+import random
+
+from hexarena.engine.actions import Action, Place, Propose, Release
+from hexarena.engine.core import Colour
+from hexarena.engine.games.anda_prison.phases import Phase
 from hexarena.engine.games.anda_prison.state import AndaPrisonState
+from hexarena.engine.geometry import iter_bits
 
 from .common import group_safety, regions, territory
 
@@ -20,3 +33,38 @@ def evaluate(state: AndaPrisonState) -> float:
     prison = getattr(state, "prison_white", 0) - getattr(state, "prison_black", 0)
     score = (tb - tw) + prison + 0.5 * (b.bit_count() - w.bit_count())
     return score + group_safety(board, regs, b, w) - group_safety(board, regs, w, b)
+
+
+def candidates(state: AndaPrisonState, rng: random.Random) -> list[Action] | None:
+    """Every action of a normal turn and maybe some illegal placements, in the order MCTS
+    should try them *last first* (it pops from the end); None in other phases (the caller
+    then lists ``legal_actions``).
+
+    Order: the rest (shuffled), then the placements next to an enemy stone (captures), then
+    those joining two or more of the mover's groups (the usual way to leave the opponent
+    no legal placement, a win at once: tried first, the solver sees it early)."""
+    if not state.normal:
+        return None
+    board = state.board
+    own, enemy = (state.black, state.white) if state.to_move is Colour.BLACK else (state.white, state.black)
+    empty = board.mask & ~(own | enemy)
+    near_enemy = board.adjacent(enemy) & empty
+    joining = 0
+    groups = board.components(own)
+    if len(groups) >= 2:
+        seen = 0
+        for g in groups:
+            around = board.adjacent(g) & empty
+            joining |= around & seen
+            seen |= around
+    rest: list[Action] = [Place(s) for s in iter_bits(empty & ~near_enemy & ~joining)]
+    if (state.prison_white if state.to_move is Colour.BLACK else state.prison_black) > 0:
+        rest.append(Release())
+    if state.phase is Phase.PLAY:
+        rest.append(Propose())
+    rng.shuffle(rest)
+    fights: list[Action] = [Place(s) for s in iter_bits(near_enemy & ~joining)]
+    joins: list[Action] = [Place(s) for s in iter_bits(joining)]
+    rng.shuffle(fights)
+    rng.shuffle(joins)
+    return rest + fights + joins

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from hexarena.engine import registry
-from hexarena.players.clock import LATENCY, MAX_MOVES_AHEAD, MIN_MOVES_AHEAD, SAFETY, move_budget, moves_ahead
+from hexarena.players.clock import FISCHER_CAP, LATENCY, MAX_MOVES_AHEAD, MIN_MOVES_AHEAD, SAFETY, move_budget, moves_ahead
 from hexarena.protocol.clock import ClockKind, MoveClock, TimeControl, TimeLeft
 
 K = ClockKind
@@ -27,6 +27,15 @@ def test_absolute_is_the_time_left_over_the_moves_ahead() -> None:
 def test_fischer_adds_the_increment() -> None:
     clock = MoveClock(TimeControl(K.FISCHER, main=10, increment=0.1), TimeLeft(10.0))
     assert move_budget(clock, 40) == pytest.approx((10 / 40 + 0.1) * SAFETY - LATENCY)
+
+
+def test_fischer_counts_a_told_increment_at_most_up_to_the_cap() -> None:
+    """GTP's whole seconds tell an increment of 0.1 s as 1: spending a second a move would
+    drain 10 s in a dozen moves; capped, the budget stays a share of the time left."""
+    clock = MoveClock(TimeControl(K.FISCHER, main=10, increment=1), TimeLeft(9.0))
+    assert move_budget(clock, 40) == pytest.approx(FISCHER_CAP * 9 / 40 * SAFETY - LATENCY)
+    banked = MoveClock(TimeControl(K.FISCHER, main=10, increment=1), TimeLeft(200.0))
+    assert move_budget(banked, 40) == pytest.approx((200 / 40 + 1) * SAFETY - LATENCY)
 
 
 def test_byoyomi_in_main_time_adds_a_period_and_in_a_period_spends_it() -> None:

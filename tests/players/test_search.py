@@ -7,12 +7,13 @@ import random
 import pytest
 
 from hexarena.engine import registry
-from hexarena.engine.actions import Swap
+from hexarena.engine.actions import Place, Swap, holder_after
+from hexarena.engine.geometry import iter_bits
 from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 from hexarena.players import Budget, MctsBot, greedy_bot, heuristic_bot
 from hexarena.players.evaluators import CutoffPlayout, PolicyPlayout, RandomPlayout, StaticEvaluation, squash
-from hexarena.players.games import MODULES, evaluation_for, evaluator_for, selection_for
+from hexarena.players.games import MODULES, candidates_for, evaluation_for, evaluator_for, selection_for
 from hexarena.players.selection import UCT, Rave
 from hexarena.players.serve import make_engine
 
@@ -69,7 +70,7 @@ def test_a_policy_playout_asks_its_policy_for_every_move() -> None:
 @pytest.mark.parametrize("game", registry.playable())
 def test_every_game_has_an_evaluation_and_an_evaluator(game: str) -> None:
     assert game in MODULES
-    assert selection_for(new(game, 4)) in (UCT(), Rave())
+    assert isinstance(selection_for(new(game, 4)), (UCT, Rave))
     state = walk(new(game, registry.get(game).sizes[0]), 30, 1)
     if state.outcome() is None:
         assert math.isfinite(evaluation_for(game)[0](state))
@@ -177,3 +178,83 @@ def duel(game: str, size: int, a, b, games: int) -> float:
 @pytest.mark.parametrize("game,size", [("spelde", 6), ("vaxandis", 4)])
 def test_heuristic_beats_greedy(game: str, size: int) -> None:
     assert duel(game, size, heuristic_bot, greedy_bot, 8) >= 6
+
+
+# -- candidates (a cheap superset of the legal actions) -------------------------------------
+@pytest.mark.parametrize("seed", range(6))
+def test_anda_prison_candidates_cover_every_legal_action(seed: int) -> None:
+    state = walk(new("anda-prison", 7), 40 + 10 * seed, seed)
+    listed = candidates_for(state)
+    assert listed is not None
+    assert state.outcome() is None and state.normal      # the seeds reach normal turns
+    cands = listed(state, random.Random(seed))
+    assert cands is not None
+    legal = set(state.legal_actions())
+    assert legal <= set(cands) and len(set(cands)) == len(cands)
+    assert all(not state.is_legal(a) for a in set(cands) - legal)
+
+
+def test_mcts_on_candidates_plays_legally_and_reproducibly() -> None:
+    state = walk(new("anda-prison", 7), 30, 2)
+    assert state.outcome() is None and candidates_for(state) is not None
+    bot = MctsBot(iterations=300, seconds=None)
+    first = bot.search(state, random.Random(4))
+    assert state.is_legal(first.action)
+    assert bot.search(state, random.Random(4)).action == first.action
+    # every child of the tree is a legal action of its parent (illegal candidates are dropped)
+    stack = [first.tree.root]
+    while stack:
+        node = stack.pop()
+        assert all(node.state.is_legal(c.action) for c in node.children)
+        stack.extend(node.children)
+
+
+def loses_at_once(state: GameState, action) -> bool:
+    """Whether the opponent has a reply to `action` that wins at once."""
+    child = state.play(action)
+    if child.outcome() is not None:
+        return False
+    for reply in child.legal_actions():
+        outcome = child.play(reply).outcome()
+        if outcome is not None and outcome.winner is holder_after(child.to_move, reply):
+            return True
+    return False
+
+
+def test_a_short_search_never_hands_anda_prisons_opponent_a_win_in_one() -> None:
+    """Positions where some placements let the opponent win at once and some do not: a
+    search far too short to look at every reply still plays a safe one (the refutation
+    check expands the replies of its candidates, the candidate order finds the winners)."""
+    # random walks into normal play (pie) where all but one placement lose at once
+    spots = [walk(new("anda-prison", 5), plies, seed) for seed, plies in ((3, 9), (38, 19))]
+    for state in spots:
+        unsafe = [a for a in state.legal_actions() if loses_at_once(state, a)]
+        assert 0 < len(unsafe) < sum(1 for _ in state.legal_actions())
+    for state in spots:
+        action = MctsBot(iterations=1, seconds=None).search(state, random.Random(1)).action
+        assert not loses_at_once(state, action), state.position()
+
+
+def test_anda_prison_candidates_try_joining_moves_first() -> None:
+    state = registry.from_position("anda-prison 5 b ...../....../......./......../...b.b.../"
+                                   "......../......./....../..... last=w")
+    board = state.board
+    stones = list(iter_bits(state.black))
+    order = candidates_for(state)(state, random.Random(0))
+    first = order[-1]                 # MCTS pops from the end
+    assert isinstance(first, Place)
+    assert all(board.neighbour_mask[first.cell] >> s & 1 for s in stones), state.format(first)
+
+
+def test_anda_prisons_komi_pie_is_not_swapped_into_a_lost_position() -> None:
+    """From a tournament game MCTS lost in 7 plies: swapping here hands it Black to move,
+    where every placement but one lets White leave it without a legal placement."""
+    state = new("anda-prison", 7)
+    for word in ("g13,i12", "a7,c9", "swap", "komi=0"):
+        state = state.play(state.parse(word))
+    after = state.play(state.parse("swap"))
+    actions = list(after.legal_actions())
+    assert sum(loses_at_once(after, a) for a in actions) == len(actions) - 1
+    for seed in range(3):
+        action = MctsBot(iterations=300, seconds=None).search(state, random.Random(seed)).action
+        assert state.format(action) == "keep"

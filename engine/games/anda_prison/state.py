@@ -162,11 +162,40 @@ class AndaPrisonState(StoneState):
         if cells is None:
             cells = 0
             if self.normal:
-                for s in iter_bits(self.board.mask & ~(self.black | self.white)):
+                empty = self.board.mask & ~(self.black | self.white)
+                sure, unsure = self._quiet_cells(empty)
+                cells = sure
+                for s in iter_bits(unsure):
                     if not isinstance(self._try((s,)), str):
                         cells |= 1 << s
             self._memo["cells"] = cells
         return cells
+
+    def _quiet_cells(self, empty: int) -> tuple[int, int]:
+        """(sites surely legal, sites to resolve) among the `empty` sites, by the quiet test.
+
+        A quiet site (no stone around, no group standing smothered; pairs.quiet) keeps its
+        region connected when taken, so its stone's only breath is that region: the placement
+        is illegal when one enemy group touches it, legal without any removal when none does
+        or when a group of the mover touches it already (no enemy group can become smothered,
+        since the region then touches two or more of the mover's groups); else (enemy groups
+        but none of the mover's) it is resolved fully, as every non-quiet site is."""
+        me = 0 if self.to_move is BLACK else 1
+        q = pairs.quiet(self.board, self.analysis(), me, self.black | self.white)
+        if q is None:
+            return 0, empty
+        quiet_sites, regions = q
+        sure = 0
+        unsure = empty & ~quiet_sites
+        for region, own, enemy in regions:
+            sites = region & quiet_sites
+            if not sites or enemy == 1:
+                continue
+            if enemy == 0 or own:
+                sure |= sites
+            else:
+                unsure |= sites
+        return sure, unsure
 
     def _has_placement(self) -> bool:
         if "cells" in self._memo:
