@@ -62,6 +62,7 @@ class Response:
 
 
 _TOKEN = re.compile(r"[^\x00-\x20#\x7f]+\Z")
+_WORDS = re.compile(r"[^\x00-\x20#\x7f]+(?: [^\x00-\x20#\x7f]+)*\Z")     # tokens joined by single spaces
 _HEAD = re.compile(r"([=?])([0-9]*)(.*)\Z", re.S)
 _SHOW = 60   # how much of a bad answer an error message quotes
 
@@ -71,10 +72,15 @@ def format_command(cid: int, name: str, *args: str) -> bytes:
     holds whitespace, a control character or `#` (it would not survive preprocessing)."""
     if not isinstance(cid, int) or isinstance(cid, bool) or cid < 0:
         raise ValueError(f"command id must be a non-negative integer, got {cid!r}")
-    for word in (name, *args):
-        if not isinstance(word, str) or not _TOKEN.match(word):
-            raise ValueError(f"cannot send {word!r} as one word of an HGP command")
-    return (" ".join((str(cid), name, *args)) + "\n").encode("utf-8")
+    try:
+        words = " ".join((name, *args))
+    except TypeError:
+        words = ""
+    if not _WORDS.match(words) or words.count(" ") != len(args):    # then find the culprit
+        for word in (name, *args):
+            if not isinstance(word, str) or not _TOKEN.match(word):
+                raise ValueError(f"cannot send {word!r} as one word of an HGP command")
+    return f"{cid!s} {words}\n".encode("utf-8")
 
 
 def parse_response(raw: str) -> Response:
@@ -130,6 +136,12 @@ class ResponseReader:
         """Add bytes; return every response completed so far, in order."""
         if self._broken is not None:
             raise self._broken
+        if not self._buf and self._whole(data):
+            try:
+                return [parse_response(self._text(data[:-2]))]
+            except ProtocolViolation as exc:
+                self._broken = exc
+                raise
         self._buf += data.replace(b"\r", b"")
         out: list[Response] = []
         try:
@@ -155,6 +167,13 @@ class ResponseReader:
         except ProtocolViolation as exc:
             self._broken = exc
             raise
+
+    def _whole(self, data: bytes | bytearray) -> bool:
+        """True when `data` is exactly one response and its terminating empty line, with no
+        carriage return, within the cap: the common case, decoded without buffering. The
+        general path reaches the same result or error on such data."""
+        return (data[:1] in (b"=", b"?") and data.endswith(b"\n\n") and data.find(b"\n\n") == len(data) - 2
+                and b"\r" not in data and len(data) <= self.max_bytes)
 
     def buffered(self) -> bool:
         """True when part of a response is held (bytes other than blank lines)."""
