@@ -9,6 +9,10 @@ exited), EngineTimeout (deadline passed), ProtocolViolation (garbage, wrong
 id, unsolicited output), CommandFailed (a `?` answer). After any error but
 CommandFailed the channel is broken and re-raises that error. The process
 side (:mod:`referee.process`) reports an exit with :meth:`engine_exited`.
+Over the pipe fast path (:mod:`referee.eager`) a command answered at once
+runs without an await that could block, so without a cancel scope; the
+same checks apply to its answer (tests/referee/test_channel.py runs every
+behaviour both ways).
 """
 from __future__ import annotations
 
@@ -45,6 +49,8 @@ class EngineChannel:
         self._exited = trio.Event()
         self._watched = False                       # a process watcher will report the exit
         self._in_flight: trio.CancelScope | None = None
+        # the pipe fast path (referee/eager.py), when both streams offer it (not with eager=False
+        # nor under a transcript: those streams are only awaited)
         self._now = (send, receive) if isinstance(send, EagerSend) and isinstance(receive, EagerReceive) else None
         self.wait_seconds = 0.0     # time spent waiting for answers (bench figure)
 
