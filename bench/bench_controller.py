@@ -1,27 +1,51 @@
-"""The controller's overhead per command round trip, against a raw pipe round trip.
+"""The controller's cost per command round trip, against raw pipe round trips.
 
     python -m bench.bench_controller [ROUND_TRIPS]
 
-Both figures talk to the same kind of minimal echo engine (a Python child
-process answering `=ID ` to every command, see ECHO):
+Every figure talks to the same kind of minimal echo engine (a Python child
+process answering `=ID ` to every command, see ECHO), one child per row:
 
-* raw pipe      plain blocking ``os.write`` of `1 name\\n` and ``os.read``
-                until the terminating empty line (no ids, no parsing, no
-                deadline): the floor any controller pays for two process
-                switches.
-* trio pipe     the same exchange on trio's process streams (``send_all``,
-                ``receive_some``), no deadline, no parsing: trio's own
-                floor (epoll wake-up and a scheduler pass per answer).
-* controller, no fast path  the same without referee/eager.py's wrapper
-                (every answer waits in trio).
-* controller    ``EngineChannel.command("name", deadline=...)`` through
-                referee/process.py on trio: id allocation, encoding,
-                the deadline scope, ResponseReader, id check.
+* raw pipe       blocking ``os.write`` of `1 name\\n` and ``os.read`` until
+                 the terminating empty line (no ids, no parsing, no
+                 deadline): the floor a plain controller pays for two
+                 process switches, each a sleep and a wake-up.
+* raw pipe, polled  the same with a non-blocking read retried with
+                 ``sched_yield`` (as referee/eager.py polls): the floor of a
+                 controller that spins instead of sleeping.
+* trio pipe      the same exchange on trio's process streams
+                 (``send_all``, ``receive_some``): trio's own floor (an epoll
+                 wake-up and a scheduler pass per answer).
+* controller     ``EngineChannel.command("name", deadline=...)`` through
+                 referee/process.py with the pipe fast path of
+                 referee/eager.py: id, encoding, the deadline, decoding, id check.
+* controller, no fast path  the same with ``eager=False`` (every answer
+                 waits in trio, under a cancel scope).
+* controller alone  the controller's own CPU per command, no pipe and no
+                 process: the channel over an in-process echo that answers
+                 inside the fast path's ``send_now``/``receive_now``.
 
-Each figure is the median of 5 batches of ROUND_TRIPS (default 2000) round
-trips, in microseconds. Goal: controller / raw pipe within 2x; the
-controller's own share is controller minus trio pipe. Ratios to
-bench.common.baseline_us() measured in the same run are printed beside.
+The machine is shared, so the rows are measured interleaved: each of 7
+rounds runs one batch of ROUND_TRIPS (default 2000) of every row in turn,
+so a change of load hits every row alike. Figures are medians over the
+rounds, in microseconds; ratios are medians of the per-round ratios. Look
+at the load (``uptime``) too: on an idle machine a blocking read pays the
+wake-up of an idle core and the polled rows win; under load the spin finds
+the core taken and the rows converge.
+
+Measured on the 2-core reference machine, before -> after the fast path
+without a cancel scope (medians of 3 runs, each run alternated with one of
+the old code):
+
+* busy (load ~2.6, other work on the cores): raw pipe 7.5 us, polled 8.0,
+  trio pipe 18.8; controller 22.6 -> 13.3 us, 3.02x -> 1.79x the raw pipe;
+  no fast path 33.6 -> 31.2; controller alone 12.7 -> 4.3 us (of the old
+  12.7: ~5.7 the cancel scope, ~2.9 ResponseReader.feed, ~1.2 format_command).
+  With the load changing during a run, single runs range 1.7x-2.1x.
+* idle (load < 1, before only; this session had no idle window after):
+  raw pipe ~47-49 us, controller ~37-39 us (0.76-0.82x: the spin beats a
+  blocking read's wake-up), no fast path ~63-65 us.
+
+Goal: controller / raw pipe within 2x.
 """
 from __future__ import annotations
 
@@ -30,6 +54,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
 from tempfile import TemporaryDirectory
@@ -37,6 +62,8 @@ from tempfile import TemporaryDirectory
 import trio
 
 from bench.common import baseline_us, table
+from hexarena.referee.channel import EngineChannel
+from hexarena.referee.eager import EagerReceive, EagerSend
 from hexarena.referee.process import EngineProcess
 
 ECHO = r'''
@@ -52,93 +79,162 @@ while True:
     if b"quit" in words:
         break
 '''
-BATCHES = 5
+ROUNDS = 7
+
+Batch = Callable[[int], Awaitable[float]]     # n round trips -> seconds per round trip
 
 
-def raw_pipe(n: int) -> list[float]:
-    """Seconds per round trip, one figure per batch, with blocking os.write/os.read."""
-    proc = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+def _echo_child() -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+
+
+def raw_pipe(proc: subprocess.Popen, polled: bool) -> Batch:
+    """Round trips with plain os.write/os.read on `proc`'s pipes; `polled`: a non-blocking
+    read retried after sched_yield, else a blocking read."""
+    assert proc.stdin is not None and proc.stdout is not None
     fin, fout = proc.stdin.fileno(), proc.stdout.fileno()
-    out = []
-    try:
-        for _ in range(BATCHES):
-            t0 = time.perf_counter()
-            for _ in range(n):
-                os.write(fin, b"1 name\n")
-                data = b""
-                while not data.endswith(b"\n\n"):
-                    data += os.read(fout, 65536)
-            out.append((time.perf_counter() - t0) / n)
-    finally:
-        proc.stdin.close()
-        proc.wait()
-    return out
+    os.set_blocking(fout, not polled)
 
-
-def trio_pipe(n: int) -> list[float]:
-    """Seconds per round trip, one figure per batch, on bare trio process streams."""
-    out: list[float] = []
-
-    async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            proc = await nursery.start(partial(trio.run_process, [sys.executable, "-c", ECHO],
-                                               stdin=subprocess.PIPE, stdout=subprocess.PIPE))
-            for _ in range(BATCHES):
-                t0 = time.perf_counter()
-                for _ in range(n):
-                    await proc.stdin.send_all(b"1 name\n")
-                    data = b""
-                    while not data.endswith(b"\n\n"):
-                        data += await proc.stdout.receive_some(65536)
-                out.append((time.perf_counter() - t0) / n)
-            await proc.stdin.aclose()
-
-    trio.run(main)
-    return out
-
-
-def controller(n: int, eager: bool = True) -> list[float]:
-    """Seconds per round trip, one figure per batch, through EngineChannel on trio
-    (`eager`: with the pipe fast path of referee/eager.py)."""
-    out: list[float] = []
-
-    async def main() -> None:
-        with TemporaryDirectory() as tmp:
-            async with trio.open_nursery() as nursery:
-                engine = await EngineProcess.start(nursery, [sys.executable, "-c", ECHO], Path(tmp, "echo.log"),
-                                                   "echo", eager=eager)
+    async def batch(n: int) -> float:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            os.write(fin, b"1 name\n")
+            data = b""
+            while not data.endswith(b"\n\n"):
                 try:
-                    channel = engine.channel
-                    for _ in range(BATCHES):
-                        t0 = time.perf_counter()
-                        for _ in range(n):
-                            await channel.command("name", deadline=trio.current_time() + 10)
-                        out.append((time.perf_counter() - t0) / n)
-                finally:
-                    await engine.aclose()
+                    data += os.read(fout, 65536)
+                except BlockingIOError:
+                    os.sched_yield()
+        return (time.perf_counter() - t0) / n
+    return batch
+
+
+def trio_pipe(proc: trio.Process) -> Batch:
+    """Round trips on bare trio process streams."""
+    assert proc.stdin is not None and proc.stdout is not None
+    stdin, stdout = proc.stdin, proc.stdout
+
+    async def batch(n: int) -> float:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            await stdin.send_all(b"1 name\n")
+            data = b""
+            while not data.endswith(b"\n\n"):
+                data += await stdout.receive_some(65536)
+        return (time.perf_counter() - t0) / n
+    return batch
+
+
+def commands(channel: EngineChannel) -> Batch:
+    """Round trips of EngineChannel.command."""
+    async def batch(n: int) -> float:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            await channel.command("name", deadline=trio.current_time() + 10)
+        return (time.perf_counter() - t0) / n
+    return batch
+
+
+class _EchoSend(EagerSend):
+    """The fast path's send side of an in-process echo: keeps the answer for `_EchoReceive`."""
+
+    def __init__(self) -> None:
+        self.answer = b""
+
+    def send_now(self, data: bytes | bytearray | memoryview) -> bytes:
+        self.answer = b"=" + bytes(data).split(b" ", 1)[0] + b" \n\n"
+        return b""
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        await trio.lowlevel.checkpoint_if_cancelled()
+        self.send_now(data)
+
+
+class _EchoReceive(EagerReceive):
+    def __init__(self, send: _EchoSend) -> None:
+        self.send = send
+
+    def receive_now(self, max_bytes: int = 65536) -> bytes | None:
+        data, self.send.answer = self.send.answer, b""
+        return data
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        await trio.lowlevel.checkpoint_if_cancelled()
+        return self.receive_now() or b""
+
+
+def in_process() -> EngineChannel:
+    """A channel whose every command is answered inside the fast path, without I/O (the
+    awaited methods answer the same way, for a channel that does not use the fast path)."""
+    send = _EchoSend()
+    return EngineChannel(send, _EchoReceive(send), "echo")
+
+
+ROWS = ["raw pipe", "raw pipe, polled", "trio pipe", "controller", "controller, no fast path",
+        "controller alone (no I/O)"]
+
+
+def measure(n: int) -> dict[str, list[float]]:
+    """Seconds per round trip of every row, one figure per round, the rows interleaved."""
+    times: dict[str, list[float]] = {row: [] for row in ROWS}
+
+    async def main() -> None:
+        blocking, polled = _echo_child(), _echo_child()
+        try:
+            with TemporaryDirectory() as tmp:
+                async with trio.open_nursery() as nursery:
+                    bare = await nursery.start(partial(trio.run_process, [sys.executable, "-c", ECHO],
+                                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+                    fast = await EngineProcess.start(nursery, [sys.executable, "-c", ECHO],
+                                                     Path(tmp, "fast.log"), "echo")
+                    slow = await EngineProcess.start(nursery, [sys.executable, "-c", ECHO],
+                                                     Path(tmp, "slow.log"), "echo", eager=False)
+                    try:
+                        batches = dict(zip(ROWS, [
+                            raw_pipe(blocking, polled=False), raw_pipe(polled, polled=True), trio_pipe(bare),
+                            commands(fast.channel), commands(slow.channel), commands(in_process()),
+                        ]))
+                        for row, batch in batches.items():        # warm up
+                            await batch(max(1, n // 10))
+                        for _ in range(ROUNDS):
+                            for row, batch in batches.items():
+                                times[row].append(await batch(n))
+                    finally:
+                        await fast.aclose()
+                        await slow.aclose()
+                        assert bare.stdin is not None
+                        await bare.stdin.aclose()
+        finally:
+            for proc in (blocking, polled):
+                assert proc.stdin is not None
+                proc.stdin.close()
+                proc.wait()
 
     trio.run(main)
-    return out
+    return times
+
+
+def ratio(times: dict[str, list[float]], a: str, b: str) -> float:
+    """Median over the rounds of row a / row b."""
+    return statistics.median(x / y for x, y in zip(times[a], times[b]))
 
 
 def main(argv: list[str]) -> None:
     n = int(argv[0]) if argv else 2000
+    load = os.getloadavg()[0]
     base = baseline_us()
-    raw = statistics.median(raw_pipe(n)) * 1e6
-    bare = statistics.median(trio_pipe(n)) * 1e6
-    ctl = statistics.median(controller(n)) * 1e6
-    slow = statistics.median(controller(n, eager=False)) * 1e6
-    rows = [
-        {"measure": "raw pipe round trip", "us": f"{raw:.1f}", "x baseline": f"{raw / base:.3f}"},
-        {"measure": "trio pipe round trip", "us": f"{bare:.1f}", "x baseline": f"{bare / base:.3f}"},
-        {"measure": "controller round trip", "us": f"{ctl:.1f}", "x baseline": f"{ctl / base:.3f}"},
-        {"measure": "controller, no fast path", "us": f"{slow:.1f}", "x baseline": f"{slow / base:.3f}"},
-        {"measure": "controller - raw pipe", "us": f"{ctl - raw:.1f}", "x baseline": f"{(ctl - raw) / base:.3f}"},
-        {"measure": "controller - trio pipe", "us": f"{ctl - bare:.1f}", "x baseline": f"{(ctl - bare) / base:.3f}"},
-    ]
-    print(f"round trips: {BATCHES} batches of {n}; baseline {base:.0f} us")
+    times = measure(n)
+    us = {row: statistics.median(t) * 1e6 for row, t in times.items()}
+    rows = [{"measure": row, "us": f"{us[row]:.1f}", "range": f"{min(times[row]) * 1e6:.1f}-{max(times[row]) * 1e6:.1f}",
+             "x raw pipe": f"{ratio(times, row, 'raw pipe'):.2f}", "x baseline": f"{us[row] / base:.3f}"}
+            for row in ROWS]
+    print(f"round trips: {ROUNDS} rounds of {n} per row, interleaved; baseline {base:.0f} us; "
+          f"load average {load:.2f} before")
     print(table(rows))
-    print(f"controller / raw pipe: {ctl / raw:.2f}x (goal: within 2x); controller / trio pipe: {ctl / bare:.2f}x")
+    print(f"controller / raw pipe: {ratio(times, 'controller', 'raw pipe'):.2f}x (goal: within 2x); "
+          f"/ raw pipe, polled: {ratio(times, 'controller', 'raw pipe, polled'):.2f}x; "
+          f"/ trio pipe: {ratio(times, 'controller', 'trio pipe'):.2f}x; "
+          f"load average {os.getloadavg()[0]:.2f} after")
 
 
 if __name__ == "__main__":

@@ -62,8 +62,15 @@ class Response:
 
 
 _TOKEN = re.compile(r"[^\x00-\x20#\x7f]+\Z")
+_WORDS = re.compile(r"[^\x00-\x20#\x7f]+(?: [^\x00-\x20#\x7f]+)*\Z")     # tokens joined by single spaces
 _HEAD = re.compile(r"([=?])([0-9]*)(.*)\Z", re.S)
 _SHOW = 60   # how much of a bad answer an error message quotes
+#: The longest response id read: 20 digits (the referee's ids are far shorter).
+_ID_DIGITS = 20
+#: Room for a response's frame around its text: `=` or `?`, an id of up to 20 digits, a space.
+_FRAME = _ID_DIGITS + 2
+#: One whole single-line response, in the form parse_response accepts: mark, id, text.
+_ONE_LINE = re.compile(rb"([=?])([0-9]{0,%d})(?:[ \t]([^\r\n]*))?\n\n\Z" % _ID_DIGITS)
 
 
 def format_command(cid: int, name: str, *args: str) -> bytes:
@@ -71,10 +78,15 @@ def format_command(cid: int, name: str, *args: str) -> bytes:
     holds whitespace, a control character or `#` (it would not survive preprocessing)."""
     if not isinstance(cid, int) or isinstance(cid, bool) or cid < 0:
         raise ValueError(f"command id must be a non-negative integer, got {cid!r}")
-    for word in (name, *args):
-        if not isinstance(word, str) or not _TOKEN.match(word):
-            raise ValueError(f"cannot send {word!r} as one word of an HGP command")
-    return (" ".join((str(cid), name, *args)) + "\n").encode("utf-8")
+    try:
+        words = " ".join((name, *args))
+    except TypeError:
+        words = ""
+    if not _WORDS.match(words) or words.count(" ") != len(args):    # then find the culprit
+        for word in (name, *args):
+            if not isinstance(word, str) or not _TOKEN.match(word):
+                raise ValueError(f"cannot send {word!r} as one word of an HGP command")
+    return f"{cid!s} {words}\n".encode("utf-8")
 
 
 def parse_response(raw: str) -> Response:
@@ -88,19 +100,17 @@ def parse_response(raw: str) -> Response:
     if m is None:
         raise ProtocolViolation(f"response does not start with '=' or '?': {_quote(raw)}")
     mark, digits, rest = m.groups()
+    if len(digits) > _ID_DIGITS:
+        raise ProtocolViolation(f"response id of {len(digits)} digits: {_quote(raw)}")
     if rest and rest[0] not in " \t\n":
         raise ProtocolViolation(f"no space after {mark}{digits} in response: {_quote(raw)}")
     return Response(int(digits) if digits else None, mark == "=", rest.strip())
 
 
-#: Room for a response's frame around its text: `=` or `?`, an id of up to 20 digits, a space.
-_FRAME = 22
-
-
 def _frame_length(chunk: bytes) -> int:
     """Bytes of `chunk` before its text: the status character, the id's digits (up to 20), one space."""
     i = 1
-    while i < len(chunk) and i <= 20 and chunk[i:i + 1].isdigit():
+    while i < len(chunk) and i <= _ID_DIGITS and chunk[i:i + 1].isdigit():
         i += 1
     return i + 1 if chunk[i:i + 1] == b" " else i
 
@@ -130,6 +140,10 @@ class ResponseReader:
         """Add bytes; return every response completed so far, in order."""
         if self._broken is not None:
             raise self._broken
+        if not self._buf:
+            one = self._one_line(data)
+            if one is not None:
+                return [one]
         self._buf += data.replace(b"\r", b"")
         out: list[Response] = []
         try:
@@ -155,6 +169,20 @@ class ResponseReader:
         except ProtocolViolation as exc:
             self._broken = exc
             raise
+
+    def _one_line(self, data: bytes | bytearray) -> Response | None:
+        """The response when `data` is exactly one well-formed single-line response and its
+        empty line, valid UTF-8 within the cap (the common read, decoded without buffering);
+        None for anything else, which the general path reads (to the same result when valid)."""
+        m = _ONE_LINE.match(data) if len(data) <= self.max_bytes else None
+        if m is None:
+            return None
+        mark, digits, raw = m.groups()
+        try:
+            text = raw.decode("utf-8").strip() if raw else ""
+        except UnicodeDecodeError:
+            return None
+        return Response(int(digits) if digits else None, mark == b"=", text)
 
     def buffered(self) -> bool:
         """True when part of a response is held (bytes other than blank lines)."""

@@ -9,6 +9,10 @@ exited), EngineTimeout (deadline passed), ProtocolViolation (garbage, wrong
 id, unsolicited output), CommandFailed (a `?` answer). After any error but
 CommandFailed the channel is broken and re-raises that error. The process
 side (:mod:`referee.process`) reports an exit with :meth:`engine_exited`.
+Over the pipe fast path (:mod:`referee.eager`) a command answered at once
+runs without an await that could block, so without a cancel scope; the
+same checks apply to its answer (tests/referee/test_channel.py runs every
+behaviour both ways).
 """
 from __future__ import annotations
 
@@ -22,6 +26,8 @@ from hexarena.protocol.controller import (
     ControllerError, EngineCrashed, EngineTimeout, ProtocolViolation, Response,
     ResponseReader, expect, format_command,
 )
+
+from .eager import EagerReceive, EagerSend
 
 __all__ = ["EngineChannel"]
 
@@ -45,6 +51,9 @@ class EngineChannel:
         self._exited = trio.Event()
         self._watched = False                       # a process watcher will report the exit
         self._in_flight: trio.CancelScope | None = None
+        # the pipe fast path (referee/eager.py), when both streams offer it (not with eager=False
+        # nor under a transcript: those streams are only awaited)
+        self._now = (send, receive) if isinstance(send, EagerSend) and isinstance(receive, EagerReceive) else None
         self.wait_seconds = 0.0     # time spent waiting for answers (bench figure)
         self.relog: Callable[[Path], None] | None = None    # set by referee/process.py: logs to a new game's files
 
@@ -61,6 +70,13 @@ class EngineChannel:
 
         `deadline` is absolute, in ``trio.current_time()`` units; it covers
         the write and the read. Raises the controller errors listed above.
+
+        Over the pipe fast path (:mod:`referee.eager`) the command is first
+        written and its answer read without awaiting; only what is left
+        (part of a long command, an answer not there yet) is awaited, under
+        a cancel scope with the deadline. A deadline fires only at an await,
+        so an exchange done without one needs no scope; one already passed
+        is a timeout before anything is written, as on the awaited path.
         """
         if self._broken is not None:
             raise self._broken
@@ -73,18 +89,14 @@ class EngineChannel:
         t0 = trio.current_time()
         try:
             resp = None
-            with trio.CancelScope(deadline=deadline) as scope:      # cancelled early by engine_exited
-                self._in_flight = scope
-                await self._send.send_all(data)
-                resp = await self._receive_one()
-            self._in_flight = None
-            if resp is None and self._exit is not None:
-                resp = await self._answer_after_exit()
-                if resp is None:
-                    raise EngineCrashed(f"{self._exit} (during {name!r})")
-            elif resp is None:
-                raise EngineTimeout(f"{self.name}: no answer to {name!r} in time")
-            assert resp is not None
+            if self._now is not None and t0 < deadline:
+                await trio.lowlevel.checkpoint_if_cancelled()
+                send, receive = self._now
+                data = send.send_now(data)
+                if not data:
+                    resp = self._receive_now(receive)
+            if resp is None:
+                resp = await self._await_answer(data, deadline, name)
             return expect(resp, cid)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             how = await self._how_it_ended("its stdin is closed")
@@ -98,8 +110,27 @@ class EngineChannel:
             self._broken = exc
             raise exc from None
         finally:
-            self._in_flight = None
             self.wait_seconds += trio.current_time() - t0
+
+    async def _await_answer(self, data: bytes, deadline: float, name: str) -> Response:
+        """Send what is left of the command (`data`, maybe nothing), then wait for its answer,
+        all under the deadline; cut short by :meth:`engine_exited`."""
+        resp = None
+        try:
+            with trio.CancelScope(deadline=deadline) as scope:
+                self._in_flight = scope
+                if data:
+                    await self._send.send_all(data)
+                resp = await self._receive_one()
+        finally:
+            self._in_flight = None
+        if resp is None and self._exit is not None:
+            resp = await self._answer_after_exit()
+            if resp is None:
+                raise EngineCrashed(f"{self._exit} (during {name!r})")
+        elif resp is None:
+            raise EngineTimeout(f"{self.name}: no answer to {name!r} in time")
+        return resp
 
     async def _answer_after_exit(self) -> Response | None:
         """An answer the engine wrote just before it exited, if one is in the pipe."""
@@ -120,12 +151,24 @@ class EngineChannel:
 
     async def _receive_one(self) -> Response:
         while not self._pending:
-            data = await self._receive.receive_some(65536)
-            if not data:
-                self._reader.eof()
-                raise EngineCrashed("closed its stdout")
-            self._pending.extend(self._reader.feed(data))
+            self._absorb(await self._receive.receive_some(65536))
         return self._take()
+
+    def _receive_now(self, receive: EagerReceive) -> Response | None:
+        """The answer if the pipe holds all of it (within the fast path's polling), else None."""
+        while not self._pending:
+            data = receive.receive_now(65536)
+            if data is None:
+                return None
+            self._absorb(data)
+        return self._take()
+
+    def _absorb(self, data: bytes | bytearray) -> None:
+        """Bytes read from the engine's stdout (b"": EOF) into pending responses."""
+        if not data:
+            self._reader.eof()
+            raise EngineCrashed("closed its stdout")
+        self._pending.extend(self._reader.feed(data))
 
     def _take(self) -> Response:
         """The one response to the command just sent; ProtocolViolation when there are more

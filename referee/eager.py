@@ -7,8 +7,13 @@ seconds (busy, with ``sched_yield`` so the engine gets the core) before
 falling back to the wrapped trio stream. The spin blocks the event loop,
 so every other game waits meanwhile: `spin` is a switch (0 = one
 non-blocking try, no polling), and :func:`eager_pair` with ``enabled=False``
-returns the streams untouched. Both wrappers are ordinary trio streams:
-the channel above them runs the same code either way.
+returns the streams untouched.
+
+Both wrappers are ordinary trio streams, and they also offer their fast
+path on its own, as plain functions that never await: ``send_now`` and
+``receive_now``. The channel (referee/channel.py) calls those first, so a
+command answered at once costs no cancel scope and no trip through trio;
+it awaits the streams only for what is left.
 """
 from __future__ import annotations
 
@@ -28,14 +33,19 @@ class EagerSend(trio.abc.SendStream):
     def __init__(self, inner: trio.lowlevel.FdStream):
         self.inner, self._fd = inner, inner.fileno()
 
-    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
-        await trio.lowlevel.checkpoint_if_cancelled()
+    def send_now(self, data: bytes | bytearray | memoryview) -> bytes:
+        """Write what the pipe takes without blocking; the bytes left to send (b"" when all went).
+        BrokenResourceError when the pipe is closed or broken."""
         try:
-            data = bytes(data)[os.write(self._fd, data):]
+            return bytes(data)[os.write(self._fd, data):]
         except BlockingIOError:
-            pass
+            return bytes(data)
         except OSError:
             raise trio.BrokenResourceError from None
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        await trio.lowlevel.checkpoint_if_cancelled()
+        data = self.send_now(data)
         if data:
             await self.inner.send_all(data)
 
@@ -51,20 +61,36 @@ class EagerReceive(trio.abc.ReceiveStream):
 
     def __init__(self, inner: trio.lowlevel.FdStream, spin: float = SPIN):
         self.inner, self._fd, self.spin = inner, inner.fileno(), spin
+        self._dry = False       # the last receive_now found nothing: receive_some does not poll again
+
+    def receive_now(self, max_bytes: int = 65536) -> bytes | None:
+        """What the pipe holds, polling up to `spin` seconds: b"" at EOF, None when nothing
+        came or the pipe cannot be read. After None, the next ``receive_some`` waits in the
+        wrapped stream at once (which reports any error), without polling again."""
+        data = self._poll(max_bytes)
+        self._dry = data is None
+        return data
 
     async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        dry, self._dry = self._dry, False
         await trio.lowlevel.checkpoint_if_cancelled()
+        if not dry:
+            data = self._poll(max_bytes or 65536)
+            if data is not None:
+                return data
+        return await self.inner.receive_some(max_bytes)
+
+    def _poll(self, max_bytes: int) -> bytes | None:
         end = time.perf_counter() + self.spin
         while True:
             try:
-                return os.read(self._fd, max_bytes or 65536)
+                return os.read(self._fd, max_bytes)
             except BlockingIOError:
                 if time.perf_counter() >= end:
-                    break
+                    return None
                 os.sched_yield()
             except OSError:
-                break                   # the wrapped stream reports it
-        return await self.inner.receive_some(max_bytes)
+                return None             # the wrapped stream reports it
 
     async def aclose(self) -> None:
         await self.inner.aclose()

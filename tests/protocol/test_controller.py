@@ -28,6 +28,10 @@ def test_format_command() -> None:
     (1, "play", ("b#", "e5")),
     (1, "play\n", ()),
     (1, "play", ("b\te5",)),
+    (1, "play", ("b", 5)),
+    (1, "play", (" b",)),
+    (1, "play", ("b ",)),
+    (1, "play", ("b\x7fe5",)),
 ])
 def test_format_command_refuses_unsendable_words(cid, name, args) -> None:
     with pytest.raises(ValueError):
@@ -56,6 +60,40 @@ def test_split_across_many_feeds_byte_by_byte() -> None:
     for i in range(len(data)):
         got += reader.feed(data[i:i + 1])
     assert got == [Response(1, True, "spelde\nmarbanta"), Response(2, False, "unknown command")]
+    assert not reader.buffered()
+
+
+def _outcome(reader: ResponseReader, *pieces: bytes) -> object:
+    try:
+        return [r for piece in pieces for r in reader.feed(piece)]
+    except ProtocolViolation as exc:
+        return f"ProtocolViolation: {exc}"
+
+
+@pytest.mark.parametrize("data", [
+    b"=1 2\n\n", b"?4 illegal move\n\n", b"=12\n\n", b"= e5\n\n", b"=1 a\nb\n\n", b"=1\n\n", b"?\n\n",
+    b"=3 " + b"x" * 97 + b"\n\n", b"=1 " + b"x" * 98 + b"\n\n", b"=1 " + b"x" * 101 + b"\n\n",
+    b"=1x 2\n\n", b"=1 caf\xe9\n\n", b"=1 caf\xc3\xa9\n\n", b"=1\te5 \t\n\n", b"=1 e5\xc2\xa0\n\n", b"=1 \x00\x0b\n\n",
+    b"=1 a\rb\n\n", b"=" + b"1" * 20 + b" 2\n\n", b"=" + b"1" * 21 + b" 2\n\n",
+])
+def test_one_whole_response_in_one_feed_reads_as_when_split(data) -> None:
+    """A feed of exactly one single-line response is decoded without buffering; the result
+    (or the error) must be the one of the buffered path, taken when the same bytes come in two feeds."""
+    whole = _outcome(ResponseReader(100), data)
+    assert whole == _outcome(ResponseReader(100), data[:1], data[1:])
+    assert whole == _outcome(ResponseReader(100), data[:-1], data[-1:])
+
+
+def test_an_id_longer_than_20_digits_is_a_violation() -> None:
+    assert ResponseReader().feed(b"=" + b"9" * 20 + b" 2\n\n") == [Response(10**20 - 1, True, "2")]
+    with pytest.raises(ProtocolViolation, match="response id of 5000 digits"):
+        ResponseReader(10_000).feed(b"=" + b"1" * 5000 + b" 2\n\n")
+
+
+def test_a_whole_response_after_a_partial_one_joins_it() -> None:
+    reader = ResponseReader()
+    assert reader.feed(b"=1 a") == []
+    assert reader.feed(b"=2 b\n\n") == [Response(1, True, "a=2 b")]
     assert not reader.buffered()
 
 

@@ -1,0 +1,257 @@
+"""EngineChannel over real pipes, with and without the pipe fast path (referee/eager.py).
+
+The test plays the engine: it writes answers into the engine's stdout pipe
+and reads the engine's stdin pipe. An answer written before the command is
+in the pipe when the channel looks, so the eager channel takes it without
+awaiting (no cancel scope); one written later makes it wait under the
+deadline. Every behaviour must be the same both ways. Deadlines run on
+trio's MockClock.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+import trio
+import trio.testing
+
+from hexarena.protocol.controller import CommandFailed, EngineCrashed, EngineTimeout, ProtocolViolation
+from hexarena.referee.channel import EngineChannel
+from hexarena.referee.eager import eager_pair
+
+MODES = pytest.mark.parametrize("eager", [True, False], ids=["eager", "plain"])
+
+
+class Pipes:
+    """A channel to "the engine", whose ends are `stdin` (what it reads) and `stdout` (what it writes)."""
+
+    def __init__(self, eager: bool, max_bytes: int = 1_000_000):
+        (in_r, in_w), (out_r, out_w) = os.pipe(), os.pipe()
+        self.stdin, self.stdout = in_r, out_w
+        os.set_blocking(in_r, False)
+        send, receive = eager_pair(trio.lowlevel.FdStream(in_w), trio.lowlevel.FdStream(out_r), eager)
+        self.channel = EngineChannel(send, receive, "fake", max_bytes)
+
+    def answer(self, data: bytes) -> None:
+        os.write(self.stdout, data)
+
+    def received(self) -> bytes:
+        try:
+            return os.read(self.stdin, 65536)
+        except BlockingIOError:
+            return b""
+
+    async def answer_later(self, delay: float, data: bytes) -> None:
+        await trio.sleep(delay)
+        self.answer(data)
+
+    async def close(self) -> None:
+        await self.channel.aclose_streams()
+        for fd in (self.stdin, self.stdout):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def run_mock(fn, *args):
+    return trio.run(fn, *args, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+@MODES
+def test_an_answer_in_the_pipe_and_one_that_comes_later(eager):
+    async def main():
+        p = Pipes(eager)
+        p.answer(b"=1 spelde\n\n")
+        assert await p.channel.command("name", deadline=trio.current_time() + 5) == "spelde"
+        assert p.received() == b"1 name\n"
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(p.answer_later, 2, b"=2 e")
+            nursery.start_soon(p.answer_later, 3, b"5\n\n")
+            t0 = trio.current_time()
+            assert await p.channel.command("genmove", "b", deadline=t0 + 5) == "e5"
+            assert trio.current_time() - t0 == pytest.approx(3)
+        assert p.channel.wait_seconds == pytest.approx(3)
+        assert p.channel.healthy
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_part_of_an_answer_in_the_pipe_and_the_rest_later(eager):
+    async def main():
+        p = Pipes(eager)
+        p.answer(b"=1 a\nb")
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(p.answer_later, 1, b"\n\n")
+            assert await p.channel.command("showboard", deadline=trio.current_time() + 5) == "a\nb"
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+@pytest.mark.parametrize("answer,error,message", [
+    (b"=7 2\n\n", ProtocolViolation, "fake: response id 7, expected 1"),
+    (b"= 2\n\n", ProtocolViolation, "fake: response carries no id, expected 1"),
+    (b"=1 2\n\n=1 2\n\n", ProtocolViolation, "fake: 2 responses to one command"),
+    (b"hello\n\n=1 2\n\n", ProtocolViolation, "fake: response does not start with '=' or '?': 'hello'"),
+    (b"=1x 2\n\n", ProtocolViolation, "fake: no space after =1 in response"),
+    (b"=1 caf\xe9\n\n", ProtocolViolation, "fake: response is not UTF-8 (byte 6)"),
+    (b"=1 " + b"x" * 101 + b"\n\n", ProtocolViolation, "fake: response text of 101 bytes exceeds 100"),
+    (b"=1 " + b"x" * 200, ProtocolViolation, "fake: response exceeds 100 bytes without its terminating"),
+])
+def test_bad_answers_are_the_same_error_both_ways_and_the_channel_stays_broken(eager, answer, error, message):
+    async def main():
+        p = Pipes(eager, max_bytes=100)
+        p.answer(answer)
+        with pytest.raises(error) as first:
+            await p.channel.command("name", deadline=trio.current_time() + 5)
+        assert str(first.value).startswith(message), str(first.value)
+        assert not p.channel.healthy
+        with pytest.raises(error) as second:
+            await p.channel.command("name", deadline=trio.current_time() + 5)
+        assert second.value is first.value
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_an_answer_of_exactly_the_cap_is_taken_and_a_refusal_keeps_the_channel(eager):
+    async def main():
+        p = Pipes(eager, max_bytes=100)
+        p.answer(b"=1 " + b"x" * 100 + b"\n\n")
+        assert await p.channel.command("name", deadline=trio.current_time() + 5) == "x" * 100
+        p.answer(b"?2 unknown command\n\n")
+        with pytest.raises(CommandFailed, match="unknown command"):
+            await p.channel.command("frobnicate", deadline=trio.current_time() + 5)
+        p.answer(b"\r\n=3 ok\r\n\r\n")
+        assert await p.channel.command("name", deadline=trio.current_time() + 5) == "ok"
+        assert p.channel.healthy
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_no_answer_times_out_at_the_deadline(eager):
+    async def main():
+        p = Pipes(eager)
+        t0 = trio.current_time()
+        with pytest.raises(EngineTimeout, match="fake: no answer to 'genmove' in time"):
+            await p.channel.command("genmove", "b", deadline=t0 + 3)
+        assert trio.current_time() - t0 == pytest.approx(3)
+        assert p.channel.wait_seconds == pytest.approx(3)
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_a_deadline_already_passed_times_out_before_writing_even_with_the_answer_there(eager):
+    async def main():
+        p = Pipes(eager)
+        p.answer(b"=1 2\n\n")
+        with pytest.raises(EngineTimeout):
+            await p.channel.command("name", deadline=trio.current_time())
+        assert p.received() == b""
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_an_exit_during_a_command_is_a_crash_at_once(eager):
+    async def main():
+        p = Pipes(eager)
+
+        async def exit_later():
+            await trio.sleep(1)
+            p.channel.engine_exited("exited with status 3")
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(exit_later)
+            t0 = trio.current_time()
+            with pytest.raises(EngineCrashed, match=r"fake: exited with status 3 \(during 'genmove'\)"):
+                await p.channel.command("genmove", "b", deadline=t0 + 100)
+            assert trio.current_time() - t0 == pytest.approx(1 + 0.05)    # + EXIT_GRACE for a last answer
+        with pytest.raises(EngineCrashed, match="fake: exited with status 3"):
+            await p.channel.command("name", deadline=trio.current_time() + 5)
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_an_answer_written_just_before_the_exit_is_taken(eager):
+    async def main():
+        p = Pipes(eager)
+
+        async def answer_and_exit():
+            await trio.sleep(1)
+            p.answer(b"=1 e5\n\n")
+            p.channel.engine_exited("exited with status 0")
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(answer_and_exit)
+            assert await p.channel.command("genmove", "b", deadline=trio.current_time() + 100) == "e5"
+        with pytest.raises(EngineCrashed, match="fake: exited with status 0"):     # known before sending
+            await p.channel.command("name", deadline=trio.current_time() + 5)
+        assert p.received() == b"1 genmove b\n"
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_eof_is_a_crash_and_so_is_a_closed_stdin(eager):
+    async def main():
+        p = Pipes(eager)
+        os.close(p.stdout)
+        with pytest.raises(EngineCrashed, match=r"fake: closed its stdout \(exited\?\)"):
+            await p.channel.command("name", deadline=trio.current_time() + 5)
+        await p.close()
+        q = Pipes(eager)
+        os.close(q.stdin)
+        with pytest.raises(EngineCrashed, match=r"fake: cannot write to it: its stdin is closed \(exited\?\)"):
+            await q.channel.command("name", deadline=trio.current_time() + 5)
+        await q.close()
+    run_mock(main)
+
+
+@MODES
+def test_a_cut_off_answer_at_eof_is_a_violation(eager):
+    async def main():
+        p = Pipes(eager)
+        p.answer(b"=1 e5")
+        os.close(p.stdout)
+        with pytest.raises(ProtocolViolation, match="fake: stdout closed in the middle of a response"):
+            await p.channel.command("name", deadline=trio.current_time() + 5)
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_a_command_longer_than_the_pipe_holds_is_sent_in_full(eager):
+    async def main():
+        p = Pipes(eager)
+        word = "x" * 200_000
+        got = bytearray()
+
+        async def engine():
+            while not got.endswith(b"\n"):
+                await trio.lowlevel.wait_readable(p.stdin)
+                got.extend(p.received())
+            p.answer(b"=1 ok\n\n")
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(engine)
+            assert await p.channel.command("set", word, deadline=trio.current_time() + 5) == "ok"
+        assert bytes(got) == f"1 set {word}\n".encode()
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_an_outer_cancellation_stops_a_command_answered_at_once(eager):
+    async def main():
+        p = Pipes(eager)
+        p.answer(b"=1 2\n\n")
+        with trio.CancelScope() as scope:
+            scope.cancel()
+            await p.channel.command("name", deadline=trio.current_time() + 5)
+        assert scope.cancelled_caught
+        assert p.received() == b""
+        await p.close()
+    run_mock(main)
