@@ -22,7 +22,7 @@ PATIENCE = 60.0      # seconds: a bound on waiting, not a measurement
 
 
 def write_config(path: Path, bad_mode: str, games_per_pair: int = 1, move: float = 600.0,
-                 good_mode: str = "good") -> Path:
+                 good_mode: str = "good", restart: str = "game", bad_at: int = 1) -> Path:
     def toml_list(words: list[str]) -> str:
         return "[" + ", ".join(repr(w).replace("'", '"') if "'" not in w and "\\" not in w and '"' not in w
                                else "'''" + w + "'''" for w in words) + "]"
@@ -32,8 +32,10 @@ games_per_pair = {games_per_pair}
 move = {move}
 [engines.good]
 cmd = {toml_list(fake_argv(good_mode))}
+restart = "{restart}"
 [engines.bad]
-cmd = {toml_list(fake_argv(bad_mode, 1))}
+cmd = {toml_list(fake_argv(bad_mode, bad_at))}
+restart = "{restart}"
 [[games]]
 game = "spelde"
 size = 5
@@ -72,6 +74,22 @@ def test_a_referee_killed_with_sigkill_takes_a_hung_engine_and_its_child_with_it
         referee.kill()
         referee.wait()
         wait_for(lambda: not any(alive(p) for p in pids), "the engine and its child to die")
+    finally:
+        referee.kill()
+        referee.communicate()
+
+
+def test_kept_engines_die_with_a_referee_killed_with_sigkill(tmp_path):
+    out = tmp_path / "out"       # `bad` hangs at its 40th genmove: in a later game of the same process
+    referee = start_referee(write_config(tmp_path / "t.toml", "deaf-hang", games_per_pair=6, restart="fault",
+                                         bad_at=40), out)
+    try:
+        wait_for(lambda: logs_with(out, "hung"), "the engine to hang")
+        pids = [p for log in (out / "logs").rglob("*.log") for p in pids_in(log)]
+        assert len(pids) == 3 and all(alive(p) for p in pids)      # both kept engines and the hung one's child
+        referee.kill()
+        referee.wait()
+        wait_for(lambda: not any(alive(p) for p in pids), "the kept engines and the child to die")
     finally:
         referee.kill()
         referee.communicate()
