@@ -15,6 +15,7 @@ from typing import IO, TextIO
 
 from hexarena.engine.game import GameState
 from hexarena.protocol.clock import MoveClock
+from hexarena.protocol.commands import SEED_COMMAND
 from hexarena.protocol.engine_side import EngineSide
 from hexarena.protocol.framing import CommandError
 
@@ -23,8 +24,6 @@ from .base import Budget
 from .clock import move_budget, moves_ahead
 
 DEFAULT_SEED = 0
-#: hexarena's extension (docs/protocol.md): the referee's seed for the coming game.
-SEED_COMMAND = "hexarena-seed"
 
 
 def _version() -> str:

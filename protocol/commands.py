@@ -27,6 +27,9 @@ PLAY_COMMANDS = ("protocol_version", "name", "version", "known_command", "list_c
 ANALYSIS_COMMANDS = ("undo", "showboard", "legal_moves", "legal_cells", "position", "set_position",
                      "final_score", "kgs-time_settings")
 ALL_COMMANDS = PLAY_COMMANDS + ANALYSIS_COMMANDS
+#: hexarena's optional extension, outside HGP (docs/protocol.md): the seat's seed for the coming
+#: game, sent to an engine that lists it so that a kept process plays as a fresh one would.
+SEED_COMMAND = "hexarena-seed"
 
 #: `legal_moves` answers `too many moves` past this many actions ...
 MOVE_LIMIT = 100_000

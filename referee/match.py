@@ -42,6 +42,7 @@ from hexarena.engine.actions import Resign, holders_after
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState, Variant
+from hexarena.protocol.commands import SEED_COMMAND
 from hexarena.protocol.controller import CommandFailed, ControllerError, EngineTimeout
 from hexarena.results.vocabulary import VOID_RESULT, VOID_TERMINATION
 
@@ -59,10 +60,6 @@ ActionTime = tuple[float, float | None] | None
 #: the handshake) minus the time spent inside both channels' commands (waiting on the engines).
 #: None, the default, costs the turn loop nothing.
 action_overhead: Callable[[float], None] | None = None
-
-#: hexarena's extension command (docs/protocol.md): the seat's seed for this game, sent after
-#: the time control to an engine that lists it, so that a kept process plays as a fresh one would.
-SEED_COMMAND = "hexarena-seed"
 
 
 @dataclass(frozen=True)
