@@ -41,6 +41,12 @@ other child.
 
 Budget: ``iterations`` and/or ``seconds`` per move, whichever ends first, and
 never beyond ``Budget.move_seconds`` (the serving loop's share of the clock).
+A time-bounded search also stops early once the choice is settled: when the
+most visited root child leads the next by more visits than the time left can
+give at this move's rate of iterations (so no other child can overtake it),
+or when one root child is left that is not a proven loss. A root offering
+``swap`` (chosen by value, not visits) never stops early. An iteration-bounded
+search always runs its iterations.
 ``mcts:N`` (iterations only) is a pure function of state, tree and rng as
 long as the clock leaves it the time; the time-bounded ``mcts`` is not.
 """
@@ -73,6 +79,8 @@ DRAW_ATTEMPTS = 4
 REFUTATION_CHECKS = 12
 #: The checks stop once the move has taken this fraction more than its time.
 REFUTATION_GRACE = 0.1
+#: A time-bounded search asks every this many iterations whether its choice is settled.
+SETTLED_CHECK = 32
 #: Seconds a move of the default `mcts` (less when the clock says so).
 DEFAULT_SECONDS = 1.0
 
@@ -154,14 +162,39 @@ class _Search:
         self._open_root()
         done = 0
         clock = time.perf_counter
+        start = clock()
         while not root.solved:
             if iterations is not None and done >= iterations:
                 break
-            if deadline is not None and clock() >= deadline:
-                break
+            if deadline is not None:
+                now = clock()
+                if now >= deadline:
+                    break
+                if done and done % SETTLED_CHECK == 0 and self._settled(done * (deadline - now) / (now - start)):
+                    break
             self._iterate()
             done += 1
         return done
+
+    def _settled(self, more: float) -> bool:
+        """True when `more` iterations cannot change the most visited root child (or one
+        root child is left that is not a proven loss); never at a root offering ``swap``."""
+        root = self.root
+        first = second = 0
+        alive = 0
+        for child in root.children:
+            if isinstance(child.action, Swap):
+                return False
+            if child.solved and child.value() == 0.0:
+                continue
+            alive += 1
+            if child.visits > first:
+                first, second = child.visits, first
+            elif child.visits > second:
+                second = child.visits
+        if alive <= 1 and root.listed and not root.untried:
+            return True
+        return first - second > more
 
     # -- the tree ---------------------------------------------------------------------
     def _open_root(self) -> None:

@@ -12,10 +12,14 @@ import pytest
 
 from hexarena import players
 from hexarena.engine import registry
-from hexarena.engine.actions import Action, holder_after, holders_after
+from hexarena.engine.actions import Action, Swap, holder_after, holders_after
 from hexarena.engine.game import GameInfo, GameState
 from hexarena.players import Budget, MctsBot, random_bot
+from hexarena.players import mcts
+from hexarena.players.evaluators import RandomPlayout
 from hexarena.players.mcts import DEFAULT_SECONDS, ENUMERATION_CAP
+from hexarena.players.selection import UCT
+from hexarena.players.tree import Node
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = [(g, b) for g in registry.playable() for b in registry.get(g).balances]
@@ -264,3 +268,43 @@ def test_python_m_players_serves_mcts() -> None:
     move = answers[2].removeprefix("=3 ")
     assert state.is_legal(state.parse(move)), answers
     assert "mcts" in answers[3]
+
+
+#: White to move with one legal action (a release), far from the end of the game.
+ONE_ACTION = ("anda-prison 7 w ..b..../......../.b.b...../....b...../....b....../............/............./"
+              "............/......b..../........../........./......../....... phase=declined komi=62 "
+              "prison=59,2 annihilated=b last=b ply=14")
+
+
+def test_a_timed_search_with_one_action_left_stops_at_once():
+    """A 60 s search of a root with one action stops at the first check (iterations counted, not time)."""
+    state = registry.from_position(ONE_ACTION)
+    assert len(list(state.legal_actions())) == 1 and state.play(next(state.legal_actions())).outcome() is None
+    result = MctsBot(seconds=60.0).search(state, random.Random(0))
+    assert result.iterations == mcts.SETTLED_CHECK
+    assert state.is_legal(result.action)
+
+
+def _root(visits: list[int], swap: bool = False) -> mcts._Search:
+    state = spelde(5, "pie") if swap else spelde(5)
+    if swap:
+        state = state.play(state.random_action(random.Random(0)))
+        assert any(isinstance(a, Swap) for a in state.legal_actions())
+    search = mcts._Search(Node(state, None, None), random.Random(0), RandomPlayout(), UCT())
+    search._open_root()
+    kids = search.root.children
+    for child, n in zip(kids, visits + [0] * len(kids)):
+        child.visits = n
+    return search
+
+
+def test_a_timed_search_stops_when_no_other_child_can_overtake_the_leader():
+    search = _root([100, 40, 10])
+    assert search._settled(59.0)                 # 100 - 40 = 60 > 59 more iterations
+    assert not search._settled(60.0)             # 60 more could make it a tie
+    assert not _root([100, 40], swap=True)._settled(1.0)    # the pie is chosen by value
+
+
+def test_an_iteration_bounded_search_runs_every_iteration():
+    state = registry.from_position(ONE_ACTION)
+    assert MctsBot(iterations=300, seconds=None).search(state, random.Random(0)).iterations == 300
