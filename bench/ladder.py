@@ -1,19 +1,33 @@
 """The built-in players' ladder: `python -m bench.ladder [options]` -> docs/ladder.md.
 
-A real hexarena tournament (engine processes, the referee, a journal): it
-writes a TOML config (docs/tournament.md) for a round robin of ``random``,
-``greedy``, ``heuristic`` and ``mcts`` at two time budgets a move, on every
-playable game at its smallest recommended size and at its default size,
-runs ``hexarena tournament`` on it, and writes the Elo table of each game
-and size (``hexarena ratings --by game,size``) into the output Markdown with
-the command, the machine and the date.
+Real hexarena tournaments (engine processes, the referee, journals) of the
+built-in players ``random``, ``greedy``, ``heuristic`` and ``mcts`` at two
+time budgets a move, on every playable game at its smallest recommended size
+and at its default size. Each game and size has its own folder
+``OUT/<game>-<size>/`` with two tournaments:
 
-The full ladder is ``--games-small 40 --games-default 20``; the defaults are
-smaller, for a shared machine (the page says which parameters it ran with).
+* ``mcts/``: a gauntlet of the faster MCTS against each of the others
+  (random, greedy, heuristic and the slower MCTS): every pairing the issue's
+  criteria need, and the costly part;
+* ``base/``: a round robin of random, greedy and heuristic (cheap; it places
+  them against each other in the same table).
+
+Games are paired (same random opening, seats exchanged). Both tournaments
+resume, so the ladder can be played in chunks (``--games spelde marbanta``
+now, the others later); ``OUT/<game>-<size>/ladder.json`` records every
+chunk (command, commit, machine, date, load, minutes). The page holds, per
+game and size, the criteria (scores of the faster MCTS, the slower one's
+Elo over it from the game pairs, with a 95% interval) and the Elo table of
+both tournaments rated together (``hexarena ratings``); ``--report-only``
+writes it from the folders as they are.
+
+The full ladder (the defaults) is 40 games a pairing at the smallest size
+and 20 at the default size, MCTS at 1 s and 2 s a move.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import shlex
@@ -24,36 +38,52 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from hexarena.engine import registry
+from hexarena.results.records import read_journal
+from hexarena.results.sprt import estimate, game_points, pairs, pentanomial
 
 ROOT = Path(__file__).resolve().parents[1]
+BASE = ("random", "greedy", "heuristic")
+
+
+def names(args: argparse.Namespace) -> tuple[str, str]:
+    """(the faster MCTS's engine name, the slower one's)."""
+    return f"mcts-{args.fast:g}s", f"mcts-{args.slow:g}s"
 
 
 def engines(fast: float, slow: float) -> dict[str, list[str]]:
     """Engine name -> argv (`{python}`/`{seed}` filled by the referee)."""
     def player(name: str) -> list[str]:
         return ["{python}", "-P", "-m", "hexarena.players", name, "--seed", "{seed}"]
-    return {"random": player("random"), "greedy": player("greedy"),
-            "heuristic": player("heuristic"),
+    return {**{b: player(b) for b in BASE},
             f"mcts-{fast:g}s": player(f"mcts:{fast:g}s"), f"mcts-{slow:g}s": player(f"mcts:{slow:g}s")}
 
 
-def config(args: argparse.Namespace, games_per_pair: int, size: str) -> str:
-    """The TOML of one tournament: every game at its smallest (`size="small"`) or default size."""
-    lines = [f"seed = {args.seed}", 'pairing = "round-robin"', f"games_per_pair = {games_per_pair}", "",
-             "[time]", f"move = {args.move_limit}", f"main = {args.main}", f"increment = {args.increment}", ""]
+def config(args: argparse.Namespace, game: str, size: int, kind: str, games_per_pair: int) -> str:
+    """The TOML of one tournament of `game` at `size`: `kind` "mcts" (the gauntlet) or "base"."""
+    fast, slow = names(args)
+    chosen = [*BASE, fast, slow] if kind == "mcts" else list(BASE)
+    lines = [f"seed = {args.seed}", f"games_per_pair = {games_per_pair}"]
+    lines += ['pairing = "gauntlet"', f'challengers = ["{fast}"]'] if kind == "mcts" else ['pairing = "round-robin"']
+    lines += ["", "[time]", f"move = {args.move_limit}", f"main = {args.main}", f"increment = {args.increment}", ""]
     for name, argv in engines(args.fast, args.slow).items():
-        lines += [f'[engines."{name}"]', "cmd = [" + ", ".join(f'"{a}"' for a in argv) + "]", ""]
-    for game in args.games:
-        info = registry.get(game)
-        n = info.sizes[0] if size == "small" else info.default_size
-        lines += ["[[games]]", f'game = "{game}"', f"size = {n}"]
-        if game == "anda-prison" and args.prison_cap:
-            lines.append(f"ply_cap = {args.prison_cap * info.variant(n).board.site_count}")
-        lines.append("")
-    return "\n".join(lines)
+        if name in chosen:
+            lines += [f'[engines."{name}"]', "cmd = [" + ", ".join(f'"{a}"' for a in argv) + "]",
+                      'restart = "fault"', ""]
+    lines += ["[[games]]", f'game = "{game}"', f"size = {size}"]
+    if args.openings:
+        lines.append(f"random_openings = {args.openings}")
+    if game == "anda-prison" and args.prison_cap:
+        lines.append(f"ply_cap = {args.prison_cap * registry.get(game).variant(size).board.site_count}")
+    return "\n".join(lines) + "\n"
 
 
-def run(cmd: list[str]) -> str:
+def sizes(game: str) -> dict[str, int]:
+    info = registry.get(game)
+    return {"small": info.sizes[0], "default": info.default_size}
+
+
+def hexarena(*argv: str) -> str:
+    cmd = [sys.executable, "-m", "hexarena", *argv]
     print("$", shlex.join(cmd), flush=True)
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     if out.returncode != 0:
@@ -61,50 +91,57 @@ def run(cmd: list[str]) -> str:
     return out.stdout
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.ladder", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games-small", type=int, default=4, help="games per pairing at the smallest size")
-    parser.add_argument("--games-default", type=int, default=2, help="games per pairing at the default size")
-    parser.add_argument("--fast", type=float, default=0.25, help="seconds a move of the faster mcts")
-    parser.add_argument("--slow", type=float, default=0.5, help="seconds a move of the slower mcts")
-    parser.add_argument("--main", type=float, default=120, help="Fischer main time per engine per game")
-    parser.add_argument("--increment", type=float, default=1, help="Fischer increment")
-    parser.add_argument("--move-limit", type=float, default=10, help="longest genmove")
-    parser.add_argument("--prison-cap", type=int, default=0,
-                        help="anda-prison's ply cap as this many times the sites (0: the game's default)")
-    parser.add_argument("--seed", type=int, default=18)
-    parser.add_argument("-j", "--jobs", type=int, default=2)
-    parser.add_argument("--games", nargs="+", default=registry.playable())
-    parser.add_argument("--out", type=Path, default=ROOT / "hexarena-out" / "ladder")
-    parser.add_argument("--page", type=Path, default=ROOT / "docs" / "ladder.md")
-    parser.add_argument("--report-only", action="store_true",
-                        help="play nothing: rate the journals already in --out and write the page")
-    args = parser.parse_args(argv)
+def commit() -> str:
+    out = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True, text=True, cwd=ROOT)
+    return out.stdout.strip() or "unknown"
 
-    hexarena = [sys.executable, "-m", "hexarena"]
-    started = time.monotonic()
-    sections = []
-    for size, count in (("small", args.games_small), ("default", args.games_default)):
-        folder = args.out / size
-        folder.mkdir(parents=True, exist_ok=True)
-        toml = folder.parent / f"ladder-{size}.toml"
-        if not args.report_only:
-            toml.write_text(config(args, count, size))
-        resume = ["--resume"] if (folder / "journal.jsonl").exists() else []
-        if not args.report_only:
-            run([*hexarena, "tournament", str(toml), "--out", str(folder), "-j", str(args.jobs), *resume])
-        elif not resume:
+
+def play(args: argparse.Namespace, game: str, size: int, count: int, argv: list[str]) -> None:
+    """Play (or resume) both tournaments of one game and size; log the chunk in ladder.json."""
+    folder = args.out / f"{game}-{size}"
+    folder.mkdir(parents=True, exist_ok=True)
+    started, load = time.monotonic(), os.getloadavg()[0]
+    before = played(folder)
+    for kind in ("mcts", "base"):
+        toml = folder / f"{kind}.toml"
+        toml.write_text(config(args, game, size, kind, count))
+        resume = ["--resume"] if (folder / kind / "journal.jsonl").exists() else []
+        hexarena("tournament", str(toml), "--out", str(folder / kind), "-j", str(args.jobs), *resume)
+    meta = folder / "ladder.json"
+    runs = json.loads(meta.read_text())["runs"] if meta.exists() else []
+    runs.append({"date": now(), "commit": commit(), "command": "python -m bench.ladder " + shlex.join(argv),
+                 "machine": machine(), "load_at_start": round(load, 2),
+                 "minutes": round((time.monotonic() - started) / 60, 1),
+                 "games_before": before, "games_after": played(folder)})
+    meta.write_text(json.dumps({"runs": runs}, indent=1) + "\n")
+
+
+def played(folder: Path) -> int:
+    return sum(len(read_journal(folder / k)) for k in ("mcts", "base") if (folder / k / "journal.jsonl").exists())
+
+
+def criteria(folder: Path, fast: str, slow: str) -> list[str]:
+    """The issue's measures, as Markdown rows: the faster MCTS's score against each other
+    player, and the slower one's Elo over it from the game pairs (95% interval)."""
+    records = [r for r in read_journal(folder / "mcts") if not r.void]
+    rows = []
+    for opponent in (*BASE, slow):
+        games = [r for r in records if {r.first, r.second} == {fast, opponent}]
+        if not games:
             continue
-        sections.append((size, count, run([*hexarena, "ratings", str(folder), "--by", "game,size"])))
-    minutes = None if args.report_only else (time.monotonic() - started) / 60
-    args.page.write_text(page(args, sections, minutes, argv if argv is not None else sys.argv[1:]))
-    print(f"wrote {args.page}")
-    return 0
+        points = [game_points(r, fast) for r in games]
+        wins, draws = points.count(1.0), points.count(0.5)
+        score = 100 * sum(points) / len(points)
+        row = f"| {fast} vs {opponent} | {len(games)} | {wins}-{len(games) - wins - draws}-{draws} | {score:.1f}% |"
+        est = estimate(pentanomial(pairs(records, slow, fast))) if opponent == slow else None
+        row += f" {slow} {est.elo:+.0f} [{est.elo_low:+.0f}, {est.elo_high:+.0f}] |" if est else " |"
+        rows.append(row)
+    forfeits = sum(1 for r in records if r.faulty in (fast, slow) and r.termination == "time")
+    rows.append(f"| MCTS time losses | {len(records)} | {forfeits} | | |")
+    return rows
 
 
 def machine() -> str:
-    cpus = os.cpu_count()
     model = ""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -113,38 +150,102 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{platform.system()} {platform.machine()}, {cpus} cores ({model or 'unknown CPU'}), Python {platform.python_version()}"
+    return (f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores "
+            f"({model or 'unknown CPU'}), Python {platform.python_version()}")
 
 
-def page(args: argparse.Namespace, sections: list[tuple[str, int, str]], minutes: float | None,
-         argv: list[str]) -> str:
-    date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+def now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def section(args: argparse.Namespace, folder: Path) -> list[str]:
+    """The page's part for one game and size folder (empty if nothing was played there)."""
+    kinds = [str(folder / k) for k in ("mcts", "base") if (folder / k / "journal.jsonl").exists()]
+    if not kinds:
+        return []
+    fast, slow = names(args)
+    runs = json.loads((folder / "ladder.json").read_text())["runs"] if (folder / "ladder.json").exists() else []
+    table = hexarena("ratings", *kinds).rstrip()
+    out = [f"## {folder.name}", "", f"{played(folder)} games.", "",
+           "| pairing | games | W-L-D | score | doubling the time (Elo, 95%) |", "|---|---|---|---|---|",
+           *criteria(folder, fast, slow), "", "```", table, "```", "", "Played in:", ""]
+    out += [f"* {r['date']}, commit {r['commit']}, {r['minutes']} min, load {r['load_at_start']} at start, "
+            f"{r['games_before']} -> {r['games_after']} games: `{r['command']}`" for r in runs]
+    return out + [""]
+
+
+def page(args: argparse.Namespace, folders: list[Path]) -> str:
+    fast, slow = names(args)
     head = [
         "# The built-in players' ladder",
         "",
-        "Elo ratings (mean 0 per table, 95% intervals) of the built-in players in a real",
-        "`hexarena tournament` (engine processes, referee, journal), one round robin per game",
-        "and size, seats alternating. Written by `python -m bench.ladder` (bench/ladder.py).",
+        "Elo ratings (mean 0 per table, 95% intervals) of the built-in players in real",
+        "`hexarena tournament`s (engine processes, referee, journals), per game and size.",
+        "Written by `python -m bench.ladder` (bench/ladder.py): per game and size a gauntlet of",
+        f"`{fast}` against `random`, `greedy`, `heuristic` and `{slow}`, and a round robin of the",
+        "first three, rated together. Games are paired: a random opening of "
+        f"{args.openings} actions, played twice with the seats exchanged.",
         "",
-        f"* Command: `python -m bench.ladder {shlex.join(argv)}`".rstrip() + "",
         f"* Machine: {machine()}",
-        f"* Date: {date}" + ("" if minutes is None else f"; wall time {minutes:.0f} min"),
+        f"* Page written: {now()}",
         f"* Players: `random`, `greedy`, `heuristic`, `mcts:{args.fast:g}s`, `mcts:{args.slow:g}s`",
         f"* Clock: Fischer {args.main:g} s + {args.increment:g} s a move, {args.move_limit:g} s per move at most",
         f"* Games per pairing: {args.games_small} at the smallest recommended size, "
-        f"{args.games_default} at the default size",
+        f"{args.games_default} at the default size (fewer where a chunk is still to come: see each section)",
         *([f"* Anda-prison's ply cap: {args.prison_cap} x sites (scored at the cap by the agreement score)"]
           if args.prison_cap else []),
         "",
+        "W-L-D are the faster MCTS's wins, losses and draws; \"doubling the time\" is the slower",
+        "MCTS's Elo over the faster one from their game pairs (pentanomial, 95% likelihood interval).",
+        "",
     ]
-    body = []
-    for size, count, text in sections:
-        title = "smallest recommended size" if size == "small" else "default size"
-        body += [f"## {title} ({count} games per pairing)", "", "```", text.rstrip(), "```", ""]
-        if args.report_only:
-            played = sum(1 for _ in open(args.out / size / "journal.jsonl", encoding="utf-8"))
-            body[-4:-4] = [f"{played} games in the journal when the page was written.", ""]
+    body = [line for folder in folders for line in section(args, folder)]
+    missing = [f.name for f in folders if not section_exists(f)]
+    if missing:
+        body += ["## Not played yet", "", ", ".join(missing), ""]
     return "\n".join(head + body)
+
+
+def section_exists(folder: Path) -> bool:
+    return any((folder / k / "journal.jsonl").exists() for k in ("mcts", "base"))
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.ladder", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games-small", type=int, default=40, help="games per pairing at the smallest size")
+    parser.add_argument("--games-default", type=int, default=20, help="games per pairing at the default size")
+    parser.add_argument("--sizes", nargs="+", choices=("small", "default"), default=["small", "default"])
+    parser.add_argument("--fast", type=float, default=1.0, help="seconds a move of the faster mcts")
+    parser.add_argument("--slow", type=float, default=2.0, help="seconds a move of the slower mcts")
+    parser.add_argument("--main", type=float, default=300, help="Fischer main time per engine per game")
+    parser.add_argument("--increment", type=float, default=2, help="Fischer increment")
+    parser.add_argument("--move-limit", type=float, default=10, help="longest genmove")
+    parser.add_argument("--openings", type=int, default=2, help="random opening actions of each game pair")
+    parser.add_argument("--prison-cap", type=int, default=0,
+                        help="anda-prison's ply cap as this many times the sites (0: the game's default)")
+    parser.add_argument("--seed", type=int, default=18)
+    parser.add_argument("-j", "--jobs", type=int, default=2)
+    parser.add_argument("--games", nargs="+", default=registry.playable(), choices=registry.playable())
+    parser.add_argument("--out", type=Path, default=ROOT / "hexarena-out" / "ladder")
+    parser.add_argument("--page", type=Path, default=ROOT / "docs" / "ladder.md")
+    parser.add_argument("--report-only", action="store_true",
+                        help="play nothing: rate what the folders in --out hold and write the page")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    argv = argv if argv is not None else sys.argv[1:]
+    if not args.report_only:
+        for game in args.games:
+            for which in args.sizes:
+                count = args.games_small if which == "small" else args.games_default
+                play(args, game, sizes(game)[which], count, argv)
+    folders = [args.out / f"{g}-{n}" for g in registry.playable() for n in dict.fromkeys(sizes(g).values())]
+    args.page.write_text(page(args, folders))
+    print(f"wrote {args.page}")
+    return 0
 
 
 if __name__ == "__main__":

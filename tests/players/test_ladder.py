@@ -1,23 +1,42 @@
-"""bench.ladder's tournament config is one the referee accepts, with every game at both sizes."""
+"""bench.ladder: its tournament configs are ones the referee accepts, and a tiny real ladder writes its page."""
 from __future__ import annotations
 
-import argparse
+import json
 import tomllib
+from pathlib import Path
 
 from bench import ladder
 from hexarena.engine import registry
 from hexarena.referee import config as C
 
 
-def test_the_ladder_config_is_a_valid_tournament() -> None:
-    args = argparse.Namespace(seed=3, move_limit=10, main=60, increment=0.5, fast=0.2, slow=0.4,
-                              games=registry.playable(), prison_cap=2)
-    for size in ("small", "default"):
-        cfg = C.from_dict(tomllib.loads(ladder.config(args, 2, size)))
-        names = [e.name for e in cfg.engines]
-        assert names == ["random", "greedy", "heuristic", "mcts-0.2s", "mcts-0.4s"]
-        assert "mcts:0.4s" in cfg.engine("mcts-0.4s").cmd
-        sizes = {g.game: g.sizes for g in cfg.games}
-        for game in registry.playable():
-            info = registry.get(game)
-            assert sizes[game] == ((info.sizes[0],) if size == "small" else (info.default_size,))
+def test_the_ladder_configs_are_valid_tournaments() -> None:
+    args = ladder.parse(["--fast", "0.2", "--slow", "0.4", "--prison-cap", "2"])
+    for game in registry.playable():
+        for which, size in ladder.sizes(game).items():
+            gauntlet = C.from_dict(tomllib.loads(ladder.config(args, game, size, "mcts", 2)))
+            assert [e.name for e in gauntlet.engines] == ["random", "greedy", "heuristic", "mcts-0.2s", "mcts-0.4s"]
+            assert "mcts:0.4s" in gauntlet.engine("mcts-0.4s").cmd
+            assert gauntlet.pairing == "gauntlet" and gauntlet.challengers == ("mcts-0.2s",)
+            base = C.from_dict(tomllib.loads(ladder.config(args, game, size, "base", 2)))
+            assert [e.name for e in base.engines] == ["random", "greedy", "heuristic"]
+            for cfg in (gauntlet, base):
+                assert [(g.game, g.sizes) for g in cfg.games] == [(game, (size,))]
+    assert ladder.sizes("spelde") == {"small": 5, "default": 6}
+
+
+def test_a_small_real_ladder_plays_resumes_and_writes_its_page(tmp_path: Path) -> None:
+    out, page = tmp_path / "out", tmp_path / "ladder.md"
+    argv = ["--games", "spelde", "--sizes", "small", "--games-small", "2", "--fast", "0.02", "--slow", "0.04",
+            "--main", "10", "--increment", "0.1", "--out", str(out), "--page", str(page)]
+    assert ladder.main(argv) == 0
+    folder = out / "spelde-5"
+    assert ladder.played(folder) == 4 * 2 + 3 * 2           # the gauntlet's 4 pairings, the base's 3
+    text = page.read_text()
+    assert "## spelde-5" in text and "| mcts-0.02s vs heuristic | 2 |" in text
+    assert "mcts-0.04s" in text.split("| mcts-0.02s vs mcts-0.04s | 2 |")[1].splitlines()[0]
+    assert "spelde-6" in text.split("## Not played yet")[1]
+    ladder.main([*argv[:5], "4", *argv[6:]])                 # grown to 4 games a pairing: resumed
+    assert ladder.played(folder) == 4 * 4 + 3 * 4
+    runs = json.loads((folder / "ladder.json").read_text())["runs"]
+    assert [(r["games_before"], r["games_after"]) for r in runs] == [(0, 14), (14, 28)]
