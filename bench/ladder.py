@@ -64,7 +64,10 @@ def config(args: argparse.Namespace, game: str, size: int, kind: str, games_per_
     chosen = [*BASE, fast, slow] if kind == "mcts" else list(BASE)
     lines = [f"seed = {args.seed}", f"games_per_pair = {games_per_pair}"]
     lines += ['pairing = "gauntlet"', f'challengers = ["{fast}"]'] if kind == "mcts" else ['pairing = "round-robin"']
-    lines += ["", "[time]", f"move = {args.move_limit}", f"main = {args.main}", f"increment = {args.increment}", ""]
+    lines += ["", "[time]", f"main = {args.main}", f"increment = {args.increment}"]
+    # a per-move cap under a clock is told to the engines as their time left (PROTOCOL.md,
+    # "Clocks"), so a clock-aware player would budget on the cap: none unless asked for
+    lines += [f"move = {args.move_limit}", ""] if args.move_limit else [""]
     for name, argv in engines(args.fast, args.slow).items():
         if name in chosen:
             lines += [f'[engines."{name}"]', "cmd = [" + ", ".join(f'"{a}"' for a in argv) + "]",
@@ -189,7 +192,8 @@ def page(args: argparse.Namespace, folders: list[Path]) -> str:
         f"* Machine: {machine()}",
         f"* Page written: {now()}",
         f"* Players: `random`, `greedy`, `heuristic`, `mcts:{args.fast:g}s`, `mcts:{args.slow:g}s`",
-        f"* Clock: Fischer {args.main:g} s + {args.increment:g} s a move, {args.move_limit:g} s per move at most",
+        f"* Clock: Fischer {args.main:g} s + {args.increment:g} s a move"
+        + (f", {args.move_limit:g} s per move at most" if args.move_limit else ", no other per-move cap"),
         f"* Games per pairing: {args.games_small} at the smallest recommended size, "
         f"{args.games_default} at the default size (fewer where a chunk is still to come: see each section)",
         *([f"* Anda-prison's ply cap: {args.prison_cap} x sites (scored at the cap by the agreement score)"]
@@ -220,7 +224,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--slow", type=float, default=2.0, help="seconds a move of the slower mcts")
     parser.add_argument("--main", type=float, default=300, help="Fischer main time per engine per game")
     parser.add_argument("--increment", type=float, default=2, help="Fischer increment")
-    parser.add_argument("--move-limit", type=float, default=10, help="longest genmove")
+    parser.add_argument("--move-limit", type=float, default=0,
+                        help="a per-move cap on top of the clock (0: none; engines are told the smaller)")
     parser.add_argument("--openings", type=int, default=2, help="random opening actions of each game pair")
     parser.add_argument("--prison-cap", type=int, default=0,
                         help="anda-prison's ply cap as this many times the sites (0: the game's default)")

@@ -22,6 +22,8 @@ def test_the_ladder_configs_are_valid_tournaments() -> None:
             assert [e.name for e in base.engines] == ["random", "greedy", "heuristic"]
             for cfg in (gauntlet, base):
                 assert [(g.game, g.sizes) for g in cfg.games] == [(game, (size,))]
+                # no per-move cap under the clock: engines would be told it as their time left
+                assert cfg.limits.move is None and cfg.limits.main == 300 and cfg.limits.increment == 2
     assert ladder.sizes("spelde") == {"small": 5, "default": 6}
 
 
