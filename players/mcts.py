@@ -28,8 +28,8 @@ and a fully listed node whose children are all solved takes the best of them.
 The root expands every candidate first, so an immediate win is always played;
 selection never prefers a proven loss while another child remains.
 
-Choice: a proven win, else the most visited child that is not a proven loss,
-after a refutation check: the candidate's replies are all expanded (when
+Choice (players/choice.py): a proven win, else the most visited child that is not a
+proven loss, after a refutation check: the candidate's replies are all expanded (when
 they are listed, not sampled), and a reply that wins at once makes it a
 proven loss and the next candidate is checked (at most
 ``REFUTATION_CHECKS``, and no more once the move has used ``1 + REFUTATION_GRACE``
@@ -59,12 +59,13 @@ from dataclasses import dataclass
 from collections.abc import Callable
 from itertools import islice
 
-from hexarena.engine.actions import Action, Swap, holder_after
+from hexarena.engine.actions import Action, holder_after
 from hexarena.engine.core import Colour
 from hexarena.engine.errors import IllegalMove
 from hexarena.engine.game import GameState
 
 from .base import Budget
+from .choice import best_child, settled
 from .evaluators import Evaluator, Trace
 from .selection import Selection
 from .tree import Node, Tree
@@ -170,31 +171,11 @@ class _Search:
                 now = clock()
                 if now >= deadline:
                     break
-                if done and done % SETTLED_CHECK == 0 and self._settled(done * (deadline - now) / (now - start)):
+                if done and done % SETTLED_CHECK == 0 and settled(root, done * (deadline - now) / (now - start)):
                     break
             self._iterate()
             done += 1
         return done
-
-    def _settled(self, more: float) -> bool:
-        """True when `more` iterations cannot change the most visited root child (or one
-        root child is left that is not a proven loss); never at a root offering ``swap``."""
-        root = self.root
-        first = second = 0
-        alive = 0
-        for child in root.children:
-            if isinstance(child.action, Swap):
-                return False
-            if child.solved and child.value() == 0.0:
-                continue
-            alive += 1
-            if child.visits > first:
-                first, second = child.visits, first
-            elif child.visits > second:
-                second = child.visits
-        if alive <= 1 and root.listed and not root.untried:
-            return True
-        return first - second > more
 
     # -- the tree ---------------------------------------------------------------------
     def _open_root(self) -> None:
@@ -350,13 +331,13 @@ class _Search:
         ``REFUTATION_CHECKS`` candidates, best first, get every reply expanded; a candidate
         refuted that way is a proven loss (the solver's), and the next best is checked."""
         for _ in range(REFUTATION_CHECKS):
-            child = self._best_child()
+            child = best_child(self.root)
             if child.solved or (checks_until is not None and time.perf_counter() > checks_until):
                 return child
             self._refute(child)
             if not (child.solved and child.value() == 0.0):
                 return child
-        return self._best_child()
+        return best_child(self.root)
 
     def _refute(self, child: Node) -> None:
         """Expand every reply of a root child whose replies are listed (not sampled); a
@@ -370,25 +351,6 @@ class _Search:
                 break
             if reply.solved:
                 self._propagate([self.root, child, reply])
-
-    def _best_child(self) -> Node:
-        children = self.root.children
-        for child in children:
-            if child.solved and child.value() == 1.0:
-                return child
-        alive = [c for c in children if not (c.solved and c.value() == 0.0)] or children
-        swaps = [c for c in alive if isinstance(c.action, Swap)]
-        others = [c for c in alive if not isinstance(c.action, Swap)]
-        if swaps and others:
-            best_other = max(others, key=lambda c: (c.visits, c.wins))
-            if (swaps[0].visits or swaps[0].solved) and (best_other.visits or best_other.solved):
-                return swaps[0] if _worth(swaps[0]) >= _worth(best_other) else best_other
-        return max(alive, key=lambda c: (c.visits, c.wins))
-
-
-def _worth(node: Node) -> float:
-    return node.value() if node.solved else node.mean()
-
 
 def _black_value(winner: Colour | None) -> float:
     if winner is None:

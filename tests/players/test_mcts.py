@@ -16,6 +16,7 @@ from hexarena.engine.actions import Action, Swap, holder_after, holders_after
 from hexarena.engine.game import GameInfo, GameState
 from hexarena.players import Budget, MctsBot, random_bot
 from hexarena.players import mcts
+from hexarena.players.choice import settled
 from hexarena.players.evaluators import RandomPlayout
 from hexarena.players.mcts import DEFAULT_SECONDS, ENUMERATION_CAP
 from hexarena.players.selection import UCT
@@ -300,9 +301,9 @@ def _root(visits: list[int], swap: bool = False) -> mcts._Search:
 
 def test_a_timed_search_stops_when_no_other_child_can_overtake_the_leader():
     search = _root([100, 40, 10])
-    assert search._settled(59.0)                 # 100 - 40 = 60 > 59 more iterations
-    assert not search._settled(60.0)             # 60 more could make it a tie
-    assert not _root([100, 40], swap=True)._settled(1.0)    # the pie is chosen by value
+    assert settled(search.root, 59.0)                 # 100 - 40 = 60 > 59 more iterations
+    assert not settled(search.root, 60.0)             # 60 more could make it a tie
+    assert not settled(_root([100, 40], swap=True).root, 1.0)    # the pie is chosen by value
 
 
 def test_an_iteration_bounded_search_runs_every_iteration():
