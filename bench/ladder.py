@@ -103,7 +103,7 @@ def play(args: argparse.Namespace, game: str, size: int, count: int, argv: list[
     """Play (or resume) both tournaments of one game and size; log the chunk in ladder.json."""
     folder = args.out / f"{game}-{size}"
     folder.mkdir(parents=True, exist_ok=True)
-    started, load = time.monotonic(), os.getloadavg()[0]
+    started, load, code = time.monotonic(), os.getloadavg()[0], commit()
     before = played(folder)
     for kind in ("mcts", "base"):
         toml = folder / f"{kind}.toml"
@@ -112,7 +112,7 @@ def play(args: argparse.Namespace, game: str, size: int, count: int, argv: list[
         hexarena("tournament", str(toml), "--out", str(folder / kind), "-j", str(args.jobs), *resume)
     meta = folder / "ladder.json"
     runs = json.loads(meta.read_text())["runs"] if meta.exists() else []
-    runs.append({"date": now(), "commit": commit(), "command": "python -m bench.ladder " + shlex.join(argv),
+    runs.append({"date": now(), "commit": code, "command": "python -m bench.ladder " + shlex.join(argv),
                  "machine": machine(), "load_at_start": round(load, 2),
                  "minutes": round((time.monotonic() - started) / 60, 1),
                  "games_before": before, "games_after": played(folder)})
