@@ -64,6 +64,14 @@ SELECTIONS: dict[str, Selection] = {
     # 5-1, against greedy 4-2 -> 6-0; Anda-prison 3-3 -> 6-0 and 5-1 -> 5-1.
     "anda": UCT(0.3),
     "anda-prison": UCT(0.3),
+    # Spelde too: its leaves are spelde.evaluate squashed by SCALE 3 (one exclusive site
+    # ~0.16), and exploration 1 spreads visits over the root's ~25-50 placements. In-process,
+    # n=5, 2,000 iterations a move against heuristic, 20 games each, seats alternating:
+    # exploration 1: 10/20, 0.3: 13/20, 0.2: 16/20, 0.1: 18/20, 0.03: 14/20; at 0.1,
+    # SCALE 1.5: 18/20, 6: 14/20, a tempo bonus for the side to move: 16/20; n=6, 0.1: 15/20.
+    # At 0.1, n=5: 2,000 iterations against greedy 17/20; 4,000 against 2,000: 15/20.
+    # (1 s a move is ~12,000 iterations at n=5, ~6,000 at n=6: not yet measured there.)
+    "spelde": UCT(0.1),
     # RAVE against UCT, 300 iterations a move each, n=7, 8 games: 6 of 8
     # (Spelde, whose leaves are evaluated without playouts: 4 of 8).
     "marbanta": Rave(),
