@@ -45,7 +45,8 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # random games reach the ply cap: 20 random plies, then the evaluation. At
     # 0.15 s a move, n=4, 6 games: against greedy 5.5 (depth 8: 5), against
     # heuristic 5 (depth 8: 3.5).
-    "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate), depth=20, scale=vaxandis.SCALE),
+    "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
+                                      scale=vaxandis.SEARCH_SCALE),
     # playouts misjudge Spelde, random (0 of 6 against greedy at n=5, 0.15 s a
     # move) or by the mobility policy `spelde.policy` (0 of 6; a cut-off after
     # 4 plies of it: 3 of 6): the leaf's mobility evaluation alone scores 6 of 6.
