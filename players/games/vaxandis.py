@@ -9,6 +9,10 @@ there is room) raised the score against greedy from 12.5 to 19 of 20 games
 at n=4 and from 6.5 to 7 of 10 at n=5; exact mobility of the side to move
 made it worse (10 and 5).
 Heights come from the state's public height table ``levels``.
+
+MCTS values its leaves by `evaluate_search`: `evaluate` plus the race of the
+tallest stacks and the closeness to a win (players/games/__init__.py has the
+measurements); the `heuristic` player keeps `evaluate`.
 """
 from __future__ import annotations
 
