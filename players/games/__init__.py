@@ -49,8 +49,9 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # frozen and keep moving; `evaluate_search` adds that height race and the
     # closeness to a win. In-process, n=4, mcts:360 (~0.15 s a move) against random,
     # W-L-D, seeds 0-9: `evaluate` 6-0-4 (mean 204 plies); + race and closeness
-    # 10-0-0 (79 plies; seeds 10-19: 10-0-0, 95 plies); + race only 9-0-1 (100); + closeness only 7-0-3 (174);
-    # race and closeness with 4 random plies instead of 20: 4-0-5 of 9 (stopped).
+    # 10-0-0 (79 plies; seeds 10-19: 10-0-0, 95 plies); + race only 9-0-1 (100);
+    # + closeness only 7-0-3 (174); race and closeness with 4 random plies instead
+    # of 20: 4-0-5 of 9 (stopped).
     "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
                                       scale=vaxandis.SEARCH_SCALE),
     # playouts misjudge Spelde, random (0 of 6 against greedy at n=5, 0.15 s a
