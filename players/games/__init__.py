@@ -51,7 +51,10 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # W-L-D, seeds 0-9: `evaluate` 6-0-4 (mean 204 plies); + race and closeness
     # 10-0-0 (79 plies; seeds 10-19: 10-0-0, 95 plies); + race only 9-0-1 (100);
     # + closeness only 7-0-3 (174); race and closeness with 4 random plies instead
-    # of 20: 4-0-5 of 9 (stopped).
+    # of 20: 4-0-5 of 9 (stopped). But against heuristic (same setting, seeds 0-4)
+    # the new terms draw more at the ply cap: `evaluate` 4-0-1, race and closeness
+    # 1-0-4 (still a 3/5 score); seeds 0-3: race 0.2 and closeness 2-0-2, closeness
+    # only 2-0-2. At n=5 against heuristic: 0-0-2 (stopped, no baseline). Open.
     "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
                                       scale=vaxandis.SEARCH_SCALE),
     # playouts misjudge Spelde, random (0 of 6 against greedy at n=5, 0.15 s a
