@@ -44,8 +44,19 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     "anda-prison": lambda: StaticEvaluation(cast(Evaluation, anda_prison.evaluate), anda_prison.SCALE),
     # random games reach the ply cap: 20 random plies, then the evaluation. At
     # 0.15 s a move, n=4, 6 games: against greedy 5.5 (depth 8: 5), against
-    # heuristic 5 (depth 8: 3.5).
-    "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate), depth=20, scale=vaxandis.SCALE),
+    # heuristic 5 (depth 8: 3.5). With `evaluate` alone MCTS drew won games at the
+    # ply cap: the opponent's tallest stacks outgrow ours, so they can never be
+    # frozen and keep moving; `evaluate_search` adds that height race and the
+    # closeness to a win. In-process, n=4, mcts:360 (~0.15 s a move) against random,
+    # W-L-D, seeds 0-9: `evaluate` 6-0-4 (mean 204 plies); + race and closeness
+    # 10-0-0 (79 plies; seeds 10-19: 10-0-0, 95 plies); + race only 9-0-1 (100);
+    # + closeness only 7-0-3 (174); race and closeness with 4 random plies instead
+    # of 20: 4-0-5 of 9 (stopped). But against heuristic (same setting, seeds 0-4)
+    # the new terms draw more at the ply cap: `evaluate` 4-0-1, race and closeness
+    # 1-0-4 (still a 3/5 score); seeds 0-3: race 0.2 and closeness 2-0-2, closeness
+    # only 2-0-2. At n=5 against heuristic: 0-0-2 (stopped, no baseline). Open.
+    "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
+                                      scale=vaxandis.SEARCH_SCALE),
     # playouts misjudge Spelde, random (0 of 6 against greedy at n=5, 0.15 s a
     # move) or by the mobility policy `spelde.policy` (0 of 6; a cut-off after
     # 4 plies of it: 3 of 6): the leaf's mobility evaluation alone scores 6 of 6.

@@ -9,12 +9,25 @@ there is room) raised the score against greedy from 12.5 to 19 of 20 games
 at n=4 and from 6.5 to 7 of 10 at n=5; exact mobility of the side to move
 made it worse (10 and 5).
 Heights come from the state's public height table ``levels``.
+
+MCTS values its leaves by `evaluate_search`: `evaluate` plus the race of the
+tallest stacks and the closeness to a win (players/games/__init__.py has the
+measurements); the `heuristic` player keeps `evaluate`.
 """
 from __future__ import annotations
 
+from hexarena.engine.core import Colour
 from hexarena.engine.games.vaxandis.state import VaxandisState
 
 SCALE = 3.0
+#: MCTS's evaluation (`evaluate_search`): the weight of the tallest stacks' height
+#: difference, counted up to TALL_CAP levels either way ...
+TALL = 0.5
+TALL_CAP = 10
+#: ... the weight of the closeness to a win (each side's actions) ...
+KILL = 10.0
+#: ... and its squash scale (players/games/__init__.py: cut-off playouts).
+SEARCH_SCALE = 3.0
 
 
 def evaluate(state: VaxandisState) -> float:
@@ -31,3 +44,32 @@ def evaluate(state: VaxandisState) -> float:
     top_w = max((h for h, bb in state.levels if bb & w), default=0)
     stacks = b.bit_count() - w.bit_count()
     return stacks + unfrozen + 0.5 * frozen + 0.1 * (top_b - top_w)
+
+
+def actions_of(state: VaxandisState, colour: Colour) -> int:
+    """How many actions `colour` would have in `state` (placements + moves), whoever is to move."""
+    if colour is state.to_move:
+        side = state
+    else:
+        side = VaxandisState(state.variant, colour, state.ply, state.black, state.white, state.levels, state.phase)
+    return state.legal_cells().bit_count() + sum(bb.bit_count() for bb in side.targets().values())
+
+
+def evaluate_search(state: VaxandisState, kill: float = KILL, tall: float = TALL) -> float:
+    """MCTS's evaluation: `evaluate` plus ``tall`` per level of height lead of Black's tallest
+    stack over White's (at most TALL_CAP levels either way) plus the closeness to a win,
+    ``kill * (1/(1+W) - 1/(1+B))`` where B, W are the actions each side would have (the
+    side to move with none loses).
+
+    Why the race: a stack is frozen only next to a taller enemy one, so the side whose
+    tallest stack is behind can never freeze the other's tallest, which keeps moving
+    (and growing) until the ply cap: far ahead on `evaluate`, MCTS drew such games.
+    """
+    top_b = max((h for h, bb in state.levels if bb & state.black), default=0)
+    top_w = max((h for h, bb in state.levels if bb & state.white), default=0)
+    score = evaluate(state) + tall * max(-TALL_CAP, min(TALL_CAP, top_b - top_w))
+    if kill:
+        b = actions_of(state, Colour.BLACK)
+        w = actions_of(state, Colour.WHITE)
+        score += kill * (1.0 / (1 + w) - 1.0 / (1 + b))
+    return score
