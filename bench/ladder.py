@@ -126,6 +126,8 @@ def played(folder: Path) -> int:
 def criteria(folder: Path, fast: str, slow: str) -> list[str]:
     """The issue's measures, as Markdown rows: the faster MCTS's score against each other
     player, and the slower one's Elo over it from the game pairs (95% interval)."""
+    if not (folder / "mcts" / "journal.jsonl").exists():
+        return []
     records = [r for r in read_journal(folder / "mcts") if not r.void]
     rows = []
     for opponent in (*BASE, slow):
@@ -163,9 +165,10 @@ def now() -> str:
 
 def section(args: argparse.Namespace, folder: Path) -> list[str]:
     """The page's part for one game and size folder (empty if nothing was played there)."""
-    kinds = [str(folder / k) for k in ("mcts", "base") if (folder / k / "journal.jsonl").exists()]
+    kinds = [str(folder / k) for k in ("mcts", "base")
+             if (folder / k / "journal.jsonl").exists() and any(not r.void for r in read_journal(folder / k))]
     if not kinds:
-        return []
+        return [f"## {folder.name}", "", "No finished game yet.", ""] if section_exists(folder) else []
     fast, slow = names(args)
     runs = json.loads((folder / "ladder.json").read_text())["runs"] if (folder / "ladder.json").exists() else []
     table = hexarena("ratings", *kinds).rstrip()

@@ -42,3 +42,14 @@ def test_a_small_real_ladder_plays_resumes_and_writes_its_page(tmp_path: Path) -
     assert ladder.played(folder) == 4 * 4 + 3 * 4
     runs = json.loads((folder / "ladder.json").read_text())["runs"]
     assert [(r["games_before"], r["games_after"]) for r in runs] == [(0, 14), (14, 28)]
+
+
+def test_the_page_of_a_chunk_just_started(tmp_path: Path) -> None:
+    """A folder whose journal has no finished game yet gets a line, not a failed rating."""
+    (tmp_path / "anda-9" / "mcts").mkdir(parents=True)
+    (tmp_path / "anda-9" / "mcts" / "journal.jsonl").write_text("")
+    page = tmp_path / "ladder.md"
+    assert ladder.main(["--report-only", "--out", str(tmp_path), "--page", str(page)]) == 0
+    text = page.read_text()
+    assert "## anda-9\n\nNo finished game yet." in text
+    assert "anda-7" in text.split("## Not played yet")[1] and "anda-9" not in text.split("## Not played yet")[1]
