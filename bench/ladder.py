@@ -103,20 +103,24 @@ def play(args: argparse.Namespace, game: str, size: int, count: int, argv: list[
     """Play (or resume) both tournaments of one game and size; log the chunk in ladder.json."""
     folder = args.out / f"{game}-{size}"
     folder.mkdir(parents=True, exist_ok=True)
-    started, load, code = time.monotonic(), os.getloadavg()[0], commit()
+    started, load, code, date = time.monotonic(), os.getloadavg()[0], commit(), now()
     before = played(folder)
-    for kind in ("mcts", "base"):
-        toml = folder / f"{kind}.toml"
-        toml.write_text(config(args, game, size, kind, count))
-        resume = ["--resume"] if (folder / kind / "journal.jsonl").exists() else []
-        hexarena("tournament", str(toml), "--out", str(folder / kind), "-j", str(args.jobs), *resume)
-    meta = folder / "ladder.json"
-    runs = json.loads(meta.read_text())["runs"] if meta.exists() else []
-    runs.append({"date": now(), "commit": code, "command": "python -m bench.ladder " + shlex.join(argv),
-                 "machine": machine(), "load_at_start": round(load, 2),
-                 "minutes": round((time.monotonic() - started) / 60, 1),
-                 "games_before": before, "games_after": played(folder)})
-    meta.write_text(json.dumps({"runs": runs}, indent=1) + "\n")
+    finished = False
+    try:
+        for kind in ("mcts", "base"):
+            toml = folder / f"{kind}.toml"
+            toml.write_text(config(args, game, size, kind, count))
+            resume = ["--resume"] if (folder / kind / "journal.jsonl").exists() else []
+            hexarena("tournament", str(toml), "--out", str(folder / kind), "-j", str(args.jobs), *resume)
+        finished = True
+    finally:                                  # an interrupted chunk is logged too
+        meta = folder / "ladder.json"
+        runs = json.loads(meta.read_text())["runs"] if meta.exists() else []
+        runs.append({"date": date, "commit": code, "command": "python -m bench.ladder " + shlex.join(argv),
+                     "machine": machine(), "load_at_start": round(load, 2),
+                     "minutes": round((time.monotonic() - started) / 60, 1),
+                     "games_before": before, "games_after": played(folder), "finished": finished})
+        meta.write_text(json.dumps({"runs": runs}, indent=1) + "\n")
 
 
 def played(folder: Path) -> int:
@@ -175,8 +179,9 @@ def section(args: argparse.Namespace, folder: Path) -> list[str]:
     out = [f"## {folder.name}", "", f"{played(folder)} games.", "",
            "| pairing | games | W-L-D | score | doubling the time (Elo, 95%) |", "|---|---|---|---|---|",
            *criteria(folder, fast, slow), "", "```", table, "```", "", "Played in:", ""]
-    out += [f"* {r['date']}, commit {r['commit']}, {r['minutes']} min, load {r['load_at_start']} at start, "
-            f"{r['games_before']} -> {r['games_after']} games: `{r['command']}`" for r in runs]
+    out += [f"* {r['date']}, commit {r['commit']}, {r['minutes']} min, load {r['load_at_start'] if r['load_at_start'] is not None else '(not recorded)'} at start, "
+            f"{r['games_before']} -> {r['games_after']} games"
+            f"{'' if r.get('finished', True) else ' (interrupted)'}: `{r['command']}`" for r in runs]
     return out + [""]
 
 
