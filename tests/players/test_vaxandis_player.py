@@ -1,7 +1,6 @@
 """Vaxandis's MCTS evaluation (players/games/vaxandis.py): what it counts and that MCTS uses it."""
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -9,15 +8,7 @@ from hexarena.engine.core import Colour
 from hexarena.players.evaluators import CutoffPlayout
 from hexarena.players.games import evaluator_for, vaxandis
 from tests.engine.games.vaxandis.test_vaxandis_helpers import board
-
-
-def walk(state, plies: int, seed: int):
-    rng = random.Random(seed)
-    for _ in range(plies):
-        if state.outcome() is not None:
-            break
-        state = state.play(state.random_action(rng))
-    return state
+from tests.players.test_search import walk
 
 
 @pytest.mark.parametrize("seed", range(6))
