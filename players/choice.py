@@ -24,7 +24,7 @@ def best_child(root: Node) -> Node:
     for child in children:
         if child.solved and child.value() == 1.0:
             return child
-    alive = [c for c in children if not _lost(c)] or children
+    alive = [c for c in children if not lost(c)] or children
     swaps = [c for c in alive if isinstance(c.action, Swap)]
     others = [c for c in alive if not isinstance(c.action, Swap)]
     if swaps and others:
@@ -43,7 +43,7 @@ def settled(root: Node, more: float) -> bool:
     for child in root.children:
         if isinstance(child.action, Swap):
             return False
-        if _lost(child):
+        if lost(child):
             continue
         alive += 1
         if child.visits > first:
@@ -55,7 +55,8 @@ def settled(root: Node, more: float) -> bool:
     return first - second > more
 
 
-def _lost(node: Node) -> bool:
+def lost(node: Node) -> bool:
+    """A proven loss for the node's holder."""
     return node.solved and node.value() == 0.0
 
 
@@ -63,4 +64,4 @@ def _worth(node: Node) -> float:
     return node.value() if node.solved else node.mean()
 
 
-__all__ = ["best_child", "settled"]
+__all__ = ["best_child", "lost", "settled"]

@@ -65,7 +65,7 @@ from hexarena.engine.errors import IllegalMove
 from hexarena.engine.game import GameState
 
 from .base import Budget
-from .choice import best_child, settled
+from .choice import best_child, lost, settled
 from .evaluators import Evaluator, Trace
 from .selection import Selection
 from .tree import Node, Tree
@@ -335,7 +335,7 @@ class _Search:
             if child.solved or (checks_until is not None and time.perf_counter() > checks_until):
                 return child
             self._refute(child)
-            if not (child.solved and child.value() == 0.0):
+            if not lost(child):
                 return child
         return best_child(self.root)
 

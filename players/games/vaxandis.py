@@ -31,6 +31,12 @@ SEARCH_SCALE = 3.0
 
 
 def evaluate(state: VaxandisState) -> float:
+    score, _ = _evaluate(state)
+    return score
+
+
+def _evaluate(state: VaxandisState) -> tuple[float, int]:
+    """(`evaluate`, Black's tallest stack's height minus White's): one pass for both evaluations."""
     board, b, w = state.board, state.black, state.white
     frozen_b = frozen_w = 0
     taller = 0                                    # sites of stacks taller than the current level
@@ -43,7 +49,7 @@ def evaluate(state: VaxandisState) -> float:
     top_b = max((h for h, bb in state.levels if bb & b), default=0)
     top_w = max((h for h, bb in state.levels if bb & w), default=0)
     stacks = b.bit_count() - w.bit_count()
-    return stacks + unfrozen + 0.5 * frozen + 0.1 * (top_b - top_w)
+    return stacks + unfrozen + 0.5 * frozen + 0.1 * (top_b - top_w), top_b - top_w
 
 
 def actions_of(state: VaxandisState, colour: Colour) -> int:
@@ -65,9 +71,8 @@ def evaluate_search(state: VaxandisState, kill: float = KILL, tall: float = TALL
     tallest stack is behind can never freeze the other's tallest, which keeps moving
     (and growing) until the ply cap: far ahead on `evaluate`, MCTS drew such games.
     """
-    top_b = max((h for h, bb in state.levels if bb & state.black), default=0)
-    top_w = max((h for h, bb in state.levels if bb & state.white), default=0)
-    score = evaluate(state) + tall * max(-TALL_CAP, min(TALL_CAP, top_b - top_w))
+    score, lead = _evaluate(state)
+    score += tall * max(-TALL_CAP, min(TALL_CAP, lead))
     if kill:
         b = actions_of(state, Colour.BLACK)
         w = actions_of(state, Colour.WHITE)
