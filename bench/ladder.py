@@ -38,7 +38,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from hexarena.engine import registry
-from hexarena.results.records import read_journal
+from hexarena.results.records import GameRecord, read_journal
 from hexarena.results.sprt import estimate, game_points, pairs, pentanomial
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,12 +50,13 @@ def names(args: argparse.Namespace) -> tuple[str, str]:
     return f"mcts-{args.fast:g}s", f"mcts-{args.slow:g}s"
 
 
-def engines(fast: float, slow: float) -> dict[str, list[str]]:
+def engines(args: argparse.Namespace) -> dict[str, list[str]]:
     """Engine name -> argv (`{python}`/`{seed}` filled by the referee)."""
     def player(name: str) -> list[str]:
         return ["{python}", "-P", "-m", "hexarena.players", name, "--seed", "{seed}"]
+    fast, slow = names(args)
     return {**{b: player(b) for b in BASE},
-            f"mcts-{fast:g}s": player(f"mcts:{fast:g}s"), f"mcts-{slow:g}s": player(f"mcts:{slow:g}s")}
+            fast: player(f"mcts:{args.fast:g}s"), slow: player(f"mcts:{args.slow:g}s")}
 
 
 def config(args: argparse.Namespace, game: str, size: int, kind: str, games_per_pair: int) -> str:
@@ -68,7 +69,7 @@ def config(args: argparse.Namespace, game: str, size: int, kind: str, games_per_
     # a per-move cap under a clock is told to the engines as their time left (PROTOCOL.md,
     # "Clocks"), so a clock-aware player would budget on the cap: none unless asked for
     lines += [f"move = {args.move_limit}", ""] if args.move_limit else [""]
-    for name, argv in engines(args.fast, args.slow).items():
+    for name, argv in engines(args).items():
         if name in chosen:
             lines += [f'[engines."{name}"]', "cmd = [" + ", ".join(f'"{a}"' for a in argv) + "]",
                       'restart = "fault"', ""]
@@ -107,7 +108,7 @@ def play(args: argparse.Namespace, game: str, size: int, count: int, argv: list[
     before = played(folder)
     finished = False
     try:
-        for kind in ("mcts", "base"):
+        for kind in KINDS:
             toml = folder / f"{kind}.toml"
             toml.write_text(config(args, game, size, kind, count))
             resume = ["--resume"] if (folder / kind / "journal.jsonl").exists() else []
@@ -123,16 +124,28 @@ def play(args: argparse.Namespace, game: str, size: int, count: int, argv: list[
         meta.write_text(json.dumps({"runs": runs}, indent=1) + "\n")
 
 
+KINDS = ("mcts", "base")
+
+
+def journals(folder: Path) -> dict[str, list[GameRecord]]:
+    """The records of each of the folder's tournaments that has a journal, read once."""
+    return {k: read_journal(folder / k) for k in KINDS if (folder / k / "journal.jsonl").exists()}
+
+
+def started(folder: Path) -> bool:
+    return any((folder / k / "journal.jsonl").exists() for k in KINDS)
+
+
 def played(folder: Path) -> int:
-    return sum(len(read_journal(folder / k)) for k in ("mcts", "base") if (folder / k / "journal.jsonl").exists())
+    return sum(len(records) for records in journals(folder).values())
 
 
-def criteria(folder: Path, fast: str, slow: str) -> list[str]:
+def criteria(gauntlet: list[GameRecord], fast: str, slow: str) -> list[str]:
     """The issue's measures, as Markdown rows: the faster MCTS's score against each other
     player, and the slower one's Elo over it from the game pairs (95% interval)."""
-    if not (folder / "mcts" / "journal.jsonl").exists():
+    if not gauntlet:
         return []
-    records = [r for r in read_journal(folder / "mcts") if not r.void]
+    records = [r for r in gauntlet if not r.void]
     rows = []
     for opponent in (*BASE, slow):
         games = [r for r in records if {r.first, r.second} == {fast, opponent}]
@@ -169,16 +182,16 @@ def now() -> str:
 
 def section(args: argparse.Namespace, folder: Path) -> list[str]:
     """The page's part for one game and size folder (empty if nothing was played there)."""
-    kinds = [str(folder / k) for k in ("mcts", "base")
-             if (folder / k / "journal.jsonl").exists() and any(not r.void for r in read_journal(folder / k))]
-    if not kinds:
-        return [f"## {folder.name}", "", "No finished game yet.", ""] if section_exists(folder) else []
+    records = journals(folder)
+    rated = [str(folder / k) for k, rs in records.items() if any(not r.void for r in rs)]
+    if not rated:
+        return [f"## {folder.name}", "", "No finished game yet.", ""] if records else []
     fast, slow = names(args)
     runs = json.loads((folder / "ladder.json").read_text())["runs"] if (folder / "ladder.json").exists() else []
-    table = hexarena("ratings", *kinds).rstrip()
-    out = [f"## {folder.name}", "", f"{played(folder)} games.", "",
+    table = hexarena("ratings", *rated).rstrip()
+    out = [f"## {folder.name}", "", f"{sum(map(len, records.values()))} games.", "",
            "| pairing | games | W-L-D | score | doubling the time (Elo, 95%) |", "|---|---|---|---|---|",
-           *criteria(folder, fast, slow), "", "```", table, "```", "", "Played in:", ""]
+           *criteria(records.get("mcts", []), fast, slow), "", "```", table, "```", "", "Played in:", ""]
     out += [f"* {r['date']}, commit {r['commit']}, {r['minutes']} min, load {r['load_at_start'] if r['load_at_start'] is not None else '(not recorded)'} at start, "
             f"{r['games_before']} -> {r['games_after']} games"
             f"{'' if r.get('finished', True) else ' (interrupted)'}: `{r['command']}`" for r in runs]
@@ -212,14 +225,10 @@ def page(args: argparse.Namespace, folders: list[Path]) -> str:
         "",
     ]
     body = [line for folder in folders for line in section(args, folder)]
-    missing = [f.name for f in folders if not section_exists(f)]
+    missing = [f.name for f in folders if not started(f)]
     if missing:
         body += ["## Not played yet", "", ", ".join(missing), ""]
     return "\n".join(head + body)
-
-
-def section_exists(folder: Path) -> bool:
-    return any((folder / k / "journal.jsonl").exists() for k in ("mcts", "base"))
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
