@@ -21,6 +21,11 @@ Elo over it from the game pairs, with a 95% interval) and the Elo table of
 both tournaments rated together (``hexarena ratings``); ``--report-only``
 writes it from the folders as they are.
 
+The folders live in the repository (``docs/ladder/`` by default, engine logs
+ignored): the ladder takes many sessions of a 2-core machine, and journals
+left on a machine are lost with it. A section of the page whose folder is not
+there is kept as it was, marked so, rather than dropped.
+
 The full ladder (the defaults) is 40 games a pairing at the smallest size
 and 20 at the default size, MCTS at 1 s and 2 s a move.
 """
@@ -198,7 +203,22 @@ def section(args: argparse.Namespace, folder: Path) -> list[str]:
     return out + [""]
 
 
-def page(args: argparse.Namespace, folders: list[Path]) -> str:
+KEPT = "*Kept from an earlier page: this section's journals are not in the data folder.*"
+
+
+def kept_sections(text: str) -> dict[str, list[str]]:
+    """The `## <game>-<size>` sections of an earlier page, each marked as kept (once)."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            current = sections.setdefault(line[3:].strip(), [line, "", KEPT]) if line != "## Not played yet" else None
+        elif current is not None and line != KEPT and (line or current[-1]):
+            current.append(line)
+    return {name: lines + [""] for name, lines in sections.items() if len(lines) > 3}
+
+
+def page(args: argparse.Namespace, folders: list[Path], earlier: str = "") -> str:
     fast, slow = names(args)
     head = [
         "# The built-in players' ladder",
@@ -224,8 +244,10 @@ def page(args: argparse.Namespace, folders: list[Path]) -> str:
         "MCTS's Elo over the faster one from their game pairs (pentanomial, 95% likelihood interval).",
         "",
     ]
-    body = [line for folder in folders for line in section(args, folder)]
-    missing = [f.name for f in folders if not started(f)]
+    kept = kept_sections(earlier)
+    body = [line for folder in folders
+            for line in (section(args, folder) if started(folder) else kept.get(folder.name, []))]
+    missing = [f.name for f in folders if not started(f) and f.name not in kept]
     if missing:
         body += ["## Not played yet", "", ", ".join(missing), ""]
     return "\n".join(head + body)
@@ -249,7 +271,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--games", nargs="+", default=registry.playable(), choices=registry.playable())
-    parser.add_argument("--out", type=Path, default=ROOT / "hexarena-out" / "ladder")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "ladder",
+                        help="the ladder's folders (default: docs/ladder, kept in the repository)")
     parser.add_argument("--page", type=Path, default=ROOT / "docs" / "ladder.md")
     parser.add_argument("--report-only", action="store_true",
                         help="play nothing: rate what the folders in --out hold and write the page")
@@ -265,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
                 count = args.games_small if which == "small" else args.games_default
                 play(args, game, sizes(game)[which], count, argv)
     folders = [args.out / f"{g}-{n}" for g in registry.playable() for n in dict.fromkeys(sizes(g).values())]
-    args.page.write_text(page(args, folders))
+    earlier = args.page.read_text() if args.page.exists() else ""
+    args.page.write_text(page(args, folders, earlier))
     print(f"wrote {args.page}")
     return 0
 

@@ -53,3 +53,20 @@ def test_the_page_of_a_chunk_just_started(tmp_path: Path) -> None:
     text = page.read_text()
     assert "## anda-9\n\nNo finished game yet." in text
     assert "anda-7" in text.split("## Not played yet")[1] and "anda-9" not in text.split("## Not played yet")[1]
+
+
+def test_a_section_without_its_folder_is_kept_from_the_earlier_page(tmp_path: Path) -> None:
+    """Journals lost with a machine must not take their measured section off the page."""
+    (tmp_path / "anda-9" / "mcts").mkdir(parents=True)
+    (tmp_path / "anda-9" / "mcts" / "journal.jsonl").write_text("")
+    page = tmp_path / "ladder.md"
+    page.write_text("# old\n\n## spelde-5\n\n280 games.\n\n| mcts-1s vs random | 40 |\n\n"
+                    "## anda-9\n\nold anda text\n\n## Not played yet\n\nanda-7, spelde-6\n")
+    argv = ["--report-only", "--out", str(tmp_path), "--page", str(page)]
+    assert ladder.main(argv) == 0
+    text = page.read_text()
+    spelde = text.split("## spelde-5\n")[1].split("\n## ")[0]
+    assert ladder.KEPT in spelde and "280 games." in spelde and "| mcts-1s vs random | 40 |" in spelde
+    assert "old anda text" not in text and "## anda-9\n\nNo finished game yet." in text  # its folder wins
+    assert "spelde-5" not in text.split("## Not played yet")[1] and "anda-7" in text.split("## Not played yet")[1]
+    assert ladder.main(argv) == 0 and page.read_text().count(ladder.KEPT) == 1    # marked once, not twice
