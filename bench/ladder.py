@@ -141,8 +141,13 @@ def started(folder: Path) -> bool:
     return any((folder / k / "journal.jsonl").exists() for k in KINDS)
 
 
+def finished(records: dict[str, list[GameRecord]]) -> int:
+    """The finished games among journals' records (void ones, replayed on resume, are not games)."""
+    return sum(1 for rs in records.values() for r in rs if not r.void)
+
+
 def played(folder: Path) -> int:
-    return sum(len(records) for records in journals(folder).values())
+    return finished(journals(folder))
 
 
 def criteria(gauntlet: list[GameRecord], fast: str, slow: str) -> list[str]:
@@ -194,7 +199,8 @@ def section(args: argparse.Namespace, folder: Path) -> list[str]:
     fast, slow = names(args)
     runs = json.loads((folder / "ladder.json").read_text())["runs"] if (folder / "ladder.json").exists() else []
     table = hexarena("ratings", *rated).rstrip()
-    out = [f"## {folder.name}", "", f"{sum(map(len, records.values()))} games.", "",
+    games, voids = finished(records), sum(map(len, records.values())) - finished(records)
+    out = [f"## {folder.name}", "", f"{games} games" + (f" ({voids} void, replayed)." if voids else "."), "",
            "| pairing | games | W-L-D | score | doubling the time (Elo, 95%) |", "|---|---|---|---|---|",
            *criteria(records.get("mcts", []), fast, slow), "", "```", table, "```", "", "Played in:", ""]
     out += [f"* {r['date']}, commit {r['commit']}, {r['minutes']} min, load {r['load_at_start'] if r['load_at_start'] is not None else '(not recorded)'} at start, "
