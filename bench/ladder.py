@@ -35,6 +35,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import shlex
 import subprocess
 import sys
@@ -224,6 +225,47 @@ def kept_sections(text: str) -> dict[str, list[str]]:
     return {name: lines + [""] for name, lines in sections.items() if len(lines) > 3}
 
 
+ROW = re.compile(r"^\| (\S+) vs (\S+) \| (\d+) \| (\d+)-(\d+)-(\d+) \| ([\d.]+)% \|(?: \S+ ([+-]\S+) \[(\S+), (\S+)\])?")
+LOSSES = re.compile(r"^\| MCTS time losses \| (\d+) \| (\d+) \|")
+#: The issue's bar for the faster MCTS's score against each base player.
+BARS = {"random": 95.0, "greedy": 75.0, "heuristic": 50.0}
+
+
+def summary(args: argparse.Namespace, body: list[str]) -> list[str]:
+    """Where the issue's criteria stand, one row per section of `body` (fresh or kept),
+    read back from the sections' own criteria rows."""
+    fast, slow = names(args)
+    out = ["## Where the criteria stand", "",
+           f"Per game and size: `{fast}`'s score against each player (the bar: >= 95% against random, "
+           f">= 75% against greedy, > 50% against heuristic), `{slow}`'s Elo over `{fast}` (gains when "
+           "its 95% interval is above 0) and MCTS's time losses. \"so far\": fewer games than the "
+           "ladder's count for that size.", "",
+           "| game-size | vs random | vs greedy | vs heuristic | doubling the time | time losses |",
+           "|---|---|---|---|---|---|"]
+    name, cells = "", {}
+    for line in [*body, "## end"]:
+        if line.startswith("## "):
+            if cells:
+                out.append(f"| {name} | " + " | ".join(cells.get(k, "not played") for k in (*BASE, slow, "time")) + " |")
+            name, cells = line[3:].strip(), {}
+            continue
+        if (m := ROW.match(line)) and m[1] == fast:
+            game, size = name.rsplit("-", 1)
+            target = args.games_small if int(size) == sizes(game)["small"] else args.games_default
+            n, score = int(m[3]), float(m[7])
+            if m[2] in BARS:
+                verdict = "yes" if (score >= BARS[m[2]] if m[2] != "heuristic" else score > 50) else "no"
+                cell = f"{score:.0f}% of {n}: {verdict}"
+            else:
+                elo, low = float(m[8]), float(m[9])
+                verdict = "yes" if low > 0 else ("gain, interval includes 0" if elo > 0 else "no")
+                cell = f"{m[8]} [{m[9]}, {m[10]}] of {n}: {verdict}"
+            cells[m[2]] = cell + (" so far" if n < target else "")
+        elif m := LOSSES.match(line):
+            cells["time"] = f"{m[2]} of {m[1]}"
+    return out + [""]
+
+
 def page(args: argparse.Namespace, folders: list[Path], earlier: str = "") -> str:
     fast, slow = names(args)
     head = [
@@ -256,7 +298,7 @@ def page(args: argparse.Namespace, folders: list[Path], earlier: str = "") -> st
     missing = [f.name for f in folders if not started(f) and f.name not in kept]
     if missing:
         body += ["## Not played yet", "", ", ".join(missing), ""]
-    return "\n".join(head + body)
+    return "\n".join(head + summary(args, body) + body)
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:

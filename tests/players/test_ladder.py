@@ -70,3 +70,17 @@ def test_a_section_without_its_folder_is_kept_from_the_earlier_page(tmp_path: Pa
     assert "old anda text" not in text and "## anda-9\n\nNo finished game yet." in text  # its folder wins
     assert "spelde-5" not in text.split("## Not played yet")[1] and "anda-7" in text.split("## Not played yet")[1]
     assert ladder.main(argv) == 0 and page.read_text().count(ladder.KEPT) == 1    # marked once, not twice
+
+
+def test_the_summary_reads_each_sections_criteria_against_the_issues_bars() -> None:
+    args = ladder.parse([])
+    body = ["## spelde-5", "", "| mcts-1s vs random | 40 | 38-2-0 | 95.0% | |",
+            "| mcts-1s vs greedy | 40 | 29-11-0 | 72.5% | |",
+            "| mcts-1s vs heuristic | 40 | 20-20-0 | 50.0% | |",
+            "| mcts-1s vs mcts-2s | 40 | 16-24-0 | 40.0% | mcts-2s +70 [+15, +149] |",
+            "| MCTS time losses | 160 | 1 | | |", "",
+            "## anda-9", "", "| mcts-1s vs mcts-2s | 4 | 2-2-0 | 50.0% | mcts-2s +0 [-300, +300] |", ""]
+    rows = [r for r in ladder.summary(args, body) if r.startswith("| spelde-5") or r.startswith("| anda-9")]
+    assert rows == [
+        "| spelde-5 | 95% of 40: yes | 72% of 40: no | 50% of 40: no | +70 [+15, +149] of 40: yes | 1 of 160 |",
+        "| anda-9 | not played | not played | not played | +0 [-300, +300] of 4: no so far | not played |"]
