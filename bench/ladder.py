@@ -231,9 +231,10 @@ LOSSES = re.compile(r"^\| MCTS time losses \| (\d+) \| (\d+) \|")
 BARS = {"random": 95.0, "greedy": 75.0, "heuristic": 50.0}
 
 
-def summary(args: argparse.Namespace, body: list[str]) -> list[str]:
+def summary(args: argparse.Namespace, body: list[str], missing: list[str]) -> list[str]:
     """Where the issue's criteria stand, one row per section of `body` (fresh or kept),
-    read back from the sections' own criteria rows."""
+    read back from the sections' own criteria rows; then the commands that play what is
+    still short of the ladder's counts (`missing`: the folders not started)."""
     fast, slow = names(args)
     out = ["## Where the criteria stand", "",
            f"Per game and size: `{fast}`'s score against each player (the bar: >= 95% against random, "
@@ -242,9 +243,11 @@ def summary(args: argparse.Namespace, body: list[str]) -> list[str]:
            "ladder's count for that size.", "",
            "| game-size | vs random | vs greedy | vs heuristic | doubling the time | time losses |",
            "|---|---|---|---|---|---|"]
-    name, cells = "", {}
+    name, cells, short = "", {}, list(missing)
     for line in [*body, "## end"]:
         if line.startswith("## "):
+            if cells and (len(cells) < len(BASE) + 2 or any("so far" in c for c in cells.values())):
+                short.append(name)
             if cells:
                 out.append(f"| {name} | " + " | ".join(cells.get(k, "not played") for k in (*BASE, slow, "time")) + " |")
             name, cells = line[3:].strip(), {}
@@ -254,7 +257,8 @@ def summary(args: argparse.Namespace, body: list[str]) -> list[str]:
             target = args.games_small if int(size) == sizes(game)["small"] else args.games_default
             n, score = int(m[3]), float(m[7])
             if m[2] in BARS:
-                verdict = "yes" if (score >= BARS[m[2]] if m[2] != "heuristic" else score > 50) else "no"
+                bar = BARS[m[2]]
+                verdict = "yes" if score > bar or (score == bar and m[2] != "heuristic") else "no"
                 cell = f"{score:.0f}% of {n}: {verdict}"
             else:
                 elo, low = float(m[8]), float(m[9])
@@ -263,7 +267,15 @@ def summary(args: argparse.Namespace, body: list[str]) -> list[str]:
             cells[m[2]] = cell + (" so far" if n < target else "")
         elif m := LOSSES.match(line):
             cells["time"] = f"{m[2]} of {m[1]}"
-    return out + [""]
+    out.append("")
+    if short:
+        def chunk(folder: str) -> str:
+            game, size = folder.rsplit("-", 1)
+            which = "small" if int(size) == sizes(game)["small"] else "default"
+            return f"`python -m bench.ladder --games {game} --sizes {which} -j 1`"
+        out += ["Still short of the ladder's counts (each command resumes its folder): "
+                + ", ".join(chunk(f) for f in short) + ".", ""]
+    return out
 
 
 def page(args: argparse.Namespace, folders: list[Path], earlier: str = "") -> str:
@@ -298,7 +310,7 @@ def page(args: argparse.Namespace, folders: list[Path], earlier: str = "") -> st
     missing = [f.name for f in folders if not started(f) and f.name not in kept]
     if missing:
         body += ["## Not played yet", "", ", ".join(missing), ""]
-    return "\n".join(head + summary(args, body) + body)
+    return "\n".join(head + summary(args, body, missing) + body)
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
