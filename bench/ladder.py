@@ -26,6 +26,19 @@ ignored): the ladder takes many sessions of a 2-core machine, and journals
 left on a machine are lost with it. A section of the page whose folder is not
 there is kept as it was, marked so, rather than dropped.
 
+Playing a chunk while working on the code: the engines run the installed
+package, so play from a worktree frozen at a commit (its own venv) into this
+checkout's data folder, two chunks side by side on a 2-core machine::
+
+    git worktree add ../wt-ladder --detach HEAD
+    (cd ../wt-ladder && python3 -m venv .venv && . .venv/bin/activate && pip install -e .
+     && python -m bench.ladder --games vaxandis --sizes default -j 1 --out "$OLDPWD/docs/ladder"
+        --page /tmp/ladder-vaxandis.md)
+
+then ``python -m bench.ladder --report-only`` here, and commit ``docs/``.
+A chunk stopped at any point resumes where it stopped (games in flight are
+played again).
+
 The full ladder (the defaults) is 40 games a pairing at the smallest size
 and 20 at the default size, MCTS at 1 s and 2 s a move.
 """
