@@ -204,6 +204,40 @@ def now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def which(folder_name: str) -> tuple[str, str]:
+    """(game, "small" or "default") of a `<game>-<size>` folder."""
+    game, size = folder_name.rsplit("-", 1)
+    return game, "small" if int(size) == sizes(game)["small"] else "default"
+
+
+def target(args: argparse.Namespace, folder_name: str) -> int:
+    """The ladder's games a pairing for a `<game>-<size>` folder."""
+    return args.games_small if which(folder_name)[1] == "small" else args.games_default
+
+
+def left(args: argparse.Namespace, folder_name: str,
+         records: dict[str, list[GameRecord]]) -> tuple[int, float, int]:
+    """(games, seconds at -j 1, games not costed) still to play to the ladder's counts: each
+    pairing's games at its mean game time so far, else at its tournament's; the games of a
+    tournament not begun are not costed (its players' game times can differ by 100x)."""
+    fast, slow = names(args)
+    pairings = {"mcts": [{fast, o} for o in (*BASE, slow)],
+                "base": [{a, b} for i, a in enumerate(BASE) for b in BASE[i + 1:]]}
+    games, seconds, uncosted = 0, 0.0, 0
+    for kind, wanted in pairings.items():
+        ours = [r for r in records.get(kind, []) if not r.void]
+        for pair in wanted:
+            times = [r.seconds for r in ours if {r.first, r.second} == pair]
+            missing = max(0, target(args, folder_name) - len(times))
+            times = times or [r.seconds for r in ours]
+            games += missing
+            if times:
+                seconds += missing * sum(times) / len(times)
+            else:
+                uncosted += missing
+    return games, seconds, uncosted
+
+
 def section(args: argparse.Namespace, folder: Path) -> list[str]:
     """The page's part for one game and size folder (empty if nothing was played there)."""
     records = journals(folder)
@@ -216,7 +250,13 @@ def section(args: argparse.Namespace, folder: Path) -> list[str]:
     games, voids = finished(records), sum(map(len, records.values())) - finished(records)
     out = [f"## {folder.name}", "", f"{games} games" + (f" ({voids} void, replayed)." if voids else "."), "",
            "| pairing | games | W-L-D | score | doubling the time (Elo, 95%) |", "|---|---|---|---|---|",
-           *criteria(records.get("mcts", []), fast, slow), "", "```", table, "```", "", "Played in:", ""]
+           *criteria(records.get("mcts", []), fast, slow), ""]
+    todo, seconds, uncosted = left(args, folder.name, records)
+    if todo:
+        out += [f"Left to the ladder's counts: {todo} games, about {seconds / 3600:.1f} hours at -j 1 "
+                "(each pairing at its mean game time so far"
+                + (f"; {uncosted} games of a tournament not begun not costed)." if uncosted else ")."), ""]
+    out += ["```", table, "```", "", "Played in:", ""]
     out += [f"* {r['date']}, commit {r['commit']}, {r['minutes']} min, load {r['load_at_start'] if r['load_at_start'] is not None else '(not recorded)'} at start, "
             f"{r['games_before']} -> {r['games_after']} games"
             f"{'' if r.get('finished', True) else ' (interrupted)'}: `{r['command']}`" for r in runs]
@@ -239,6 +279,7 @@ def kept_sections(text: str) -> dict[str, list[str]]:
 
 
 ROW = re.compile(r"^\| (\S+) vs (\S+) \| (\d+) \| (\d+)-(\d+)-(\d+) \| ([\d.]+)% \|(?: \S+ ([+-]\S+) \[(\S+), (\S+)\])?")
+LEFT = re.compile(r"^Left to the ladder's counts: (\d+) games, about ([\d.]+) hours")
 LOSSES = re.compile(r"^\| MCTS time losses \| (\d+) \| (\d+) \|")
 #: The issue's bar for the faster MCTS's score against each base player.
 BARS = {"random": 95.0, "greedy": 75.0, "heuristic": 50.0}
@@ -256,7 +297,7 @@ def summary(args: argparse.Namespace, body: list[str], missing: list[str]) -> li
            "ladder's count for that size.", "",
            "| game-size | vs random | vs greedy | vs heuristic | doubling the time | time losses |",
            "|---|---|---|---|---|---|"]
-    name, cells, short = "", {}, list(missing)
+    name, cells, short, hours = "", {}, list(missing), 0.0
     for line in [*body, "## end"]:
         if line.startswith("## "):
             if cells and (len(cells) < len(BASE) + 2 or any("so far" in c for c in cells.values())):
@@ -266,8 +307,6 @@ def summary(args: argparse.Namespace, body: list[str], missing: list[str]) -> li
             name, cells = line[3:].strip(), {}
             continue
         if (m := ROW.match(line)) and m[1] == fast:
-            game, size = name.rsplit("-", 1)
-            target = args.games_small if int(size) == sizes(game)["small"] else args.games_default
             n, score = int(m[3]), float(m[7])
             if m[2] in BARS:
                 bar = BARS[m[2]]
@@ -277,17 +316,18 @@ def summary(args: argparse.Namespace, body: list[str], missing: list[str]) -> li
                 elo, low = float(m[8]), float(m[9])
                 verdict = "yes" if low > 0 else ("gain, interval includes 0" if elo > 0 else "no")
                 cell = f"{m[8]} [{m[9]}, {m[10]}] of {n}: {verdict}"
-            cells[m[2]] = cell + (" so far" if n < target else "")
+            cells[m[2]] = cell + (" so far" if n < target(args, name) else "")
         elif m := LOSSES.match(line):
             cells["time"] = f"{m[2]} of {m[1]}"
+        elif m := LEFT.match(line):
+            hours += float(m[2])
     out.append("")
     if short:
-        def chunk(folder: str) -> str:
-            game, size = folder.rsplit("-", 1)
-            which = "small" if int(size) == sizes(game)["small"] else "default"
-            return f"`python -m bench.ladder --games {game} --sizes {which} -j 1`"
         out += ["Still short of the ladder's counts (each command resumes its folder): "
-                + ", ".join(chunk(f) for f in short) + ".", ""]
+                + ", ".join("`python -m bench.ladder --games {} --sizes {} -j 1`".format(*which(f)) for f in short)
+                + ".", ""]
+        out += [f"About {hours:.1f} hours at -j 1 are still to play in the sections with journals "
+                "(not counting kept sections" + (f" or those not begun: {', '.join(missing)})." if missing else ")."), ""]
     return out
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 from bench import ladder
 from hexarena.engine import registry
 from hexarena.referee import config as C
+from hexarena.results.records import GameRecord
+from hexarena.results.vocabulary import VOID_RESULT
 
 
 def test_the_ladder_configs_are_valid_tournaments() -> None:
@@ -79,13 +81,33 @@ def test_the_summary_reads_each_sections_criteria_against_the_issues_bars() -> N
             "| mcts-1s vs heuristic | 40 | 20-20-0 | 50.0% | |",
             "| mcts-1s vs mcts-2s | 40 | 16-24-0 | 40.0% | mcts-2s +70 [+15, +149] |",
             "| MCTS time losses | 160 | 1 | | |", "",
-            "## anda-9", "", "| mcts-1s vs mcts-2s | 4 | 2-2-0 | 50.0% | mcts-2s +0 [-300, +300] |", ""]
+            "## anda-9", "", "| mcts-1s vs mcts-2s | 4 | 2-2-0 | 50.0% | mcts-2s +0 [-300, +300] |", "",
+            "Left to the ladder's counts: 136 games, about 2.5 hours at -j 1 (...).", ""]
     lines = ladder.summary(args, body, ["vaxandis-5"])
     rows = [r for r in lines if r.startswith("| spelde-5") or r.startswith("| anda-9")]
     assert rows == [
         "| spelde-5 | 95% of 40: yes | 72% of 40: no | 50% of 40: no | +70 [+15, +149] of 40: yes | 1 of 160 |",
         "| anda-9 | not played | not played | not played | +0 [-300, +300] of 4: no so far | not played |"]
     # spelde-5 has its counts; anda-9 is short, vaxandis-5 not started
-    assert lines[-2] == ("Still short of the ladder's counts (each command resumes its folder): "
+    assert lines[-4] == ("Still short of the ladder's counts (each command resumes its folder): "
                          "`python -m bench.ladder --games vaxandis --sizes default -j 1`, "
                          "`python -m bench.ladder --games anda --sizes default -j 1`.")
+    assert lines[-2] == ("About 2.5 hours at -j 1 are still to play in the sections with journals "
+                         "(not counting kept sections or those not begun: vaxandis-5).")
+
+
+def test_what_is_left_costs_each_pairing_at_its_mean_game_time() -> None:
+    args = ladder.parse(["--games-small", "3"])
+
+    def record(first: str, second: str, seconds: float, void: bool = False) -> GameRecord:
+        return GameRecord(id="x", game="spelde", size=5, variant="", first=first, second=second,
+                          black=first, white=second, winner=None if void else first,
+                          result=VOID_RESULT if void else "B+", termination="void" if void else "no-moves",
+                          plies=10, seconds=seconds)
+    records = {"mcts": [record("mcts-1s", "random", 10), record("random", "mcts-1s", 20),
+                        record("mcts-1s", "mcts-2s", 100), record("mcts-1s", "greedy", 999, void=True)]}
+    games, seconds, uncosted = ladder.left(args, "spelde-5", records)
+    # gauntlet: random 1 left at 15 s, greedy 3 and heuristic 3 at the gauntlet's mean (130/3 s),
+    # mcts-2s 2 at 100 s; the base round robin, not begun: 3 pairings x 3 games, not costed
+    assert (games, uncosted) == (1 + 3 + 3 + 2 + 9, 9)
+    assert abs(seconds - (15 + 6 * 130 / 3 + 200)) < 1e-9
