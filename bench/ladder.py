@@ -341,7 +341,8 @@ def page(args: argparse.Namespace, folders: list[Path], earlier: str = "") -> st
         "Written by `python -m bench.ladder` (bench/ladder.py): per game and size a gauntlet of",
         f"`{fast}` against `random`, `greedy`, `heuristic` and `{slow}`, and a round robin of the",
         "first three, rated together. Games are paired: a random opening of "
-        f"{args.openings} actions, played twice with the seats exchanged.",
+        f"{args.openings} actions, played twice with the seats exchanged. The journals and SGF records",
+        "behind each section are in `docs/ladder/<game>-<size>/` (`hexarena report DIR` draws them).",
         "",
         f"* Machine: {machine()}",
         f"* Page written: {now()}",
