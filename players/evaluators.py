@@ -2,7 +2,9 @@
 
 An evaluator maps a state that is not over to Black's expected score in
 [0, 1] (1: Black wins, 0: White wins, 1/2: a draw or an even position), from
-the state, the injected rng and nothing else. Playout evaluators may append
+the state, the injected rng and nothing else. Black is the player holding
+Black in that state: a playout that plays ``swap`` values its end the other
+way round. Playout evaluators may append
 each simulated ``(mover, action)`` to ``trace`` (RAVE/AMAF reads it).
 
 * :class:`RandomPlayout` (the default): ``random_action`` until the rules end
@@ -22,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from hexarena.engine.actions import Action
+from hexarena.engine.actions import Action, Swap
 from hexarena.engine.core import Colour, Outcome
 from hexarena.engine.game import GameState
 
@@ -55,6 +57,11 @@ def random_policy(state: GameState, rng: random.Random) -> Action:
     return state.random_action(rng)
 
 
+def _seen_from_start(value: float, swapped: bool) -> float:
+    """A value in the colours of a playout's end, in those of its start."""
+    return 1.0 - value if swapped else value
+
+
 def _end(state: GameState, cap: int) -> Outcome | None:
     outcome = state.outcome()
     if outcome is None and state.ply >= cap:
@@ -71,13 +78,15 @@ class PolicyPlayout:
     def __call__(self, state: GameState, rng: random.Random, trace: Trace | None = None) -> float:
         cap = state.info.ply_cap(state.variant.size)
         policy = self.policy
+        swapped = False
         while True:
             outcome = _end(state, cap)
             if outcome is not None:
-                return outcome_value(outcome)
+                return _seen_from_start(outcome_value(outcome), swapped)
             action = policy(state, rng)
             if trace is not None:
                 trace.append((state.to_move, action))
+            swapped ^= type(action) is Swap
             state = state.play(action)
 
 
@@ -102,18 +111,19 @@ class CutoffPlayout:
 
     def __call__(self, state: GameState, rng: random.Random, trace: Trace | None = None) -> float:
         cap = state.info.ply_cap(state.variant.size)
+        swapped = False
         for _ in range(self.depth):
             outcome = _end(state, cap)
             if outcome is not None:
-                return outcome_value(outcome)
+                return _seen_from_start(outcome_value(outcome), swapped)
             action = self.policy(state, rng)
             if trace is not None:
                 trace.append((state.to_move, action))
+            swapped ^= type(action) is Swap
             state = state.play(action)
         outcome = _end(state, cap)
-        if outcome is not None:
-            return outcome_value(outcome)
-        return squash(self.evaluation(state), self.scale)
+        value = outcome_value(outcome) if outcome is not None else squash(self.evaluation(state), self.scale)
+        return _seen_from_start(value, swapped)
 
 
 def StaticEvaluation(evaluation: Evaluation, scale: float = 1.0) -> CutoffPlayout:

@@ -10,7 +10,8 @@ takes the last search's tree and keeps the subtree of the actions played.
 
 Iteration: descend by the selection rule, expand one new child, value it by
 the evaluator (or exactly, if the game is over or at the ply cap there), add
-the value to every node on the path from its holder's side.
+the value to every node on the path from its holder's side, exchanging the
+colours at every ``Swap`` on the way up (players/tree.py).
 
 Actions. A node with at most ``ENUMERATION_CAP`` legal actions lists them (in
 an rng-shuffled order) and expands one per visit; where the game gives a
@@ -59,7 +60,7 @@ from dataclasses import dataclass
 from collections.abc import Callable
 from itertools import islice
 
-from hexarena.engine.actions import Action, holder_after
+from hexarena.engine.actions import Action, Swap, holder_after
 from hexarena.engine.core import Colour
 from hexarena.engine.errors import IllegalMove
 from hexarena.engine.game import GameState
@@ -268,14 +269,20 @@ class _Search:
                 break
             node = self._select(node)
             path.append(node)
-        for n in path:
+        values = [0.0] * len(path)           # Black's score in the colours of each node's state
+        for i in range(len(path) - 1, -1, -1):
+            n = path[i]
+            values[i] = black
             n.visits += 1
             n.wins += black if n.holder is Colour.BLACK else 1.0 - black
+            if type(n.action) is Swap:        # the parent's colours are the other way round
+                black = 1.0 - black
         if trace is not None:
-            self._update_amaf(path, trace, black)
+            self._update_amaf(path, trace, values)
 
-    def _update_amaf(self, path: list[Node], trace: Trace, black: float) -> None:
-        """Credit, below each node of the path, the children whose action its mover played later."""
+    def _update_amaf(self, path: list[Node], trace: Trace, values: list[float]) -> None:
+        """Credit, below each node of the path, the children whose action its mover played later
+        (`values`: Black's score in the colours of each path node's state)."""
         played: dict[Colour, set[Action | None]] = {Colour.BLACK: set(), Colour.WHITE: set()}
         for mover, action in trace:
             played[mover].add(action)
@@ -286,6 +293,7 @@ class _Search:
             later = played[node.state.to_move]
             for child in node.children:
                 if child.action in later:
+                    black = 1.0 - values[i] if type(child.action) is Swap else values[i]
                     child.amaf_visits += 1
                     child.amaf_wins += black if child.holder is Colour.BLACK else 1.0 - black
 
@@ -311,12 +319,12 @@ class _Search:
             node = path[i]
             child = path[i + 1]
             if child.value() == 1.0:
-                node.solved, node.winner = True, child.winner
+                node.solved, node.winner = True, child.winner_above()
                 continue
             if not node.listed or node.untried or not all(c.solved for c in node.children):
                 return
             best = max(node.children, key=Node.value)
-            node.solved, node.winner = True, best.winner
+            node.solved, node.winner = True, best.winner_above()
 
     def best_action(self, checks_until: float | None = None) -> Action:
         """A proven win, else the most visited child that is not a proven loss (pie by value),

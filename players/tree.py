@@ -7,6 +7,13 @@ side to move of each node is read from its state). ``wins/visits`` is the
 holder's mean score; ``amaf_*`` are the all-moves-as-first statistics of the
 node's action (RAVE). A solved node knows the winner with best play.
 
+Colours are those of the node's own state. A result is credited to the player
+who earned it, not to a colour: Black's win below a ``Swap`` is a win for the
+player who held White above it, so values and winners are exchanged on the
+way up across every ``Swap`` (:meth:`Node.winner_above`; players/mcts.py
+backs values up the same way, and evaluators value a playout in the colours of
+the state it starts from).
+
 Reuse: :meth:`Tree.advance` finds, among the descendants of the last search's
 root (at most ``REUSE_DEPTH`` actions deep), the node whose state equals the
 state now to be searched, so the subtree of the actions played since is kept
@@ -14,7 +21,7 @@ with its statistics; anything else is dropped.
 """
 from __future__ import annotations
 
-from hexarena.engine.actions import Action
+from hexarena.engine.actions import Action, Swap
 from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 
@@ -52,6 +59,12 @@ class Node:
         if self.winner is None:
             return 0.5
         return 1.0 if self.winner is self.holder else 0.0
+
+    def winner_above(self) -> Colour | None:
+        """A solved node's winner in the colours of its parent's state (a swap exchanges them)."""
+        if self.winner is not None and type(self.action) is Swap:
+            return self.winner.other
+        return self.winner
 
 
 class Tree:
