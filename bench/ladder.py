@@ -297,15 +297,16 @@ def summary(args: argparse.Namespace, body: list[str], missing: list[str]) -> li
            "ladder's count for that size.", "",
            "| game-size | vs random | vs greedy | vs heuristic | doubling the time | time losses |",
            "|---|---|---|---|---|---|"]
-    name, cells, short, hours = "", {}, list(missing), 0.0
+    name, cells, short, hours, kept = "", {}, list(missing), 0.0, False
     for line in [*body, "## end"]:
         if line.startswith("## "):
-            if cells and (len(cells) < len(BASE) + 2 or any("so far" in c for c in cells.values())):
-                short.append(name)
+            if cells and (kept or len(cells) < len(BASE) + 2 or any("so far" in c for c in cells.values())):
+                short.append(name)                # a kept section has no journal to check: play it again
             if cells:
                 out.append(f"| {name} | " + " | ".join(cells.get(k, "not played") for k in (*BASE, slow, "time")) + " |")
-            name, cells = line[3:].strip(), {}
+            name, cells, kept = line[3:].strip(), {}, False
             continue
+        kept = kept or line == KEPT
         if (m := ROW.match(line)) and m[1] == fast:
             n, score = int(m[3]), float(m[7])
             if m[2] in BARS:

@@ -92,6 +92,9 @@ def test_the_summary_reads_each_sections_criteria_against_the_issues_bars() -> N
     assert lines[-4] == ("Still short of the ladder's counts (each command resumes its folder): "
                          "`python -m bench.ladder --games vaxandis --sizes default -j 1`, "
                          "`python -m bench.ladder --games anda --sizes default -j 1`.")
+    # a kept section has its counts but no journal behind them: it is to be played again
+    kept = ladder.summary(args, body[:2] + [ladder.KEPT] + body[2:], [])
+    assert "`python -m bench.ladder --games spelde --sizes small -j 1`" in kept[-4]
     assert lines[-2] == ("About 2.5 hours at -j 1 are still to play in the sections with journals "
                          "(not counting kept sections or those not begun: vaxandis-5).")
 
