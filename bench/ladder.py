@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import re
@@ -164,6 +165,11 @@ def played(folder: Path) -> int:
     return finished(journals(folder))
 
 
+def signed(elo: float) -> str:
+    """An Elo difference to the unit with its sign (+0, not -0; +inf and -inf as such)."""
+    return f"{elo:+}" if math.isinf(elo) else f"{round(elo) + 0:+d}"
+
+
 def criteria(gauntlet: list[GameRecord], fast: str, slow: str) -> list[str]:
     """The issue's measures, as Markdown rows: the faster MCTS's score against each other
     player, and the slower one's Elo over it from the game pairs (95% interval)."""
@@ -180,7 +186,7 @@ def criteria(gauntlet: list[GameRecord], fast: str, slow: str) -> list[str]:
         score = 100 * sum(points) / len(points)
         row = f"| {fast} vs {opponent} | {len(games)} | {wins}-{len(games) - wins - draws}-{draws} | {score:.1f}% |"
         est = estimate(pentanomial(pairs(records, slow, fast))) if opponent == slow else None
-        row += f" {slow} {est.elo:+.0f} [{est.elo_low:+.0f}, {est.elo_high:+.0f}] |" if est else " |"
+        row += f" {slow} {signed(est.elo)} [{signed(est.elo_low)}, {signed(est.elo_high)}] |" if est else " |"
         rows.append(row)
     forfeits = sum(1 for r in records if r.faulty in (fast, slow) and r.termination == "time")
     rows.append(f"| MCTS time losses | {len(records)} | {forfeits} | | |")
