@@ -269,15 +269,17 @@ class _Search:
                 break
             node = self._select(node)
             path.append(node)
-        values = [0.0] * len(path)           # Black's score in the colours of each node's state
+        # Black's score in the colours of each node's state, kept for AMAF only
+        values = [0.0] * len(path) if trace is not None else None
         for i in range(len(path) - 1, -1, -1):
             n = path[i]
-            values[i] = black
+            if values is not None:
+                values[i] = black
             n.visits += 1
             n.wins += black if n.holder is Colour.BLACK else 1.0 - black
             if type(n.action) is Swap:        # the parent's colours are the other way round
                 black = 1.0 - black
-        if trace is not None:
+        if trace is not None and values is not None:
             self._update_amaf(path, trace, values)
 
     def _update_amaf(self, path: list[Node], trace: Trace, values: list[float]) -> None:
