@@ -21,7 +21,11 @@ node lists that instead, in the game's order (most promising expanded
 first), and drops an illegal candidate when it comes to expand it; a node with more (Spelde's
 flip sets can be millions, Anda's first pairs thousands) grows by progressive
 widening: at most ``1 + WIDENING * sqrt(visits)`` children, each a new
-distinct ``random_action`` draw.
+distinct ``random_action`` draw. A listed node expands one child a visit until
+all are there, so its value is the mean over all the opponent's replies, most
+of them poor; with ``narrow`` (players.games.NARROW: games whose candidates come
+best first), a listed node below the root grows by the same widening, in its
+candidates' order, so that the search looks deeper along the likely replies.
 
 Proofs (MCTS-Solver, simplified): a child whose state is over is solved on
 expansion; a node with a child that wins for its mover is solved as that win,
@@ -99,14 +103,15 @@ class MctsBot:
     """MCTS bounded by `iterations` and/or `seconds` a move (None: no bound of that kind).
 
     Called as a Bot: ``bot(state, rng, budget)``; ValueError when the game is over.
-    `evaluator` / `selection` None: the game's own (players.games.evaluator_for /
-    selection_for; UCT unless said).
+    `evaluator` / `selection` / `narrow` None: the game's own (players.games.evaluator_for /
+    selection_for / narrow_for; UCT and wide nodes unless said).
     """
 
     iterations: int | None = None
     seconds: float | None = DEFAULT_SECONDS
     evaluator: Evaluator | None = None
     selection: Selection | None = None
+    narrow: bool | None = None
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -130,9 +135,10 @@ class MctsBot:
         if state.outcome() is not None:
             raise ValueError("the game is over")
         evaluator, selection = self.evaluator, self.selection
-        from .games import candidates_for, evaluator_for, selection_for
+        from .games import candidates_for, evaluator_for, narrow_for, selection_for
         evaluator = evaluator or evaluator_for(state)
         selection = selection or selection_for(state)
+        narrow = narrow_for(state) if self.narrow is None else self.narrow
         root = tree.advance(state) if tree is not None else None
         if root is None:
             root = Node(state, None, None)
@@ -140,7 +146,7 @@ class MctsBot:
         seconds = self.move_seconds(budget)
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
-        search = _Search(root, rng, evaluator, selection, candidates_for(state))
+        search = _Search(root, rng, evaluator, selection, candidates_for(state), narrow)
         done = search.run(self.iterations, deadline)
         checks_until = None if seconds is None else start + (1.0 + REFUTATION_GRACE) * seconds
         return SearchResult(search.best_action(checks_until), Tree(root), done)
@@ -150,9 +156,11 @@ class _Search:
     """One move's search from `root`."""
 
     def __init__(self, root: Node, rng: random.Random, evaluator: Evaluator, selection: Selection,
-                 candidates: Callable[[GameState, random.Random], list[Action] | None] | None = None):
+                 candidates: Callable[[GameState, random.Random], list[Action] | None] | None = None,
+                 narrow: bool = False):
         self.rng = rng
         self.candidates = candidates
+        self.narrow = narrow
         self.evaluator = evaluator
         self.selection = selection
         self.cap = root.state.info.ply_cap(root.state.variant.size)
@@ -257,7 +265,10 @@ class _Search:
                 break
             untried = node.untried if node.untried is not None else self._look(node)
             child = None
-            if untried or (not node.listed and self._widen(node, untried)):
+            if untried and self.narrow and node.children and node is not self.root:
+                if len(node.children) < 1 + WIDENING * math.sqrt(node.visits):
+                    child = self._expand(node, untried)
+            elif untried or (not node.listed and self._widen(node, untried)):
                 child = self._expand(node, untried)
             if child is not None:
                 path.append(child)

@@ -13,6 +13,7 @@ from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 from hexarena.players import Budget, MctsBot, greedy_bot, heuristic_bot
 from hexarena.players.evaluators import CutoffPlayout, PolicyPlayout, RandomPlayout, StaticEvaluation, squash
+from hexarena.players.mcts import WIDENING
 from hexarena.players.games import MODULES, candidates_for, evaluation_for, evaluator_for, selection_for
 from hexarena.players.selection import UCT, Rave
 from hexarena.players.serve import make_engine
@@ -258,3 +259,64 @@ def test_anda_prisons_komi_pie_is_not_swapped_into_a_lost_position() -> None:
     for seed in range(3):
         action = MctsBot(iterations=300, seconds=None).search(state, random.Random(seed)).action
         assert state.format(action) == "keep"
+
+
+# -- narrow nodes: progressive widening of listed inner nodes, in the candidates' order --------
+def below(root, depth: int = 0):
+    """(node, depth) of every node of a tree."""
+    stack = [(root, depth)]
+    while stack:
+        node, d = stack.pop()
+        yield node, d
+        stack.extend((c, d + 1) for c in node.children)
+
+
+def test_a_narrow_search_widens_inner_nodes_by_their_visits_and_opens_the_whole_root() -> None:
+    state = walk(new("anda-prison", 7), 40, 3)
+    assert state.outcome() is None and candidates_for(state) is not None
+    wide = MctsBot(iterations=2000, seconds=None, narrow=False).search(state, random.Random(1)).tree.root
+    narrow = MctsBot(iterations=2000, seconds=None, narrow=True).search(state, random.Random(1)).tree.root
+    legal = sum(1 for _ in state.legal_actions())
+    assert len(narrow.children) == len(wide.children) == legal          # the root: every action
+    # below the root's children (whose replies the refutation check may all expand), a node
+    # got a new child only while it had fewer than 1 + WIDENING * sqrt(visits)
+    deep = [n for n, d in below(narrow) if d >= 2 and n.children]
+    assert deep and all(len(n.children) < 2 + WIDENING * math.sqrt(n.visits - 1) for n in deep)
+    # the wide search gives a node a new child at each visit until all are there
+    assert any(len(n.children) == n.visits - 1 for n, d in below(wide) if d >= 2 and n.visits > 3)
+    assert max(d for _, d in below(narrow)) > max(d for _, d in below(wide))
+
+
+def joining_sites(state: GameState) -> int:
+    board = state.board
+    own = state.black if state.to_move is Colour.BLACK else state.white
+    empty = board.mask & ~(state.black | state.white)
+    seen = joining = 0
+    for group in board.components(own):
+        around = board.adjacent(group) & empty
+        joining |= around & seen
+        seen |= around
+    return joining
+
+
+def test_a_narrow_node_tries_the_candidates_most_promising_first() -> None:
+    """Anda-prison's candidates put the joining placements first: the first child of every
+    narrow node whose mover can join two groups is such a placement."""
+    state = walk(new("anda-prison", 7), 40, 3)
+    root = MctsBot(iterations=1500, seconds=None, narrow=True).search(state, random.Random(2)).tree.root
+    checked = 0
+    for node, depth in below(root):
+        if depth >= 1 and node.children and node.state.normal and joining_sites(node.state):
+            first = node.children[0].action
+            assert isinstance(first, Place) and joining_sites(node.state) >> first.cell & 1
+            checked += 1
+    assert checked >= 10
+
+
+def test_a_narrow_search_is_reproducible_and_still_sees_a_win_in_one() -> None:
+    state = walk(new("anda-prison", 7), 30, 2)
+    bot = MctsBot(iterations=300, seconds=None, narrow=True)
+    assert bot.search(state, random.Random(4)).action == bot.search(state, random.Random(4)).action
+    for state in (walk(new("anda-prison", 5), plies, seed) for seed, plies in ((3, 9), (38, 19))):
+        action = MctsBot(iterations=1, seconds=None, narrow=True).search(state, random.Random(1)).action
+        assert not loses_at_once(state, action), state.position()

@@ -1,0 +1,83 @@
+"""Two MCTS settings against each other, in-process, on paired random openings.
+
+    python -m bench.mcts_duel GAME SIZE A B [--pairs N] [--first P] [--opening K]
+
+A and B are budgets, ``0.5s`` (seconds a move) or ``4000`` (iterations a
+move), with ``+narrow`` or ``+wide`` to force MCTS's narrow inner nodes on or
+off (players/mcts.py; default: the game's own choice). Each pair plays one
+random opening of K actions (default 2, drawn from the pair's number) twice,
+the settings exchanging seats; a swap exchanges seats as the referee does.
+Prints each game and then A's score and the decisive pairs: a pair won by
+the same setting twice says something about strength, a pair split 1-1 only
+about the opening (in Anda-prison most pairs are split: the pies decide
+them). For what these figures decided, see players/games/__init__.py.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from hexarena.engine import registry
+from hexarena.engine.actions import holders_after
+from hexarena.players import Budget, MctsBot
+
+
+def bot(spec: str) -> MctsBot:
+    budget, _, mode = spec.partition("+")
+    if mode not in ("", "narrow", "wide"):
+        raise SystemExit(f"{spec!r}: the mode after '+' must be narrow or wide")
+    narrow = None if not mode else mode == "narrow"
+    if budget.endswith("s"):
+        return MctsBot(seconds=float(budget[:-1]), iterations=None, narrow=narrow)
+    return MctsBot(iterations=int(budget), seconds=None, narrow=narrow)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game")
+    parser.add_argument("size", type=int)
+    parser.add_argument("a")
+    parser.add_argument("b")
+    parser.add_argument("--pairs", type=int, default=12)
+    parser.add_argument("--first", type=int, default=0, help="number of the first pair (its opening)")
+    parser.add_argument("--opening", type=int, default=2, help="random actions before the settings play")
+    args = parser.parse_args()
+    info = registry.get(args.game)
+    variant, cap = info.variant(args.size), info.ply_cap(args.size)
+    a, b = bot(args.a), bot(args.b)
+    score, decisive = 0.0, {"a": 0, "b": 0}
+    for pair in range(args.first, args.first + args.pairs):
+        points = 0.0
+        for seat in (0, 1):                          # A's index; index 0 holds Black at the start
+            bots = [a, b] if seat == 0 else [b, a]
+            state = info.new_game(variant, 0)
+            holder = {state.to_move: 0, state.to_move.other: 1}
+            opening = random.Random(1000 + pair)
+            for _ in range(args.opening):
+                action = state.random_action(opening)
+                holder, state = holders_after(holder, action), state.play(action)
+            rngs = [random.Random(pair * 4 + seat * 2 + i) for i in range(2)]
+            start, first_actions = time.perf_counter(), []
+            while state.outcome() is None and state.ply < cap:
+                i = holder[state.to_move]
+                action = bots[i](state, rngs[i], Budget())
+                if len(first_actions) < 5:
+                    first_actions.append(state.format(action))
+                holder, state = holders_after(holder, action), state.play(action)
+            outcome = state.outcome() or state.adjudicate()
+            won = None if outcome.winner is None else holder[outcome.winner]
+            point = 0.5 if won is None else float(won == seat)
+            points += point
+            print(f"pair {pair} game {seat + 1}: A {point:g} ({state.ply} plies, "
+                  f"{time.perf_counter() - start:.0f} s; first actions after the opening: "
+                  f"{' '.join(first_actions)})", flush=True)
+        score += points
+        if points != 1.0:
+            decisive["a" if points > 1 else "b"] += 1
+    print(f"{args.game} n={args.size}: A ({args.a}) against B ({args.b}): {score:g}/{2 * args.pairs}; "
+          f"pairs won twice: A {decisive['a']}, B {decisive['b']}")
+
+
+if __name__ == "__main__":
+    main()
