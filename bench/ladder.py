@@ -63,6 +63,14 @@ from hexarena.results.sprt import estimate, game_points, pairs, pentanomial
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ("random", "greedy", "heuristic")
+#: Actions every game of a game's ladder opens with, before its random ones. Anda's random
+#: 2-action opening would be its pie (a komi drawn from 0 to the board's sites, then a random
+#: swap or keep), and a large komi decides the game whoever plays: `python -m bench.mcts_duel
+#: anda 7 0.5s+narrow 0.25s+narrow --first 20` split 6 of 7 pairs 1-1 (each side won with
+#: the same colour); after "komi=0 keep" the random actions are the first pairs, and the
+#: slower search won its first 3 pairs 1 split, 2 twice (seats are exchanged in each pair,
+#: so komi 0 favours neither player).
+PREFIX = {"anda": "komi=0 keep"}
 
 
 def names(args: argparse.Namespace) -> tuple[str, str]:
@@ -94,6 +102,8 @@ def config(args: argparse.Namespace, game: str, size: int, kind: str, games_per_
             lines += [f'[engines."{name}"]', "cmd = [" + ", ".join(f'"{a}"' for a in argv) + "]",
                       'restart = "fault"', ""]
     lines += ["[[games]]", f'game = "{game}"', f"size = {size}"]
+    if game in PREFIX:
+        lines.append(f'openings = ["{PREFIX[game]}"]')
     if args.openings:
         lines.append(f"random_openings = {args.openings}")
     if game == "anda-prison" and args.prison_cap:
@@ -355,7 +365,8 @@ def page(args: argparse.Namespace, folders: list[Path], earlier: str = "") -> st
         "Written by `python -m bench.ladder` (bench/ladder.py): per game and size a gauntlet of",
         f"`{fast}` against `random`, `greedy`, `heuristic` and `{slow}`, and a round robin of the",
         "first three, rated together. Games are paired: a random opening of "
-        f"{args.openings} actions, played twice with the seats exchanged. The journals and SGF records",
+        f"{args.openings} actions (Anda's after `komi=0 keep`: random komi would decide its games), "
+        "played twice with the seats exchanged. The journals and SGF records",
         "behind each section are in `docs/ladder/<game>-<size>/` (`hexarena report DIR` draws them).",
         "",
         f"* Machine: {machine()}",

@@ -1,11 +1,12 @@
 """Two MCTS settings against each other, in-process, on paired random openings.
 
-    python -m bench.mcts_duel GAME SIZE A B [--pairs N] [--first P] [--opening K]
+    python -m bench.mcts_duel GAME SIZE A B [--pairs N] [--first P] [--opening K] [--prefix ACTIONS]
 
 A and B are budgets, ``0.5s`` (seconds a move) or ``4000`` (iterations a
 move), with ``+narrow`` or ``+wide`` to force MCTS's narrow inner nodes on or
 off (players/mcts.py; default: the game's own choice). Each pair plays one
-random opening of K actions (default 2, drawn from the pair's number) twice,
+random opening of K actions (default 2, drawn from the pair's number; after
+the --prefix actions, if any) twice,
 the settings exchanging seats; a swap exchanges seats as the referee does.
 Prints each game and then A's score and the decisive pairs: a pair won by
 the same setting twice says something about strength, a pair split 1-1 only
@@ -42,6 +43,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=12)
     parser.add_argument("--first", type=int, default=0, help="number of the first pair (its opening)")
     parser.add_argument("--opening", type=int, default=2, help="random actions before the settings play")
+    parser.add_argument("--prefix", default="", help="actions played before the random ones (e.g. 'komi=0 keep')")
     args = parser.parse_args()
     info = registry.get(args.game)
     variant, cap = info.variant(args.size), info.ply_cap(args.size)
@@ -53,6 +55,9 @@ def main() -> None:
             bots = [a, b] if seat == 0 else [b, a]
             state = info.new_game(variant, 0)
             holder = {state.to_move: 0, state.to_move.other: 1}
+            for token in args.prefix.split():
+                action = state.parse(token)
+                holder, state = holders_after(holder, action), state.play(action)
             opening = random.Random(1000 + pair)
             for _ in range(args.opening):
                 action = state.random_action(opening)

@@ -90,12 +90,14 @@ SELECTIONS: dict[str, Selection] = {
 
 Candidates = Callable[[GameState, random.Random], "list[Action] | None"]
 
-#: MCTS's cheap superset of a node's legal actions, per game where listing the legal
-#: ones costs much more than testing one (players/mcts.py tests each on expansion).
-#: Anda-prison lists its legal placements by resolving a placement on every empty site.
+#: MCTS's candidates for a node: its legal actions (or a cheap superset of them, where
+#: listing the legal ones costs much more than testing one: Anda-prison lists its legal
+#: placements by resolving a placement on every empty site; players/mcts.py tests each
+#: candidate on expansion) in the order to try them, most promising first.
 #: A lister takes (state, rng) and returns the candidates in the order to try them, last
 #: first (shuffled by the rng where the game has no preference), or None (list the legal ones).
 CANDIDATES: dict[str, Candidates] = {
+    "anda": cast(Candidates, anda.candidates),
     "anda-prison": cast(Candidates, anda_prison.candidates),
 }
 

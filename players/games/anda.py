@@ -2,12 +2,20 @@
 
 Black's advantage = stones + territory + group safety (players.games.common),
 each Black's minus White's, less half a point per komi pass White still has.
+
+`candidates` gives MCTS a normal turn's legal actions in the order to try
+them (players.games.common.placement_order: joining placements first, then
+those next to an enemy stone, the rest and White's pass last).
 """
 from __future__ import annotations
 
+import random
+
+from hexarena.engine.actions import Action, Pass
+from hexarena.engine.core import Colour
 from hexarena.engine.games.anda.state import AndaState
 
-from .common import group_safety, regions, territory
+from .common import group_safety, placement_order, regions, territory
 
 #: Black's advantage that makes an expected score of 1/(1+e^-1).
 SCALE = 6.0
@@ -20,3 +28,14 @@ def evaluate(state: AndaState) -> float:
     score: float = (b.bit_count() - w.bit_count()) + (tb - tw)
     score += group_safety(board, regs, b, w) - group_safety(board, regs, w, b)
     return score - 0.5 * getattr(state, "komi", 0)
+
+
+def candidates(state: AndaState, rng: random.Random) -> list[Action] | None:
+    """A normal turn's legal actions, last first (see the module docstring); None in other
+    phases (the caller then lists ``legal_actions``)."""
+    sites = state.legal_cells()
+    if not sites:
+        return None
+    own, enemy = (state.black, state.white) if state.to_move is Colour.BLACK else (state.white, state.black)
+    others: list[Action] = [Pass()] if state.can_pass() else []
+    return placement_order(state.board, own, enemy, sites, others, rng)

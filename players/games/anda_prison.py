@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import random
 
-from hexarena.engine.actions import Action, Place, Propose, Release
+from hexarena.engine.actions import Action, Propose, Release
 from hexarena.engine.core import Colour
 from hexarena.engine.games.anda_prison.phases import Phase
 from hexarena.engine.games.anda_prison.state import AndaPrisonState
-from hexarena.engine.geometry import iter_bits
 
-from .common import group_safety, regions, territory
+from .common import group_safety, placement_order, regions, territory
 
 SCALE = 6.0
 
@@ -47,24 +46,9 @@ def candidates(state: AndaPrisonState, rng: random.Random) -> list[Action] | Non
         return None
     board = state.board
     own, enemy = (state.black, state.white) if state.to_move is Colour.BLACK else (state.white, state.black)
-    empty = board.mask & ~(own | enemy)
-    near_enemy = board.adjacent(enemy) & empty
-    joining = 0
-    groups = board.components(own)
-    if len(groups) >= 2:
-        seen = 0
-        for g in groups:
-            around = board.adjacent(g) & empty
-            joining |= around & seen
-            seen |= around
-    rest: list[Action] = [Place(s) for s in iter_bits(empty & ~near_enemy & ~joining)]
+    others: list[Action] = []
     if (state.prison_white if state.to_move is Colour.BLACK else state.prison_black) > 0:
-        rest.append(Release())
+        others.append(Release())
     if state.phase is Phase.PLAY:
-        rest.append(Propose())
-    rng.shuffle(rest)
-    fights: list[Action] = [Place(s) for s in iter_bits(near_enemy & ~joining)]
-    joins: list[Action] = [Place(s) for s in iter_bits(joining)]
-    rng.shuffle(fights)
-    rng.shuffle(joins)
-    return rest + fights + joins
+        others.append(Propose())
+    return placement_order(board, own, enemy, board.mask & ~(own | enemy), others, rng)

@@ -1,9 +1,12 @@
 """Board arithmetic shared by the per-game evaluations (public engine geometry only)."""
 from __future__ import annotations
 
+import random
+
+from hexarena.engine.actions import Action, Place
 from hexarena.engine.core import Colour
 from hexarena.engine.game import StoneState
-from hexarena.engine.geometry import Hexagon
+from hexarena.engine.geometry import Hexagon, iter_bits
 
 
 def stones(state: StoneState, colour: Colour) -> int:
@@ -69,3 +72,30 @@ def sight(board: Hexagon, own: int, enemy: int) -> int:
             reach = nxt
         seen |= reach & ~own
     return seen
+
+
+def placement_order(board: Hexagon, own: int, enemy: int, sites: int, others: list[Action],
+                    rng: random.Random) -> list[Action]:
+    """Placements on `sites` and the `others`, in the order MCTS should try them *last
+    first* (it pops from the end): the rest (shuffled, `others` among them), then the
+    placements next to an enemy stone (fights, shuffled), then those joining two or more
+    of the mover's groups (shuffled; in the Anda games the usual way to smother every lone
+    enemy group at once: tried first, the search sees it early)."""
+    empty = board.mask & ~(own | enemy)
+    near_enemy = board.adjacent(enemy) & empty
+    joining = 0
+    groups = board.components(own)
+    if len(groups) >= 2:
+        seen = 0
+        for g in groups:
+            around = board.adjacent(g) & empty
+            joining |= around & seen
+            seen |= around
+    rest: list[Action] = [Place(s) for s in iter_bits(sites & ~near_enemy & ~joining)]
+    rest += others
+    rng.shuffle(rest)
+    fights: list[Action] = [Place(s) for s in iter_bits(sites & near_enemy & ~joining)]
+    joins: list[Action] = [Place(s) for s in iter_bits(sites & joining)]
+    rng.shuffle(fights)
+    rng.shuffle(joins)
+    return rest + fights + joins

@@ -26,6 +26,10 @@ def test_the_ladder_configs_are_valid_tournaments() -> None:
                 assert [(g.game, g.sizes) for g in cfg.games] == [(game, (size,))]
                 # no per-move cap under the clock: engines would be told it as their time left
                 assert cfg.limits.move is None and cfg.limits.main == 300 and cfg.limits.increment == 2
+                # Anda's random actions come after a fixed pie (a random komi decides its games)
+                spec = cfg.games[0]
+                assert spec.random_openings == 2
+                assert spec.openings == (("komi=0 keep",) if game == "anda" else ())
     assert ladder.sizes("spelde") == {"small": 5, "default": 6}
 
 

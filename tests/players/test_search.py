@@ -17,6 +17,7 @@ from hexarena.players.mcts import WIDENING
 from hexarena.players.games import MODULES, candidates_for, evaluation_for, evaluator_for, selection_for
 from hexarena.players.selection import UCT, Rave
 from hexarena.players.serve import make_engine
+from tests.engine import boards
 
 
 def new(game: str, size: int, *tokens: str) -> GameState:
@@ -193,6 +194,30 @@ def test_anda_prison_candidates_cover_every_legal_action(seed: int) -> None:
     legal = set(state.legal_actions())
     assert legal <= set(cands) and len(set(cands)) == len(cands)
     assert all(not state.is_legal(a) for a in set(cands) - legal)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_andas_candidates_are_its_legal_actions(seed: int) -> None:
+    rng = random.Random(seed)
+    state, seen = new("anda", 7), 0
+    while state.outcome() is None and state.ply < 200:
+        cands = candidates_for(state)(state, random.Random(state.ply))
+        if cands is None:
+            assert state.legal_cells() == 0                     # pies and first turns
+        else:
+            assert len(set(cands)) == len(cands) and set(cands) == set(state.legal_actions())
+            seen += 1
+        state = state.play(state.random_action(rng))
+    assert seen >= 20
+
+
+def test_andas_candidates_try_the_join_that_smothers_both_enemy_groups_first() -> None:
+    """RULES.md A-T3: B b2 d2 / W f7 h6, Black c2 joins b2 and d2 and smothers both white
+    stones (Black wins): MCTS tries it first."""
+    state = boards.state("anda", 5, "B b2 d2 / W f7 h6", "b", first="-")
+    order = candidates_for(state)(state, random.Random(0))
+    assert state.format(order[-1]) == "c2"                      # MCTS pops from the end
+    assert MctsBot(iterations=1, seconds=None).search(state, random.Random(0)).action == order[-1]
 
 
 def test_mcts_on_candidates_plays_legally_and_reproducibly() -> None:
