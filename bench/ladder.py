@@ -65,11 +65,12 @@ ROOT = Path(__file__).resolve().parents[1]
 BASE = ("random", "greedy", "heuristic")
 #: Actions every game of a game's ladder opens with, before its random ones. Anda's random
 #: 2-action opening would be its pie (a komi drawn from 0 to the board's sites, then a random
-#: swap or keep), and a large komi decides the game whoever plays: `python -m bench.mcts_duel
-#: anda 7 0.5s+narrow 0.25s+narrow --first 20` split 6 of 7 pairs 1-1 (each side won with
-#: the same colour); after "komi=0 keep" the random actions are the first pairs, and the
-#: slower search won its first 3 pairs 1 split, 2 twice (seats are exchanged in each pair,
-#: so komi 0 favours neither player).
+#: swap or keep), and a komi far from fair decides the game whoever plays: `python -m
+#: bench.mcts_duel anda 7 0.5s+narrow 0.25s+narrow --first 20` split 6 of 7 pairs 1-1 (each
+#: side won with the same colour). After "komi=0 keep" the random actions are the first
+#: turns: 3 of 8 pairs split, 3 won twice by the slower search, 2 by the faster
+#: (0.5s+wide against 0.25s+wide, --prefix "komi=0 keep"). Seats are exchanged in each
+#: pair, so komi 0 favours neither player.
 PREFIX = {"anda": "komi=0 keep"}
 
 
