@@ -108,7 +108,11 @@ CANDIDATES: dict[str, Candidates] = {
 #: (most pairs are won by the same colour both times: the pies decide them, and 4 times the
 #: search did not help); 0.5s+narrow against 0.5s+wide 14/24, 4-2; 0.5s+narrow against
 #: 0.25s+narrow (--first 20) 17/24, 5-0: narrow, the search gains from its time.
-NARROW: set[str] = {"anda-prison"}
+#: Anda, n=7, --prefix "komi=0 keep" (a random komi decides its games: bench/ladder.py's
+#: PREFIX): 0.5s+narrow against 0.5s+wide (--first 40) 11/16, pairs won twice 3-0;
+#: 1s+narrow against 0.5s+narrow (--first 60, 5 pairs) 8/10, 3-0; 1s+wide against 0.5s+wide
+#: (--first 60, 6 pairs) 10/12, 4-0.
+NARROW: set[str] = {"anda", "anda-prison"}
 
 _cache: dict[str, Evaluator] = {}
 
