@@ -19,9 +19,11 @@ import argparse
 import random
 import time
 
+from bench.bench_mcts import play
 from hexarena.engine import registry
-from hexarena.engine.actions import holders_after
-from hexarena.players import Budget, MctsBot
+from hexarena.engine.actions import Action
+from hexarena.engine.game import GameState
+from hexarena.players import MctsBot
 
 
 def bot(spec: str) -> MctsBot:
@@ -32,6 +34,19 @@ def bot(spec: str) -> MctsBot:
     if budget.endswith("s"):
         return MctsBot(seconds=float(budget[:-1]), iterations=None, narrow=narrow)
     return MctsBot(iterations=int(budget), seconds=None, narrow=narrow)
+
+
+def opening(state: GameState, prefix: str, plies: int, seed: int) -> list[Action]:
+    """The `prefix` tokens, then `plies` random actions drawn from `seed`."""
+    actions: list[Action] = []
+    for token in prefix.split():
+        actions.append(state.parse(token))
+        state = state.play(actions[-1])
+    rng = random.Random(seed)
+    for _ in range(plies):
+        actions.append(state.random_action(rng))
+        state = state.play(actions[-1])
+    return actions
 
 
 def main() -> None:
@@ -46,37 +61,18 @@ def main() -> None:
     parser.add_argument("--prefix", default="", help="actions played before the random ones (e.g. 'komi=0 keep')")
     args = parser.parse_args()
     info = registry.get(args.game)
-    variant, cap = info.variant(args.size), info.ply_cap(args.size)
+    variant = info.variant(args.size)
     a, b = bot(args.a), bot(args.b)
     score, decisive = 0.0, {"a": 0, "b": 0}
     for pair in range(args.first, args.first + args.pairs):
+        actions = opening(info.new_game(variant, 0), args.prefix, args.opening, 1000 + pair)
         points = 0.0
         for seat in (0, 1):                          # A's index; index 0 holds Black at the start
-            bots = [a, b] if seat == 0 else [b, a]
-            state = info.new_game(variant, 0)
-            holder = {state.to_move: 0, state.to_move.other: 1}
-            for token in args.prefix.split():
-                action = state.parse(token)
-                holder, state = holders_after(holder, action), state.play(action)
-            opening = random.Random(1000 + pair)
-            for _ in range(args.opening):
-                action = state.random_action(opening)
-                holder, state = holders_after(holder, action), state.play(action)
-            rngs = [random.Random(pair * 4 + seat * 2 + i) for i in range(2)]
-            start, first_actions = time.perf_counter(), []
-            while state.outcome() is None and state.ply < cap:
-                i = holder[state.to_move]
-                action = bots[i](state, rngs[i], Budget())
-                if len(first_actions) < 5:
-                    first_actions.append(state.format(action))
-                holder, state = holders_after(holder, action), state.play(action)
-            outcome = state.outcome() or state.adjudicate()
-            won = None if outcome.winner is None else holder[outcome.winner]
+            start = time.perf_counter()
+            won = play(info, variant, [a, b] if seat == 0 else [b, a], pair * 2 + seat, actions)
             point = 0.5 if won is None else float(won == seat)
             points += point
-            print(f"pair {pair} game {seat + 1}: A {point:g} ({state.ply} plies, "
-                  f"{time.perf_counter() - start:.0f} s; first actions after the opening: "
-                  f"{' '.join(first_actions)})", flush=True)
+            print(f"pair {pair} game {seat + 1}: A {point:g} ({time.perf_counter() - start:.0f} s)", flush=True)
         score += points
         if points != 1.0:
             decisive["a" if points > 1 else "b"] += 1

@@ -242,10 +242,16 @@ class _Search:
         node.children.append(child)
         return child
 
+    @staticmethod
+    def _has_room(node: Node) -> bool:
+        """Whether progressive widening allows `node` another child: fewer than
+        ``1 + WIDENING * sqrt(visits)`` (sampling nodes, and narrow listed ones)."""
+        return len(node.children) < 1 + WIDENING * math.sqrt(node.visits)
+
     def _widen(self, node: Node, untried: list[Action]) -> bool:
         """Queue a new distinct draw on a sampling node (into `untried`, its `node.untried`)
         if its width allows; False if not."""
-        if len(node.children) >= 1 + WIDENING * math.sqrt(node.visits):
+        if not self._has_room(node):
             return False
         for _ in range(DRAW_ATTEMPTS):
             action = node.state.random_action(self.rng)
@@ -266,7 +272,7 @@ class _Search:
             untried = node.untried if node.untried is not None else self._look(node)
             child = None
             if untried and self.narrow and node.children and node is not self.root:
-                if len(node.children) < 1 + WIDENING * math.sqrt(node.visits):
+                if self._has_room(node):
                     child = self._expand(node, untried)
             elif untried or (not node.listed and self._widen(node, untried)):
                 child = self._expand(node, untried)
