@@ -12,10 +12,9 @@ from __future__ import annotations
 import random
 
 from hexarena.engine.actions import Action, Pass
-from hexarena.engine.core import Colour
 from hexarena.engine.games.anda.state import AndaState
 
-from .common import group_safety, placement_order, regions, territory
+from .common import group_safety, placement_order, regions, stones, territory
 
 #: Black's advantage that makes an expected score of 1/(1+e^-1).
 SCALE = 6.0
@@ -36,6 +35,6 @@ def candidates(state: AndaState, rng: random.Random) -> list[Action] | None:
     sites = state.legal_cells()
     if not sites:
         return None
-    own, enemy = (state.black, state.white) if state.to_move is Colour.BLACK else (state.white, state.black)
+    own, enemy = stones(state, state.to_move), stones(state, state.to_move.other)
     others: list[Action] = [Pass()] if state.can_pass() else []
     return placement_order(state.board, own, enemy, sites, others, rng)

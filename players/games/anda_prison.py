@@ -20,7 +20,7 @@ from hexarena.engine.core import Colour
 from hexarena.engine.games.anda_prison.phases import Phase
 from hexarena.engine.games.anda_prison.state import AndaPrisonState
 
-from .common import group_safety, placement_order, regions, territory
+from .common import group_safety, placement_order, regions, stones, territory
 
 SCALE = 6.0
 
@@ -45,7 +45,7 @@ def candidates(state: AndaPrisonState, rng: random.Random) -> list[Action] | Non
     if not state.normal:
         return None
     board = state.board
-    own, enemy = (state.black, state.white) if state.to_move is Colour.BLACK else (state.white, state.black)
+    own, enemy = stones(state, state.to_move), stones(state, state.to_move.other)
     others: list[Action] = []
     if (state.prison_white if state.to_move is Colour.BLACK else state.prison_black) > 0:
         others.append(Release())
