@@ -16,7 +16,7 @@ import time
 
 from bench.common import baseline_us, table
 from hexarena.engine import registry
-from hexarena.engine.actions import Action, holders_after
+from hexarena.engine.actions import holders_after
 from hexarena.engine.game import GameInfo, GameState, Variant
 from hexarena.players import Budget, MctsBot, greedy_bot, heuristic_bot, random_bot
 from hexarena.players.games import evaluator_for
@@ -39,13 +39,14 @@ def playouts_per_second(state: GameState, seconds: float = 1.0) -> tuple[float, 
 
 
 def play(info: GameInfo, variant: Variant, bots: list[Bot], seed: int,
-         opening: list[Action] | tuple[Action, ...] = ()) -> int | None:
+         opening: tuple[str, ...] = ()) -> int | None:
     """The index of the winning bot (bots[0] starts as Black), None for a draw; the
-    `opening` actions are played first (a swap among them exchanges seats, as the
+    `opening` tokens are played first (a swap among them exchanges seats, as the
     referee does)."""
     state = info.new_game(variant, 0)
     holder = {state.to_move: 0, state.to_move.other: 1}
-    for action in opening:
+    for token in opening:
+        action = state.parse(token)
         holder, state = holders_after(holder, action), state.play(action)
     rngs = [random.Random(seed * 2 + i) for i in range(2)]
     cap = info.ply_cap(variant.size)

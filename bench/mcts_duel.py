@@ -16,14 +16,13 @@ them). For what these figures decided, see players/games/__init__.py.
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
 from bench.bench_mcts import play
 from hexarena.engine import registry
-from hexarena.engine.actions import Action
 from hexarena.engine.game import GameState
 from hexarena.players import MctsBot
+from hexarena.referee.openings import random_tail, replay
 
 
 def bot(spec: str) -> MctsBot:
@@ -36,17 +35,11 @@ def bot(spec: str) -> MctsBot:
     return MctsBot(iterations=int(budget), seconds=None, narrow=narrow)
 
 
-def opening(state: GameState, prefix: str, plies: int, seed: int) -> list[Action]:
-    """The `prefix` tokens, then `plies` random actions drawn from `seed`."""
-    actions: list[Action] = []
-    for token in prefix.split():
-        actions.append(state.parse(token))
-        state = state.play(actions[-1])
-    rng = random.Random(seed)
-    for _ in range(plies):
-        actions.append(state.random_action(rng))
-        state = state.play(actions[-1])
-    return actions
+def opening(state: GameState, prefix: str, plies: int, seed: int) -> tuple[str, ...]:
+    """The `prefix` tokens, then `plies` random actions drawn from `seed` (the referee's
+    random openings)."""
+    tokens, after = replay(state, prefix.split())
+    return tokens + random_tail(after, plies, seed)
 
 
 def main() -> None:
