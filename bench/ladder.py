@@ -10,7 +10,11 @@ and at its default size. Each game and size has its own folder
   (random, greedy, heuristic and the slower MCTS): every pairing the issue's
   criteria need, and the costly part;
 * ``base/``: a round robin of random, greedy and heuristic (cheap; it places
-  them against each other in the same table).
+  them against each other in the same table);
+* ``doubling/`` (only with ``--doubling-games N``): N more games of the faster
+  MCTS against the slower one, on openings of their own (seed + 1), where the
+  gauntlet's pairs leave the gain of doubling the time inside its interval.
+  The page's doubling row counts the pairs of both tournaments.
 
 Games are paired (same random opening, seats exchanged). Both tournaments
 resume, so the ladder can be played in chunks (``--games spelde marbanta``
@@ -54,6 +58,7 @@ import shlex
 import subprocess
 import sys
 import time
+import tomllib
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -89,10 +94,11 @@ def engines(args: argparse.Namespace) -> dict[str, list[str]]:
 
 
 def config(args: argparse.Namespace, game: str, size: int, kind: str, games_per_pair: int) -> str:
-    """The TOML of one tournament of `game` at `size`: `kind` "mcts" (the gauntlet) or "base"."""
+    """The TOML of one tournament of `game` at `size`: `kind` "mcts" (the gauntlet), "base"
+    or "doubling" (the two MCTS alone, on openings of their own)."""
     fast, slow = names(args)
-    chosen = [*BASE, fast, slow] if kind == "mcts" else list(BASE)
-    lines = [f"seed = {args.seed}", f"games_per_pair = {games_per_pair}"]
+    chosen = {"mcts": [*BASE, fast, slow], "base": list(BASE), "doubling": [fast, slow]}[kind]
+    lines = [f"seed = {args.seed + (kind == 'doubling')}", f"games_per_pair = {games_per_pair}"]
     lines += ['pairing = "gauntlet"', f'challengers = ["{fast}"]'] if kind == "mcts" else ['pairing = "round-robin"']
     lines += ["", "[time]", f"main = {args.main}", f"increment = {args.increment}"]
     # a per-move cap under a clock is told to the engines as their time left (PROTOCOL.md,
@@ -140,8 +146,10 @@ def play(args: argparse.Namespace, game: str, size: int, count: int, argv: list[
     finished = False
     try:
         for kind in KINDS:
+            if kind == "doubling" and not args.doubling_games:
+                continue
             toml = folder / f"{kind}.toml"
-            toml.write_text(config(args, game, size, kind, count))
+            toml.write_text(config(args, game, size, kind, args.doubling_games if kind == "doubling" else count))
             resume = ["--resume"] if (folder / kind / "journal.jsonl").exists() else []
             hexarena("tournament", str(toml), "--out", str(folder / kind), "-j", str(args.jobs), *resume)
         finished = True
@@ -155,7 +163,7 @@ def play(args: argparse.Namespace, game: str, size: int, count: int, argv: list[
         meta.write_text(json.dumps({"runs": runs}, indent=1) + "\n")
 
 
-KINDS = ("mcts", "base")
+KINDS = ("mcts", "base", "doubling")
 
 
 def journals(folder: Path) -> dict[str, list[GameRecord]]:
@@ -181,12 +189,15 @@ def signed(elo: float) -> str:
     return f"{elo:+}" if math.isinf(elo) else f"{round(elo) + 0:+d}"
 
 
-def criteria(gauntlet: list[GameRecord], fast: str, slow: str) -> list[str]:
+def criteria(tournaments: dict[str, list[GameRecord]], fast: str, slow: str) -> list[str]:
     """The issue's measures, as Markdown rows: the faster MCTS's score against each other
-    player, and the slower one's Elo over it from the game pairs (95% interval)."""
-    if not gauntlet:
+    player (the gauntlet's games; against the slower MCTS the doubling tournament's too),
+    and the slower one's Elo over it from the game pairs of both (95% interval)."""
+    mcts = [k for k in ("mcts", "doubling") if tournaments.get(k)]
+    if not mcts:
         return []
-    records = [r for r in gauntlet if not r.void]
+    done = {k: [r for r in tournaments[k] if not r.void] for k in mcts}
+    records = [r for k in mcts for r in done[k]]
     rows = []
     for opponent in (*BASE, slow):
         games = [r for r in records if {r.first, r.second} == {fast, opponent}]
@@ -196,7 +207,9 @@ def criteria(gauntlet: list[GameRecord], fast: str, slow: str) -> list[str]:
         wins, draws = points.count(1.0), points.count(0.5)
         score = 100 * sum(points) / len(points)
         row = f"| {fast} vs {opponent} | {len(games)} | {wins}-{len(games) - wins - draws}-{draws} | {score:.1f}% |"
-        est = estimate(pentanomial(pairs(records, slow, fast))) if opponent == slow else None
+        # pairs within each tournament: their ids restart at 0 in each
+        both = [p for k in mcts for p in pairs(done[k], slow, fast)]
+        est = estimate(pentanomial(both)) if opponent == slow else None
         row += f" {slow} {signed(est.elo)} [{signed(est.elo_low)}, {signed(est.elo_high)}] |" if est else " |"
         rows.append(row)
     forfeits = sum(1 for r in records if r.faulty in (fast, slow) and r.termination == "time")
@@ -238,20 +251,25 @@ def target(args: argparse.Namespace, folder_name: str) -> int:
 
 
 def left(args: argparse.Namespace, folder_name: str,
-         records: dict[str, list[GameRecord]]) -> tuple[int, float, int]:
-    """(games, seconds at -j 1, games not costed) still to play to the ladder's counts: each
-    pairing's games at its mean game time so far, else at its tournament's; the games of a
-    tournament not begun are not costed (its players' game times can differ by 100x)."""
+         records: dict[str, list[GameRecord]], doubling: int = 0) -> tuple[int, float, int]:
+    """(games, seconds at -j 1, games not costed) still to play to the ladder's counts (and
+    to `doubling` games in the doubling tournament): each pairing's games at its mean game
+    time so far (the doubling games': the gauntlet's two MCTS's), else at its tournament's; the games of a tournament not begun are not
+    costed (its players' game times can differ by 100x)."""
     fast, slow = names(args)
     pairings = {"mcts": [{fast, o} for o in (*BASE, slow)],
-                "base": [{a, b} for i, a in enumerate(BASE) for b in BASE[i + 1:]]}
-    games, seconds, uncosted, wanted_each = 0, 0.0, 0, target(args, folder_name)
+                "base": [{a, b} for i, a in enumerate(BASE) for b in BASE[i + 1:]],
+                "doubling": [{fast, slow}]}
+    games, seconds, uncosted = 0, 0.0, 0
     for kind, wanted in pairings.items():
         ours = [r for r in records.get(kind, []) if not r.void]
+        wanted_each = doubling if kind == "doubling" else target(args, folder_name)
         for pair in wanted:
             times = [r.seconds for r in ours if {r.first, r.second} == pair]
             missing = max(0, wanted_each - len(times))
-            times = times or [r.seconds for r in ours]
+            # the doubling tournament's games cost what the gauntlet's games of the same pair did
+            same = [r.seconds for r in records.get("mcts", []) if not r.void and {r.first, r.second} == pair]
+            times = times or (same if kind == "doubling" else []) or [r.seconds for r in ours]
             games += missing
             if times:
                 seconds += missing * sum(times) / len(times)
@@ -273,8 +291,10 @@ def section(args: argparse.Namespace, folder: Path) -> list[str]:
     voids = sum(map(len, records.values())) - games
     out = [f"## {folder.name}", "", f"{games} games" + (f" ({voids} void, replayed)." if voids else "."), "",
            "| pairing | games | W-L-D | score | doubling the time (Elo, 95%) |", "|---|---|---|---|---|",
-           *criteria(records.get("mcts", []), fast, slow), ""]
-    todo, seconds, uncosted = left(args, folder.name, records)
+           *criteria(records, fast, slow), ""]
+    toml = folder / "doubling.toml"
+    doubling = tomllib.loads(toml.read_text())["games_per_pair"] if toml.exists() else 0
+    todo, seconds, uncosted = left(args, folder.name, records, doubling)
     if todo:
         out += [f"Left to the ladder's counts: {todo} games, about {seconds / 3600:.1f} hours at -j 1 "
                 "(each pairing at its mean game time so far"
@@ -367,7 +387,9 @@ def page(args: argparse.Namespace, folders: list[Path], earlier: str = "") -> st
         f"`{fast}` against `random`, `greedy`, `heuristic` and `{slow}`, and a round robin of the",
         "first three, rated together. Games are paired: a random opening of "
         f"{args.openings} actions (Anda's after `komi=0 keep`: random komi would decide its games), "
-        "played twice with the seats exchanged. The journals and SGF records",
+        "played twice with the seats exchanged. Where a section has a `doubling` tournament (the two",
+        "MCTS alone, on openings of their own), its games count in the doubling row too.",
+        "The journals and SGF records",
         "behind each section are in `docs/ladder/<game>-<size>/` (`hexarena report DIR` draws them).",
         "",
         f"* Machine: {machine()}",
@@ -408,6 +430,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--openings", type=int, default=2, help="random opening actions of each game pair")
     parser.add_argument("--prison-cap", type=int, default=0,
                         help="anda-prison's ply cap as this many times the sites (0: the game's default)")
+    parser.add_argument("--doubling-games", type=int, default=0,
+                        help="also play this many games of the faster MCTS against the slower (doubling/)")
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--games", nargs="+", default=registry.playable(), choices=registry.playable())

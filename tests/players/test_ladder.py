@@ -9,6 +9,7 @@ from bench import ladder
 from hexarena.engine import registry
 from hexarena.referee import config as C
 from hexarena.results.records import GameRecord
+from hexarena.results.sprt import estimate, pairs, pentanomial
 from hexarena.results.vocabulary import VOID_RESULT
 
 
@@ -22,7 +23,10 @@ def test_the_ladder_configs_are_valid_tournaments() -> None:
             assert gauntlet.pairing == "gauntlet" and gauntlet.challengers == ("mcts-0.2s",)
             base = C.from_dict(tomllib.loads(ladder.config(args, game, size, "base", 2)))
             assert [e.name for e in base.engines] == ["random", "greedy", "heuristic"]
-            for cfg in (gauntlet, base):
+            doubling = C.from_dict(tomllib.loads(ladder.config(args, game, size, "doubling", 2)))
+            assert [e.name for e in doubling.engines] == ["mcts-0.2s", "mcts-0.4s"]
+            assert doubling.pairing == "round-robin" and doubling.seed == gauntlet.seed + 1  # its own openings
+            for cfg in (gauntlet, base, doubling):
                 assert [(g.game, g.sizes) for g in cfg.games] == [(game, (size,))]
                 # no per-move cap under the clock: engines would be told it as their time left
                 assert cfg.limits.move is None and cfg.limits.main == 300 and cfg.limits.increment == 2
@@ -118,3 +122,26 @@ def test_what_is_left_costs_each_pairing_at_its_mean_game_time() -> None:
     # mcts-2s 2 at 100 s; the base round robin, not begun: 3 pairings x 3 games, not costed
     assert (games, uncosted) == (1 + 3 + 3 + 2 + 9, 9)
     assert abs(seconds - (15 + 6 * 130 / 3 + 200)) < 1e-9
+    # 5 doubling games asked for, none played yet: each at the gauntlet's mcts-1s/mcts-2s game time
+    games, seconds, uncosted = ladder.left(args, "spelde-5", records, doubling=5)
+    assert (games, uncosted) == (1 + 3 + 3 + 2 + 9 + 5, 9)
+    assert abs(seconds - (15 + 6 * 130 / 3 + 200 + 500)) < 1e-9
+
+
+def test_the_doubling_row_counts_the_pairs_of_the_gauntlet_and_the_doubling_tournament() -> None:
+    def game(gid: str, black: str, white: str, winner: str) -> GameRecord:
+        return GameRecord(id=gid, game="spelde", size=5, variant="", first=black, second=white,
+                          black=black, white=white, winner=winner, result="B+" if winner == black else "W+",
+                          termination="no-moves", plies=10, seconds=1.0)
+    f, s = "mcts-1s", "mcts-2s"
+    # ids restart at 0 in each tournament: pair k is games 2k and 2k+1 of its own tournament
+    gauntlet = [game("g/0006", f, s, s), game("g/0007", s, f, s), game("g/0000", f, "random", f)]
+    extra = [game("g/0000", f, s, f), game("g/0001", s, f, s), game("g/0002", f, s, s), game("g/0003", s, f, s)]
+    rows = ladder.criteria({"mcts": gauntlet, "doubling": extra}, f, s)
+    row = next(r for r in rows if r.startswith(f"| {f} vs {s} |"))
+    assert row.startswith(f"| {f} vs {s} | 6 | 1-5-0 | 16.7% | {s} +")
+    est = estimate(pentanomial(pairs(gauntlet, s, f) + pairs(extra, s, f)))
+    assert len(pairs(gauntlet, s, f) + pairs(extra, s, f)) == 3
+    assert f"[{ladder.signed(est.elo_low)}, {ladder.signed(est.elo_high)}]" in row
+    assert rows[-1] == "| MCTS time losses | 7 | 0 | | |"
+    assert ladder.criteria({"mcts": gauntlet}, f, s)[1].startswith(f"| {f} vs {s} | 2 | 0-2-0 |")
