@@ -357,6 +357,8 @@ def summary(args: argparse.Namespace, body: list[str], missing: list[str]) -> li
                 bar, at_bar = BARS[m[2]]
                 verdict = "yes" if score > bar or (score == bar and at_bar) else "no"
                 cell = f"{score:.0f}% of {n}: {verdict}"
+            elif m[8] is None:                    # games, but no finished pair of them yet
+                cell = f"no pair yet, {n} games"
             else:
                 elo, low = float(m[8]), float(m[9])
                 verdict = "yes" if low > 0 else ("gain, interval includes 0" if elo > 0 else "no")

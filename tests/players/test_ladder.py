@@ -90,16 +90,19 @@ def test_the_summary_reads_each_sections_criteria_against_the_issues_bars() -> N
             "| mcts-1s vs mcts-2s | 40 | 16-24-0 | 40.0% | mcts-2s +70 [+15, +149] |",
             "| MCTS time losses | 160 | 1 | | |", "",
             "## anda-9", "", "| mcts-1s vs mcts-2s | 4 | 2-2-0 | 50.0% | mcts-2s +0 [-300, +300] |", "",
+            "## vaxandis-4", "", "| mcts-1s vs mcts-2s | 1 | 0-1-0 | 0.0% | |", "",
             "Left to the ladder's counts: 136 games, about 2.5 hours at -j 1 (...).", ""]
     lines = ladder.summary(args, body, ["vaxandis-5"])
-    rows = [r for r in lines if r.startswith("| spelde-5") or r.startswith("| anda-9")]
+    rows = [r for r in lines if r.startswith(("| spelde-5", "| anda-9", "| vaxandis-4"))]
     assert rows == [
         "| spelde-5 | 95% of 40: yes | 72% of 40: no | 50% of 40: no | +70 [+15, +149] of 40: yes | 1 of 160 |",
-        "| anda-9 | not played | not played | not played | +0 [-300, +300] of 4: no so far | not played |"]
-    # spelde-5 has its counts; anda-9 is short, vaxandis-5 not started
+        "| anda-9 | not played | not played | not played | +0 [-300, +300] of 4: no so far | not played |",
+        "| vaxandis-4 | not played | not played | not played | no pair yet, 1 games so far | not played |"]
+    # spelde-5 has its counts; anda-9 and vaxandis-4 are short, vaxandis-5 not started
     assert lines[-4] == ("Still short of the ladder's counts (each command resumes its folder): "
                          "`python -m bench.ladder --games vaxandis --sizes default -j 1`, "
-                         "`python -m bench.ladder --games anda --sizes default -j 1`.")
+                         "`python -m bench.ladder --games anda --sizes default -j 1`, "
+                         "`python -m bench.ladder --games vaxandis --sizes small -j 1`.")
     # a kept section has its counts but no journal behind them: it is to be played again
     kept = ladder.summary(args, body[:2] + [ladder.KEPT] + body[2:], [])
     assert "`python -m bench.ladder --games spelde --sizes small -j 1`" in kept[-4]
