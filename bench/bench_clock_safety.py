@@ -1,11 +1,12 @@
 """Does the clock-aware `mcts` ever lose on time? Real tournaments under Fischer and byo-yomi.
 
-    python -m bench.bench_clock_safety [--games N] [-j J] [--controls fischer,byoyomi] [--out DIR]
+    python -m bench.bench_clock_safety [--games N] [-j J] [--controls fischer,byoyomi]
+        [--only anda,anda-prison] [--out DIR]
 
 For each clock (Fischer 10 s + 0.1 s; byo-yomi 5 s main time + 3 periods of
 1 s), one `hexarena` tournament (engine processes, referee, journal) of the
 built-in `mcts` (1 s a move or less when the clock says so) against `random`
-on every game at its smallest recommended size (Anda-prison capped at 2 x
+on every game (or those --only names) at its smallest recommended size (Anda-prison capped at 2 x
 sites plies, as in bench/ladder.py), N games per game (default 40), seats
 alternating. Prints per game: games, mcts's time forfeits (goal 0), its other
 faults, its score, the mean and the longest think of its moves, and the
@@ -35,9 +36,9 @@ CONTROLS = {
 }
 
 
-def clock_config(control: str, games: int) -> config_mod.TournamentConfig:
+def clock_config(control: str, games: int, only: list[str] | None = None) -> config_mod.TournamentConfig:
     entries = []
-    for gid in registry.playable():
+    for gid in only or registry.playable():
         info = registry.get(gid)
         size = min(info.sizes)
         entry: dict = {"game": gid, "size": size}
@@ -50,9 +51,9 @@ def clock_config(control: str, games: int) -> config_mod.TournamentConfig:
     }, f"bench_clock_safety {control}")
 
 
-def summary(records: list) -> list[dict]:
+def summary(records: list, only: list[str] | None = None) -> list[dict]:
     rows = []
-    for gid in registry.playable():
+    for gid in only or registry.playable():
         mine = [r for r in records if r.game == gid]
         thinks = [t for r in mine for t, who in zip(r.think or [], movers(r)) if t is not None and who == "mcts"]
         rows.append({
@@ -85,17 +86,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=40, help="games per game (default 40)")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--controls", default="fischer,byoyomi")
+    parser.add_argument("--only", default=None, help="comma-separated game ids (default: every game)")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
+    only = args.only.split(",") if args.only else None
+    if only and (unknown := sorted(set(only) - set(registry.playable()))):
+        parser.error(f"--only: unknown game(s) {', '.join(unknown)}; games: {', '.join(registry.playable())}")
     with TemporaryDirectory() as tmp:
         base = args.out or Path(tmp)
         for control in args.controls.split(","):
             t0 = time.perf_counter()
-            records = trio.run(lambda: run(clock_config(control, args.games), base / control,
+            records = trio.run(lambda: run(clock_config(control, args.games, only), base / control,
                                            concurrency=args.jobs, resume=(base / control).exists()))
             print(f"{control}: {CONTROLS[control]}, mcts vs random, {args.games} games per game, -j {args.jobs}, "
                   f"{time.perf_counter() - t0:.0f} s wall")
-            print(table(summary(records)), flush=True)
+            print(table(summary(records, only)), flush=True)
 
 
 if __name__ == "__main__":
