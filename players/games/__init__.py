@@ -55,6 +55,13 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # the new terms draw more at the ply cap: `evaluate` 4-0-1, race and closeness
     # 1-0-4 (still a 3/5 score); seeds 0-3: race 0.2 and closeness 2-0-2, closeness
     # only 2-0-2. At n=5 against heuristic: 0-0-2 (stopped, no baseline). Open.
+    # n=5 is not solved: in real tournaments (Fischer 300 s + 2 s) mcts:1s drew 2 of 7 games
+    # against random at the 500-ply cap (the ladder's 0001, a 12-game probe's 0003): in
+    # both the opponent's tallest stack outgrew or kept up with ours, so it never froze. In
+    # process, mcts:0.5s with tree reuse against random, seeds 100-111, games won by ply 200
+    # (the rest open, none lost): as is 6/12; + a mobility share 5 * (B-W)/(B+W+1) 8/12;
+    # the race capped at 40 levels instead of 10: 6/11; + a bonus of 3 for the lead and
+    # race weight 1: 0/3 (stopped). Open games mostly trail the race, but not all.
     "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
                                       scale=vaxandis.SEARCH_SCALE),
     # playouts misjudge Spelde, random (0 of 6 against greedy at n=5, 0.15 s a
