@@ -139,6 +139,23 @@ def test_mcts_n_is_reproducible_with_a_seed_across_a_served_game() -> None:
     assert all(a.startswith("=") for a in answers), answers
 
 
+def test_the_served_search_pauses_the_collector_and_freezes_its_tree() -> None:
+    """The serving loop's searches run without the cyclic collector (its pauses overran
+    byo-yomi periods) and leave it as they found it, with what survived frozen."""
+    import gc
+    engine = make_engine("mcts:200", 3)
+    assert engine.handle("1 game spelde nopie\n").startswith("=")
+    frozen = gc.get_freeze_count()
+    try:
+        assert engine.handle("2 genmove b\n").startswith("=") and gc.isenabled()
+        assert gc.get_freeze_count() > frozen                 # the kept tree among them
+        gc.disable()
+        assert engine.handle("3 genmove w\n").startswith("=") and not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
 def test_the_move_budget_ends_a_search_that_has_iterations_to_spare() -> None:
     bot = MctsBot(iterations=10**9, seconds=None)
     state = new("anda", 5, "nopie")
