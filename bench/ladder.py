@@ -254,8 +254,9 @@ def left(args: argparse.Namespace, folder_name: str,
          records: dict[str, list[GameRecord]], doubling: int = 0) -> tuple[int, float, int]:
     """(games, seconds at -j 1, games not costed) still to play to the ladder's counts (and
     to `doubling` games in the doubling tournament): each pairing's games at its mean game
-    time so far (the doubling games': the gauntlet's two MCTS's), else at its tournament's; the games of a tournament not begun are not
-    costed (its players' game times can differ by 100x)."""
+    time so far (the doubling games': the gauntlet's two MCTS's), else at its tournament's;
+    the games of a tournament not begun are not costed (its players' game times can differ
+    by 100x)."""
     fast, slow = names(args)
     pairings = {"mcts": [{fast, o} for o in (*BASE, slow)],
                 "base": [{a, b} for i, a in enumerate(BASE) for b in BASE[i + 1:]],
