@@ -269,8 +269,9 @@ def left(args: argparse.Namespace, folder_name: str,
             times = [r.seconds for r in ours if {r.first, r.second} == pair]
             missing = max(0, wanted_each - len(times))
             # the doubling tournament's games cost what the gauntlet's games of the same pair did
-            same = [r.seconds for r in records.get("mcts", []) if not r.void and {r.first, r.second} == pair]
-            times = times or (same if kind == "doubling" else []) or [r.seconds for r in ours]
+            if not times and kind == "doubling":
+                times = [r.seconds for r in records.get("mcts", []) if not r.void and {r.first, r.second} == pair]
+            times = times or [r.seconds for r in ours]
             games += missing
             if times:
                 seconds += missing * sum(times) / len(times)
