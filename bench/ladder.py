@@ -41,7 +41,8 @@ checkout's data folder, two chunks side by side on a 2-core machine::
 
 then ``python -m bench.ladder --report-only`` here, and commit ``docs/``.
 A chunk stopped at any point resumes where it stopped (games in flight are
-played again).
+played again). Stopped by Ctrl-C or SIGTERM, ``bench.ladder`` stops its
+tournament and logs the chunk (``"finished": false``) before it exits.
 
 The full ladder (the defaults) is 40 games a pairing at the smallest size
 and 20 at the default size, MCTS at 1 s and 2 s a move.
@@ -55,6 +56,7 @@ import os
 import platform
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -67,6 +69,7 @@ from hexarena.results.records import GameRecord, read_journal
 from hexarena.results.sprt import estimate, game_points, pairs, pentanomial
 
 ROOT = Path(__file__).resolve().parents[1]
+STOP_GRACE = 60.0      # seconds a stopped tournament has to stop before it is killed
 BASE = ("random", "greedy", "heuristic")
 #: Actions every game of a game's ladder opens with, before its random ones. Anda's random
 #: 2-action opening would be its pie (a komi drawn from 0 to the board's sites, then a random
@@ -126,10 +129,19 @@ def sizes(game: str) -> dict[str, int]:
 def hexarena(*argv: str) -> str:
     cmd = [sys.executable, "-m", "hexarena", *argv]
     print("$", shlex.join(cmd), flush=True)
-    out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-    if out.returncode != 0:
-        sys.exit(f"{shlex.join(cmd)} failed ({out.returncode}):\n{out.stderr}")
-    return out.stdout
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT) as proc:
+        try:
+            stdout, stderr = proc.communicate()
+        except BaseException:                  # stopped (SIGTERM, Ctrl-C): the tournament stops too, as it would
+            proc.send_signal(signal.SIGTERM)   # alone (its games in flight abandoned, its journal intact)
+            try:
+                proc.communicate(timeout=STOP_GRACE)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            raise
+    if proc.returncode != 0:
+        sys.exit(f"{shlex.join(cmd)} failed ({proc.returncode}):\n{stderr}")
+    return stdout
 
 
 def commit() -> str:
@@ -447,13 +459,22 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def stopped(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     argv = argv if argv is not None else sys.argv[1:]
     if not args.report_only:
-        for game in args.games:
-            for word in args.sizes:
-                play(args, game, sizes(game)[word], per_pair(args, word), argv)
+        # SIGTERM ends the run as Ctrl-C does: the tournament stops, the chunk is logged in ladder.json
+        previous = signal.signal(signal.SIGTERM, stopped)
+        try:
+            for game in args.games:
+                for word in args.sizes:
+                    play(args, game, sizes(game)[word], per_pair(args, word), argv)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     folders = [args.out / f"{g}-{n}" for g in registry.playable() for n in dict.fromkeys(sizes(g).values())]
     earlier = args.page.read_text() if args.page.exists() else ""
     args.page.write_text(page(args, folders, earlier))

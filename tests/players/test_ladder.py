@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -148,3 +152,29 @@ def test_the_doubling_row_counts_the_pairs_of_the_gauntlet_and_the_doubling_tour
     assert f"[{ladder.signed(est.elo_low)}, {ladder.signed(est.elo_high)}]" in row
     assert rows[-1] == "| MCTS time losses | 7 | 0 | | |"
     assert ladder.criteria({"mcts": gauntlet}, f, s)[1].startswith(f"| {f} vs {s} | 2 | 0-2-0 |")
+
+
+def test_a_ladder_stopped_by_sigterm_stops_its_tournament_and_logs_the_chunk(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "bench.ladder", "--games", "spelde", "--sizes", "small", "--games-small", "40",
+           "--fast", "0.2", "--slow", "0.4", "--main", "30", "--increment", "0.1", "-j", "1",
+           "--out", str(out), "--page", str(tmp_path / "ladder.md")]
+    proc = subprocess.Popen(cmd, cwd=ladder.ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while ladder.played(out / "spelde-5") < 1 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=90) == 128 + signal.SIGTERM
+    runs = json.loads((out / "spelde-5" / "ladder.json").read_text())["runs"]
+    assert len(runs) == 1 and runs[0]["finished"] is False
+    assert 1 <= runs[0]["games_after"] == ladder.played(out / "spelde-5") < 4 * 40
+    tournaments = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _cmdline(p).count(str(out))]
+    assert tournaments == []                                   # the tournament (and its engines) stopped too
+
+
+def _cmdline(proc: Path) -> str:
+    try:
+        return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:                                            # gone meanwhile
+        return ""
