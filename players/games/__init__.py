@@ -62,6 +62,15 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # (the rest open, none lost): as is 6/12; + a mobility share 5 * (B-W)/(B+W+1) 8/12;
     # the race capped at 40 levels instead of 10: 6/11; + a bonus of 3 for the lead and
     # race weight 1: 0/3 (stopped). Open games mostly trail the race, but not all.
+    # Later, mcts:0.25s (or 430 iterations, the same) with reuse against random, seeds
+    # 200-215, won by ply 300 (the rest open, none lost): as is 10/16; no weight on the
+    # stack count 11/16 (leads the race in all 16 at ply 60, yet 5 open: the opponent keeps
+    # ~20 stacks, ~5 of them unfrozen, that our few tall ones cannot all sit beside); a
+    # bonus of 2 per stack taller than every enemy stack 11/16; race weight 1 up to 20
+    # levels 5/16; 0.25 (430 it.) 7/16; mobility share 5 (430 it.) 8/16; frozen counted at
+    # margins 1, 3, 6 (0.25 s, so fewer iterations) 5/16; cut-off after 0 random plies
+    # 1/16, 6: 3/16, 40: 8/15 (430 it. each). Only the depth matters much: the 20 random
+    # plies stay. Open.
     "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
                                       scale=vaxandis.SEARCH_SCALE),
     # playouts misjudge Spelde, random (0 of 6 against greedy at n=5, 0.15 s a
@@ -119,6 +128,12 @@ CANDIDATES: dict[str, Candidates] = {
 #: PREFIX): 0.5s+narrow against 0.5s+wide (--first 40) 11/16, pairs won twice 3-0;
 #: 1s+narrow against 0.5s+narrow (--first 60, 5 pairs) 8/10, 3-0; 1s+wide against 0.5s+wide
 #: (--first 60, 6 pairs) 10/12, 4-0.
+#: But from 1,000 iterations on (~1 s a move at n=7) Anda's search stops gaining: the ladder's
+#: mcts:2s against mcts:1s is 19-21 (40 games) and in-process (no reuse; same prefix and
+#: openings, 8 pairs) 2,000 iterations against 1,000 score 8/16, pairs won twice 2-2; the
+#: two pick the same move in 18 of 28 positions of ladder games. With the evaluation alone
+#: at the leaves (no random plies) the search still gains (2,000 against 1,000: 11/16,
+#: 4-1) but is weaker at equal time (2,000 static against 1,000 cut-off: 5/14, 1-3).
 NARROW: set[str] = {"anda", "anda-prison"}
 
 _cache: dict[str, Evaluator] = {}
