@@ -67,8 +67,9 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # stack count 11/16 (leads the race in all 16 at ply 60, yet 5 open: the opponent keeps
     # ~20 stacks, ~5 of them unfrozen, that our few tall ones cannot all sit beside); a
     # bonus of 2 per stack taller than every enemy stack 11/16; race weight 1 up to 20
-    # levels 5/16; 0.25 (430 it.) 7/16; mobility share 5 (430 it.) 8/16; frozen counted at
-    # margins 1, 3, 6 (0.25 s, so fewer iterations) 5/16; cut-off after 0 random plies
+    # levels 5/16; race weight 0.25 (430 it.) 7/16; mobility share 5 (430 it.) 8/16; a frozen
+    # stack counted as the mean of "frozen by a margin of 1, 3, 6 levels" (0.25 s, so fewer
+    # iterations) 5/16; cut-off after 0 random plies
     # 1/16, 6: 3/16, 40: 8/15 (430 it. each). Only the depth matters much: the 20 random
     # plies stay. Open.
     "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
