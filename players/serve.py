@@ -78,8 +78,8 @@ def collector_paused() -> Iterator[None]:
     """Run the body without Python's cyclic garbage collector; then freeze what survived.
 
     A search allocates hundreds of thousands of objects, so the collector runs
-    often, and its full collections walk every live node of the tree: pauses of
-    0.1-0.4 s that the search's deadline cannot see. In Anda-prison (n=7) a
+    often, and its full collections walk every live node of the tree: single
+    iterations of 36-127 ms that the search's deadline cannot see. In Anda-prison (n=7) a
     0.65 s search (byo-yomi's 1 s period) took up to 1.12 s, and mcts lost a
     game on time in `bench.bench_clock_safety` under byo-yomi; with the collector
     paused the longest took 0.67 s. The tree holds no reference cycles (a search

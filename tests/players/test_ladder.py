@@ -5,7 +5,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 import tomllib
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from hexarena.referee import config as C
 from hexarena.results.records import GameRecord
 from hexarena.results.sprt import estimate, pairs, pentanomial
 from hexarena.results.vocabulary import VOID_RESULT
+from tests.cluster.realcluster import processes_with, wait_until
 
 
 def test_the_ladder_configs_are_valid_tournaments() -> None:
@@ -160,21 +160,11 @@ def test_a_ladder_stopped_by_sigterm_stops_its_tournament_and_logs_the_chunk(tmp
            "--fast", "0.2", "--slow", "0.4", "--main", "30", "--increment", "0.1", "-j", "1",
            "--out", str(out), "--page", str(tmp_path / "ladder.md")]
     proc = subprocess.Popen(cmd, cwd=ladder.ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while ladder.played(out / "spelde-5") < 1 and time.monotonic() < deadline:
-        time.sleep(0.2)
+    wait_until(lambda: ladder.played(out / "spelde-5") >= 1 or proc.poll() is not None, 120, "a first game")
     assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=90) == 128 + signal.SIGTERM
     runs = json.loads((out / "spelde-5" / "ladder.json").read_text())["runs"]
     assert len(runs) == 1 and runs[0]["finished"] is False
     assert 1 <= runs[0]["games_after"] == ladder.played(out / "spelde-5") < 4 * 40
-    tournaments = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _cmdline(p).count(str(out))]
-    assert tournaments == []                                   # the tournament (and its engines) stopped too
-
-
-def _cmdline(proc: Path) -> str:
-    try:
-        return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:                                            # gone meanwhile
-        return ""
+    assert processes_with(str(out / "spelde-5" / "mcts")) == {}   # its tournament stopped too

@@ -1,6 +1,7 @@
 """MCTS's parts: evaluators, an injected selection rule, tree reuse, reproducibility; heuristic strength."""
 from __future__ import annotations
 
+import gc
 import math
 import random
 
@@ -142,7 +143,6 @@ def test_mcts_n_is_reproducible_with_a_seed_across_a_served_game() -> None:
 def test_the_served_search_pauses_the_collector_and_freezes_its_tree() -> None:
     """The serving loop's searches run without the cyclic collector (its pauses overran
     byo-yomi periods) and leave it as they found it, with what survived frozen."""
-    import gc
     engine = make_engine("mcts:200", 3)
     assert engine.handle("1 game spelde nopie\n").startswith("=")
     frozen = gc.get_freeze_count()
