@@ -25,7 +25,9 @@ distinct ``random_action`` draw. A listed node expands one child a visit until
 all are there, so its value is the mean over all the opponent's replies, most
 of them poor; with ``narrow`` (players.games.NARROW: games whose candidates come
 best first), a listed node below the root grows by the same widening, in its
-candidates' order, so that the search looks deeper along the likely replies.
+candidates' order, so that the search looks deeper along the likely replies
+(and at once, whatever its width, when every child it has is a proven loss for
+its mover: a refuted node looks for a way out instead of losing its visits).
 
 Proofs (MCTS-Solver, simplified): a child whose state is over is solved on
 expansion; a node with a child that wins for its mover is solved as that win,
@@ -272,7 +274,7 @@ class _Search:
             untried = node.untried if node.untried is not None else self._look(node)
             child = None
             if untried and self.narrow and node.children and node is not self.root:
-                if self._has_room(node):
+                if self._has_room(node) or all(lost(c) for c in node.children):
                     child = self._expand(node, untried)
             elif untried or (not node.listed and self._widen(node, untried)):
                 child = self._expand(node, untried)

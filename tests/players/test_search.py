@@ -14,7 +14,8 @@ from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 from hexarena.players import Budget, MctsBot, greedy_bot, heuristic_bot
 from hexarena.players.evaluators import CutoffPlayout, PolicyPlayout, RandomPlayout, StaticEvaluation, squash
-from hexarena.players.mcts import WIDENING
+from hexarena.players.mcts import WIDENING, _Search
+from hexarena.players.tree import Node
 from hexarena.players.games import MODULES, candidates_for, evaluation_for, evaluator_for, selection_for
 from hexarena.players.selection import UCT, Rave
 from hexarena.players.serve import make_engine
@@ -362,3 +363,25 @@ def test_a_narrow_search_is_reproducible_and_still_sees_a_win_in_one() -> None:
     for state in (walk(new("anda-prison", 5), plies, seed) for seed, plies in ((3, 9), (38, 19))):
         action = MctsBot(iterations=1, seconds=None, narrow=True).search(state, random.Random(1)).action
         assert not loses_at_once(state, action), state.position()
+
+
+def test_a_narrow_node_whose_children_all_lose_widens_at_once() -> None:
+    """A narrow node gets a new child only as its visits allow, except when every child it
+    has is a proven loss for its mover: then it looks for a way out at its next visit."""
+    state = walk(new("anda-prison", 7), 30, 2)
+    search = _Search(Node(state, None, None), random.Random(0), evaluator_for(state),
+                     selection_for(state), candidates_for(state), narrow=True)
+    root = search.root
+    action = next(iter(state.legal_actions()))
+    inner = Node(state.play(action), action, holder_after(state.to_move, action))
+    root.children, root.untried, root.listed = [inner], [], True
+    untried = search._look(inner)
+    for _ in range(3):
+        reply = search._expand(inner, untried)
+        assert reply is not None and not reply.solved
+    search._iterate()                                        # its replies are not proven: no new one
+    assert len(inner.children) == 3 and inner.visits == 1 and not search._has_room(inner)
+    for reply in inner.children:                             # now all lose for the mover
+        reply.solved, reply.winner = True, reply.holder.other
+    search._iterate()
+    assert len(inner.children) == 4 and not inner.children[3].solved
