@@ -135,6 +135,14 @@ CANDIDATES: dict[str, Candidates] = {
 #: two pick the same move in 18 of 28 positions of ladder games. With the evaluation alone
 #: at the leaves (no random plies) the search still gains (2,000 against 1,000: 11/16,
 #: 4-1) but is weaker at equal time (2,000 static against 1,000 cut-off: 5/14, 1-3).
+#: 4 random plies instead of 10 (same prefix, iterations, 8 pairs a line): 2,000 against
+#: 1,000 10/16 (2-0), then pairs 8-15 6/16 (1-3): 16/32, no gain either; at about equal
+#: time (1,400 against 10 plies' 1,000) 6/16 (1-3); against heuristic 1,400 with 4 plies
+#: 14/20 (pairs won twice 4-0), 1,000 with 10 plies 17/20 (8-1). Implicit minimax backups
+#: (Lanctot et al. 2014: UCT on 0.6 x mean + 0.4 x the subtree's minimax of the squashed
+#: evaluation) with 10 plies, 2,000 against 1,000: 6/16 (1-3). The static evaluation is
+#: coarse (a stone is ~0.04 after the squash and many replies tie), which the random
+#: plies smooth (their values' spread: 0.05-0.13 at 10 plies, 0.02-0.10 at 4). Open.
 NARROW: set[str] = {"anda", "anda-prison"}
 
 _cache: dict[str, Evaluator] = {}
