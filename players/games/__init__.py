@@ -71,7 +71,13 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # stack counted as the mean of "frozen by a margin of 1, 3, 6 levels" (0.25 s, so fewer
     # iterations) 5/16; cut-off after 0 random plies
     # 1/16, 6: 3/16, 40: 8/15 (430 it. each). Only the depth matters much: the 20 random
-    # plies stay. Open.
+    # plies stay. At 1,700 iterations (about 1 s a move, as in the ladder) and the real ply
+    # cap of 500, seeds 200-211: as is 8/12 won against random (4 open: 90% of the points,
+    # below the bar), no weight on the stack count 12/12 (it leads the height race by 6-15
+    # levels at ply 60 in all 12); but against heuristic that variant scored 0-1-2 (W-L-D,
+    # seeds 200-202) at n=5, 1,700 iterations, and 1-0-2 at n=4, 1 s a move (the ladder's
+    # n=4 with the stack count: 33-0-7). Kept as is. Next: a weight between, or no stack
+    # count only once the board has no room for placements (any change replays vaxandis-4/5).
     "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
                                       scale=vaxandis.SEARCH_SCALE),
     # playouts misjudge Spelde, random (0 of 6 against greedy at n=5, 0.15 s a
