@@ -148,7 +148,20 @@ CANDIDATES: dict[str, Candidates] = {
 #: (Lanctot et al. 2014: UCT on 0.6 x mean + 0.4 x the subtree's minimax of the squashed
 #: evaluation) with 10 plies, 2,000 against 1,000: 6/16 (1-3). The static evaluation is
 #: coarse (a stone is ~0.04 after the squash and many replies tie), which the random
-#: plies smooth (their values' spread: 0.05-0.13 at 10 plies, 0.02-0.10 at 4). Open.
+#: plies smooth (their values' spread: 0.05-0.13 at 10 plies, 0.02-0.10 at 4).
+#: `python -m bench.fit_evaluation docs/ladder/anda-7/mcts docs/ladder/anda-7/base` (280 games):
+#: `evaluate` tells nothing in a game's first quarter (log loss 0.858 at SCALE 6, a coin's
+#: 0.693, fitted 0.693) and SCALE 6 is too sure later (fitted scales 12, 10, 7 by quarter).
+#: Logistic fits of its terms (5-fold by game): stones add nothing once territory and safety
+#: are known; territory decides as the board fills, safety while it is open. A candidate fitted
+#: so (0.85 x territory x filled share^2 + 0.31 x safety x empty share^2, in logits) predicts
+#: far better (log loss by quarter 0.64, 0.53, 0.33, 0.06 against 0.86, 0.61, 0.43, 0.19) but
+#: did not play better (aduel, 8 pairs, same prefix): with 10 random plies against `evaluate`,
+#: 1,000 iterations each, 9/16 (pairs won twice 2-1); 2,000 against 1,000 both with it 8/16
+#: (2-2); static at 2,000 against `evaluate`'s 1,000 3/10 (stopped). Nor did a narrower
+#: widening (1 + sqrt(visits): 2,000 against 1,000 3/12, stopped) or ordering a node's untried
+#: candidates by the evaluation one ply deep once it has 8 visits (2,000 against 1,000 3/6,
+#: stopped). Open.
 NARROW: set[str] = {"anda", "anda-prison"}
 
 _cache: dict[str, Evaluator] = {}
