@@ -156,7 +156,7 @@ CANDIDATES: dict[str, Candidates] = {
 #: are known; territory decides as the board fills, safety while it is open. A candidate fitted
 #: so (0.85 x territory x filled share^2 + 0.31 x safety x empty share^2, in logits) predicts
 #: far better (log loss by quarter 0.64, 0.53, 0.33, 0.06 against 0.86, 0.61, 0.43, 0.19) but
-#: did not play better (aduel, 8 pairs, same prefix): with 10 random plies against `evaluate`,
+#: did not play better (in-process duels as above, 8 pairs): with 10 random plies against `evaluate`,
 #: 1,000 iterations each, 9/16 (pairs won twice 2-1); 2,000 against 1,000 both with it 8/16
 #: (2-2); static at 2,000 against `evaluate`'s 1,000 3/10 (stopped). Nor did a narrower
 #: widening (1 + sqrt(visits): 2,000 against 1,000 3/12, stopped) or ordering a node's untried
