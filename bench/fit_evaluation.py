@@ -16,7 +16,8 @@ of the game played), the table gives the log loss of:
 * ``scale``: the evaluation squashed by the game's SCALE, as MCTS uses it;
 * ``fitted``: a logistic fit of the evaluation (cross-validated: each fold
   of games is predicted by a fit to the others), with the scale it fits
-  (``fit_scale``: the advantage worth 1/(1+e^-1)) and its accuracy.
+  (``fit_scale``: the advantage worth 1/(1+e^-1); negative: the evaluation points the
+  wrong way) and its accuracy.
 
 Lower is better; ``fitted`` well below ``scale`` says the game's SCALE is
 off in that phase, ``fitted`` near ``const`` that the evaluation tells little.
@@ -113,7 +114,7 @@ def phase_rows(games: list[tuple[float, list[tuple[float, float]]]], scale: floa
             "scale": f"{log_loss(1.0 / (1.0 + np.exp(-np.clip(xv / scale, -60, 60))), yv):.3f}",
             "fitted": f"{log_loss(predicted, yv):.3f}",
             "accuracy": f"{np.mean((predicted[decided] > 0.5) == (yv[decided] == 1.0)):.2f}" if decided.any() else "-",
-            "fit_scale": f"{1.0 / slope:.2f}" if slope > 1e-9 else "inf",
+            "fit_scale": f"{1.0 / slope:.2f}" if abs(slope) > 1e-9 else "inf",
         })
     return rows
 
