@@ -29,6 +29,17 @@ MODULES: dict[str, ModuleType] = {
     "vaxandis": vaxandis,
     "marbanta": marbanta,
 }
+#: Marbanta's evaluation serves `heuristic` only (MCTS plays random playouts there).
+#: `python -m bench.fit_evaluation docs/ladder/marbanta-*/base docs/ladder/marbanta-*/mcts`
+#: (420 games): the former evaluation, the mover's legal roots (greedy's measure), told
+#: nothing (log loss 0.69 in every quarter of the game, a coin's; its heuristic scored
+#: 22/40 and 7/20 against greedy in the ladder at n=7 and 9). Logistic fits of candidate
+#: terms (with the 60 doubling games too, 5-fold by game) found stones (+0.161 logits each,
+#: Black's minus White's) and free sites (-0.084) predictive and the legal roots nothing
+#: more; `evaluate` is those two (the tool: 0.66, 0.46, 0.38, 0.33 by quarter at SCALE 6).
+#: In-process (bench.bench_mcts.score, 20 games, seats alternating), the new heuristic
+#: against greedy 20/20 at n=7 and 20/20 at n=9; against the former heuristic 20/20 and
+#: 20/20. MCTS still beats it: mcts:1000 (about 1 s a move at n=7) 9/10.
 
 #: MCTS's evaluator per game, where random playouts are not the best choice.
 #: Each game's `evaluate` takes that game's own state class (e.g. AndaState); the

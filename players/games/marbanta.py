@@ -1,25 +1,30 @@
-"""Marbanta: sight and the opponent's remaining turns (RULES.md section 6).
+"""Marbanta: stones and room (RULES.md section 6).
 
-The player with no legal turn wins, so the player who just moved wants the
-player to move to keep turns. The evaluation is the number of legal roots of
-the side to move (its sites that see a friendly group and have room,
-``legal_cells``), counted for the player who moved last: Black's advantage
-is that count when White is to move and minus it when Black is.
+The player with no legal turn wins, so each side wants to run out of room
+first. Black's advantage = stones (Black's minus White's: a side with more
+stones down has filled more of its room) less ``FREE`` times the free sites
+(Black's minus White's: empty sites next to no stone of that colour, where
+its new groups can still go).
 
-Measured and rejected (12 games each against greedy at n=7): adding each
-colour's own potential roots against it (players.games.common.sight, the
-room check left out) as a zero-sum difference scored 4 of 12 at weight 1 and
-0.3, and 0 of 12 when the own roots counted in one's favour. So this
-evaluation is greedy's measure, and `heuristic` plays Marbanta as greedy does.
+The weights are a logistic fit to the positions of the ladder's Marbanta
+games (420 at n=7 and 9, 5-fold by game; players/games/__init__.py
+has the figures): the earlier evaluation, the side to move's legal roots
+(greedy's measure), predicted nothing (log loss 0.69 in every phase, a
+coin's), this one 0.66, 0.46, 0.38, 0.33 by quarter of the game
+(`python -m bench.fit_evaluation docs/ladder/marbanta-*/base docs/ladder/marbanta-*/mcts`).
 """
 from __future__ import annotations
 
-from hexarena.engine.core import Colour
-from hexarena.engine.game import GameState
+from hexarena.engine.game import StoneState
 
-SCALE = 5.0
+#: Black's advantage that makes an expected score of 1/(1+e^-1) (the fit: 0.161 a stone).
+SCALE = 6.0
+#: The weight of a free site against a stone (the fit: -0.084 against 0.161).
+FREE = 0.52
 
 
-def evaluate(state: GameState) -> float:
-    roots = state.legal_cells().bit_count()
-    return float(roots) if state.to_move is Colour.WHITE else -float(roots)
+def evaluate(state: StoneState) -> float:
+    board, b, w = state.board, state.black, state.white
+    empty = board.mask & ~(b | w)
+    free = (empty & ~board.expand(b)).bit_count() - (empty & ~board.expand(w)).bit_count()
+    return (b.bit_count() - w.bit_count()) - FREE * free

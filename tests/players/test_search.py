@@ -195,9 +195,20 @@ def duel(game: str, size: int, a, b, games: int) -> float:
     return score
 
 
-@pytest.mark.parametrize("game,size", [("spelde", 6), ("vaxandis", 4)])
+@pytest.mark.parametrize("game,size", [("spelde", 6), ("vaxandis", 4), ("marbanta", 7)])
 def test_heuristic_beats_greedy(game: str, size: int) -> None:
     assert duel(game, size, heuristic_bot, greedy_bot, 8) >= 6
+
+
+def test_marbantas_evaluation_counts_stones_and_free_sites() -> None:
+    from hexarena.players.games import marbanta
+    from tests.engine.games.marbanta.test_marbanta import board
+    # n=5 (61 sites): e5 has 6 neighbours, the corner a1 3, so Black has 61-2-6 = 53 free
+    # sites and White 61-2-3 = 56: Black, with less room left, is ahead.
+    assert marbanta.evaluate(board("B e5 / W a1")) == pytest.approx(-marbanta.FREE * (53 - 56))
+    # a second Black stone beside e5: one stone more; 58 empty sites, 8 of them next to Black
+    # (50 free) and 3 next to White (55 free)
+    assert marbanta.evaluate(board("B e5 e6 / W a1")) == pytest.approx(1 - marbanta.FREE * (50 - 55))
 
 
 # -- candidates (a cheap superset of the legal actions) -------------------------------------
