@@ -88,6 +88,7 @@ def log_loss(p: np.ndarray, y: np.ndarray) -> float:
 
 def phase_rows(games: list[tuple[float, list[tuple[float, float]]]], scale: float, phases: int,
                folds: int) -> list[dict[str, object]]:
+    """The table's rows: one per phase, from (Black's score, positions) of each game."""
     rows: list[dict[str, object]] = []
     for k in range(phases):
         lo, hi = k / phases, (k + 1) / phases

@@ -39,7 +39,7 @@ MODULES: dict[str, ModuleType] = {
 #: more; `evaluate` is those two (the tool: 0.66, 0.46, 0.38, 0.33 by quarter at SCALE 6).
 #: In-process (bench.bench_mcts.score, 20 games, seats alternating), the new heuristic
 #: against greedy 20/20 at n=7 and 20/20 at n=9; against the former heuristic 20/20 and
-#: 20/20. MCTS still beats it: mcts:1000 (about 1 s a move at n=7) 9/10.
+#: 20/20. MCTS still beats it: mcts:1000 (about 1 s a move at n=7) 9/10, mcts:600 at n=9 7/10.
 
 #: MCTS's evaluator per game, where random playouts are not the best choice.
 #: Each game's `evaluate` takes that game's own state class (e.g. AndaState); the

@@ -16,10 +16,11 @@ from hexarena.players import Budget, MctsBot, greedy_bot, heuristic_bot
 from hexarena.players.evaluators import CutoffPlayout, PolicyPlayout, RandomPlayout, StaticEvaluation, squash
 from hexarena.players.mcts import WIDENING, _Search
 from hexarena.players.tree import Node
-from hexarena.players.games import MODULES, candidates_for, evaluation_for, evaluator_for, selection_for
+from hexarena.players.games import MODULES, candidates_for, evaluation_for, evaluator_for, marbanta, selection_for
 from hexarena.players.selection import UCT, Rave
 from hexarena.players.serve import make_engine
 from tests.engine import boards
+from tests.engine.games.marbanta.test_marbanta import board as marbanta_board
 
 
 def new(game: str, size: int, *tokens: str) -> GameState:
@@ -201,14 +202,12 @@ def test_heuristic_beats_greedy(game: str, size: int) -> None:
 
 
 def test_marbantas_evaluation_counts_stones_and_free_sites() -> None:
-    from hexarena.players.games import marbanta
-    from tests.engine.games.marbanta.test_marbanta import board
     # n=5 (61 sites): e5 has 6 neighbours, the corner a1 3, so Black has 61-2-6 = 53 free
     # sites and White 61-2-3 = 56: Black, with less room left, is ahead.
-    assert marbanta.evaluate(board("B e5 / W a1")) == pytest.approx(-marbanta.FREE * (53 - 56))
+    assert marbanta.evaluate(marbanta_board("B e5 / W a1")) == pytest.approx(-marbanta.FREE * (53 - 56))
     # a second Black stone beside e5: one stone more; 58 empty sites, 8 of them next to Black
     # (50 free) and 3 next to White (55 free)
-    assert marbanta.evaluate(board("B e5 e6 / W a1")) == pytest.approx(1 - marbanta.FREE * (50 - 55))
+    assert marbanta.evaluate(marbanta_board("B e5 e6 / W a1")) == pytest.approx(1 - marbanta.FREE * (50 - 55))
 
 
 # -- candidates (a cheap superset of the legal actions) -------------------------------------
