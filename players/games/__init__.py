@@ -172,7 +172,11 @@ CANDIDATES: dict[str, Candidates] = {
 #: (2-2); static at 2,000 against `evaluate`'s 1,000 3/10 (stopped). Nor did a narrower
 #: widening (1 + sqrt(visits): 2,000 against 1,000 3/12, stopped) or ordering a node's untried
 #: candidates by the evaluation one ply deep once it has 8 visits (2,000 against 1,000 3/6,
-#: stopped). Open.
+#: stopped). The one lead: that candidate *static* at the leaves (no playout noise, and not
+#: coarse) gains from doubling at about the ladder's budget (~4,400 iterations a second):
+#: 8,000 against 4,000 8/12 (pairs won twice 2-0), 4,000 against heuristic 13/16 (5-0), but
+#: against the current evaluator at about equal time (1,700 iterations, 10 random plies) it
+#: is weaker: 3/12 (0-3). Open.
 NARROW: set[str] = {"anda", "anda-prison"}
 
 _cache: dict[str, Evaluator] = {}
