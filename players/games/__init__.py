@@ -176,7 +176,9 @@ CANDIDATES: dict[str, Candidates] = {
 #: coarse) gains from doubling at about the ladder's budget (~4,400 iterations a second):
 #: 8,000 against 4,000 8/12 (pairs won twice 2-0), 4,000 against heuristic 13/16 (5-0), but
 #: against the current evaluator at about equal time (1,700 iterations, 10 random plies) it
-#: is weaker: 3/12 (0-3). Open.
+#: is weaker: 3/12 (0-3); with 2 random plies before it (3,200 iterations) against the
+#: current 1,600, 1/10 (stopped). The 10 random plies are worth more than their noise costs
+#: at 1 s, and the noise is what stops the gain from 2 s. Open.
 NARROW: set[str] = {"anda", "anda-prison"}
 
 _cache: dict[str, Evaluator] = {}
