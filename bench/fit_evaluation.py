@@ -66,12 +66,16 @@ def black_score(record: GameRecord) -> float | None:
     return 1.0 if record.winner == record.black else 0.0
 
 
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -60, 60)))
+
+
 def fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-6) -> tuple[float, float]:
     """(intercept, slope) of the logistic regression of y (scores in [0, 1]) on x (Newton)."""
     X = np.c_[np.ones(len(x)), x]
     w = np.zeros(2)
     for _ in range(40):
-        p = 1.0 / (1.0 + np.exp(-np.clip(X @ w, -60, 60)))
+        p = sigmoid(X @ w)
         grad = X.T @ (p - y) + ridge * w
         hess = (X * (p * (1 - p))[:, None]).T @ X + ridge * np.eye(2)
         step = np.linalg.solve(hess, grad)
@@ -106,13 +110,13 @@ def phase_rows(games: list[tuple[float, list[tuple[float, float]]]], scale: floa
         for i in range(folds):
             held = f == i
             a, b = fit(xv[~held], yv[~held]) if (~held).any() else (0.0, 0.0)
-            predicted[held] = 1.0 / (1.0 + np.exp(-np.clip(a + b * xv[held], -60, 60)))
+            predicted[held] = sigmoid(a + b * xv[held])
         _, slope = fit(xv, yv)
         decided = yv != 0.5
         rows.append({
             "phase": f"{lo:.2f}-{hi:.2f}", "positions": len(xv),
             "const": f"{log_loss(np.full(len(yv), yv.mean()), yv):.3f}",
-            "scale": f"{log_loss(1.0 / (1.0 + np.exp(-np.clip(xv / scale, -60, 60))), yv):.3f}",
+            "scale": f"{log_loss(sigmoid(xv / scale), yv):.3f}",
             "fitted": f"{log_loss(predicted, yv):.3f}",
             "accuracy": f"{np.mean((predicted[decided] > 0.5) == (yv[decided] == 1.0)):.2f}" if decided.any() else "-",
             "fit_scale": f"{1.0 / slope:.2f}" if abs(slope) > 1e-9 else "inf",

@@ -16,6 +16,7 @@ coin's), this one 0.66, 0.46, 0.38, 0.33 by quarter of the game
 from __future__ import annotations
 
 from hexarena.engine.game import StoneState
+from hexarena.engine.games.marbanta.moves import free_sites, tables
 
 #: Black's advantage that makes an expected score of 1/(1+e^-1) (the fit: 0.161 a stone).
 SCALE = 6.0
@@ -24,7 +25,6 @@ FREE = 0.52
 
 
 def evaluate(state: StoneState) -> float:
-    board, b, w = state.board, state.black, state.white
-    empty = board.mask & ~(b | w)
-    free = (empty & ~board.expand(b)).bit_count() - (empty & ~board.expand(w)).bit_count()
+    t, b, w = tables(state.variant.size), state.black, state.white
+    free = free_sites(t, b, w).bit_count() - free_sites(t, w, b).bit_count()
     return (b.bit_count() - w.bit_count()) - FREE * free
