@@ -87,8 +87,15 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # below the bar), no weight on the stack count 12/12 (it leads the height race by 6-15
     # levels at ply 60 in all 12); but against heuristic that variant scored 0-1-2 (W-L-D,
     # seeds 200-202) at n=5, 1,700 iterations, and 1-0-2 at n=4, 1 s a move (the ladder's
-    # n=4 with the stack count: 33-0-7). Kept as is. Next: a weight between, or no stack
-    # count only once the board has no room for placements (any change replays vaxandis-4/5).
+    # n=4 with the stack count: 33-0-7). Kept as is. Half weight on the stack count (same
+    # setting, in-process): 12/12 won against random (leading the race by
+    # 5-10 levels at ply 60 in all 12, mean 161 plies), but against heuristic (seeds 200-202)
+    # 0-0-3, all three drawn at the cap although leading the race at ply 60 by 8-10 levels:
+    # against an opponent that keeps many stacks, leading the race is not enough to freeze all
+    # its stacks, and the evaluation gives no steady path to that (the closeness term only
+    # moves once the opponent is down to a few actions). Not adopted (any change replays
+    # vaxandis-4/5); the next thing to try is a heavier weight on the enemy's unfrozen stacks
+    # once the race is led.
     "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
                                       scale=vaxandis.SEARCH_SCALE),
     # playouts misjudge Spelde, random (0 of 6 against greedy at n=5, 0.15 s a
