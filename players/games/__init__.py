@@ -185,7 +185,11 @@ CANDIDATES: dict[str, Candidates] = {
 #: against the current evaluator at about equal time (1,700 iterations, 10 random plies) it
 #: is weaker: 3/12 (0-3); with 2 random plies before it (3,200 iterations) against the
 #: current 1,600, 1/10 (stopped). The 10 random plies are worth more than their noise costs
-#: at 1 s, and the noise is what stops the gain from 2 s. Open.
+#: at 1 s, and the noise is what stops the gain from 2 s. Two selection changes, in-process
+#: as above (1,000 iterations each, 10 random plies): RAVE (exploration 0.3, equivalence 300)
+#: against UCT 2/8 (stopped); the root's children restricted to the best
+#: max(8, 1 + 0.5 sqrt(visits)) by the evaluation one ply deep (progressive unpruning)
+#: against the full root 6/16 (pairs won twice 0-2). Open.
 NARROW: set[str] = {"anda", "anda-prison"}
 
 _cache: dict[str, Evaluator] = {}
