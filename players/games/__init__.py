@@ -93,9 +93,13 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # 0-0-3, all three drawn at the cap although leading the race at ply 60 by 8-10 levels:
     # against an opponent that keeps many stacks, leading the race is not enough to freeze all
     # its stacks, and the evaluation gives no steady path to that (the closeness term only
-    # moves once the opponent is down to a few actions). Not adopted (any change replays
-    # vaxandis-4/5); the next thing to try is a heavier weight on the enemy's unfrozen stacks
-    # once the race is led.
+    # moves once the opponent is down to a few actions). Seed 200 traced every 25 plies: the
+    # placements ran out by ply 50 with 7 stacks to heuristic's 18; from then on 12 against
+    # 30-33, of which 20-26 frozen, the rest keeping 20-50 actions; our tallest went from 17
+    # to 113 (theirs 8 to 54), far past the race's cap of 10 levels, where it adds nothing.
+    # With so few stacks we cannot sit beside all of theirs. Not adopted (any change replays
+    # vaxandis-4/5); what to try next: the stack count at full weight while placements
+    # remain and at half after, or a weight on the enemy's unfrozen stacks once the race is led.
     "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
                                       scale=vaxandis.SEARCH_SCALE),
     # playouts misjudge Spelde, random (0 of 6 against greedy at n=5, 0.15 s a
