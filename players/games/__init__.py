@@ -88,18 +88,14 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # levels at ply 60 in all 12); but against heuristic that variant scored 0-1-2 (W-L-D,
     # seeds 200-202) at n=5, 1,700 iterations, and 1-0-2 at n=4, 1 s a move (the ladder's
     # n=4 with the stack count: 33-0-7). Kept as is. Half weight on the stack count (same
-    # setting, in-process): 12/12 won against random (leading the race by
-    # 5-10 levels at ply 60 in all 12, mean 161 plies), but against heuristic (seeds 200-202)
-    # 0-0-3, all three drawn at the cap although leading the race at ply 60 by 8-10 levels:
-    # against an opponent that keeps many stacks, leading the race is not enough to freeze all
-    # its stacks, and the evaluation gives no steady path to that (the closeness term only
-    # moves once the opponent is down to a few actions). Seed 200 traced every 25 plies: the
-    # placements ran out by ply 50 with 7 stacks to heuristic's 18; from then on 12 against
-    # 30-33, of which 20-26 frozen, the rest keeping 20-50 actions; our tallest went from 17
-    # to 113 (theirs 8 to 54), far past the race's cap of 10 levels, where it adds nothing.
-    # With so few stacks we cannot sit beside all of theirs. Not adopted (any change replays
-    # vaxandis-4/5); what to try next: the stack count at full weight while placements
-    # remain and at half after, or a weight on the enemy's unfrozen stacks once the race is led.
+    # setting): 12/12 against random (leading the race by 5-10 levels at ply 60), but 0-0-3
+    # against heuristic (seeds 200-202, all drawn at the cap). Seed 200 traced: the placements
+    # ran out by ply 50 with 7 stacks of ours to its 18; then 12 against 30-33, 20-26 of them
+    # frozen and the rest keeping 20-50 actions, while our tallest grew from 17 to 113 (theirs
+    # 8 to 54), far past the race's cap of 10 levels where it adds nothing: too few stacks to
+    # sit beside all of theirs, and the closeness term moves only once they are down to a few
+    # actions. Not adopted. Next: a weight between 0.5 and 1, or a weight on the enemy's
+    # unfrozen stacks once the race is led (any change replays vaxandis-4/5).
     "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
                                       scale=vaxandis.SEARCH_SCALE),
     # playouts misjudge Spelde, random (0 of 6 against greedy at n=5, 0.15 s a
@@ -193,7 +189,11 @@ CANDIDATES: dict[str, Candidates] = {
 #: as above (1,000 iterations each, 10 random plies): RAVE (exploration 0.3, equivalence 300)
 #: against UCT 2/8 (stopped); the root's children restricted to the best
 #: max(8, 1 + 0.5 sqrt(visits)) by the evaluation one ply deep (progressive unpruning)
-#: against the full root 6/16 (pairs won twice 0-2). Open.
+#: against the full root 6/16 (pairs won twice 0-2); exploration 0.15, 2,000 against 1,000:
+#: 5/12 (stopped). But quadrupling does gain: 4,000 against 1,000 (exploration 0.3) 9/12,
+#: pairs won twice 3-0. So the search does scale, by steps too small for 2x to show in 16-40
+#: games (if a doubling is worth ~+50 Elo, its 95% interval clears 0 only after ~200 games).
+#: Open.
 NARROW: set[str] = {"anda", "anda-prison"}
 
 _cache: dict[str, Evaluator] = {}
