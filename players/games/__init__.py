@@ -49,6 +49,48 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # uniform random playouts of Anda are long (~250 plies at n=9) and noisy: at
     # 0.15 s a move, n=7, 4 games, random playouts scored 0 against greedy and
     # 0 against heuristic; 10 random plies then the evaluation, 3 and 2.
+    # Anda's scaling (open). From 1,000 iterations on (~1 s a move at n=7) the search stops
+    # gaining: the ladder's mcts:2s against mcts:1s is 19-21 (40 games) and in-process (openings
+    # as bench.mcts_duel pairs them, no reuse: `komi=0 keep` then random 2-action openings, each
+    # played with both seats, 8 pairs) 2,000 iterations against 1,000 score 8/16, pairs won
+    # twice 2-2; the two pick the same move in 18 of 28 positions of ladder games. With the
+    # evaluation alone at the leaves (no random plies) the search still gains (2,000 against
+    # 1,000: 11/16, 4-1) but is weaker at equal time (2,000 static against 1,000 cut-off: 5/14,
+    # 1-3). 4 random plies instead of 10 (same prefix, iterations, 8 pairs a line): 2,000
+    # against 1,000 10/16 (2-0), then pairs 8-15 6/16 (1-3): 16/32, no gain either; at about
+    # equal time (1,400 against 10 plies' 1,000) 6/16 (1-3); against heuristic 1,400 with 4
+    # plies 14/20 (pairs won twice 4-0), 1,000 with 10 plies 17/20 (8-1). Implicit minimax
+    # backups (Lanctot et al. 2014: UCT on 0.6 x mean + 0.4 x the subtree's minimax of the
+    # squashed evaluation) with 10 plies, 2,000 against 1,000: 6/16 (1-3). The static evaluation
+    # is coarse (a stone is ~0.04 after the squash and many replies tie), which the random plies
+    # smooth (their values' spread: 0.05-0.13 at 10 plies, 0.02-0.10 at 4).
+    # `python -m bench.fit_evaluation docs/ladder/anda-7/mcts docs/ladder/anda-7/base` (280 games):
+    # `evaluate` tells nothing in a game's first quarter (log loss 0.858 at SCALE 6, a coin's
+    # 0.693, fitted 0.693) and SCALE 6 is too sure later (fitted scales 12, 10, 7 by quarter).
+    # Logistic fits of its terms (5-fold by game): stones add nothing once territory and safety
+    # are known; territory decides as the board fills, safety while it is open. A candidate
+    # fitted so (0.85 x territory x filled share^2 + 0.31 x safety x empty share^2, in logits)
+    # predicts far better (log loss by quarter 0.64, 0.53, 0.33, 0.06 against 0.86, 0.61, 0.43,
+    # 0.19) but did not play better (in-process duels as above, 8 pairs): with 10 random plies
+    # against `evaluate`, 1,000 iterations each, 9/16 (pairs won twice 2-1); 2,000 against 1,000
+    # both with it 8/16 (2-2); static at 2,000 against `evaluate`'s 1,000 3/10 (stopped). Nor
+    # did a narrower widening (1 + sqrt(visits): 2,000 against 1,000 3/12, stopped) or ordering
+    # a node's untried candidates by the evaluation one ply deep once it has 8 visits (2,000
+    # against 1,000 3/6, stopped). The one lead: that candidate *static* at the leaves (no
+    # playout noise, and not coarse) gains from doubling at about the ladder's budget (~4,400
+    # iterations a second): 8,000 against 4,000 8/12 (pairs won twice 2-0), 4,000 against
+    # heuristic 13/16 (5-0), but against the current evaluator at about equal time (1,700
+    # iterations, 10 random plies) it is weaker: 3/12 (0-3); with 2 random plies before it
+    # (3,200 iterations) against the current 1,600, 1/10 (stopped). The 10 random plies are
+    # worth more than their noise costs at 1 s, and the noise is what stops the gain from 2 s.
+    # Two selection changes, in-process as above (1,000 iterations each, 10 random plies): RAVE
+    # (exploration 0.3, equivalence 300) against UCT 2/8 (stopped); the root's children
+    # restricted to the best max(8, 1 + 0.5 sqrt(visits)) by the evaluation one ply deep
+    # (progressive unpruning) against the full root 6/16 (pairs won twice 0-2); exploration
+    # 0.15, 2,000 against 1,000: 5/12 (stopped). But quadrupling does gain: 4,000 against 1,000
+    # (exploration 0.3) 9/12, pairs won twice 3-0. So the search does scale, by steps too small
+    # for 2x to show in 16-40 games (if a doubling is worth ~+50 Elo, its 95% interval clears 0
+    # only after ~200 games).
     "anda": lambda: CutoffPlayout(cast(Evaluation, anda.evaluate), depth=10, scale=anda.SCALE),
     # Anda-prison at 0.15 s a move, n=7, 4 games against heuristic: random
     # playouts 0, 10 plies then the evaluation 0, 3 plies 2, the evaluation alone 2.
@@ -155,47 +197,6 @@ CANDIDATES: dict[str, Candidates] = {
 #: PREFIX): 0.5s+narrow against 0.5s+wide (--first 40) 11/16, pairs won twice 3-0;
 #: 1s+narrow against 0.5s+narrow (--first 60, 5 pairs) 8/10, 3-0; 1s+wide against 0.5s+wide
 #: (--first 60, 6 pairs) 10/12, 4-0.
-#: But from 1,000 iterations on (~1 s a move at n=7) Anda's search stops gaining: the ladder's
-#: mcts:2s against mcts:1s is 19-21 (40 games) and in-process (no reuse; same prefix and
-#: openings, 8 pairs) 2,000 iterations against 1,000 score 8/16, pairs won twice 2-2; the
-#: two pick the same move in 18 of 28 positions of ladder games. With the evaluation alone
-#: at the leaves (no random plies) the search still gains (2,000 against 1,000: 11/16,
-#: 4-1) but is weaker at equal time (2,000 static against 1,000 cut-off: 5/14, 1-3).
-#: 4 random plies instead of 10 (same prefix, iterations, 8 pairs a line): 2,000 against
-#: 1,000 10/16 (2-0), then pairs 8-15 6/16 (1-3): 16/32, no gain either; at about equal
-#: time (1,400 against 10 plies' 1,000) 6/16 (1-3); against heuristic 1,400 with 4 plies
-#: 14/20 (pairs won twice 4-0), 1,000 with 10 plies 17/20 (8-1). Implicit minimax backups
-#: (Lanctot et al. 2014: UCT on 0.6 x mean + 0.4 x the subtree's minimax of the squashed
-#: evaluation) with 10 plies, 2,000 against 1,000: 6/16 (1-3). The static evaluation is
-#: coarse (a stone is ~0.04 after the squash and many replies tie), which the random
-#: plies smooth (their values' spread: 0.05-0.13 at 10 plies, 0.02-0.10 at 4).
-#: `python -m bench.fit_evaluation docs/ladder/anda-7/mcts docs/ladder/anda-7/base` (280 games):
-#: `evaluate` tells nothing in a game's first quarter (log loss 0.858 at SCALE 6, a coin's
-#: 0.693, fitted 0.693) and SCALE 6 is too sure later (fitted scales 12, 10, 7 by quarter).
-#: Logistic fits of its terms (5-fold by game): stones add nothing once territory and safety
-#: are known; territory decides as the board fills, safety while it is open. A candidate fitted
-#: so (0.85 x territory x filled share^2 + 0.31 x safety x empty share^2, in logits) predicts
-#: far better (log loss by quarter 0.64, 0.53, 0.33, 0.06 against 0.86, 0.61, 0.43, 0.19) but
-#: did not play better (in-process duels as above, 8 pairs): with 10 random plies against `evaluate`,
-#: 1,000 iterations each, 9/16 (pairs won twice 2-1); 2,000 against 1,000 both with it 8/16
-#: (2-2); static at 2,000 against `evaluate`'s 1,000 3/10 (stopped). Nor did a narrower
-#: widening (1 + sqrt(visits): 2,000 against 1,000 3/12, stopped) or ordering a node's untried
-#: candidates by the evaluation one ply deep once it has 8 visits (2,000 against 1,000 3/6,
-#: stopped). The one lead: that candidate *static* at the leaves (no playout noise, and not
-#: coarse) gains from doubling at about the ladder's budget (~4,400 iterations a second):
-#: 8,000 against 4,000 8/12 (pairs won twice 2-0), 4,000 against heuristic 13/16 (5-0), but
-#: against the current evaluator at about equal time (1,700 iterations, 10 random plies) it
-#: is weaker: 3/12 (0-3); with 2 random plies before it (3,200 iterations) against the
-#: current 1,600, 1/10 (stopped). The 10 random plies are worth more than their noise costs
-#: at 1 s, and the noise is what stops the gain from 2 s. Two selection changes, in-process
-#: as above (1,000 iterations each, 10 random plies): RAVE (exploration 0.3, equivalence 300)
-#: against UCT 2/8 (stopped); the root's children restricted to the best
-#: max(8, 1 + 0.5 sqrt(visits)) by the evaluation one ply deep (progressive unpruning)
-#: against the full root 6/16 (pairs won twice 0-2); exploration 0.15, 2,000 against 1,000:
-#: 5/12 (stopped). But quadrupling does gain: 4,000 against 1,000 (exploration 0.3) 9/12,
-#: pairs won twice 3-0. So the search does scale, by steps too small for 2x to show in 16-40
-#: games (if a doubling is worth ~+50 Elo, its 95% interval clears 0 only after ~200 games).
-#: Open.
 NARROW: set[str] = {"anda", "anda-prison"}
 
 _cache: dict[str, Evaluator] = {}
