@@ -11,7 +11,7 @@ the settings exchanging seats; a swap exchanges seats as the referee does.
 Prints each game and then A's score and the decisive pairs: a pair won by
 the same setting twice says something about strength, a pair split 1-1 only
 about the opening (in Anda-prison most pairs are split: the pies decide
-them). For what these figures decided, see players/games/__init__.py.
+them). For what these figures decided, see docs/players.md.
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ to one colour only counted double (the other cannot take them away by
 playing there). `policy` is an informed playout policy (the best of
 ``POLICY_DRAWS`` random actions by that evaluation); MCTS does not use it,
 since valuing the leaf by the evaluation alone measured far better
-(players/games/__init__.py). MCTS selects with UCT at exploration 0.1 there:
+(docs/players.md). MCTS selects with UCT at exploration 0.1 there:
 one exclusive site moves the squashed value by only ~0.16, so a larger
 exploration spreads the visits evenly over the placements.
 """

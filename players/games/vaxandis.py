@@ -11,7 +11,7 @@ made it worse (10 and 5).
 Heights come from the state's public height table ``levels``.
 
 MCTS values its leaves by `evaluate_search`: `evaluate` plus the race of the
-tallest stacks and the closeness to a win (players/games/__init__.py has the
+tallest stacks and the closeness to a win (docs/players.md has the
 measurements); the `heuristic` player keeps `evaluate`.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ TALL = 0.5
 TALL_CAP = 10
 #: ... the weight of the closeness to a win (each side's actions) ...
 KILL = 10.0
-#: ... and its squash scale (players/games/__init__.py: cut-off playouts).
+#: ... and its squash scale (docs/players.md: cut-off playouts).
 SEARCH_SCALE = 3.0
 
 
