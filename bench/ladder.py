@@ -66,7 +66,7 @@ from pathlib import Path
 
 from hexarena.engine import registry
 from hexarena.results.records import GameRecord, read_journal
-from hexarena.results.sprt import estimate, game_points, pairs, pentanomial
+from hexarena.results.sprt import Pair, estimate, game_points, pairs, pentanomial
 
 ROOT = Path(__file__).resolve().parents[1]
 STOP_GRACE = 60.0      # seconds a stopped tournament has to stop before it is killed
@@ -226,6 +226,30 @@ def criteria(tournaments: dict[str, list[GameRecord]], fast: str, slow: str) -> 
         rows.append(row)
     forfeits = sum(1 for r in records if r.faulty in (fast, slow) and r.termination == "time")
     rows.append(f"| MCTS time losses | {len(records)} | {forfeits} | | |")
+    return rows
+
+
+def doubling_per_game(args: argparse.Namespace, folders: list[Path]) -> list[str]:
+    """The doubling per game: the slower MCTS's Elo over the faster one from the game pairs of
+    every size of the game played so far (gauntlets and doubling tournaments together), as
+    Markdown rows; the issue asks for a gain "in every game"."""
+    fast, slow = names(args)
+    by_game: dict[str, list[tuple[str, list[Pair]]]] = {}
+    for folder in folders:
+        records = journals(folder) if started(folder) else {}
+        found = [p for k in ("mcts", "doubling") if k in records for p in pairs(records[k], slow, fast)]
+        if found:
+            by_game.setdefault(which(folder.name)[0], []).append((folder.name, found))
+    rows = []
+    for game, parts in by_game.items():
+        both = [p for _, found in parts for p in found]
+        counts = pentanomial(both)
+        est = estimate(counts)
+        assert est is not None                  # `both` is not empty
+        verdict = "yes" if est.elo_low > 0 else ("gain, interval includes 0" if est.elo > 0 else "no")
+        rows.append(f"| {game} | {', '.join(name for name, _ in parts)} | {len(both)} | "
+                    f"{counts[4]}-{counts[2]}-{counts[0]} | {signed(est.elo)} [{signed(est.elo_low)}, "
+                    f"{signed(est.elo_high)}]: {verdict} |")
     return rows
 
 
@@ -428,7 +452,13 @@ def page(args: argparse.Namespace, folders: list[Path], earlier: str = "") -> st
     missing = [f.name for f in folders if not started(f) and f.name not in kept]
     if missing:
         body += ["## Not played yet", "", ", ".join(missing), ""]
-    return "\n".join(head + summary(args, body, missing) + body)
+    per_game = doubling_per_game(args, folders)
+    if per_game:
+        per_game = [f"Doubling the time per game, the pairs of every size played so far together "
+                    f"(`{slow}`'s Elo over `{fast}`; pairs it won twice, split, lost twice):", "",
+                    "| game | sections | pairs | won-split-lost | doubling the time |", "|---|---|---|---|---|",
+                    *per_game, ""]
+    return "\n".join(head + summary(args, body, missing) + per_game + body)
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:

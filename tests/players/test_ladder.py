@@ -11,7 +11,7 @@ from pathlib import Path
 from bench import ladder
 from hexarena.engine import registry
 from hexarena.referee import config as C
-from hexarena.results.records import GameRecord
+from hexarena.results.records import GameRecord, JournalWriter, read_journal
 from hexarena.results.sprt import estimate, pairs, pentanomial
 from hexarena.results.vocabulary import VOID_RESULT
 from tests.cluster.realcluster import processes_with, wait_until
@@ -152,6 +152,36 @@ def test_the_doubling_row_counts_the_pairs_of_the_gauntlet_and_the_doubling_tour
     assert f"[{ladder.signed(est.elo_low)}, {ladder.signed(est.elo_high)}]" in row
     assert rows[-1] == "| MCTS time losses | 7 | 0 | | |"
     assert ladder.criteria({"mcts": gauntlet}, f, s)[1].startswith(f"| {f} vs {s} | 2 | 0-2-0 |")
+
+
+def test_the_doubling_per_game_pools_the_pairs_of_both_sizes(tmp_path: Path) -> None:
+    """The issue asks for a doubling gain "in every game": one row per game, both sizes' pairs."""
+    f, s = "mcts-1s", "mcts-2s"
+
+    def journal(folder: str, kind: str, winners: list[str]) -> None:
+        size = int(folder.rsplit("-", 1)[1])
+        (tmp_path / folder / kind).mkdir(parents=True)
+        with JournalWriter(tmp_path / folder / kind / "journal.jsonl") as out:
+            for i, winner in enumerate(winners):      # pair k: games 2k and 2k+1, seats exchanged
+                black, white = (f, s) if i % 2 == 0 else (s, f)
+                out.append(GameRecord(id=f"{folder}/{i:04d}", game="anda", size=size, variant="", first=black,
+                                      second=white, black=black, white=white, winner=winner,
+                                      result="B+" if winner == black else "W+", termination="no-moves",
+                                      plies=10, seconds=1.0))
+
+    journal("anda-7", "mcts", [s, s, f, s])          # pairs: won twice by mcts-2s, split
+    journal("anda-7", "doubling", [s, s])            # won twice
+    journal("anda-9", "mcts", [f, f])                # lost twice
+    args = ladder.parse(["--out", str(tmp_path)])
+    folders = [tmp_path / "anda-7", tmp_path / "anda-9", tmp_path / "spelde-5"]
+    [row] = ladder.doubling_per_game(args, folders)
+    found = [pairs(read_journal(tmp_path / d / k), s, f) for d, k in
+             (("anda-7", "mcts"), ("anda-7", "doubling"), ("anda-9", "mcts"))]
+    est = estimate(pentanomial([p for ps in found for p in ps]))
+    assert row.startswith("| anda | anda-7, anda-9 | 4 | 2-1-1 | ")
+    assert f"{ladder.signed(est.elo)} [{ladder.signed(est.elo_low)}, {ladder.signed(est.elo_high)}]" in row
+    assert row.endswith(": gain, interval includes 0 |")
+    assert ladder.doubling_per_game(args, [tmp_path / "spelde-5"]) == []
 
 
 def test_a_ladder_stopped_by_sigterm_stops_its_tournament_and_logs_the_chunk(tmp_path: Path) -> None:
