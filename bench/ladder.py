@@ -229,6 +229,11 @@ def criteria(tournaments: dict[str, list[GameRecord]], fast: str, slow: str) -> 
     return rows
 
 
+def gain(elo: float, low: float) -> str:
+    """The verdict on a doubling: "yes" when its 95% interval is above 0."""
+    return "yes" if low > 0 else ("gain, interval includes 0" if elo > 0 else "no")
+
+
 def doubling_per_game(args: argparse.Namespace, folders: list[Path]) -> list[str]:
     """The doubling per game: the slower MCTS's Elo over the faster one from the game pairs of
     every size of the game played so far (gauntlets and doubling tournaments together), as
@@ -246,10 +251,9 @@ def doubling_per_game(args: argparse.Namespace, folders: list[Path]) -> list[str
         counts = pentanomial(both)
         est = estimate(counts)
         assert est is not None                  # `both` is not empty
-        verdict = "yes" if est.elo_low > 0 else ("gain, interval includes 0" if est.elo > 0 else "no")
         rows.append(f"| {game} | {', '.join(name for name, _ in parts)} | {len(both)} | "
                     f"{counts[4]}-{counts[2]}-{counts[0]} | {signed(est.elo)} [{signed(est.elo_low)}, "
-                    f"{signed(est.elo_high)}]: {verdict} |")
+                    f"{signed(est.elo_high)}]: {gain(est.elo, est.elo_low)} |")
     return rows
 
 
@@ -399,8 +403,7 @@ def summary(args: argparse.Namespace, body: list[str], missing: list[str]) -> li
                 cell = f"no pair yet, {n} games"
             else:
                 elo, low = float(m[8]), float(m[9])
-                verdict = "yes" if low > 0 else ("gain, interval includes 0" if elo > 0 else "no")
-                cell = f"{m[8]} [{m[9]}, {m[10]}] of {n}: {verdict}"
+                cell = f"{m[8]} [{m[9]}, {m[10]}] of {n}: {gain(elo, low)}"
             cells[m[2]] = cell + (" so far" if n < target(args, name) else "")
         elif m := LOSSES.match(line):
             cells["time"] = f"{m[2]} of {m[1]}"
