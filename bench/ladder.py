@@ -234,14 +234,13 @@ def gain(elo: float, low: float) -> str:
     return "yes" if low > 0 else ("gain, interval includes 0" if elo > 0 else "no")
 
 
-def doubling_per_game(args: argparse.Namespace, folders: list[Path]) -> list[str]:
+def doubling_per_game(args: argparse.Namespace, played: dict[Path, dict[str, list[GameRecord]]]) -> list[str]:
     """The doubling per game: the slower MCTS's Elo over the faster one from the game pairs of
     every size of the game played so far (gauntlets and doubling tournaments together), as
-    Markdown rows; the issue asks for a gain "in every game"."""
+    Markdown rows; the issue asks for a gain "in every game". `played`: each folder's journals."""
     fast, slow = names(args)
     by_game: dict[str, list[tuple[str, list[Pair]]]] = {}
-    for folder in folders:
-        records = journals(folder) if started(folder) else {}
+    for folder, records in played.items():
         found = [p for k in ("mcts", "doubling") if k in records for p in pairs(records[k], slow, fast)]
         if found:
             by_game.setdefault(which(folder.name)[0], []).append((folder.name, found))
@@ -320,9 +319,9 @@ def left(args: argparse.Namespace, folder_name: str,
     return games, seconds, uncosted
 
 
-def section(args: argparse.Namespace, folder: Path) -> list[str]:
-    """The page's part for one game and size folder (empty if nothing was played there)."""
-    records = journals(folder)
+def section(args: argparse.Namespace, folder: Path, records: dict[str, list[GameRecord]]) -> list[str]:
+    """The page's part for one game and size folder, from its journals' `records` (empty if
+    nothing was played there)."""
     rated = [str(folder / k) for k, rs in records.items() if any(not r.void for r in rs)]
     if not rated:
         return [f"## {folder.name}", "", "No finished game yet.", ""] if records else []
@@ -450,12 +449,13 @@ def page(args: argparse.Namespace, folders: list[Path], earlier: str = "") -> st
         "",
     ]
     kept = kept_sections(earlier)
+    played = {folder: journals(folder) for folder in folders if started(folder)}
     body = [line for folder in folders
-            for line in (section(args, folder) if started(folder) else kept.get(folder.name, []))]
+            for line in (section(args, folder, played[folder]) if folder in played else kept.get(folder.name, []))]
     missing = [f.name for f in folders if not started(f) and f.name not in kept]
     if missing:
         body += ["## Not played yet", "", ", ".join(missing), ""]
-    per_game = doubling_per_game(args, folders)
+    per_game = doubling_per_game(args, played)
     if per_game:
         per_game = [f"Doubling the time per game, the pairs of every size played so far together "
                     f"(`{slow}`'s Elo over `{fast}`; pairs it won twice, split, lost twice):", "",

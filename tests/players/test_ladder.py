@@ -174,14 +174,14 @@ def test_the_doubling_per_game_pools_the_pairs_of_both_sizes(tmp_path: Path) -> 
     journal("anda-9", "mcts", [f, f])                # lost twice
     args = ladder.parse(["--out", str(tmp_path)])
     folders = [tmp_path / "anda-7", tmp_path / "anda-9", tmp_path / "spelde-5"]
-    [row] = ladder.doubling_per_game(args, folders)
+    [row] = ladder.doubling_per_game(args, {d: ladder.journals(d) for d in folders})
     found = [pairs(read_journal(tmp_path / d / k), s, f) for d, k in
              (("anda-7", "mcts"), ("anda-7", "doubling"), ("anda-9", "mcts"))]
     est = estimate(pentanomial([p for ps in found for p in ps]))
     assert row.startswith("| anda | anda-7, anda-9 | 4 | 2-1-1 | ")
     assert f"{ladder.signed(est.elo)} [{ladder.signed(est.elo_low)}, {ladder.signed(est.elo_high)}]" in row
     assert row.endswith(": gain, interval includes 0 |")
-    assert ladder.doubling_per_game(args, [tmp_path / "spelde-5"]) == []
+    assert ladder.doubling_per_game(args, {tmp_path / "spelde-5": ladder.journals(tmp_path / "spelde-5")}) == []
 
 
 def test_a_ladder_stopped_by_sigterm_stops_its_tournament_and_logs_the_chunk(tmp_path: Path) -> None:
