@@ -41,8 +41,8 @@ EVALUATORS: dict[str, Callable[[], Evaluator]] = {
     # Anda-prison: neither random playouts nor random plies before the evaluation pay.
     "anda-prison": lambda: StaticEvaluation(cast(Evaluation, anda_prison.evaluate), anda_prison.SCALE),
     # Vaxandis's random games reach the ply cap: 20 random plies, then MCTS's own
-    # evaluation (the race of the tallest stacks and the closeness to a win on top of
-    # `evaluate`); n=5 against random is open (docs/players.md, "n=5").
+    # evaluation (the race of the tallest stacks, the share of the actions and the
+    # closeness to a win on top of `evaluate`; docs/players.md, "n=5").
     "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
                                       scale=vaxandis.SEARCH_SCALE),
     # Spelde's playouts, random or informed, misjudge it: the evaluation alone.

@@ -11,8 +11,8 @@ made it worse (10 and 5).
 Heights come from the state's public height table ``levels``.
 
 MCTS values its leaves by `evaluate_search`: `evaluate` plus the race of the
-tallest stacks and the closeness to a win (docs/players.md has the
-measurements); the `heuristic` player keeps `evaluate`.
+tallest stacks, the share of the actions and the closeness to a win
+(docs/players.md has the measurements); the `heuristic` player keeps `evaluate`.
 """
 from __future__ import annotations
 
@@ -24,6 +24,9 @@ SCALE = 3.0
 #: difference, counted up to TALL_CAP levels either way ...
 TALL = 0.5
 TALL_CAP = 10
+#: ... the weight of the share of the actions, (B - W) / (B + W + 1) for B, W each
+#: side's actions ...
+MOBILITY = 5.0
 #: ... the weight of the closeness to a win (each side's actions) ...
 KILL = 10.0
 #: ... and its squash scale (docs/players.md: cut-off playouts).
@@ -61,20 +64,26 @@ def actions_of(state: VaxandisState, colour: Colour) -> int:
     return state.legal_cells().bit_count() + sum(bb.bit_count() for bb in side.targets().values())
 
 
-def evaluate_search(state: VaxandisState, kill: float = KILL, tall: float = TALL) -> float:
+def evaluate_search(state: VaxandisState, kill: float = KILL, tall: float = TALL,
+                    mobility: float = MOBILITY) -> float:
     """MCTS's evaluation: `evaluate` plus ``tall`` per level of height lead of Black's tallest
-    stack over White's (at most TALL_CAP levels either way) plus the closeness to a win,
-    ``kill * (1/(1+W) - 1/(1+B))`` where B, W are the actions each side would have (the
+    stack over White's (at most TALL_CAP levels either way) plus the share of the actions,
+    ``mobility * (B - W) / (B + W + 1)``, plus the closeness to a win,
+    ``kill * (1/(1+W) - 1/(1+B))``, where B, W are the actions each side would have (the
     side to move with none loses).
 
     Why the race: a stack is frozen only next to a taller enemy one, so the side whose
     tallest stack is behind can never freeze the other's tallest, which keeps moving
     (and growing) until the ply cap: far ahead on `evaluate`, MCTS drew such games.
+    Why the share: `evaluate` counts stacks, frozen or not, and the closeness to a win
+    moves only once a side is down to a few actions; with the share the search keeps
+    its own actions and takes the opponent's all game long, and finishes games that it
+    drew at the ply cap (docs/players.md, Vaxandis n=5).
     """
     score, lead = _evaluate(state)
     score += tall * max(-TALL_CAP, min(TALL_CAP, lead))
-    if kill:
+    if kill or mobility:
         b = actions_of(state, Colour.BLACK)
         w = actions_of(state, Colour.WHITE)
-        score += kill * (1.0 / (1 + w) - 1.0 / (1 + b))
+        score += kill * (1.0 / (1 + w) - 1.0 / (1 + b)) + mobility * (b - w) / (b + w + 1)
     return score

@@ -24,7 +24,7 @@ def test_actions_of_counts_each_sides_legal_actions(seed: int) -> None:
     assert vaxandis.actions_of(state, mover.other) == len(list(other.legal_actions()))
 
 
-def test_the_search_evaluation_rewards_leaving_the_opponent_without_actions() -> None:
+def test_the_search_evaluation_rewards_taking_the_opponents_actions() -> None:
     # a crowded n=4 board (no placement left): White has 3 actions, Black 56.
     crowded = board("B3 e4 / W1 d4 / B1 a1 a3 c1 g4 g7 d7 b5 e2 / W2 f6", "b", 4)
     b = vaxandis.actions_of(crowded, Colour.BLACK)
@@ -32,18 +32,22 @@ def test_the_search_evaluation_rewards_leaving_the_opponent_without_actions() ->
     plain = vaxandis.evaluate(crowded)
     assert (b, w) == (56, 3)
     race = max(-vaxandis.TALL_CAP, min(vaxandis.TALL_CAP, 3 - 2))
-    expected = plain + vaxandis.KILL * (1 / (1 + w) - 1 / (1 + b)) + vaxandis.TALL * race
-    assert vaxandis.evaluate_search(crowded) == pytest.approx(expected)
-    assert vaxandis.evaluate_search(crowded, kill=0.0, tall=0.0) == pytest.approx(plain)
+    closeness = vaxandis.KILL * (1 / (1 + w) - 1 / (1 + b))
+    share = vaxandis.MOBILITY * (b - w) / (b + w + 1)
+    assert vaxandis.evaluate_search(crowded) == pytest.approx(plain + closeness + share + vaxandis.TALL * race)
+    assert vaxandis.evaluate_search(crowded, kill=0.0, tall=0.0, mobility=0.0) == pytest.approx(plain)
+    # each term alone, and the share is zero-sum: Black's 53-action lead out of 59
+    assert vaxandis.evaluate_search(crowded, kill=0.0, tall=0.0) == pytest.approx(plain + 5.0 * 53 / 60)
+    assert vaxandis.evaluate_search(crowded, tall=0.0, mobility=0.0) == pytest.approx(plain + closeness)
 
 
 def test_the_tallest_stack_race_is_capped() -> None:
     low = board("B1 a1 / W30 g7", "b", 4)
     lower = board("B1 a1 / W60 g7", "b", 4)
-    assert vaxandis.evaluate_search(low, kill=0.0) == pytest.approx(
+    assert vaxandis.evaluate_search(low, kill=0.0, mobility=0.0) == pytest.approx(
         vaxandis.evaluate(low) - vaxandis.TALL * vaxandis.TALL_CAP)
-    assert vaxandis.evaluate_search(low, kill=0.0) - vaxandis.evaluate(low) == pytest.approx(
-        vaxandis.evaluate_search(lower, kill=0.0) - vaxandis.evaluate(lower))
+    assert vaxandis.evaluate_search(low, kill=0.0, mobility=0.0) - vaxandis.evaluate(low) == pytest.approx(
+        vaxandis.evaluate_search(lower, kill=0.0, mobility=0.0) - vaxandis.evaluate(lower))
 
 
 def test_mcts_values_vaxandis_leaves_by_the_search_evaluation() -> None:
