@@ -36,7 +36,7 @@ def test_the_search_evaluation_rewards_taking_the_opponents_actions() -> None:
     share = vaxandis.MOBILITY * (b - w) / (b + w + 1)
     assert vaxandis.evaluate_search(crowded) == pytest.approx(plain + closeness + share + vaxandis.TALL * race)
     assert vaxandis.evaluate_search(crowded, kill=0.0, tall=0.0, mobility=0.0) == pytest.approx(plain)
-    # each term alone, and the share is zero-sum: Black's 53-action lead out of 59
+    # each term alone: the share is Black's 53-action lead over the 59 actions (+1)
     assert vaxandis.evaluate_search(crowded, kill=0.0, tall=0.0) == pytest.approx(plain + 5.0 * 53 / 60)
     assert vaxandis.evaluate_search(crowded, tall=0.0, mobility=0.0) == pytest.approx(plain + closeness)
 
