@@ -1,10 +1,14 @@
-"""Two MCTS settings against each other, in-process, on paired random openings.
+"""Two MCTS settings (or MCTS and a built-in player) against each other, in-process,
+on paired random openings.
 
     python -m bench.mcts_duel GAME SIZE A B [--pairs N] [--first P] [--opening K] [--prefix ACTIONS]
 
-A and B are budgets, ``0.5s`` (seconds a move) or ``4000`` (iterations a
+A and B are MCTS budgets, ``0.5s`` (seconds a move) or ``4000`` (iterations a
 move), with ``+narrow`` or ``+wide`` to force MCTS's narrow inner nodes on or
-off (players/mcts.py; default: the game's own choice). Each pair plays one
+off (players/mcts.py; default: the game's own choice), or the name of a
+built-in player as the CLI takes it (``greedy``, ``heuristic``, ``random``,
+``mcts:1s``). MCTS here starts a new tree each move (the served engine keeps
+the subtree of the actions played). Each pair plays one
 random opening of K actions (default 2, drawn from the pair's number; after
 the --prefix actions, if any) twice,
 the settings exchanging seats; a swap exchanges seats as the referee does.
@@ -21,18 +25,29 @@ import time
 from bench.bench_mcts import play
 from hexarena.engine import registry
 from hexarena.engine.game import GameState
-from hexarena.players import MctsBot
+from hexarena import players
+from hexarena.players import Bot, MctsBot
 from hexarena.referee.openings import random_tail, replay
 
 
-def bot(spec: str) -> MctsBot:
+def bot(spec: str) -> Bot:
+    """The player a command-line A or B names (see the module docstring)."""
+    if spec and not spec[0].isdigit() and spec[0] != ".":
+        try:
+            return players.get(spec)
+        except ValueError as exc:
+            raise SystemExit(str(exc)) from None
     budget, _, mode = spec.partition("+")
     if mode not in ("", "narrow", "wide"):
         raise SystemExit(f"{spec!r}: the mode after '+' must be narrow or wide")
     narrow = None if not mode else mode == "narrow"
-    if budget.endswith("s"):
-        return MctsBot(seconds=float(budget[:-1]), iterations=None, narrow=narrow)
-    return MctsBot(iterations=int(budget), seconds=None, narrow=narrow)
+    try:
+        if budget.endswith("s"):
+            return MctsBot(seconds=float(budget[:-1]), iterations=None, narrow=narrow)
+        return MctsBot(iterations=int(budget), seconds=None, narrow=narrow)
+    except ValueError:
+        raise SystemExit(f"{spec!r}: a budget is seconds ('0.5s') or iterations ('4000'), "
+                         "or name a built-in player ('greedy')") from None
 
 
 def opening(state: GameState, prefix: str, plies: int, seed: int) -> tuple[str, ...]:
@@ -42,7 +57,7 @@ def opening(state: GameState, prefix: str, plies: int, seed: int) -> tuple[str, 
     return tokens + random_tail(after, plies, seed)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game")
     parser.add_argument("size", type=int)
@@ -52,7 +67,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="number of the first pair (its opening)")
     parser.add_argument("--opening", type=int, default=2, help="random actions before the settings play")
     parser.add_argument("--prefix", default="", help="actions played before the random ones (e.g. 'komi=0 keep')")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     info = registry.get(args.game)
     variant = info.variant(args.size)
     a, b = bot(args.a), bot(args.b)
