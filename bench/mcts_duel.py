@@ -4,50 +4,72 @@ on paired random openings.
     python -m bench.mcts_duel GAME SIZE A B [--pairs N] [--first P] [--opening K] [--prefix ACTIONS]
 
 A and B are MCTS budgets, ``0.5s`` (seconds a move) or ``4000`` (iterations a
-move), with ``+narrow`` or ``+wide`` to force MCTS's narrow inner nodes on or
-off (players/mcts.py; default: the game's own choice), or the name of a
-built-in player as the CLI takes it (``greedy``, ``heuristic``, ``random``,
-``mcts:1s``). MCTS here starts a new tree each move (the served engine keeps
-the subtree of the actions played). Each pair plays one
-random opening of K actions (default 2, drawn from the pair's number; after
-the --prefix actions, if any) twice,
-the settings exchanging seats; a swap exchanges seats as the referee does.
-Prints each game and then A's score and the decisive pairs: a pair won by
-the same setting twice says something about strength, a pair split 1-1 only
-about the opening (in Anda-prison most pairs are split: the pies decide
-them). For what these figures decided, see docs/players.md.
+move), with modes after ``+`` (they combine: ``1s+narrow+plies=40``):
+``narrow`` or ``wide`` force MCTS's narrow inner nodes on or off
+(players/mcts.py; default: the game's own choice); ``plies=N`` plays N random
+plies before the evaluation in games whose leaves are valued by it (cut-off
+playouts or the evaluation alone). Or A or B names a built-in player as the
+CLI takes it (``greedy``, ``heuristic``, ``random``, ``mcts:1s``). MCTS here
+starts a new tree each move (the served engine keeps the subtree of the
+actions played). Each pair plays one random opening of K actions (default 2,
+drawn from the pair's number; after the --prefix actions, if any) twice, the
+players exchanging seats; a swap exchanges seats as the referee does. Prints
+each game and then A's score and the decisive pairs: a pair won by the same
+side twice says something about strength, a pair split 1-1 only about the
+opening (in Anda-prison most pairs are split: the pies decide them). For what these figures decided, see
+docs/players.md.
 """
 from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 
 from bench.bench_mcts import play
 from hexarena.engine import registry
 from hexarena.engine.game import GameState
 from hexarena import players
 from hexarena.players import Bot, MctsBot
+from hexarena.players.evaluators import CutoffPlayout, Evaluator
+from hexarena.players.games import EVALUATORS
 from hexarena.referee.openings import random_tail, replay
 
 
-def bot(spec: str) -> Bot:
-    """The player a command-line A or B names (see the module docstring)."""
+def bot(spec: str, game: str) -> Bot:
+    """The player a command-line A or B names in `game` (see the module docstring)."""
     if spec and not spec[0].isdigit() and spec[0] != ".":
         try:
             return players.get(spec)
         except ValueError as exc:
             raise SystemExit(str(exc)) from None
-    budget, _, mode = spec.partition("+")
-    if mode not in ("", "narrow", "wide"):
-        raise SystemExit(f"{spec!r}: the mode after '+' must be narrow or wide")
-    narrow = None if not mode else mode == "narrow"
+    budget, *modes = spec.split("+")
+    narrow: bool | None = None
+    evaluator: Evaluator | None = None
+    for mode in modes:
+        if mode in ("narrow", "wide"):
+            narrow = mode == "narrow"
+        elif mode.startswith("plies=") and mode[6:].isdigit():
+            evaluator = cutoff(game, int(mode[6:]), spec)
+        else:
+            raise SystemExit(f"{spec!r}: a mode after '+' is narrow, wide or plies=N")
     try:
         if budget.endswith("s"):
-            return MctsBot(seconds=float(budget[:-1]), iterations=None, narrow=narrow)
-        return MctsBot(iterations=int(budget), seconds=None, narrow=narrow)
+            return MctsBot(seconds=float(budget[:-1]), iterations=None, narrow=narrow, evaluator=evaluator)
+        return MctsBot(iterations=int(budget), seconds=None, narrow=narrow, evaluator=evaluator)
     except ValueError:
         raise SystemExit(f"{spec!r}: a budget is seconds ('0.5s') or iterations ('4000'), "
                          "or name a built-in player ('greedy')") from None
+
+
+def cutoff(game: str, plies: int, spec: str) -> Evaluator:
+    """The game's evaluator with `plies` random plies before its evaluation (a static
+    evaluation is a cut-off at depth 0)."""
+    own = EVALUATORS.get(game)
+    evaluator = own() if own else None
+    if not isinstance(evaluator, CutoffPlayout):
+        raise SystemExit(f"{spec!r}: {game}'s leaves are random playouts, not cut-off playouts; "
+                         "plies=N does not apply")
+    return replace(evaluator, depth=plies)
 
 
 def opening(state: GameState, prefix: str, plies: int, seed: int) -> tuple[str, ...]:
@@ -70,7 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     info = registry.get(args.game)
     variant = info.variant(args.size)
-    a, b = bot(args.a), bot(args.b)
+    a, b = bot(args.a, args.game), bot(args.b, args.game)
     score, decisive = 0.0, {"a": 0, "b": 0}
     for pair in range(args.first, args.first + args.pairs):
         actions = opening(info.new_game(variant, 0), args.prefix, args.opening, 1000 + pair)

@@ -1,24 +1,35 @@
-"""bench.mcts_duel: its A and B name MCTS budgets or built-in players; a duel plays."""
+"""bench.mcts_duel: its A and B name MCTS settings or built-in players; a duel plays."""
 import pytest
 
 from bench import mcts_duel
 from hexarena.players import MctsBot, greedy_bot
+from hexarena.players.evaluators import CutoffPlayout
 
 
-def test_budgets_and_players_are_named() -> None:
-    timed = mcts_duel.bot("0.5s+narrow")
+def test_budgets_modes_and_players_are_named() -> None:
+    timed = mcts_duel.bot("0.5s+narrow", "anda")
     assert isinstance(timed, MctsBot) and timed.seconds == 0.5 and timed.narrow is True
-    counted = mcts_duel.bot("4000")
+    assert timed.evaluator is None                      # the game's own, chosen when searching
+    counted = mcts_duel.bot("4000", "anda")
     assert isinstance(counted, MctsBot) and counted.iterations == 4000 and counted.seconds is None
-    assert mcts_duel.bot("greedy") is greedy_bot
-    assert isinstance(mcts_duel.bot("mcts:1s"), MctsBot)
+    deep = mcts_duel.bot("1s+wide+plies=40", "anda")
+    assert isinstance(deep, MctsBot) and deep.narrow is False
+    assert isinstance(deep.evaluator, CutoffPlayout) and deep.evaluator.depth == 40
+    assert mcts_duel.bot("greedy", "anda") is greedy_bot
+    assert isinstance(mcts_duel.bot("mcts:1s", "anda"), MctsBot)
 
 
-@pytest.mark.parametrize("spec, words", [("1x", "a budget is seconds"), ("0s", "a budget is seconds"),
-                                         ("foo", "unknown bot 'foo'"), ("4000+deep", "narrow or wide")])
-def test_a_bad_spec_says_what_is_wrong(spec: str, words: str) -> None:
+@pytest.mark.parametrize("spec, game, words", [
+    ("1x", "anda", "a budget is seconds"),
+    ("0s", "anda", "a budget is seconds"),
+    ("foo", "anda", "unknown bot 'foo'"),
+    ("4000+deep", "anda", "narrow, wide or plies=N"),
+    ("4000+plies=x", "anda", "narrow, wide or plies=N"),
+    ("1s+plies=40", "marbanta", "not cut-off playouts"),
+])
+def test_a_bad_spec_says_what_is_wrong(spec: str, game: str, words: str) -> None:
     with pytest.raises(SystemExit, match=words):
-        mcts_duel.bot(spec)
+        mcts_duel.bot(spec, game)
 
 
 def test_a_duel_against_a_built_in_player_plays_both_seats(capsys: pytest.CaptureFixture[str]) -> None:
