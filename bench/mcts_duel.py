@@ -16,8 +16,8 @@ drawn from the pair's number; after the --prefix actions, if any) twice, the
 players exchanging seats; a swap exchanges seats as the referee does. Prints
 each game and then A's score and the decisive pairs: a pair won by the same
 side twice says something about strength, a pair split 1-1 only about the
-opening (in Anda-prison most pairs are split: the pies decide them). For what these figures decided, see
-docs/players.md.
+opening (in Anda-prison most pairs are split: the pies decide them). For what
+these figures decided, see docs/players.md.
 """
 from __future__ import annotations
 
@@ -26,9 +26,9 @@ import time
 from dataclasses import replace
 
 from bench.bench_mcts import play
+from hexarena import players
 from hexarena.engine import registry
 from hexarena.engine.game import GameState
-from hexarena import players
 from hexarena.players import Bot, MctsBot
 from hexarena.players.evaluators import CutoffPlayout, Evaluator
 from hexarena.players.games import EVALUATORS
