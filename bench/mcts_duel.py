@@ -35,8 +35,8 @@ from hexarena.players.games import EVALUATORS
 from hexarena.referee.openings import random_tail, replay
 
 
-def bot(spec: str, game: str) -> Bot:
-    """The player a command-line A or B names in `game` (see the module docstring)."""
+def bot(spec: str, game: str, size: int) -> Bot:
+    """The player a command-line A or B names in `game` at `size` (see the module docstring)."""
     if spec and not spec[0].isdigit() and spec[0] != ".":
         try:
             return players.get(spec)
@@ -49,7 +49,7 @@ def bot(spec: str, game: str) -> Bot:
         if mode in ("narrow", "wide"):
             narrow = mode == "narrow"
         elif mode.startswith("plies=") and mode[6:].isdigit():
-            evaluator = cutoff(game, int(mode[6:]), spec)
+            evaluator = cutoff(game, size, int(mode[6:]), spec)
         else:
             raise SystemExit(f"{spec!r}: a mode after '+' is narrow, wide or plies=N")
     try:
@@ -61,11 +61,11 @@ def bot(spec: str, game: str) -> Bot:
                          "or name a built-in player ('greedy')") from None
 
 
-def cutoff(game: str, plies: int, spec: str) -> Evaluator:
-    """The game's evaluator with `plies` random plies before its evaluation (a static
-    evaluation is a cut-off at depth 0)."""
+def cutoff(game: str, size: int, plies: int, spec: str) -> Evaluator:
+    """The game's evaluator at `size` with `plies` random plies before its evaluation (a
+    static evaluation is a cut-off at depth 0)."""
     own = EVALUATORS.get(game)
-    evaluator = own() if own else None
+    evaluator = own(size) if own else None
     if not isinstance(evaluator, CutoffPlayout):
         raise SystemExit(f"{spec!r}: {game}'s leaves are random playouts, not cut-off playouts; "
                          "plies=N does not apply")
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     info = registry.get(args.game)
     variant = info.variant(args.size)
-    a, b = bot(args.a, args.game), bot(args.b, args.game)
+    a, b = bot(args.a, args.game, args.size), bot(args.b, args.game, args.size)
     score, decisive = 0.0, {"a": 0, "b": 0}
     for pair in range(args.first, args.first + args.pairs):
         actions = opening(info.new_game(variant, 0), args.prefix, args.opening, 1000 + pair)

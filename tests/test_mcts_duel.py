@@ -7,16 +7,16 @@ from hexarena.players.evaluators import CutoffPlayout
 
 
 def test_budgets_modes_and_players_are_named() -> None:
-    timed = mcts_duel.bot("0.5s+narrow", "anda")
+    timed = mcts_duel.bot("0.5s+narrow", "anda", 9)
     assert isinstance(timed, MctsBot) and timed.seconds == 0.5 and timed.narrow is True
     assert timed.evaluator is None                      # the game's own, chosen when searching
-    counted = mcts_duel.bot("4000", "anda")
+    counted = mcts_duel.bot("4000", "anda", 9)
     assert isinstance(counted, MctsBot) and counted.iterations == 4000 and counted.seconds is None
-    deep = mcts_duel.bot("1s+wide+plies=40", "anda")
+    deep = mcts_duel.bot("1s+wide+plies=40", "anda", 9)
     assert isinstance(deep, MctsBot) and deep.narrow is False
     assert isinstance(deep.evaluator, CutoffPlayout) and deep.evaluator.depth == 40
-    assert mcts_duel.bot("greedy", "anda") is greedy_bot
-    assert isinstance(mcts_duel.bot("mcts:1s", "anda"), MctsBot)
+    assert mcts_duel.bot("greedy", "anda", 9) is greedy_bot
+    assert isinstance(mcts_duel.bot("mcts:1s", "anda", 9), MctsBot)
 
 
 @pytest.mark.parametrize("spec, game, words", [
@@ -29,7 +29,7 @@ def test_budgets_modes_and_players_are_named() -> None:
 ])
 def test_a_bad_spec_says_what_is_wrong(spec: str, game: str, words: str) -> None:
     with pytest.raises(SystemExit, match=words):
-        mcts_duel.bot(spec, game)
+        mcts_duel.bot(spec, game, 7)
 
 
 def test_a_duel_against_a_built_in_player_plays_both_seats(capsys: pytest.CaptureFixture[str]) -> None:

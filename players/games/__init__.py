@@ -29,24 +29,27 @@ MODULES: dict[str, ModuleType] = {
     "vaxandis": vaxandis,
     "marbanta": marbanta,
 }
-#: MCTS's evaluator per game, where random playouts are not the best choice.
-#: Each game's `evaluate` takes that game's own state class (e.g. AndaState); the
+#: MCTS's evaluator per game, where random playouts are not the best choice, made for
+#: a board size. Each game's `evaluate` takes that game's own state class (e.g. AndaState); the
 #: evaluators take any GameState, so the `cast`s: the registry is keyed by game id
 #: and evaluator_for only hands an evaluator states of its own game.
 #: Why each one, and the tries that lost: docs/players.md (one section per game).
-EVALUATORS: dict[str, Callable[[], Evaluator]] = {
-    # Anda's random playouts are long and noisy: 10 random plies, then the evaluation.
-    # Its doubling of the time is open (docs/players.md, "The doubling").
-    "anda": lambda: CutoffPlayout(cast(Evaluation, anda.evaluate), depth=10, scale=anda.SCALE),
+EVALUATORS: dict[str, Callable[[int], Evaluator]] = {
+    # Anda's random playouts are long and noisy: random plies, then the evaluation. At n=9
+    # and over, 40 plies (the closures that decide those games get played out; 10 scored
+    # about 70% against greedy in-process, 40 won 24 of 24), 10 at n=7 (docs/players.md,
+    # "n=9 against greedy"). Its doubling of the time is open ("The doubling").
+    "anda": lambda n: CutoffPlayout(cast(Evaluation, anda.evaluate), depth=40 if n >= 9 else 10,
+                                    scale=anda.SCALE),
     # Anda-prison: neither random playouts nor random plies before the evaluation pay.
-    "anda-prison": lambda: StaticEvaluation(cast(Evaluation, anda_prison.evaluate), anda_prison.SCALE),
+    "anda-prison": lambda n: StaticEvaluation(cast(Evaluation, anda_prison.evaluate), anda_prison.SCALE),
     # Vaxandis's random games reach the ply cap: 20 random plies, then MCTS's own
     # evaluation (the race of the tallest stacks, the share of the actions and the
     # closeness to a win on top of `evaluate`; docs/players.md, "n=5").
-    "vaxandis": lambda: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
-                                      scale=vaxandis.SEARCH_SCALE),
+    "vaxandis": lambda n: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
+                                        scale=vaxandis.SEARCH_SCALE),
     # Spelde's playouts, random or informed, misjudge it: the evaluation alone.
-    "spelde": lambda: StaticEvaluation(cast(Evaluation, spelde.evaluate), spelde.SCALE),
+    "spelde": lambda n: StaticEvaluation(cast(Evaluation, spelde.evaluate), spelde.SCALE),
 }
 
 #: MCTS's selection rule per game, where UCT is not the best choice.
@@ -79,7 +82,7 @@ CANDIDATES: dict[str, Candidates] = {
 #: there the search gains from its time (docs/players.md, Anda and Anda-prison).
 NARROW: set[str] = {"anda", "anda-prison"}
 
-_cache: dict[str, Evaluator] = {}
+_cache: dict[tuple[str, int], Evaluator] = {}
 
 
 def evaluation_for(game_id: str) -> tuple[Callable[[GameState], float], float]:
@@ -89,12 +92,12 @@ def evaluation_for(game_id: str) -> tuple[Callable[[GameState], float], float]:
 
 
 def evaluator_for(state: GameState) -> Evaluator:
-    """MCTS's evaluator for the game of `state` (random playouts by default)."""
-    game = state.info.id
-    if game not in _cache:
-        make = EVALUATORS.get(game)
-        _cache[game] = make() if make else RandomPlayout()
-    return _cache[game]
+    """MCTS's evaluator for the game and board size of `state` (random playouts by default)."""
+    key = (state.info.id, state.variant.size)
+    if key not in _cache:
+        make = EVALUATORS.get(key[0])
+        _cache[key] = make(key[1]) if make else RandomPlayout()
+    return _cache[key]
 
 
 def candidates_for(state: GameState) -> Candidates | None:

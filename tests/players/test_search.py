@@ -82,6 +82,17 @@ def test_every_game_has_an_evaluation_and_an_evaluator(game: str) -> None:
         assert 0.0 <= evaluator_for(state)(state, random.Random(2)) <= 1.0
 
 
+def test_an_evaluator_is_made_for_its_board_size() -> None:
+    """Anda plays 40 random plies before its evaluation from n=9 on, 10 at n=7
+    (docs/players.md, "n=9 against greedy"); each size keeps its own evaluator."""
+    small, large = evaluator_for(new("anda", 7)), evaluator_for(new("anda", 9))
+    assert isinstance(small, CutoffPlayout) and isinstance(large, CutoffPlayout)
+    assert (small.depth, large.depth) == (10, 40)
+    largest = evaluator_for(new("anda", 11))
+    assert isinstance(largest, CutoffPlayout) and largest.depth == 40
+    assert evaluator_for(new("anda", 9)) is large
+
+
 # -- the selection rule -----------------------------------------------------------------
 def test_the_selection_rule_is_injected() -> None:
     calls = []
