@@ -29,9 +29,9 @@ MODULES: dict[str, ModuleType] = {
     "vaxandis": vaxandis,
     "marbanta": marbanta,
 }
-#: MCTS's evaluator per game, where random playouts are not the best choice, made for
-#: a board size. Each game's `evaluate` takes that game's own state class (e.g. AndaState); the
-#: evaluators take any GameState, so the `cast`s: the registry is keyed by game id
+#: MCTS's evaluator per game, where random playouts are not the best choice, made for a
+#: board size. Each game's `evaluate` takes that game's own state class (e.g. AndaState);
+#: the evaluators take any GameState, so the `cast`s: the registry is keyed by game id
 #: and evaluator_for only hands an evaluator states of its own game.
 #: Why each one, and the tries that lost: docs/players.md (one section per game).
 EVALUATORS: dict[str, Callable[[int], Evaluator]] = {
