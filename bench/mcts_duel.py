@@ -31,12 +31,13 @@ from hexarena.engine import registry
 from hexarena.engine.game import GameState
 from hexarena.players import Bot, MctsBot
 from hexarena.players.evaluators import CutoffPlayout, Evaluator
-from hexarena.players.games import EVALUATORS
+from hexarena.players.games import evaluator_for
 from hexarena.referee.openings import random_tail, replay
 
 
-def bot(spec: str, game: str, size: int) -> Bot:
-    """The player a command-line A or B names in `game` at `size` (see the module docstring)."""
+def bot(spec: str, start: GameState) -> Bot:
+    """The player a command-line A or B names for the game and size of `start` (see the
+    module docstring)."""
     if spec and not spec[0].isdigit() and spec[0] != ".":
         try:
             return players.get(spec)
@@ -49,7 +50,7 @@ def bot(spec: str, game: str, size: int) -> Bot:
         if mode in ("narrow", "wide"):
             narrow = mode == "narrow"
         elif mode.startswith("plies=") and mode[6:].isdigit():
-            evaluator = cutoff(game, size, int(mode[6:]), spec)
+            evaluator = cutoff(start, int(mode[6:]), spec)
         else:
             raise SystemExit(f"{spec!r}: a mode after '+' is narrow, wide or plies=N")
     try:
@@ -61,13 +62,12 @@ def bot(spec: str, game: str, size: int) -> Bot:
                          "or name a built-in player ('greedy')") from None
 
 
-def cutoff(game: str, size: int, plies: int, spec: str) -> Evaluator:
-    """The game's evaluator at `size` with `plies` random plies before its evaluation (a
+def cutoff(start: GameState, plies: int, spec: str) -> Evaluator:
+    """MCTS's evaluator for `start` with `plies` random plies before its evaluation (a
     static evaluation is a cut-off at depth 0)."""
-    own = EVALUATORS.get(game)
-    evaluator = own(size) if own else None
+    evaluator = evaluator_for(start)
     if not isinstance(evaluator, CutoffPlayout):
-        raise SystemExit(f"{spec!r}: {game}'s leaves are random playouts, not cut-off playouts; "
+        raise SystemExit(f"{spec!r}: {start.info.id}'s leaves are random playouts, not cut-off playouts; "
                          "plies=N does not apply")
     return replace(evaluator, depth=plies)
 
@@ -92,7 +92,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     info = registry.get(args.game)
     variant = info.variant(args.size)
-    a, b = bot(args.a, args.game, args.size), bot(args.b, args.game, args.size)
+    start = info.new_game(variant, 0)
+    a, b = bot(args.a, start), bot(args.b, start)
     score, decisive = 0.0, {"a": 0, "b": 0}
     for pair in range(args.first, args.first + args.pairs):
         actions = opening(info.new_game(variant, 0), args.prefix, args.opening, 1000 + pair)
