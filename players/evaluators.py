@@ -11,7 +11,9 @@ to ``trace`` (RAVE/AMAF reads it).
   the game or the game's ply cap, where ``adjudicate()`` decides.
 * :class:`CutoffPlayout`: at most ``depth`` plies of a playout policy, then a
   static evaluation squashed to [0, 1]; for games whose random games run
-  long (Vaxandis reaches its ply cap).
+  long (Vaxandis reaches its ply cap). It may add a searcher-relative term
+  (``bias``): MCTS binds the colour its player holds at the root with
+  :func:`for_searcher` before it searches.
 * :class:`PolicyPlayout`: to the end with an informed playout policy, for
   games where uniform random play misjudges positions (Spelde).
 * :class:`StaticEvaluation`: the evaluation alone (a cut-off at depth 0).
@@ -21,8 +23,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, replace
+from typing import Protocol, cast
 
 from hexarena.engine.actions import Action, Swap
 from hexarena.engine.core import Colour, Outcome
@@ -33,6 +35,9 @@ Trace = list[tuple[Colour, Action]]
 Policy = Callable[[GameState, random.Random], Action]
 #: A static evaluation: Black's advantage in a state (any real; 0 even; positive good for Black).
 Evaluation = Callable[[GameState], float]
+#: A searcher-relative term: added to Black's advantage in a state where the searching
+#: player holds the given colour (a preference of that player, not a property of the state).
+Bias = Callable[[GameState, Colour], float]
 
 
 class Evaluator(Protocol):
@@ -101,13 +106,22 @@ class RandomPlayout(PolicyPlayout):
 class CutoffPlayout:
     """At most `depth` plies of `policy`, then `evaluation` squashed by `scale`.
 
-    A game that ends within the depth is scored by its result.
+    A game that ends within the depth is scored by its result. With a `bias`, the
+    cut-off's score is ``evaluation(state) + bias(state, c)``, c the colour the searching
+    player holds there (`searcher` at the root, the other one after a ``swap`` in the
+    playout); `searcher` None (not bound by :func:`for_searcher`): no bias.
     """
 
     evaluation: Evaluation
     depth: int = 20
     scale: float = 1.0
     policy: Policy = random_policy
+    bias: Bias | None = None
+    searcher: Colour | None = None
+
+    def for_searcher(self, colour: Colour) -> CutoffPlayout:
+        """This evaluator for the player holding `colour` at the root (itself without a bias)."""
+        return self if self.bias is None else replace(self, searcher=colour)
 
     def __call__(self, state: GameState, rng: random.Random, trace: Trace | None = None) -> float:
         cap = state.info.ply_cap(state.variant.size)
@@ -122,8 +136,22 @@ class CutoffPlayout:
             swapped ^= type(action) is Swap
             state = state.play(action)
         outcome = _end(state, cap)
-        value = outcome_value(outcome) if outcome is not None else squash(self.evaluation(state), self.scale)
+        if outcome is not None:
+            value = outcome_value(outcome)
+        else:
+            score = self.evaluation(state)
+            if self.bias is not None and self.searcher is not None:
+                score += self.bias(state, self.searcher.other if swapped else self.searcher)
+            value = squash(score, self.scale)
         return _seen_from_start(value, swapped)
+
+
+def for_searcher(evaluator: Evaluator, colour: Colour) -> Evaluator:
+    """`evaluator` for the player holding `colour` at the root of a search: evaluators with a
+    searcher-relative term (``for_searcher``, as CutoffPlayout's `bias`) bind it; the others
+    are returned as they are."""
+    bind = getattr(evaluator, "for_searcher", None)
+    return evaluator if bind is None else cast(Evaluator, bind(colour))
 
 
 def StaticEvaluation(evaluation: Evaluation, scale: float = 1.0) -> CutoffPlayout:
@@ -131,5 +159,5 @@ def StaticEvaluation(evaluation: Evaluation, scale: float = 1.0) -> CutoffPlayou
     return CutoffPlayout(evaluation, 0, scale)
 
 
-__all__ = ["Evaluator", "Evaluation", "Policy", "Trace", "PolicyPlayout", "RandomPlayout",
-           "CutoffPlayout", "StaticEvaluation", "outcome_value", "squash", "random_policy"]
+__all__ = ["Evaluator", "Evaluation", "Bias", "Policy", "Trace", "PolicyPlayout", "RandomPlayout",
+           "CutoffPlayout", "StaticEvaluation", "outcome_value", "squash", "random_policy", "for_searcher"]

@@ -6,7 +6,10 @@ random playouts by default, the game's own choice from players/games when
 down (players/selection.py; UCT by default, RAVE reads AMAF statistics; the
 game's own choice when ``selection`` is None), and
 the **tree** (players/tree.py) survives between moves: :meth:`MctsBot.search`
-takes the last search's tree and keeps the subtree of the actions played.
+takes the last search's tree and keeps the subtree of the actions played. An
+evaluator with a searcher-relative term (players/evaluators.py, ``for_searcher``)
+is bound to the colour the searching player holds at the root; a tree grown
+while that player held the other colour (before a swap) is not kept.
 
 Iteration: descend by the selection rule, expand one new child, value it by
 the evaluator (or exactly, if the game is over or at the ply cap there), add
@@ -73,7 +76,7 @@ from hexarena.engine.game import GameState
 
 from .base import Budget
 from .choice import best_child, lost, settled
-from .evaluators import Evaluator, Trace
+from .evaluators import Evaluator, Trace, for_searcher
 from .selection import Selection
 from .tree import Node, Tree
 
@@ -138,7 +141,10 @@ class MctsBot:
             raise ValueError("the game is over")
         evaluator, selection = self.evaluator, self.selection
         from .games import candidates_for, evaluator_for, narrow_for, selection_for
-        evaluator = evaluator or evaluator_for(state)
+        game_evaluator = evaluator or evaluator_for(state)
+        evaluator = for_searcher(game_evaluator, state.to_move)
+        if evaluator is not game_evaluator and tree is not None and tree.root.state.to_move is not state.to_move:
+            tree = None      # a searcher-relative evaluator's values for the colour held before a swap
         selection = selection or selection_for(state)
         narrow = narrow_for(state) if self.narrow is None else self.narrow
         root = tree.advance(state) if tree is not None else None

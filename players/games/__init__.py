@@ -17,7 +17,7 @@ from typing import cast
 from hexarena.engine.actions import Action
 from hexarena.engine.game import GameState
 
-from ..evaluators import CutoffPlayout, Evaluation, Evaluator, RandomPlayout, StaticEvaluation
+from ..evaluators import Bias, CutoffPlayout, Evaluation, Evaluator, RandomPlayout, StaticEvaluation
 from ..selection import UCT, Rave, Selection
 from . import anda, anda_prison, marbanta, spelde, vaxandis
 
@@ -45,9 +45,10 @@ EVALUATORS: dict[str, Callable[[int], Evaluator]] = {
     "anda-prison": lambda n: StaticEvaluation(cast(Evaluation, anda_prison.evaluate), anda_prison.SCALE),
     # Vaxandis's random games reach the ply cap: 20 random plies, then MCTS's own
     # evaluation (the race of the tallest stacks, the share of the actions and the
-    # closeness to a win on top of `evaluate`; docs/players.md, "n=5").
+    # closeness to a win on top of `evaluate`) and the searcher's cost of trailing in
+    # height (docs/players.md, "n=5").
     "vaxandis": lambda n: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
-                                        scale=vaxandis.SEARCH_SCALE),
+                                        scale=vaxandis.SEARCH_SCALE, bias=cast(Bias, vaxandis.trailing)),
     # Spelde's playouts, random or informed, misjudge it: the evaluation alone.
     "spelde": lambda n: StaticEvaluation(cast(Evaluation, spelde.evaluate), spelde.SCALE),
 }

@@ -11,8 +11,9 @@ made it worse (10 and 5).
 Heights come from the state's public height table ``levels``.
 
 MCTS values its leaves by `evaluate_search`: `evaluate` plus the race of the
-tallest stacks, the share of the actions and the closeness to a win
-(docs/players.md has the measurements); the `heuristic` player keeps `evaluate`.
+tallest stacks, the share of the actions and the closeness to a win, and adds
+`trailing`, the searching player's cost of trailing in height (docs/players.md
+has the measurements); the `heuristic` player keeps `evaluate`.
 """
 from __future__ import annotations
 
@@ -31,6 +32,11 @@ MOBILITY = 5.0
 KILL = 10.0
 #: ... and its squash scale (docs/players.md: cut-off playouts).
 SEARCH_SCALE = 3.0
+#: MCTS's searcher-relative term (`trailing`): each of the opponent's RANKS tallest stacks
+#: that stands taller than the searcher's stack of the same rank costs the searcher
+#: TRAILING per level of the gap (at most TALL_CAP levels a rank); a lead earns nothing.
+RANKS = 3
+TRAILING = 0.5
 
 
 def evaluate(state: VaxandisState) -> float:
@@ -53,6 +59,38 @@ def _evaluate(state: VaxandisState) -> tuple[float, int]:
     top_w = max((h for h, bb in state.levels if bb & w), default=0)
     stacks = b.bit_count() - w.bit_count()
     return stacks + unfrozen + 0.5 * frozen + 0.1 * (top_b - top_w), top_b - top_w
+
+
+def _tallest(state: VaxandisState, stacks: int, k: int) -> list[int]:
+    """The heights of the k tallest of `stacks` (a set of sites), tallest first (fewer if fewer)."""
+    heights: list[int] = []
+    for h, bb in reversed(state.levels):        # tallest first
+        n = (bb & stacks).bit_count()
+        if n:
+            heights.extend([h] * min(n, k - len(heights)))
+            if len(heights) == k:
+                break
+    return heights
+
+
+def trailing(state: VaxandisState, searcher: Colour) -> float:
+    """MCTS's searcher-relative term, as a change of Black's advantage: minus (for the
+    searcher holding Black; plus for White) TRAILING per level by which each of the
+    opponent's RANKS tallest stacks outgrows the searcher's of the same rank (a missing
+    stack counts as height 0), at most TALL_CAP levels a rank.
+
+    Why: a stack freezes only next to a taller enemy one, so stacks that outgrow all of
+    ours can move (and grow) until the ply cap; random play grows a few stacks fast, and
+    MCTS drew such games at the cap with far more stacks and actions (docs/players.md,
+    Vaxandis n=5). A symmetric race pays for height also where the searcher leads, and
+    the height costs placements, which lost the wins against `heuristic`; the one-sided
+    term pulls only where the searcher trails.
+    """
+    mine, theirs = (state.black, state.white) if searcher is Colour.BLACK else (state.white, state.black)
+    ours, its = _tallest(state, mine, RANKS), _tallest(state, theirs, RANKS)
+    gap = sum(min(TALL_CAP, max(0, (its[i] if i < len(its) else 0) - (ours[i] if i < len(ours) else 0)))
+              for i in range(RANKS))
+    return -TRAILING * gap if searcher is Colour.BLACK else TRAILING * gap
 
 
 def actions_of(state: VaxandisState, colour: Colour) -> int:
