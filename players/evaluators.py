@@ -2,7 +2,8 @@
 
 An evaluator maps a state that is not over to Black's expected score in
 [0, 1] (1: Black wins, 0: White wins, 1/2: a draw or an even position), from
-the state, the injected rng and nothing else. Black is the player holding
+the state, the injected rng and nothing else (an evaluator bound to a searcher
+also from the colour that player holds: see `bias`). Black is the player holding
 Black in that state: a playout that plays ``swap`` values its end the other
 way round. Playout evaluators may append each simulated ``(mover, action)``
 to ``trace`` (RAVE/AMAF reads it).
