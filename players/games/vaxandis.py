@@ -55,8 +55,8 @@ def _evaluate(state: VaxandisState) -> tuple[float, int]:
         taller |= bb
     unfrozen = (b & ~frozen_b).bit_count() - (w & ~frozen_w).bit_count()
     frozen = frozen_w.bit_count() - frozen_b.bit_count()
-    top_b = max((h for h, bb in state.levels if bb & b), default=0)
-    top_w = max((h for h, bb in state.levels if bb & w), default=0)
+    top_b = next(iter(_tallest(state, b, 1)), 0)
+    top_w = next(iter(_tallest(state, w, 1)), 0)
     stacks = b.bit_count() - w.bit_count()
     return stacks + unfrozen + 0.5 * frozen + 0.1 * (top_b - top_w), top_b - top_w
 
