@@ -20,7 +20,7 @@ from hexarena.engine.actions import holders_after
 from hexarena.engine.game import GameInfo, GameState, Variant
 from hexarena.players import Budget, MctsBot, greedy_bot, heuristic_bot, random_bot
 from hexarena.players.games import evaluator_for
-from hexarena.players.base import Bot
+from hexarena.players.base import Bot, Player
 
 
 def playouts_per_second(state: GameState, seconds: float = 1.0) -> tuple[float, float]:
@@ -42,7 +42,8 @@ def play(info: GameInfo, variant: Variant, bots: list[Bot], seed: int,
          opening: tuple[str, ...] = ()) -> int | None:
     """The index of the winning bot (bots[0] starts as Black), None for a draw; the
     `opening` tokens are played first (a swap among them exchanges seats, as the
-    referee does)."""
+    referee does). MCTS reuses its tree from move to move, as the served engine does."""
+    players = [Player(bot) for bot in bots]
     state = info.new_game(variant, 0)
     holder = {state.to_move: 0, state.to_move.other: 1}
     for token in opening:
@@ -52,7 +53,7 @@ def play(info: GameInfo, variant: Variant, bots: list[Bot], seed: int,
     cap = info.ply_cap(variant.size)
     while state.outcome() is None and state.ply < cap:
         i = holder[state.to_move]
-        action = bots[i](state, rngs[i], Budget())
+        action = players[i](state, rngs[i], Budget())
         holder = holders_after(holder, action)
         state = state.play(action)
     outcome = state.outcome() or state.adjudicate()

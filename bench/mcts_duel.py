@@ -10,8 +10,8 @@ move), with modes after ``+`` (they combine: ``1s+narrow+plies=40``):
 plies before the evaluation in games whose leaves are valued by it (cut-off
 playouts or the evaluation alone). Or A or B names a built-in player as the
 CLI takes it (``greedy``, ``heuristic``, ``random``, ``mcts:1s``). MCTS here
-starts a new tree each move (the served engine keeps the subtree of the
-actions played). Each pair plays one random opening of K actions (default 2,
+keeps the subtree of the actions played from move to move, as the served
+engine does. Each pair plays one random opening of K actions (default 2,
 drawn from the pair's number; after the --prefix actions, if any) twice, the
 players exchanging seats; a swap exchanges seats as the referee does. Prints
 each game and then A's score and the decisive pairs: a pair won by the same

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from hexarena.engine.actions import Action
 from hexarena.engine.game import GameState
@@ -27,3 +28,26 @@ class Budget:
 
 
 Bot = Callable[[GameState, random.Random, Budget], Action]
+
+
+class Player:
+    """A bot playing one game move after move: a bot with a ``search`` method (MCTS) gets
+    back the tree of its last search, so the subtree of the actions played since is
+    reused, as the served engine does (players/serve.py); any other bot is called as is.
+    """
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.search: Callable[..., Any] | None = getattr(bot, "search", None)
+        self.tree: Any = None
+
+    def __call__(self, state: GameState, rng: random.Random, budget: Budget = Budget()) -> Action:
+        if self.search is None:
+            return self.bot(state, rng, budget)
+        result = self.search(state, rng, budget, self.tree)
+        self.tree = result.tree
+        return result.action
+
+    def forget(self) -> None:
+        """Search afresh from the next move on (a new game, a new seed)."""
+        self.tree = None

@@ -23,7 +23,7 @@ from hexarena.protocol.engine_side import EngineSide
 from hexarena.protocol.framing import CommandError
 
 from . import get
-from .base import Budget
+from .base import Budget, Player
 from .clock import move_budget, moves_ahead
 
 DEFAULT_SEED = 0
@@ -42,33 +42,27 @@ def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
     The loop owns the clock: each move's ``Budget.move_seconds`` comes from what
     the engine was told (players/clock.py). A bot with a ``search`` method
     (MCTS) gets back the tree of its last search, so the subtree of the
-    actions played since is reused; it searches with the cyclic garbage
-    collector paused (:func:`collector_paused`).
+    actions played since is reused (:class:`Player`); it searches with the
+    cyclic garbage collector paused (:func:`collector_paused`).
     """
-    bot = get(bot_name)
+    player = Player(get(bot_name))
     rng = random.Random(seed)
-    search = getattr(bot, "search", None)
-    tree = None
 
     def reseed(eng: EngineSide, args: tuple[str, ...]) -> str:
         """`hexarena-seed N`: play from here as a process started with ``--seed N`` would."""
-        nonlocal tree
         if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
             raise CommandError("syntax error: expected hexarena-seed N (a whole number)")
         rng.seed(int(args[0]))
-        tree = None
+        player.forget()
         return ""
 
     def choose(state: GameState, clock: MoveClock):
-        nonlocal tree
         budget = Budget(clock.left.seconds if clock.left else None,
                         move_budget(clock, moves_ahead(state)))
-        if search is None:
-            return bot(state, rng, budget)
+        if player.search is None:
+            return player(state, rng, budget)
         with collector_paused():
-            result = search(state, rng, budget, tree)
-        tree = result.tree
-        return result.action
+            return player(state, rng, budget)
 
     return EngineSide(choose, name=f"hexarena-{bot_name}", version=_version(), extensions={SEED_COMMAND: reseed})
 

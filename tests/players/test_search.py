@@ -14,6 +14,7 @@ from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 from hexarena.players import Budget, MctsBot, greedy_bot, heuristic_bot
 from hexarena.players.evaluators import CutoffPlayout, PolicyPlayout, RandomPlayout, StaticEvaluation, squash
+from hexarena.players.base import Player
 from hexarena.players.mcts import WIDENING, _Search
 from hexarena.players.tree import Node
 from hexarena.players.games import MODULES, candidates_for, evaluation_for, evaluator_for, marbanta, selection_for
@@ -139,6 +140,26 @@ def test_tree_reuse_keeps_the_subtree_of_the_actions_played() -> None:
     assert first.tree.advance(other) is None
     fresh = bot.search(other, random.Random(1), Budget(), first.tree)
     assert fresh.tree.root.visits == fresh.iterations
+
+
+def test_a_player_hands_its_bot_the_tree_of_the_last_search() -> None:
+    """players.base.Player (the served engine's and the in-process benches' reuse): the
+    next search starts from the subtree of the actions played; forget starts afresh."""
+    player = Player(MctsBot(iterations=300, seconds=None))
+    state = walk(new("spelde", 4, "nopie"), 8, 2)
+    mine = player(state, random.Random(0))
+    first = player.tree
+    node = next(c for c in first.root.children if c.action == mine)
+    reply = max(node.children, key=lambda c: c.visits)
+    now = state.play(mine).play(reply.action)
+    before = reply.visits
+    assert now.is_legal(player(now, random.Random(1)))
+    assert player.tree.root is reply and reply.visits == before + 300
+    player.forget()
+    player(now, random.Random(1))
+    assert player.tree.root is not reply and player.tree.root.visits == 300
+    # a bot without a search is called as it is
+    assert Player(greedy_bot)(now, random.Random(2)) == greedy_bot(now, random.Random(2), Budget())
 
 
 def test_mcts_n_is_reproducible_with_a_seed_across_a_served_game() -> None:
