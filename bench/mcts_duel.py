@@ -53,13 +53,25 @@ def bot(spec: str, start: GameState) -> Bot:
             evaluator = cutoff(start, int(mode[6:]), spec)
         else:
             raise SystemExit(f"{spec!r}: a mode after '+' is narrow, wide or plies=N")
-    try:
-        if budget.endswith("s"):
-            return MctsBot(seconds=float(budget[:-1]), iterations=None, narrow=narrow, evaluator=evaluator)
-        return MctsBot(iterations=int(budget), seconds=None, narrow=narrow, evaluator=evaluator)
-    except ValueError:
+    bounds = parse_budget(budget)
+    if bounds is None:
         raise SystemExit(f"{spec!r}: a budget is seconds ('0.5s') or iterations ('4000'), "
-                         "or name a built-in player ('greedy')") from None
+                         "or name a built-in player ('greedy')")
+    seconds, iterations = bounds
+    return MctsBot(seconds=seconds, iterations=iterations, narrow=narrow, evaluator=evaluator)
+
+
+def parse_budget(text: str) -> tuple[float | None, int | None] | None:
+    """MctsBot's (seconds, iterations) for ``0.5s`` (seconds a move) or ``4000`` (iterations a
+    move); None for anything else (a bound of 0 among it)."""
+    try:
+        if text.endswith("s") and float(text[:-1]) > 0:
+            return float(text[:-1]), None
+        if text.isdigit() and int(text) > 0:
+            return None, int(text)
+    except ValueError:
+        pass
+    return None
 
 
 def cutoff(start: GameState, plies: int, spec: str) -> Evaluator:
@@ -67,8 +79,7 @@ def cutoff(start: GameState, plies: int, spec: str) -> Evaluator:
     static evaluation is a cut-off at depth 0)."""
     evaluator = evaluator_for(start)
     if not isinstance(evaluator, CutoffPlayout):
-        raise SystemExit(f"{spec!r}: {start.info.id}'s leaves are random playouts, not cut-off playouts; "
-                         "plies=N does not apply")
+        raise SystemExit(f"{spec!r}: {start.info.id}'s leaves are not cut-off playouts; plies=N does not apply")
     return replace(evaluator, depth=plies)
 
 

@@ -25,31 +25,16 @@ import argparse
 import gc
 import random
 import sys
-from dataclasses import replace
 from itertools import combinations
 
 from bench.common import table
+from bench.mcts_duel import cutoff, parse_budget
 from hexarena.engine.errors import RulesError
 from hexarena.engine.game import GameState
 from hexarena.players import MctsBot
 from hexarena.players.base import Budget
-from hexarena.players.evaluators import CutoffPlayout, Evaluator
-from hexarena.players.games import evaluator_for
 from hexarena.referee.openings import initial
 from hexarena.results.records import JournalError, read_journal
-
-
-def budget(spec: str) -> tuple[float | None, int | None]:
-    """MctsBot's (seconds, iterations) for a budget written ``1s`` (seconds a move) or ``4000``
-    (iterations a move)."""
-    try:
-        if spec.endswith("s") and float(spec[:-1]) > 0:
-            return float(spec[:-1]), None
-        if spec.isdigit() and int(spec) > 0:
-            return None, int(spec)
-    except ValueError:
-        pass
-    raise SystemExit(f"--budgets: {spec!r} is not '1s' (seconds) or '4000' (iterations)")
 
 
 def positions(journals: list[str], players: str, plies_at: set[int], limit: int) -> list[GameState]:
@@ -111,7 +96,12 @@ def main(argv: list[str] | None = None) -> None:
     specs = [s for s in args.budgets.split(",") if s]
     if len(specs) < 2:
         parser.error("--budgets: give two budgets or more")
-    bounds = [budget(spec) for spec in specs]
+    bounds = []
+    for spec in specs:
+        bound = parse_budget(spec)
+        if bound is None:
+            raise SystemExit(f"--budgets: {spec!r} is not '1s' (seconds) or '4000' (iterations)")
+        bounds.append(bound)
     try:
         plies_at = {int(p) for p in args.plies_at.split(",")}
     except ValueError:
@@ -120,13 +110,9 @@ def main(argv: list[str] | None = None) -> None:
     if not states:
         raise SystemExit(f"no position found: no game between two players named {args.players}... "
                          f"reaches the plies {args.plies_at}")
-    evaluator = None
-    if args.plies is not None:
-        evaluator = evaluator_for(states[0])
-        if not isinstance(evaluator, CutoffPlayout):
-            raise SystemExit(f"--plies: {states[0].info.id}'s leaves are not cut-off playouts")
-        evaluator = replace(evaluator, depth=args.plies)
-    bots = [MctsBot(seconds=seconds, iterations=iterations, evaluator=evaluator) for seconds, iterations in bounds]
+    evaluator = None if args.plies is None else cutoff(states[0], args.plies, f"--plies {args.plies}")
+    bots = [MctsBot(seconds=seconds, iterations=iterations, evaluator=evaluator)
+            for seconds, iterations in bounds]
     same = {pair: 0 for pair in combinations(range(len(specs)), 2)}
     iterations = [0] * len(specs)
     for number, state in enumerate(states):

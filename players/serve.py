@@ -11,7 +11,7 @@ import gc
 import random
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from datetime import datetime, timezone
 from importlib import metadata
 from typing import IO, TextIO
@@ -59,9 +59,7 @@ def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
     def choose(state: GameState, clock: MoveClock):
         budget = Budget(clock.left.seconds if clock.left else None,
                         move_budget(clock, moves_ahead(state)))
-        if player.search is None:
-            return player(state, rng, budget)
-        with collector_paused():
+        with collector_paused() if player.search is not None else nullcontext():
             return player(state, rng, budget)
 
     return EngineSide(choose, name=f"hexarena-{bot_name}", version=_version(), extensions={SEED_COMMAND: reseed})
