@@ -279,6 +279,15 @@ def which(folder_name: str) -> tuple[str, str]:
     return game, "small" if int(size) == sizes(game)["small"] else "default"
 
 
+def resume_command(args: argparse.Namespace, folder_name: str) -> str:
+    """The command that plays a section on to its counts: with its doubling tournament's
+    count where it has one (without it a run leaves that tournament where it is)."""
+    game, size_word = which(folder_name)
+    toml = args.out / folder_name / "doubling.toml"
+    doubling = f" --doubling-games {tomllib.loads(toml.read_text())['games_per_pair']}" if toml.exists() else ""
+    return f"python -m bench.ladder --games {game} --sizes {size_word}{doubling} -j 1"
+
+
 def per_pair(args: argparse.Namespace, size_word: str) -> int:
     """The ladder's games a pairing at the "small" or "default" size."""
     return args.games_small if size_word == "small" else args.games_default
@@ -383,14 +392,14 @@ def summary(args: argparse.Namespace, body: list[str], missing: list[str]) -> li
            "\"so far\": fewer games than the ladder's count for that size.", "",
            "| game-size | vs random | vs greedy | vs heuristic | doubling the time | time losses |",
            "|---|---|---|---|---|---|"]
-    name, cells, short, hours, kept = "", {}, list(missing), 0.0, False
+    name, cells, short, hours, kept, left = "", {}, list(missing), 0.0, False, 0
     for line in [*body, "## end"]:
         if line.startswith("## "):
-            if cells and (kept or len(cells) < len(BASE) + 2 or any("so far" in c for c in cells.values())):
+            if cells and (kept or left or len(cells) < len(BASE) + 2 or any("so far" in c for c in cells.values())):
                 short.append(name)                # a kept section has no journal to check: play it again
             if cells:
                 out.append(f"| {name} | " + " | ".join(cells.get(k, "not played") for k in (*BASE, slow, "time")) + " |")
-            name, cells, kept = line[3:].strip(), {}, False
+            name, cells, kept, left = line[3:].strip(), {}, False, 0
             continue
         kept = kept or line == KEPT
         if (m := ROW.match(line)) and m[1] == fast:
@@ -407,12 +416,12 @@ def summary(args: argparse.Namespace, body: list[str], missing: list[str]) -> li
             cells[m[2]] = cell + (" so far" if n < target(args, name) else "")
         elif m := LOSSES.match(line):
             cells["time"] = f"{m[2]} of {m[1]}"
-        elif m := LEFT.match(line):
-            hours += float(m[2])
+        elif m := LEFT.match(line):             # a doubling tournament may be all that is left
+            left, hours = int(m[1]), hours + float(m[2])
     out.append("")
     if short:
         out += ["Still short of the ladder's counts (each command resumes its folder): "
-                + ", ".join("`python -m bench.ladder --games {} --sizes {} -j 1`".format(*which(f)) for f in short)
+                + ", ".join(f"`{resume_command(args, f)}`" for f in short)
                 + ".", ""]
         out += [f"About {hours:.1f} hours at -j 1 are still to play in the sections with journals "
                 "(not counting kept sections" + (f" or those not begun: {', '.join(missing)})." if missing else ")."), ""]

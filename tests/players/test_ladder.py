@@ -86,8 +86,8 @@ def test_a_section_without_its_folder_is_kept_from_the_earlier_page(tmp_path: Pa
     assert ladder.main(argv) == 0 and page.read_text().count(ladder.KEPT) == 1    # marked once, not twice
 
 
-def test_the_summary_reads_each_sections_criteria_against_the_issues_bars() -> None:
-    args = ladder.parse([])
+def test_the_summary_reads_each_sections_criteria_against_the_issues_bars(tmp_path: Path) -> None:
+    args = ladder.parse(["--out", str(tmp_path)])
     body = ["## spelde-5", "", "| mcts-1s vs random | 40 | 38-2-0 | 95.0% | |",
             "| mcts-1s vs greedy | 40 | 29-11-0 | 72.5% | |",
             "| mcts-1s vs heuristic | 40 | 20-20-0 | 50.0% | |",
@@ -112,6 +112,23 @@ def test_the_summary_reads_each_sections_criteria_against_the_issues_bars() -> N
     assert "`python -m bench.ladder --games spelde --sizes small -j 1`" in kept[-4]
     assert lines[-2] == ("About 2.5 hours at -j 1 are still to play in the sections with journals "
                          "(not counting kept sections or those not begun: vaxandis-5).")
+
+
+def test_a_section_whose_doubling_tournament_is_unfinished_is_short_with_its_count(tmp_path: Path) -> None:
+    """Every pairing at its count, but the doubling tournament's games still to play: the
+    command that resumes it must carry --doubling-games, or the run would not play them."""
+    args = ladder.parse(["--out", str(tmp_path)])
+    (tmp_path / "anda-9").mkdir()
+    (tmp_path / "anda-9" / "doubling.toml").write_text("seed = 2\ngames_per_pair = 40\n")
+    rows = [f"| mcts-1s vs {p} | 20 | 20-0-0 | 100.0% | |" for p in ("random", "greedy", "heuristic")]
+    body = ["## anda-9", "", *rows, "| mcts-1s vs mcts-2s | 44 | 15-29-0 | 34.1% | mcts-2s +115 [-7, +243] |",
+            "| MCTS time losses | 104 | 0 | | |", "",
+            "Left to the ladder's counts: 16 games, about 1.5 hours at -j 1 (...).", ""]
+    lines = ladder.summary(args, body, [])
+    assert lines[-4] == ("Still short of the ladder's counts (each command resumes its folder): "
+                         "`python -m bench.ladder --games anda --sizes default --doubling-games 40 -j 1`.")
+    done = ladder.summary(args, [x for x in body if not x.startswith("Left")], [])
+    assert not any(x.startswith("Still short") for x in done)
 
 
 def test_what_is_left_costs_each_pairing_at_its_mean_game_time() -> None:
