@@ -283,9 +283,15 @@ def resume_command(args: argparse.Namespace, folder_name: str) -> str:
     """The command that plays a section on to its counts: with its doubling tournament's
     count where it has one (without it a run leaves that tournament where it is)."""
     game, size_word = which(folder_name)
-    toml = args.out / folder_name / "doubling.toml"
-    doubling = f" --doubling-games {tomllib.loads(toml.read_text())['games_per_pair']}" if toml.exists() else ""
+    count = doubling_count(args.out / folder_name)
+    doubling = f" --doubling-games {count}" if count else ""
     return f"python -m bench.ladder --games {game} --sizes {size_word}{doubling} -j 1"
+
+
+def doubling_count(folder: Path) -> int:
+    """The games a section's doubling tournament is to play (0: the section has none)."""
+    toml = folder / "doubling.toml"
+    return tomllib.loads(toml.read_text())["games_per_pair"] if toml.exists() else 0
 
 
 def per_pair(args: argparse.Namespace, size_word: str) -> int:
@@ -342,9 +348,7 @@ def section(args: argparse.Namespace, folder: Path, records: dict[str, list[Game
     out = [f"## {folder.name}", "", f"{games} games" + (f" ({voids} void, replayed)." if voids else "."), "",
            "| pairing | games | W-L-D | score | doubling the time (Elo, 95%) |", "|---|---|---|---|---|",
            *criteria(records, fast, slow), ""]
-    toml = folder / "doubling.toml"
-    doubling = tomllib.loads(toml.read_text())["games_per_pair"] if toml.exists() else 0
-    todo, seconds, uncosted = left(args, folder.name, records, doubling)
+    todo, seconds, uncosted = left(args, folder.name, records, doubling_count(folder))
     if todo:
         out += [f"Left to the ladder's counts: {todo} games, about {seconds / 3600:.1f} hours at -j 1 "
                 "(each pairing at its mean game time so far"
