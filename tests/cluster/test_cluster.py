@@ -162,7 +162,9 @@ def test_losing_the_scheduler_stops_cleanly_and_resume_finishes_on_a_new_one(tmp
 
 def test_a_coordinator_killed_with_sigkill_resumes_on_the_cluster(tmp_path):
     marker = f"hexarena-cluster-test-{uuid.uuid4().hex}"
-    cfg_path = write_config(tmp_path, marker, games_per_pair=2)
+    # four games on two workers: the first two run side by side and may both be journaled before the
+    # kill lands (with two games in all, the run could finish first: CI saw it); the last two cannot be
+    cfg_path = write_config(tmp_path, marker, games_per_pair=4)
     ids = [g.id for g in schedule(config_mod.load(cfg_path))]
     out = tmp_path / "out"
     with local_dask(tmp_path, 2) as dask:
