@@ -251,7 +251,7 @@ def doubling_per_game(args: argparse.Namespace, played: dict[Path, dict[str, lis
         est = estimate(counts)
         assert est is not None                  # `both` is not empty
         rows.append(f"| {game} | {', '.join(name for name, _ in parts)} | {len(both)} | "
-                    f"{counts[4]}-{counts[2]}-{counts[0]} | {signed(est.elo)} [{signed(est.elo_low)}, "
+                    f"{'-'.join(str(c) for c in reversed(counts))} | {signed(est.elo)} [{signed(est.elo_low)}, "
                     f"{signed(est.elo_high)}]: {gain(est.elo, est.elo_low)} |")
     return rows
 
@@ -473,8 +473,9 @@ def page(args: argparse.Namespace, folders: list[Path], earlier: str = "") -> st
     if per_game:
         per_game = [f"Doubling the time per game (the criterion: a gain in every game, \"yes\" when the 95% "
                     f"interval is above 0), the pairs of every size played so far together "
-                    f"(`{slow}`'s Elo over `{fast}`; pairs it won twice, split, lost twice):", "",
-                    "| game | sections | pairs | won-split-lost | doubling the time |", "|---|---|---|---|---|",
+                    f"(`{slow}`'s Elo over `{fast}`; its pairs by the points it scored in them, "
+                    f"2-1½-1-½-0: won twice, won and drew, split or drew twice, lost and drew, lost twice):", "",
+                    "| game | sections | pairs | by points 2-1½-1-½-0 | doubling the time |", "|---|---|---|---|---|",
                     *per_game, ""]
     return "\n".join(head + summary(args, body, missing) + per_game + body)
 

@@ -183,11 +183,12 @@ def test_the_doubling_per_game_pools_the_pairs_of_both_sizes(tmp_path: Path) -> 
                 black, white = (f, s) if i % 2 == 0 else (s, f)
                 out.append(GameRecord(id=f"{folder}/{i:04d}", game="anda", size=size, variant="", first=black,
                                       second=white, black=black, white=white, winner=winner,
-                                      result="B+" if winner == black else "W+", termination="no-moves",
+                                      result="0" if winner is None else "B+" if winner == black else "W+",
+                                      termination="no-moves" if winner else "ply-cap",
                                       plies=10, seconds=1.0))
 
     journal("anda-7", "mcts", [s, s, f, s])          # pairs: won twice by mcts-2s, split
-    journal("anda-7", "doubling", [s, s])            # won twice
+    journal("anda-7", "doubling", [s, s, s, None])   # won twice, won and drew
     journal("anda-9", "mcts", [f, f])                # lost twice
     args = ladder.parse(["--out", str(tmp_path)])
     folders = [tmp_path / "anda-7", tmp_path / "anda-9", tmp_path / "spelde-5"]
@@ -195,7 +196,7 @@ def test_the_doubling_per_game_pools_the_pairs_of_both_sizes(tmp_path: Path) -> 
     found = [pairs(read_journal(tmp_path / d / k), s, f) for d, k in
              (("anda-7", "mcts"), ("anda-7", "doubling"), ("anda-9", "mcts"))]
     est = estimate(pentanomial([p for ps in found for p in ps]))
-    assert row.startswith("| anda | anda-7, anda-9 | 4 | 2-1-1 | ")
+    assert row.startswith("| anda | anda-7, anda-9 | 5 | 2-1-1-0-1 | ")
     assert f"{ladder.signed(est.elo)} [{ladder.signed(est.elo_low)}, {ladder.signed(est.elo_high)}]" in row
     assert row.endswith(": gain, interval includes 0 |")
     assert ladder.doubling_per_game(args, {tmp_path / "spelde-5": ladder.journals(tmp_path / "spelde-5")}) == []
