@@ -22,20 +22,7 @@ from hexarena.players.selection import UCT, Rave
 from hexarena.players.serve import make_engine
 from tests.engine import boards
 from tests.engine.games.marbanta.test_marbanta import board as marbanta_board
-
-
-def new(game: str, size: int, *tokens: str) -> GameState:
-    info = registry.get(game)
-    return info.new_game(info.variant(size, list(tokens)), 0)
-
-
-def walk(state: GameState, plies: int, seed: int) -> GameState:
-    rng = random.Random(seed)
-    for _ in range(plies):
-        if state.outcome() is not None:
-            break
-        state = state.play(state.random_action(rng))
-    return state
+from tests.players.positions import new, walk
 
 
 # -- evaluators ---------------------------------------------------------------------------

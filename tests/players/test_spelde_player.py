@@ -12,20 +12,11 @@ import random
 
 import pytest
 
-from hexarena.engine import registry
 from hexarena.engine.game import GameState
 from hexarena.players import MctsBot
 from hexarena.players.games import selection_for
 from hexarena.players.selection import UCT
-
-
-def midgame(size: int, plies: int, seed: int) -> GameState:
-    info = registry.get("spelde")
-    state = info.new_game(info.variant(size, ["nopie"]), 0)
-    rng = random.Random(seed)
-    for _ in range(plies):
-        state = state.play(state.random_action(rng))
-    return state
+from tests.players.positions import new, walk
 
 
 def top_share(state: GameState, bot: MctsBot) -> float:
@@ -39,7 +30,7 @@ def test_spelde_search_concentrates_on_its_best_placement(seed: int) -> None:
     """At n=5 after 10 random plies (28-42 placements), 1,500 iterations: Spelde's rule gives
     its favourite at least 1.5 times the share plain UCT(1) does (measured: 0.09-0.70
     against 0.03-0.21)."""
-    state = midgame(5, 10, seed)
+    state = walk(new("spelde", 5, "nopie"), 10, seed)
     assert state.outcome() is None
     own = top_share(state, MctsBot(iterations=1500, seconds=None))
     plain = top_share(state, MctsBot(iterations=1500, seconds=None, selection=UCT(1.0)))
@@ -47,5 +38,5 @@ def test_spelde_search_concentrates_on_its_best_placement(seed: int) -> None:
 
 
 def test_spelde_selection_is_a_low_exploration_uct() -> None:
-    rule = selection_for(midgame(5, 0, 0))
+    rule = selection_for(new("spelde", 5, "nopie"))
     assert isinstance(rule, UCT) and rule.exploration < 1.0

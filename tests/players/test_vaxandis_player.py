@@ -13,7 +13,7 @@ from hexarena.players import Budget, MctsBot
 from hexarena.players.evaluators import Bias, CutoffPlayout, for_searcher, squash
 from hexarena.players.games import evaluator_for, vaxandis
 from tests.engine.games.vaxandis.test_vaxandis_helpers import board
-from tests.players.test_search import new, walk
+from tests.players.positions import new, walk
 
 
 @pytest.mark.parametrize("seed", range(6))
