@@ -27,8 +27,8 @@ from bench.common import table
 from hexarena.engine import registry
 from hexarena.engine.actions import holders_after
 from hexarena.engine.core import Colour
-from hexarena.referee import config as config_mod
-from hexarena.referee.tournament import run
+from hexarena.referee.tournament import config as config_mod
+from hexarena.referee.tournament.run import run
 
 CONTROLS = {
     "fischer": {"control": "fischer", "main": 10, "increment": 0.1},

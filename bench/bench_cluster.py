@@ -35,9 +35,9 @@ from tempfile import TemporaryDirectory
 import trio
 
 from bench.common import baseline_us, median_of, table
-from hexarena.referee import config as config_mod
-from hexarena.referee.schedule import schedule
-from hexarena.referee.tournament import run
+from hexarena.referee.tournament import config as config_mod
+from hexarena.referee.tournament.schedule import schedule
+from hexarena.referee.tournament.run import run
 
 
 def _config(games: int) -> config_mod.TournamentConfig:

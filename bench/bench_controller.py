@@ -62,9 +62,9 @@ from tempfile import TemporaryDirectory
 import trio
 
 from bench.common import baseline_us, table
-from hexarena.referee.channel import EngineChannel
-from hexarena.referee.eager import EagerReceive, EagerSend
-from hexarena.referee.process import EngineProcess
+from hexarena.referee.engines.channel import EngineChannel
+from hexarena.referee.engines.eager import EagerReceive, EagerSend
+from hexarena.referee.engines.process import EngineProcess
 
 ECHO = r'''
 import os, sys

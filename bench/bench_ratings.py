@@ -73,7 +73,7 @@ def main() -> None:
         for name, fn in stages:
             seconds = best_of(fn, repeat=5)
             rows.append({"stage": name, "ms": f"{seconds * 1e3:.1f}", "x baseline": f"{seconds * 1e6 / base:.0f}"})
-        code = (f"import sys; from hexarena.results.cli import ratings; "
+        code = (f"import sys; from hexarena.commands_ratings import ratings; "
                 f"ratings.main([{str(path)!r}, '--pooled'], standalone_mode=False)")
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-c", code], check=True, stdout=subprocess.DEVNULL)

@@ -7,13 +7,16 @@ Figures:
 * wall/action    wall time per action, engines and pipes included.
 * start+stop/game  engine start-up, handshake and shutdown per game (two
                  Python processes: dominated by interpreter start-up).
-* loop wall/action wall time per action inside the turn loop.
-* ref CPU/action CPU time of the referee process per action (rule checks,
-                 HGP encoding and parsing, trio scheduling, SGF rendering),
-                 engine start-up and handshakes excluded: the referee's CPU
-                 is sampled around the turn loop only.
-* not-waiting    wall time in the turn loop minus the time spent waiting
-                 for engine answers, per action (the referee's own latency).
+* loop wall/action wall time per action inside the turn loop (from the
+                 first action to the last, read through play_game's public
+                 `on_ply`).
+* ref CPU/action CPU time of the referee process per action over the same
+                 span (rule checks, HGP encoding and parsing, trio
+                 scheduling), plus rendering the SGF; engine start-up and
+                 handshakes excluded.
+* not-waiting    the same wall time minus the time spent waiting for engine
+                 answers (the channels' `wait_seconds`), per action: the
+                 referee's own latency.
 Printed twice: with and without the pipe fast path (referee/eager.py).
 Goal: ref CPU/action and not-waiting under 0.5 ms. Ratios are to
 bench.common.baseline_us() measured in the same run.
@@ -30,13 +33,12 @@ from tempfile import TemporaryDirectory
 import trio
 
 from bench.common import baseline_us, table
-from hexarena.referee import match as match_mod
-from hexarena.referee.clock import Limits
-from hexarena.referee.config import player_cmd
-from hexarena.referee.match import Seat, Setup, play_game
-from hexarena.referee.process import open_engine
-from hexarena.referee.sgf import sgf_text
-from hexarena.referee.tournament import expand
+from hexarena.referee.game.clock import Limits
+from hexarena.referee.tournament.config import player_cmd
+from hexarena.referee.game.match import Seat, Setup, play_game
+from hexarena.referee.engines.process import open_engine
+from hexarena.referee.tournament.run import expand
+from hexarena.results.record.sgf import sgf_text
 
 
 async def bench(games: int, logdir: Path, eager: bool = True) -> dict[str, float]:
@@ -50,33 +52,27 @@ async def bench(games: int, logdir: Path, eager: bool = True) -> dict[str, float
             channels.append(ch)
             yield ch
 
-    real_turns = match_mod._turns
+    marks: list[tuple[float, float, float]] = []
 
-    async def timed_turns(*args):
-        """The turn loop alone: CPU and wall time, and the engine wait inside it."""
-        waited0 = sum(ch.wait_seconds for ch in channels[-2:])
-        c0, w0 = time.process_time(), time.perf_counter()
-        try:
-            return await real_turns(*args)
-        finally:
-            totals["cpu"] += time.process_time() - c0
-            totals["loop"] += time.perf_counter() - w0
-            totals["wait"] += sum(ch.wait_seconds for ch in channels[-2:]) - waited0
+    def on_ply(plies: int) -> None:
+        """(wall, CPU, engine wait) after each action: the turn loop seen from outside."""
+        marks.append((time.perf_counter(), time.process_time(), sum(ch.wait_seconds for ch in channels[-2:])))
 
-    match_mod._turns = timed_turns
-    try:
-        for g in range(games):
-            seats = (Seat("a", partial(connect, "a", 2 * g)), Seat("b", partial(connect, "b", 2 * g + 1)))
-            w0 = time.perf_counter()
-            report = await play_game(Setup("spelde", 6), seats, Limits())
-            c0 = time.process_time()
-            sgf_text(report, f"bench/{g}")
-            totals["cpu"] += time.process_time() - c0
-            totals["wall"] += time.perf_counter() - w0
-            assert report.outcome is not None, report.reason
-            totals["actions"] += len(report.actions)
-    finally:
-        match_mod._turns = real_turns
+    for g in range(games):
+        seats = (Seat("a", partial(connect, "a", 2 * g)), Seat("b", partial(connect, "b", 2 * g + 1)))
+        marks.clear()
+        w0 = time.perf_counter()
+        record = await play_game(Setup("spelde", 6), seats, Limits(), on_ply, game_id=f"bench/{g}")
+        c0 = time.process_time()
+        sgf_text(record, 1003)
+        totals["cpu"] += time.process_time() - c0
+        totals["wall"] += time.perf_counter() - w0
+        assert not record.void and record.faulty is None, record.reason
+        (w1, c1, q1), (w2, c2, q2) = marks[0], marks[-1]
+        totals["loop"] += w2 - w1
+        totals["cpu"] += c2 - c1
+        totals["wait"] += q2 - q1
+        totals["actions"] += len(marks) - 1          # the intervals between the first action and the last
     return totals
 
 

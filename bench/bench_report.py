@@ -29,12 +29,12 @@ from pathlib import Path
 from bench.common import table
 from hexarena.engine import registry
 from hexarena.engine.core import Colour, Outcome, Termination
-from hexarena.referee.match import Report
-from hexarena.referee.sgf import sgf_text
 from hexarena.results.html_report import write_report
-from hexarena.results.replay_cache import CACHE_NAME, ReplayCache
-from hexarena.results.records import GameRecord, JournalWriter
+from hexarena.results.record.game import Ending, GameRecord
+from hexarena.results.record.journal import JournalWriter
+from hexarena.results.record.sgf import sgf_text
 from hexarena.results.replay import replay_record
+from hexarena.results.replay_cache import CACHE_NAME, ReplayCache
 
 PLAYERS = ("alpha", "beta", "gamma", "delta")
 
@@ -52,21 +52,23 @@ def build_folder(folder: Path, games: int, seed: int = 1, cap: int = 80) -> None
             first, second = rng.sample(PLAYERS, 2)
             variant = info.variant(size)
             state = info.new_game(variant, 0)
-            report = Report(info, variant, (first, second))
-            while state.outcome() is None and len(report.actions) < cap:
+            actions: list[tuple[Colour, str]] = []
+            while state.outcome() is None and len(actions) < cap:
                 action = state.random_action(rng)
-                report.actions.append((state.to_move, state.format(action)))
+                actions.append((state.to_move, state.format(action)))
                 state = state.play(action)
-            report.outcome = state.outcome() or state.adjudicate()
-            if report.outcome.termination is Termination.PLY_CAP and rng.random() < 0.3:
-                report.outcome = Outcome(rng.choice((Colour.BLACK, Colour.WHITE)), Termination.RESIGN)
-            game_id = f"{gid}-{size}/{k:04d}"
-            sgf = f"games/{gid}-{size}-{k:04d}.sgf"
-            (folder / sgf).write_text(sgf_text(report, game_id), encoding="utf-8")
-            journal.append(GameRecord(
-                id=game_id, game=gid, size=size, variant=" ".join(info.describe(variant).split()[1:]),
-                first=first, second=second, black=report.name_of(Colour.BLACK), white=report.name_of(Colour.WHITE), winner=report.winner, result=report.result,
-                termination=report.termination, plies=len(report.actions), sgf=sgf))
+            outcome = state.outcome() or state.adjudicate()
+            if outcome.termination is Termination.PLY_CAP and rng.random() < 0.3:
+                outcome = Outcome(rng.choice((Colour.BLACK, Colour.WHITE)), Termination.RESIGN)
+            winner = {Colour.BLACK: first, Colour.WHITE: second, None: None}[outcome.winner]
+            record = GameRecord(
+                id=f"{gid}-{size}/{k:04d}", game=gid, size=size, variant=info.describe(variant).partition(" ")[2],
+                first=first, second=second, black=first, white=second, winner=winner, result=outcome.result(),
+                termination=Ending(outcome.termination.value), plies=len(actions),
+                sgf=f"games/{gid}-{size}-{k:04d}.sgf", actions=[a for _, a in actions],
+                colours="".join(c.letter for c, _ in actions))
+            (folder / record.sgf).write_text(sgf_text(record, info.sgf_number), encoding="utf-8")
+            journal.append(record)
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ Plays N games of Spelde n=6 between two `python -m hexarena.players random`
 engines (the built-in random player: it answers `genmove` at once, so it is
 the "instant random engine" of issue 15; no lighter engine is needed) at
 Fischer 0.1 s + 0.01 s (margin 0.05 s), through a real
-``hexarena.referee.tournament.run`` into a temporary folder (journal, SGFs,
+``hexarena.referee.tournament.run.run`` into a temporary folder (journal, SGFs,
 engine logs: everything a tournament writes), with J workers, once with
 ``restart = "game"`` (two engine processes started per game) and once with
 ``restart = "fault"`` (each worker slot keeps its two processes).
@@ -18,7 +18,7 @@ Figures:
                          is spurious (goal 0). Other faults are counted too.
 * referee overhead/action  p50 and p99 of the wall time per action inside
                          the turn loop not spent inside an engine channel's
-                         command (hook: ``referee.match.action_overhead``).
+                         command (the `overhead` hook of ``referee.tournament.run.run``).
                          Goal (issue 15): p50 <= 0.3 ms, p99 <= 2 ms.
 * raw pipe round trip    p50 and p99 of an echo round trip through a pipe to
                          a child process (blocking os.write/os.read), measured
@@ -54,9 +54,8 @@ import trio
 from bench.bench_controller import ECHO
 from bench.common import baseline_us, table
 from hexarena.engine.core import Termination
-from hexarena.referee import config as config_mod
-from hexarena.referee import match as match_mod
-from hexarena.referee.tournament import run
+from hexarena.referee.tournament import config as config_mod
+from hexarena.referee.tournament.run import run
 
 MAIN, INCREMENT = 0.1, 0.01
 
@@ -95,13 +94,9 @@ def pipe_trips(n: int) -> list[float]:
 def soak(games: int, jobs: int, out: Path, restart: str = "fault") -> dict:
     """Play the soak tournament in `out`; its records, wall seconds and per-action overheads."""
     overheads: list[float] = []
-    match_mod.action_overhead = overheads.append
-    try:
-        t0 = time.perf_counter()
-        records = trio.run(lambda: run(soak_config(games, restart), out, concurrency=jobs))
-        wall = time.perf_counter() - t0
-    finally:
-        match_mod.action_overhead = None
+    t0 = time.perf_counter()
+    records = trio.run(lambda: run(soak_config(games, restart), out, concurrency=jobs, overhead=overheads.append))
+    wall = time.perf_counter() - t0
     return {"records": records, "wall": wall, "overheads": overheads, "restart": restart}
 
 

@@ -35,8 +35,9 @@ from bench.common import table
 from hexarena.engine.errors import RulesError
 from hexarena.engine.game import GameState
 from hexarena.players.games import MODULES
-from hexarena.referee.openings import initial
-from hexarena.results.records import GameRecord, JournalError, read_journal
+from hexarena.referee.game.openings import initial
+from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import JournalError, read_journal
 
 
 def positions(record: GameRecord, evaluate: Callable[[GameState], float]) -> list[tuple[float, float]]:

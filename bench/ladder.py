@@ -61,11 +61,15 @@ import subprocess
 import sys
 import time
 import tomllib
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
+from hexarena.commands_sprt import schedule_pairs
 from hexarena.engine import registry
-from hexarena.results.records import GameRecord, read_journal
+from hexarena.referee.tournament.run import load_saved
+from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import read_journal
 from hexarena.results.sprt import Pair, estimate, game_points, pairs, pentanomial
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -180,7 +184,16 @@ KINDS = ("mcts", "base", "doubling")
 
 def journals(folder: Path) -> dict[str, list[GameRecord]]:
     """The records of each of the folder's tournaments that has a journal, read once."""
-    return {k: read_journal(folder / k) for k in KINDS if (folder / k / "journal.jsonl").exists()}
+    return {k: paired(folder / k) for k in KINDS if (folder / k / "journal.jsonl").exists()}
+
+
+def paired(tournament: Path) -> list[GameRecord]:
+    """A tournament's records; lines of journal schema 1 get their pair numbers from its schedule."""
+    records = read_journal(tournament)
+    if all(r.pair is not None or r.void for r in records) or not (tournament / "tournament.json").exists():
+        return records
+    numbers = schedule_pairs(load_saved(tournament))
+    return [replace(r, pair=numbers[r.id][3]) if r.pair is None and r.id in numbers else r for r in records]
 
 
 def started(folder: Path) -> bool:
@@ -219,7 +232,7 @@ def criteria(tournaments: dict[str, list[GameRecord]], fast: str, slow: str) -> 
         wins, draws = points.count(1.0), points.count(0.5)
         score = 100 * sum(points) / len(points)
         row = f"| {fast} vs {opponent} | {len(games)} | {wins}-{len(games) - wins - draws}-{draws} | {score:.1f}% |"
-        # pairs within each tournament: their ids restart at 0 in each
+        # pairs within each tournament: their numbers restart at 0 in each
         both = [p for k in mcts for p in pairs(done[k], slow, fast)]
         est = estimate(pentanomial(both)) if opponent == slow else None
         row += f" {slow} {signed(est.elo)} [{signed(est.elo_low)}, {signed(est.elo_high)}] |" if est else " |"

@@ -32,7 +32,7 @@ from hexarena.engine.game import GameState
 from hexarena.players import Bot, MctsBot
 from hexarena.players.evaluators import CutoffPlayout, Evaluator
 from hexarena.players.games import evaluator_for
-from hexarena.referee.openings import random_tail, replay
+from hexarena.referee.game.openings import random_tail, replay
 
 
 def bot(spec: str, start: GameState) -> Bot:

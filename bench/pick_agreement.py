@@ -33,8 +33,8 @@ from hexarena.engine.errors import RulesError
 from hexarena.engine.game import GameState
 from hexarena.players import MctsBot
 from hexarena.players.base import Budget
-from hexarena.referee.openings import initial
-from hexarena.results.records import JournalError, read_journal
+from hexarena.referee.game.openings import initial
+from hexarena.results.record.journal import JournalError, read_journal
 
 
 def positions(journals: list[str], players: str, plies_at: set[int], limit: int) -> list[GameState]:

@@ -20,7 +20,7 @@ from hexarena import commands_view, supervise
 from hexarena.commands_check import check
 from hexarena.commands_sprt import parse_sprt_words, sprt
 from hexarena.commands_status import status
-from hexarena.results.cli import ratings, repair
+from hexarena.commands_ratings import ratings, repair
 
 # The referee, trio and pandas are imported inside the commands that use them, so that
 # `hexarena engine NAME` starts as fast as `python -m hexarena.players NAME`.
@@ -94,8 +94,8 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
 
     Example: hexarena match "python -m hexarena.players random" "python -m hexarena.players greedy" --size 5
     """
-    from hexarena.referee import config as config_mod
-    from hexarena.referee.config import ConfigError
+    from hexarena.referee.tournament import config as config_mod
+    from hexarena.referee.tournament.config import ConfigError
     named = [_split_name(c) for c in (cmd_a, cmd_b)]
     argv = [shlex.split(c) for _, c in named]
     names = _names(argv)
@@ -133,7 +133,7 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
 
 def _split_name(text: str) -> tuple[str | None, str]:
     """`NAME=CMD` -> (NAME, CMD); a command without such a prefix -> (None, text)."""
-    from hexarena.referee.config import NAME
+    from hexarena.referee.tournament.config import NAME
     name, sep, rest = text.partition("=")
     if sep and NAME.match(name) and rest.strip():
         return name, rest
@@ -164,9 +164,9 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
     """
     if resume and out is None:
         raise click.UsageError("--resume needs --out, the folder of the tournament to continue")
-    from hexarena.referee import config as config_mod
-    from hexarena.referee.config import ConfigError
-    from hexarena.referee.tournament import TournamentError, load_saved
+    from hexarena.referee.tournament import config as config_mod
+    from hexarena.referee.tournament.config import ConfigError
+    from hexarena.referee.tournament.run import TournamentError, load_saved
     try:
         if resume:
             assert out is not None      # checked above: --resume needs --out

@@ -6,7 +6,7 @@ Each game is one Dask task (:func:`hexarena.cluster_worker.play_on_worker`)
 that starts both engines on a worker, plays with the local runner's code
 and returns the record with its SGF and engine logs; this module writes
 those files under the output folder, then hands the record to the journal
-writer of :func:`hexarena.referee.tournament.run` through its `play` hook.
+writer of :func:`hexarena.referee.tournament.run.run` through its `play` hook.
 
 Faults: a worker that dies mid-game loses that game only; Dask moves the
 task to another worker (up to ``distributed.scheduler.allowed-failures``
@@ -30,11 +30,11 @@ from typing import cast
 
 import trio
 
-from hexarena.referee.config import TournamentConfig
-from hexarena.referee.schedule import ScheduledGame
-from hexarena.referee.sgf import write_atomic
-from hexarena.referee.tournament import PlayGame, TournamentError
-from hexarena.results.records import GameRecord
+from hexarena.referee.tournament.config import TournamentConfig
+from hexarena.referee.tournament.schedule import ScheduledGame
+from hexarena.referee.tournament.run import PlayGame, TournamentError
+from hexarena.results.record.game import GameRecord, VoidCause
+from hexarena.results.record.journal import write_atomic
 
 from .cluster_worker import HostCheck, PlayedGame, installed_version, play_on_worker, preflight_on_worker
 
@@ -241,9 +241,8 @@ def _killed_worker(exc: object) -> bool:
 
 
 def _void(game: ScheduledGame, reason: str) -> GameRecord:
-    return GameRecord(id=game.id, game=game.game, size=game.size, variant=game.variant,
-                      first=game.first, second=game.second, black=game.first, white=game.second,
-                      winner=None, result="Void", termination="void", plies=0, reason=reason)
+    return GameRecord.voided(game.id, game.game, game.size, game.variant, game.first, game.second,
+                             VoidCause.CLUSTER, reason, pair=game.pair, komi=game.komi)
 
 
 def _write_files(out: Path, files: dict[str, bytes]) -> None:

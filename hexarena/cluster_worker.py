@@ -2,10 +2,10 @@
 
 Both run on a worker thread with their own ``trio.run`` (this module and
 hexarena/cli.py are the only places that call it) and use exactly the code
-of a local run: :func:`hexarena.referee.tournament.play_scheduled` with the
+of a local run: :func:`hexarena.referee.tournament.run.play_scheduled` with the
 process launcher (argv expansion with the worker's own interpreter for
 ``{python}``, deadlines, fault handling, each engine in its own process group
-killed at game end) and :func:`hexarena.referee.preflight.preflight`.
+killed at game end) and :func:`hexarena.referee.tournament.preflight.preflight`.
 Nothing is written on the worker but a temporary folder, removed before the
 task returns: the SGF and engine logs travel back in the result, and the
 coordinator alone writes the output folder and the journal.
@@ -33,11 +33,11 @@ from pathlib import Path
 
 import trio
 
-from hexarena.referee.process import EngineChannel
-from hexarena.referee.config import EngineSpec, TournamentConfig
-from hexarena.referee.preflight import preflight
-from hexarena.referee.schedule import ScheduledGame
-from hexarena.referee.tournament import play_scheduled, process_launcher
+from hexarena.referee.engines.process import EngineChannel
+from hexarena.referee.tournament.config import EngineSpec, TournamentConfig
+from hexarena.referee.tournament.preflight import preflight
+from hexarena.referee.tournament.schedule import ScheduledGame
+from hexarena.referee.tournament.run import play_scheduled, process_launcher
 
 #: argv: WORKER_PID ENGINE_ARGV... Runs the engine as its child (same stdin, stdout, stderr, same process
 #: group), lets go of the pipes, mirrors its exit status, and kills the whole group if WORKER_PID stops

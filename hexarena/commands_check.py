@@ -33,8 +33,8 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
     """
     import trio
 
-    from hexarena.referee.check import Verdict, check_engine
-    from hexarena.referee.check_grading import summary as check_summary
+    from hexarena.referee.check.tool import Verdict, check_engine
+    from hexarena.referee.check.grading import summary as check_summary
     argv = shlex.split(cmd[0]) if len(cmd) == 1 else list(cmd)
     for gid in games:
         if gid not in GAME_MODULES:

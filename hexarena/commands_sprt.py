@@ -1,8 +1,8 @@
 """`hexarena sprt DIR` and the live SPRT of `hexarena match --sprt` / a `[sprt]` config (docs/sprt.md).
 
-Pairs follow the schedule when the folder holds its tournament.json (a
-group's games between the two engines at positions 2k and 2k+1 form pair k),
-else games 2k and 2k+1 of a group by the number in their ids.
+A pair is two journaled games with the same pair number in one (game, size,
+variant) group. Journal lines of schema 1 carry no pair number: theirs come
+from the schedule of the folder's tournament.json.
 """
 from __future__ import annotations
 
@@ -12,66 +12,29 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from hexarena.results.records import JOURNAL_NAME, GameRecord, JournalError, journal_path, read_journal
-from hexarena.results.sprt import MODELS, SprtSettings, SprtState, evaluate, pairs
+from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import JOURNAL_NAME, JournalError, journal_path, read_journal
+from hexarena.results.sprt import MODELS, SprtSettings, evaluate, pairs, unpaired
+from hexarena.results.sprt_tracker import SprtTracker
 
 if TYPE_CHECKING:           # imported when used: `hexarena engine` loads this module too
-    from hexarena.referee.config import SprtConfig, TournamentConfig
+    from hexarena.referee.tournament.config import SprtConfig, TournamentConfig
 
 
-def schedule_order(config: TournamentConfig, engine: str, opponent: str) -> list[str]:
-    """The ids of every game between the two engines, in schedule order."""
-    from hexarena.referee.schedule import schedule
-    return [g.id for g in schedule(config) if {g.first, g.second} == {engine, opponent}]
+def schedule_pairs(config: TournamentConfig) -> dict[str, tuple[str, int, str, int]]:
+    """Game id -> (game, size, variant, pair number) of every paired game of the schedule."""
+    from hexarena.referee.tournament.schedule import schedule
+    return {g.id: (g.game, g.size, g.variant, g.pair) for g in schedule(config) if g.pair is not None}
 
 
-class SprtTracker:
-    """The test during a run: fed every journaled record (`add`), asked `should_stop` by the runner."""
-
-    def __init__(self, sprt: SprtConfig, config: TournamentConfig, records: list[GameRecord]):
-        self.sprt = sprt
-        self.order = schedule_order(config, sprt.engine, sprt.opponent)
-        self.records = list(records)
-        self.state = self._evaluate()
-
-    @classmethod
-    def for_run(cls, config: TournamentConfig, out: Path) -> SprtTracker | None:
-        """The tracker of a run into `out` (seeded with its journal when resuming); None without [sprt]."""
-        if config.sprt is None:
-            return None
-        path = out / JOURNAL_NAME
-        return cls(config.sprt, config, read_journal(path) if path.exists() else [])
-
-    def _evaluate(self) -> SprtState:
-        return evaluate(self.sprt.settings, pairs(self.records, self.sprt.engine, self.sprt.opponent, self.order))
-
-    def add(self, record: GameRecord) -> str | None:
-        """Count a finished game; the new LLR line when it completed a pair, else None."""
-        self.records.append(record)
-        before = sum(self.state.counts)
-        try:
-            self.state = self._evaluate()
-        except ValueError as exc:          # no likelihood maximum found: keep the last state, say so
-            return f"SPRT not updated: {exc}"
-        if sum(self.state.counts) == before:
-            return None
-        return f"{self.sprt.settings.line(self.state.llr)} {self.state.counts}"
-
-    def games(self) -> int:
-        return sum(not r.void for r in self.records)
-
-    def should_stop(self) -> bool:
-        """True once a hypothesis is accepted or `max_games` games are finished."""
-        cap = self.sprt.settings.max_games
-        return self.state.verdict is not None or (cap is not None and self.games() >= cap)
-
-    def summary(self) -> str:
-        text = self.state.report(self.sprt.engine, self.sprt.opponent)
-        if self.state.verdict is None:
-            cap = self.sprt.settings.max_games
-            stopped = "max_games reached" if cap is not None and self.games() >= cap else "schedule finished"
-            text += f"\nno decision ({stopped})"
-        return text
+def tracker_for_run(config: TournamentConfig, out: Path) -> SprtTracker | None:
+    """The SPRT tracker of a run into `out` (seeded with its journal when resuming); None without [sprt]."""
+    if config.sprt is None:
+        return None
+    path = out / JOURNAL_NAME
+    records = read_journal(path) if path.exists() else []
+    return SprtTracker(config.sprt.settings, config.sprt.engine, config.sprt.opponent, records,
+                       schedule_pairs(config), out)
 
 
 @click.command("sprt")
@@ -110,19 +73,20 @@ def sprt(folder: str, elo0: float | None, elo1: float | None, alpha: float | Non
         settings = SprtSettings(**start | values)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    order = schedule_order(config, engine, opponent) if config is not None else None
+    order = schedule_pairs(config) if config is not None else None
     found = pairs(records, engine, opponent, order)
     try:
         click.echo(evaluate(settings, found).report(engine, opponent))
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
-    if order is None:
-        click.echo("(no tournament.json: games 2k and 2k+1 of each group, by id, form a pair)")
+    if order is None and unpaired(records):
+        click.echo(f"({unpaired(records)} games without a pair number, from a journal of schema 1 "
+                   "without its tournament.json, are left out)")
 
 
 def _saved_config(folder: str) -> TournamentConfig | None:
-    from hexarena.referee import config as config_mod
-    from hexarena.referee.config import ConfigError
+    from hexarena.referee.tournament import config as config_mod
+    from hexarena.referee.tournament.config import ConfigError
     path = Path(folder) / "tournament.json"
     if Path(folder).is_file() or not path.exists():
         return None

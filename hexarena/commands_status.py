@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from hexarena.results.records import JOURNAL_NAME, JournalError, read_journal
+from hexarena.results.record.journal import JOURNAL_NAME, JournalError, read_journal
 
 
 @click.command("status")
@@ -17,9 +17,9 @@ from hexarena.results.records import JOURNAL_NAME, JournalError, read_journal
 @click.option("--tables", is_flag=True, help="Also print the rating and head-to-head tables.")
 def status(folder: str, tables: bool) -> None:
     """Progress and standings of the tournament in FOLDER."""
-    from hexarena.referee import growth              # trio and pandas: only when the command runs
-    from hexarena.referee.live import Progress, final_summary, void_kind
-    from hexarena.referee.tournament import TournamentError, load_saved
+    from hexarena.referee.tournament import growth              # trio and pandas: only when the command runs
+    from hexarena.referee.console.live import Progress, final_summary, void_kind
+    from hexarena.referee.tournament.run import TournamentError, load_saved
     out = Path(folder)
     try:
         configs = growth.earlier_configs(out) + [load_saved(out)]
@@ -33,7 +33,7 @@ def status(folder: str, tables: bool) -> None:
     progress.plan([g for g in games if g.id not in done], records)
     for r in records:
         if r.void:
-            progress.voids[void_kind(r.reason)] += 1
+            progress.voids[void_kind(r)] += 1
     left = progress.total - progress.done
     state = "finished" if left == 0 else f"{left} to play"
     click.echo(f"{out}: {progress.done}/{progress.total} games ({state}), "

@@ -4,7 +4,6 @@
 """
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from hexarena.engine.registry import from_position
 from hexarena.protocol.diagram import diagram
 from hexarena.results.board_svg import action_sites, board_svg
 from hexarena.results.replay import replay_record
-from hexarena.results.sgf_read import SgfError
+from hexarena.results.record.sgf import SgfError
 
 
 @click.command()
@@ -95,41 +94,3 @@ def _write(path: str, text: str) -> None:
     click.echo(f"wrote {path}")
 
 
-class ReportRefresher:
-    """Keeps DIR/report.html current while a tournament runs.
-
-    `on_record` (the runner's per-record callback) rewrites the page every
-    `every` finished games in a background thread, so the referee's event
-    loop never waits for it (a refresh still running is not doubled);
-    `finish` writes the final page. Replays are cached between refreshes,
-    so each refresh replays only the games finished since the last one.
-    A failure to write the page is a warning, never the tournament's end.
-    """
-
-    def __init__(self, out: Path, warn, every: int = 10):
-        from hexarena.results.replay_cache import ReplayCache
-        self.out, self.warn, self.every = out, warn, every
-        self.cache = ReplayCache(out, parallel=False)      # no fork from a thread beside trio
-        self.count = 0
-        self.thread: threading.Thread | None = None
-
-    def on_record(self, record: object) -> None:
-        self.count += 1
-        if self.count % self.every == 0 and (self.thread is None or not self.thread.is_alive()):
-            self.thread = threading.Thread(target=self.write, name="report-refresh", daemon=True)
-            self.thread.start()
-
-    def write(self) -> Path | None:
-        from hexarena.results.html_report import write_report
-        try:
-            return write_report(self.out, cache=self.cache)[0]
-        except Exception as exc:          # the page is a convenience: say why and go on
-            self.warn(f"report.html not written: {exc}")
-            return None
-
-    def finish(self) -> Path | None:
-        """The final page (the cache holds every game but the last few: no worker processes,
-        which would be forked beside trio's idle threads)."""
-        if self.thread is not None:
-            self.thread.join()
-        return self.write()

@@ -1,6 +1,7 @@
-"""A tournament run under the CLI's supervision: the live view, the report refresher, the SPRT
-tracker, Ctrl-C (once: finish the games in flight; twice, SIGTERM, SIGHUP: abandon them), the
-pre-flight and, with --cluster, a Dask cluster. The CLI commands `tournament` and `match` end here.
+"""A tournament run under the CLI's supervision: the pre-flight, the live view, the report
+refresher, the SPRT tracker, Ctrl-C (once: finish the games in flight; twice, SIGTERM, SIGHUP:
+abandon them) and, with --cluster, a Dask cluster. The CLI commands `tournament` and `match`
+end here; this module wires those pieces, each of which lives with what it serves.
 """
 from __future__ import annotations
 
@@ -8,116 +9,150 @@ import shlex
 import signal
 import sys
 from contextlib import nullcontext
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from hexarena import commands_view
-from hexarena.commands_sprt import SprtTracker
-
 if TYPE_CHECKING:
-    from hexarena.referee.config import TournamentConfig
-    from hexarena.results.records import GameRecord
+    import trio
+
+    from hexarena.cluster import Cluster
+    from hexarena.referee.tournament.config import TournamentConfig
+    from hexarena.results.record.game import GameRecord
+
+
+@dataclass
+class Signals:
+    """Ctrl-C once while games run: `stop` is set (no new game starts); Ctrl-C again, SIGTERM,
+    SIGHUP, or a signal before the games start: the run's scope is cancelled. `signalled` tells
+    the caller to exit as interrupted."""
+
+    stop: trio.Event
+    running: bool = False
+    signalled: bool = False
+    scope: trio.CancelScope | None = field(default=None, repr=False)
+
+    async def watch(self, scope: trio.CancelScope, task_status=None) -> None:
+        import trio
+        self.scope = scope
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, signal.SIGHUP) as signals:
+            (task_status or trio.TASK_STATUS_IGNORED).started()
+            async for sig in signals:
+                self.signalled = True
+                if sig == signal.SIGINT and self.running and not self.stop.is_set():
+                    self.stop.set()
+                    click.echo("\nstopping: no new game starts, the games in flight finish "
+                               "(Ctrl-C again abandons them)", err=True)
+                else:
+                    scope.cancel()
+
+    def abandon(self, message: str) -> None:
+        """Stop at once as if signalled (--cluster: the scheduler went away)."""
+        warn(message)
+        self.signalled = True
+        if self.scope is not None:
+            self.scope.cancel()
+
+
+def warn(message: str) -> None:
+    click.echo(f"warning: {message}", err=True)
+
+
+async def preflight_or_fail(config: TournamentConfig, out: Path, launcher, cluster: Cluster | None) -> None:
+    """The pre-flight: every engine started once (on each cluster host with --cluster); a
+    TournamentError listing the problems when one fails."""
+    from hexarena.referee.tournament.preflight import preflight
+    from hexarena.referee.tournament.run import TournamentError
+    problems = await (cluster.preflight(config, out) if cluster else preflight(config, out, launcher))
+    if problems:
+        raise TournamentError("not started: an engine failed the pre-flight check "
+                              "(--no-preflight skips it):\n  " + "\n  ".join(problems))
 
 
 def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,
-         check_engines: bool = True, log_protocol: bool = False, cluster: str | None = None) -> None:
+        check_engines: bool = True, log_protocol: bool = False, cluster: str | None = None) -> None:
+    """Run the tournament of `config` into `out` and print its tables; exit 130 when interrupted."""
     import trio
 
-    from hexarena.referee.groups import contains, sole
-    from hexarena.referee.live import final_summary
-    from hexarena.referee.panel import make_view
-    from hexarena.referee.preflight import preflight
-    from hexarena.referee.tournament import TournamentError, process_launcher
+    from hexarena.commands_sprt import tracker_for_run
+    from hexarena.referee.console.live import final_summary
+    from hexarena.referee.console.panel import make_view
+    from hexarena.referee.tournament.run import process_launcher
+    from hexarena.results.html_report import ReportRefresher
+
     view = make_view(sys.stdout, quiet)
     launcher = partial(process_launcher, log_protocol=log_protocol, log_cap=config.log_cap)
-    live = SprtTracker.for_run(config, out)          # None without [sprt]
+    sprt = tracker_for_run(config, out)              # None without [sprt]; keeps DIR/sprt.json
+    refresher = ReportRefresher(out, warn)           # DIR/report.html, every few games
+    signals = Signals(trio.Event())
 
     def on_record(record: GameRecord) -> None:
         refresher.on_record(record)
-        line = live.add(record) if live is not None else None
+        line = sprt.add(record) if sprt is not None else None
         if line and not quiet:
             click.echo(line)
 
-    def warn(message: str) -> None:
-        click.echo(f"warning: {message}", err=True)
-
-    refresher = commands_view.ReportRefresher(out, warn)     # DIR/report.html, every few games
-    stop = trio.Event()         # Ctrl-C once: no new game starts, the games in flight finish
-    signalled = False
-
-    async def supervised() -> list[GameRecord]:
-        """The run under Ctrl-C (once: finish the games in flight; twice: abandon them), SIGTERM and
-        SIGHUP (abandon them, engines stopped); KeyboardInterrupt after any of them."""
-        records: list[GameRecord] = []
-        running = False
+    async def supervised(on_cluster: Cluster | None) -> list[GameRecord]:
         async with trio.open_nursery() as nursery:
-            async def on_signal(task_status=trio.TASK_STATUS_IGNORED) -> None:
-                nonlocal signalled
-                with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, signal.SIGHUP) as signals:
-                    task_status.started()
-                    async for sig in signals:
-                        signalled = True
-                        if sig == signal.SIGINT and running and not stop.is_set():
-                            stop.set()
-                            click.echo("\nstopping: no new game starts, the games in flight finish "
-                                       "(Ctrl-C again abandons them)", err=True)
-                        else:
-                            nursery.cancel_scope.cancel()
-            await nursery.start(on_signal)
+            await nursery.start(signals.watch, nursery.cancel_scope)
             if check_engines:
-                problems = await (on_cluster.preflight(config, out) if on_cluster
-                                  else preflight(config, out, launcher))
-                if problems:
-                    raise TournamentError("not started: an engine failed the pre-flight check "
-                                          "(--no-preflight skips it):\n  " + "\n  ".join(problems))
-
-            def lost(message: str) -> None:         # --cluster: the scheduler went away
-                nonlocal signalled
-                warn(message)
-                signalled = True
-                nursery.cancel_scope.cancel()
-            play = on_cluster.player(config, out, lost, warn) if on_cluster else None
-            running = True
+                await preflight_or_fail(config, out, launcher, on_cluster)
+            play = on_cluster.player(config, out, signals.abandon, warn) if on_cluster else None
+            signals.running = True
             with view:
-                records = await run_tournament(config, out, concurrency=concurrency, resume=resume,
-                                               warn=warn, observer=view, launcher=launcher,
-                                               on_record=on_record, play=play, stop=stop,
-                                               should_stop=live.should_stop if live is not None else None)
+                records = await run_tournament(config, out, concurrency=concurrency, resume=resume, warn=warn,
+                                               observer=view, launcher=launcher, on_record=on_record, play=play,
+                                               stop=signals.stop,
+                                               should_stop=sprt.should_stop if sprt is not None else None)
             nursery.cancel_scope.cancel()
-        if signalled:
+        if signals.signalled:
             raise KeyboardInterrupt
         return records
 
     click.echo(f"output: {out}", err=True)
-    on_cluster = None
-    try:
-        with _open_cluster(cluster) as on_cluster:
-            records = trio.run(supervised)
-    except BaseException as exc:        # trio >= 0.25 wraps errors and Ctrl-C in exception groups
-        if isinstance(sole(exc), TournamentError):
-            raise click.ClickException(str(sole(exc))) from None
-        if not contains(exc, KeyboardInterrupt):
-            raise
-        again = f" --cluster {shlex.quote(cluster)}" if cluster else ""
-        click.echo(f"\ninterrupted; finished games are in {out}/journal.jsonl; continue with:\n"
-                   f"  hexarena tournament --resume --out {shlex.quote(str(out))}{again}", err=True)
-        sys.exit(130)
+    with _interrupted(out, cluster), _open_cluster(cluster) as on_cluster:
+        records = trio.run(supervised, on_cluster)
     void = sum(r.void for r in records)
     click.echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
     click.echo(final_summary(records))
     if (page := refresher.finish()) is not None:
         click.echo(f"report: {page}")
-    if live is not None:
-        click.echo(live.summary())
+    if sprt is not None:
+        click.echo(sprt.finish())
 
 
 async def run_tournament(*args, **kwargs) -> list[GameRecord]:
-    """hexarena.referee.tournament.run, imported when a run starts (it needs trio)."""
-    from hexarena.referee.tournament import run
+    """hexarena.referee.tournament.run.run, imported when a run starts (it needs trio)."""
+    from hexarena.referee.tournament.run import run
     return await run(*args, **kwargs)
+
+
+class _interrupted:
+    """A TournamentError becomes a ClickException; an interruption prints the resume command and
+    exits 130 (trio >= 0.25 wraps errors and Ctrl-C in exception groups)."""
+
+    def __init__(self, out: Path, cluster: str | None):
+        self.out, self.cluster = out, cluster
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, exc, tb) -> None:
+        if exc is None:
+            return
+        from hexarena.referee.engines.groups import contains, sole
+        from hexarena.referee.tournament.run import TournamentError
+        if isinstance(sole(exc), TournamentError):
+            raise click.ClickException(str(sole(exc))) from None
+        if not contains(exc, KeyboardInterrupt):
+            return
+        again = f" --cluster {shlex.quote(self.cluster)}" if self.cluster else ""
+        click.echo(f"\ninterrupted; finished games are in {self.out}/journal.jsonl; continue with:\n"
+                   f"  hexarena tournament --resume --out {shlex.quote(str(self.out))}{again}", err=True)
+        sys.exit(130)
 
 
 def _open_cluster(spec: str | None):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from hexarena.results.vocabulary import FORFEIT_KINDS
+from hexarena.results.record.game import FORFEIT_KINDS
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class Counts:
 
     `first`, `second` index `players`; `pool` indexes `pools`; `wins` are games
     the first player won, `losses` games the second won. `forfeits[p, i, k]`
-    counts forfeits of player i in pool p of kind ``vocabulary.FORFEIT_KINDS[k]``.
+    counts forfeits of player i in pool p of kind ``record.game.FORFEIT_KINDS[k]``.
     Players and pools are sorted, so equal games in any order give equal counts.
     """
 

@@ -12,6 +12,8 @@ kept between reports by :mod:`hexarena.results.replay_cache`).
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable
 from datetime import datetime, timezone
 from importlib.resources import files
 from pathlib import Path
@@ -20,7 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 from hexarena.results.board_svg import STYLE, board_template
-from hexarena.results.records import JournalError, journal_path, read_journal
+from hexarena.results.record.journal import JournalError, journal_path, read_journal
 from hexarena.results.replay_cache import ReplayCache
 from hexarena.results.report_sections import rating_groups, sprt_state, terminations
 
@@ -103,3 +105,40 @@ def _environment() -> jinja2.Environment:
                                   trim_blocks=True, lstrip_blocks=True)
     return _ENV
 
+
+class ReportRefresher:
+    """Keeps DIR/report.html current while a tournament runs.
+
+    `on_record` (the runner's per-record callback) rewrites the page every
+    `every` finished games in a background thread, so the referee's event
+    loop never waits for it (a refresh still running is not doubled);
+    `finish` writes the final page. Replays are cached between refreshes,
+    so each refresh replays only the games finished since the last one.
+    A failure to write the page is a warning, never the tournament's end.
+    """
+
+    def __init__(self, out: Path, warn: Callable[[str], None], every: int = 10):
+        self.out, self.warn, self.every = out, warn, every
+        self.cache = ReplayCache(out, parallel=False)      # no fork from a thread beside trio
+        self.count = 0
+        self.thread: threading.Thread | None = None
+
+    def on_record(self, record: object) -> None:
+        self.count += 1
+        if self.count % self.every == 0 and (self.thread is None or not self.thread.is_alive()):
+            self.thread = threading.Thread(target=self.write, name="report-refresh", daemon=True)
+            self.thread.start()
+
+    def write(self) -> Path | None:
+        try:
+            return write_report(self.out, cache=self.cache)[0]
+        except Exception as exc:          # the page is a convenience: say why and go on
+            self.warn(f"report.html not written: {exc}")
+            return None
+
+    def finish(self) -> Path | None:
+        """The final page (the cache holds every game but the last few: no worker processes,
+        which would be forked beside trio's idle threads)."""
+        if self.thread is not None:
+            self.thread.join()
+        return self.write()

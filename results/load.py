@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from hexarena.results.vocabulary import FORFEIT_KIND
-from hexarena.results.records import GameRecord, JournalError, journal_path, read_journal
+from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import JournalError, journal_path, read_journal
 
 CSV_COLUMNS = ("game", "size", "first", "second", "winner")
 FRAME_COLUMNS = ("game", "size", "first", "second", "winner", "score", "termination", "forfeit", "faulty")
@@ -131,7 +131,7 @@ def games_frame(records: Iterable[GameRecord]) -> pd.DataFrame:
     for r in records:
         if r.void:
             continue
-        kind = FORFEIT_KIND.get(r.termination, "")
+        kind = r.forfeit.kind if r.forfeit is not None else ""
         faulty = (r.faulty or r.loser or "") if kind else ""
         rows.append((r.game, r.size, r.first, r.second, r.winner, r.termination, kind, faulty))
     return frame_from_rows(rows)

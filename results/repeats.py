@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from hexarena.results.records import GameRecord
+from hexarena.results.record.game import GameRecord
 
 
 @dataclass(frozen=True)

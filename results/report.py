@@ -20,10 +20,9 @@ import pandas as pd
 from hexarena.results.load import games_frame
 from hexarena.results.counts import Counts, aggregate
 from hexarena.results.ratings import Fit, fit
-from hexarena.results.records import GameRecord
+from hexarena.results.record.game import GROUP_KEYS, GameRecord
 from hexarena.results.tables import advantage_table, crosstable, los_table, ratings_table
 
-GROUP_KEYS = ("game", "size")
 PRIOR_NOTE = "* rests on a weak prior (two virtual draws against the pool): "
 
 

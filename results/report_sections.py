@@ -13,14 +13,15 @@ from pathlib import Path
 
 import numpy as np
 
-from hexarena.results.load import FORFEIT_KIND, games_frame
-from hexarena.results.records import GameRecord
+from hexarena.results.load import games_frame
+from hexarena.results.record.game import FORFEIT_KINDS
+from hexarena.results.sprt_tracker import SPRT_FILE
+from hexarena.results.record.game import GameRecord
 from hexarena.results.report import GroupReport, build_reports
 from hexarena.results.tables import head_to_head, rank_order
 
 #: The hook of the SPRT section: a run that had a sequential test leaves its
 #: state in this file of its folder (a JSON object); absent, the section is left out.
-SPRT_FILE = "sprt.json"
 
 
 def _number(value: object) -> float | None:
@@ -105,14 +106,13 @@ def heat_map(report: GroupReport) -> dict:
 def terminations(records: Sequence[GameRecord]) -> dict:
     """Per engine: games ended by each termination (either side), and its own forfeits and voids."""
     kinds = sorted({r.termination for r in records if not r.void})
-    forfeit_kinds = sorted(set(FORFEIT_KIND.values()))
+    forfeit_kinds = sorted(FORFEIT_KINDS)
     engines = sorted({name for r in records for name in (r.first, r.second)})
     rows = []
     for engine in engines:
         own = [r for r in records if engine in (r.first, r.second)]
         ended = Counter(r.termination for r in own if not r.void)
-        forfeits = Counter(FORFEIT_KIND.get(r.termination, r.termination) for r in own
-                           if r.faulty == engine and not r.void)
+        forfeits = Counter(r.forfeit.kind for r in own if r.faulty == engine and r.forfeit is not None)
         rows.append({"engine": engine, "games": len(own), "ended": [ended.get(k, 0) for k in kinds],
                      "forfeits": [forfeits.get(k, 0) for k in forfeit_kinds],
                      "voids": sum(1 for r in own if r.void and r.faulty == engine),

@@ -24,10 +24,10 @@ and H0 (elo <= elo0) when it falls to log(beta / (1 - alpha)).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .records import GameRecord
+from .record.game import GameRecord
 
 MODELS = ("normalized", "logistic")
 NELO_PER_T = 800 / math.log(10)          # normalized Elo per unit of t-value
@@ -272,37 +272,39 @@ def game_points(record: GameRecord, engine: str) -> float:
 
 
 def pairs(records: Iterable[GameRecord], engine: str, opponent: str,
-          order: Sequence[str] | None = None) -> list[Pair]:
-    """The finished pairs of games between `engine` and `opponent`, in schedule order.
+          schedule_pairs: Mapping[str, tuple[str, int, str, int]] | None = None) -> list[Pair]:
+    """The finished pairs of games between `engine` and `opponent`, by group and pair number.
 
-    `order`: the ids of every scheduled game between the two, in schedule order; a
-    group's (game, size, variant) games at positions 2k and 2k+1 form pair k. Without
-    it (no saved config) a game's position is the number in its id, which is the
-    schedule's order in a two-engine match. A pair with a void or unplayed game is left out;
-    of a game played twice (void, then replayed) the last finished record counts.
+    A record's pair is its `pair` field within its (game, size, variant) group; a record
+    without one (a journal line of schema 1) takes it from `schedule_pairs` (game id ->
+    (game, size, variant, pair number), from the tournament's schedule) when given, else has none. A pair
+    with a void or unplayed game is left out; of a game played twice (void, then replayed)
+    the last finished record counts.
     """
     done: dict[str, GameRecord] = {}
     for r in records:
         if not r.void and {r.first, r.second} == {engine, opponent}:
             done[r.id] = r
-    if order is None:
-        order = sorted(done, key=lambda gid: (gid.rpartition("/")[0], _number(gid)))
-        slots = {gid: (gid.rpartition("/")[0], _number(gid) // 2) for gid in order}
-    else:
-        seen: dict[str, int] = {}
-        slots = {}
-        for gid in order:
-            group = gid.rpartition("/")[0]
-            slots[gid] = (group, seen.get(group, 0) // 2)
-            seen[group] = seen.get(group, 0) + 1
-    members: dict[tuple[str, int], list[str]] = {}
-    for gid in order:
-        members.setdefault(slots[gid], []).append(gid)
+    members: dict[tuple, list[str]] = {}
+    for gid, r in done.items():
+        key: tuple | None = None
+        if r.pair is not None:
+            key = (*r.group, r.pair)
+        elif schedule_pairs is not None and gid in schedule_pairs:
+            key = schedule_pairs[gid]
+        if key is not None:
+            members.setdefault(key, []).append(gid)
     out = []
-    for ids in members.values():
-        if len(ids) == 2 and all(gid in done for gid in ids):
+    for key in sorted(members):
+        ids = sorted(members[key])
+        if len(ids) == 2:
             out.append(Pair((ids[0], ids[1]), sum(game_points(done[gid], engine) for gid in ids)))
     return out
+
+
+def unpaired(records: Iterable[GameRecord]) -> int:
+    """How many finished records carry no pair number (journal lines of schema 1)."""
+    return sum(1 for r in records if not r.void and r.pair is None)
 
 
 def pentanomial(pair_list: Iterable[Pair]) -> list[int]:
@@ -311,11 +313,6 @@ def pentanomial(pair_list: Iterable[Pair]) -> list[int]:
     for p in pair_list:
         counts[round(p.points * 2)] += 1
     return counts
-
-
-def _number(game_id: str) -> int:
-    tail = game_id.rpartition("/")[2]
-    return int(tail) if tail.isdigit() else 0
 
 
 # -- the state of a test ----------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from hexarena.results.vocabulary import FORFEIT_KINDS
+from hexarena.results.record.game import FORFEIT_KINDS
 from hexarena.results.counts import Counts
 from hexarena.results.ratings import Z95, Fit
 

@@ -10,8 +10,8 @@ import numpy as np
 
 from bench import fit_evaluation as F
 from hexarena.engine.core import Colour
-from hexarena.referee.openings import initial
-from hexarena.results.records import GameRecord
+from hexarena.referee.game.openings import initial
+from hexarena.results.record.game import GameRecord
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,7 +38,7 @@ def random_record(game: str, size: int, seed: int) -> GameRecord:
     return GameRecord(id=f"g/{seed:04d}", game=game, size=size, variant="pie", first="a", second="b",
                       black="a", white="b", winner=None if winner is None else name[winner],
                       result="0" if winner is None else ("B+" if winner is Colour.BLACK else "W+"),
-                      termination="x", plies=len(actions), actions=actions)
+                      termination="ply-cap", plies=len(actions), actions=actions)
 
 
 def test_black_score_and_positions_of_a_replayed_game() -> None:

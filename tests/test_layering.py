@@ -33,6 +33,15 @@ ALLOWED: dict[str, tuple[set[str], set[str] | None]] = {
 }
 BANNED_THIRD_PARTY = {"players": {"trio"}, "results": {"trio"}}
 
+#: The referee's rooms (subpackages) -> the rooms they may import. Each room's docstring says why.
+REFEREE_ROOMS: dict[str, set[str]] = {
+    "engines": set(),                        # engine processes: spawn, channel, logs, leftovers
+    "game": {"engines"},                     # one game: the turn loop, clocks, openings
+    "tournament": {"engines", "game"},       # config, schedule, pool, runner, pre-flight
+    "console": {"tournament"},               # the live view of a run
+    "check": {"engines"},                    # `hexarena check`
+}
+
 
 def _package(dotted: str) -> str:
     """The layer of a dotted name: `hexarena.engine.geometry` -> `engine`, `trio.lowlevel` -> `trio`."""
@@ -58,6 +67,43 @@ def imports(source: str, module: str) -> list[tuple[int, str]]:
             else:
                 found.append((node.lineno, _package(node.module)))
     return found
+
+
+def room_imports(source: str, module: str) -> list[tuple[int, str]]:
+    """(line, room) of every import of a referee room in `source`, relative ones resolved."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")[:-node.level] + ([node.module] if node.module else [])
+            else:
+                base = (node.module or "").split(".")
+            names = [".".join(base + [alias.name]) for alias in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[:2] == ["hexarena", "referee"] and len(parts) > 2:
+                found.append((node.lineno, parts[2]))
+    return found
+
+
+def room_violations(rel: str, source: str) -> list[str]:
+    """Every import of one referee room by another that REFEREE_ROOMS does not allow."""
+    parts = rel.split("/")
+    if parts[0] != "referee" or len(parts) < 3:
+        return []
+    room = parts[1]
+    if room not in REFEREE_ROOMS:
+        return [f"{rel}: referee/{room}/ is not a room of REFEREE_ROOMS"]
+    module = "hexarena." + rel[:-3].replace("/", ".")
+    if module.endswith(".__init__"):
+        module = module[: -len(".__init__")] + ".x"
+    return [f"{rel}:{line}: referee/{room} must not import referee/{other}"
+            for line, other in room_imports(source, module)
+            if other != room and other not in REFEREE_ROOMS[room]]
 
 
 def calls_trio_run(source: str) -> list[int]:
@@ -107,17 +153,63 @@ def sources() -> list[tuple[str, str]]:
 def test_every_package_keeps_its_layer():
     found = sources()
     assert {rel.split("/")[0] for rel, _ in found} >= {"engine", "referee"}
-    problems = [p for rel, src in found for p in violations(rel, src)]
+    problems = [p for rel, src in found for p in violations(rel, src) + room_violations(rel, src)]
     assert problems == []
+
+
+def test_the_game_record_is_standard_library_only():
+    """results/record/ sits below the referee and the analytics: it imports only the standard
+    library and its own modules."""
+    found = [(rel, src) for rel, src in sources() if rel.startswith("results/record/")]
+    assert len(found) >= 4
+    problems = []
+    for rel, source in found:
+        module = "hexarena." + rel[:-3].replace("/", ".")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = module.split(".")[:-node.level] + ([node.module] if node.module else [])
+                names = [".".join(base)]
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            else:
+                continue
+            for name in names:
+                if name.split(".")[0] not in STDLIB and not name.startswith("hexarena.results.record"):
+                    problems.append(f"{rel}:{node.lineno}: imports {name}")
+    assert problems == []
+
+
+def test_the_referee_is_rooms_only():
+    """Every module of referee/ lives in a room (a subpackage), and every room is declared."""
+    loose = sorted(p.name for p in (ROOT / "referee").glob("*.py") if p.name != "__init__.py")
+    assert loose == []
+    rooms = {p.parent.name for p in (ROOT / "referee").glob("*/__init__.py")}
+    assert rooms == set(REFEREE_ROOMS)
+
+
+@pytest.mark.parametrize("rel, source, expected", [
+    ("referee/engines/x.py", "from ..game.match import play_game\n", "referee/engines must not import referee/game"),
+    ("referee/game/x.py", "from hexarena.referee.tournament import run\n",
+     "referee/game must not import referee/tournament"),
+    ("referee/console/x.py", "from hexarena.referee.check.tool import check\n",
+     "referee/console must not import referee/check"),
+])
+def test_the_room_checker_catches_a_broken_arrow(rel, source, expected):
+    assert any(expected in v for v in room_violations(rel, source)), room_violations(rel, source)
+
+
+def test_the_room_checker_accepts_the_allowed_arrows():
+    assert room_violations("referee/tournament/run.py", "from ..game.match import play_game\n"
+                           "from hexarena.referee.engines.process import open_engine\nfrom . import config\n") == []
 
 
 @pytest.mark.parametrize("rel, source, expected", [
     ("engine/x.py", "import trio\n", "engine must not import the third-party package trio"),
     ("engine/x.py", "from hexarena.protocol import controller\n", "engine must not import protocol"),
     ("engine/x.py", "def f():\n    import pandas\n", "x.py:2: engine must not import the third-party package pandas"),
-    ("protocol/x.py", "from hexarena.referee.match import play_game\n", "protocol must not import referee"),
+    ("protocol/x.py", "from hexarena.referee.game.match import play_game\n", "protocol must not import referee"),
     ("players/x.py", "import trio.lowlevel\n", "players must not import trio"),
-    ("players/x.py", "from hexarena.referee import match\n", "players must not import referee"),
+    ("players/x.py", "from hexarena.referee.game import match\n", "players must not import referee"),
     ("results/x.py", "from trio import run\n", "results must not import trio"),
     ("results/x.py", "from hexarena.protocol.controller import Response\n", "results must not import protocol"),
     ("referee/match.py", "from hexarena.players import get\n", "referee must not import players"),

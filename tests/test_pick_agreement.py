@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from bench import pick_agreement as P
-from hexarena.referee.openings import initial
-from hexarena.results.records import GameRecord
+from hexarena.referee.game.openings import initial
+from hexarena.results.record.game import GameRecord
 
 
 def record(seed: int, black: str = "mcts-1s", white: str = "mcts-2s", game: str = "spelde",
@@ -21,7 +21,7 @@ def record(seed: int, black: str = "mcts-1s", white: str = "mcts-2s", game: str 
         actions.append(state.format(action))
         state = state.play(action)
     return GameRecord(id=f"g/{seed:04d}", game=game, size=size, variant="pie", first=black, second=white,
-                      black=black, white=white, winner=None, result="0", termination="x",
+                      black=black, white=white, winner=None, result="0", termination="ply-cap",
                       plies=len(actions), actions=actions)
 
 

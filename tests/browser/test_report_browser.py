@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from hexarena.results.records import read_journal
+from hexarena.results.record.journal import read_journal
 from hexarena.results.replay import replay_record
 
 from ..results.page_check import static_markup_problems
@@ -175,7 +175,8 @@ def test_engine_strings_are_text_not_markup(tournament, browser):
 
 def test_games_without_a_replay_say_why_and_the_controls_stay_quiet(browser, tmp_path):
     from hexarena.results.html_report import write_report
-    from hexarena.results.records import GameRecord, JournalWriter
+    from hexarena.results.record.game import GameRecord
+    from hexarena.results.record.journal import JournalWriter
     common = dict(game="spelde", size=4, variant="pie", first="a", second="b", black="a", white="b")
     with JournalWriter(tmp_path / "journal.jsonl") as journal:
         journal.append(GameRecord(id="g/0", winner=None, result="Void", termination="void", plies=0,

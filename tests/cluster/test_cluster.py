@@ -20,8 +20,8 @@ import pytest
 pytest.importorskip("distributed", reason="the cluster tests need Dask's distributed: "
                                           "pip install 'hexarena[test]' (or 'hexarena[cluster]')")
 
-from hexarena.referee import config as config_mod
-from hexarena.referee.schedule import schedule
+from hexarena.referee.tournament import config as config_mod
+from hexarena.referee.tournament.schedule import schedule
 
 from .realcluster import hexarena, local_dask, processes_with, wait_until
 

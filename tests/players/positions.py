@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bench.bench_mcts import midgame as walk
 from hexarena.engine.game import GameState
-from hexarena.referee.openings import initial
+from hexarena.referee.game.openings import initial
 
 __all__ = ["new", "walk"]
 

@@ -10,10 +10,11 @@ from pathlib import Path
 
 from bench import ladder
 from hexarena.engine import registry
-from hexarena.referee import config as C
-from hexarena.results.records import GameRecord, JournalWriter, read_journal
+from hexarena.referee.tournament import config as C
+from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import JournalWriter, read_journal
 from hexarena.results.sprt import estimate, pairs, pentanomial
-from hexarena.results.vocabulary import VOID_RESULT
+from hexarena.results.record.game import VOID_RESULT
 from tests.cluster.realcluster import processes_with, wait_until
 
 
@@ -153,14 +154,15 @@ def test_what_is_left_costs_each_pairing_at_its_mean_game_time() -> None:
 
 
 def test_the_doubling_row_counts_the_pairs_of_the_gauntlet_and_the_doubling_tournament() -> None:
-    def game(gid: str, black: str, white: str, winner: str) -> GameRecord:
+    def game(gid: str, black: str, white: str, winner: str, pair: int) -> GameRecord:
         return GameRecord(id=gid, game="spelde", size=5, variant="", first=black, second=white,
                           black=black, white=white, winner=winner, result="B+" if winner == black else "W+",
-                          termination="no-moves", plies=10, seconds=1.0)
+                          termination="no-moves", plies=10, seconds=1.0, pair=pair)
     f, s = "mcts-1s", "mcts-2s"
-    # ids restart at 0 in each tournament: pair k is games 2k and 2k+1 of its own tournament
-    gauntlet = [game("g/0006", f, s, s), game("g/0007", s, f, s), game("g/0000", f, "random", f)]
-    extra = [game("g/0000", f, s, f), game("g/0001", s, f, s), game("g/0002", f, s, s), game("g/0003", s, f, s)]
+    # ids and pair numbers restart at 0 in each tournament
+    gauntlet = [game("g/0006", f, s, s, 3), game("g/0007", s, f, s, 3), game("g/0000", f, "random", f, 0)]
+    extra = [game("g/0000", f, s, f, 0), game("g/0001", s, f, s, 0), game("g/0002", f, s, s, 1),
+             game("g/0003", s, f, s, 1)]
     rows = ladder.criteria({"mcts": gauntlet, "doubling": extra}, f, s)
     row = next(r for r in rows if r.startswith(f"| {f} vs {s} |"))
     assert row.startswith(f"| {f} vs {s} | 6 | 1-5-0 | 16.7% | {s} +")
@@ -185,7 +187,7 @@ def test_the_doubling_per_game_pools_the_pairs_of_both_sizes(tmp_path: Path) -> 
                                       second=white, black=black, white=white, winner=winner,
                                       result="0" if winner is None else "B+" if winner == black else "W+",
                                       termination="no-moves" if winner else "ply-cap",
-                                      plies=10, seconds=1.0))
+                                      plies=10, seconds=1.0, pair=i // 2))
 
     journal("anda-7", "mcts", [s, s, f, s])          # pairs: won twice by mcts-2s, split
     journal("anda-7", "doubling", [s, s, s, None])   # won twice, won and drew

@@ -77,7 +77,7 @@ def test_the_clock_share_caps_the_time_but_not_the_count() -> None:
 
 
 def test_config_accepts_a_budgeted_player() -> None:
-    from hexarena.referee import config as C
+    from hexarena.referee.tournament import config as C
     cfg = C.from_dict({"engines": {"a": {"player": "mcts:400"}, "b": {"player": "random"}},
                        "games": [{"game": registry.playable()[0]}]})
     assert "mcts:400" in cfg.engine("a").cmd

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from hexarena.protocol.controller import CommandFailed
 from hexarena import cli
-from hexarena.referee.process import open_engine
+from hexarena.referee.engines.process import open_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"

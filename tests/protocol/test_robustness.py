@@ -12,7 +12,7 @@ import pytest
 import trio
 
 from hexarena.protocol.controller import CommandFailed, EngineCrashed, ProtocolViolation
-from hexarena.referee.process import EngineProcess
+from hexarena.referee.engines.process import EngineProcess
 
 FAKE = r'''
 import os, sys, time

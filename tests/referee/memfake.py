@@ -15,7 +15,7 @@ import trio
 import trio.testing
 
 from hexarena.engine import registry
-from hexarena.referee.process import EngineChannel
+from hexarena.referee.engines.process import EngineChannel
 
 
 class MemEngine:

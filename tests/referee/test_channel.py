@@ -16,8 +16,8 @@ import trio
 import trio.testing
 
 from hexarena.protocol.controller import CommandFailed, EngineCrashed, EngineTimeout, ProtocolViolation
-from hexarena.referee.channel import EngineChannel
-from hexarena.referee.eager import eager_pair
+from hexarena.referee.engines.channel import EngineChannel
+from hexarena.referee.engines.eager import eager_pair
 
 MODES = pytest.mark.parametrize("eager", [True, False], ids=["eager", "plain"])
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from hexarena.engine import registry
 from hexarena.players import BOTS
 from hexarena import cli
-from hexarena.results.records import read_journal
+from hexarena.results.record.journal import read_journal
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = [sys.executable, str(ROOT / "examples" / "random_engine.py")]

@@ -11,8 +11,8 @@ import time
 from click.testing import CliRunner
 
 from hexarena import cli, supervise
-from hexarena.referee import config as C
-from hexarena.results.records import read_journal
+from hexarena.referee.tournament import config as C
+from hexarena.results.record.journal import read_journal
 from tests.referee.fakes import alive, fake_argv, pids_in
 
 RANDOM = f"{shlex.quote(sys.executable)} -m hexarena.players random --seed {{seed}}"

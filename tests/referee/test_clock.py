@@ -10,9 +10,9 @@ import trio.testing
 
 from hexarena.engine.core import Colour, Termination
 from hexarena.protocol.controller import EngineCrashed, EngineTimeout, ProtocolViolation
-from hexarena.referee.clock import Clock, Limits
-from hexarena.referee.match import Seat, Setup, play_game
-from hexarena.referee.process import EngineChannel
+from hexarena.referee.game.clock import Clock, Limits
+from hexarena.referee.game.match import Seat, Setup, play_game
+from hexarena.referee.engines.process import EngineChannel
 from tests.referee.memfake import MemEngine, mem_connect
 
 
@@ -220,10 +220,10 @@ def test_a_move_just_inside_the_limit_is_fine_and_just_over_forfeits():
         slow = MemEngine("slow", think=lambda k: 10.04 if k < 3 else 10.06)
         quick = MemEngine("quick", seed=2)
         report = await play_game(Setup("spelde", 5), seats(slow, quick), Limits(move=10))
-        assert report.outcome.termination is Termination.TIME
+        assert report.termination == Termination.TIME.value
         assert report.result in ("B+T", "W+T")
         assert report.faulty == "slow" and report.winner == "quick"
-        assert len([c for c, _ in report.actions if report.name_of(c) == "slow"]) == 2
+        assert len([c for c in report.colours if (report.black if c == "B" else report.white) == "slow"]) == 2
     run_mock(main)
 
 
@@ -233,7 +233,7 @@ def test_fischer_clock_runs_out_after_several_moves():
         slow = MemEngine("slow", think=lambda k: 3.5)
         quick = MemEngine("quick", seed=2)
         report = await play_game(Setup("spelde", 5), seats(slow, quick), Limits(move=30, main=10, increment=1))
-        assert report.outcome.termination is Termination.TIME and report.faulty == "slow"
+        assert report.termination == Termination.TIME.value and report.faulty == "slow"
         assert "within 2.5 s" in report.reason and "0.050 s past it" in report.reason
         told = [c for c in slow.received if c.startswith("time_left")]
         assert [int(c.split()[2]) for c in told] == [10, 7, 5, 2]
@@ -246,7 +246,7 @@ def test_the_time_of_one_engine_is_not_charged_to_the_other():
         a = MemEngine("a", think=lambda k: 3.0)
         b = MemEngine("b", think=lambda k: 0.5, seed=2)
         report = await play_game(Setup("spelde", 5), seats(a, b), Limits(main=100))
-        assert report.outcome.termination is Termination.NO_MOVES
+        assert report.termination == Termination.NO_MOVES.value
         told_b = [int(c.split()[2]) for c in b.received if c.startswith("time_left")]
         assert told_b[:3] == [100, 99, 99]     # 100 - 0.5 per move, floored
     run_mock(main)
@@ -259,7 +259,7 @@ def test_a_hung_handshake_voids_after_the_start_deadline():
                 await trio.sleep_forever()
         t0 = trio.current_time()
         report = await play_game(Setup("spelde", 5), seats(Deaf("deaf"), MemEngine("ok")), Limits(start=20))
-        assert report.outcome is None and report.result == "Void" and report.faulty == "deaf"
+        assert report.void and report.result == "Void" and report.faulty == "deaf"
         assert trio.current_time() - t0 == pytest.approx(20)
     run_mock(main)
 
@@ -271,13 +271,13 @@ def test_swap_exchanges_the_engines_colours():
         first = MemEngine("first")
         second = MemEngine("second", answers=swapper, seed=5)
         report = await play_game(Setup("spelde", 5), seats(first, second), Limits())
-        assert report.actions[1] == (Colour.WHITE, "swap")
-        assert report.name_of(Colour.BLACK) == "second" and report.name_of(Colour.WHITE) == "first"
+        assert report.actions[1] == "swap" and report.colours[1] == "W"
+        assert report.black == "second" and report.white == "first"
         # after the swap White is still to move, and the engine now holding White is `first`
-        assert report.actions[2][0] is Colour.WHITE
+        assert report.colours[2] == "W"
         assert [c for c in first.received if c.startswith("genmove")][:2] == ["genmove black", "genmove white"]
-        assert report.outcome.termination is Termination.NO_MOVES
-        assert report.winner == report.name_of(report.outcome.winner)
+        assert report.termination == Termination.NO_MOVES.value
+        assert report.winner in (report.black, report.white) and report.forfeit is None
     run_mock(main)
 
 
@@ -286,7 +286,7 @@ def test_ply_cap_adjudicates():
         report = await play_game(Setup("spelde", 5, ply_cap=6), seats(MemEngine("a"), MemEngine("b", seed=3)),
                                  Limits())
         assert len(report.actions) == 6
-        assert report.outcome.termination is Termination.PLY_CAP and report.result == "0"
+        assert report.termination == Termination.PLY_CAP.value and report.result == "0"
         assert report.winner is None
     run_mock(main)
 
@@ -332,9 +332,9 @@ def test_in_a_game_an_engine_spending_90_percent_of_its_time_left_never_forfeits
         b = MemEngine("b", seed=2)
         b.think = lambda k: 0.9 * _last_told(b)
         report = await play_game(Setup("spelde", 6), seats(a, b), Limits(main=20, increment=0.5))
-        assert report.outcome.termination is Termination.NO_MOVES
-        assert len(report.times) == len(report.actions) > 20
-        assert all(left is not None and left >= 0.5 for _, left in report.times)
+        assert report.termination == Termination.NO_MOVES.value
+        assert len(report.left) == len(report.think) == len(report.actions) > 20
+        assert all(left is not None and left >= 0.5 for left in report.left)
         assert "time_settings 20 0 0" in a.received        # no kgs-time_settings in list_commands
     run_mock(main)
 
@@ -346,7 +346,7 @@ def test_the_clock_follows_the_engine_through_a_swap():
         report = await play_game(Setup("spelde", 5), seats(first, second), Limits(main=100))
         told = [c.split()[1:3] for c in first.received if c.startswith("time_left")]
         assert told[:3] == [["black", "100"], ["white", "98"], ["white", "96"]]
-        assert report.times[0] == (2.0, 98.0) and report.times[2] == (2.0, 96.0)
+        assert (report.think[0], report.left[0]) == (2.0, 98.0) and (report.think[2], report.left[2]) == (2.0, 96.0)
     run_mock(main)
 
 
@@ -355,7 +355,7 @@ def test_a_time_forfeit_in_byoyomi_says_by_how_much_the_move_overran():
         slow = MemEngine("slow", think=lambda k: 4.0 if k < 4 else 6.0)
         report = await play_game(Setup("spelde", 5), seats(slow, MemEngine("q", seed=2)),
                                  Limits(control="byoyomi", main=5, period=5, periods=1))
-        assert report.outcome.termination is Termination.TIME and report.faulty == "slow"
+        assert report.termination == Termination.TIME.value and report.faulty == "slow"
         assert "within 5 s (no answer 0.050 s past it)" in report.reason
         assert "time_settings 5 5 1" in slow.received
         assert [c.split()[2:] for c in slow.received if c.startswith("time_left")] == [
@@ -390,8 +390,8 @@ for line in sys.stdin:
 
 
 def _real_game(tmp_path, time: dict, think: float):
-    from hexarena.referee import config as C
-    from hexarena.referee.tournament import run
+    from hexarena.referee.tournament import config as C
+    from hexarena.referee.tournament.run import run
     data = {"games_per_pair": 1, "time": time,
             "engines": {"thinker": {"cmd": ["{python}", "-c", THINKER, str(think)]},
                         "random": {"player": "random"}},
@@ -419,7 +419,7 @@ def test_a_real_fischer_game_lets_an_engine_think_longer_than_a_move_cap_would(t
 # -- the [time] table --------------------------------------------------------------------------
 
 def _config(time: dict, odds: dict | None = None):
-    from hexarena.referee import config as C
+    from hexarena.referee.tournament import config as C
     engines = {"a": {"player": "random"}, "b": {"player": "greedy"}}
     if odds is not None:
         engines["b"]["time"] = odds
@@ -459,7 +459,7 @@ def test_engine_time_odds_lay_over_the_time_table():
     ({"main": 60}, {"speed": 1}, "engines.b.time.speed"),
 ])
 def test_time_table_errors_name_the_key(time, odds, key):
-    from hexarena.referee.config import ConfigError
+    from hexarena.referee.tournament.config import ConfigError
     with pytest.raises(ConfigError) as info:
         _config(time, odds)
     assert info.value.key == key, str(info.value)

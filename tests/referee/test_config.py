@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from hexarena.engine import registry
-from hexarena.referee import config as C
-from hexarena.referee.schedule import game_seed, pairings, schedule
+from hexarena.referee.tournament import config as C
+from hexarena.referee.tournament.schedule import game_seed, pairings, schedule
 
 GOOD = """\
 seed = 7

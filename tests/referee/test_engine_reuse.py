@@ -6,9 +6,9 @@ from functools import partial
 
 import trio
 
-from hexarena.referee import config as C
-from hexarena.referee.tournament import load_saved, prepare, run
-from hexarena.results.records import read_journal
+from hexarena.referee.tournament import config as C
+from hexarena.referee.tournament.run import load_saved, prepare, run
+from hexarena.results.record.journal import read_journal
 from tests.referee.fakes import fake_argv, pids_in
 
 

@@ -13,10 +13,10 @@ import pytest
 import trio
 
 from hexarena.engine.core import Termination
-from hexarena.referee.clock import Limits
-from hexarena.referee.match import Seat, Setup, play_game
-from hexarena.referee.process import open_engine
-from hexarena.referee.spawn import ResourceLimits
+from hexarena.referee.game.clock import Limits
+from hexarena.referee.game.match import Seat, Setup, play_game
+from hexarena.referee.engines.process import open_engine
+from hexarena.referee.engines.spawn import ResourceLimits
 from tests.referee.fakes import alive, fake_argv, pids_in
 
 SLOW_MOVE = Limits(move=60.0, start=10.0, command=10.0)     # a wait for the move deadline would show
@@ -34,7 +34,7 @@ def play(tmp_path: Path, mode: str, at: int, limits: Limits = SLOW_MOVE, **engin
 
 
 def assert_forfeit(report, mode: str, termination: Termination) -> None:
-    assert report.outcome is not None and report.outcome.termination is termination, report.reason
+    assert not report.void and report.termination == termination.value, report.reason
     assert report.winner == "good" and report.faulty == mode
 
 
@@ -65,7 +65,7 @@ def test_a_10_mb_line_is_a_protocol_violation(tmp_path):
 def test_a_stderr_flood_is_capped_head_and_tail_kept_and_the_game_goes_on(tmp_path):
     cap = 256 * 1024
     report, log = play(tmp_path, "flood", 1, log_cap=cap)
-    assert report.outcome is not None and report.outcome.termination is Termination.NO_MOVES, report.reason
+    assert not report.void and report.termination == Termination.NO_MOVES.value, report.reason
     text = log.read_text()
     assert len(text) < cap + 200                         # 20 MB written
     assert text.startswith("pid ") and text.rstrip().endswith("last words")
@@ -87,7 +87,7 @@ def test_exceeding_the_memory_limit_is_a_crash_that_names_the_limit(tmp_path):
 @pytest.mark.parametrize("mode", ["stubborn", "deaf"])
 def test_an_engine_that_ignores_quit_and_sigterm_is_killed(tmp_path, mode):
     report, _ = play(tmp_path, mode, 0, Limits(move=2.0, start=10.0, command=10.0))
-    assert report.outcome is not None and report.outcome.termination is Termination.NO_MOVES
+    assert not report.void and report.termination == Termination.NO_MOVES.value
 
 
 @pytest.mark.parametrize("eager", [True, False])
@@ -96,5 +96,5 @@ def test_a_game_plays_the_same_with_and_without_the_pipe_fast_path(tmp_path, eag
     seats = tuple(Seat(n, partial(open_engine, fake_argv("good"), log, n, eager=eager))
                   for n, log in zip("ab", logs))
     report = trio.run(play_game, Setup("spelde", 5), seats, SLOW_MOVE)
-    assert report.outcome is not None and report.outcome.termination is Termination.NO_MOVES
+    assert not report.void and report.termination == Termination.NO_MOVES.value
     assert len(report.actions) > 10

@@ -11,9 +11,9 @@ import pytest
 import trio
 
 from hexarena.engine.core import Termination
-from hexarena.referee.clock import Limits
-from hexarena.referee.match import Seat, Setup, play_game
-from hexarena.referee.process import EngineProcess, EngineStartFailed, open_engine
+from hexarena.referee.game.clock import Limits
+from hexarena.referee.game.match import Seat, Setup, play_game
+from hexarena.referee.engines.process import EngineProcess, EngineStartFailed, open_engine
 from tests.referee.fakes import alive, fake_argv, pids_in
 
 LIMITS = Limits(move=1.0, start=10.0, command=5.0)
@@ -46,24 +46,25 @@ def play(tmp_path: Path, mode: str, at: int = 0, first_is_fake: bool = False):
 ])
 def test_a_fault_in_play_forfeits_the_game_of_the_faulty_engine(tmp_path, mode, at, termination, result):
     report = play(tmp_path, mode, at)
-    assert report.outcome.termination is termination, report.reason
+    assert report.termination == termination.value, report.reason
     assert report.result.endswith(result)
     assert report.winner == "good"
     assert report.faulty == (None if mode == "resign" else mode)
-    loser = report.outcome.winner.other
-    assert report.name_of(loser) == mode
+    assert report.loser == mode and report.forfeit == (None if mode == "resign" else termination.value)
 
 
-@pytest.mark.parametrize("mode", ["crash-start", "hang-start", "v1", "nogame", "nosize"])
-def test_an_engine_that_cannot_start_or_cannot_play_this_game_voids_it(tmp_path, mode):
+@pytest.mark.parametrize("mode, cause", [("crash-start", "start"), ("hang-start", "start"), ("v1", "unsupported"),
+                                         ("nogame", "unsupported"), ("nosize", "unsupported")])
+def test_an_engine_that_cannot_start_or_cannot_play_this_game_voids_it(tmp_path, mode, cause):
     global LIMITS
     saved, LIMITS = LIMITS, Limits(move=1.0, start=1.0, command=5.0)
     try:
         report = play(tmp_path, mode, first_is_fake=True)
     finally:
         LIMITS = saved
-    assert report.outcome is None and report.result == "Void" and report.termination == "void"
+    assert report.void and report.result == "Void" and report.termination == "void"
     assert report.faulty == mode and report.winner is None and report.actions == []
+    assert report.void_cause == cause and report.forfeit is None
 
 
 def test_a_program_that_does_not_exist_voids_the_game(tmp_path):
@@ -76,9 +77,9 @@ def test_a_program_that_does_not_exist_voids_the_game(tmp_path):
 
 def test_an_engine_deaf_to_quit_and_sigterm_is_killed_and_so_are_its_children(tmp_path):
     report = play(tmp_path, "stubborn")
-    assert report.outcome.termination is Termination.NO_MOVES
+    assert report.termination == Termination.NO_MOVES.value
     report = play(tmp_path, "child")          # the grandchild sleeps 600 s: it dies with the group
-    assert report.outcome.termination is Termination.NO_MOVES
+    assert report.termination == Termination.NO_MOVES.value
     assert len(pids_in(tmp_path / "child.log")) == 2
 
 

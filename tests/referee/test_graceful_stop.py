@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from hexarena.results.records import read_journal
+from hexarena.results.record.journal import read_journal
 from tests.referee.fakes import alive, pids_in
 from tests.referee.test_referee_death import PATIENCE, start_referee, wait_for, write_config
 

@@ -1,7 +1,7 @@
 """The one helper for exception groups (referee/groups.py)."""
 from __future__ import annotations
 
-from hexarena.referee.groups import contains, sole
+from hexarena.referee.engines.groups import contains, sole
 
 
 def test_sole_unwraps_nested_single_member_groups_only():

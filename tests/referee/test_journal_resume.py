@@ -6,10 +6,10 @@ from functools import partial
 import pytest
 import trio
 
-from hexarena.referee.schedule import schedule
-from hexarena.referee.tournament import TournamentError, run
-from hexarena.results.records import read_journal
-from hexarena.results.repair import repair_journal
+from hexarena.referee.tournament.schedule import schedule
+from hexarena.referee.tournament.run import TournamentError, run
+from hexarena.results.record.journal import read_journal
+from hexarena.results.record.repair import repair_journal
 from tests.referee.test_tournament import _mem_launcher, spelde_config
 
 

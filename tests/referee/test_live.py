@@ -8,10 +8,11 @@ import sys
 from click.testing import CliRunner
 
 from hexarena import cli
-from hexarena.referee.live import Progress, result_line
-from hexarena.referee.panel import make_view
-from hexarena.referee.schedule import ScheduledGame
-from hexarena.results.records import GameRecord, read_journal
+from hexarena.referee.console.live import Progress, result_line
+from hexarena.referee.console.panel import make_view
+from hexarena.referee.tournament.schedule import ScheduledGame
+from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import read_journal
 
 RANDOM = f"{shlex.quote(sys.executable)} -m hexarena.players random --seed {{seed}}"
 GREEDY = f"{shlex.quote(sys.executable)} -m hexarena.players greedy"
@@ -46,8 +47,10 @@ def test_progress_counts_flights_scores_forfeits_and_voids():
     assert p.flights["g/1"].plies == 7
     now[0] = 10.0
     p.finished(record("g/1", winner=None, first="b", second="a", black="b", white="a", termination="ply-cap"))
-    p.finished(record("g/2", winner="b", first="a", second="b", black="a", white="b", termination="time", faulty="a"))
-    p.finished(record("g/3", winner=None, result="Void", termination="void", reason="x: cannot play spelde"))
+    p.finished(record("g/2", winner="b", first="a", second="b", black="a", white="b", termination="time", faulty="a",
+                      forfeit="time"))
+    p.finished(record("g/3", winner=None, result="Void", termination="void", reason="x: cannot play spelde",
+                      void_cause="unsupported"))
     assert p.done == 3 and not p.flights and p.voids == {"unsupported": 1}
     assert p.forfeits == {("a", "time"): 1}
     assert {s.name: s.score for s in p.standings()} == {"a": 1.5, "b": 1.5}

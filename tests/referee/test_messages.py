@@ -8,9 +8,9 @@ import trio
 from click.testing import CliRunner
 
 from hexarena.cli import main
-from hexarena.referee import config as C
-from hexarena.referee.preflight import preflight
-from hexarena.results.records import read_journal
+from hexarena.referee.tournament import config as C
+from hexarena.referee.tournament.preflight import preflight
+from hexarena.results.record.journal import read_journal
 
 
 def test_preflight_names_the_exit_status_and_shows_the_command_expanded_and_quoted(tmp_path):

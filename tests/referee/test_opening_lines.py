@@ -7,7 +7,7 @@ import random
 import pytest
 
 from hexarena.engine import registry
-from hexarena.referee.openings import OpeningError, parse_line
+from hexarena.referee.game.openings import OpeningError, parse_line
 
 
 def test_a_position_string_is_refused_with_the_reason():

@@ -6,8 +6,8 @@ from functools import partial
 import trio
 from sgfmill import sgf
 
-from hexarena.referee import config as C
-from hexarena.referee.tournament import run
+from hexarena.referee.tournament import config as C
+from hexarena.referee.tournament.run import run
 from hexarena.results.repeats import repeated_games
 
 FIXED = ["{python}", "-P", "-m", "hexarena.players", "random", "--seed", "5"]     # deterministic

@@ -92,7 +92,7 @@ def test_entrants_keep_an_engine_out_of_the_games_it_cannot_play(tmp_path):
     out = tmp_path / "o"
     result = invoke("tournament", conf, "--out", str(out), "-j", "2", "--games-per-pair", "1")
     assert result.exit_code == 0, result.output + result.stderr
-    from hexarena.results.records import read_journal
+    from hexarena.results.record.journal import read_journal
     records = read_journal(out)
     assert len(records) == 3 + 1 + 1 and not any(r.void for r in records)
     assert all("picky" not in (r.first, r.second) for r in records if r.game == "marbanta" or "nopie" in r.variant)

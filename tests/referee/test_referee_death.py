@@ -14,8 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-from hexarena.results.records import read_journal
-from hexarena.referee.leftovers import LiveEngines, end_leftovers, start_time
+from hexarena.results.record.journal import read_journal
+from hexarena.referee.engines.leftovers import LiveEngines, end_leftovers, start_time
 from tests.referee.fakes import alive, fake_argv, pids_in
 
 PATIENCE = 60.0      # seconds: a bound on waiting, not a measurement

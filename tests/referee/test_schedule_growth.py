@@ -4,9 +4,9 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from hexarena import cli
-from hexarena.referee import config as C
-from hexarena.referee.schedule import schedule
-from hexarena.results.records import read_journal
+from hexarena.referee.tournament import config as C
+from hexarena.referee.tournament.schedule import schedule
+from hexarena.results.record.journal import read_journal
 
 BASE = ('seed = 4\ngames_per_pair = 2\n[engines.random]\nplayer = "random"\n[engines.greedy]\nplayer = "greedy"\n'
         '[[games]]\ngame = "spelde"\nsize = 4\nopenings = ["c2"]\n')

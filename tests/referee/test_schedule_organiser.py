@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from hexarena.referee import config as C
-from hexarena.referee import growth
-from hexarena.referee.schedule import grown_schedule, schedule
+from hexarena.referee.tournament import config as C
+from hexarena.referee.tournament import growth
+from hexarena.referee.tournament.schedule import grown_schedule, schedule
 
 
 def cfg(games, engines=("a", "b", "c"), **top) -> C.TournamentConfig:

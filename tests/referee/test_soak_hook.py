@@ -1,14 +1,11 @@
-"""The referee-overhead hook of bench/bench_soak.py (referee.match.action_overhead), with real engines."""
+"""The referee-overhead hook of bench/bench_soak.py (run(..., overhead=...)), with real engines."""
 from __future__ import annotations
 
 from bench import bench_soak
-from hexarena.referee import match as match_mod
 
 
-def test_overhead_hook_reports_once_per_engine_action_and_is_restored(tmp_path):
-    assert match_mod.action_overhead is None
+def test_overhead_hook_reports_once_per_engine_action(tmp_path):
     result = bench_soak.soak(2, 1, tmp_path / "soak")
-    assert match_mod.action_overhead is None       # restored
     records = result["records"]
     assert len(records) == 2 and all(not r.void and r.faulty is None for r in records)
     assert len(result["overheads"]) == sum(r.plies for r in records)

@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from hexarena.cli import main
-from hexarena.referee import config as C
-from hexarena.results.records import read_journal
+from hexarena.referee.tournament import config as C
+from hexarena.results.record.journal import read_journal
 
 ENGINES = {"new": {"player": "greedy"}, "old": {"player": "random"}}
 
@@ -58,15 +58,15 @@ def test_a_match_with_a_clear_elo_gap_stops_with_h1_well_before_its_maximum(tmp_
     assert again.exit_code == 0, again.output
     assert again.output == "\n".join(result.output.splitlines()[-3:]) + "\n"
     assert "H1 accepted" in again.output and "pentanomial [LL, LD, WL+DD, WD, WW] of greedy" in again.output
-    # other bounds on the same games, and the pairing note without tournament.json
+    # other bounds on the same games, paired by the records themselves without tournament.json
     (out / "tournament.json").unlink()
     third = CliRunner().invoke(main, ["sprt", str(out), "--elo0", "0", "--elo1", "1000", "--engine", "random"])
     assert third.exit_code == 0, third.output
-    assert "[0, 1000]" in third.output and "H0 accepted" in third.output and "by id, form a pair" in third.output
+    assert "[0, 1000]" in third.output and "H0 accepted" in third.output and "without a pair number" not in third.output   # records carry their pair
 
 
 def test_hexarena_sprt_needs_bounds_without_a_saved_test(tmp_path):
-    from hexarena.results.records import GameRecord
+    from hexarena.results.record.game import GameRecord
     record = GameRecord(id="spelde-5-pie/0000", game="spelde", size=5, variant="pie", first="a", second="b",
                         black="a", white="b", winner="a", result="B+", termination="no-moves", plies=9)
     (tmp_path / "journal.jsonl").write_text(record.to_json() + "\n")

@@ -10,10 +10,11 @@ import pytest
 import trio
 from sgfmill import sgf
 
-from hexarena.referee import config as C
-from hexarena.referee.schedule import schedule
-from hexarena.referee.tournament import CONFIG_NAME, TournamentError, load_saved, prepare, run
-from hexarena.results.records import GameRecord, read_journal
+from hexarena.referee.tournament import config as C
+from hexarena.referee.tournament.schedule import schedule
+from hexarena.referee.tournament.run import CONFIG_NAME, TournamentError, load_saved, prepare, run
+from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import read_journal
 from tests.referee.fakes import alive, fake_argv, pids_in
 from tests.referee.memfake import MemEngine, mem_connect
 

@@ -8,7 +8,7 @@ import sys
 from click.testing import CliRunner
 
 from hexarena import cli
-from hexarena.results.records import read_journal
+from hexarena.results.record.journal import read_journal
 
 LINE = re.compile(r"\d\d:\d\d:\d\d\.\d\d\d [<>] ")
 

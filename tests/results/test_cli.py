@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from hexarena.results.cli import ratings
+from hexarena.commands_ratings import ratings
 
 CSV = """game,size,first,second,winner
 anda,5,alpha,beta,alpha
@@ -107,7 +107,7 @@ def test_out_writes_csv_and_json(games, tmp_path):
 
 
 def test_journal_folder_input(tmp_path):
-    from hexarena.results.records import JournalWriter
+    from hexarena.results.record.journal import JournalWriter
     from tests.results.test_load import record
     with JournalWriter(tmp_path / "journal.jsonl") as writer:
         for k, (f, s, w) in enumerate([("a", "b", "a"), ("b", "a", "a"), ("a", "b", "b"), ("b", "a", None)]):
@@ -124,6 +124,6 @@ def test_empty_input_and_missing_path(tmp_path):
 
 
 def test_importable_without_trio():
-    code = ("import sys; sys.modules['trio'] = None; import hexarena.results.cli, hexarena.results.report; "
+    code = ("import sys; sys.modules['trio'] = None; import hexarena.commands_ratings, hexarena.results.report; "
             "assert 'trio' not in [m for m in sys.modules if sys.modules[m] is not None]")
     subprocess.run([sys.executable, "-c", code], check=True)

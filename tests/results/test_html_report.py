@@ -10,7 +10,7 @@ from bench.bench_report import build_folder
 from hexarena.cli import main
 from hexarena.engine import registry
 from hexarena.results.html_report import ReportError, write_report
-from hexarena.results.records import read_journal
+from hexarena.results.record.journal import read_journal
 from hexarena.results.replay import replay_record
 
 from .page_check import static_markup_problems
@@ -150,7 +150,7 @@ def test_replays_are_kept_in_the_folder_and_a_changed_record_is_replayed_again(f
 
 
 def test_a_running_tournament_rewrites_its_report_every_few_games(tmp_path):
-    from hexarena.commands_view import ReportRefresher
+    from hexarena.results.html_report import ReportRefresher
     build_folder(tmp_path, 4, seed=2, cap=20)
     warnings: list[str] = []
     refresher = ReportRefresher(tmp_path, warnings.append, every=3)

@@ -5,9 +5,10 @@ import shutil
 
 from click.testing import CliRunner
 
-from hexarena.results.cli import ratings
+from hexarena.commands_ratings import ratings
 from hexarena.results.load import load_many
-from hexarena.results.records import GameRecord, JournalWriter
+from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import JournalWriter
 
 
 def journal(folder, winners):

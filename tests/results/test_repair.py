@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from hexarena.results.cli import ratings, repair
-from hexarena.results.records import GameRecord, JournalWriter, cut_torn_tail, read_journal
-from hexarena.results.repair import repair_journal
+from hexarena.commands_ratings import ratings, repair
+from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import JournalWriter, cut_torn_tail, read_journal
+from hexarena.results.record.repair import repair_journal
 
 
 def rec(i: int, winner: str | None = "a") -> GameRecord:

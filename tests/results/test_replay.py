@@ -4,10 +4,9 @@ import pytest
 
 from hexarena.engine import registry
 from hexarena.engine.core import Outcome, Termination
-from hexarena.referee.match import Report
+from hexarena.results.record.game import Ending, GameRecord
+from hexarena.results.record.sgf import SgfError, parse_sgf, sgf_text
 from hexarena.results.replay import replay_record
-from hexarena.referee.sgf import sgf_text
-from hexarena.results.sgf_read import SgfError, parse_sgf
 
 
 def test_reader_handles_escapes_soft_breaks_and_several_values():
@@ -38,15 +37,20 @@ def _record(game: str, size: int, plies: int, seed: int) -> tuple[str, list]:
     variant = info.variant(size)
     state = info.new_game(variant, 0)
     rng = random.Random(seed)
-    report = Report(info, variant, ("alpha", "beta"))
+    actions, colours = [], ""
     states = [state]
     while state.outcome() is None and len(states) <= plies:
         action = state.random_action(rng)
-        report.actions.append((state.to_move, state.format(action)))
+        actions.append(state.format(action))
+        colours += state.to_move.letter
         state = state.play(action)
         states.append(state)
-    report.outcome = state.outcome() or Outcome(None, Termination.PLY_CAP)
-    return sgf_text(report, f"{game}-{size}/0000"), states
+    outcome = state.outcome() or Outcome(None, Termination.PLY_CAP)
+    record = GameRecord(id=f"{game}-{size}/0000", game=game, size=size, variant=info.describe(variant).partition(" ")[2],
+                        first="alpha", second="beta", black="alpha", white="beta", winner=None,
+                        result=outcome.result(), termination=Ending(outcome.termination.value), plies=len(actions),
+                        actions=actions, colours=colours)
+    return sgf_text(record, info.sgf_number), states
 
 
 @pytest.mark.parametrize("game, size", [("spelde", 5), ("anda", 5), ("anda-prison", 5), ("vaxandis", 4),

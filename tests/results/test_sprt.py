@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from hexarena.results.records import GameRecord
+from hexarena.results.record.game import GameRecord
 from hexarena.results.sprt import (NELO_PER_T, Pair, SprtSettings, elo_to_score, estimate, evaluate, llr,
                                    pairs, pentanomial)
 
@@ -144,22 +144,24 @@ def test_a_one_sided_match_has_a_finite_bound_on_its_other_side():
     assert estimate([0, 0, 0, 0, 40]).elo_low > won.elo_low          # more evidence, a higher floor
 
 
-def _record(gid, first, second, winner, result=None):
+def _record(gid, first, second, winner, result=None, pair=None, size=5):
     result = result or ("0" if winner is None else "B+")
-    return GameRecord(id=gid, game="spelde", size=5, variant="pie", first=first, second=second, black=first,
-                      white=second, winner=winner, result=result,
-                      termination="ply-cap" if winner is None else "no-moves", plies=10)
+    termination = "void" if result == "Void" else "ply-cap" if winner is None else "no-moves"
+    return GameRecord(id=gid, game="spelde", size=size, variant="pie", first=first, second=second, black=first,
+                      white=second, winner=winner, result=result, termination=termination, plies=10, pair=pair)
 
 
-def test_pairs_from_a_journal_pair_games_2k_and_2k_plus_1_of_a_group():
+def test_pairs_from_a_journal_pair_the_games_of_one_pair_number_in_a_group():
     g = "spelde-5-pie/"
     records = [
-        _record(g + "0000", "new", "old", "new"), _record(g + "0001", "old", "new", "new"),      # WW
-        _record(g + "0002", "new", "old", None), _record(g + "0003", "old", "new", "old"),       # DL
-        _record(g + "0004", "new", "old", "old"),                                                # alone
-        _record(g + "0006", "new", "old", None, "Void"), _record(g + "0007", "old", "new", "new"),
-        _record(g + "0006", "new", "old", "old"),                                                # replayed
-        _record("spelde-6-pie/0000", "new", "old", "old"), _record("spelde-6-pie/0001", "old", "new", "new"),
+        _record(g + "0000", "new", "old", "new", pair=0), _record(g + "0001", "old", "new", "new", pair=0),  # WW
+        _record(g + "0002", "new", "old", None, pair=1), _record(g + "0003", "old", "new", "old", pair=1),   # DL
+        _record(g + "0004", "new", "old", "old", pair=2),                                                    # alone
+        _record(g + "0006", "new", "old", None, "Void", pair=3), _record(g + "0007", "old", "new", "new", pair=3),
+        _record(g + "0006", "new", "old", "old", pair=3),                                                   # replayed
+        _record(g + "0008", "new", "old", "old"),                                                 # no partner
+        _record("spelde-6-pie/0000", "new", "old", "old", pair=0, size=6),
+        _record("spelde-6-pie/0001", "old", "new", "new", pair=0, size=6),
     ]
     found = pairs(records, "new", "old")
     assert [(p.ids[0][-4:], p.points) for p in found] == [("0000", 2.0), ("0002", 0.5), ("0006", 1.0),
@@ -168,11 +170,13 @@ def test_pairs_from_a_journal_pair_games_2k_and_2k_plus_1_of_a_group():
     assert pentanomial(pairs(records, "old", "new")) == [1, 0, 2, 1, 0]
 
 
-def test_pairs_follow_the_schedule_order_when_it_is_given():
-    # three engines: the games of new-old are 0000, 0003, 0006, 0009 of the group
+def test_records_without_a_pair_number_take_it_from_the_schedule():
+    # a journal of schema 1 and three engines: the games of new-old are 0000, 0003 (pair 0), 0006, 0009 (pair 2)
     g = "spelde-5-pie/"
     order = [g + "0000", g + "0003", g + "0006", g + "0009"]
+    schedule_pairs = {gid: ("spelde", 5, "pie", n // 2 * 2) for n, gid in enumerate(order)}
     records = [_record(order[0], "new", "old", "new"), _record(order[1], "old", "new", None),
                _record(g + "0001", "new", "third", "new"), _record(order[2], "new", "old", "old")]
-    found = pairs(records, "new", "old", order)
+    assert pairs(records, "new", "old") == []
+    found = pairs(records, "new", "old", schedule_pairs)
     assert [(p.ids, p.points) for p in found] == [((order[0], order[1]), 1.5)]

@@ -1,0 +1,97 @@
+"""``hexarena ratings`` and ``hexarena repair``: rate the games of journals or CSV files, move a
+journal's unreadable lines aside. Importing this module is cheap: pandas is imported only when a
+command runs.
+"""
+from __future__ import annotations
+
+import click
+
+from hexarena.results.record.game import GROUP_KEYS
+
+
+def _parse_anchor(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, float]:
+    anchors: dict[str, float] = {}
+    for text in values:
+        name, sep, elo = text.rpartition("=")
+        try:
+            anchors.setdefault(name, float(elo))
+        except ValueError:
+            sep = ""
+        if not sep or not name:
+            raise click.BadParameter(f"{text!r} is not NAME=ELO", ctx=ctx, param=param)
+    return anchors
+
+
+def _parse_by(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    keys = tuple(k.strip() for k in value.split(",") if k.strip())
+    bad = [k for k in keys if k not in GROUP_KEYS]
+    if bad or not keys:
+        raise click.BadParameter(f"{value!r}: give game, size or game,size", ctx=ctx, param=param)
+    return keys
+
+
+@click.command("ratings")
+@click.argument("paths", metavar="PATH...", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--by", "by", callback=_parse_by, metavar="KEYS",
+              help="One table per value of KEYS (game, size or game,size). "
+                   "Default: all games pooled, plus one table per (game, size) when there are several.")
+@click.option("--pooled", is_flag=True, help="Only the table of all games pooled.")
+@click.option("--format", "fmt", type=click.Choice(["text", "csv", "json"]), default="text", show_default=True,
+              help="What to print: text tables, the ratings as CSV, or every table as JSON.")
+@click.option("--anchor", "anchor", multiple=True, callback=_parse_anchor, metavar="NAME=ELO",
+              help="Pin NAME's rating at ELO instead of a mean of 0. Repeatable: each table uses the "
+                   "first anchored player that plays in it.")
+@click.option("--skip-bad", is_flag=True, help="Skip bad lines of the input (listed as warnings) instead of failing.")
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None,
+              help="Also write every table as CSV and JSON into this folder.")
+def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fmt: str, anchor: dict[str, float],
+            skip_bad: bool, out: str | None) -> None:
+    """Elo ratings of the games in each PATH: a tournament folder, its journal, or a CSV file
+    with columns game,size,first,second,winner (winner empty for a draw). Several paths are
+    rated together; game ids count per source (two tournaments' spelde-5-pie/0000 are two games)."""
+    if pooled and by is not None:
+        raise click.UsageError("--by and --pooled exclude each other")
+    from hexarena.results.load import LoadError, load_many
+    from hexarena.results.report import build_reports, render_csv, render_json, render_text, write_out
+    try:
+        games = load_many(paths, skip_bad=skip_bad)
+    except LoadError as exc:
+        raise click.ClickException(str(exc)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"cannot read {getattr(exc, 'filename', None) or ' '.join(paths)}: {exc}") from None
+    for warning in games.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if games.frame.empty:
+        raise click.ClickException(f"{', '.join(paths)}: no rated games")
+    reports = build_reports(games.frame, by=() if pooled else by, anchor=anchor)
+    if fmt == "text":
+        click.echo(render_text(reports), nl=False)
+    elif fmt == "csv":
+        click.echo(render_csv(reports), nl=False)
+    else:
+        click.echo(render_json(reports, games.warnings))
+    if out is not None:
+        written = write_out(reports, out, games.warnings)
+        click.echo(f"wrote {len(written)} files to {out}", err=True)
+
+
+@click.command("repair")
+@click.argument("path", type=click.Path(exists=True))
+def repair(path: str) -> None:
+    """Move the unreadable lines of a tournament's journal (PATH: its folder or the file),
+    verbatim, to JOURNAL.bad, so that --resume and ratings work again (their games are replayed)."""
+    from hexarena.results.record.repair import repair_journal
+    try:
+        done = repair_journal(path)
+    except OSError as exc:
+        raise click.ClickException(f"cannot repair {path}: {exc}") from None
+    if done.torn:
+        click.echo(done.torn)
+    if done.moved:
+        lines = ", ".join(map(str, done.moved))
+        click.echo(f"{done.journal}: moved {len(done.moved)} bad line(s) ({lines}) to {done.side}; "
+                   f"{done.kept} records kept")
+    elif not done.torn:
+        click.echo(f"{done.journal}: nothing to repair ({done.kept} records)")

@@ -1,0 +1,241 @@
+"""What a running tournament shows: one line per finished game, progress and standings.
+
+:class:`Progress` is the state, a consumer of the runner's events (plan,
+game started, ply played, game finished; see ``tournament.Observer``); it
+reads no clock but the one it is given. Two views print it:
+
+* :class:`PanelView` (referee/panel.py, with `make_view`; stdout is a terminal): a live panel redrawn in place
+  with rich (games done/total, games in flight with their ply, elapsed time
+  and ETA, standings with Elo ± every ``elo_every`` games, forfeits and
+  voids by kind); finished games scroll above it, one line each.
+* :class:`PlainView` (a pipe, a file, CI): plain lines only, no control
+  characters: one per finished game and a progress line every
+  ``elo_every`` games.
+
+``quiet`` views print nothing while running (the caller prints the final
+tables). :func:`result_line` names the winner and the colours:
+``spelde-5-pie/0003  greedy (black) beat random (white): no-moves, 24 plies, 3.1 s``.
+"""
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+from hexarena.results.load import games_frame
+from hexarena.results.record.game import GameRecord
+from hexarena.results.report import build_reports
+
+from ..tournament.schedule import ScheduledGame
+
+ELO_EVERY = 10        # games between two rating fits (a fit takes some tens of milliseconds)
+
+
+def result_line(r: GameRecord) -> str:
+    """One line naming the winner and the colours of a finished (or void) game."""
+    if r.void:
+        return f"{r.id}  void ({r.first} vs {r.second}): {r.reason}"
+    black, white = f"{r.black} (black)", f"{r.white} (white)"
+    tail = f"{r.plies} plies, {r.seconds:.1f} s"
+    if r.faulty and r.winner is not None:
+        tail = f"{r.faulty} forfeits: {r.reason}; {tail}"
+    if r.winner is None:
+        return f"{r.id}  {black} and {white} drew: {r.termination}, {tail}"
+    winner, loser = (black, white) if r.winner == r.black else (white, black)
+    return f"{r.id}  {winner} beat {loser}: {r.termination}, {tail}"
+
+
+def void_kind(record: GameRecord) -> str:
+    """A void game's cause in one word, for the counts (`unrecorded` for a journal line of schema 1)."""
+    return record.void_cause.value if record.void_cause is not None else "unrecorded"
+
+
+@dataclass
+class Flight:
+    game: ScheduledGame
+    since: float
+    plies: int = 0
+
+
+@dataclass(frozen=True)
+class Standing:
+    name: str
+    games: int
+    score: float
+    elo: float | None = None
+    pm95: float | None = None
+
+
+class Progress:
+    """Counts of a tournament so far; fed by events, read by views (not thread-safe writers: one
+    trio thread writes; readers copy)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, elo_every: int = ELO_EVERY):
+        self.clock, self.elo_every = clock, elo_every
+        self.t0 = clock()
+        self.total = 0
+        self.records: list[GameRecord] = []      # every non-void record, earlier runs included
+        self.played_now = 0                        # games finished in this run (void included)
+        self.flights: dict[str, Flight] = {}
+        self.forfeits: Counter[tuple[str, str]] = Counter()    # (engine, termination)
+        self.voids: Counter[str] = Counter()                    # void_kind(record)
+        self.elo: dict[str, tuple[float, float]] = {}
+        self._fitted_at = -1
+
+    def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None:
+        done = {r.id: r for r in records if not r.void}
+        self.records = list(done.values())
+        self.total = len(done) + len(pending)
+        for r in self.records:
+            self._count(r)
+        self.refit()
+
+    def started(self, game: ScheduledGame) -> None:
+        self.flights[game.id] = Flight(game, self.clock())
+
+    def ply(self, game_id: str, plies: int) -> None:
+        flight = self.flights.get(game_id)
+        if flight is not None:
+            flight.plies = plies
+
+    def finished(self, record: GameRecord) -> None:
+        self.flights.pop(record.id, None)
+        self.played_now += 1
+        if record.void:
+            self.voids[void_kind(record)] += 1
+            return
+        self.records.append(record)
+        self._count(record)
+        if len(self.records) - self._fitted_at >= self.elo_every:
+            self.refit()
+
+    def _count(self, r: GameRecord) -> None:
+        if r.forfeit is not None and r.faulty is not None:
+            self.forfeits[(r.faulty, r.forfeit.value)] += 1
+
+    def refit(self) -> None:
+        self._fitted_at = len(self.records)
+        if not self.records:
+            return
+        try:
+            table = build_reports(games_frame(self.records), by=())[0].ratings
+        except (ValueError, ArithmeticError):
+            return
+        self.elo = {p: (float(e), float(pm)) for p, e, pm in zip(table["player"], table["elo"], table["pm95"])}
+
+    @property
+    def done(self) -> int:
+        return len(self.records)
+
+    @property
+    def elapsed(self) -> float:
+        return self.clock() - self.t0
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds left at this run's pace so far; None before the first game of the run."""
+        if self.played_now == 0:
+            return None
+        left = self.total - self.done
+        return self.elapsed / self.played_now * max(0, left - len(self.flights) / 2)
+
+    def standings(self) -> list[Standing]:
+        games: Counter[str] = Counter()
+        score: defaultdict[str, float] = defaultdict(float)
+        for r in self.records:
+            for name in (r.first, r.second):
+                games[name] += 1
+                score[name] += 1.0 if r.winner == name else 0.5 if r.winner is None else 0.0
+        rows = [Standing(n, games[n], score[n], *self.elo.get(n, (None, None))) for n in games]
+        return sorted(rows, key=lambda s: (-(s.elo if s.elo is not None else -1e9), -s.score, s.name))
+
+    def status_line(self) -> str:
+        eta = self.eta
+        parts = [f"{self.done}/{self.total} games", f"{len(self.flights)} in flight",
+                 f"elapsed {clock_text(self.elapsed)}"] + ([f"eta {clock_text(eta)}"] if eta is not None else [])
+        text = "[" + ", ".join(parts) + "]"
+        rows = self.standings()
+        if rows:
+            text += " " + ", ".join(f"{s.name} {s.score:g}/{s.games}" + (
+                f" ({s.elo:+.0f}±{s.pm95:.0f})" if s.elo is not None else "") for s in rows)
+        if self.forfeits:
+            text += "; forfeits: " + ", ".join(f"{e} {t} {n}" for (e, t), n in sorted(self.forfeits.items()))
+        if self.voids:
+            text += "; void: " + ", ".join(f"{k} {n}" for k, n in sorted(self.voids.items()))
+        return text
+
+
+def clock_text(seconds: float) -> str:
+    s = int(round(seconds))
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+class View:
+    """A runner observer (referee.tournament.Observer) that keeps `progress` current;
+    subclasses show it."""
+
+    progress: Progress
+
+    def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None:
+        self.progress.plan(pending, records)
+
+    def started(self, game: ScheduledGame) -> None:
+        self.progress.started(game)
+
+    def ply(self, game_id: str, plies: int) -> None:
+        self.progress.ply(game_id, plies)
+
+    def finished(self, record: GameRecord) -> None:
+        self.progress.finished(record)
+
+
+class PlainView(View):
+    """Plain lines to `stream`: one per finished game, a status line every `elo_every` games."""
+
+    def __init__(self, progress: Progress, stream: TextIO, quiet: bool = False):
+        self.progress, self.stream, self.quiet = progress, stream, quiet
+
+    def __enter__(self) -> PlainView:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if not self.quiet and self.progress.played_now % self.progress.elo_every:
+            self.progress.refit()
+            self._print(self.progress.status_line())
+
+    def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None:
+        super().plan(pending, records)
+        if not self.quiet:
+            self._print(self.progress.status_line())
+
+    def finished(self, record: GameRecord) -> None:
+        super().finished(record)
+        if self.quiet:
+            return
+        self._print(result_line(record))
+        if self.progress.played_now % self.progress.elo_every == 0:
+            self._print(self.progress.status_line())
+
+    def _print(self, line: str) -> None:
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def final_summary(records: list[GameRecord]) -> str:
+    """The tables printed at the end: ratings and first-player advantage, head to head, repeated games."""
+    from hexarena.results.repeats import repeats_text
+    from hexarena.results.report import format_crosstable, summary_table
+    parts = [summary_table(records)]
+    frame = games_frame(records)
+    if not frame.empty:
+        try:
+            report = build_reports(frame, by=())[0]
+            parts += ["", "head to head (row's score against column, by rank)", format_crosstable(report.crosstable)]
+        except (ValueError, ArithmeticError):
+            pass
+    repeats = repeats_text(records)
+    if repeats:
+        parts += ["", repeats]
+    return "\n".join(parts)

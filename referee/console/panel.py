@@ -1,0 +1,84 @@
+"""The live panel of a tournament on a terminal (rich), redrawn in place twice a second.
+
+Finished games print above the panel, one line each (live.result_line);
+the panel shows progress, the games in flight, standings (score, and Elo ±
+refitted every few games), forfeits and voids by kind. When the run ends,
+the panel is drawn one last time and left on the screen.
+"""
+from __future__ import annotations
+
+from typing import TextIO
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from hexarena.results.record.game import GameRecord
+
+from .live import ELO_EVERY, PlainView, Progress, View, clock_text, result_line
+
+SHOWN_FLIGHTS = 12      # games in flight listed (the rest are counted)
+
+
+class PanelView(View):
+    """Events in, a rich Live panel out (the panel reads a snapshot of `progress` on each refresh)."""
+
+    def __init__(self, progress: Progress, console: Console):
+        self.progress, self.console = progress, console
+        self.live = Live(console=console, refresh_per_second=2, transient=False, get_renderable=self._render)
+
+    def __enter__(self) -> PanelView:
+        self.live.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.progress.refit()
+        self.live.__exit__(*exc)
+
+    def finished(self, record: GameRecord) -> None:
+        super().finished(record)
+        self.live.console.print(Text(result_line(record)))
+
+    def _render(self) -> Group:
+        p = self.progress
+        eta = p.eta
+        head = Text(f"{p.done}/{p.total} games   elapsed {clock_text(p.elapsed)}   "
+                    f"eta {clock_text(eta) if eta is not None else '-'}", style="bold")
+        parts: list = [head]
+        flights = list(p.flights.values())
+        if flights:
+            table = Table("in flight", "engines", "ply", "s", box=None, pad_edge=False)
+            now = p.clock()
+            for f in flights[:SHOWN_FLIGHTS]:
+                table.add_row(f.game.id, f"{f.game.first} vs {f.game.second}", str(f.plies),
+                              f"{now - f.since:.0f}")
+            if len(flights) > SHOWN_FLIGHTS:
+                table.add_row(f"... {len(flights) - SHOWN_FLIGHTS} more", "", "", "")
+            parts.append(table)
+        rows = p.standings()
+        if rows:
+            table = Table("engine", "games", "score", "elo", "±95", box=None, pad_edge=False)
+            for s in rows:
+                table.add_row(s.name, str(s.games), f"{s.score:g}",
+                              "" if s.elo is None else f"{s.elo:+.0f}", "" if s.pm95 is None else f"{s.pm95:.0f}")
+            parts.append(table)
+        extra = []
+        if p.forfeits:
+            extra.append("forfeits: " + ", ".join(f"{e} {t} {n}" for (e, t), n in sorted(p.forfeits.items())))
+        if p.voids:
+            extra.append("void: " + ", ".join(f"{k} {n}" for k, n in sorted(p.voids.items())))
+        parts += [Text(line) for line in extra]
+        return Group(*parts)
+
+
+def make_view(stream: TextIO, quiet: bool = False, elo_every: int = ELO_EVERY,
+              terminal: bool | None = None):
+    """The panel on a terminal (`terminal` None: ask rich whether `stream` is one), else plain lines."""
+    progress = Progress(elo_every=elo_every)
+    if quiet:
+        return PlainView(progress, stream, quiet=True)
+    console = Console(file=stream, highlight=False, force_terminal=terminal)
+    if terminal if terminal is not None else console.is_terminal:
+        return PanelView(progress, console)
+    return PlainView(progress, stream)

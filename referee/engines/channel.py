@@ -1,0 +1,199 @@
+"""The HGP channel to an engine: commands over a pair of trio byte streams.
+
+:class:`EngineChannel` speaks HGP over any pair of trio byte streams (pipes
+to a process, or memory streams in tests): one command at a time,
+increasing ids, every write and read under an absolute deadline taken from
+``trio.current_time()`` (so tests run under MockClock). It raises only the
+controller's error tree: EngineCrashed (EOF, broken pipe, the process
+exited), EngineTimeout (deadline passed), ProtocolViolation (garbage, wrong
+id, unsolicited output), CommandFailed (a `?` answer). After any error but
+CommandFailed the channel is broken and re-raises that error. The process
+side (:mod:`referee.process`) reports an exit with :meth:`engine_exited`.
+Over the pipe fast path (:mod:`referee.eager`) a command answered at once
+runs without an await that could block, so without a cancel scope; the
+same checks apply to its answer (tests/referee/test_channel.py runs every
+behaviour both ways).
+"""
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable
+from pathlib import Path
+
+import trio
+
+from hexarena.protocol.controller import (
+    ControllerError, EngineCrashed, EngineTimeout, ProtocolViolation, Response,
+    ResponseReader, expect, format_command,
+)
+
+from .eager import EagerReceive, EagerSend
+
+__all__ = ["EngineChannel"]
+
+EXIT_GRACE = 0.05    # seconds to collect an answer written just before the engine exited
+EOF_GRACE = 0.5      # seconds to learn the exit status after EOF on stdout
+
+
+class EngineChannel:
+    """HGP commands over a send stream (engine stdin) and a receive stream (engine stdout)."""
+
+    def __init__(self, send: trio.abc.SendStream, receive: trio.abc.ReceiveStream, name: str,
+                 max_bytes: int = 1_000_000, *, watched: bool = False):
+        self.name = name
+        self._send = send
+        self._receive = receive
+        self._reader = ResponseReader(max_bytes)
+        self._pending: collections.deque[Response] = collections.deque()
+        self._next_id = 1
+        self._broken: ControllerError | None = None
+        self._exit: str | None = None              # how the process ended, once it has
+        self._exited = trio.Event()
+        self._watched = watched                     # a process watcher will report the exit (engine_exited)
+        self._in_flight: trio.CancelScope | None = None
+        # the pipe fast path (referee/eager.py), when both streams offer it (not with eager=False
+        # nor under a transcript: those streams are only awaited)
+        self._now = (send, receive) if isinstance(send, EagerSend) and isinstance(receive, EagerReceive) else None
+        self.wait_seconds = 0.0     # time spent waiting for answers (bench figure)
+        self.relog: Callable[[Path], None] | None = None    # set by referee/process.py: logs to a new game's files
+
+    def engine_exited(self, how: str) -> None:
+        """Called by the process watcher: the process ended (`how`: its exit status or signal).
+        A command in flight stops at once and raises EngineCrashed."""
+        self._exit = how
+        self._exited.set()
+        if self._in_flight is not None:
+            self._in_flight.cancel()
+
+    async def command(self, name: str, *args: str, deadline: float) -> str:
+        """Send one command and return the text of its `=` answer.
+
+        `deadline` is absolute, in ``trio.current_time()`` units; it covers
+        the write and the read. Raises the controller errors listed above.
+
+        Over the pipe fast path (:mod:`referee.eager`) the command is first
+        written and its answer read without awaiting; only what is left
+        (part of a long command, an answer not there yet) is awaited, under
+        a cancel scope with the deadline. A deadline fires only at an await,
+        so an exchange done without one needs no scope; one already passed
+        is a timeout before anything is written, as on the awaited path.
+        """
+        if self._broken is not None:
+            raise self._broken
+        if self._exit is not None:
+            self._broken = EngineCrashed(f"{self.name}: {self._exit}")
+            raise self._broken
+        cid = self._next_id
+        self._next_id += 1
+        data = format_command(cid, name, *args)
+        t0 = trio.current_time()
+        try:
+            resp = None
+            if self._now is not None and t0 < deadline:
+                await trio.lowlevel.checkpoint_if_cancelled()
+                send, receive = self._now
+                data = send.send_now(data)
+                if not data:
+                    resp = self._receive_now(receive)
+            if resp is None:
+                resp = await self._await_answer(data, deadline, name)
+            return expect(resp, cid)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            how = await self._how_it_ended("its stdin is closed")
+            self._broken = EngineCrashed(f"{self.name}: cannot write to it: {how}")
+            raise self._broken from None
+        except (EngineCrashed, EngineTimeout, ProtocolViolation) as exc:
+            if isinstance(exc, EngineCrashed) and str(exc) == "closed its stdout":
+                exc = EngineCrashed(await self._how_it_ended("closed its stdout"))
+            if not str(exc).startswith(f"{self.name}: "):
+                exc = type(exc)(f"{self.name}: {exc}")
+            self._broken = exc
+            raise exc from None
+        finally:
+            self.wait_seconds += trio.current_time() - t0
+
+    async def _await_answer(self, data: bytes, deadline: float, name: str) -> Response:
+        """Send what is left of the command (`data`, maybe nothing), then wait for its answer,
+        all under the deadline; cut short by :meth:`engine_exited`."""
+        resp = None
+        try:
+            with trio.CancelScope(deadline=deadline) as scope:
+                self._in_flight = scope
+                if data:
+                    await self._send.send_all(data)
+                resp = await self._receive_one()
+        finally:
+            self._in_flight = None
+        if resp is None and self._exit is not None:
+            resp = await self._answer_after_exit()
+            if resp is None:
+                raise EngineCrashed(f"{self._exit} (during {name!r})")
+        elif resp is None:
+            raise EngineTimeout(f"{self.name}: no answer to {name!r} in time")
+        return resp
+
+    async def _answer_after_exit(self) -> Response | None:
+        """An answer the engine wrote just before it exited, if one is in the pipe."""
+        with trio.move_on_after(EXIT_GRACE):
+            try:
+                return await self._receive_one()
+            except (EngineCrashed, trio.BrokenResourceError, trio.ClosedResourceError):
+                return None
+        return None
+
+    async def _how_it_ended(self, what: str) -> str:
+        """`what`, completed by the exit status when the process is watched and ends soon."""
+        if self._watched and self._exit is None:
+            with trio.move_on_after(EOF_GRACE):
+                await self._exited.wait()
+        return f"{what}: {self._exit}" if self._exit is not None else f"{what} (still running)" \
+            if self._watched else f"{what} (exited?)"
+
+    async def _receive_one(self) -> Response:
+        while not self._pending:
+            self._absorb(await self._receive.receive_some(65536))
+        return self._take()
+
+    def _receive_now(self, receive: EagerReceive) -> Response | None:
+        """The answer if the pipe holds all of it (within the fast path's polling), else None."""
+        while not self._pending:
+            data = receive.receive_now(65536)
+            if data is None:
+                return None
+            self._absorb(data)
+        return self._take()
+
+    def _absorb(self, data: bytes | bytearray) -> None:
+        """Bytes read from the engine's stdout (b"": EOF) into pending responses."""
+        if not data:
+            self._reader.eof()
+            raise EngineCrashed("closed its stdout")
+        self._pending.extend(self._reader.feed(data))
+
+    def _take(self) -> Response:
+        """The one response to the command just sent; ProtocolViolation when there are more
+        (output not asked for: a banner, an early or a second answer), whichever came first."""
+        if len(self._pending) > 1:
+            seen = ", ".join(repr(r) for r in self._pending)
+            raise ProtocolViolation(f"{len(self._pending)} responses to one command: {seen}")
+        return self._pending.popleft()
+
+    @property
+    def reusable(self) -> bool:
+        """Healthy, and the process (if watched) has not exited: fit for another game."""
+        return self._broken is None and self._exit is None
+
+    @property
+    def healthy(self) -> bool:
+        """False once a command met a crash, a timeout or a protocol violation (an exit
+        between commands shows at the next command)."""
+        return self._broken is None
+
+    async def aclose_streams(self) -> None:
+        """Close both pipes (the engine sees EOF on stdin); idempotent."""
+        for stream in (self._send, self._receive):
+            with trio.CancelScope(shield=True):
+                try:
+                    await stream.aclose()
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    pass

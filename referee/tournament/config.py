@@ -1,0 +1,309 @@
+"""Tournament configuration: TOML (never executed) into frozen dataclasses.
+
+The format is documented in docs/tournament.md. :func:`load` reads a file;
+:func:`from_dict` validates a decoded table (the same path serves the
+resolved copy a tournament keeps in its folder); :func:`to_dict` is its
+inverse, with every default filled in. Every defect raises ConfigError
+naming the file, the key and, when it can be found, the line.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from hexarena.engine import registry
+from hexarena.engine.errors import UnknownGame, UnknownVariant
+
+from ..engines.capped_log import DEFAULT_LOG_CAP
+from ..game.clock import Limits
+from .config_check import ConfigError, _Ctx, key_lines
+from .config_sections import (RESOURCE_KEYS, SprtConfig, limits_table, read_log_cap, read_resources,
+                              resources_table, sprt_config, sprt_table, time_limits)
+from ..engines.spawn import ResourceLimits
+
+PAIRINGS = ("round-robin", "gauntlet")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*\Z")
+PLAYER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*(:[0-9]+(\.[0-9]+)?s?)?\Z")   # NAME, NAME:N, NAME:Xs (mcts:400, mcts:0.5s)
+RESTARTS = ("game", "fault")
+PLAYER_CMD = ("{python}", "-P", "-m", "hexarena.players", "NAME", "--seed", "{seed}")   # -P: not from the cwd
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """An engine: its name in tables and its argv (`{python}`, `{seed}` are filled per game);
+    `time`: its own limits under time odds (`[engines.X.time]`), None for the tournament's."""
+
+    name: str
+    cmd: tuple[str, ...]
+    time: Limits | None = None                      # its own limits under time odds ([engines.X.time] over [time])
+    cwd: str | None = None                          # working directory (None: the runner's)
+    env: tuple[tuple[str, str], ...] = ()           # added to the runner's environment
+    log_protocol: bool = False                      # write an HGP transcript per game (docs/tournament.md)
+    resources: ResourceLimits = ResourceLimits()     # rlimits set before exec (none by default)
+    restart: str = "game"                           # "game": a process per game; "fault": kept until a fault
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of the tournament, played at each size in each variant."""
+
+    game: str
+    sizes: tuple[int, ...]
+    variants: tuple[str, ...]       # canonical: balance then options off their default
+    komi: int | None = None
+    ply_cap: int | None = None
+    engines: tuple[str, ...] = ()   # the entrants; () means every engine
+    openings: tuple[str, ...] = ()  # each: space-separated actions from the initial position
+    random_openings: int = 0        # random plies after the opening (a fresh draw per game pair)
+
+    def entrants(self, names: list[str]) -> list[str]:
+        return [n for n in names if not self.engines or n in self.engines]
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    engines: tuple[EngineSpec, ...]
+    games: tuple[GameSpec, ...]
+    pairing: str = "round-robin"
+    challengers: tuple[str, ...] = ()
+    games_per_pair: int = 2
+    seed: int = 0
+    limits: Limits = field(default_factory=Limits)
+    sprt: SprtConfig | None = None
+    log_cap: int = DEFAULT_LOG_CAP      # bytes of stderr log kept per engine per game
+
+    def engine(self, name: str) -> EngineSpec:
+        return next(e for e in self.engines if e.name == name)
+
+    def limits_of(self, name: str) -> Limits:
+        """The time limits of one engine: its own under time odds, else the tournament's."""
+        return self.engine(name).time or self.limits
+
+
+def player_cmd(name: str) -> tuple[str, ...]:
+    """The argv of a built-in player (served by `python -m hexarena.players`)."""
+    return tuple(name if w == "NAME" else w for w in PLAYER_CMD)
+
+
+def load(path: str | Path) -> TournamentConfig:
+    """Read and validate a TOML file; ConfigError on any defect, OSError if unreadable."""
+    source = str(path)
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(source, "", f"not valid TOML: {exc}") from None
+    return from_dict(data, source, key_lines(text), Path(path).parent)
+
+
+def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None = None,
+              base: Path | None = None) -> TournamentConfig:
+    """Validate a decoded config table (TOML or the saved JSON copy).
+
+    `base` is the folder relative paths (openings files, cwd) are read from;
+    None: the current folder.
+    """
+    ctx = _Ctx(source, lines or {}, base)
+    ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games", "sprt", "logs"})
+    engines = _engines(ctx, data.get("engines"), data.get("time", {}))
+    names = [e.name for e in engines]
+    pairing = ctx.choice(data.get("pairing", "round-robin"), "pairing", PAIRINGS)
+    challengers = tuple(ctx.strings(data.get("challengers", []), "challengers"))
+    for c in challengers:
+        if c not in names:
+            raise ctx.error("challengers", f"{c!r} is not an engine (engines: {', '.join(names)})")
+    if pairing == "gauntlet" and not challengers:
+        raise ctx.error("challengers", "a gauntlet needs at least one challenger")
+    if pairing == "gauntlet" and len(set(challengers)) == len(names):
+        raise ctx.error("challengers", "a gauntlet needs at least one engine that is not a challenger")
+    if pairing == "round-robin" and challengers:
+        raise ctx.error("challengers", "only a gauntlet has challengers")
+    games = data.get("games")
+    if not isinstance(games, list) or not games:
+        raise ctx.error("games", "expected at least one [[games]] table")
+    return TournamentConfig(
+        engines=engines,
+        games=tuple(_game(ctx, g, i, names) for i, g in enumerate(games)),
+        pairing=pairing,
+        challengers=challengers,
+        games_per_pair=ctx.integer(data.get("games_per_pair", 2), "games_per_pair", 1, 100_000),
+        seed=ctx.integer(data.get("seed", 0), "seed", 0, 2**63 - 1),
+        limits=time_limits(ctx, data.get("time", {})),
+        sprt=sprt_config(ctx, data["sprt"], names) if "sprt" in data else None,
+        log_cap=read_log_cap(ctx, data.get("logs", {})),
+    )
+
+
+def to_dict(config: TournamentConfig) -> dict:
+    """The config as a plain table with every default filled in (from_dict's inverse)."""
+    games = []
+    for g in config.games:
+        entry: dict = {"game": g.game, "sizes": list(g.sizes), "variants": list(g.variants)}
+        if g.komi is not None:
+            entry["komi"] = g.komi
+        if g.ply_cap is not None:
+            entry["ply_cap"] = g.ply_cap
+        if g.engines:
+            entry["engines"] = list(g.engines)
+        if g.openings:
+            entry["openings"] = list(g.openings)
+        if g.random_openings:
+            entry["random_openings"] = g.random_openings
+        games.append(entry)
+    out = {
+        "seed": config.seed, "pairing": config.pairing, "challengers": list(config.challengers),
+        "games_per_pair": config.games_per_pair, "time": limits_table(config.limits),
+        "engines": {e.name: _engine_dict(e) for e in config.engines}, "games": games,
+    } | ({"sprt": sprt_table(config.sprt)} if config.sprt else {})
+    if config.log_cap != DEFAULT_LOG_CAP:
+        out["logs"] = {"cap_kb": config.log_cap // 1024}
+    return out
+
+
+def _engine_dict(e: EngineSpec) -> dict:
+    out: dict = {"cmd": list(e.cmd), "restart": e.restart, **resources_table(e.resources)}
+    if e.cwd is not None:
+        out["cwd"] = e.cwd
+    if e.env:
+        out["env"] = dict(e.env)
+    if e.log_protocol:
+        out["log_protocol"] = True
+    if e.time is not None:
+        out["time"] = limits_table(e.time)
+    return out
+
+
+def default_config(games_per_pair: int = 4) -> TournamentConfig:
+    """`hexarena tournament` with no config: random and greedy, every playable
+    game at its smallest recommended size, in its default variant."""
+    games = []
+    for gid in registry.playable():
+        info = registry.get(gid)
+        games.append(GameSpec(gid, (min(info.sizes),), (info.describe(info.variant(None)).split(" ", 1)[1],)))
+    engines = tuple(EngineSpec(n, player_cmd(n), restart="fault") for n in ("random", "greedy"))
+    return TournamentConfig(engines, tuple(games), games_per_pair=games_per_pair)
+
+
+def _engines(ctx: _Ctx, table: object, time: object = None) -> tuple[EngineSpec, ...]:
+    if not isinstance(table, dict) or len(table) < 2:
+        raise ctx.error("engines", "expected at least two [engines.NAME] tables")
+    out = []
+    for name, spec in table.items():
+        key = f"engines.{name}"
+        if not NAME.match(name):
+            raise ctx.error(key, "an engine name is letters, digits and _ . + - (no spaces)")
+        if not isinstance(spec, dict):
+            raise ctx.error(key, "expected a table with `cmd` or `player`")
+        ctx.only(spec, key, {"cmd", "player", "cwd", "env", "log_protocol", "time", "restart", *RESOURCE_KEYS})
+        if ("cmd" in spec) == ("player" in spec):
+            raise ctx.error(key, "give exactly one of `cmd` (a list of words) or `player` (a built-in player)")
+        if "player" in spec:
+            player = spec["player"]
+            if not isinstance(player, str) or not PLAYER.match(player):
+                raise ctx.error(f"{key}.player", f"expected a player name, got {player!r}")
+            cmd = player_cmd(player)
+        else:
+            cmd = tuple(ctx.strings(spec["cmd"], f"{key}.cmd"))
+            if not cmd or not cmd[0]:
+                raise ctx.error(f"{key}.cmd", "expected a non-empty list of words, e.g. [\"./engine\", \"--hgp\"]")
+        odds = time_limits(ctx, spec["time"], f"{key}.time", time) if "time" in spec else None
+        restart = ctx.choice(spec.get("restart", "fault" if "player" in spec else "game"), f"{key}.restart", RESTARTS)
+        out.append(EngineSpec(name, cmd, odds, *_engine_settings(ctx, spec, key),
+                              resources=read_resources(ctx, spec, key), restart=restart))
+    return tuple(out)
+
+
+def _engine_settings(ctx: _Ctx, spec: dict, key: str) -> tuple[str | None, tuple[tuple[str, str], ...], bool]:
+    """cwd, env and log_protocol of one [engines.X] table."""
+    cwd = spec.get("cwd")
+    if cwd is not None:
+        cwd = ctx.string(cwd, f"{key}.cwd")
+        if ctx.base is not None and not Path(cwd).is_absolute():
+            cwd = str(ctx.base / cwd)
+    env = spec.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise ctx.error(f"{key}.env", "expected a table of strings, e.g. env = { OMP_NUM_THREADS = \"1\" }")
+    log = spec.get("log_protocol", False)
+    if not isinstance(log, bool):
+        raise ctx.error(f"{key}.log_protocol", f"expected true or false, got {log!r}")
+    return cwd, tuple(sorted(env.items())), log
+
+
+def _game(ctx: _Ctx, entry: object, i: int, names: list[str]) -> GameSpec:
+    key = f"games[{i}]"
+    if not isinstance(entry, dict):
+        raise ctx.error(key, "expected a table")
+    ctx.only(entry, key, {"game", "size", "sizes", "variant", "variants", "komi", "ply_cap", "engines",
+                          "openings", "random_openings"})
+    try:
+        info = registry.get(ctx.string(entry.get("game"), f"{key}.game"))
+    except UnknownGame as exc:
+        raise ctx.error(f"{key}.game", str(exc)) from None
+    if "size" in entry and "sizes" in entry:
+        raise ctx.error(f"{key}.size", "give `size` or `sizes`, not both")
+    raw_sizes = [entry["size"]] if "size" in entry else entry.get("sizes", [info.default_size])
+    if not isinstance(raw_sizes, list) or not raw_sizes:
+        raise ctx.error(f"{key}.sizes", "expected a non-empty list of board sides")
+    sizes = tuple(ctx.integer(s, f"{key}.sizes", 2, 13) for s in raw_sizes)
+    if "variant" in entry and "variants" in entry:
+        raise ctx.error(f"{key}.variant", "give `variant` or `variants`, not both")
+    raw = [entry["variant"]] if "variant" in entry else entry.get("variants", [""])
+    if not isinstance(raw, list) or not raw:
+        raise ctx.error(f"{key}.variants", "expected a non-empty list such as [\"pie\", \"nopie\"]")
+    variants = []
+    for text in raw:
+        try:
+            v = info.variant(None, ctx.string(text, f"{key}.variants", empty=True).split())
+        except UnknownVariant as exc:
+            raise ctx.error(f"{key}.variants", str(exc)) from None
+        variants.append(info.describe(v).split(" ", 1)[1])
+    for name, values in (("sizes", sizes), ("variants", variants)):
+        if len(set(values)) != len(values):
+            raise ctx.error(f"{key}.{name}", "lists a value twice")
+    komi = entry.get("komi")
+    if komi is not None:
+        komi = ctx.integer(komi, f"{key}.komi", 0, 10_000)
+        if not info.uses_komi:
+            raise ctx.error(f"{key}.komi", f"{info.id} has no komi setting")
+    cap = entry.get("ply_cap")
+    if cap is not None:
+        cap = ctx.integer(cap, f"{key}.ply_cap", 1, 10_000_000)
+    entrants = tuple(ctx.strings(entry.get("engines", []), f"{key}.engines"))
+    for name in entrants:
+        if name not in names:
+            raise ctx.error(f"{key}.engines", f"{name!r} is not an engine (engines: {', '.join(names)})")
+    if entrants and len(set(entrants)) < 2:
+        raise ctx.error(f"{key}.engines", "expected at least two engines")
+    spec = GameSpec(info.id, sizes, tuple(variants), komi, cap, entrants)
+    return _openings(ctx, entry, key, spec)
+
+
+def _openings(ctx: _Ctx, entry: dict, key: str, spec: GameSpec) -> GameSpec:
+    """The `openings` (a file name, or the list the saved copy keeps) and `random_openings` of a game,
+    each opening checked on every size and variant of the game."""
+    from ..game import openings as op
+    raw = entry.get("openings")
+    lines: list[tuple[str, str]] = []             # (where, text)
+    if isinstance(raw, str):
+        path = Path(raw) if ctx.base is None or Path(raw).is_absolute() else ctx.base / raw
+        try:
+            lines = [(f"{path}:{no}", text) for no, text in op.read_file(path)]
+        except OSError as exc:
+            raise ctx.error(f"{key}.openings", f"cannot read {path}: {exc.strerror or exc}") from None
+        if not lines:
+            raise ctx.error(f"{key}.openings", f"{path} holds no opening")
+    elif raw is not None:
+        for n, text in enumerate(ctx.strings(raw, f"{key}.openings")):
+            lines.append((f"{key}.openings[{n}]", text))
+    plies = ctx.integer(entry.get("random_openings", 0), f"{key}.random_openings", 0, 10_000)
+    for where, text in lines:
+        for size in spec.sizes:
+            for variant in spec.variants:
+                try:
+                    op.parse_line(text, spec.game, size, variant, spec.komi)
+                except op.OpeningError as exc:
+                    raise ctx.error(f"{key}.openings", f"{where}: on {spec.game} size {size} "
+                                    f"{variant!r}: {exc}") from None
+    return replace(spec, openings=tuple(" ".join(t.split()) for _, t in lines), random_openings=plies)

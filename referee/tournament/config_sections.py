@@ -1,0 +1,139 @@
+"""The tables of a tournament config beside the engines and games: `[time]` (also an engine's
+`[engines.X.time]`, time odds), `[sprt]`, `[logs]`, and an engine's resource limits. Each table has
+its reader (the context `ctx` names file, key and line in errors) and its writer (the inverse,
+defaults filled in) for the copy a tournament keeps in its folder. See referee/config.py.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from hexarena.results.sprt import MODELS as SPRT_MODELS
+from hexarena.results.sprt import SprtSettings
+
+from ..engines.capped_log import DEFAULT_LOG_CAP
+from ..game.clock import Limits
+from .config_check import _Ctx
+from ..engines.spawn import ResourceLimits
+
+
+@dataclass(frozen=True)
+class SprtConfig:
+    """`[sprt]`: the test (docs/sprt.md) of `engine` against `opponent`, the match's two engines."""
+
+    settings: SprtSettings
+    engine: str
+    opponent: str
+
+
+TIME_KEYS = ("control", "move", "main", "increment", "period", "periods", "stones", "margin", "start", "command")
+_CLOCK_KEYS = ("move", "main", "increment", "period", "periods", "stones")
+
+
+def time_limits(ctx: _Ctx, table: object, key: str = "time", base: object = None) -> Limits:
+    """A `[time]` table (or an engine's `[engines.X.time]`, laid over `base`, the
+    `[time]` table: an engine table naming its own `control` keeps only `margin`,
+    `start` and `command` from it) into Limits; ConfigError naming the key."""
+    if not isinstance(table, dict):
+        raise ctx.error(key, f"expected a [{key}] table")
+    ctx.only(table, key, set(TIME_KEYS))
+    merged = dict(base) if isinstance(base, dict) else {}
+    if "control" in table:
+        merged = {k: v for k, v in merged.items() if k not in _CLOCK_KEYS + ("control",)}
+    merged.update(table)
+    values: dict = {}
+    for name, value in merged.items():
+        where = f"{key}.{name}" if name in table else f"time.{name}"
+        if name == "control":
+            values[name] = ctx.choice(value, where, ("none", "move", "fischer", "byoyomi", "canadian"))
+            continue
+        if name in ("periods", "stones"):
+            values[name] = ctx.integer(value, where, 1, 1_000_000)
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ctx.error(where, f"expected a number of seconds, got {value!r}")
+        zero_ok = name in ("increment", "margin") or (name == "main" and merged.get("control") in
+                                                       ("byoyomi", "canadian"))
+        if value < 0 or (value == 0 and not zero_ok):
+            raise ctx.error(where, f"expected {'>= 0' if zero_ok else '> 0'} seconds, got {value!r}")
+        values[name] = float(value)
+    try:
+        return Limits(**values)
+    except ValueError as exc:
+        raise ctx.error(key, str(exc)) from None
+
+
+RESOURCE_KEYS = ("memory_mb", "cpu_seconds")
+
+
+def read_resources(ctx: _Ctx, spec: dict, key: str) -> ResourceLimits:
+    """`memory_mb`, `cpu_seconds` of an [engines.NAME] table (rlimits; absent: unlimited)."""
+    values = {k: ctx.integer(spec[k], f"{key}.{k}", 1, 10**7) for k in RESOURCE_KEYS if k in spec}
+    return ResourceLimits(**values)
+
+
+def resources_table(resources: ResourceLimits) -> dict:
+    return {k: getattr(resources, k) for k in RESOURCE_KEYS if getattr(resources, k) is not None}
+
+
+def read_log_cap(ctx: _Ctx, table: object) -> int:
+    """[logs] cap_kb: the stderr kept per engine per game (first and last halves), in KiB."""
+    if not isinstance(table, dict):
+        raise ctx.error("logs", "expected a [logs] table")
+    ctx.only(table, "logs", {"cap_kb"})
+    return ctx.integer(table.get("cap_kb", DEFAULT_LOG_CAP // 1024), "logs.cap_kb", 1, 10**8) * 1024
+
+
+def limits_table(lim: Limits) -> dict:
+    """time_limits' inverse: the keys of a Limits that its control uses, defaults filled in."""
+    out: dict = {"control": lim.control}
+    if lim.move is not None:
+        out["move"] = lim.move
+    used = {"move": (), "fischer": ("main", "increment"), "byoyomi": ("main", "period", "periods"),
+            "canadian": ("main", "period", "stones")}[lim.control]
+    out.update({k: getattr(lim, k) for k in used})
+    out.update(margin=lim.margin, start=lim.start, command=lim.command)
+    return out
+
+
+SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model", "max_games", "engine")
+
+
+def sprt_config(ctx: _Ctx, table: object, names: list[str]) -> SprtConfig:
+    """An `[sprt]` table: a two-engine match only; `engine` (the one under test) defaults
+    to the first engine listed. ConfigError naming the key."""
+    if not isinstance(table, dict):
+        raise ctx.error("sprt", "expected an [sprt] table")
+    ctx.only(table, "sprt", set(SPRT_KEYS))
+    if len(names) != 2:
+        raise ctx.error("sprt", f"an SPRT needs exactly two engines, not {len(names)}")
+    for key in ("elo0", "elo1"):
+        if key not in table:
+            raise ctx.error("sprt", f"missing `{key}` (e.g. elo0 = 0, elo1 = 10)")
+    values: dict = {}
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        if key in table:
+            value = table[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ctx.error(f"sprt.{key}", f"expected a number, got {value!r}")
+            values[key] = float(value)
+    if "model" in table:
+        values["model"] = ctx.choice(table["model"], "sprt.model", SPRT_MODELS)
+    if "max_games" in table:
+        values["max_games"] = ctx.integer(table["max_games"], "sprt.max_games", 2, 10_000_000)
+    engine = table.get("engine", names[0])
+    if engine not in names:
+        raise ctx.error("sprt.engine", f"{engine!r} is not an engine (engines: {', '.join(names)})")
+    try:
+        settings = SprtSettings(**values)
+    except ValueError as exc:
+        raise ctx.error("sprt", str(exc)) from None
+    return SprtConfig(settings, engine, next(n for n in names if n != engine))
+
+
+def sprt_table(sprt: SprtConfig) -> dict:
+    """sprt_config's inverse, defaults filled in."""
+    s = sprt.settings
+    out = {"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta, "model": s.model,
+           "engine": sprt.engine}
+    return out | ({"max_games": s.max_games} if s.max_games is not None else {})

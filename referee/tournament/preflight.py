@@ -1,0 +1,102 @@
+"""Before a tournament: start every engine once and ask whether it can play what it is scheduled for.
+
+A typo in an engine's command, or an engine that does not play a scheduled
+game, size or variant, would otherwise make every one of those games void.
+The check asks each engine `protocol_version` (with the tournament's start
+deadline), `list_games`, and then, for every game, size and variant the
+schedule gives it (its entrants only), `game ...`, `boardsize N` and `komi
+K` when set (with the command deadline). Every problem of every engine is
+returned, as sentences, before anything is journaled.
+"""
+from __future__ import annotations
+
+import shlex
+from functools import partial
+from pathlib import Path
+
+import trio
+
+from hexarena.engine import registry
+from hexarena.protocol.controller import CommandFailed, ControllerError
+
+from .config import EngineSpec, TournamentConfig
+from .folder_lock import FolderBusy, hold_folder
+from ..engines.leftovers import guard_engines
+from ..engines.process import EngineStartFailed
+from .schedule import pairings
+from .run import Launcher, TournamentError, expand, process_launcher
+
+#: (game, size, variant words, komi) an engine must accept
+Need = tuple[str, int, str, int | None]
+
+
+def needs(config: TournamentConfig, name: str) -> list[Need]:
+    """What the schedule asks of engine `name`, in config order."""
+    out: list[Need] = []
+    for spec in config.games:
+        if not any(name in pair for pair in pairings(config, spec)):
+            continue
+        out += [(spec.game, size, variant, spec.komi) for size in spec.sizes for variant in spec.variants]
+    return out
+
+
+async def preflight(config: TournamentConfig, out: Path, launcher: Launcher = process_launcher) -> list[str]:
+    """The problems found (empty when every engine answers and accepts every scheduled game).
+
+    Engine stderr goes to ``OUT/logs/preflight.NAME.log``; engines are stopped before returning.
+    """
+    problems: list[str] = []
+    if launcher is process_launcher:
+        launcher = partial(process_launcher, log_cap=config.log_cap)
+    try:
+        with hold_folder(Path(out)), guard_engines(Path(out)):
+            for engine in config.engines:
+                await _check(engine, config, out, launcher, problems)
+    except FolderBusy as exc:
+        raise TournamentError(str(exc)) from None
+    return problems
+
+
+async def _check(engine: EngineSpec, config: TournamentConfig, out: Path, launcher: Launcher,
+                 problems: list[str]) -> None:
+    """Ask one engine; append its problems (each naming the engine, its command and its log)."""
+    log = Path(out) / "logs" / f"preflight.{engine.name}.log"
+    where = f"(command: {shlex.join(expand(engine.cmd, config.seed))}; stderr in {log})"
+    try:
+        async with launcher(engine, config.seed, log) as channel:
+            problems += [f"{p} {where}" for p in await _ask(channel, engine, config)]
+    except CommandFailed as exc:
+        problems.append(f"{engine.name}: refused a command: {exc.message} {where}")
+    except (EngineStartFailed, ControllerError) as exc:    # messages already name the engine
+        problems.append(f"{exc} {where}")
+
+
+async def _ask(channel, engine: EngineSpec, config: TournamentConfig) -> list[str]:
+    limits = config.limits_of(engine.name)
+    version = await channel.command("protocol_version", deadline=trio.current_time() + limits.start)
+    if version.strip() != "2":
+        return [f"{engine.name}: protocol_version answers {version!r}, expected 2"]
+
+    async def ask(*words: str) -> str:
+        return await channel.command(*words, deadline=trio.current_time() + limits.command)
+
+    wanted = needs(config, engine.name)
+    listed = (await ask("list_games")).split()
+    missing = sorted({g for g, *_ in wanted if g not in listed})
+    problems = [f"{engine.name}: does not list {', '.join(missing)} in list_games"] if missing else []
+    for game, size, variant, komi in wanted:
+        if game in missing:
+            continue
+        info = registry.get(game)
+        described = info.describe(info.variant(size, variant.split()))
+        commands = [("game", *described.split()), ("boardsize", str(size))]
+        if komi is not None:
+            commands.append(("komi", str(komi)))
+        for words in commands:
+            try:
+                await ask(*words)
+            except CommandFailed as exc:
+                problems.append(f"{engine.name}: refused `{' '.join(words)}` (for {game} size {size} "
+                                f"{variant!r}): {exc.message}")
+                break
+    return problems

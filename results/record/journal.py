@@ -1,0 +1,144 @@
+"""The journal: one game record (a JSON object) per line, append-only.
+
+Standard library only. The referee appends one :class:`GameRecord` per
+finished (or void) game, flushed and fsynced; resume, ratings and reports
+read them back. A line is either whole or the torn tail of a killed writer,
+which :func:`cut_torn_tail` moves aside before the next append.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from .game import GameRecord
+
+JOURNAL_NAME = "journal.jsonl"
+
+
+class JournalError(ValueError):
+    """A journal line that cannot be read; says which file and line."""
+
+    def __init__(self, path: str | os.PathLike, line: int, reason: str):
+        super().__init__(f"{path}:{line}: {reason}")
+        self.path, self.line, self.reason = str(path), line, reason
+
+
+def journal_path(path: str | os.PathLike) -> Path:
+    """A journal file, or the journal inside a tournament folder."""
+    p = Path(path)
+    return p / JOURNAL_NAME if p.is_dir() else p
+
+
+def read_journal(path: str | os.PathLike, errors: list[JournalError] | None = None) -> list[GameRecord]:
+    """Every record of a journal, in file order.
+
+    A malformed line raises JournalError, unless `errors` is a list: then it is
+    appended there and skipped. A torn last line (no newline: the writer was
+    killed mid-write) is always reported through `errors` or raised likewise.
+    """
+    p = journal_path(path)
+    return list(_iter_records(p, errors))
+
+
+def _iter_records(p: Path, errors: list[JournalError] | None) -> Iterator[GameRecord]:
+    with open(p, encoding="utf-8") as fh:
+        for no, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                yield GameRecord.from_dict(json.loads(line))
+            except (ValueError, TypeError) as exc:
+                torn = "" if line.endswith("\n") else " (torn last line)"
+                err = JournalError(p, no, f"{exc}{torn}")
+                if errors is None:
+                    raise err from None
+                errors.append(err)
+
+
+TORN_SUFFIX = ".torn"
+
+
+def cut_torn_tail(path: str | os.PathLike) -> str | None:
+    """Cut a torn last line (no newline: the writer was killed mid-write) off the journal.
+
+    The fragment is appended, with a note, to the side file ``JOURNAL.torn``;
+    the game it was recording is not in the journal, so a resume replays it.
+    Returns a sentence saying what was done, or None when the file was whole.
+    """
+    p = Path(path)
+    try:
+        with open(p, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            if size == 0:
+                return None
+            fh.seek(max(0, size - 1))
+            if fh.read(1) == b"\n":
+                return None
+            fh.seek(0)
+            data = fh.read()
+    except FileNotFoundError:
+        return None
+    keep = data.rfind(b"\n") + 1
+    fragment = data[keep:]
+    side = p.with_name(p.name + TORN_SUFFIX)
+    with open(side, "ab") as fh:
+        note = f"# torn last line cut from {p.name} (byte {keep}, {len(fragment)} bytes); its game is replayed\n"
+        fh.write(note.encode() + fragment + b"\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    with open(p, "r+b") as fh:
+        fh.truncate(keep)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return f"{p}: cut a torn last line of {len(fragment)} bytes (kept in {side})"
+
+
+class JournalWriter:
+    """Appends records, one line each, flushed and fsynced before `append` returns.
+
+    The caller owns the writer and must close it; only one writer may hold a
+    journal at a time.
+    """
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        cut_torn_tail(self.path)           # the next record starts on a line of its own
+        self._fh = open(self.path, "a", encoding="utf-8")
+
+    def append(self, record: GameRecord) -> None:
+        self._fh.write(record.to_json() + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        self._fh.close()
+
+    def __enter__(self) -> JournalWriter:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def write_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write `text` to `path` through a temporary file in the same folder and a rename."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

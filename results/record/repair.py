@@ -1,0 +1,66 @@
+"""`hexarena repair DIR`: move the bad lines of a journal, verbatim, to a side file.
+
+The referee never writes a bad line (a torn last line is cut off on the
+next run, see :func:`hexarena.results.record.journal.cut_torn_tail`), but a journal can be
+damaged by hand or by the disk. A bad line in the middle stops `--resume`
+and `ratings`; this repair keeps every readable record in place, in order,
+and appends every unreadable line unchanged to ``JOURNAL.bad`` so nothing
+is deleted. The games of the moved lines are then missing from the
+journal, so a resume plays them again.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .game import GameRecord
+from .journal import cut_torn_tail, journal_path
+
+__all__ = ["BAD_SUFFIX", "Repair", "repair_journal"]
+
+BAD_SUFFIX = ".bad"
+
+
+@dataclass(frozen=True)
+class Repair:
+    journal: Path
+    kept: int                 # readable records left in the journal
+    moved: list[int]          # line numbers moved to the side file
+    side: Path
+    torn: str | None          # what was done about a torn last line, if there was one
+
+
+def repair_journal(path: str | os.PathLike) -> Repair:
+    """Repair the journal at `path` (a folder or the file); OSError if it cannot be read or written."""
+    p = journal_path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"{p}: no journal here")
+    torn = cut_torn_tail(p)
+    lines = p.read_bytes().splitlines(keepends=True)
+    good: list[bytes] = []
+    bad: list[tuple[int, bytes]] = []
+    for no, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            GameRecord.from_dict(json.loads(line))
+        except (ValueError, TypeError):
+            bad.append((no, line))
+        else:
+            good.append(line)
+    side = p.with_name(p.name + BAD_SUFFIX)
+    if bad:
+        with open(side, "ab") as fh:
+            for _, line in bad:
+                fh.write(line if line.endswith(b"\n") else line + b"\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        tmp = p.with_name(p.name + ".tmp")
+        with open(tmp, "wb") as fh:
+            fh.writelines(good)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    return Repair(p, len(good), [no for no, _ in bad], side, torn)

@@ -1,0 +1,173 @@
+"""SGF records of games (docs/protocol.md, "SGF records"): the writer and a small FF[4] reader.
+
+Writing: one game tree, one node per action: ``B[token]`` / ``W[token]`` with
+the canonical HGP token. Root properties: FF[4] CA[UTF-8] GM (the game's
+number) AP, SZ (board side), XG (game id), XV (variant), XK (komi, when
+set), PB/PW (engines holding each colour at the end), XF (engine names by
+seat: seat 1, seat 2), RE, XR (how the game ended), GN (the game id in the
+schedule), DT (date), TM/OT (the time control, given by the referee; OT
+twice, by seat, with time odds), XO (how many of the first actions were the
+schedule's opening). Each action node an engine chose also holds XT
+(seconds the engine took) and, under a clock, BL/WL (seconds left on the
+mover's clock after it); opening actions have neither. Custom properties
+start with X.
+
+Reading: what the writer makes and what other SGF tools make of it: one
+game tree (variations are refused), properties with one or more values,
+escapes (`\\]`, `\\\\`, soft line breaks). Every error says what and where
+(line and column).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .game import GameRecord
+
+APP = "hexarena:0.1"
+#: Root properties the referee adds for the time control: (name, values), e.g. ("TM", ("60",)).
+TimeProps = Sequence[tuple[str, Sequence[str]]]
+
+
+def escape(text: str) -> str:
+    """A property value: backslash and `]` escaped."""
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def prop(name: str, *values: str) -> str:
+    return name + "".join(f"[{escape(v)}]" for v in values)
+
+
+def sgf_text(record: GameRecord, gm: int, time_props: TimeProps = ()) -> str:
+    """The SGF text of a finished game's record; `gm` is the game's SGF number (GameInfo.sgf_number).
+    ValueError for a void game or a record without its actions' colours."""
+    if record.void or record.actions is None or record.colours is None:
+        raise ValueError(f"{record.id}: only a finished game with its actions and colours has an SGF record")
+    root = [prop("FF", "4"), prop("CA", "UTF-8"), prop("GM", str(gm)), prop("AP", APP),
+            prop("SZ", str(record.size)), prop("XG", record.game), prop("XV", record.variant)]
+    if record.komi is not None:
+        root.append(prop("XK", str(record.komi)))
+    root += [prop("GN", record.id), prop("PB", record.black), prop("PW", record.white),
+             prop("XF", record.first, record.second),
+             prop("RE", record.result), prop("XR", f"{record.termination}: {record.reason}")]
+    if record.started:
+        root.append(prop("DT", record.started[:10]))
+    root += [prop(name, *values) for name, values in time_props]
+    if record.opening:
+        root.append(prop("XO", str(record.opening)))
+    lines = ["(;" + "".join(root)]
+    n = len(record.actions)
+    think = record.think if record.think is not None and len(record.think) == n else [None] * n
+    left = record.left if record.left is not None and len(record.left) == n else [None] * n
+    for letter, token, spent, rest in zip(record.colours, record.actions, think, left):
+        node = f";{letter}[{escape(token)}]"
+        if spent is not None:
+            node += prop("XT", f"{spent:g}") + (prop(f"{letter}L", f"{rest:g}") if rest is not None else "")
+        lines.append(node)
+    return "\n".join(lines) + ")\n"
+
+_IDENT = re.compile(r"[A-Z]+")   # FF[4]: upper-case letters only
+
+
+class SgfError(ValueError):
+    """A malformed SGF text; the message names the line and column."""
+
+
+@dataclass(frozen=True)
+class SgfNode:
+    props: dict[str, list[str]]
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        values = self.props.get(name)
+        return values[0] if values else default
+
+
+def parse_sgf(text: str) -> list[SgfNode]:
+    """The nodes of the single main line of `text` (root first)."""
+    reader = _Reader(text)
+    reader.skip_space()
+    reader.expect("(")
+    nodes: list[SgfNode] = []
+    while True:
+        reader.skip_space()
+        ch = reader.peek()
+        if ch == ";":
+            reader.pos += 1
+            nodes.append(SgfNode(reader.properties()))
+        elif ch == ")":
+            reader.pos += 1
+            break
+        elif ch == "(":
+            raise reader.error("variations are not supported in a game record")
+        elif ch == "":
+            raise reader.error("the game tree is not closed with ')'")
+        else:
+            raise reader.error(f"expected ';' or ')', found {ch!r}")
+    if not nodes:
+        raise reader.error("the game tree has no node")
+    reader.skip_space()
+    if reader.peek() != "":
+        raise reader.error("text after the game tree (only one game per file is read)")
+    return nodes
+
+
+class _Reader:
+    def __init__(self, text: str):
+        self.text, self.pos = text, 0
+
+    def peek(self) -> str:
+        return self.text[self.pos:self.pos + 1]
+
+    def skip_space(self) -> None:
+        while self.peek().isspace():
+            self.pos += 1
+
+    def error(self, message: str) -> SgfError:
+        line = self.text.count("\n", 0, self.pos) + 1
+        col = self.pos - (self.text.rfind("\n", 0, self.pos) + 1) + 1
+        return SgfError(f"line {line}, column {col}: {message}")
+
+    def expect(self, ch: str) -> None:
+        if self.peek() != ch:
+            raise self.error(f"expected {ch!r}, found {self.peek() or 'end of text'!r}")
+        self.pos += 1
+
+    def properties(self) -> dict[str, list[str]]:
+        props: dict[str, list[str]] = {}
+        while True:
+            self.skip_space()
+            m = _IDENT.match(self.text, self.pos)
+            if not m:
+                return props
+            name = m.group()
+            if name in props:
+                raise self.error(f"property {name} appears twice in one node")
+            self.pos = m.end()
+            values = []
+            self.skip_space()
+            while self.peek() == "[":
+                values.append(self.value())
+                self.skip_space()
+            if not values:
+                raise self.error(f"property {name} has no value")
+            props[name] = values
+
+    def value(self) -> str:
+        self.expect("[")
+        out: list[str] = []
+        while True:
+            ch = self.peek()
+            if ch == "":
+                raise self.error("a property value is not closed with ']'")
+            self.pos += 1
+            if ch == "]":
+                return "".join(out)
+            if ch == "\\":
+                nxt = self.peek()
+                self.pos += 1
+                if nxt == "\n":            # soft line break
+                    continue
+                out.append(nxt)
+            else:
+                out.append(ch)

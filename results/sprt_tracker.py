@@ -1,0 +1,95 @@
+"""The SPRT of a running match: fed every journaled record, asked whether to stop, and kept on
+disk as ``DIR/sprt.json`` so that the report (:func:`results.report_sections.sprt_state`) shows
+the test's state while the run goes on and after it.
+
+Standard library and :mod:`hexarena.results.sprt` only: the schedule's pair numbers (for
+journal lines of schema 1) are handed in by the caller.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from .record.game import GameRecord
+from .record.journal import write_atomic
+from .sprt import SprtSettings, SprtState, estimate, evaluate, pairs
+
+
+SPRT_FILE = "sprt.json"
+
+
+class SprtTracker:
+    """The test during a run: `add` each journaled record, ask `should_stop` before a pair."""
+
+    def __init__(self, settings: SprtSettings, engine: str, opponent: str, records: Iterable[GameRecord],
+                 schedule_pairs: Mapping[str, tuple[str, int, str, int]] | None = None, out: Path | None = None):
+        self.settings, self.engine, self.opponent = settings, engine, opponent
+        self.schedule_pairs = schedule_pairs
+        self.out = out
+        self.records = list(records)
+        self.state = self._evaluate()
+        self._save()
+
+    def _evaluate(self) -> SprtState:
+        return evaluate(self.settings, pairs(self.records, self.engine, self.opponent, self.schedule_pairs))
+
+    def add(self, record: GameRecord) -> str | None:
+        """Count a finished game; the new LLR line when it completed a pair, else None."""
+        self.records.append(record)
+        before = sum(self.state.counts)
+        try:
+            self.state = self._evaluate()
+        except ValueError as exc:          # no likelihood maximum found: keep the last state, say so
+            return f"SPRT not updated: {exc}"
+        if sum(self.state.counts) == before:
+            return None
+        self._save()
+        return f"{self.settings.line(self.state.llr)} {self.state.counts}"
+
+    def games(self) -> int:
+        return sum(not r.void for r in self.records)
+
+    def capped(self) -> bool:
+        cap = self.settings.max_games
+        return cap is not None and self.games() >= cap
+
+    def should_stop(self) -> bool:
+        """True once a hypothesis is accepted or `max_games` games are finished."""
+        return self.state.verdict is not None or self.capped()
+
+    def decision(self) -> str:
+        if self.state.verdict is not None:
+            return f"{self.state.verdict} accepted"
+        return "no decision (max_games reached)" if self.capped() else "undecided"
+
+    def summary(self) -> str:
+        """The final lines: LLR, pentanomial, Elo, and why a test without a decision stopped."""
+        text = self.state.report(self.engine, self.opponent)
+        if self.state.verdict is None:
+            text += "\nno decision (" + ("max_games reached" if self.capped() else "schedule finished") + ")"
+        return text
+
+    def finish(self) -> str:
+        """The summary, with the state saved as the run ends."""
+        self._save(final=True)
+        return self.summary()
+
+    def _save(self, final: bool = False) -> None:
+        """DIR/sprt.json: what the report shows (nothing without an output folder)."""
+        if self.out is None:
+            return
+        s, state = self.settings, self.state
+        decision = self.decision()
+        if final and state.verdict is None and not self.capped():
+            decision = "no decision (schedule finished)"
+        data: dict[str, object] = {
+            "test": f"{self.engine} against {self.opponent}",
+            "hypotheses": f"H0 elo <= {s.elo0:g}, H1 elo >= {s.elo1:g} ({s.model} Elo)",
+            "error rates": f"alpha {s.alpha:g}, beta {s.beta:g}",
+            "LLR": s.line(state.llr), "decision": decision,
+            "pentanomial [LL, LD, WL+DD, WD, WW]": state.counts, "pairs": sum(state.counts)}
+        est = estimate(state.counts)
+        if est is not None:
+            data["Elo (95%)"] = f"{est.elo:+.1f} [{est.elo_low:+.1f}, {est.elo_high:+.1f}]"
+        write_atomic(self.out / SPRT_FILE, json.dumps(data, indent=1) + "\n")

@@ -1,0 +1,109 @@
+"""SGF records: content from docs/protocol.md, parsed back with sgfmill, written atomically."""
+from __future__ import annotations
+
+import os
+
+import pytest
+from sgfmill import sgf
+
+from hexarena.engine.core import Colour, Outcome, Termination
+from hexarena.results.record.game import Ending, GameRecord, VoidCause
+from hexarena.results.record.journal import write_atomic
+from hexarena.results.record.sgf import escape, parse_sgf, sgf_text
+
+SPELDE = 1003
+
+
+def record(actions, outcome=Outcome(Colour.WHITE, Termination.NO_MOVES), swapped=False, komi=None,
+           game_id="g/1", think=None, left=None):
+    seats = ("alpha", "beta]\\x")
+    black, white = (seats[1], seats[0]) if swapped else seats
+    winner = None if outcome.winner is None else black if outcome.winner is Colour.BLACK else white
+    return GameRecord(id=game_id, game="spelde", size=5, variant="nopie flips=dense", first=seats[0],
+                      second=seats[1], black=black, white=white, winner=winner, result=outcome.result(),
+                      termination=Ending(outcome.termination.value), plies=len(actions),
+                      reason="ended by the rules", started="2025-03-04T05:06:07Z",
+                      actions=[t for _, t in actions], colours="".join(c.letter for c, _ in actions),
+                      think=think, left=left, komi=komi)
+
+
+def sgf_of(actions, *args, game_id="g/1", time_props=(), **kw):
+    return sgf_text(record(actions, *args, game_id=game_id, **kw), SPELDE, time_props)
+
+
+def parse(text: str) -> sgf.Sgf_game:
+    return sgf.Sgf_game.from_bytes(text.encode("utf-8"))
+
+
+def test_root_properties_and_actions_parse_with_sgfmill():
+    text = sgf_of([(Colour.BLACK, "e5"), (Colour.WHITE, "swap"), (Colour.WHITE, "d4/d5,e4")],
+                  game_id="spelde-5-nopie-flips=dense/0003")
+    game = parse(text)
+    root = game.get_root()
+    assert root.get_raw("FF") == b"4" and root.get_raw("CA") == b"UTF-8"
+    assert root.get_raw("GM") == b"1003" and root.get_raw("SZ") == b"5"
+    assert root.get_raw("XG") == b"spelde" and root.get_raw("XV") == b"nopie flips=dense"
+    assert root.get("PB") == "alpha" and root.get("PW") == "beta]\\x"
+    assert root.get_raw_list("XF") == [b"alpha", b"beta\\]\\\\x"]
+    assert root.get("RE") == "W+" and root.get("DT") == "2025-03-04"
+    assert root.get_raw("XR") == b"no-moves: ended by the rules"
+    assert root.get("GN") == "spelde-5-nopie-flips=dense/0003"
+    nodes = game.get_main_sequence()[1:]
+    assert [list(n.properties()) for n in nodes] == [["B"], ["W"], ["W"]]
+    assert [n.get_raw(list(n.properties())[0]) for n in nodes] == [b"e5", b"swap", b"d4/d5,e4"]
+
+
+def test_players_are_named_by_colour_at_the_end_after_a_swap():
+    root = parse(sgf_of([(Colour.BLACK, "e5"), (Colour.WHITE, "swap")], swapped=True)).get_root()
+    assert root.get("PB") == "beta]\\x" and root.get("PW") == "alpha"
+    assert root.get_raw_list("XF")[0] == b"alpha"          # seats do not move
+
+
+@pytest.mark.parametrize("outcome, re", [
+    (Outcome(Colour.BLACK, Termination.RESIGN), "B+R"),
+    (Outcome(Colour.WHITE, Termination.TIME), "W+T"),
+    (Outcome(Colour.BLACK, Termination.ILLEGAL), "B+F"),
+    (Outcome(Colour.BLACK, Termination.AGREEMENT, 2.5), "B+2.5"),
+    (Outcome(None, Termination.PLY_CAP), "0"),
+])
+def test_result_values(outcome, re):
+    assert parse(sgf_of([], outcome)).get_root().get("RE") == re
+
+
+def test_a_void_game_has_no_sgf_record():
+    void = GameRecord.voided("g/1", "spelde", 5, "pie", "a", "b", VoidCause.START, "did not start")
+    with pytest.raises(ValueError, match="only a finished game"):
+        sgf_text(void, SPELDE)
+
+
+def test_think_times_clocks_and_time_control():
+    text = sgf_of([(Colour.BLACK, "e5"), (Colour.WHITE, "d4")], think=[0.5, 1.25], left=[59.5, None],
+                  time_props=[("TM", ("60",)), ("OT", ("main 60 s + 0 s per move",))])
+    root, first, second = parse(text).get_main_sequence()
+    assert root.get_raw("TM") == b"60" and root.get_raw("OT") == b"main 60 s + 0 s per move"
+    assert first.get_raw("XT") == b"0.5" and first.get_raw("BL") == b"59.5"
+    assert second.get_raw("XT") == b"1.25" and not second.has_property("WL")
+
+
+def test_the_reader_reads_what_the_writer_writes():
+    text = sgf_of([(Colour.BLACK, "e5"), (Colour.WHITE, "swap")], komi=2, think=[None, 0.25])
+    nodes = parse_sgf(text)
+    assert nodes[0].get("XK") == "2" and nodes[0].props["XF"] == ["alpha", "beta]\\x"]
+    assert [n.get("B") or n.get("W") for n in nodes[1:]] == ["e5", "swap"]
+    assert nodes[1].get("XT") is None and nodes[2].get("XT") == "0.25"
+
+
+def test_komi_and_escaping():
+    root = parse(sgf_of([(Colour.BLACK, "a]b\\c")], komi=3)).get_root()
+    assert root.get_raw("XK") == b"3"
+    move = parse(sgf_of([(Colour.BLACK, "a]b\\c")])).get_main_sequence()[1]
+    assert move.get_raw("B") == b"a\\]b\\\\c"
+    assert escape("x]y\\") == "x\\]y\\\\"
+
+
+def test_write_atomic_replaces_and_leaves_no_temporary(tmp_path):
+    path = tmp_path / "games" / "g" / "0001.sgf"
+    write_atomic(path, "(;FF[4])\n")
+    write_atomic(path, "(;FF[4]GM[1003])\n")
+    assert path.read_text() == "(;FF[4]GM[1003])\n"
+    assert os.listdir(path.parent) == ["0001.sgf"]

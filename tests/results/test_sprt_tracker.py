@@ -1,0 +1,42 @@
+"""The SPRT of a running match: pairs counted as records arrive, the stop rule, DIR/sprt.json."""
+from __future__ import annotations
+
+import json
+
+from hexarena.results.record.game import GameRecord
+from hexarena.results.report_sections import sprt_state
+from hexarena.results.sprt import SprtSettings
+from hexarena.results.sprt_tracker import SprtTracker
+
+
+def won(gid: str, first: str, second: str, winner: str, pair: int) -> GameRecord:
+    return GameRecord(id=gid, game="spelde", size=4, variant="pie", first=first, second=second, black=first,
+                      white=second, winner=winner, result="B+" if winner == first else "W+",
+                      termination="no-moves", plies=9, pair=pair)
+
+
+def test_a_tracker_reports_each_completed_pair_and_stops_at_a_decision(tmp_path):
+    settings = SprtSettings(elo0=0, elo1=400, model="logistic")
+    tracker = SprtTracker(settings, "new", "old", [], out=tmp_path)
+    assert json.loads((tmp_path / "sprt.json").read_text())["decision"] == "undecided"
+    lines = []
+    for k in range(40):
+        lines.append(tracker.add(won(f"g/{2 * k:04d}", "new", "old", "new", k)))
+        assert lines[-1] is None                       # half a pair
+        lines.append(tracker.add(won(f"g/{2 * k + 1:04d}", "old", "new", "new", k)))
+        if tracker.should_stop():
+            break
+    assert tracker.state.verdict == "H1" and lines[-1].startswith("LLR ")
+    assert tracker.games() == 2 * sum(tracker.state.counts)
+    saved = dict(sprt_state(tmp_path))
+    assert saved["decision"] == "H1 accepted" and saved["test"] == "new against old"
+    assert saved["LLR"] == settings.line(tracker.state.llr)
+    assert "H1 accepted" in tracker.finish()
+
+
+def test_a_finished_schedule_without_a_decision_says_so(tmp_path):
+    tracker = SprtTracker(SprtSettings(elo0=0, elo1=5), "new", "old",
+                          [won("g/0000", "new", "old", "new", 0), won("g/0001", "old", "new", "old", 0)], out=tmp_path)
+    assert tracker.state.counts == [0, 0, 1, 0, 0] and not tracker.should_stop()
+    assert tracker.finish().endswith("no decision (schedule finished)")
+    assert json.loads((tmp_path / "sprt.json").read_text())["decision"] == "no decision (schedule finished)"
