@@ -1,7 +1,7 @@
 """The tables of one fit, as pandas DataFrames (full precision; rounding is the renderer's job).
 
-Each function takes the :class:`~results.ratings.Counts` that were fitted and
-the :class:`~results.ratings.Fit`; players appear in rank order (Elo
+Each function takes the :class:`~hexarena.results.counts.Counts` that were fitted and
+the :class:`~hexarena.results.ratings.Fit`; players appear in rank order (Elo
 descending, then name). Column meanings are documented in docs/ratings.md.
 """
 from __future__ import annotations
