@@ -1,6 +1,7 @@
 """README.md and docs/ say what is: links resolve, commands name real options, examples load."""
 from __future__ import annotations
 
+import importlib
 import re
 import shlex
 from pathlib import Path
@@ -17,6 +18,11 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 # `hexarena COMMAND ...` up to the end of its code span or line (a trailing backslash continues it)
 COMMAND_LINE = re.compile(r"hexarena ([a-z]+)((?:\\\n|[^`\n])*)")
+# a file of the repository named in the text: `referee/sgf.py`, engine/games/spelde/ ...
+CODE_PATH = re.compile(r"(?<![\w./-])((?:engine|protocol|players|referee|results|bench|tests|examples|hexarena|\.ci)/[\w./-]*\w)")
+# a module, or a name in one: `results.records.GameRecord`, `hexarena.engine.registry`, python -m bench.bench_mcts
+DOTTED = re.compile(r"(?:`|python -m )((?:hexarena\.)?(?:engine|protocol|players|referee|results|bench|tests)(?:\.\w+)+)")
+PLACEHOLDER = "hexline"                                 # docs/architecture.md's example of a sixth game
 
 
 def _pages_and_ids() -> list:
@@ -47,6 +53,34 @@ def _anchors(page: Path) -> set[str]:
             heading = line.lstrip("#").strip().lower()
             found.add("".join(c for c in heading if c.isalnum() or c in " -_").replace(" ", "-"))
     return found
+
+
+@pytest.mark.parametrize("page", _pages_and_ids())
+def test_the_files_and_modules_named_exist(page):
+    text = page.read_text(encoding="utf-8")
+    missing = [path for path in sorted(set(CODE_PATH.findall(text)))
+               if PLACEHOLDER not in path and not (ROOT / path).exists() and not (ROOT / f"{path}.py").exists()]
+    missing += [name for name in sorted(set(DOTTED.findall(text)))
+                if PLACEHOLDER not in name and not _resolves(name)]
+    assert not missing, f"{page.relative_to(ROOT)} names files or modules that do not exist: {missing}"
+
+
+def _resolves(dotted: str) -> bool:
+    """`a.b.c` is a module, or a name (attribute chain) inside the longest module prefix."""
+    parts = dotted.split(".")
+    if parts[0] in ("engine", "protocol", "players", "referee", "results"):
+        parts.insert(0, "hexarena")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attribute in parts[cut:]:
+            if not hasattr(obj, attribute):
+                return False
+            obj = getattr(obj, attribute)
+        return True
+    return False
 
 
 def _options(command: click.Command) -> set[str]:
