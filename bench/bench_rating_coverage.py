@@ -19,8 +19,8 @@ import time
 import numpy as np
 
 from bench.common import baseline_us, table
-from hexarena.results.counts import Counts
-from hexarena.results.ratings import Z95, fit
+from hexarena.results.rating.counts import Counts
+from hexarena.results.rating.ratings import Z95, fit
 
 ADVANTAGE = 40.0
 

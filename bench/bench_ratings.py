@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 
 from bench.common import baseline_us, best_of, table
-from hexarena.results.load import load_games
-from hexarena.results.counts import aggregate
-from hexarena.results.ratings import fit
-from hexarena.results.report import build_reports, render_text
+from hexarena.results.rating.load import load_games
+from hexarena.results.rating.counts import aggregate
+from hexarena.results.rating.ratings import fit
+from hexarena.results.rating.report import build_reports, render_text
 
 
 def write_csv(path: Path, players: int, games: int, seed: int = 1) -> None:

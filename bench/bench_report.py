@@ -29,12 +29,12 @@ from pathlib import Path
 from bench.common import table
 from hexarena.engine import registry
 from hexarena.engine.core import Colour, Outcome, Termination
-from hexarena.results.html_report import write_report
+from hexarena.results.page.html_report import write_report
 from hexarena.results.record.game import Ending, GameRecord
 from hexarena.results.record.journal import JournalWriter
 from hexarena.results.record.sgf import sgf_text
-from hexarena.results.replay import replay_record
-from hexarena.results.replay_cache import CACHE_NAME, ReplayCache
+from hexarena.results.page.replay import replay_record
+from hexarena.results.page.replay_cache import CACHE_NAME, ReplayCache
 
 PLAYERS = ("alpha", "beta", "gamma", "delta")
 

@@ -116,7 +116,7 @@ class GameInfo:
 
     def position_defaults(self) -> dict[str, str]:
         """Every key of this game's position string -> its default, in print order
-        (PROTOCOL.md: `variant`, the options, then the game's own keys)."""
+        (docs/protocol.md: `variant`, the options, then the game's own keys)."""
         return {"variant": self.balances[0], **{name: values[0] for name, values in self.options},
                 **{k.name: k.default for k in self.keys}}
 

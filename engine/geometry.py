@@ -3,7 +3,7 @@
 A site is identified by its bit index in a padded row-major layout:
 ``bit = ri * W + ci`` with ``W = 2n`` (one padding column), so a set of sites
 is a Python int and the neighbours of a whole set are six shifts and a mask.
-Column index ci and row index ri follow RULES.md section 1: a site exists iff
+Column index ci and row index ri follow docs/protocol.md ("Actions per game"): a site exists iff
 ``0 <= ci, ri <= 2n-2`` and ``|ci - ri| <= n-1``. Notation is column letter
 ``a..`` plus row number ``1..`` (``ri + 1``).
 """

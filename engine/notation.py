@@ -1,4 +1,4 @@
-"""Action tokens (PROTOCOL.md, "Actions"): one decoder and one encoder.
+"""Action tokens (docs/protocol.md, "Actions per game"): one decoder and one encoder.
 
 A token that is not one of the forms the game defines raises InvalidNotation
 (`syntax error`); a well-formed token naming an off-board or repeated site

@@ -1,4 +1,4 @@
-"""The position string (PROTOCOL.md, "Position string"): parse, format, and read keys.
+"""The position string (docs/protocol.md, "The position string"): parse, format, and read keys.
 
 ``GAME SIZE TO_MOVE BOARD [KEY=VALUE ...]``. This module reads and writes the
 text and owns the one reader of key values (:func:`read_keys`); each game
@@ -7,7 +7,7 @@ its ``GameInfo.keys`` and turns the values read into a state. There is no
 central list of keys: a new game declares its own.
 
 A position is taken as written: :func:`read_keys` checks that every value is
-well formed (PROTOCOL.md "Well-formed") and nothing else; an absent key takes
+well formed (docs/protocol.md, "Well-formed positions") and nothing else; an absent key takes
 its default, nothing is derived from the board.
 """
 from __future__ import annotations
@@ -149,7 +149,7 @@ def format_position(pos: Position, order: Mapping[str, str], heights: bool = Fal
     return " ".join(out)
 
 
-# -- the readers of the key kinds PROTOCOL.md defines ---------------------------------------
+# -- the readers of the key kinds docs/protocol.md defines -----------------------------------------
 
 def parse_colours(text: str, key: str) -> frozenset[Colour]:
     """`b`, `w`, `bw` or `-` as a set of colours."""
@@ -214,7 +214,7 @@ def pair_key(name: str) -> Key:
 
 
 def phase_key(game: str, phases: type[StrEnum], default: StrEnum) -> Key:
-    """`phase=`: one of the game's phase words (PROTOCOL.md "Phases"); the value is the enum member."""
+    """`phase=`: a phase word of the game (docs/protocol.md, "Phase names"); the value is the enum member."""
     def read(text: str, sites: int) -> StrEnum:
         try:
             return phases(text)

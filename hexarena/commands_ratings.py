@@ -53,8 +53,8 @@ def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fm
     rated together; game ids count per source (two tournaments' spelde-5-pie/0000 are two games)."""
     if pooled and by is not None:
         raise click.UsageError("--by and --pooled exclude each other")
-    from hexarena.results.load import LoadError, load_many
-    from hexarena.results.report import build_reports, render_csv, render_json, render_text, write_out
+    from hexarena.results.rating.load import LoadError, load_many
+    from hexarena.results.rating.report import build_reports, render_csv, render_json, render_text, write_out
     try:
         games = load_many(paths, skip_bad=skip_bad)
     except LoadError as exc:

@@ -12,8 +12,8 @@ import click
 from hexarena.engine.errors import RulesError
 from hexarena.engine.registry import from_position
 from hexarena.protocol.diagram import diagram
-from hexarena.results.board_svg import action_sites, board_svg
-from hexarena.results.replay import replay_record
+from hexarena.results.page.board_svg import action_sites, board_svg
+from hexarena.results.page.replay import replay_record
 from hexarena.results.record.sgf import SgfError
 
 
@@ -79,7 +79,7 @@ render = click.Command("render", callback=show.callback, params=show.params, hid
               help="The HTML file to write (default: DIRECTORY/report.html).")
 def report(directory: str, output: str | None) -> None:
     """Write one self-contained HTML page of a tournament folder: ratings, tables, every game replayable."""
-    from hexarena.results.html_report import ReportError, write_report
+    from hexarena.results.page.html_report import ReportError, write_report
     started = time.perf_counter()
     try:
         path, games = write_report(directory, output)

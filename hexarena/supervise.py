@@ -81,7 +81,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     from hexarena.referee.console.live import final_summary
     from hexarena.referee.console.panel import make_view
     from hexarena.referee.tournament.run import process_launcher
-    from hexarena.results.html_report import ReportRefresher
+    from hexarena.results.page.html_report import ReportRefresher
 
     view = make_view(sys.stdout, quiet)
     launcher = partial(process_launcher, log_protocol=log_protocol, log_cap=config.log_cap)

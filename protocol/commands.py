@@ -2,7 +2,7 @@
 
 *Play* commands are what the referee sends; every engine in a tournament
 implements them. *Analysis* commands are optional: an engine that implements
-one lists it in `list_commands` and answers it exactly as PROTOCOL.md says,
+one lists it in `list_commands` and answers it exactly as docs/protocol.md says,
 one that does not answers `? unknown command`.
 
 `legal_moves` is bounded: past :data:`MOVE_LIMIT` actions or

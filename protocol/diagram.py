@@ -1,6 +1,6 @@
 """The board drawn in text, for people: `showboard` and `hexarena show`.
 
-Free form by PROTOCOL.md; nothing parses it. Row 2n-1 is at the top. Site
+Free form by docs/protocol.md; nothing parses it. Row 2n-1 is at the top. Site
 (ci, ri) is drawn at column 2*ci - ri (in half-site steps), so each site's
 six neighbours sit around it. Vaxandis stacks higher than one show their
 height.

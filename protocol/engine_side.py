@@ -1,12 +1,12 @@
 """Engine side of HGP, sans-I/O: one input line in, the full response text out.
 
-:class:`EngineSide` owns a :class:`~protocol.session.Session` and a command
+:class:`EngineSide` owns a :class:`~hexarena.protocol.session.Session` and a command
 table (a dict from name to handler, in `list_commands` order). Handlers
-return the answer text or raise :class:`~protocol.framing.CommandError`;
-errors of the rules layer map to the failure words of PROTOCOL.md; any other
+return the answer text or raise :class:`~hexarena.protocol.framing.CommandError`;
+errors of the rules layer map to the failure words of docs/protocol.md; any other
 exception becomes `? internal error: ...` and the engine stays usable.
 Moves are chosen by an injected `choose(state, clock)` callable (clock: a
-:class:`~protocol.clock.MoveClock` with what the engine was told), so the
+:class:`~hexarena.protocol.clock.MoveClock` with what the engine was told), so the
 protocol knows nothing of players.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""GTP v2 framing as PROTOCOL.md states it: preprocessing, commands, responses.
+"""GTP v2 framing as docs/protocol.md states it: preprocessing, commands, responses.
 
 Pure text functions, used by the engine side. A command line is
 ``[id] name [args...]``; a response is ``=[id] text`` or ``?[id] message``

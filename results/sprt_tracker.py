@@ -1,5 +1,5 @@
 """The SPRT of a running match: fed every journaled record, asked whether to stop, and kept on
-disk as ``DIR/sprt.json`` so that the report (:func:`results.report_sections.sprt_state`) shows
+disk as ``DIR/sprt.json`` so that the report (:func:`hexarena.results.page.report_sections.sprt_state`) shows
 the test's state while the run goes on and after it.
 
 Standard library and :mod:`hexarena.results.sprt` only: the schedule's pair numbers (for

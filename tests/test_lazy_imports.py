@@ -28,11 +28,11 @@ def test_hexarena_engine_imports_neither_pandas_nor_trio():
 
 def test_importing_the_cli_imports_no_heavy_module_and_ratings_still_does():
     assert _loaded("import hexarena.cli") == []
-    assert "pandas" in _loaded("from hexarena.results import report")
+    assert "pandas" in _loaded("from hexarena.results.rating import report")
 
 
 def test_the_ratings_command_takes_its_group_keys_from_the_record_without_pandas():
     from hexarena import commands_ratings
-    from hexarena.results import report
+    from hexarena.results.rating import report
     assert commands_ratings.GROUP_KEYS is report.GROUP_KEYS
     assert "pandas" not in _loaded("import hexarena.commands_ratings")

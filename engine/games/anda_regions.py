@@ -1,6 +1,6 @@
 """Groups, regions, breaths, territory and smothering on bitboards (Anda and Anda-prison).
 
-RULES.md sections 2 and 3 share these words:
+docs/rules/anda.md and docs/rules/anda-prison.md share these words:
 
 * a **group** is a maximal connected set of same-colour stones;
 * a **region** is a maximal connected set of empty sites;

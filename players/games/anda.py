@@ -1,4 +1,4 @@
-"""Anda: breaths, territory and group safety (RULES.md section 2).
+"""Anda: breaths, territory and group safety (docs/rules/anda.md).
 
 Black's advantage = stones + territory + group safety (players.games.common),
 each Black's minus White's, less half a point per komi pass White still has.

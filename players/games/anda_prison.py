@@ -1,4 +1,4 @@
-"""Anda-prison: liberties, territory and the prison (RULES.md section 3).
+"""Anda-prison: liberties, territory and the prison (docs/rules/anda-prison.md).
 
 Black's advantage = the agreement score (territory + enemy stones in the
 prison) + stones on the board + liberty safety (players.games.common), each

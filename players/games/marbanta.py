@@ -1,4 +1,4 @@
-"""Marbanta: stones and room (RULES.md section 6).
+"""Marbanta: stones and room (docs/rules/marbanta.md).
 
 The player with no legal turn wins, so each side wants to run out of room
 first. Black's advantage = stones (Black's minus White's: a side with more

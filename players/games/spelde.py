@@ -1,4 +1,4 @@
-"""Spelde: splittable groups and mobility (RULES.md section 4).
+"""Spelde: splittable groups and mobility (docs/rules/spelde.md).
 
 A site is open to a colour when it is empty and every adjacent enemy group
 is splittable (literal rule: two non-adjacent stones, i.e. not a single

@@ -1,4 +1,4 @@
-"""Vaxandis: mobility, heights and frozen stacks (RULES.md section 5).
+"""Vaxandis: mobility, heights and frozen stacks (docs/rules/vaxandis.md).
 
 A stack is frozen next to a higher enemy stack; the player with no action
 loses. Black's advantage = stacks + unfrozen stacks (each a source of

@@ -24,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from hexarena.results.load import games_frame
+from hexarena.results.rating.load import games_frame
 from hexarena.results.record.game import GameRecord
-from hexarena.results.report import build_reports
+from hexarena.results.rating.report import build_reports
 
 from ..tournament.schedule import ScheduledGame
 
@@ -225,8 +225,8 @@ class PlainView(View):
 
 def final_summary(records: list[GameRecord]) -> str:
     """The tables printed at the end: ratings and first-player advantage, head to head, repeated games."""
-    from hexarena.results.repeats import repeats_text
-    from hexarena.results.report import format_crosstable, summary_table
+    from hexarena.results.rating.repeats import repeats_text
+    from hexarena.results.rating.report import format_crosstable, summary_table
     parts = [summary_table(records)]
     frame = games_frame(records)
     if not frame.empty:

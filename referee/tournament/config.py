@@ -18,7 +18,7 @@ from hexarena.engine.errors import UnknownGame, UnknownVariant
 
 from ..engines.capped_log import DEFAULT_LOG_CAP
 from ..game.clock import Limits
-from .config_check import ConfigError, _Ctx, key_lines
+from .config_check import ConfigError, KeyReader, key_lines
 from .config_sections import (RESOURCE_KEYS, SprtConfig, limits_table, read_log_cap, read_resources,
                               resources_table, sprt_config, sprt_table, time_limits)
 from ..engines.spawn import ResourceLimits
@@ -105,7 +105,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
     `base` is the folder relative paths (openings files, cwd) are read from;
     None: the current folder.
     """
-    ctx = _Ctx(source, lines or {}, base)
+    ctx = KeyReader(source, lines or {}, base)
     ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games", "sprt", "logs"})
     engines = _engines(ctx, data.get("engines"), data.get("time", {}))
     names = [e.name for e in engines]
@@ -186,7 +186,7 @@ def default_config(games_per_pair: int = 4) -> TournamentConfig:
     return TournamentConfig(engines, tuple(games), games_per_pair=games_per_pair)
 
 
-def _engines(ctx: _Ctx, table: object, time: object = None) -> tuple[EngineSpec, ...]:
+def _engines(ctx: KeyReader, table: object, time: object = None) -> tuple[EngineSpec, ...]:
     if not isinstance(table, dict) or len(table) < 2:
         raise ctx.error("engines", "expected at least two [engines.NAME] tables")
     out = []
@@ -215,7 +215,7 @@ def _engines(ctx: _Ctx, table: object, time: object = None) -> tuple[EngineSpec,
     return tuple(out)
 
 
-def _engine_settings(ctx: _Ctx, spec: dict, key: str) -> tuple[str | None, tuple[tuple[str, str], ...], bool]:
+def _engine_settings(ctx: KeyReader, spec: dict, key: str) -> tuple[str | None, tuple[tuple[str, str], ...], bool]:
     """cwd, env and log_protocol of one [engines.X] table."""
     cwd = spec.get("cwd")
     if cwd is not None:
@@ -231,7 +231,7 @@ def _engine_settings(ctx: _Ctx, spec: dict, key: str) -> tuple[str | None, tuple
     return cwd, tuple(sorted(env.items())), log
 
 
-def _game(ctx: _Ctx, entry: object, i: int, names: list[str]) -> GameSpec:
+def _game(ctx: KeyReader, entry: object, i: int, names: list[str]) -> GameSpec:
     key = f"games[{i}]"
     if not isinstance(entry, dict):
         raise ctx.error(key, "expected a table")
@@ -280,7 +280,7 @@ def _game(ctx: _Ctx, entry: object, i: int, names: list[str]) -> GameSpec:
     return _openings(ctx, entry, key, spec)
 
 
-def _openings(ctx: _Ctx, entry: dict, key: str, spec: GameSpec) -> GameSpec:
+def _openings(ctx: KeyReader, entry: dict, key: str, spec: GameSpec) -> GameSpec:
     """The `openings` (a file name, or the list the saved copy keeps) and `random_openings` of a game,
     each opening checked on every size and variant of the game."""
     from ..game import openings as op

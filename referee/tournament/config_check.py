@@ -15,8 +15,9 @@ class ConfigError(ValueError):
         self.source, self.key, self.line = source, key, line
 
 
-class _Ctx:
-    """Error construction and the small type checks, with line lookup."""
+class KeyReader:
+    """Reads the keys of one config file: errors naming the file, key and line, and the small type
+    checks; shared by config.py and config_sections.py."""
 
     def __init__(self, source: str, lines: dict[str, int], base: Path | None = None):
         self.source, self.lines, self.base = source, lines, base

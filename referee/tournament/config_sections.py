@@ -13,7 +13,7 @@ from hexarena.results.sprt import SprtSettings
 
 from ..engines.capped_log import DEFAULT_LOG_CAP
 from ..game.clock import Limits
-from .config_check import _Ctx
+from .config_check import KeyReader
 from ..engines.spawn import ResourceLimits
 
 
@@ -30,7 +30,7 @@ TIME_KEYS = ("control", "move", "main", "increment", "period", "periods", "stone
 _CLOCK_KEYS = ("move", "main", "increment", "period", "periods", "stones")
 
 
-def time_limits(ctx: _Ctx, table: object, key: str = "time", base: object = None) -> Limits:
+def time_limits(ctx: KeyReader, table: object, key: str = "time", base: object = None) -> Limits:
     """A `[time]` table (or an engine's `[engines.X.time]`, laid over `base`, the
     `[time]` table: an engine table naming its own `control` keeps only `margin`,
     `start` and `command` from it) into Limits; ConfigError naming the key."""
@@ -66,7 +66,7 @@ def time_limits(ctx: _Ctx, table: object, key: str = "time", base: object = None
 RESOURCE_KEYS = ("memory_mb", "cpu_seconds")
 
 
-def read_resources(ctx: _Ctx, spec: dict, key: str) -> ResourceLimits:
+def read_resources(ctx: KeyReader, spec: dict, key: str) -> ResourceLimits:
     """`memory_mb`, `cpu_seconds` of an [engines.NAME] table (rlimits; absent: unlimited)."""
     values = {k: ctx.integer(spec[k], f"{key}.{k}", 1, 10**7) for k in RESOURCE_KEYS if k in spec}
     return ResourceLimits(**values)
@@ -76,7 +76,7 @@ def resources_table(resources: ResourceLimits) -> dict:
     return {k: getattr(resources, k) for k in RESOURCE_KEYS if getattr(resources, k) is not None}
 
 
-def read_log_cap(ctx: _Ctx, table: object) -> int:
+def read_log_cap(ctx: KeyReader, table: object) -> int:
     """[logs] cap_kb: the stderr kept per engine per game (first and last halves), in KiB."""
     if not isinstance(table, dict):
         raise ctx.error("logs", "expected a [logs] table")
@@ -99,7 +99,7 @@ def limits_table(lim: Limits) -> dict:
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model", "max_games", "engine")
 
 
-def sprt_config(ctx: _Ctx, table: object, names: list[str]) -> SprtConfig:
+def sprt_config(ctx: KeyReader, table: object, names: list[str]) -> SprtConfig:
     """An `[sprt]` table: a two-engine match only; `engine` (the one under test) defaults
     to the first engine listed. ConfigError naming the key."""
     if not isinstance(table, dict):

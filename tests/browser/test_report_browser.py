@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from hexarena.results.record.journal import read_journal
-from hexarena.results.replay import replay_record
+from hexarena.results.page.replay import replay_record
 
 from ..results.page_check import static_markup_problems
 
@@ -93,7 +93,7 @@ def board_in_page(driver) -> tuple[dict[str, tuple[str, str]], set[str]]:
 
 
 def board_by_rules(state, action) -> tuple[dict[str, tuple[str, str]], set[str]]:
-    from hexarena.results.board_svg import action_sites
+    from hexarena.results.page.board_svg import action_sites
     pos, board = state.to_position(), state.board
     stones = {board.name(b): (c.value, str(h)) for b, (c, h) in pos.stacks.items()}
     return stones, {board.name(b) for b in action_sites(action)}
@@ -174,7 +174,7 @@ def test_engine_strings_are_text_not_markup(tournament, browser):
 
 
 def test_games_without_a_replay_say_why_and_the_controls_stay_quiet(browser, tmp_path):
-    from hexarena.results.html_report import write_report
+    from hexarena.results.page.html_report import write_report
     from hexarena.results.record.game import GameRecord
     from hexarena.results.record.journal import JournalWriter
     common = dict(game="spelde", size=4, variant="pie", first="a", second="b", black="a", white="b")

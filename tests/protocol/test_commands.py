@@ -1,4 +1,4 @@
-"""Every command of PROTOCOL.md on the engine side, played on Spelde."""
+"""Every command of docs/protocol.md on the engine side, played on Spelde."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""GTP v2 framing of the engine side, as PROTOCOL.md states it: transcript rules.
+"""GTP v2 framing of the engine side, as docs/protocol.md states it: transcript rules.
 
 Each case is one concrete rule: input lines fed to a fresh engine, the exact
 bytes expected on its stdout.

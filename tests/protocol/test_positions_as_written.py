@@ -1,4 +1,4 @@
-"""HGP 1.1 (issue 12, points 3-5): positions are taken as written, the Spelde pie survives
+"""HGP 1.1 (docs/protocol.md, "Well-formed positions"): positions are taken as written, the Spelde pie survives
 a board without placements, and the phase words are the protocol's.
 
 Transcripts fed to a fresh EngineSide, compared exactly.

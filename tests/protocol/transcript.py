@@ -34,7 +34,7 @@ def answer(eng: EngineSide, line: str) -> str:
     return out
 
 
-#: PROTOCOL.md "Position string", the Phases table: each game's phase words, in the order they occur.
+#: docs/protocol.md, "Phase names": each game's phase words, in the order they occur.
 PROTOCOL_PHASES = {
     "anda": ("offer", "answer", "play"),
     "anda-prison": ("pair", "pair-swap", "swap", "komi", "komi-swap", "corners", "play", "proposed",

@@ -8,7 +8,7 @@ from sgfmill import sgf
 
 from hexarena.referee.tournament import config as C
 from hexarena.referee.tournament.run import run
-from hexarena.results.repeats import repeated_games
+from hexarena.results.rating.repeats import repeated_games
 
 FIXED = ["{python}", "-P", "-m", "hexarena.players", "random", "--seed", "5"]     # deterministic
 

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from hexarena.results.load import frame_from_rows
+from hexarena.results.rating.load import frame_from_rows
 
 
 def frame_of(games: list[tuple], game: str = "spelde", size: int = 5) -> pd.DataFrame:

@@ -7,7 +7,7 @@ import pytest
 from hexarena.engine import registry
 from hexarena.engine.actions import Grow, Move, Pair, PieStones, Split
 from hexarena.engine.registry import from_position
-from hexarena.results.board_svg import action_sites, board_svg, board_template, is_point_board
+from hexarena.results.page.board_svg import action_sites, board_svg, board_template, is_point_board
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 GAMES = [("anda", 5), ("anda-prison", 4), ("spelde", 5), ("vaxandis", 4), ("marbanta", 5)]

@@ -124,6 +124,6 @@ def test_empty_input_and_missing_path(tmp_path):
 
 
 def test_importable_without_trio():
-    code = ("import sys; sys.modules['trio'] = None; import hexarena.commands_ratings, hexarena.results.report; "
+    code = ("import sys; sys.modules['trio'] = None; import hexarena.commands_ratings, hexarena.results.rating.report; "
             "assert 'trio' not in [m for m in sys.modules if sys.modules[m] is not None]")
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from hexarena.results.finite_maximum import find_obstacles, has_negative_cycle, strong_components
-from hexarena.results.counts import aggregate
-from hexarena.results.ratings import fit
+from hexarena.results.rating.finite_maximum import find_obstacles, has_negative_cycle, strong_components
+from hexarena.results.rating.counts import aggregate
+from hexarena.results.rating.ratings import fit
 from tests.results.conftest import frame_of, simulate
 
 
@@ -131,8 +131,8 @@ def test_negative_cycle():
 
 
 def test_newton_divergence_guard_catches_what_the_checks_miss(monkeypatch):
-    import hexarena.results.ratings as ratings
-    from hexarena.results.finite_maximum import Obstacles
+    import hexarena.results.rating.ratings as ratings
+    from hexarena.results.rating.finite_maximum import Obstacles
     monkeypatch.setattr(ratings, "find_obstacles", lambda counts: Obstacles.none())
     games = with_pool([("a", "b", "a"), ("b", "a", "b"), ("a", "b", "a")])
     result = fit(aggregate(frame_of(games)))

@@ -9,9 +9,9 @@ from click.testing import CliRunner
 from bench.bench_report import build_folder
 from hexarena.cli import main
 from hexarena.engine import registry
-from hexarena.results.html_report import ReportError, write_report
+from hexarena.results.page.html_report import ReportError, write_report
 from hexarena.results.record.journal import read_journal
-from hexarena.results.replay import replay_record
+from hexarena.results.page.replay import replay_record
 
 from .page_check import static_markup_problems
 
@@ -128,7 +128,7 @@ def test_a_folder_without_journal_is_refused_with_its_name(tmp_path):
 
 
 def test_replays_are_kept_in_the_folder_and_a_changed_record_is_replayed_again(folder, tmp_path):
-    from hexarena.results.replay_cache import CACHE_NAME, ReplayCache
+    from hexarena.results.page.replay_cache import CACHE_NAME, ReplayCache
     (folder / CACHE_NAME).unlink(missing_ok=True)
     first = page_data(write_report(folder, tmp_path / "a.html")[0].read_text(encoding="utf-8"))["games"]
     lines = (folder / CACHE_NAME).read_text(encoding="utf-8").splitlines()
@@ -150,7 +150,7 @@ def test_replays_are_kept_in_the_folder_and_a_changed_record_is_replayed_again(f
 
 
 def test_a_running_tournament_rewrites_its_report_every_few_games(tmp_path):
-    from hexarena.results.html_report import ReportRefresher
+    from hexarena.results.page.html_report import ReportRefresher
     build_folder(tmp_path, 4, seed=2, cap=20)
     warnings: list[str] = []
     refresher = ReportRefresher(tmp_path, warnings.append, every=3)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from hexarena.results.load import FRAME_COLUMNS, LoadError, load_games
+from hexarena.results.rating.load import FRAME_COLUMNS, LoadError, load_games
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JournalWriter
 
@@ -154,7 +154,7 @@ def test_missing_path_raises_oserror(tmp_path):
 
 
 def test_fast_and_careful_csv_passes_agree(tmp_path, monkeypatch):
-    from hexarena.results import load
+    from hexarena.results.rating import load
     rows = "\n".join(f"anda,{5 + k % 2},p{k % 3},p{(k + 1) % 3},{'' if k % 4 == 0 else f'p{k % 3}'}"
                      for k in range(40))
     path = write(tmp_path, f"game,size,first,second,winner\n{rows}\n")

@@ -6,7 +6,7 @@ import shutil
 from click.testing import CliRunner
 
 from hexarena.commands_ratings import ratings
-from hexarena.results.load import load_many
+from hexarena.results.rating.load import load_many
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JournalWriter
 

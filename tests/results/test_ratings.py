@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import statsmodels.api as sm
 
-from hexarena.results.counts import aggregate
-from hexarena.results.ratings import LAMBDA, NoMaximum, fit
+from hexarena.results.rating.counts import aggregate
+from hexarena.results.rating.ratings import LAMBDA, NoMaximum, fit
 from tests.results.conftest import frame_of, simulate
 
 ELO = 400 / math.log(10)

@@ -6,7 +6,7 @@ from hexarena.engine import registry
 from hexarena.engine.core import Outcome, Termination
 from hexarena.results.record.game import Ending, GameRecord
 from hexarena.results.record.sgf import SgfError, parse_sgf, sgf_text
-from hexarena.results.replay import replay_record
+from hexarena.results.page.replay import replay_record
 
 
 def test_reader_handles_escapes_soft_breaks_and_several_values():
@@ -138,5 +138,5 @@ def test_show_svg_of_a_record_marks_the_chosen_action(tmp_path):
         root = ET.fromstring(out.read_text(encoding="utf-8"))
         marked = {g.get("data-site") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("data-last")}
         board = states[0].board
-        from hexarena.results.board_svg import action_sites
+        from hexarena.results.page.board_svg import action_sites
         assert marked == {board.name(b) for b in action_sites(rep.actions[ply - 1])} and marked

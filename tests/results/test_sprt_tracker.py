@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from hexarena.results.record.game import GameRecord
-from hexarena.results.report_sections import sprt_state
+from hexarena.results.page.report_sections import sprt_state
 from hexarena.results.sprt import SprtSettings
 from hexarena.results.sprt_tracker import SprtTracker
 

@@ -6,11 +6,11 @@ import math
 import numpy as np
 import pytest
 
-from hexarena.results.load import games_frame
-from hexarena.results.counts import aggregate
-from hexarena.results.ratings import fit
-from hexarena.results.report import build_reports, render_text, summary_table
-from hexarena.results.tables import RATING_COLUMNS, advantage_table, crosstable, los_table, ratings_table
+from hexarena.results.rating.load import games_frame
+from hexarena.results.rating.counts import aggregate
+from hexarena.results.rating.ratings import fit
+from hexarena.results.rating.report import build_reports, render_text, summary_table
+from hexarena.results.rating.tables import RATING_COLUMNS, advantage_table, crosstable, los_table, ratings_table
 from tests.results.conftest import frame_of, simulate
 from tests.results.test_load import record
 from tests.results.test_ratings import three_player_games

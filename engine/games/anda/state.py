@@ -1,4 +1,4 @@
-"""Anda (RULES.md section 2): cells, breaths, territory, smothering, the komi pie.
+"""Anda (docs/rules/anda.md): cells, breaths, territory, smothering, the komi pie.
 
 Phases (position key ``phase=``, :class:`Phase`):
 
@@ -13,7 +13,7 @@ regions) live in ``board.py``; this module holds the turn structure. It is a
 little over 300 lines on purpose: one class whose placement cache
 (``_memo["an"]``, ``"next"``) its methods share and no other module may touch.
 
-Positions are taken as written (PROTOCOL.md): where a position no play reaches
+Positions are taken as written (docs/protocol.md): where a position no play reaches
 leaves the mover without any legal action (a first turn with no free pair, no
 stone next to an empty site and no legal placement), the mover has lost
 (``Termination.NO_MOVES``), as in the other games; play never reaches one.

@@ -7,7 +7,7 @@ and the from-scratch analysis are :mod:`..anda_regions`' (shared with Anda);
 this module only carries their results from a position to the next.
 
 A colour-c group is smothered iff every region it touches is touched by
-exactly one enemy group (RULES.md section 3), so with the counts at hand the
+exactly one enemy group (docs/rules/anda-prison.md), so with the counts at hand the
 "breathing" empty sites of c are the regions whose enemy count is not 1, and
 the smothered stones of c are those not connected to a stone touching them:
 one flood per colour evaluates every group of the board at once.

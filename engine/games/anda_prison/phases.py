@@ -1,6 +1,6 @@
 """Anda-prison's phases and the turn sequence between them, and the agreement score.
 
-RULES.md section 3 and docs/rules/anda-prison.md: the dual pie, then the komi
+docs/rules/anda-prison.md: the dual pie, then the komi
 pie (balance `pie`), the corner pairs (balance `corners`), normal play, and the
 ending by agreement. The state (``state.py``) asks :func:`after_word` where a
 one-word decision leads and :func:`after_placement` where a placement does;

@@ -1,4 +1,4 @@
-"""Anda-prison (RULES.md section 3): points, liberties, the prison, dual pie, ending by agreement.
+"""Anda-prison (docs/rules/anda-prison.md): points, liberties, the prison, dual pie, ending by agreement.
 
 Phases (`phase=` in the position string, :class:`Phase`; docs/rules/anda-prison.md):
 

@@ -1,7 +1,7 @@
 """Marbanta's move generation on bitboards: sight, roots, new groups.
 
 Pure functions of a board's tables and the stones; ``state.py`` owns
-the state. Vocabulary (RULES.md section 6):
+the state. Vocabulary (docs/rules/marbanta.md):
 
 * ``friendly`` / ``enemy``: the stones of the player to move and of the other.
 * ``owner``: a list indexed by bit giving the bitboard of the (old) group that

@@ -1,4 +1,4 @@
-"""Marbanta (RULES.md section 6): line of sight, new groups of N stones, misère end.
+"""Marbanta (docs/rules/marbanta.md): line of sight, new groups of N stones, misère end.
 
 Sight and shapes are ``moves.py``'s, random draws ``sample.py``'s; this module
 (a little over 300 lines, one class sharing its ``_memo``) holds the turns.

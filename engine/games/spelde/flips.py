@@ -2,7 +2,7 @@
 
 All functions work on bitboards of one board (engine.geometry.Hexagon) and
 are pure; the per-group answers are cached because the same groups recur
-position after position. Three rules (RULES.md section 4, option `flips=`):
+position after position. Three rules (docs/rules/spelde.md, option `flips=`):
 
 * `literal`: any non-empty F such that G minus F has at least two parts;
 * `dense`: as literal, and F is a path of consecutive stones;

@@ -1,4 +1,4 @@
-"""Spelde (RULES.md section 4): placements that split adjacent enemy groups by flipping.
+"""Spelde (docs/rules/spelde.md): placements that split adjacent enemy groups by flipping.
 
 Phases (`phase=` in the position string, :class:`Phase`): `open` — under the
 pie, Black's first stone; `swap` — White may answer `swap` instead of placing

@@ -1,6 +1,6 @@
 """Vaxandis stacks on bitboards: frozen stacks, move targets, and the effect of a move.
 
-RULES.md section 5. Pure functions; the state class is in ``state.py``. A
+docs/rules/vaxandis.md. Pure functions; the state class is in ``state.py``. A
 little over 300 lines on purpose: frozen stacks, targets and a move's effect
 share one hot-path table (:class:`Tables`) and the same scans; apart they would
 be three modules importing each other's internals.

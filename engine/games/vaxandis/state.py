@@ -1,4 +1,4 @@
-"""Vaxandis (RULES.md section 5): height-1 placements and growing stacks that slide and jump.
+"""Vaxandis (docs/rules/vaxandis.md): height-1 placements and growing stacks that slide and jump.
 
 Phases (`phase=` in the position string), as in Spelde: `open` — under the
 pie, Black's first action (a placement: the board is empty); `swap` — White
@@ -6,7 +6,7 @@ may answer `swap` instead of a normal action; `play` — everything after.
 After `swap` the colour to move stays White (the referee exchanges the
 players' colours; the board is untouched). Rules, geometry and the option
 semantics of moves live in ``moves.py``; docs/rules/vaxandis.md
-lists the decisions RULES.md leaves open.
+lists the decisions the designer's text leaves open.
 """
 from __future__ import annotations
 

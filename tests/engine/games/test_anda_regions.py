@@ -1,4 +1,4 @@
-"""engine.regions against the definitions of RULES.md sections 2-3, with a naive set-based oracle."""
+"""engine/games/anda_regions.py against the definitions of docs/rules/anda.md and anda-prison.md, by a naive oracle."""
 from __future__ import annotations
 
 import random

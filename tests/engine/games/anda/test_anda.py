@@ -1,4 +1,4 @@
-"""Anda (RULES.md section 2): the A-T positions, positions of our own from the text, turn structure."""
+"""Anda (docs/rules/anda.md): the A-T positions, positions of our own from the text, turn structure."""
 from __future__ import annotations
 
 import random

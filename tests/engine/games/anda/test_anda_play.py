@@ -15,7 +15,7 @@ from tests.engine.playthrough import playthrough
 
 
 def oracle_place(state: AndaState, s: int) -> tuple[int, int] | None:
-    """(black, white) after placing on s, None if illegal: RULES.md section 2 from scratch."""
+    """(black, white) after placing on s, None if illegal: docs/rules/anda.md from scratch."""
     board = state.board
     own, other = (state.black, state.white) if state.to_move is Colour.BLACK else (state.white, state.black)
     bit = 1 << s

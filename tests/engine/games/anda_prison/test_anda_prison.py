@@ -1,4 +1,4 @@
-"""Anda-prison placements, prison, release, the end and the agreed ending (RULES.md section 3).
+"""Anda-prison placements, prison, release, the end and the agreed ending (docs/rules/anda-prison.md).
 
 Positions are written as `"B b2 d2 / W f7 h6"` and go through the position
 string (`registry.from_position`), so every test also exercises that path.
@@ -38,7 +38,7 @@ def pair(s, a: str, b: str):
     return Pair(x, y)
 
 
-# -- RULES.md section 3 -------------------------------------------------------------------------
+# -- docs/rules/anda-prison.md ---------------------------------------------------------------------
 
 def test_b_t2_one_point_eye_cannot_be_filled_even_to_capture():
     s = state("B a3 b3 c3 c2 c1 e9 / W a2 b1 b2 i9 i5")

@@ -1,4 +1,4 @@
-"""Marbanta rules from RULES.md section 6 (M-T*), the issue's own cases, pie, positions, notation."""
+"""Marbanta rules from docs/rules/marbanta.md (M-T*), cases of our own, pie, positions, notation."""
 from __future__ import annotations
 
 import random
@@ -41,7 +41,7 @@ def tokens(state: MarbantaState) -> set[str]:
     return {state.format(a) for a in state.legal_actions()}
 
 
-# -- RULES.md section 6 ---------------------------------------------------------
+# -- docs/rules/marbanta.md ------------------------------------------------------------------------
 
 def test_m_t1_fifteen_roots_each_seeing_one_group():
     s = board("B e5 / W c3")
@@ -83,7 +83,7 @@ def test_m_t6_root_without_room_is_illegal():
         s.play(s.parse("a1:b1"))                   # b1 touches c1
 
 
-# -- the issue's own cases --------------------------------------------------------
+# -- cases of our own -----------------------------------------------------------
 
 def test_two_groups_on_one_ray_count_twice():
     s = board("B a5 c5 / W i9")                    # e5 sees c5, and a5 behind it (friends do not block)

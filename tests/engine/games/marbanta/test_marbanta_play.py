@@ -24,7 +24,7 @@ STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
 # -- an independent oracle: coordinates, ray walks and plain subsets ------------------
 
 def brute_turns(text: str) -> set[str]:
-    """Every complete turn of a play-phase position string, from RULES.md section 6 alone."""
+    """Every complete turn of a play-phase position string, from docs/rules/marbanta.md alone."""
     fields = text.split()
     n, me = int(fields[1]), fields[2]
     foe = "w" if me == "b" else "b"

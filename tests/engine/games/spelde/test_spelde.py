@@ -1,4 +1,4 @@
-"""Spelde, RULES.md section 4: the tests it lists (S-T1..S-T5) and our own from the text."""
+"""Spelde, docs/rules/spelde.md: the tests it lists (S-T1..S-T5) and our own from the text."""
 import random
 
 import pytest
@@ -26,7 +26,7 @@ def cells(s):
     return s.board.names(s.legal_cells())
 
 
-# -- the tests RULES.md keeps ------------------------------------------------------------
+# -- the test positions of docs/rules/spelde.md ----------------------------------------------------
 
 def test_s_t1_flip_need_not_touch_the_placed_stone():
     s = sp("B a1 / W c5 d5 e5")
@@ -198,7 +198,7 @@ def test_position_round_trip_and_validation():
 
 
 def test_swap_survives_a_board_without_placements():
-    """RULES.md Spelde: the pie decision is not a placement. n=2, Black b2: White's only action is swap."""
+    """The pie decision is not a placement (docs/rules/spelde.md). n=2, Black b2: White's only action is swap."""
     s = RULES.new_game(RULES.variant(2), 0).play(Place(RULES.variant(2).board.parse("b2")))
     assert s.legal_cells() == 0 and list(s.legal_actions()) == [Swap()] and s.outcome() is None
     assert s.random_action(random.Random(0)) == Swap()

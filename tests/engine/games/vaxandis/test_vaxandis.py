@@ -1,4 +1,4 @@
-"""Vaxandis rules: RULES.md section 5 test positions (V-T*), the issue's own cases, pie, notation."""
+"""Vaxandis rules: docs/rules/vaxandis.md test positions (V-T*), cases of our own, pie, notation."""
 from __future__ import annotations
 
 import pytest
@@ -26,7 +26,7 @@ def play(state, *tokens: str):
     return state
 
 
-# -- RULES.md section 5 ----------------------------------------------------------------------
+# -- docs/rules/vaxandis.md ------------------------------------------------------------------------
 def test_v_t2_exact_move_list_and_growth():
     state = board("B1 e5 e8 / W1 a1")
     assert all_moves(state) == {"e8-e6", "e8-e4", "e8-e3", "e8-e2", "e8-e1", "e5-e7", "e5-e9"}
@@ -82,7 +82,7 @@ def test_v_t6_placement_spacing():
         play(board("B1 e5"), "e5")
 
 
-# -- the issue's own cases -------------------------------------------------------------------
+# -- cases of our own ----------------------------------------------------------------------
 def test_jump_over_several_stacks_on_one_line():
     state = board("B3 a5 / W1 b5 / B2 c5 / W3 d5 / W4 h5 / W1 a1")
     assert moves_from(state, "a5") == {"a5-e5", "a5-f5", "a5-g5"}     # h5 (W4) blocks

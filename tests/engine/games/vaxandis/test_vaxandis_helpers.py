@@ -1,6 +1,6 @@
 """Test helpers for Vaxandis: readable positions and a naive rules oracle.
 
-The oracle re-implements RULES.md section 5 with dicts and per-site loops,
+The oracle re-implements docs/rules/vaxandis.md with dicts and per-site loops,
 independently of engine/vaxandis_moves.py, so the bitboard code can be
 compared with it on many positions.
 """
@@ -124,7 +124,7 @@ def naive_places(state: VaxandisState) -> set[int]:
 
 
 def test_oracle_agrees_with_v_t2():
-    """The oracle itself reproduces RULES.md V-T2 (so comparing against it means something)."""
+    """The oracle itself reproduces V-T2 of docs/rules/vaxandis.md (so comparing against it means something)."""
     state = board("B1 e5 e8 / W1 a1")
     got = {f"{state.board.name(s)}-{state.board.name(d)}" for s, d in naive_moves(state)}
     assert got == {"e8-e6", "e8-e4", "e8-e3", "e8-e2", "e8-e1", "e5-e7", "e5-e9"}

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
-from hexarena.results.load import games_frame
+from hexarena.results.rating.load import games_frame
 from hexarena.results.record.game import FORFEIT_KINDS
 from hexarena.results.sprt_tracker import SPRT_FILE
 from hexarena.results.record.game import GameRecord
-from hexarena.results.report import GroupReport, build_reports
-from hexarena.results.tables import head_to_head, rank_order
+from hexarena.results.rating.report import GroupReport, build_reports
+from hexarena.results.rating.tables import head_to_head, rank_order
 
 #: The hook of the SPRT section: a run that had a sequential test leaves its
 #: state in this file of its folder (a JSON object); absent, the section is left out.

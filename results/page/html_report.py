@@ -5,9 +5,9 @@ that came from an engine (names, reasons, action tokens) reaches the page
 either through the template's autoescaping or inside the JSON data island,
 whose `<`, `>`, `&` and `'` are written as ``\\u`` escapes; the script only
 ever assigns such strings with ``textContent``. Board drawings are our own
-(:mod:`hexarena.results.board_svg`): one empty board per game and size, which
-the viewer fills from compact per-ply data (:mod:`hexarena.results.replay_data`,
-kept between reports by :mod:`hexarena.results.replay_cache`).
+(:mod:`hexarena.results.page.board_svg`): one empty board per game and size, which
+the viewer fills from compact per-ply data (:mod:`hexarena.results.page.replay_data`,
+kept between reports by :mod:`hexarena.results.page.replay_cache`).
 """
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from hexarena.results.board_svg import STYLE, board_template
+from hexarena.results.page.board_svg import STYLE, board_template
 from hexarena.results.record.journal import JournalError, journal_path, read_journal
-from hexarena.results.replay_cache import ReplayCache
-from hexarena.results.report_sections import rating_groups, sprt_state, terminations
+from hexarena.results.page.replay_cache import ReplayCache
+from hexarena.results.page.report_sections import rating_groups, sprt_state, terminations
 
 REPORT_NAME = "report.html"
 #: Record fields the games list shows, with their short keys in the page's data.
@@ -91,7 +91,7 @@ def build_page(folder: Path, cache: ReplayCache) -> tuple[str, int]:
 
 
 def _asset(name: str) -> str:
-    return files("hexarena.results").joinpath("templates", name).read_text(encoding="utf-8")
+    return files("hexarena.results.page").joinpath("templates", name).read_text(encoding="utf-8")
 
 
 _ENV: jinja2.Environment | None = None
@@ -100,7 +100,7 @@ _ENV: jinja2.Environment | None = None
 def _environment() -> jinja2.Environment:
     global _ENV
     if _ENV is None:
-        _ENV = jinja2.Environment(loader=jinja2.PackageLoader("hexarena.results", "templates"),
+        _ENV = jinja2.Environment(loader=jinja2.PackageLoader("hexarena.results.page", "templates"),
                                   autoescape=True, undefined=jinja2.StrictUndefined,
                                   trim_blocks=True, lstrip_blocks=True)
     return _ENV

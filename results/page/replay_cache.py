@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .replay import replay_record
 from .replay_data import game_data
-from .record.sgf import SgfError
+from ..record.sgf import SgfError
 
 CACHE_NAME = "report-cache.jsonl"
 FORMAT = 2                   # bump when the viewer data change shape

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hexarena.results.counts import Counts
-from hexarena.results.finite_maximum import Obstacles, find_obstacles
+from hexarena.results.rating.counts import Counts
+from hexarena.results.rating.finite_maximum import Obstacles, find_obstacles
 
 LAMBDA = math.log(10) / 400       # natural log-odds per Elo
 Z95 = 1.959963984540054           # two-sided 95% normal quantile

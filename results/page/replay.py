@@ -15,7 +15,7 @@ from hexarena.engine.actions import Action
 from hexarena.engine.errors import RulesError
 from hexarena.engine.game import GameState
 
-from .record.sgf import SgfError, SgfNode, parse_sgf
+from ..record.sgf import SgfError, SgfNode, parse_sgf
 
 
 @dataclass(frozen=True)

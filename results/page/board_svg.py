@@ -2,7 +2,7 @@
 
 Anda, Spelde and Marbanta are drawn as hexagonal cells, Anda-prison and
 Vaxandis as the points of a triangular grid (as each seed describes its
-board; RULES.md section 1: one graph either way). Column letters and row
+board; docs/rules/anda-prison.md: the same graph either way). Column letters and row
 numbers, as HGP names them, run along the edges.
 
 Every site is one ``<g class="site" data-site="e5" data-stone="b"
@@ -106,7 +106,7 @@ def board_template(game: str, size: int, standalone: bool = False) -> str:
 
 @lru_cache(maxsize=64)
 def site_xy(size: int) -> dict[str, tuple[float, float]]:
-    """Pixel centre of each site by name (row 2n-1 at the top, as in RULES.md)."""
+    """Pixel centre of each site by name (row 2n-1 at the top, as in docs/protocol.md)."""
     board = hexagon(size)
     return {board.name(bit): _xy(size, *board.coords(bit)) for bit in board.sites}
 

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from hexarena.results.counts import Counts
+from hexarena.results.rating.counts import Counts
 
 
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from hexarena.results.load import games_frame
-from hexarena.results.counts import Counts, aggregate
-from hexarena.results.ratings import Fit, fit
+from hexarena.results.rating.load import games_frame
+from hexarena.results.rating.counts import Counts, aggregate
+from hexarena.results.rating.ratings import Fit, fit
 from hexarena.results.record.game import GROUP_KEYS, GameRecord
-from hexarena.results.tables import advantage_table, crosstable, los_table, ratings_table
+from hexarena.results.rating.tables import advantage_table, crosstable, los_table, ratings_table
 
 PRIOR_NOTE = "* rests on a weak prior (two virtual draws against the pool): "
 

@@ -2,7 +2,7 @@
 
 :class:`Counts` holds the sufficient statistics of the Bradley-Terry model
 (wins, losses, draws per row) and the forfeits per player; :func:`aggregate`
-builds them from a games frame (see :mod:`results.load`). numpy and pandas.
+builds them from a games frame (see :mod:`hexarena.results.rating.load`). numpy and pandas.
 """
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ class Counts:
 
 
 def aggregate(frame: pd.DataFrame) -> Counts:
-    """Counts of a games frame (see results.load; its player columns share sorted categories)."""
+    """Counts of a games frame (see hexarena.results.rating.load; its player columns share sorted categories)."""
     names = tuple(str(c) for c in frame["first"].cat.categories)
     first = frame["first"].cat.codes.to_numpy().astype(np.int64)
     second = frame["second"].cat.codes.to_numpy().astype(np.int64)

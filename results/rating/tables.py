@@ -1,7 +1,7 @@
 """The tables of one fit, as pandas DataFrames (full precision; rounding is the renderer's job).
 
-Each function takes the :class:`~results.ratings.Counts` that were fitted and
-the :class:`~results.ratings.Fit`; players appear in rank order (Elo
+Each function takes the :class:`~hexarena.results.rating.counts.Counts` that were fitted and
+the :class:`~hexarena.results.rating.ratings.Fit`; players appear in rank order (Elo
 descending, then name). Column meanings are documented in docs/ratings.md.
 """
 from __future__ import annotations
@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 from hexarena.results.record.game import FORFEIT_KINDS
-from hexarena.results.counts import Counts
-from hexarena.results.ratings import Z95, Fit
+from hexarena.results.rating.counts import Counts
+from hexarena.results.rating.ratings import Z95, Fit
 
 RATING_COLUMNS = ("rank", "player", "elo", "pm95", "games", "wins", "losses", "draws", "score",
                   "score_first", "score_second", *(f"forfeit_{k}" for k in FORFEIT_KINDS),
