@@ -28,13 +28,14 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable
+from types import ModuleType
 
 import numpy as np
 
 from bench.common import table
+from hexarena.engine import registry
 from hexarena.engine.errors import RulesError
 from hexarena.engine.game import GameState
-from hexarena.players.games import MODULES
 from hexarena.referee.openings import initial
 from hexarena.results.records import GameRecord, JournalError, read_journal
 
@@ -52,7 +53,13 @@ def positions(record: GameRecord, evaluate: Callable[[GameState], float]) -> lis
     return out
 
 
-def evaluation_of(module, search: bool) -> Callable[[GameState], float]:
+def game_module(game: str) -> ModuleType:
+    """A game's knowledge module, players/games/<module>.py (its `evaluate`, `SCALE`, and
+    `evaluate_search` / `SEARCH_SCALE` where MCTS has its own)."""
+    return importlib.import_module(f"hexarena.players.games.{registry.GAME_MODULES[game]}")
+
+
+def evaluation_of(module: ModuleType, search: bool) -> Callable[[GameState], float]:
     """A game module's `evaluate`, or its `evaluate_search` (where it has one) when `search`."""
     return getattr(module, "evaluate_search", module.evaluate) if search else module.evaluate
 
@@ -153,7 +160,7 @@ def main() -> None:
             score = black_score(record)
             if score is None:
                 continue
-            evaluate = candidate or evaluation_of(MODULES[record.game], args.search)
+            evaluate = candidate or evaluation_of(game_module(record.game), args.search)
             try:
                 by_game.setdefault(record.game, []).append((score, positions(record, evaluate)))
             except RulesError as exc:
@@ -161,7 +168,7 @@ def main() -> None:
     if not by_game:
         raise SystemExit("no game the rules ended in those journals")
     for game, games in by_game.items():
-        module = MODULES[game]
+        module = game_module(game)
         scale = args.scale or (getattr(module, "SEARCH_SCALE", module.SCALE) if args.search and not candidate
                                else module.SCALE)
         name = args.evaluation or evaluation_of(module, args.search).__name__

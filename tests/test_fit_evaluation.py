@@ -43,7 +43,7 @@ def random_record(game: str, size: int, seed: int) -> GameRecord:
 
 def test_black_score_and_positions_of_a_replayed_game() -> None:
     record = random_record("spelde", 5, 1)
-    values = F.positions(record, F.evaluation_of(F.MODULES["spelde"], False))
+    values = F.positions(record, F.evaluation_of(F.game_module("spelde"), False))
     assert len(values) == record.plies and values[0][0] == 0.0 and all(0 <= s < 1 for s, _ in values)
     assert F.black_score(record) == (1.0 if record.result.startswith("B") else 0.0)
     forfeit = GameRecord(**{**record.__dict__, "faulty": "a"})

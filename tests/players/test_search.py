@@ -17,7 +17,7 @@ from hexarena.players.evaluators import CutoffPlayout, PolicyPlayout, RandomPlay
 from hexarena.players.base import Player
 from hexarena.players.mcts import WIDENING, _Search
 from hexarena.players.tree import Node
-from hexarena.players.games import MODULES, candidates_for, evaluation_for, evaluator_for, marbanta, selection_for
+from hexarena.players.games import candidates_for, evaluation_for, evaluator_for, marbanta, selection_for
 from hexarena.players.selection import UCT, Rave
 from hexarena.players.serve import make_engine
 from tests.engine import boards
@@ -62,7 +62,6 @@ def test_a_policy_playout_asks_its_policy_for_every_move() -> None:
 
 @pytest.mark.parametrize("game", registry.playable())
 def test_every_game_has_an_evaluation_and_an_evaluator(game: str) -> None:
-    assert game in MODULES
     assert isinstance(selection_for(new(game, 4)), (UCT, Rave))
     state = walk(new(game, registry.get(game).sizes[0]), 30, 1)
     if state.outcome() is None:

@@ -1,4 +1,4 @@
-"""Spelde's MCTS settings (players/games/__init__.py, docs/players.md): the search commits to its best placements.
+"""Spelde's MCTS settings (players/games/spelde.py, docs/players.md): the search commits to its best placements.
 
 Spelde's leaves are valued by `spelde.evaluate` squashed to [0, 1], where one exclusive
 open site is worth ~0.16; with UCT's default exploration of 1 the visits spread almost
