@@ -11,7 +11,7 @@ games (420 at n=7 and 9, 5-fold by game; docs/players.md
 has the figures): the earlier evaluation, the side to move's legal roots
 (greedy's measure), predicted nothing (log loss 0.69 in every phase, a
 coin's), this one 0.66, 0.46, 0.38, 0.33 by quarter of the game
-(`python -m bench.fit_evaluation docs/ladder/marbanta-*/base docs/ladder/marbanta-*/mcts`).
+(`python -m lab.fit_evaluation docs/ladder/marbanta-*/base docs/ladder/marbanta-*/mcts`).
 """
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ import pytest
 from hexarena.results.records import read_journal
 from hexarena.results.replay import replay_record
 
-from ..results.page_check import static_markup_problems
+from tests.support.page_check import static_markup_problems
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
 from selenium.webdriver.chrome.service import Service  # noqa: E402

@@ -23,7 +23,7 @@ pytest.importorskip("distributed", reason="the cluster tests need Dask's distrib
 from hexarena.referee import config as config_mod
 from hexarena.referee.schedule import schedule
 
-from .realcluster import hexarena, local_dask, processes_with, wait_until
+from tests.support.realcluster import hexarena, local_dask, processes_with, wait_until
 
 ENGINE = Path(__file__).with_name("slow_engine.py")
 RUN_TIMEOUT = 180      # seconds: a bound against hanging on a loaded machine, not a speed check

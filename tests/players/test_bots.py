@@ -149,7 +149,7 @@ def test_greedy_candidates_are_every_action_when_few() -> None:
 
 def test_greedy_proposes_an_ending_only_when_the_agreed_score_wins():
     from hexarena.engine.actions import Accept, Propose
-    from tests.engine.boards import state
+    from tests.support.boards import state
     losing = state("anda-prison", 3, "B a1 a2 b1 b2 / W e5 c1", "b", last="w")
     assert Propose() in set(losing.legal_actions())
     assert losing.play(Propose()).play(Accept()).outcome().winner.value == "w"

@@ -12,7 +12,7 @@ from hexarena.engine import registry
 from hexarena.players import heuristic_bot
 from hexarena.players.games import GameKnowledge, MissingKnowledge, evaluation_for, knowledge_for, selection_for
 from hexarena.players.selection import UCT
-from tests.players.positions import new
+from tests.support.positions import new
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "players" / "games"
 #: The modules of players/games that belong to no single game.

@@ -20,9 +20,9 @@ from hexarena.players.tree import Node
 from hexarena.players.games import candidates_for, evaluation_for, evaluator_for, marbanta, selection_for
 from hexarena.players.selection import UCT, Rave
 from hexarena.players.serve import make_engine
-from tests.engine import boards
-from tests.engine.games.marbanta.test_marbanta import board as marbanta_board
-from tests.players.positions import new, walk
+from tests.support import boards
+from tests.support.marbanta import board as marbanta_board
+from tests.support.positions import new, walk
 
 
 # -- evaluators ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from hexarena.engine.game import GameState
 from hexarena.players import MctsBot
 from hexarena.players.games import selection_for
 from hexarena.players.selection import UCT
-from tests.players.positions import new, walk
+from tests.support.positions import new, walk
 
 
 def top_share(state: GameState, bot: MctsBot) -> float:

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from hexarena import cli, supervise
 from hexarena.referee import config as C
 from hexarena.results.records import read_journal
-from tests.referee.fakes import alive, fake_argv, pids_in
+from tests.support.fakes import alive, fake_argv, pids_in
 
 RANDOM = f"{shlex.quote(sys.executable)} -m hexarena.players random --seed {{seed}}"
 

@@ -13,7 +13,7 @@ from hexarena.protocol.controller import EngineCrashed, EngineTimeout, ProtocolV
 from hexarena.referee.clock import Clock, Limits
 from hexarena.referee.match import Seat, Setup, play_game
 from hexarena.referee.process import EngineChannel
-from tests.referee.memfake import MemEngine, mem_connect
+from tests.support.memfake import MemEngine, mem_connect
 
 
 def run_mock(fn):

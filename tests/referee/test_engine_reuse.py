@@ -9,7 +9,7 @@ import trio
 from hexarena.referee import config as C
 from hexarena.referee.tournament import load_saved, prepare, run
 from hexarena.results.records import read_journal
-from tests.referee.fakes import fake_argv, pids_in
+from tests.support.fakes import fake_argv, pids_in
 
 
 def players(restart: str, games_per_pair: int = 4, size: int = 4) -> C.TournamentConfig:

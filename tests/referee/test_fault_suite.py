@@ -17,7 +17,7 @@ from hexarena.referee.clock import Limits
 from hexarena.referee.match import Seat, Setup, play_game
 from hexarena.referee.process import open_engine
 from hexarena.referee.spawn import ResourceLimits
-from tests.referee.fakes import alive, fake_argv, pids_in
+from tests.support.fakes import alive, fake_argv, pids_in
 
 SLOW_MOVE = Limits(move=60.0, start=10.0, command=10.0)     # a wait for the move deadline would show
 

@@ -14,7 +14,7 @@ from hexarena.engine.core import Termination
 from hexarena.referee.clock import Limits
 from hexarena.referee.match import Seat, Setup, play_game
 from hexarena.referee.process import EngineProcess, EngineStartFailed, open_engine
-from tests.referee.fakes import alive, fake_argv, pids_in
+from tests.support.fakes import alive, fake_argv, pids_in
 
 LIMITS = Limits(move=1.0, start=10.0, command=5.0)
 

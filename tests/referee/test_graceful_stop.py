@@ -13,8 +13,8 @@ import sys
 import pytest
 
 from hexarena.results.records import read_journal
-from tests.referee.fakes import alive, pids_in
-from tests.referee.test_referee_death import PATIENCE, start_referee, wait_for, write_config
+from tests.support.fakes import alive, pids_in
+from tests.support.referee_run import PATIENCE, start_referee, wait_for, write_config
 
 
 def in_flight(out) -> set[str]:

@@ -10,7 +10,7 @@ from hexarena.referee.schedule import schedule
 from hexarena.referee.tournament import TournamentError, run
 from hexarena.results.records import read_journal
 from hexarena.results.repair import repair_journal
-from tests.referee.test_tournament import _mem_launcher, spelde_config
+from tests.support.tournament import mem_launcher as _mem_launcher, spelde_config
 
 
 def play(cfg, out, resume=False, warnings=None):

@@ -4,14 +4,8 @@ from __future__ import annotations
 import pytest
 
 from hexarena.results.load import FRAME_COLUMNS, LoadError, load_games
-from hexarena.results.records import GameRecord, JournalWriter
-
-
-def record(gid: str, first: str, second: str, winner: str | None, termination: str = "no-moves",
-           result: str = "B+", faulty: str | None = None, game: str = "anda", size: int = 5) -> GameRecord:
-    return GameRecord(id=gid, game=game, size=size, variant="standard", first=first, second=second,
-                      black=first, white=second, winner=winner, result=result, termination=termination,
-                      plies=12, faulty=faulty)
+from hexarena.results.records import JournalWriter
+from tests.support.records import record
 
 
 def write_journal(folder, records):

@@ -11,7 +11,7 @@ from hexarena.engine.actions import Pass, Place
 from hexarena.engine.games.anda.state import RULES, AndaState
 from hexarena.engine.games.anda.board import analyse
 from hexarena.engine.core import Colour
-from tests.engine.playthrough import playthrough
+from tests.support.playthrough import playthrough
 
 
 def oracle_place(state: AndaState, s: int) -> tuple[int, int] | None:

@@ -15,8 +15,8 @@ from hexarena.engine.games.marbanta.state import RULES, MarbantaState
 from hexarena.engine.games.marbanta.moves import count_groups, free_sites, new_groups, tables
 from hexarena.engine.games.marbanta import sample as marbanta_sample
 from hexarena.engine.games.marbanta.sample import chain_group, sample_group
-from tests.engine.playthrough import playthrough
-from tests.engine.games.marbanta.test_marbanta import board
+from tests.support.playthrough import playthrough
+from tests.support.marbanta import board
 
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
 

@@ -8,8 +8,8 @@ from hexarena.engine.actions import Place, Split, Swap
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition
 from hexarena.engine.games.spelde.flips import bad_stones, flip_sets, splits
-from tests.engine.boards import state
-from tests.engine.playthrough import playthrough
+from tests.support.boards import state
+from tests.support.playthrough import playthrough
 
 RULES = registry.get("spelde")
 

@@ -12,8 +12,8 @@ from hexarena.engine.errors import IllegalMove
 from hexarena.engine.games.vaxandis.state import RULES, VaxandisState
 from hexarena.engine.games.vaxandis.moves import heights_of
 
-from tests.engine.playthrough import playthrough
-from .test_vaxandis_helpers import board, naive_after, naive_moves, naive_places
+from tests.support.playthrough import playthrough
+from tests.support.vaxandis import board, naive_after, naive_moves, naive_places
 
 OPTIONS = [(f, t) for f in ("stack", "group") for t in ("path", "landing")]
 
