@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from lab import fit_evaluation as F
 from hexarena.engine.core import Colour
@@ -50,6 +51,7 @@ def test_black_score_and_positions_of_a_replayed_game() -> None:
     assert F.black_score(forfeit) is None
 
 
+@pytest.mark.slow
 def test_the_table_is_printed_and_bad_input_reported(tmp_path: Path) -> None:
     journal = tmp_path / "journal.jsonl"
     lines = [random_record("spelde", 5, seed).to_json() for seed in range(12)]

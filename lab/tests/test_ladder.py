@@ -8,6 +8,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from lab import ladder
 from hexarena.engine import registry
 from hexarena.referee import config as C
@@ -41,6 +43,7 @@ def test_the_ladder_configs_are_valid_tournaments() -> None:
     assert ladder.sizes("spelde") == {"small": 5, "default": 6}
 
 
+@pytest.mark.slow
 def test_a_small_real_ladder_plays_resumes_and_writes_its_page(tmp_path: Path) -> None:
     out, page = tmp_path / "out", tmp_path / "ladder.md"
     argv = ["--games", "spelde", "--sizes", "small", "--games-small", "2", "--fast", "0.02", "--slow", "0.04",
@@ -202,6 +205,7 @@ def test_the_doubling_per_game_pools_the_pairs_of_both_sizes(tmp_path: Path) -> 
     assert ladder.doubling_per_game(args, {tmp_path / "spelde-5": ladder.journals(tmp_path / "spelde-5")}) == []
 
 
+@pytest.mark.slow
 def test_a_ladder_stopped_by_sigterm_stops_its_tournament_and_logs_the_chunk(tmp_path: Path) -> None:
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "lab.ladder", "--games", "spelde", "--sizes", "small", "--games-small", "40",

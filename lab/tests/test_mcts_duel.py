@@ -38,6 +38,7 @@ def test_a_bad_spec_says_what_is_wrong(spec: str, game: str, words: str) -> None
         mcts_duel.bot(spec, start(game, 7))
 
 
+@pytest.mark.slow
 def test_a_duel_against_a_built_in_player_plays_both_seats(capsys: pytest.CaptureFixture[str]) -> None:
     mcts_duel.main(["anda", "7", "random", "greedy", "--pairs", "1", "--prefix", "komi=0 keep"])
     out = capsys.readouterr().out

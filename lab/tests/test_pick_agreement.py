@@ -42,6 +42,7 @@ def test_positions_come_from_games_between_the_named_players_at_the_asked_plies(
     assert len(P.positions([str(path)], "mcts", {4, 8}, 3)) == 3
 
 
+@pytest.mark.slow
 def test_picks_per_budget_are_counted_and_reproducible(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal(tmp_path, [record(seed) for seed in range(1, 4)])
     argv = [str(tmp_path), "--budgets", "60,300,300", "--plies-at", "4,8", "--positions", "5"]

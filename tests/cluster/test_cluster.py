@@ -25,6 +25,7 @@ from hexarena.referee.schedule import schedule
 
 from tests.support.realcluster import hexarena, local_dask, processes_with, wait_until
 
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 ENGINE = Path(__file__).with_name("slow_engine.py")
 RUN_TIMEOUT = 180      # seconds: a bound against hanging on a loaded machine, not a speed check
 

@@ -97,6 +97,7 @@ def _opponent_cells(state: GameState, action) -> int:
     return state.play(action).legal_cells().bit_count()
 
 
+@pytest.mark.slow
 def test_greedy_leaves_the_opponent_fewest_placements() -> None:
     checked = 0
     for seed in range(5):

@@ -214,7 +214,8 @@ def duel(game: str, size: int, a, b, games: int) -> float:
     return score
 
 
-@pytest.mark.parametrize("game,size", [("spelde", 6), ("vaxandis", 4), ("marbanta", 7)])
+@pytest.mark.parametrize("game,size", [("spelde", 6), pytest.param("vaxandis", 4, marks=pytest.mark.slow),
+                                       pytest.param("marbanta", 7, marks=pytest.mark.slow)])
 def test_heuristic_beats_greedy(game: str, size: int) -> None:
     assert duel(game, size, heuristic_bot, greedy_bot, 8) >= 6
 
@@ -318,6 +319,7 @@ def test_anda_prison_candidates_try_joining_moves_first() -> None:
     assert all(board.neighbour_mask[first.cell] >> s & 1 for s in stones), state.format(first)
 
 
+@pytest.mark.slow
 def test_anda_prisons_komi_pie_is_not_swapped_into_a_lost_position() -> None:
     """From a tournament game MCTS lost in 7 plies: swapping here hands it Black to move,
     where every placement but one lets White leave it without a legal placement."""
@@ -342,6 +344,7 @@ def below(root, depth: int = 0):
         stack.extend((c, d + 1) for c in node.children)
 
 
+@pytest.mark.slow
 def test_a_narrow_search_widens_inner_nodes_by_their_visits_and_opens_the_whole_root() -> None:
     state = walk(new("anda-prison", 7), 40, 3)
     assert state.outcome() is None and candidates_for(state) is not None

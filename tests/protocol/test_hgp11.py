@@ -38,6 +38,7 @@ def test_the_two_tiers_split_the_commands_of_protocol_md() -> None:
 
 # -- bounded answers -------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_too_many_moves_by_bytes() -> None:
     eng = engine()
     assert answer(eng, f"1 set_position {_long_line()}") == "=1 \n\n"

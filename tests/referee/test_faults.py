@@ -74,6 +74,7 @@ def test_a_program_that_does_not_exist_voids_the_game(tmp_path):
     assert not any(alive(p) for p in pids_in(tmp_path / "good.log"))
 
 
+@pytest.mark.slow
 def test_an_engine_deaf_to_quit_and_sigterm_is_killed_and_so_are_its_children(tmp_path):
     report = play(tmp_path, "stubborn")
     assert report.outcome.termination is Termination.NO_MOVES
@@ -82,6 +83,7 @@ def test_an_engine_deaf_to_quit_and_sigterm_is_killed_and_so_are_its_children(tm
     assert len(pids_in(tmp_path / "child.log")) == 2
 
 
+@pytest.mark.slow
 def test_cancelling_a_game_kills_both_engines(tmp_path):
     logs = [tmp_path / "a.log", tmp_path / "b.log"]
     seats = (Seat("a", partial(open_engine, fake_argv("hang", 1), logs[0], "a")),

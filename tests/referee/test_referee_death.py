@@ -13,12 +13,15 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from hexarena.results.records import read_journal
 from hexarena.referee.leftovers import LiveEngines, end_leftovers, start_time
 from tests.support.fakes import alive, pids_in
 from tests.support.referee_run import PATIENCE, logs_with, start_referee, wait_for, write_config
 
 
+@pytest.mark.slow
 def test_a_referee_killed_with_sigkill_takes_a_hung_engine_and_its_child_with_it(tmp_path):
     out = tmp_path / "out"
     referee = start_referee(write_config(tmp_path / "t.toml", "deaf-hang"), out)
@@ -35,6 +38,7 @@ def test_a_referee_killed_with_sigkill_takes_a_hung_engine_and_its_child_with_it
         referee.communicate()
 
 
+@pytest.mark.slow
 def test_kept_engines_die_with_a_referee_killed_with_sigkill(tmp_path):
     out = tmp_path / "out"       # `bad` hangs at its 40th genmove: in a later game of the same process
     referee = start_referee(write_config(tmp_path / "t.toml", "deaf-hang", games_per_pair=6, restart="fault",
@@ -51,6 +55,7 @@ def test_kept_engines_die_with_a_referee_killed_with_sigkill(tmp_path):
         referee.communicate()
 
 
+@pytest.mark.slow
 def test_sigint_ends_the_run_without_a_traceback_with_status_130_and_the_resume_hint(tmp_path):
     out = tmp_path / "out"
     referee = start_referee(write_config(tmp_path / "t.toml", "hang", move=3.0), out)
@@ -88,6 +93,7 @@ def test_leftovers_of_a_dead_run_are_ended_only_when_still_ours(tmp_path):
             p.wait()
 
 
+@pytest.mark.slow
 def test_a_run_ends_the_leftover_engines_recorded_in_its_folder(tmp_path):
     out = tmp_path / "out"
     out.mkdir()

@@ -92,7 +92,8 @@ def invariants(rng: random.Random):
 
 
 @pytest.mark.parametrize("n, balance, seed", [
-    (7, "pie", 1), (7, "nopie", 2), (7, "corners", 3), (9, "pie", 4), (9, "nopie", 5),
+    (7, "pie", 1), (7, "nopie", 2), (7, "corners", 3),
+    pytest.param(9, "pie", 4, marks=pytest.mark.slow), pytest.param(9, "nopie", 5, marks=pytest.mark.slow),
 ])
 def test_playthrough(n, balance, seed):
     start = INFO.new_game(INFO.variant(n, [balance]), seed % 3)

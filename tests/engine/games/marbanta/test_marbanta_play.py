@@ -182,7 +182,8 @@ def _bits(bb: int):
         bb ^= low
 
 
-@pytest.mark.parametrize("n, seed, balance", [(7, 1, "pie"), (7, 2, "nopie"), (9, 3, "pie"), (11, 4, "nopie")])
+@pytest.mark.parametrize("n, seed, balance", [(7, 1, "pie"), (7, 2, "nopie"), pytest.param(9, 3, "pie", marks=pytest.mark.slow),
+                                              pytest.param(11, 4, "nopie", marks=pytest.mark.slow)])
 def test_seeded_playthroughs(n, seed, balance):
     start = RULES.new_game(RULES.variant(n, [balance]), 0)
     end = playthrough(start, seed, extra=marbanta_invariants)

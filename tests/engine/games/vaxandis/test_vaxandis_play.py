@@ -109,7 +109,7 @@ def _bits(bb: int) -> set[int]:
 @pytest.mark.parametrize("size, tokens, seed, plies", [
     (4, [], 1, 400),
     (5, ["nopie", "touch=landing"], 2, 300),
-    (6, ["freeze=group"], 3, 250),
+    pytest.param(6, ["freeze=group"], 3, 250, marks=pytest.mark.slow),
 ])
 def test_random_playthrough(size, tokens, seed, plies):
     state = RULES.new_game(RULES.variant(size, tokens), 0)
