@@ -7,7 +7,7 @@ Plays N games of Spelde n=6 between two `python -m hexarena.players random`
 engines (the built-in random player: it answers `genmove` at once, so it is
 the "instant random engine" of issue 15; no lighter engine is needed) at
 Fischer 0.1 s + 0.01 s (margin 0.05 s), through a real
-``hexarena.referee.tournament.run.run`` into a temporary folder (journal, SGFs,
+``hexarena.referee.tournament.run`` into a temporary folder (journal, SGFs,
 engine logs: everything a tournament writes), with J workers, once with
 ``restart = "game"`` (two engine processes started per game) and once with
 ``restart = "fault"`` (each worker slot keeps its two processes).

@@ -6,7 +6,7 @@ Each game is one Dask task (:func:`hexarena.cluster_worker.play_on_worker`)
 that starts both engines on a worker, plays with the local runner's code
 and returns the record with its SGF and engine logs; this module writes
 those files under the output folder, then hands the record to the journal
-writer of :func:`hexarena.referee.tournament.run.run` through its `play` hook.
+writer of :func:`hexarena.referee.tournament.run` through its `play` hook.
 
 Faults: a worker that dies mid-game loses that game only; Dask moves the
 task to another worker (up to ``distributed.scheduler.allowed-failures``

@@ -125,7 +125,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
 
 
 async def run_tournament(*args, **kwargs) -> list[GameRecord]:
-    """hexarena.referee.tournament.run.run, imported when a run starts (it needs trio)."""
+    """hexarena.referee.tournament.run, imported when a run starts (it needs trio)."""
     from hexarena.referee.tournament.run import run
     return await run(*args, **kwargs)
 

@@ -7,8 +7,8 @@ at once ranks last, a draw just above; a proposal to end the game
 wins for the proposer, worst otherwise); every other candidate is worth the
 game's evaluation (players/games/<game>.py) of the state it leads to, from the
 side of the colour its mover then holds (after ``Swap`` the other colour).
-Ties are broken by the injected rng. Games without an evaluation fall back
-to greedy. With ``Budget.move_seconds`` given, candidates left unscored when
+Ties are broken by the injected rng; a game without its evaluation is an
+error (players.games.MissingKnowledge). With ``Budget.move_seconds`` given, candidates left unscored when
 it runs out are skipped (as greedy does), so the player never loses on time.
 """
 from __future__ import annotations
@@ -21,16 +21,14 @@ from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 
 from .base import Budget
-from .games import MODULES, evaluation_for
-from .greedy import candidates, greedy_bot
+from .games import evaluation_for
+from .greedy import candidates
 
 
 def heuristic_bot(state: GameState, rng: random.Random, budget: Budget = Budget()) -> Action:
     """The action whose child the game's evaluation likes best; ValueError when the game is over."""
     if state.outcome() is not None:
         raise ValueError("the game is over")
-    if state.info.id not in MODULES:
-        return greedy_bot(state, rng, budget)
     evaluate, _ = evaluation_for(state.info.id)
     best: list[Action] = []
     best_value = -float("inf")

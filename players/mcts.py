@@ -26,8 +26,8 @@ flip sets can be millions, Anda's first pairs thousands) grows by progressive
 widening: at most ``1 + WIDENING * sqrt(visits)`` children, each a new
 distinct ``random_action`` draw. A listed node expands one child a visit until
 all are there, so its value is the mean over all the opponent's replies, most
-of them poor; with ``narrow`` (players.games.NARROW: games whose candidates come
-best first), a listed node below the root grows by the same widening, in its
+of them poor; with ``narrow`` (a game's GameKnowledge.narrow, players/games: games whose
+candidates come best first), a listed node below the root grows by the same widening, in its
 candidates' order, so that the search looks deeper along the likely replies
 (and at once, whatever its width, when every child it has is a proven loss for
 its mover: a refuted node looks for a way out instead of losing its visits).

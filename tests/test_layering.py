@@ -1,11 +1,13 @@
-"""The layering of DESIGN.md, checked by scanning every import (ast), plus `trio.run` only in the CLI.
+"""The arrows of docs/architecture.md ("The arrows"), checked by scanning every import (ast), plus
+`trio.run` only in the package root.
 
-    engine    stdlib only
-    protocol  engine
-    players   engine, protocol (never referee, results or trio)
-    results   anything but trio, referee, protocol, players
-    referee   engine, protocol, results, trio, click
-    hexarena  the package root: hexarena/cli.py is the composition root and may import everything
+    engine          stdlib only
+    protocol        engine
+    players         engine, protocol (never referee, results or trio)
+    results/record  stdlib only
+    results         anything but trio, referee, protocol, players
+    referee         engine, protocol, results, trio, click; its rooms as REFEREE_ROOMS says
+    hexarena        the package root: the composition root, may import everything
 
 Every import is written `hexarena.<package>...` (or relative); `engine`, `protocol`, ... are
 not installed names.
@@ -238,7 +240,7 @@ def test_the_checker_accepts_the_allowed_arrows(rel, source):
 #: The folders whose modules form the project's import graph, and the name each installs as.
 GRAPH_ROOTS = {"engine": "hexarena.engine", "protocol": "hexarena.protocol", "players": "hexarena.players",
                "referee": "hexarena.referee", "results": "hexarena.results", "hexarena": "hexarena",
-               "bench": "bench", "tests": "tests"}
+               "bench": "bench", "lab": "lab", "tests": "tests"}
 
 
 def module_name(rel: str) -> str:
@@ -313,20 +315,10 @@ def project_files() -> dict[str, str]:
             for top in GRAPH_ROOTS for path in sorted((ROOT / top).rglob("*.py"))}
 
 
-#: Import edges that close a cycle still to be broken elsewhere, each with the work that breaks it.
-#: Remove an entry when its cycle is gone; never add one for new code.
-TOLERATED_EDGES = {
-    # issue 11 item 3: results/ gets its shared data model (Counts) in a module of its own
-    ("hexarena.results.existence", "hexarena.results.rating.ratings"),
-}
-
-
 def test_the_project_has_no_import_cycle():
     graph = import_graph(project_files())
     assert "hexarena.engine.games.anda.state" in graph and len(graph) > 100
     assert "hexarena.engine.game" in graph["hexarena.engine.registry"]
-    for a, b in TOLERATED_EDGES:
-        graph.get(a, set()).discard(b)
     cycle = find_cycle(graph)
     assert cycle is None, " -> ".join(cycle)
 
@@ -360,7 +352,100 @@ def test_every_package_folder_is_listed_in_pyproject():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     listed = set(config["packages"])
     found = {module_name(init.relative_to(ROOT).as_posix())
-             for top in GRAPH_ROOTS if top not in ("bench", "tests")
+             for top in GRAPH_ROOTS if top not in ("bench", "lab", "tests")
              for init in (ROOT / top).rglob("__init__.py")}
     assert "hexarena.engine.games.spelde" in found
     assert found - listed == set()
+
+
+# -- tests, bench and lab ---------------------------------------------------------------------
+
+#: The folders with Python code outside the package, and the ones of them each may import (the
+#: package itself always, as `hexarena.<package>`). Test helpers shared by test modules live in
+#: tests/support/ (the only part of tests/ another module imports); a tool's own tests live
+#: beside it (bench/tests/, lab/tests/) and are the only tests that import it.
+OUTSIDE: dict[str, set[str]] = {
+    "tests": {"tests"},
+    "bench": {"bench"},
+    "bench/tests": {"bench"},
+    "lab": {"lab", "bench"},
+    "lab/tests": {"lab", "tests"},
+}
+
+
+def outside_folder(rel: str) -> str:
+    """The OUTSIDE folder of a file: `lab/tests/test_ladder.py` -> `lab/tests`, `bench/x.py` -> `bench`."""
+    top, _, rest = rel.partition("/")
+    return f"{top}/tests" if rest.startswith("tests/") and f"{top}/tests" in OUTSIDE else top
+
+
+def outside_imports(rel: str, source: str) -> list[tuple[int, str]]:
+    """(line, dotted name) of every import in a file outside the package, relative ones resolved."""
+    package = rel[:-3].split("/")[:-1]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
+    return found
+
+
+def outside_violations(rel: str, source: str) -> list[str]:
+    """Every broken rule in one file of tests/, bench/ or lab/."""
+    folder = outside_folder(rel)
+    out = []
+    for line, name in outside_imports(rel, source):
+        where = f"{rel}:{line}"
+        parts = name.split(".")
+        if parts[0] in OURS:
+            out.append(f"{where}: import hexarena.{parts[0]}, not {parts[0]} (not an installed name)")
+        elif parts[0] in ("tests", "bench", "lab") and parts[0] not in OUTSIDE[folder]:
+            out.append(f"{where}: {folder} must not import {parts[0]}")
+        elif parts[0] == "tests" and parts[1:2] != ["support"] and not rel.startswith("tests/support/"):
+            out.append(f"{where}: import test helpers from tests.support, not {'.'.join(parts[:2])}")
+    return out
+
+
+def outside_sources() -> list[tuple[str, str]]:
+    return [(path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8"))
+            for top in ("tests", "bench", "lab") for path in sorted((ROOT / top).rglob("*.py"))]
+
+
+def test_tests_bench_and_lab_keep_their_imports():
+    found = outside_sources()
+    assert {outside_folder(rel) for rel, _ in found} == set(OUTSIDE)
+    problems = [p for rel, src in found for p in outside_violations(rel, src)]
+    assert problems == []
+
+
+@pytest.mark.parametrize("rel, source, expected", [
+    ("tests/x/test_a.py", "import engine.core\n", "import hexarena.engine, not engine"),
+    ("bench/bench_x.py", "from referee import match\n", "import hexarena.referee, not referee"),
+    ("tests/x/test_a.py", "from bench.bench_mcts import midgame\n", "tests must not import bench"),
+    ("tests/x/test_a.py", "from lab import ladder\n", "tests must not import lab"),
+    ("bench/bench_x.py", "from tests.support.fakes import fake_argv\n", "bench must not import tests"),
+    ("bench/tests/test_x.py", "from lab import ladder\n", "bench/tests must not import lab"),
+    ("lab/ladder.py", "from tests.support import boards\n", "lab must not import tests"),
+    ("tests/x/test_a.py", "from tests.referee.test_tournament import spelde_config\n",
+     "import test helpers from tests.support, not tests.referee"),
+    ("tests/x/test_a.py", "def f():\n    from .test_b import board\n", "import test helpers from tests.support, not tests.x"),
+    ("lab/tests/test_x.py", "from tests.cluster.realcluster import wait_until\n",
+     "import test helpers from tests.support, not tests.cluster"),
+])
+def test_the_outside_checker_catches_each_broken_rule(rel, source, expected):
+    assert any(expected in v for v in outside_violations(rel, source)), outside_violations(rel, source)
+
+
+@pytest.mark.parametrize("rel, source", [
+    ("tests/x/test_a.py", "from hexarena.engine import registry\nfrom tests.support.boards import state\n"),
+    ("tests/support/anda_prison.py", "from tests.support import boards\nfrom . import fakes\n"),
+    ("bench/bench_x.py", "from bench.common import table\nfrom hexarena.players import MctsBot\n"),
+    ("lab/pick_agreement.py", "from bench.common import table\nfrom lab.mcts_duel import cutoff\n"),
+    ("lab/tests/test_ladder.py", "from lab import ladder\nfrom tests.support.realcluster import wait_until\n"),
+    ("bench/tests/test_soak_hook.py", "from bench import bench_soak\n"),
+])
+def test_the_outside_checker_accepts_the_allowed_imports(rel, source):
+    assert outside_violations(rel, source) == []

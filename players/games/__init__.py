@@ -1,120 +1,81 @@
-"""Per-game knowledge for the generic players: evaluations and MCTS evaluators.
+"""Per-game knowledge for the generic players, collected from the games' own modules.
 
-Each module ``players/games/<game>.py`` defines ``evaluate(state) -> float``,
-Black's advantage in a state that is not over (0: even; its unit is about one
-stone or site), and ``SCALE``, the advantage that is worth an expected score
-of ``1/(1+e^-1)``. The `heuristic` player maximises it one ply deep; MCTS uses
-the evaluator and the selection rule chosen here for each game (random
-playouts and UCT unless said).
+Each game of engine/registry.py has a module ``players/games/<module>.py`` (its
+package name there) that declares ``KNOWLEDGE``, a `GameKnowledge`
+(players/games/knowledge.py): its evaluation for the `heuristic` player and
+MCTS's evaluator, selection rule, candidates and widening. A game without
+one is an error (`MissingKnowledge`), never a silent default. Modules are
+imported on first use, as the registry's games are.
 """
 from __future__ import annotations
 
-import random
+import importlib
 from collections.abc import Callable
-from types import ModuleType
-from typing import cast
 
-from hexarena.engine.actions import Action
+from hexarena.engine import registry
 from hexarena.engine.game import GameState
 
-from ..evaluators import Bias, CutoffPlayout, Evaluation, Evaluator, RandomPlayout, StaticEvaluation
-from ..selection import UCT, Rave, Selection
-from . import anda, anda_prison, marbanta, spelde, vaxandis
+from ..evaluators import Evaluator
+from ..selection import Selection
+from .knowledge import Candidates, GameKnowledge
 
-#: The evaluation module of each game id.
-MODULES: dict[str, ModuleType] = {
-    "anda": anda,
-    "anda-prison": anda_prison,
-    "spelde": spelde,
-    "vaxandis": vaxandis,
-    "marbanta": marbanta,
-}
-#: MCTS's evaluator per game, where random playouts are not the best choice, made for a
-#: board size. Each game's `evaluate` takes that game's own state class (e.g. AndaState);
-#: the evaluators take any GameState, so the `cast`s: the registry is keyed by game id
-#: and evaluator_for only hands an evaluator states of its own game.
-#: Why each one, and the tries that lost: docs/players.md (one section per game).
-EVALUATORS: dict[str, Callable[[int], Evaluator]] = {
-    # Anda's random playouts are long and noisy: random plies, then the evaluation. At n=9
-    # and over, 40 plies (the closures that decide those games get played out; 10 scored
-    # about 70% against greedy in-process, 40 won 24 of 24), 10 at n=7 (docs/players.md,
-    # "n=9 against greedy"). Its doubling of the time is open ("The doubling").
-    "anda": lambda n: CutoffPlayout(cast(Evaluation, anda.evaluate), depth=40 if n >= 9 else 10,
-                                    scale=anda.SCALE),
-    # Anda-prison: neither random playouts nor random plies before the evaluation pay.
-    "anda-prison": lambda n: StaticEvaluation(cast(Evaluation, anda_prison.evaluate), anda_prison.SCALE),
-    # Vaxandis's random games reach the ply cap: 20 random plies, then MCTS's own
-    # evaluation (the race of the tallest stacks, the share of the actions and the
-    # closeness to a win on top of `evaluate`) and the searcher's cost of trailing in
-    # height (docs/players.md, "n=5").
-    "vaxandis": lambda n: CutoffPlayout(cast(Evaluation, vaxandis.evaluate_search), depth=20,
-                                        scale=vaxandis.SEARCH_SCALE, bias=cast(Bias, vaxandis.trailing)),
-    # Spelde's playouts, random or informed, misjudge it: the evaluation alone.
-    "spelde": lambda n: StaticEvaluation(cast(Evaluation, spelde.evaluate), spelde.SCALE),
-}
 
-#: MCTS's selection rule per game, where UCT is not the best choice.
-SELECTIONS: dict[str, Selection] = {
-    # Leaves valued by a squashed evaluation differ by little (one stone ~0.04 in Anda,
-    # one exclusive site ~0.16 in Spelde): UCT's default exploration of 1 spreads the
-    # visits evenly over the root's children, a lower one lets the best stand out.
-    "anda": UCT(0.3),
-    "anda-prison": UCT(0.3),
-    "spelde": UCT(0.1),
-    # RAVE paid where the leaves are random playouts.
-    "marbanta": Rave(),
-}
+class MissingKnowledge(LookupError):
+    """A game id with no player knowledge: not a registered game, or its module declares none."""
 
-Candidates = Callable[[GameState, random.Random], "list[Action] | None"]
 
-#: MCTS's candidates for a node: its legal actions (or a cheap superset of them, where
-#: listing the legal ones costs much more than testing one: Anda-prison lists its legal
-#: placements by resolving a placement on every empty site; players/mcts.py tests each
-#: candidate on expansion) in the order to try them, most promising first.
-#: A lister takes (state, rng) and returns the candidates in the order to try them, last
-#: first (shuffled by the rng where the game has no preference), or None (list the legal ones).
-CANDIDATES: dict[str, Candidates] = {
-    "anda": cast(Candidates, anda.candidates),
-    "anda-prison": cast(Candidates, anda_prison.candidates),
-}
+_knowledge: dict[str, GameKnowledge] = {}
+_evaluators: dict[tuple[str, int], Evaluator] = {}
 
-#: Games where MCTS grows a listed inner node by progressive widening in its candidates'
-#: order (most promising first) instead of expanding every child before looking deeper:
-#: there the search gains from its time (docs/players.md, Anda and Anda-prison).
-NARROW: set[str] = {"anda", "anda-prison"}
 
-_cache: dict[tuple[str, int], Evaluator] = {}
+def knowledge_for(game_id: str) -> GameKnowledge:
+    """The `KNOWLEDGE` declared by the game's module; MissingKnowledge when there is none."""
+    module_name = registry.GAME_MODULES.get(game_id)
+    if module_name is None:
+        raise MissingKnowledge(f"no game {game_id!r}; games: {', '.join(registry.GAME_MODULES)}")
+    if game_id not in _knowledge:
+        try:
+            module = importlib.import_module(f"{__name__}.{module_name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{module_name}":
+                raise
+            raise MissingKnowledge(f"game {game_id!r} has no players/games/{module_name}.py") from None
+        knowledge = getattr(module, "KNOWLEDGE", None)
+        if not isinstance(knowledge, GameKnowledge):
+            raise MissingKnowledge(f"players/games/{module_name}.py declares no KNOWLEDGE = GameKnowledge(...) "
+                                   f"for game {game_id!r}")
+        _knowledge[game_id] = knowledge
+    return _knowledge[game_id]
 
 
 def evaluation_for(game_id: str) -> tuple[Callable[[GameState], float], float]:
-    """(evaluate, scale) of a game; KeyError for a game without one."""
-    module = MODULES[game_id]
-    return module.evaluate, module.SCALE
+    """(evaluate, scale) of a game."""
+    knowledge = knowledge_for(game_id)
+    return knowledge.evaluate, knowledge.scale
 
 
 def evaluator_for(state: GameState) -> Evaluator:
-    """MCTS's evaluator for the game and board size of `state` (random playouts by default)."""
+    """MCTS's evaluator for the game and board size of `state` (one per game and size)."""
     key = (state.info.id, state.variant.size)
-    if key not in _cache:
-        make = EVALUATORS.get(key[0])
-        _cache[key] = make(key[1]) if make else RandomPlayout()
-    return _cache[key]
+    if key not in _evaluators:
+        _evaluators[key] = knowledge_for(key[0]).evaluator(key[1])
+    return _evaluators[key]
 
 
 def candidates_for(state: GameState) -> Candidates | None:
     """The game's candidate lister for MCTS (a superset of the legal actions), or None."""
-    return CANDIDATES.get(state.info.id)
+    return knowledge_for(state.info.id).candidates
 
 
 def narrow_for(state: GameState) -> bool:
     """Whether MCTS widens listed inner nodes progressively in the game of `state`."""
-    return state.info.id in NARROW
+    return knowledge_for(state.info.id).narrow
 
 
 def selection_for(state: GameState) -> Selection:
-    """MCTS's selection rule for the game of `state` (UCT by default)."""
-    return SELECTIONS.get(state.info.id) or UCT()
+    """MCTS's selection rule for the game of `state`."""
+    return knowledge_for(state.info.id).selection
 
 
-__all__ = ["MODULES", "EVALUATORS", "SELECTIONS", "CANDIDATES", "candidates_for", "evaluation_for",
-           "evaluator_for", "selection_for"]
+__all__ = ["Candidates", "GameKnowledge", "MissingKnowledge", "candidates_for", "evaluation_for",
+           "evaluator_for", "knowledge_for", "narrow_for", "selection_for"]

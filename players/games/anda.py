@@ -10,11 +10,15 @@ those next to an enemy stone, the rest and White's pass last).
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from hexarena.engine.actions import Action, Pass
 from hexarena.engine.games.anda.state import AndaState
 
+from ..evaluators import CutoffPlayout, Evaluation, Evaluator
+from ..selection import UCT
 from .common import group_safety, placement_order, regions, stones, territory
+from .knowledge import Candidates, GameKnowledge
 
 #: Black's advantage that makes an expected score of 1/(1+e^-1).
 SCALE = 6.0
@@ -38,3 +42,18 @@ def candidates(state: AndaState, rng: random.Random) -> list[Action] | None:
     own, enemy = stones(state, state.to_move), stones(state, state.to_move.other)
     others: list[Action] = [Pass()] if state.can_pass() else []
     return placement_order(state.board, own, enemy, sites, others, rng)
+
+
+def evaluator(size: int) -> Evaluator:
+    """MCTS's leaf value: random plies, then `evaluate`. Anda's random playouts are long and
+    noisy; 40 plies from n=9 on (the closures that decide those games get played out: 10 scored
+    about 70% against greedy in-process, 40 won 24 of 24), 10 at n=7 (docs/players.md, "n=9
+    against greedy"). Its doubling of the time is open ("The doubling")."""
+    return CutoffPlayout(cast(Evaluation, evaluate), depth=40 if size >= 9 else 10, scale=SCALE)
+
+
+#: Leaves valued by a squashed evaluation differ by little (one stone ~0.04): UCT's default
+#: exploration of 1 spreads the visits evenly over the root's children, 0.3 lets the best
+#: stand out. Progressive widening in the candidates' order pays (docs/players.md, Anda).
+KNOWLEDGE = GameKnowledge(cast(Evaluation, evaluate), SCALE, evaluator=evaluator, selection=UCT(0.3),
+                          candidates=cast(Candidates, candidates), narrow=True)

@@ -14,13 +14,17 @@ legal placement) are tried first.
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from hexarena.engine.actions import Action, Propose, Release
 from hexarena.engine.core import Colour
 from hexarena.engine.games.anda_prison.phases import Phase
 from hexarena.engine.games.anda_prison.state import AndaPrisonState
 
+from ..evaluators import Evaluation, StaticEvaluation
+from ..selection import UCT
 from .common import group_safety, placement_order, regions, stones, territory
+from .knowledge import Candidates, GameKnowledge
 
 SCALE = 6.0
 
@@ -52,3 +56,11 @@ def candidates(state: AndaPrisonState, rng: random.Random) -> list[Action] | Non
     if state.phase is Phase.PLAY:
         others.append(Propose())
     return placement_order(board, own, enemy, board.mask & ~(own | enemy), others, rng)
+
+
+#: Neither random playouts nor random plies before the evaluation pay: the evaluation alone.
+#: UCT at 0.3 and progressive widening in the candidates' order, as in Anda (docs/players.md,
+#: Anda-prison).
+KNOWLEDGE = GameKnowledge(cast(Evaluation, evaluate), SCALE,
+                          evaluator=lambda size: StaticEvaluation(cast(Evaluation, evaluate), SCALE),
+                          selection=UCT(0.3), candidates=cast(Candidates, candidates), narrow=True)

@@ -11,12 +11,18 @@ games (420 at n=7 and 9, 5-fold by game; docs/players.md
 has the figures): the earlier evaluation, the side to move's legal roots
 (greedy's measure), predicted nothing (log loss 0.69 in every phase, a
 coin's), this one 0.66, 0.46, 0.38, 0.33 by quarter of the game
-(`python -m bench.fit_evaluation docs/ladder/marbanta-*/base docs/ladder/marbanta-*/mcts`).
+(`python -m lab.fit_evaluation docs/ladder/marbanta-*/base docs/ladder/marbanta-*/mcts`).
 """
 from __future__ import annotations
 
+from typing import cast
+
 from hexarena.engine.game import StoneState
 from hexarena.engine.games.marbanta.moves import free_sites, tables
+
+from ..evaluators import Evaluation
+from ..selection import Rave
+from .knowledge import GameKnowledge
 
 #: Black's advantage that makes an expected score of 1/(1+e^-1) (the fit: 0.161 a stone).
 SCALE = 6.0
@@ -28,3 +34,7 @@ def evaluate(state: StoneState) -> float:
     t, b, w = tables(state.variant.size), state.black, state.white
     free = free_sites(t, b, w).bit_count() - free_sites(t, w, b).bit_count()
     return (b.bit_count() - w.bit_count()) - FREE * free
+
+
+#: MCTS: random playouts, selected by RAVE (it paid where the leaves are random playouts).
+KNOWLEDGE = GameKnowledge(cast(Evaluation, evaluate), SCALE, selection=Rave())

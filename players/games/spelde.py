@@ -15,12 +15,16 @@ exploration spreads the visits evenly over the placements.
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from hexarena.engine.actions import Action
 from hexarena.engine.games.spelde.state import SpeldeState
 from hexarena.engine.geometry import Hexagon
 
+from ..evaluators import Evaluation, StaticEvaluation
+from ..selection import UCT
 from .common import sign
+from .knowledge import GameKnowledge
 
 SCALE = 3.0
 #: Random actions compared by the playout policy.
@@ -70,3 +74,10 @@ def policy(state: SpeldeState, rng: random.Random) -> Action:
             best, best_value = action, value
     assert best is not None                 # POLICY_DRAWS >= 1: the first draw is always kept
     return best
+
+
+#: Spelde's playouts, random or informed, misjudge it: the evaluation alone, selected by UCT
+#: at exploration 0.1 (see the module docstring).
+KNOWLEDGE = GameKnowledge(cast(Evaluation, evaluate), SCALE,
+                          evaluator=lambda size: StaticEvaluation(cast(Evaluation, evaluate), SCALE),
+                          selection=UCT(0.1))

@@ -17,8 +17,13 @@ has the measurements); the `heuristic` player keeps `evaluate`.
 """
 from __future__ import annotations
 
+from typing import cast
+
 from hexarena.engine.core import Colour
 from hexarena.engine.games.vaxandis.state import VaxandisState
+
+from ..evaluators import Bias, CutoffPlayout, Evaluation
+from .knowledge import GameKnowledge
 
 SCALE = 3.0
 #: MCTS's evaluation (`evaluate_search`): the weight of the tallest stacks' height
@@ -125,3 +130,11 @@ def evaluate_search(state: VaxandisState, kill: float = KILL, tall: float = TALL
         w = actions_of(state, Colour.WHITE)
         score += kill * (1.0 / (1 + w) - 1.0 / (1 + b)) + mobility * (b - w) / (b + w + 1)
     return score
+
+
+#: Vaxandis's random games reach the ply cap: MCTS plays 20 random plies, then values the
+#: leaf by `evaluate_search` and the searcher's cost of `trailing` in height
+#: (docs/players.md, "n=5"); UCT selects.
+KNOWLEDGE = GameKnowledge(cast(Evaluation, evaluate), SCALE,
+                          evaluator=lambda size: CutoffPlayout(cast(Evaluation, evaluate_search), depth=20,
+                                                               scale=SEARCH_SCALE, bias=cast(Bias, trailing)))

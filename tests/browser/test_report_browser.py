@@ -24,7 +24,7 @@ import pytest
 from hexarena.results.record.journal import read_journal
 from hexarena.results.page.replay import replay_record
 
-from ..results.page_check import static_markup_problems
+from tests.support.page_check import static_markup_problems
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
 from selenium.webdriver.chrome.service import Service  # noqa: E402
@@ -33,9 +33,10 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 DRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
-                                reason="no headless browser: install Debian's chromium and chromium-driver "
-                                       "(apt-get install chromium chromium-driver), as .ci/run does")
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
+                                 reason="no headless browser: install Debian's chromium and chromium-driver "
+                                        "(apt-get install chromium chromium-driver), as .ci/run does")]
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--window-size=1200,1400")

@@ -23,8 +23,9 @@ pytest.importorskip("distributed", reason="the cluster tests need Dask's distrib
 from hexarena.referee.tournament import config as config_mod
 from hexarena.referee.tournament.schedule import schedule
 
-from .realcluster import hexarena, local_dask, processes_with, wait_until
+from tests.support.realcluster import hexarena, local_dask, processes_with, wait_until
 
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 ENGINE = Path(__file__).with_name("slow_engine.py")
 RUN_TIMEOUT = 180      # seconds: a bound against hanging on a loaded machine, not a speed check
 

@@ -2,7 +2,7 @@
 
 Seeded random positions (random stones, side to move, phase and key values, reachable or
 not) for every game: each loads, prints back, and keeps the generic state contract
-(tests.engine.playthrough.check_state: actions listed iff the game goes on, each listed
+(tests.support.playthrough.check_state: actions listed iff the game goes on, each listed
 action accepted, no mutation), and a random action, when there is one, is legal.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from hexarena.engine.core import Colour
 from hexarena.engine.geometry import hexagon
 from hexarena.engine.position import Position, format_position
 
-from .playthrough import check_state
+from tests.support.playthrough import check_state
 
 #: Values to draw for each key kind (by key name); phases come from the game's declaration.
 VALUES = {"komi": ("0", "1", "3"), "prison": ("0,0", "1,0", "0,2", "3,1"), "first": ("-", "b", "w", "bw"),

@@ -11,8 +11,13 @@ from hexarena.players import BOTS, Budget
 CONFIGS = [(g, b) for g in registry.playable() for b in registry.get(g).balances]
 
 
-@pytest.mark.parametrize("name", [n for n in BOTS if n != "mcts"])   # mcts: test_mcts.py, small budgets
-@pytest.mark.parametrize("game,balance", CONFIGS)
+#: Pairs whose games take seconds (greedy lists every Anda-prison placement at each ply).
+SLOW = {("anda-prison", "pie", "greedy"), ("anda-prison", "nopie", "greedy")}
+
+
+@pytest.mark.parametrize("game,balance,name", [
+    pytest.param(g, b, n, marks=pytest.mark.slow) if (g, b, n) in SLOW else (g, b, n)
+    for g, b in CONFIGS for n in BOTS if n != "mcts"])      # mcts: test_mcts.py, small budgets
 def test_bot_plays_legal_actions(name: str, game: str, balance: str) -> None:
     info = registry.get(game)
     bot = BOTS[name]

@@ -97,6 +97,7 @@ def _opponent_cells(state: GameState, action) -> int:
     return state.play(action).legal_cells().bit_count()
 
 
+@pytest.mark.slow
 def test_greedy_leaves_the_opponent_fewest_placements() -> None:
     checked = 0
     for seed in range(5):
@@ -149,7 +150,7 @@ def test_greedy_candidates_are_every_action_when_few() -> None:
 
 def test_greedy_proposes_an_ending_only_when_the_agreed_score_wins():
     from hexarena.engine.actions import Accept, Propose
-    from tests.engine.boards import state
+    from tests.support.boards import state
     losing = state("anda-prison", 3, "B a1 a2 b1 b2 / W e5 c1", "b", last="w")
     assert Propose() in set(losing.legal_actions())
     assert losing.play(Propose()).play(Accept()).outcome().winner.value == "w"

@@ -197,6 +197,7 @@ def losing_spots(size: int, seeds: range, limit: int) -> list[tuple[GameState, s
     return found
 
 
+@pytest.mark.slow
 def test_avoids_a_move_that_lets_the_opponent_win_at_once() -> None:
     spots = losing_spots(4, range(20), 6)
     assert len(spots) >= 4

@@ -17,12 +17,12 @@ from hexarena.players.evaluators import CutoffPlayout, PolicyPlayout, RandomPlay
 from hexarena.players.base import Player
 from hexarena.players.mcts import WIDENING, _Search
 from hexarena.players.tree import Node
-from hexarena.players.games import MODULES, candidates_for, evaluation_for, evaluator_for, marbanta, selection_for
+from hexarena.players.games import candidates_for, evaluation_for, evaluator_for, marbanta, selection_for
 from hexarena.players.selection import UCT, Rave
 from hexarena.players.serve import make_engine
-from tests.engine import boards
-from tests.engine.games.marbanta.test_marbanta import board as marbanta_board
-from tests.players.positions import new, walk
+from tests.support import boards
+from tests.support.marbanta import board as marbanta_board
+from tests.support.positions import new, walk
 
 
 # -- evaluators ---------------------------------------------------------------------------
@@ -62,7 +62,6 @@ def test_a_policy_playout_asks_its_policy_for_every_move() -> None:
 
 @pytest.mark.parametrize("game", registry.playable())
 def test_every_game_has_an_evaluation_and_an_evaluator(game: str) -> None:
-    assert game in MODULES
     assert isinstance(selection_for(new(game, 4)), (UCT, Rave))
     state = walk(new(game, registry.get(game).sizes[0]), 30, 1)
     if state.outcome() is None:
@@ -215,7 +214,8 @@ def duel(game: str, size: int, a, b, games: int) -> float:
     return score
 
 
-@pytest.mark.parametrize("game,size", [("spelde", 6), ("vaxandis", 4), ("marbanta", 7)])
+@pytest.mark.parametrize("game,size", [("spelde", 6), pytest.param("vaxandis", 4, marks=pytest.mark.slow),
+                                       pytest.param("marbanta", 7, marks=pytest.mark.slow)])
 def test_heuristic_beats_greedy(game: str, size: int) -> None:
     assert duel(game, size, heuristic_bot, greedy_bot, 8) >= 6
 
@@ -319,6 +319,7 @@ def test_anda_prison_candidates_try_joining_moves_first() -> None:
     assert all(board.neighbour_mask[first.cell] >> s & 1 for s in stones), state.format(first)
 
 
+@pytest.mark.slow
 def test_anda_prisons_komi_pie_is_not_swapped_into_a_lost_position() -> None:
     """From a tournament game MCTS lost in 7 plies: swapping here hands it Black to move,
     where every placement but one lets White leave it without a legal placement."""
@@ -343,6 +344,7 @@ def below(root, depth: int = 0):
         stack.extend((c, d + 1) for c in node.children)
 
 
+@pytest.mark.slow
 def test_a_narrow_search_widens_inner_nodes_by_their_visits_and_opens_the_whole_root() -> None:
     state = walk(new("anda-prison", 7), 40, 3)
     assert state.outcome() is None and candidates_for(state) is not None

@@ -1,4 +1,4 @@
-"""Spelde's MCTS settings (players/games/__init__.py, docs/players.md): the search commits to its best placements.
+"""Spelde's MCTS settings (players/games/spelde.py, docs/players.md): the search commits to its best placements.
 
 Spelde's leaves are valued by `spelde.evaluate` squashed to [0, 1], where one exclusive
 open site is worth ~0.16; with UCT's default exploration of 1 the visits spread almost
@@ -16,7 +16,7 @@ from hexarena.engine.game import GameState
 from hexarena.players import MctsBot
 from hexarena.players.games import selection_for
 from hexarena.players.selection import UCT
-from tests.players.positions import new, walk
+from tests.support.positions import new, walk
 
 
 def top_share(state: GameState, bot: MctsBot) -> float:

@@ -16,7 +16,7 @@ from hexarena.players import MctsBot
 from hexarena.players.choice import lost
 from hexarena.players.evaluators import CutoffPlayout, PolicyPlayout
 
-from .test_search import new
+from tests.support.positions import new
 
 
 def black_always_wins(state: GameState, rng: random.Random, trace: object = None) -> float:

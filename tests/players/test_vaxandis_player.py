@@ -12,8 +12,8 @@ from hexarena.engine.game import GameState
 from hexarena.players import Budget, MctsBot
 from hexarena.players.evaluators import Bias, CutoffPlayout, for_searcher, squash
 from hexarena.players.games import evaluator_for, vaxandis
-from tests.engine.games.vaxandis.test_vaxandis_helpers import board
-from tests.players.positions import new, walk
+from tests.support.vaxandis import board
+from tests.support.positions import new, walk
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -8,7 +8,7 @@ from hexarena.protocol.clock import ClockKind, TimeControl, TimeLeft
 from hexarena.engine import registry
 from hexarena.engine.actions import Resign
 
-from .transcript import answer, engine, run, seeded
+from tests.support.transcript import answer, engine, run, seeded
 
 
 EMPTY5 = "...../....../......./......../........./......../......./....../....."

@@ -8,7 +8,7 @@ from hexarena.protocol.controller import (
     ResponseReader, expect, format_command, parse_response,
 )
 
-from .transcript import engine
+from tests.support.transcript import engine
 
 
 # -- format_command --------------------------------------------------------------

@@ -11,7 +11,7 @@ from hexarena.protocol.commands import ALL_COMMANDS
 from hexarena.protocol.engine_side import COMMANDS
 from hexarena.protocol.framing import Command, format_response, parse_command, preprocess
 
-from .transcript import answer, engine, run
+from tests.support.transcript import answer, engine, run
 
 RULES: list[tuple[str, list[str], str]] = [
     # ids and the = / ? marks

@@ -11,7 +11,7 @@ import pytest
 
 from hexarena.engine import registry
 
-from .transcript import answer, engine, seeded
+from tests.support.transcript import answer, engine, seeded
 
 GAMES = registry.playable()
 SIZE = 4

@@ -8,8 +8,8 @@ from hexarena.protocol.clock import ClockKind, TimeControl, TimeLeft
 from hexarena.protocol.commands import ALL_COMMANDS, ANALYSIS_COMMANDS, MOVE_BYTES, MOVE_LIMIT, PLAY_COMMANDS, \
     bounded_tokens
 
-from .transcript import answer, engine, run
-from tests.protocol.transcript import PROTOCOL_PHASES as PHASES
+from tests.support.transcript import answer, engine, run
+from tests.support.transcript import PROTOCOL_PHASES as PHASES
 
 
 def _board(n: int, stones: dict[tuple[int, int], str]) -> str:
@@ -38,6 +38,7 @@ def test_the_two_tiers_split_the_commands_of_protocol_md() -> None:
 
 # -- bounded answers -------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_too_many_moves_by_bytes() -> None:
     eng = engine()
     assert answer(eng, f"1 set_position {_long_line()}") == "=1 \n\n"

@@ -9,8 +9,8 @@ import pytest
 
 from hexarena.engine import registry
 
-from .transcript import run
-from tests.protocol.transcript import PROTOCOL_PHASES
+from tests.support.transcript import run
+from tests.support.transcript import PROTOCOL_PHASES
 
 #: Anda-prison n=5, the game over by agreement: Black's wall a2..f2 owns a1..e1 (5 points),
 #: eight black stones sit in the prison (8 points for White); no `last=`, so no half point.

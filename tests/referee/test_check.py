@@ -68,7 +68,7 @@ def lines(output: str, status: str) -> list[str]:
     return [ln for ln in output.splitlines() if ln.startswith(status + " ")]
 
 
-@pytest.mark.parametrize("bot", sorted(BOTS))
+@pytest.mark.parametrize("bot", [pytest.param(b, marks=pytest.mark.slow) if b == "mcts" else b for b in sorted(BOTS)])
 def test_check_passes_on_every_built_in_player_for_every_game(bot):
     result = check("--size", "3", "--size", "5", "--", sys.executable, "-m", "hexarena.players", bot)
     assert result.exit_code == 0, result.output
@@ -108,6 +108,7 @@ def test_an_engine_without_the_dialect_fails_cleanly_and_skips_the_game_checks()
     assert "PASS exit after quit: exit status 0" in result.output
 
 
+@pytest.mark.slow
 def test_a_hanging_engine_times_out_and_the_rest_is_skipped():
     result = CliRunner().invoke(cli.main, ["check", "--timeout", "2", "--game", "spelde", "--size", "3", "--",
                                            *misbehaving_example("hang")], catch_exceptions=False)
@@ -148,6 +149,7 @@ def test_unknown_game_option_is_a_usage_error():
     assert result.exit_code == 2 and "no game 'chess'" in result.output
 
 
+@pytest.mark.slow
 def test_example_engine_plays_a_match_against_the_random_player(tmp_path):
     out = tmp_path / "m"
     result = CliRunner().invoke(cli.main, [

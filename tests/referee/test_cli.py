@@ -8,12 +8,13 @@ import subprocess
 import sys
 import time
 
+import pytest
 from click.testing import CliRunner
 
 from hexarena import cli, supervise
 from hexarena.referee.tournament import config as C
 from hexarena.results.record.journal import read_journal
-from tests.referee.fakes import alive, fake_argv, pids_in
+from tests.support.fakes import alive, fake_argv, pids_in
 
 RANDOM = f"{shlex.quote(sys.executable)} -m hexarena.players random --seed {{seed}}"
 
@@ -22,6 +23,7 @@ def invoke(*args: str):
     return CliRunner().invoke(cli.main, list(args), catch_exceptions=False)
 
 
+@pytest.mark.slow
 def test_match_plays_alternating_games_and_prints_ratings(tmp_path):
     out = tmp_path / "m"
     result = invoke("match", RANDOM, shlex.join(fake_argv("good")), "--game", "spelde", "--size", "4",
@@ -39,6 +41,7 @@ def test_match_rejects_a_bad_variant_with_a_clear_message(tmp_path):
     assert "games[0].variants: flips=wild" in result.stderr
 
 
+@pytest.mark.slow
 def test_tournament_from_a_file_then_resume_and_refusals(tmp_path):
     conf = tmp_path / "t.toml"
     conf.write_text(f"[engines.one]\ncmd = {json.dumps(fake_argv('good'))}\n"
@@ -68,6 +71,7 @@ def test_tournament_reports_config_errors_with_file_and_line(tmp_path):
     assert f"{conf}:6: games[0].game: no game 'go'" in result.stderr
 
 
+@pytest.mark.slow
 def test_tournament_without_arguments_runs_the_built_in_defaults(monkeypatch, tmp_path):
     seen = {}
 
@@ -92,6 +96,7 @@ def test_engine_serves_a_built_in_player():
     assert "spelde" in proc.stdout
 
 
+@pytest.mark.slow
 def test_sigterm_stops_a_running_tournament_and_its_engines(tmp_path):
     conf = tmp_path / "t.toml"
     conf.write_text(f"[engines.one]\ncmd = {json.dumps(fake_argv('hang', 1))}\n"

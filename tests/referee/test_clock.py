@@ -13,7 +13,7 @@ from hexarena.protocol.controller import EngineCrashed, EngineTimeout, ProtocolV
 from hexarena.referee.game.clock import Clock, Limits
 from hexarena.referee.game.match import Seat, Setup, play_game
 from hexarena.referee.engines.process import EngineChannel
-from tests.referee.memfake import MemEngine, mem_connect
+from tests.support.memfake import MemEngine, mem_connect
 
 
 def run_mock(fn):
@@ -400,6 +400,7 @@ def _real_game(tmp_path, time: dict, think: float):
     return record, (tmp_path / "logs" / f"{record.id}.1-thinker.log").read_text()
 
 
+@pytest.mark.slow
 def test_a_real_fischer_game_lets_an_engine_think_longer_than_a_move_cap_would(tmp_path):
     """Issue 15: a 2.5 s move on a 60 s + 1 s clock is in time; with `move = 2` it is not."""
     from sgfmill import sgf

@@ -4,12 +4,13 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import partial
 
+import pytest
 import trio
 
 from hexarena.referee.tournament import config as C
 from hexarena.referee.tournament.run import load_saved, prepare, run
 from hexarena.results.record.journal import read_journal
-from tests.referee.fakes import fake_argv, pids_in
+from tests.support.fakes import fake_argv, pids_in
 
 
 def players(restart: str, games_per_pair: int = 4, size: int = 4) -> C.TournamentConfig:
@@ -22,6 +23,7 @@ def play(config: C.TournamentConfig, out, concurrency: int = 1, **kw) -> list:
     return sorted(trio.run(partial(run, config, out, concurrency=concurrency, **kw)), key=lambda r: r.id)
 
 
+@pytest.mark.slow
 def test_kept_built_in_players_play_the_very_games_fresh_processes_play(tmp_path):
     kept = play(players("fault", 6), tmp_path / "kept")
     fresh = play(players("game", 6), tmp_path / "fresh")
@@ -41,6 +43,7 @@ def test_each_slot_keeps_its_own_processes(tmp_path):
         assert r.processes[0] != r.processes[1]
 
 
+@pytest.mark.slow
 def test_a_faulty_engine_is_restarted_and_its_opponent_kept(tmp_path):
     engines = (C.EngineSpec("crasher", tuple(fake_argv("crash", 20)), restart="fault"),
                C.EngineSpec("random", C.player_cmd("random"), restart="fault"))
@@ -61,6 +64,7 @@ def test_a_faulty_engine_is_restarted_and_its_opponent_kept(tmp_path):
     assert started == [True] + [b.faulty == "crasher" for b in records[:-1]]
 
 
+@pytest.mark.slow
 def test_an_engine_that_lost_on_time_is_not_kept_and_its_late_answer_reaches_no_game(tmp_path):
     engines = (C.EngineSpec("sleepy", tuple(fake_argv("hang", 3)), restart="fault"),
                C.EngineSpec("random", C.player_cmd("random"), restart="fault"))
@@ -76,6 +80,7 @@ def test_an_engine_that_lost_on_time_is_not_kept_and_its_late_answer_reaches_no_
     assert len(set(numbers)) == len(timed_out) + (0 if records[-1].faulty == "sleepy" else 1)
 
 
+@pytest.mark.slow
 def test_resume_after_an_abandoned_run_is_exact_with_kept_engines(tmp_path):
     reference = play(players("game", 6), tmp_path / "reference")
     seen = []
@@ -119,6 +124,7 @@ def test_a_kept_engine_s_transcript_is_per_game(tmp_path):
         assert sum(" genmove " in f" {s} " for s in sent) + sum(" play " in f" {s} " for s in sent) == r.plies
 
 
+@pytest.mark.slow
 def test_a_slot_keeps_one_idle_process_per_engine_across_pairings(tmp_path):
     engines = tuple(C.EngineSpec(n, C.player_cmd(p), restart="fault")
                     for n, p in (("r1", "random"), ("r2", "random"), ("g", "greedy")))

@@ -17,7 +17,7 @@ from hexarena.referee.game.clock import Limits
 from hexarena.referee.game.match import Seat, Setup, play_game
 from hexarena.referee.engines.process import open_engine
 from hexarena.referee.engines.spawn import ResourceLimits
-from tests.referee.fakes import alive, fake_argv, pids_in
+from tests.support.fakes import alive, fake_argv, pids_in
 
 SLOW_MOVE = Limits(move=60.0, start=10.0, command=10.0)     # a wait for the move deadline would show
 
@@ -72,6 +72,7 @@ def test_a_stderr_flood_is_capped_head_and_tail_kept_and_the_game_goes_on(tmp_pa
     assert "bytes of this log dropped here" in text
 
 
+@pytest.mark.slow
 def test_exceeding_the_cpu_limit_is_a_crash_with_that_reason(tmp_path):
     report, _ = play(tmp_path, "burn", 1, SLOW_MOVE, resources=ResourceLimits(cpu_seconds=1))
     assert_forfeit(report, "burn", Termination.CRASH)
@@ -84,6 +85,7 @@ def test_exceeding_the_memory_limit_is_a_crash_that_names_the_limit(tmp_path):
     assert "memory limit is 600 MB" in report.reason
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["stubborn", "deaf"])
 def test_an_engine_that_ignores_quit_and_sigterm_is_killed(tmp_path, mode):
     report, _ = play(tmp_path, mode, 0, Limits(move=2.0, start=10.0, command=10.0))

@@ -14,7 +14,7 @@ from hexarena.engine.core import Termination
 from hexarena.referee.game.clock import Limits
 from hexarena.referee.game.match import Seat, Setup, play_game
 from hexarena.referee.engines.process import EngineProcess, EngineStartFailed, open_engine
-from tests.referee.fakes import alive, fake_argv, pids_in
+from tests.support.fakes import alive, fake_argv, pids_in
 
 LIMITS = Limits(move=1.0, start=10.0, command=5.0)
 
@@ -75,6 +75,7 @@ def test_a_program_that_does_not_exist_voids_the_game(tmp_path):
     assert not any(alive(p) for p in pids_in(tmp_path / "good.log"))
 
 
+@pytest.mark.slow
 def test_an_engine_deaf_to_quit_and_sigterm_is_killed_and_so_are_its_children(tmp_path):
     report = play(tmp_path, "stubborn")
     assert report.termination == Termination.NO_MOVES.value
@@ -83,6 +84,7 @@ def test_an_engine_deaf_to_quit_and_sigterm_is_killed_and_so_are_its_children(tm
     assert len(pids_in(tmp_path / "child.log")) == 2
 
 
+@pytest.mark.slow
 def test_cancelling_a_game_kills_both_engines(tmp_path):
     logs = [tmp_path / "a.log", tmp_path / "b.log"]
     seats = (Seat("a", partial(open_engine, fake_argv("hang", 1), logs[0], "a")),

@@ -13,8 +13,8 @@ import sys
 import pytest
 
 from hexarena.results.record.journal import read_journal
-from tests.referee.fakes import alive, pids_in
-from tests.referee.test_referee_death import PATIENCE, start_referee, wait_for, write_config
+from tests.support.fakes import alive, pids_in
+from tests.support.referee_run import PATIENCE, start_referee, wait_for, write_config
 
 
 def in_flight(out) -> set[str]:
@@ -46,6 +46,7 @@ def assert_clean_exit(referee, err: str, out) -> None:
     assert not any(alive(p) for log in (out / "logs").rglob("*.log") for p in pids_in(log))
 
 
+@pytest.mark.slow
 def test_ctrl_c_once_lets_the_games_in_flight_finish_and_journals_them(tmp_path):
     referee, out = start_two_slow_games(tmp_path)
     started = in_flight(out)
@@ -59,6 +60,7 @@ def test_ctrl_c_once_lets_the_games_in_flight_finish_and_journals_them(tmp_path)
     assert "the games in flight finish" in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["twice", "sigterm"])
 def test_ctrl_c_twice_or_sigterm_abandons_the_games_in_flight(tmp_path, how):
     referee, out = start_two_slow_games(tmp_path)
@@ -77,6 +79,7 @@ def test_ctrl_c_twice_or_sigterm_abandons_the_games_in_flight(tmp_path, how):
     assert read_journal(out) == []                  # abandoned: the games in flight were not journaled
 
 
+@pytest.mark.slow
 def test_a_second_runner_on_a_folder_in_use_is_refused_with_the_first_ones_pid(tmp_path):
     out = tmp_path / "out"
     first = start_referee(write_config(tmp_path / "t.toml", "hang"), out)

@@ -10,7 +10,7 @@ from hexarena.referee.tournament.schedule import schedule
 from hexarena.referee.tournament.run import TournamentError, run
 from hexarena.results.record.journal import read_journal
 from hexarena.results.record.repair import repair_journal
-from tests.referee.test_tournament import _mem_launcher, spelde_config
+from tests.support.tournament import mem_launcher as _mem_launcher, spelde_config
 
 
 def play(cfg, out, resume=False, warnings=None):

@@ -5,6 +5,7 @@ import io
 import shlex
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from hexarena import cli
@@ -58,6 +59,7 @@ def test_progress_counts_flights_scores_forfeits_and_voids():
     assert "3/4 games" in p.status_line() and "void: unsupported 1" in p.status_line()
 
 
+@pytest.mark.slow
 def test_without_a_terminal_the_view_prints_plain_lines_only(tmp_path):
     out = tmp_path / "m"
     result = CliRunner().invoke(cli.main, ["match", f"r={RANDOM}", f"g={GREEDY}", "--size", "4", "--games", "2",
@@ -71,6 +73,7 @@ def test_without_a_terminal_the_view_prints_plain_lines_only(tmp_path):
     assert "head to head" in result.output
 
 
+@pytest.mark.slow
 def test_quiet_prints_only_the_final_tables(tmp_path):
     result = CliRunner().invoke(cli.main, ["match", f"r={RANDOM}", f"g={GREEDY}", "--size", "4", "--games", "1",
                                            "--out", str(tmp_path / "q"), "-q"], catch_exceptions=False)
@@ -92,6 +95,7 @@ def test_on_a_terminal_the_panel_draws_progress_flights_and_standings():
     assert "g/0  a (black) beat b (white)" in text and "1/2 games" in text and "in flight" in text
 
 
+@pytest.mark.slow
 def test_status_reads_progress_and_standings_from_the_folder(tmp_path):
     out = tmp_path / "m"
     CliRunner().invoke(cli.main, ["match", f"r={RANDOM}", f"g={GREEDY}", "--size", "4", "--games", "2",
@@ -105,6 +109,7 @@ def test_status_reads_progress_and_standings_from_the_folder(tmp_path):
     assert missing.exit_code == 1 and "holds no tournament" in missing.output
 
 
+@pytest.mark.slow
 def test_match_names_its_engines(tmp_path):
     result = CliRunner().invoke(cli.main, ["match", RANDOM, GREEDY, "--name", "python-a", "--name", "node-b",
                                            "--size", "4", "--games", "1", "--out", str(tmp_path / "n"), "-q"])

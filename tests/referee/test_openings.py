@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
 import trio
 from sgfmill import sgf
 
@@ -20,6 +21,7 @@ def tournament(tmp_path, entry: dict, games_per_pair: int = 2, **engines) -> lis
     return trio.run(partial(run, config, tmp_path, concurrency=2))
 
 
+@pytest.mark.slow
 def test_paired_games_share_their_opening_with_seats_exchanged(tmp_path):
     records = sorted(tournament(tmp_path, {"game": "spelde", "size": 5, "openings": ["c3 e5", "a1"]}),
                      key=lambda r: r.id)
@@ -37,6 +39,7 @@ def test_paired_games_share_their_opening_with_seats_exchanged(tmp_path):
         assert [n.has_property("XT") for n in nodes] == [False] * r.opening + [True] * (len(nodes) - r.opening)
 
 
+@pytest.mark.slow
 def test_deterministic_engines_replay_games_without_openings_and_not_with_random_ones(tmp_path):
     same = tournament(tmp_path / "plain", {"game": "spelde", "size": 4}, games_per_pair=4)
     assert repeated_games(same) and repeated_games(same)[0].repeated == 2      # games 3, 4 repeat 1, 2
@@ -61,6 +64,7 @@ DISAGREES = ["{python}", "-c", (
     "        break\n")]
 
 
+@pytest.mark.slow
 def test_nobody_forfeits_in_an_opening_the_game_is_void(tmp_path):
     records = sorted(tournament(tmp_path, {"game": "spelde", "size": 5, "openings": ["c3", "e5"]},
                                one={"cmd": DISAGREES}, two={"cmd": FIXED}), key=lambda r: r.id)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import shlex
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from hexarena import cli
@@ -84,6 +85,7 @@ def test_the_preflight_reports_every_refused_variant_before_anything_is_journale
     assert "random:" not in result.stderr and not (out / "journal.jsonl").exists()
 
 
+@pytest.mark.slow
 def test_entrants_keep_an_engine_out_of_the_games_it_cannot_play(tmp_path):
     conf = _config(tmp_path, '[[games]]\ngame = "spelde"\nsize = 4\n'
                              '[[games]]\ngame = "marbanta"\nsize = 5\nengines = ["random", "greedy"]\n'

@@ -12,57 +12,16 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
+
+import pytest
 
 from hexarena.results.record.journal import read_journal
 from hexarena.referee.engines.leftovers import LiveEngines, end_leftovers, start_time
-from tests.referee.fakes import alive, fake_argv, pids_in
-
-PATIENCE = 60.0      # seconds: a bound on waiting, not a measurement
-
-
-def write_config(path: Path, bad_mode: str, games_per_pair: int = 1, move: float = 600.0,
-                 good_mode: str = "good", restart: str = "game", bad_at: int = 1) -> Path:
-    def toml_list(words: list[str]) -> str:
-        return "[" + ", ".join(repr(w).replace("'", '"') if "'" not in w and "\\" not in w and '"' not in w
-                               else "'''" + w + "'''" for w in words) + "]"
-    path.write_text(f'''
-games_per_pair = {games_per_pair}
-[time]
-move = {move}
-[engines.good]
-cmd = {toml_list(fake_argv(good_mode))}
-restart = "{restart}"
-[engines.bad]
-cmd = {toml_list(fake_argv(bad_mode, bad_at))}
-restart = "{restart}"
-[[games]]
-game = "spelde"
-size = 5
-''', encoding="utf-8")
-    return path
+from tests.support.fakes import alive, pids_in
+from tests.support.referee_run import PATIENCE, logs_with, start_referee, wait_for, write_config
 
 
-def start_referee(config: Path, out: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "hexarena", "tournament", str(config), "--out", str(out),
-                             "--no-preflight", "-j", "1", *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def wait_for(predicate, what: str) -> None:
-    end = time.monotonic() + PATIENCE
-    while not predicate():
-        assert time.monotonic() < end, f"gave up waiting for {what}"
-        time.sleep(0.05)
-
-
-def logs_with(out: Path, text: str) -> list[Path]:
-    folder = out / "logs"
-    if not folder.is_dir():
-        return []
-    return [p for p in folder.rglob("*.log") if text in p.read_text(errors="replace")]
-
-
+@pytest.mark.slow
 def test_a_referee_killed_with_sigkill_takes_a_hung_engine_and_its_child_with_it(tmp_path):
     out = tmp_path / "out"
     referee = start_referee(write_config(tmp_path / "t.toml", "deaf-hang"), out)
@@ -79,6 +38,7 @@ def test_a_referee_killed_with_sigkill_takes_a_hung_engine_and_its_child_with_it
         referee.communicate()
 
 
+@pytest.mark.slow
 def test_kept_engines_die_with_a_referee_killed_with_sigkill(tmp_path):
     out = tmp_path / "out"       # `bad` hangs at its 40th genmove: in a later game of the same process
     referee = start_referee(write_config(tmp_path / "t.toml", "deaf-hang", games_per_pair=6, restart="fault",
@@ -95,6 +55,7 @@ def test_kept_engines_die_with_a_referee_killed_with_sigkill(tmp_path):
         referee.communicate()
 
 
+@pytest.mark.slow
 def test_sigint_ends_the_run_without_a_traceback_with_status_130_and_the_resume_hint(tmp_path):
     out = tmp_path / "out"
     referee = start_referee(write_config(tmp_path / "t.toml", "hang", move=3.0), out)
@@ -132,6 +93,7 @@ def test_leftovers_of_a_dead_run_are_ended_only_when_still_ours(tmp_path):
             p.wait()
 
 
+@pytest.mark.slow
 def test_a_run_ends_the_leftover_engines_recorded_in_its_folder(tmp_path):
     out = tmp_path / "out"
     out.mkdir()

@@ -1,6 +1,7 @@
 """Growing a finished tournament with real engines: old records stay byte-identical, only new games run."""
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 from hexarena import cli
@@ -19,6 +20,7 @@ def invoke(*args: str):
     return CliRunner().invoke(cli.main, list(args), catch_exceptions=False)
 
 
+@pytest.mark.slow
 def test_growing_a_finished_tournament_keeps_old_records_and_plays_only_new_games(tmp_path):
     conf, out = tmp_path / "t.toml", tmp_path / "o"
     conf.write_text(BASE)

@@ -41,6 +41,7 @@ def test_sprt_table_errors_name_the_key(sprt, engines, key):
     assert info.value.key == key, str(info.value)
 
 
+@pytest.mark.slow
 def test_a_match_with_a_clear_elo_gap_stops_with_h1_well_before_its_maximum(tmp_path):
     out = tmp_path / "m"
     result = CliRunner().invoke(main, [
@@ -74,6 +75,7 @@ def test_hexarena_sprt_needs_bounds_without_a_saved_test(tmp_path):
     assert result.exit_code != 0 and "--elo0 and --elo1" in result.output
 
 
+@pytest.mark.slow
 def test_max_games_stops_an_undecided_test_and_a_resume_keeps_counting(tmp_path):
     out = tmp_path / "m"
     result = CliRunner().invoke(main, [

@@ -15,15 +15,8 @@ from hexarena.referee.tournament.schedule import schedule
 from hexarena.referee.tournament.run import CONFIG_NAME, TournamentError, load_saved, prepare, run
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import read_journal
-from tests.referee.fakes import alive, fake_argv, pids_in
-from tests.referee.memfake import MemEngine, mem_connect
-
-
-def spelde_config(games_per_pair=2, **engines) -> C.TournamentConfig:
-    specs = tuple(C.EngineSpec(n, tuple(cmd)) for n, cmd in engines.items()) or (
-        C.EngineSpec("random", C.player_cmd("random")), C.EngineSpec("greedy", C.player_cmd("greedy")))
-    return C.TournamentConfig(specs, (C.GameSpec("spelde", (5,), ("pie",)),), games_per_pair=games_per_pair,
-                              limits=C.Limits(move=10, start=20))
+from tests.support.fakes import alive, fake_argv, pids_in
+from tests.support.tournament import mem_launcher as _mem_launcher, spelde_config
 
 
 def test_a_real_match_between_built_in_players_writes_journal_and_sgf(tmp_path):
@@ -42,11 +35,6 @@ def test_a_real_match_between_built_in_players_writes_journal_and_sgf(tmp_path):
         assert (tmp_path / f"logs/{r.id}.1-{r.first}.log").exists()
     assert {r.first for r in records} == {"random", "greedy"}          # seats alternate
     assert json.loads((tmp_path / CONFIG_NAME).read_text()) == C.to_dict(cfg)
-
-
-def _mem_launcher(engine, seed, log, *, plan):
-    """In-process engines; `plan` maps an engine name to MemEngine keyword arguments."""
-    return mem_connect(MemEngine(engine.name, seed=seed, **plan.get(engine.name, {})))
 
 
 def test_cancelling_a_run_loses_no_game_and_counts_none_twice(tmp_path):

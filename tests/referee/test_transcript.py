@@ -5,6 +5,7 @@ import json
 import re
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from hexarena import cli
@@ -13,6 +14,7 @@ from hexarena.results.record.journal import read_journal
 LINE = re.compile(r"\d\d:\d\d:\d\d\.\d\d\d [<>] ")
 
 
+@pytest.mark.slow
 def test_log_protocol_cwd_and_env(tmp_path):
     home = tmp_path / "home"
     home.mkdir()

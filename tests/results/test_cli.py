@@ -108,7 +108,7 @@ def test_out_writes_csv_and_json(games, tmp_path):
 
 def test_journal_folder_input(tmp_path):
     from hexarena.results.record.journal import JournalWriter
-    from tests.results.test_load import record
+    from tests.support.records import record
     with JournalWriter(tmp_path / "journal.jsonl") as writer:
         for k, (f, s, w) in enumerate([("a", "b", "a"), ("b", "a", "a"), ("a", "b", "b"), ("b", "a", None)]):
             writer.append(record(str(k), f, s, w))

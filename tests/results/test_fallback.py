@@ -9,7 +9,7 @@ import pytest
 from hexarena.results.rating.finite_maximum import find_obstacles, has_negative_cycle, strong_components
 from hexarena.results.rating.counts import aggregate
 from hexarena.results.rating.ratings import fit
-from tests.results.conftest import frame_of, simulate
+from tests.support.frames import frame_of, simulate
 
 
 def penalised_loglik(games, elo: dict[str, float], adv: dict[tuple[str, int], float]) -> float:

@@ -6,14 +6,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bench.bench_report import build_folder
 from hexarena.cli import main
 from hexarena.engine import registry
 from hexarena.results.page.html_report import ReportError, write_report
 from hexarena.results.record.journal import read_journal
 from hexarena.results.page.replay import replay_record
-
-from .page_check import static_markup_problems
+from tests.support.folders import build_folder
+from tests.support.page_check import static_markup_problems
 
 HOSTILE_NAME = "<script>alert('x')</script>"
 HOSTILE_ATTR = '"><img src=x onerror=alert(1)>'

@@ -4,16 +4,8 @@ from __future__ import annotations
 import pytest
 
 from hexarena.results.rating.load import FRAME_COLUMNS, LoadError, load_games
-from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JournalWriter
-
-
-def record(gid: str, first: str, second: str, winner: str | None, termination: str = "no-moves",
-           result: str = "B+", faulty: str | None = None, game: str = "anda", size: int = 5) -> GameRecord:
-    forfeit = termination if termination in ("time", "illegal", "malformed", "crash") else None
-    return GameRecord(id=gid, game=game, size=size, variant="standard", first=first, second=second,
-                      black=first, white=second, winner=winner, result=result, termination=termination,
-                      plies=12, faulty=faulty, forfeit=forfeit)
+from tests.support.records import record
 
 
 def write_journal(folder, records):

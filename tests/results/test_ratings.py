@@ -9,7 +9,7 @@ import statsmodels.api as sm
 
 from hexarena.results.rating.counts import aggregate
 from hexarena.results.rating.ratings import LAMBDA, NoMaximum, fit
-from tests.results.conftest import frame_of, simulate
+from tests.support.frames import frame_of, simulate, three_player_games
 
 ELO = 400 / math.log(10)
 
@@ -59,21 +59,6 @@ def test_fit_matches_glm_oracle(seed, pools):
     np.testing.assert_allclose(result.se, se, rtol=1e-6)
     np.testing.assert_allclose(result.advantage_se, adv_se, rtol=1e-6)
     assert abs(result.elo.mean()) < 1e-9
-
-
-def three_player_games():
-    """Strengths 4:2:1 and a first-player factor of 2, data fitting the model exactly."""
-    games = []
-    def add(first, second, won, lost, drawn=0):
-        games.extend([(first, second, first)] * won + [(first, second, second)] * lost
-                     + [(first, second, None)] * drawn)
-    add("A", "B", 4, 1)          # odds 4/2 * 2 = 4
-    add("B", "A", 0, 0, 2)       # odds 2/4 * 2 = 1: two draws
-    add("A", "C", 8, 1)          # odds 4/1 * 2 = 8
-    add("C", "A", 1, 2)          # odds 1/4 * 2 = 1/2
-    add("B", "C", 4, 1)          # odds 2/1 * 2 = 4
-    add("C", "B", 1, 1)          # odds 1/2 * 2 = 1
-    return games
 
 
 def test_three_players_by_hand():

@@ -11,9 +11,8 @@ from hexarena.results.rating.counts import aggregate
 from hexarena.results.rating.ratings import fit
 from hexarena.results.rating.report import build_reports, render_text, summary_table
 from hexarena.results.rating.tables import RATING_COLUMNS, advantage_table, crosstable, los_table, ratings_table
-from tests.results.conftest import frame_of, simulate
-from tests.results.test_load import record
-from tests.results.test_ratings import three_player_games
+from tests.support.frames import frame_of, simulate, three_player_games
+from tests.support.records import record
 
 
 @pytest.fixture

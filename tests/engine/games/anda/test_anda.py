@@ -10,7 +10,7 @@ from hexarena.engine.actions import Keep, Komi, Pair, Pass, Place, Swap
 from hexarena.engine.games.anda.state import RULES, AndaState, opening_pairs
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition, UnknownVariant
-from tests.engine import boards
+from tests.support import boards
 
 
 def state(spec: str, n: int = 5, to_move: str = "b", **keys: str) -> AndaState:

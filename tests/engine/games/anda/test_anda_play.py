@@ -11,7 +11,7 @@ from hexarena.engine.actions import Pass, Place
 from hexarena.engine.games.anda.state import RULES, AndaState
 from hexarena.engine.games.anda.board import analyse
 from hexarena.engine.core import Colour
-from tests.engine.playthrough import playthrough
+from tests.support.playthrough import playthrough
 
 
 def oracle_place(state: AndaState, s: int) -> tuple[int, int] | None:
@@ -71,8 +71,9 @@ def oracle_extra(state: AndaState, parent: AndaState | None) -> None:
     check_against_oracle(state)
 
 
-@pytest.mark.parametrize("n,seed,balance,plies", [(7, 1, "pie", None), (9, 2, "pie", None),
-                                                  (9, 4, "nopie", 120), (11, 3, "nopie", 90)])
+@pytest.mark.parametrize("n,seed,balance,plies", [(7, 1, "pie", None), pytest.param(9, 2, "pie", None, marks=pytest.mark.slow),
+                                                  pytest.param(9, 4, "nopie", 120, marks=pytest.mark.slow),
+                                                  pytest.param(11, 3, "nopie", 90, marks=pytest.mark.slow)])
 def test_random_playthrough(n, seed, balance, plies):
     # whole games at n=7 and 9; a shorter stretch (first turns and middle game) elsewhere
     start = RULES.new_game(RULES.variant(n, [balance]), 3)
@@ -82,7 +83,7 @@ def test_random_playthrough(n, seed, balance, plies):
 
 
 @pytest.mark.parametrize("n,seed,opening", [(3, 5, "features"), (4, 6, "cells"), (5, 7, "features"),
-                                            (5, 8, "cells"), (7, 9, "features")])
+                                            (5, 8, "cells"), pytest.param(7, 9, "features", marks=pytest.mark.slow)])
 def test_incremental_engine_matches_oracle(n, seed, opening):
     start = RULES.new_game(RULES.variant(n, ["nopie", f"opening={opening}"]), 4)
     playthrough(start, seed, max_plies=RULES.ply_cap(n), extra=oracle_extra)

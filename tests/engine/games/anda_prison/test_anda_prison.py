@@ -9,36 +9,15 @@ from __future__ import annotations
 import pytest
 
 from hexarena.engine import registry
-from hexarena.engine.actions import Accept, Decline, Keep, Komi, Pair, Place, Propose, Release, Resign, Swap
+from hexarena.engine.actions import Accept, Decline, Keep, Komi, Place, Propose, Release, Resign, Swap
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove
-from tests.engine import boards
+from tests.support.anda_prison import pair, place, sites, state
 
 B, W = Colour.BLACK, Colour.WHITE
 
 
-def state(spec: str = "", n: int = 5, to_move: str = "b", **keys: str):
-    """A state from `"B a1 b2 / W c3"`, the side to move and position keys (`phase="play"`)."""
-    return boards.state("anda-prison", n, spec, to_move, **keys)
-
-
-def sites(state_, *names: str) -> int:
-    bb = 0
-    for name in names:
-        bb |= 1 << state_.board.parse(name)
-    return bb
-
-
-def place(s, name: str):
-    return s.play(Place(s.board.parse(name)))
-
-
-def pair(s, a: str, b: str):
-    x, y = s.board.sorted_sites((s.board.parse(a), s.board.parse(b)))
-    return Pair(x, y)
-
-
-# -- docs/rules/anda-prison.md ---------------------------------------------------------------------
+# -- RULES.md section 3 -------------------------------------------------------------------------
 
 def test_b_t2_one_point_eye_cannot_be_filled_even_to_capture():
     s = state("B a3 b3 c3 c2 c1 e9 / W a2 b1 b2 i9 i5")

@@ -16,40 +16,10 @@ from hexarena.engine.actions import Pair, Place, Propose
 from hexarena.engine.games.anda_prison.board import analyse
 from hexarena.engine.core import Colour, Termination
 from hexarena.engine.geometry import iter_bits
-from tests.engine.playthrough import playthrough
+from tests.support.anda_prison import agree, oracle
+from tests.support.playthrough import playthrough
 
 INFO = registry.get("anda-prison")
-
-
-def oracle(state, cells: tuple[int, ...]) -> tuple[int, int] | None:
-    """(own, enemy) stones after placing `cells` for the mover, or None when illegal."""
-    board = state.board
-    me = state.to_move
-    own, enemy = (state.black, state.white) if me is Colour.BLACK else (state.white, state.black)
-    for s in cells:
-        own |= 1 << s
-    empty = board.mask & ~(own | enemy)
-    if any(R.smothered(board, R.group_at(board, own, s), enemy, empty) for s in cells):
-        return None
-    dead_own = sum(g for g in R.groups(board, own) if R.smothered(board, g, enemy, empty))
-    dead_enemy = sum(g for g in R.groups(board, enemy) if R.smothered(board, g, own, empty))
-    own2, enemy2 = own & ~dead_own, enemy & ~dead_enemy
-    empty2 = board.mask & ~(own2 | enemy2)
-    if any(R.smothered(board, R.group_at(board, own2, s), enemy2, empty2) for s in cells):
-        return None
-    if enemy and not enemy2 and me.other in state.annihilated:
-        return None
-    return own2, enemy2
-
-
-def agree(state, site: int) -> None:
-    """The engine and the oracle agree on placing at `site` (legality and the resulting board)."""
-    want = oracle(state, (site,))
-    assert (want is not None) == bool(state.legal_cells() >> site & 1), (state.position(), state.board.name(site))
-    if want is not None:
-        child = state.play(Place(site))
-        got = (child.black, child.white) if state.to_move is Colour.BLACK else (child.white, child.black)
-        assert got == want, (state.position(), state.board.name(site))
 
 
 def same_layout(state) -> None:
@@ -122,7 +92,8 @@ def invariants(rng: random.Random):
 
 
 @pytest.mark.parametrize("n, balance, seed", [
-    (7, "pie", 1), (7, "nopie", 2), (7, "corners", 3), (9, "pie", 4), (9, "nopie", 5),
+    (7, "pie", 1), (7, "nopie", 2), (7, "corners", 3),
+    pytest.param(9, "pie", 4, marks=pytest.mark.slow), pytest.param(9, "nopie", 5, marks=pytest.mark.slow),
 ])
 def test_playthrough(n, balance, seed):
     start = INFO.new_game(INFO.variant(n, [balance]), seed % 3)

@@ -12,7 +12,7 @@ import pytest
 
 from hexarena.engine import registry
 
-from .test_anda_prison_play import agree, oracle
+from tests.support.anda_prison import agree, oracle
 
 INFO = registry.get("anda-prison")
 

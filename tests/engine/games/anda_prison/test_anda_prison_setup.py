@@ -7,7 +7,7 @@ from hexarena.engine import registry
 from hexarena.engine.actions import Keep, Komi, Pair, Pass, Place, Propose, Release, Swap
 from hexarena.engine.core import Colour
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition, UnknownVariant
-from tests.engine.games.anda_prison.test_anda_prison import pair, place, sites, state
+from tests.support.anda_prison import pair, place, sites, state
 
 B, W = Colour.BLACK, Colour.WHITE
 INFO = registry.get("anda-prison")

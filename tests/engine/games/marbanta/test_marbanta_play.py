@@ -15,8 +15,8 @@ from hexarena.engine.games.marbanta.state import RULES, MarbantaState
 from hexarena.engine.games.marbanta.moves import count_groups, free_sites, new_groups, tables
 from hexarena.engine.games.marbanta import sample as marbanta_sample
 from hexarena.engine.games.marbanta.sample import chain_group, sample_group
-from tests.engine.playthrough import playthrough
-from tests.engine.games.marbanta.test_marbanta import board
+from tests.support.playthrough import playthrough
+from tests.support.marbanta import board
 
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
 
@@ -182,7 +182,8 @@ def _bits(bb: int):
         bb ^= low
 
 
-@pytest.mark.parametrize("n, seed, balance", [(7, 1, "pie"), (7, 2, "nopie"), (9, 3, "pie"), (11, 4, "nopie")])
+@pytest.mark.parametrize("n, seed, balance", [(7, 1, "pie"), (7, 2, "nopie"), pytest.param(9, 3, "pie", marks=pytest.mark.slow),
+                                              pytest.param(11, 4, "nopie", marks=pytest.mark.slow)])
 def test_seeded_playthroughs(n, seed, balance):
     start = RULES.new_game(RULES.variant(n, [balance]), 0)
     end = playthrough(start, seed, extra=marbanta_invariants)

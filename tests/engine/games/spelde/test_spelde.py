@@ -8,8 +8,8 @@ from hexarena.engine.actions import Place, Split, Swap
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition
 from hexarena.engine.games.spelde.flips import bad_stones, flip_sets, splits
-from tests.engine.boards import state
-from tests.engine.playthrough import playthrough
+from tests.support.boards import state
+from tests.support.playthrough import playthrough
 
 RULES = registry.get("spelde")
 
@@ -218,9 +218,11 @@ def test_splits_helper():
 
 # -- seeded random playthroughs ------------------------------------------------------------
 
-@pytest.mark.parametrize("n, flips, seed, plies", [(5, "literal", 1, 999), (6, "literal", 2, 999),
-                                                    (7, "literal", 3, 40), (5, "dense", 4, 999),
-                                                    (5, "standard", 5, 999), (6, "standard", 6, 999)])
+@pytest.mark.parametrize("n, flips, seed, plies", [pytest.param(5, "literal", 1, 999, marks=pytest.mark.slow),
+                                                    (6, "literal", 2, 999), (7, "literal", 3, 40),
+                                                    pytest.param(5, "dense", 4, 999, marks=pytest.mark.slow),
+                                                    pytest.param(5, "standard", 5, 999, marks=pytest.mark.slow),
+                                                    pytest.param(6, "standard", 6, 999, marks=pytest.mark.slow)])
 def test_random_playthrough_invariants(n, flips, seed, plies):
     def extra(s, parent):
         assert (s.legal_cells() == 0) == (s.outcome() is not None)

@@ -9,7 +9,7 @@ from hexarena.engine.core import Colour, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition, UnknownVariant
 from hexarena.engine.games.vaxandis.state import RULES
 
-from .test_vaxandis_helpers import board, names, stacks_of
+from tests.support.vaxandis import board, names, naive_moves, naive_places, stacks_of
 
 
 def moves_from(state, site: str) -> set[str]:
@@ -250,3 +250,11 @@ def test_tokens_syntax_versus_illegal():
         state.play(Resign())
     with pytest.raises(IllegalMove, match="off the board"):
         state.play(Place(-1))
+
+
+def test_oracle_agrees_with_v_t2():
+    """The oracle itself reproduces RULES.md V-T2 (so comparing against it means something)."""
+    state = board("B1 e5 e8 / W1 a1")
+    got = {f"{state.board.name(s)}-{state.board.name(d)}" for s, d in naive_moves(state)}
+    assert got == {"e8-e6", "e8-e4", "e8-e3", "e8-e2", "e8-e1", "e5-e7", "e5-e9"}
+    assert len(naive_places(board("B1 e5"))) == 61 - 7

@@ -12,8 +12,8 @@ from hexarena.engine.errors import IllegalMove
 from hexarena.engine.games.vaxandis.state import RULES, VaxandisState
 from hexarena.engine.games.vaxandis.moves import heights_of
 
-from tests.engine.playthrough import playthrough
-from .test_vaxandis_helpers import board, naive_after, naive_moves, naive_places
+from tests.support.playthrough import playthrough
+from tests.support.vaxandis import board, naive_after, naive_moves, naive_places
 
 OPTIONS = [(f, t) for f in ("stack", "group") for t in ("path", "landing")]
 
@@ -109,7 +109,7 @@ def _bits(bb: int) -> set[int]:
 @pytest.mark.parametrize("size, tokens, seed, plies", [
     (4, [], 1, 400),
     (5, ["nopie", "touch=landing"], 2, 300),
-    (6, ["freeze=group"], 3, 250),
+    pytest.param(6, ["freeze=group"], 3, 250, marks=pytest.mark.slow),
 ])
 def test_random_playthrough(size, tokens, seed, plies):
     state = RULES.new_game(RULES.variant(size, tokens), 0)
