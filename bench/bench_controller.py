@@ -32,19 +32,6 @@ at the load (``uptime``) too: on an idle machine a blocking read pays the
 wake-up of an idle core and the polled rows win; under load the spin finds
 the core taken and the rows converge.
 
-Measured on the 2-core reference machine, before -> after the fast path
-without a cancel scope (medians of 3 runs, each run alternated with one of
-the old code):
-
-* busy (load ~2.6, other work on the cores): raw pipe 7.5 us, polled 8.0,
-  trio pipe 18.8; controller 22.6 -> 13.3 us, 3.02x -> 1.79x the raw pipe;
-  no fast path 33.6 -> 31.2; controller alone 12.7 -> 4.3 us (of the old
-  12.7: ~5.7 the cancel scope, ~2.9 ResponseReader.feed, ~1.2 format_command).
-  With the load changing during a run, single runs range 1.7x-2.1x.
-* idle (load < 1, before only; this session had no idle window after):
-  raw pipe ~47-49 us, controller ~37-39 us (0.76-0.82x: the spin beats a
-  blocking read's wake-up), no fast path ~63-65 us.
-
 Goal: controller / raw pipe within 2x.
 """
 from __future__ import annotations

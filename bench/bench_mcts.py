@@ -1,7 +1,7 @@
 """MCTS speed and strength: `python -m bench.bench_mcts [--games N] [--seconds X] [--skip-strength]`.
 
 Speed, per game at its default size after 12 random plies: random playouts
-a second (the leaf evaluation of MCTS before issue 18), evaluations a second
+a second (a leaf evaluation of MCTS by random playout), evaluations a second
 of the game's evaluator now (players.games.evaluator_for), and MCTS
 iterations a second in a 0.5 s search. Strength: in-process games at the
 smallest recommended size of `mcts:Xs` against `random`, `greedy` and

@@ -5,7 +5,7 @@
 
 Plays N games of Spelde n=6 between two `python -m hexarena.players random`
 engines (the built-in random player: it answers `genmove` at once, so it is
-the "instant random engine" of issue 15; no lighter engine is needed) at
+an instant random engine; no lighter engine is needed) at
 Fischer 0.1 s + 0.01 s (margin 0.05 s), through a real
 ``hexarena.referee.tournament.run`` into a temporary folder (journal, SGFs,
 engine logs: everything a tournament writes), with J workers, once with
@@ -19,24 +19,11 @@ Figures:
 * referee overhead/action  p50 and p99 of the wall time per action inside
                          the turn loop not spent inside an engine channel's
                          command (the `overhead` hook of ``referee.tournament.run.run``).
-                         Goal (issue 15): p50 <= 0.3 ms, p99 <= 2 ms.
+                         Goal: p50 <= 0.3 ms, p99 <= 2 ms.
 * raw pipe round trip    p50 and p99 of an echo round trip through a pipe to
                          a child process (blocking os.write/os.read), measured
                          in the same run just before the soak: the floor.
 Ratios are to bench.common.baseline_us() measured in the same run.
-
-Measured 2026-11-24 on 2 cores shared with other work (load ~1.7),
-`python -m bench.bench_soak --games 500` (-j 2, restart per game; 44,598
-actions in 103.5 s, all 500 games ended by the rules, baseline 310 us):
-
-    games/s 4.8, actions/s 431, time forfeits 0, games with a fault 0
-    ref overhead/action  p50 0.074 ms  p99 0.187 ms  (mean 0.081 ms)
-    raw pipe round trip  p50 0.063 ms  p99 0.117 ms
-
-The referee's own time per action is close to one raw pipe round trip and
-within the issue's goals; the throughput (431 actions/s against the goal of
-2,000) is bounded by starting two Python engines per game, which engine
-reuse (``restart = "fault"``) is meant to remove.
 """
 from __future__ import annotations
 

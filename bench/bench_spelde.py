@@ -5,7 +5,7 @@ empty board (balance `nopie`, flips `literal`) and plays ``random_action``
 (uniform site, then a uniform valid flip set per adjacent group) until the
 player to move has no placement. Times are CPU time of this process (robust
 on a shared machine); ratios are to ``bench.common.baseline_us()`` measured in
-the same run. Goal (issue 2): a playout at n=6 under 2 ms on 2 cores.
+the same run. Goal: a playout at n=6 under 2 ms on 2 cores.
 """
 from __future__ import annotations
 

@@ -5,8 +5,8 @@
 Each figure is the median over RUNS (default 15) fresh processes of the wall
 time from spawn to the answer of `1 protocol_version` (the referee's first
 command; it waits for exactly this), in milliseconds. The runs of the
-commands alternate, so load on the machine falls on both alike. Goal
-(issue 15): `hexarena engine` within 1.5x of `python -m hexarena.players`.
+commands alternate, so load on the machine falls on both alike. Goal:
+`hexarena engine` within 1.5x of `python -m hexarena.players`.
 A bare `python -c pass` start is printed as the floor.
 """
 from __future__ import annotations

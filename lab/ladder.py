@@ -7,7 +7,7 @@ and at its default size. Each game and size has its own folder
 ``OUT/<game>-<size>/`` with two tournaments:
 
 * ``mcts/``: a gauntlet of the faster MCTS against each of the others
-  (random, greedy, heuristic and the slower MCTS): every pairing the issue's
+  (random, greedy, heuristic and the slower MCTS): every pairing the ladder's
   criteria need, and the costly part;
 * ``base/``: a round robin of random, greedy and heuristic (cheap; it places
   them against each other in the same table);
@@ -215,7 +215,7 @@ def signed(elo: float) -> str:
 
 
 def criteria(tournaments: dict[str, list[GameRecord]], fast: str, slow: str) -> list[str]:
-    """The issue's measures, as Markdown rows: the faster MCTS's score against each other
+    """The ladder's measures, as Markdown rows: the faster MCTS's score against each other
     player (the gauntlet's games; against the slower MCTS the doubling tournament's too),
     and the slower one's Elo over it from the game pairs of both (95% interval)."""
     mcts = [k for k in ("mcts", "doubling") if tournaments.get(k)]
@@ -250,7 +250,7 @@ def gain(elo: float, low: float) -> str:
 def doubling_per_game(args: argparse.Namespace, played: dict[Path, dict[str, list[GameRecord]]]) -> list[str]:
     """The doubling per game: the slower MCTS's Elo over the faster one from the game pairs of
     every size of the game played so far (gauntlets and doubling tournaments together), as
-    Markdown rows; the issue asks for a gain "in every game". `played`: each folder's journals."""
+    Markdown rows; the bar is a gain "in every game". `played`: each folder's journals."""
     fast, slow = names(args)
     by_game: dict[str, list[tuple[str, list[Pair]]]] = {}
     for folder, records in played.items():
@@ -391,20 +391,20 @@ def kept_sections(text: str) -> dict[str, list[str]]:
 ROW = re.compile(r"^\| (\S+) vs (\S+) \| (\d+) \| (\d+)-(\d+)-(\d+) \| ([\d.]+)% \|(?: \S+ ([+-]\S+) \[(\S+), (\S+)\])?")
 LEFT = re.compile(r"^Left to the ladder's counts: (\d+) games, about ([\d.]+) hours")
 LOSSES = re.compile(r"^\| MCTS time losses \| (\d+) \| (\d+) \|")
-#: The issue's bar for the faster MCTS's score against each base player: (percent, reached
+#: The bar for the faster MCTS's score against each base player: (percent, reached
 #: at the bar itself?) (">= 95%" against random, ">= 75%" against greedy, "beats" heuristic).
 BARS = {"random": (95.0, True), "greedy": (75.0, True), "heuristic": (50.0, False)}
 
 
 def summary(args: argparse.Namespace, body: list[str], missing: list[str]) -> list[str]:
-    """Where the issue's criteria stand, one row per section of `body` (fresh or kept),
+    """Where the ladder's criteria stand, one row per section of `body` (fresh or kept),
     read back from the sections' own criteria rows; then the commands that play what is
     still short of the ladder's counts (`missing`: the folders not started)."""
     fast, slow = names(args)
     out = ["## Where the criteria stand", "",
            f"Per game and size: `{fast}`'s score against each player (the bar: >= 95% against random, "
            f">= 75% against greedy, > 50% against heuristic), `{slow}`'s Elo over `{fast}` at that size "
-           "(\"yes\" when its 95% interval is above 0; the issue asks for a gain in every game, which the "
+           "(\"yes\" when its 95% interval is above 0; the bar is a gain in every game, which the "
            "table after this one judges with every size's pairs together) and MCTS's time losses. "
            "\"so far\": fewer games than the ladder's count for that size.", "",
            "| game-size | vs random | vs greedy | vs heuristic | doubling the time | time losses |",

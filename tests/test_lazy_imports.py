@@ -1,4 +1,4 @@
-"""Startup cost: nothing imports pandas unless it computes ratings (issue 15). No timing here
+"""Startup cost: nothing imports pandas unless it computes ratings. No timing here
 (bench/bench_startup.py measures it); these tests look at sys.modules in a fresh interpreter."""
 from __future__ import annotations
 

@@ -259,7 +259,7 @@ def test_andas_candidates_are_its_legal_actions(seed: int) -> None:
 
 
 def test_andas_candidates_try_the_join_that_smothers_both_enemy_groups_first() -> None:
-    """RULES.md A-T3: B b2 d2 / W f7 h6, Black c2 joins b2 and d2 and smothers both white
+    """docs/rules/anda.md, A-T3: B b2 d2 / W f7 h6, Black c2 joins b2 and d2 and smothers both white
     stones (Black wins): MCTS tries it first."""
     state = boards.state("anda", 5, "B b2 d2 / W f7 h6", "b", first="-")
     order = candidates_for(state)(state, random.Random(0))

@@ -53,7 +53,7 @@ def test_fischer_clock_spends_and_adds_the_increment():
 
 
 def test_under_a_clock_there_is_no_hidden_move_cap():
-    # issue 15: 60 s on the clock, a 4 s move is fine unless a cap is set explicitly
+    # 60 s on the clock, a 4 s move is fine unless a cap is set explicitly
     clock = Clock(Limits(main=60, increment=1))
     assert clock.budget(0) == 60 and clock.charge(0, 4)
     assert clock.left[0] == 57

@@ -45,7 +45,7 @@ def test_no_preflight_plays_and_voids_instead(tmp_path):
     assert "1 void" in result.output
 
 
-# -- entrants and variants (issue 14) ------------------------------------------------------------
+# -- entrants and variants ---------------------------------------------------------------------
 
 #: A real random engine that plays only Spelde, and refuses the `nopie` balance.
 PICKY = [sys.executable, "-c", (
