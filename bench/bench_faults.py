@@ -35,7 +35,8 @@ from tempfile import TemporaryDirectory
 import trio
 
 from bench.common import baseline_us, table
-from bench.faulty_engines import alive, fake_argv, logs_with, pids_in, start_referee, write_config
+from tests.support.fakes import alive, fake_argv, pids_in
+from tests.support.referee_run import logs_with, start_referee, write_config
 from hexarena.referee.game.clock import Limits
 from hexarena.referee.game.match import Seat, Setup, play_game
 from hexarena.referee.engines.process import EngineProcess, open_engine

@@ -21,6 +21,7 @@ from hexarena.engine.game import GameInfo, GameState, Variant
 from hexarena.players import Budget, MctsBot, greedy_bot, heuristic_bot, random_bot
 from hexarena.players.games import evaluator_for
 from hexarena.players.base import Bot, Player
+from tests.support.positions import walk
 
 
 def playouts_per_second(state: GameState, seconds: float = 1.0) -> tuple[float, float]:
@@ -80,15 +81,6 @@ def evaluations_per_second(state: GameState, evaluator, seconds: float = 1.0) ->
     return count / (time.perf_counter() - t0)
 
 
-def midgame(state: GameState, plies: int, seed: int = 4) -> GameState:
-    rng = random.Random(seed)
-    for _ in range(plies):
-        if state.outcome() is not None:
-            break
-        state = state.play(state.random_action(rng))
-    return state
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=4, help="games per pairing (default %(default)s)")
@@ -101,7 +93,7 @@ def main() -> None:
     rows = []
     for gid in registry.playable():
         info = registry.get(gid)
-        state = midgame(info.new_game(info.variant(None), 0), 12)
+        state = walk(info.new_game(info.variant(None), 0), 12)
         rate, length = playouts_per_second(state)
         evaluator = evaluator_for(state)
         after = evaluations_per_second(state, evaluator)

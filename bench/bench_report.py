@@ -20,56 +20,16 @@ and prints the page's size. Goal: report under ~2 s for 1,000 games.
 from __future__ import annotations
 
 import os
-import random
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from bench.common import table
-from hexarena.engine import registry
-from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.results.page.html_report import write_report
-from hexarena.results.record.game import Ending, GameRecord
-from hexarena.results.record.journal import JournalWriter
-from hexarena.results.record.sgf import sgf_text
 from hexarena.results.page.replay import replay_record
 from hexarena.results.page.replay_cache import CACHE_NAME, ReplayCache
-
-PLAYERS = ("alpha", "beta", "gamma", "delta")
-
-
-def build_folder(folder: Path, games: int, seed: int = 1, cap: int = 80) -> None:
-    """A tournament folder of `games` seeded random games (`cap` plies at most each)."""
-    rng = random.Random(seed)
-    ids = registry.playable()
-    (folder / "games").mkdir(parents=True, exist_ok=True)
-    with JournalWriter(folder / "journal.jsonl") as journal:
-        for k in range(games):
-            gid = ids[k % len(ids)]
-            info = registry.get(gid)
-            size = min(info.sizes)
-            first, second = rng.sample(PLAYERS, 2)
-            variant = info.variant(size)
-            state = info.new_game(variant, 0)
-            actions: list[tuple[Colour, str]] = []
-            while state.outcome() is None and len(actions) < cap:
-                action = state.random_action(rng)
-                actions.append((state.to_move, state.format(action)))
-                state = state.play(action)
-            outcome = state.outcome() or state.adjudicate()
-            if outcome.termination is Termination.PLY_CAP and rng.random() < 0.3:
-                outcome = Outcome(rng.choice((Colour.BLACK, Colour.WHITE)), Termination.RESIGN)
-            winner = {Colour.BLACK: first, Colour.WHITE: second, None: None}[outcome.winner]
-            record = GameRecord(
-                id=f"{gid}-{size}/{k:04d}", game=gid, size=size, variant=info.describe(variant).partition(" ")[2],
-                first=first, second=second, black=first, white=second, winner=winner, result=outcome.result(),
-                termination=Ending(outcome.termination.value), plies=len(actions),
-                sgf=f"games/{gid}-{size}-{k:04d}.sgf", actions=[a for _, a in actions],
-                colours="".join(c.letter for c, _ in actions))
-            (folder / record.sgf).write_text(sgf_text(record, info.sgf_number), encoding="utf-8")
-            journal.append(record)
-
+from tests.support.folders import build_folder
 
 def main() -> None:
     args = sys.argv[1:]

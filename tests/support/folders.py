@@ -1,6 +1,6 @@
 """A tournament folder as the referee leaves it (journal.jsonl and games/*.sgf, written by the
 record's own SGF writer) from seeded random games of the five games, for the report's tests.
-(bench/bench_report.py builds its folders the same way; bench and tests share no code.)"""
+bench/bench_report.py times the report on such folders."""
 from __future__ import annotations
 
 import random
