@@ -18,7 +18,7 @@ from hexarena.results.sprt import MODELS, SprtSettings, evaluate, pairs, unpaire
 from hexarena.results.sprt_tracker import SprtTracker
 
 if TYPE_CHECKING:           # imported when used: `hexarena engine` loads this module too
-    from hexarena.referee.tournament.config import SprtConfig, TournamentConfig
+    from hexarena.referee.tournament.config import TournamentConfig
 
 
 def schedule_pairs(config: TournamentConfig) -> dict[str, tuple[str, int, str, int]]:

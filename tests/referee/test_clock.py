@@ -8,7 +8,7 @@ import pytest
 import trio
 import trio.testing
 
-from hexarena.engine.core import Colour, Termination
+from hexarena.engine.core import Termination
 from hexarena.protocol.controller import EngineCrashed, EngineTimeout, ProtocolViolation
 from hexarena.referee.game.clock import Clock, Limits
 from hexarena.referee.game.match import Seat, Setup, play_game
