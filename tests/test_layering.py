@@ -371,6 +371,7 @@ OUTSIDE: dict[str, set[str]] = {
     "bench/tests": {"bench"},
     "lab": {"lab", "bench"},
     "lab/tests": {"lab", "tests"},
+    "examples": set(),                # stand-alone programs for engine authors to copy
 }
 
 
@@ -403,7 +404,7 @@ def outside_violations(rel: str, source: str) -> list[str]:
         parts = name.split(".")
         if parts[0] in OURS:
             out.append(f"{where}: import hexarena.{parts[0]}, not {parts[0]} (not an installed name)")
-        elif parts[0] in ("tests", "bench", "lab") and parts[0] not in OUTSIDE[folder]:
+        elif parts[0] in ("tests", "bench", "lab", "examples") and parts[0] not in OUTSIDE[folder]:
             out.append(f"{where}: {folder} must not import {parts[0]}")
         elif parts[0] == "tests" and parts[1:2] != ["support"] and not rel.startswith("tests/support/"):
             out.append(f"{where}: import test helpers from tests.support, not {'.'.join(parts[:2])}")
@@ -412,7 +413,7 @@ def outside_violations(rel: str, source: str) -> list[str]:
 
 def outside_sources() -> list[tuple[str, str]]:
     return [(path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8"))
-            for top in ("tests", "bench", "lab") for path in sorted((ROOT / top).rglob("*.py"))]
+            for top in ("tests", "bench", "lab", "examples") for path in sorted((ROOT / top).rglob("*.py"))]
 
 
 def test_tests_bench_and_lab_keep_their_imports():
