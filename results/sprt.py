@@ -27,6 +27,9 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from hexarena.engine.errors import RulesError
+from hexarena.engine.numbers import whole
+
 from .records import GameRecord
 
 MODELS = ("normalized", "logistic")
@@ -314,8 +317,10 @@ def pentanomial(pair_list: Iterable[Pair]) -> list[int]:
 
 
 def _number(game_id: str) -> int:
-    tail = game_id.rpartition("/")[2]
-    return int(tail) if tail.isdigit() else 0
+    try:
+        return whole(game_id.rpartition("/")[2], "game number")
+    except RulesError:
+        return 0
 
 
 # -- the state of a test ----------------------------------------------------------------------

@@ -38,6 +38,7 @@ def play(tmp_path: Path, mode: str, at: int = 0, first_is_fake: bool = False):
     ("hang", 2, Termination.TIME, "+T"),
     ("illegal", 3, Termination.ILLEGAL, "+F"),
     ("malformed", 2, Termination.MALFORMED, "+F"),
+    ("huge-number", 2, Termination.MALFORMED, "+F"),
     ("refuse", 1, Termination.MALFORMED, "+F"),
     ("wrong-id", 2, Termination.CRASH, "+F"),
     ("garbage", 1, Termination.CRASH, "+F"),
@@ -52,6 +53,13 @@ def test_a_fault_in_play_forfeits_the_game_of_the_faulty_engine(tmp_path, mode, 
     assert report.faulty == (None if mode == "resign" else mode)
     loser = report.outcome.winner.other
     assert report.name_of(loser) == mode
+
+
+def test_a_number_of_thousands_of_digits_forfeits_as_malformed_with_a_short_reason(tmp_path):
+    report = play(tmp_path, "huge-number", 1, first_is_fake=True)
+    assert report.result == "W+F" and report.outcome.termination is Termination.MALFORMED
+    assert report.reason == (f"huge-number answered 'a{'9' * 23}'... (5001 characters): row of site a "
+                             f"{'9' * 24!r}... (5000 characters) has more than 20 digits")
 
 
 @pytest.mark.parametrize("mode", ["crash-start", "hang-start", "v1", "nogame", "nosize"])
