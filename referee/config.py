@@ -93,14 +93,23 @@ def player_cmd(name: str) -> tuple[str, ...]:
 
 
 def load(path: str | Path) -> TournamentConfig:
-    """Read and validate a TOML file; ConfigError on any defect, OSError if unreadable."""
-    source = str(path)
-    text = Path(path).read_text(encoding="utf-8")
+    """Read and validate a TOML file; ConfigError on any defect (text that is not UTF-8 too),
+    OSError if unreadable."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(str(path), "", f"not UTF-8 text: {exc}") from None
+    return loads(text, str(path), Path(path).parent)
+
+
+def loads(text: str, source: str = "<config>", base: Path | None = None) -> TournamentConfig:
+    """Validate the text of a TOML config (`source` names it in errors; `base` as in from_dict);
+    ConfigError on any defect."""
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:   # TOMLDecodeError, or int()'s digit limit on an integer of thousands of digits
         raise ConfigError(source, "", f"not valid TOML: {exc}") from None
-    return from_dict(data, source, key_lines(text), Path(path).parent)
+    return from_dict(data, source, key_lines(text), base)
 
 
 def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None = None,
@@ -330,6 +339,8 @@ def _openings(ctx: _Ctx, entry: dict, key: str, spec: GameSpec) -> GameSpec:
             lines = [(f"{path}:{no}", text) for no, text in op.read_file(path)]
         except OSError as exc:
             raise ctx.error(f"{key}.openings", f"cannot read {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise ctx.error(f"{key}.openings", f"{path} is not UTF-8 text: {exc}") from None
         if not lines:
             raise ctx.error(f"{key}.openings", f"{path} holds no opening")
     elif raw is not None:
