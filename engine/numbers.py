@@ -30,7 +30,7 @@ __all__ = ["MAX_DIGITS", "SHOWN", "whole", "integer", "decimal", "shown"]
 #: The most digits a number may have: 2**64 has 20, more than any count, id, size or time needs.
 MAX_DIGITS = 20
 #: How many characters of a bad text an error message quotes.
-SHOWN = 24
+SHOWN = 60
 
 _DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?\Z")
 

@@ -8,7 +8,7 @@ import pytest
 from hexarena.engine import registry
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition
 from hexarena.engine.geometry import hexagon
-from hexarena.engine.numbers import MAX_DIGITS, decimal, integer, whole
+from hexarena.engine.numbers import MAX_DIGITS, SHOWN, decimal, integer, whole
 from hexarena.engine.position import parse_position
 
 HUGE = "9" * 5000                   # past int()'s 4,300-digit limit
@@ -38,7 +38,7 @@ def test_whole_refuses_what_is_not_ascii_digits(text: str) -> None:
 def test_whole_refuses_more_digits_than_the_bound_quoting_a_part() -> None:
     with pytest.raises(InvalidNotation) as info:
         whole(HUGE, "komi")
-    assert _short(info) == f"komi {'9' * 24!r}... (5000 characters) has more than {MAX_DIGITS} digits"
+    assert _short(info) == f"komi {'9' * SHOWN!r}... (5000 characters) has more than {MAX_DIGITS} digits"
     with pytest.raises(InvalidNotation, match="more than 3 digits"):
         whole("1234", "n", digits=3)
     with pytest.raises(InvalidNotation, match="more than 20 digits"):
@@ -48,7 +48,7 @@ def test_whole_refuses_more_digits_than_the_bound_quoting_a_part() -> None:
 def test_the_error_kind_and_the_key_form_are_the_callers() -> None:
     with pytest.raises(InvalidPosition, match=r"^ply=x: expected a whole number >= 0$"):
         whole("x", "ply=", InvalidPosition)
-    with pytest.raises(InvalidPosition, match=r"^ply=9{24}\.\.\. \(5000 characters\): expected a whole number "
+    with pytest.raises(InvalidPosition, match=rf"^ply=9{{{SHOWN}}}\.\.\. \(5000 characters\): expected a whole number "
                                               r">= 0 of at most 20 digits$"):
         whole(HUGE, "ply=", InvalidPosition)
 

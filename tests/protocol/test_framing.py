@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from hexarena.engine.numbers import SHOWN
 from hexarena.protocol.commands import ALL_COMMANDS
 from hexarena.protocol.engine_side import COMMANDS
 from hexarena.protocol.framing import Command, format_response, parse_command, preprocess
@@ -23,7 +24,7 @@ RULES: list[tuple[str, list[str], str]] = [
      ["123456789012345678901 protocol_version"],
      "? syntax error: command id '123456789012345678901' has more than 20 digits\n\n"),
     ("an id of thousands of digits too", ["9" * 5000 + " protocol_version"],
-     f"? syntax error: command id {'9' * 24!r}... (5000 characters) has more than 20 digits\n\n"),
+     f"? syntax error: command id {'9' * SHOWN!r}... (5000 characters) has more than 20 digits\n\n"),
     ("leading zeros: the id's value is echoed", ["007 protocol_version"], "=7 2\n\n"),
     ("failure echoes the id", ["5 frobnicate"], "?5 unknown command\n\n"),
     ("failure without id", ["frobnicate"], "? unknown command\n\n"),
@@ -69,7 +70,7 @@ RULES: list[tuple[str, list[str], str]] = [
     ("boardsize of other digits is a syntax error", ["1 boardsize \u0665"],
      "?1 syntax error: board size '\u0665' is not a whole number\n\n"),
     ("boardsize of thousands of digits is a syntax error", ["1 boardsize " + "9" * 5000],
-     f"?1 syntax error: board size {'9' * 24!r}... (5000 characters) has more than 20 digits\n\n"),
+     f"?1 syntax error: board size {'9' * SHOWN!r}... (5000 characters) has more than 20 digits\n\n"),
     ("cannot undo", ["1 undo"], "?1 cannot undo\n\n"),
     ("cannot score", ["1 final_score"], "?1 cannot score: the game is not over\n\n"),
     ("quit answers empty", ["9 quit"], "=9 \n\n"),

@@ -5,22 +5,23 @@ from __future__ import annotations
 
 import pytest
 
+from hexarena.engine.numbers import SHOWN
 from hexarena.players.serve import make_engine
 
 from .transcript import answer, engine
 
 HUGE = "9" * 5000
-CUT = f"{'9' * 24!r}... (5000 characters)"
+CUT = f"{'9' * SHOWN!r}... (5000 characters)"
 SPELDE_3 = "spelde {} b .../..../...../..../..."
 
 
 @pytest.mark.parametrize("line, expected", [
     ("play b a" + HUGE, "? syntax error: row of site a " + CUT + " has more than 20 digits"),
-    ("play b komi=" + HUGE, "? syntax error: komi=" + "9" * 24 + "... (5000 characters): expected a whole number "
+    ("play b komi=" + HUGE, "? syntax error: komi=" + "9" * SHOWN + "... (5000 characters): expected a whole number "
                             ">= 0 of at most 20 digits"),
     ("komi " + HUGE, "? syntax error: komi " + CUT + " has more than 20 digits"),
     ("boardsize " + HUGE, "? syntax error: board size " + CUT + " has more than 20 digits"),
-    ("boardsize -" + HUGE, "? syntax error: board size '-" + "9" * 23 + "'... (5001 characters) has more than "
+    ("boardsize -" + HUGE, "? syntax error: board size '-" + "9" * (SHOWN - 1) + "'... (5001 characters) has more than "
                            "20 digits"),
     ("time_left b " + HUGE + " 0", "? syntax error: seconds " + CUT + " has more than 20 digits"),
     ("time_left b 10 " + HUGE, "? syntax error: count " + CUT + " has more than 20 digits"),
@@ -28,7 +29,7 @@ SPELDE_3 = "spelde {} b .../..../...../..../..."
     ("kgs-time_settings fischer 60 " + HUGE, "? syntax error: increment " + CUT + " has more than 20 digits"),
     ("set_position " + SPELDE_3.format(HUGE), "? invalid position: size " + CUT + " has more than 20 digits"),
     ("set_position " + SPELDE_3.format(3) + " ply=" + HUGE,
-     "? invalid position: ply=" + "9" * 24 + "... (5000 characters): expected a whole number >= 0 of at most "
+     "? invalid position: ply=" + "9" * SHOWN + "... (5000 characters): expected a whole number >= 0 of at most "
                                              "20 digits"),
 ])
 def test_a_number_of_thousands_of_digits_is_a_syntax_error(line: str, expected: str) -> None:

@@ -11,6 +11,7 @@ import pytest
 import trio
 
 from hexarena.engine.core import Termination
+from hexarena.engine.numbers import SHOWN
 from hexarena.referee.clock import Limits
 from hexarena.referee.match import Seat, Setup, play_game
 from hexarena.referee.process import EngineProcess, EngineStartFailed, open_engine
@@ -58,8 +59,8 @@ def test_a_fault_in_play_forfeits_the_game_of_the_faulty_engine(tmp_path, mode, 
 def test_a_number_of_thousands_of_digits_forfeits_as_malformed_with_a_short_reason(tmp_path):
     report = play(tmp_path, "huge-number", 1, first_is_fake=True)
     assert report.result == "W+F" and report.outcome.termination is Termination.MALFORMED
-    assert report.reason == (f"huge-number answered 'a{'9' * 23}'... (5001 characters): row of site a "
-                             f"{'9' * 24!r}... (5000 characters) has more than 20 digits")
+    assert report.reason == (f"huge-number answered 'a{'9' * (SHOWN - 1)}'... (5001 characters): row of site a "
+                             f"{'9' * SHOWN!r}... (5000 characters) has more than 20 digits")
 
 
 @pytest.mark.parametrize("mode", ["crash-start", "hang-start", "v1", "nogame", "nosize"])
