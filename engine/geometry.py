@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .errors import IllegalMove, InvalidNotation
+from .numbers import shown, whole
 
 MIN_SIZE, MAX_SIZE = 2, 13
 
@@ -183,8 +184,8 @@ class Hexagon:
         """
         m = _CELL.match(text.lower())
         if not m or m.group(2).startswith("0"):
-            raise InvalidNotation(f"not a site: {text!r}")
-        b = self.bit(ord(m.group(1)) - 97, int(m.group(2)) - 1)
+            raise InvalidNotation(f"not a site: {shown(text)}")
+        b = self.bit(ord(m.group(1)) - 97, whole(m.group(2), f"row of site {m.group(1)}") - 1)
         if b is None:
             raise IllegalMove(f"{text.lower()} is off the board")
         return b

@@ -12,6 +12,7 @@ import re
 from .actions import WORDS, Action, Grow, Komi, Move, Pair, PieStones, Place, Resign, Split
 from .errors import IllegalMove, InvalidNotation
 from .geometry import Hexagon
+from .numbers import shown, whole
 
 _C = r"[a-z][0-9]+"
 _SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -31,22 +32,22 @@ def parse_action(token: str, board: Hexagon, forms: frozenset[type]) -> Action:
     if word is not None:
         if word is Resign or word in forms:
             return word()
-        raise InvalidNotation(f"{t!r} is not an action of this game")
+        raise InvalidNotation(f"{shown(t)} is not an action of this game")
     for pattern, shape in _SHAPES:
         m = pattern.match(t)
         if m:
             return _build(shape, m, t, board, forms)
-    raise InvalidNotation(f"not an action: {token!r}")
+    raise InvalidNotation(f"not an action: {shown(token)}")
 
 
 def _build(shape: str, m: re.Match[str], t: str, board: Hexagon, forms: frozenset[type]) -> Action:
     def want(cls: type) -> None:
         if cls not in forms:
-            raise InvalidNotation(f"{t!r} is not an action of this game")
+            raise InvalidNotation(f"{shown(t)} is not an action of this game")
 
     if shape == "komi":
         want(Komi)
-        return Komi(int(m.group(1)))
+        return Komi(whole(m.group(1), "komi="))
     if shape == "cell":
         want(Place)
         return Place(board.parse(m.group(1)))
@@ -77,7 +78,7 @@ def _build(shape: str, m: re.Match[str], t: str, board: Hexagon, forms: frozense
 def _distinct(board: Hexagon, names: list[str], t: str) -> list[int]:
     cells = [board.parse(x) for x in names]   # syntax checked by the pattern; off-board raises IllegalMove
     if len(set(cells)) != len(cells):
-        raise IllegalMove(f"{t}: a site is named twice")
+        raise IllegalMove(f"{shown(t)}: a site is named twice")
     return cells
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from .core import Colour
 from .errors import InvalidPosition
 from .geometry import MAX_SIZE, MIN_SIZE, hexagon
+from .numbers import shown, whole
 
 _SITE = re.compile(r"\.|[bw][0-9]*")
 
@@ -63,22 +64,20 @@ def parse_position(text: str) -> Position:
     if len(fields) < 4:
         raise InvalidPosition("expected GAME SIZE TO_MOVE BOARD [KEY=VALUE ...]")
     game, size_text, mover, board = fields[:4]
-    if not size_text.isdigit():
-        raise InvalidPosition(f"size {size_text!r} is not a number")
-    size = int(size_text)
+    size = whole(size_text, "size", InvalidPosition)
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise InvalidPosition(f"size {size} outside {MIN_SIZE}..{MAX_SIZE}")
     if mover.lower() not in ("b", "w"):
-        raise InvalidPosition(f"side to move {mover!r} is not b or w")
+        raise InvalidPosition(f"side to move {shown(mover)} is not b or w")
     stacks = _parse_board(board.lower(), size)
     keys: dict[str, str] = {}
     for item in fields[4:]:
         name, eq, value = item.partition("=")
         name = name.lower()
         if not eq or not name or not value:
-            raise InvalidPosition(f"{item!r} is not KEY=VALUE")
+            raise InvalidPosition(f"{shown(item)} is not KEY=VALUE")
         if name in keys:
-            raise InvalidPosition(f"key {name!r} given twice")
+            raise InvalidPosition(f"key {shown(name)} given twice")
         keys[name] = value.lower()
     return Position(game.lower(), size, Colour(mover.lower()), stacks, keys)
 
@@ -93,13 +92,13 @@ def _parse_board(board: str, n: int) -> dict[int, tuple[Colour, int]]:
         cols = [ci for ci in range(2 * n - 1) if abs(ci - ri) <= n - 1]
         tokens = _SITE.findall(row)
         if "".join(tokens) != row:
-            raise InvalidPosition(f"row {ri + 1}: unexpected character in {row!r}")
+            raise InvalidPosition(f"row {ri + 1}: unexpected character in {shown(row)}")
         if len(tokens) != len(cols):
             raise InvalidPosition(f"row {ri + 1} has {len(tokens)} sites, expected {len(cols)}")
         for ci, tok in zip(cols, tokens):
             if tok == ".":
                 continue
-            height = int(tok[1:]) if len(tok) > 1 else 1
+            height = whole(tok[1:], f"row {ri + 1}: height", InvalidPosition) if len(tok) > 1 else 1
             if height < 1:
                 raise InvalidPosition(f"row {ri + 1}: height {height} at {geo.name(ri * geo.width + ci)}")
             stacks[ri * geo.width + ci] = (Colour(tok[0]), height)
@@ -116,7 +115,7 @@ def read_keys(pos: Position, keys: Iterable[Key], also: Iterable[str] = ()) -> d
     known = {k.name for k in keys} | set(also)
     for name in pos.keys:
         if name not in known:
-            raise InvalidPosition(f"{pos.game} has no key {name!r}")
+            raise InvalidPosition(f"{pos.game} has no key {shown(name)}")
     sites = hexagon(pos.size).site_count
     return {k.name: k.read(pos.keys.get(k.name, k.default), sites) for k in keys}
 
@@ -167,9 +166,7 @@ def format_colours(colours: Iterable[Colour]) -> str:
 
 
 def parse_count(text: str, key: str) -> int:
-    if not text.isdigit():
-        raise InvalidPosition(f"{key}={text}: expected a whole number >= 0")
-    return int(text)
+    return whole(text, f"{key}=", InvalidPosition)
 
 
 def count_key(name: str) -> Key:
@@ -207,9 +204,9 @@ def pair_key(name: str) -> Key:
     """Two whole numbers >= 0, `B,W`, default `0,0` (`prison=`)."""
     def read(text: str, sites: int) -> tuple[int, int]:
         parts = text.split(",")
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        if len(parts) != 2:
             raise InvalidPosition(f"{name}={text}: expected B,W (two whole numbers)")
-        return int(parts[0]), int(parts[1])
+        return whole(parts[0], f"{name} of black", InvalidPosition), whole(parts[1], f"{name} of white", InvalidPosition)
     return Key(name, "0,0", read)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -145,7 +144,8 @@ def _split_name(text: str) -> tuple[str | None, str]:
                 type=click.Path(exists=True, dir_okay=False))
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help=f"Output folder (default: ./{DEFAULT_OUT}/<timestamp>; required with --resume).")
-@click.option("--games-per-pair", type=click.IntRange(1), default=None, help="Override the config.")
+@click.option("--games-per-pair", type=int, default=None,
+              help="Override the config (under the config's own limits).")
 @click.option("-j", "--concurrency", type=click.IntRange(1), default=None,
               help="Games at a time (default: the number of CPUs; with --cluster: what the workers take).")
 @click.option("--resume", is_flag=True, help="Continue the tournament in --out (void games are replayed).")
@@ -178,10 +178,10 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
             config = load_saved(out)
         else:
             config = config_mod.default_config()
+        if games_per_pair is not None:
+            config = config_mod.with_games_per_pair(config, games_per_pair)
     except (ConfigError, TournamentError) as exc:
         raise click.ClickException(str(exc)) from None
-    if games_per_pair is not None:
-        config = replace(config, games_per_pair=games_per_pair)
     if cluster is None:
         concurrency = concurrency or os.cpu_count() or 1
     supervise.run(config, _out_dir(out), concurrency or 1_000_000, resume=resume, quiet=quiet,

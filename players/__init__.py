@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from hexarena.engine.errors import RulesError
+from hexarena.engine.numbers import decimal, whole
+
 from .base import Bot, Budget
 from .greedy import greedy_bot
 from .heuristic import heuristic_bot
@@ -53,8 +56,8 @@ def get(name: str) -> Bot:
                              f"{', '.join(f'{b}:N' for b in BUDGETED)}") from None
     if count.endswith("s") and base in TIMED:
         try:
-            seconds = float(count[:-1])
-        except ValueError:
+            seconds = decimal(count[:-1], "X")
+        except RulesError:
             seconds = -1.0
         if not 0 < seconds <= MAX_SECONDS:
             raise ValueError(f"{name!r}: X in {base}:Xs must be seconds in (0, {MAX_SECONDS:g}]")
@@ -62,9 +65,13 @@ def get(name: str) -> Bot:
     if base not in BUDGETED:
         raise ValueError(f"bot {base!r} takes no budget; budgeted bots: "
                          f"{', '.join(f'{b}:N' for b in BUDGETED)}")
-    if not count.isdigit() or not 1 <= int(count) <= MAX_BUDGET:
+    try:
+        n = whole(count, "N")
+    except RulesError:
+        n = 0
+    if not 1 <= n <= MAX_BUDGET:
         raise ValueError(f"{name!r}: N must be a whole number from 1 to {MAX_BUDGET}")
-    return BUDGETED[base](int(count))
+    return BUDGETED[base](n)
 
 
 __all__ = ["BOTS", "BUDGETED", "TIMED", "Bot", "Budget", "MctsBot", "get", "greedy_bot",

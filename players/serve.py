@@ -17,6 +17,7 @@ from importlib import metadata
 from typing import IO, TextIO
 
 from hexarena.engine.game import GameState
+from hexarena.engine.numbers import whole
 from hexarena.protocol.clock import MoveClock
 from hexarena.protocol.commands import SEED_COMMAND
 from hexarena.protocol.engine_side import EngineSide
@@ -50,9 +51,9 @@ def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
 
     def reseed(eng: EngineSide, args: tuple[str, ...]) -> str:
         """`hexarena-seed N`: play from here as a process started with ``--seed N`` would."""
-        if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
+        if len(args) != 1:
             raise CommandError("syntax error: expected hexarena-seed N (a whole number)")
-        rng.seed(int(args[0]))
+        rng.seed(whole(args[0], "seed"))            # InvalidNotation: `syntax error`
         player.forget()
         return ""
 

@@ -9,11 +9,14 @@
 * `time_left COLOUR T S`: T seconds left on that colour's clock, S stones
   (Canadian) or periods (byo-yomi) left, 0 in main time or under Fischer.
 
-Every number is a whole number >= 0 (GTP v2); anything else is a `syntax error`.
+Every number is a whole number >= 0 (GTP v2) of at most 20 digits, read by
+``engine.numbers.whole``; anything else raises InvalidNotation, which the
+engine side answers `syntax error`.
 """
 from __future__ import annotations
 
 from hexarena.engine.core import Colour
+from hexarena.engine.numbers import whole
 
 from .clock import ClockKind, TimeControl, TimeLeft
 from .framing import CommandError
@@ -30,17 +33,11 @@ KGS_USAGE: dict[ClockKind, str] = {
 }
 
 
-def _whole(text: str, what: str) -> int:
-    if not (text.isascii() and text.isdigit()):
-        raise CommandError(f"syntax error: {what} {text!r} is not a whole number >= 0")
-    return int(text)
-
-
 def _numbers(args: tuple[str, ...], names: str, usage: str) -> list[int]:
     """`args` as whole numbers named by the words of `names`; `usage` in the syntax error."""
     if len(args) != len(names.split()):
         raise CommandError(f"syntax error: expected {usage}")
-    return [_whole(a, n.lower()) for a, n in zip(args, names.split())]
+    return [whole(a, n.lower()) for a, n in zip(args, names.split())]
 
 
 def time_settings(args: tuple[str, ...]) -> TimeControl:
@@ -82,4 +79,4 @@ def time_left(args: tuple[str, ...]) -> tuple[Colour, TimeLeft]:
         colour = Colour.parse(args[0])
     except ValueError:
         raise CommandError(f"syntax error: {args[0]!r} is not a colour (black, b, white, w)") from None
-    return colour, TimeLeft(float(_whole(args[1], "seconds")), _whole(args[2], "count"))
+    return colour, TimeLeft(float(whole(args[1], "seconds")), whole(args[2], "count"))

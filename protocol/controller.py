@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hexarena.engine.numbers import whole
+
 __all__ = [
     "ControllerError", "ProtocolViolation", "CommandFailed", "EngineCrashed", "EngineTimeout",
     "Response", "format_command", "ResponseReader", "expect", "parse_response",
@@ -104,7 +106,7 @@ def parse_response(raw: str) -> Response:
         raise ProtocolViolation(f"response id of {len(digits)} digits: {_quote(raw)}")
     if rest and rest[0] not in " \t\n":
         raise ProtocolViolation(f"no space after {mark}{digits} in response: {_quote(raw)}")
-    return Response(int(digits) if digits else None, mark == "=", rest.strip())
+    return Response(_id(digits), mark == "=", rest.strip())
 
 
 def _frame_length(chunk: bytes) -> int:
@@ -182,7 +184,7 @@ class ResponseReader:
             text = raw.decode("utf-8").strip() if raw else ""
         except UnicodeDecodeError:
             return None
-        return Response(int(digits) if digits else None, mark == b"=", text)
+        return Response(_id(digits.decode("ascii")), mark == b"=", text)
 
     def buffered(self) -> bool:
         """True when part of a response is held (bytes other than blank lines)."""
@@ -212,6 +214,12 @@ class ResponseReader:
             raise ProtocolViolation(
                 f"response is not UTF-8 (byte {exc.start}): {_quote(bytes(data).decode('utf-8', 'replace'))}"
             ) from None
+
+
+def _id(digits: str) -> int | None:
+    """A response's id, None when it has none; `digits` are the ASCII digits the patterns took
+    (at most 20: a longer id is a ProtocolViolation before this)."""
+    return whole(digits, "response id", digits=_ID_DIGITS) if digits else None
 
 
 def expect(resp: Response, cid: int) -> str:

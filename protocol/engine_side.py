@@ -18,6 +18,7 @@ from hexarena.engine.actions import Action, Resign
 from hexarena.engine.core import Colour
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition, UnknownGame, UnknownVariant
 from hexarena.engine.game import GameState
+from hexarena.engine.numbers import integer, whole
 
 from . import clock_commands
 from .clock import MoveClock, TimeControl, TimeLeft
@@ -59,7 +60,10 @@ class EngineSide:
     def handle(self, line: str) -> str | None:
         """The complete response to one input line (ending in an empty line), or None
         for a line that preprocessing leaves empty."""
-        cmd = parse_command(line)
+        try:
+            cmd = parse_command(line)
+        except CommandError as exc:         # an id that is no number: answered without one
+            return failure(None, str(exc))
         if cmd is None:
             return None
         handler = self.commands.get(cmd.name)
@@ -91,12 +95,6 @@ def _colour(text: str) -> Colour:
         return Colour.parse(text)
     except ValueError:
         raise CommandError(f"syntax error: {text!r} is not a colour (black, b, white, w)") from None
-
-
-def _whole(text: str, what: str) -> int:
-    if not (text.isascii() and text.isdigit()):
-        raise CommandError(f"syntax error: {what} {text!r} is not a whole number >= 0")
-    return int(text)
 
 
 def _to_move(eng: EngineSide, colour: Colour) -> GameState:
@@ -149,12 +147,9 @@ def _game(eng: EngineSide, args: tuple[str, ...]) -> str:
 
 def _boardsize(eng: EngineSide, args: tuple[str, ...]) -> str:
     _arity(args, 1, "boardsize N")
-    text = args[0]
-    digits = text[1:] if text[:1] in "+-" else text
-    if not (digits.isascii() and digits.isdigit()):
-        raise CommandError(f"syntax error: board size {text!r} is not a number")
+    size = integer(args[0], "board size")       # InvalidNotation: `syntax error`
     try:
-        eng.session.resize(int(text))
+        eng.session.resize(size)
     except ValueError as exc:
         raise CommandError(f"unacceptable size: {exc}") from None
     return ""
@@ -167,7 +162,7 @@ def _clear_board(eng: EngineSide, args: tuple[str, ...]) -> str:
 
 def _komi(eng: EngineSide, args: tuple[str, ...]) -> str:
     _arity(args, 1, "komi K")
-    eng.session.set_komi(_whole(args[0], "komi"))
+    eng.session.set_komi(whole(args[0], "komi"))
     return ""
 
 

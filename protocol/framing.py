@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hexarena.engine.errors import InvalidNotation
+from hexarena.engine.numbers import whole
+
 __all__ = ["CommandError", "Command", "preprocess", "parse_command", "format_response",
            "success", "failure"]
 
@@ -56,6 +59,7 @@ def parse_command(line: str) -> Command | None:
 
     A first word made only of ASCII digits is the id; a line holding only an
     id yields a Command with the empty name (answered `syntax error`).
+    CommandError (`syntax error`) for an id of more than 20 digits.
     """
     text = preprocess(line)
     if text is None:
@@ -63,7 +67,10 @@ def parse_command(line: str) -> Command | None:
     words = text.split()
     cid = None
     if words[0].isascii() and words[0].isdigit():
-        cid = int(words[0])
+        try:
+            cid = whole(words[0], "command id")
+        except InvalidNotation as exc:
+            raise CommandError(f"syntax error: {exc}") from None
         words = words[1:]
     if not words:
         return Command(cid, "", ())

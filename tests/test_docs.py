@@ -20,7 +20,7 @@ LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 COMMAND_LINE = re.compile(r"hexarena ([a-z]+)((?:\\\n|[^`\n])*)")
 # a file of the repository named in the text: `referee/sgf.py`, engine/games/spelde/ ...
 CODE_PATH = re.compile(r"(?<![\w./-])((?:engine|protocol|players|referee|results|bench|tests|examples|hexarena|\.ci)/[\w./-]*\w)")
-# a module, or a name in one: `results.records.GameRecord`, `hexarena.engine.registry`, python -m bench.bench_mcts
+# a module, or a name in one: `results.record.game.GameRecord`, `hexarena.engine.registry`, python -m bench.bench_mcts
 DOTTED = re.compile(r"(?:`|python -m )((?:hexarena\.)?(?:engine|protocol|players|referee|results|bench|tests)(?:\.\w+)+)")
 PLACEHOLDER = "hexline"                                 # docs/architecture.md's example of a sixth game
 

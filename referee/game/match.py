@@ -43,6 +43,7 @@ from hexarena.engine.actions import Resign, holders_after
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState, Variant
+from hexarena.engine.numbers import shown
 from hexarena.protocol.commands import SEED_COMMAND
 from hexarena.protocol.controller import CommandFailed, ControllerError, EngineTimeout
 from hexarena.results.record.game import Ending, Forfeit, GameRecord, VoidCause
@@ -337,9 +338,9 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
                 return _Played(Outcome(colour.other, Termination.RESIGN), f"{mover.name} resigned", moves)
             after = state.play(action)
         except InvalidNotation as exc:
-            raise _Forfeit(seat, Termination.MALFORMED, f"{mover.name} answered {token!r}: {exc}") from None
+            raise _Forfeit(seat, Termination.MALFORMED, f"{mover.name} answered {shown(token)}: {exc}") from None
         except IllegalMove as exc:
-            raise _Forfeit(seat, Termination.ILLEGAL, f"{mover.name} played {token!r}: {exc}") from None
+            raise _Forfeit(seat, Termination.ILLEGAL, f"{mover.name} played {shown(token)}: {exc}") from None
         canonical = state.format(action)
         moves.actions.append((colour, canonical))
         moves.times.append((round(charge.elapsed, 3), None if charge.left is None else round(charge.left, 3)))

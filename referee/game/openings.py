@@ -21,6 +21,7 @@ from hexarena.engine import registry
 from hexarena.engine.actions import Resign
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition
 from hexarena.engine.game import GameState
+from hexarena.engine.numbers import shown
 
 RANDOM_TRIES = 100      # draws of one random opening before giving up (each game must go on after it)
 
@@ -58,14 +59,14 @@ def replay(state: GameState, tokens: tuple[str, ...] | list[str]) -> tuple[tuple
         try:
             action = state.parse(token)
             if isinstance(action, Resign):
-                raise OpeningError(f"action {ply} {token!r}: an opening cannot resign")
+                raise OpeningError(f"action {ply} {shown(token)}: an opening cannot resign")
             after = state.play(action)
         except (InvalidNotation, IllegalMove) as exc:
-            raise OpeningError(f"action {ply} {token!r}: {exc}") from None
+            raise OpeningError(f"action {ply} {shown(token)}: {exc}") from None
         canonical.append(state.format(action))
         state = after
         if state.outcome() is not None:
-            raise OpeningError(f"action {ply} {token!r} ends the game; an opening must leave a game to play")
+            raise OpeningError(f"action {ply} {shown(token)} ends the game; an opening must leave a game to play")
     return tuple(canonical), state
 
 

@@ -28,6 +28,11 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*\Z")
 PLAYER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*(:[0-9]+(\.[0-9]+)?s?)?\Z")   # NAME, NAME:N, NAME:Xs (mcts:400, mcts:0.5s)
 RESTARTS = ("game", "fault")
 PLAYER_CMD = ("{python}", "-P", "-m", "hexarena.players", "NAME", "--seed", "{seed}")   # -P: not from the cwd
+#: The range of games_per_pair, in a config and on the command line (`--games-per-pair`).
+GAMES_PER_PAIR = (1, 100_000)
+#: The most games a schedule may hold, checked before it is built: 200,000 games take about 0.25 GB
+#: and a few seconds to schedule, during which the referee cannot answer Ctrl-C.
+MAX_GAMES = 200_000
 
 
 @dataclass(frozen=True)
@@ -88,14 +93,23 @@ def player_cmd(name: str) -> tuple[str, ...]:
 
 
 def load(path: str | Path) -> TournamentConfig:
-    """Read and validate a TOML file; ConfigError on any defect, OSError if unreadable."""
-    source = str(path)
-    text = Path(path).read_text(encoding="utf-8")
+    """Read and validate a TOML file; ConfigError on any defect (text that is not UTF-8 too),
+    OSError if unreadable."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(str(path), "", f"not UTF-8 text: {exc}") from None
+    return loads(text, str(path), Path(path).parent)
+
+
+def loads(text: str, source: str = "<config>", base: Path | None = None) -> TournamentConfig:
+    """Validate the text of a TOML config (`source` names it in errors; `base` as in from_dict);
+    ConfigError on any defect."""
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:   # TOMLDecodeError, or int()'s digit limit on an integer of thousands of digits
         raise ConfigError(source, "", f"not valid TOML: {exc}") from None
-    return from_dict(data, source, key_lines(text), Path(path).parent)
+    return from_dict(data, source, key_lines(text), base)
 
 
 def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None = None,
@@ -123,17 +137,50 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
     games = data.get("games")
     if not isinstance(games, list) or not games:
         raise ctx.error("games", "expected at least one [[games]] table")
-    return TournamentConfig(
+    return _bounded(ctx, TournamentConfig(
         engines=engines,
         games=tuple(_game(ctx, g, i, names) for i, g in enumerate(games)),
         pairing=pairing,
         challengers=challengers,
-        games_per_pair=ctx.integer(data.get("games_per_pair", 2), "games_per_pair", 1, 100_000),
+        games_per_pair=ctx.integer(data.get("games_per_pair", 2), "games_per_pair", *GAMES_PER_PAIR),
         seed=ctx.integer(data.get("seed", 0), "seed", 0, 2**63 - 1),
         limits=time_limits(ctx, data.get("time", {})),
         sprt=sprt_config(ctx, data["sprt"], names) if "sprt" in data else None,
         log_cap=read_log_cap(ctx, data.get("logs", {})),
-    )
+    ))
+
+
+def scheduled_games(config: TournamentConfig) -> int:
+    """How many games the schedule of `config` holds (referee/schedule.py), counted without building it."""
+    names = [e.name for e in config.engines]
+    total = 0
+    for spec in config.games:
+        entrants = spec.entrants(names)
+        if config.pairing == "round-robin":
+            pairs = len(entrants) * (len(entrants) - 1) // 2
+        else:
+            pairs = len([c for c in config.challengers if c in entrants]) * \
+                len([n for n in entrants if n not in config.challengers])
+        total += pairs * len(spec.sizes) * len(spec.variants) * max(1, len(spec.openings)) * config.games_per_pair
+    return total
+
+
+def _bounded(ctx: KeyReader, config: TournamentConfig) -> TournamentConfig:
+    """`config`, or ConfigError when its schedule would hold more than MAX_GAMES games."""
+    count = scheduled_games(config)
+    if count > MAX_GAMES:
+        raise ctx.error("games_per_pair", f"the schedule would hold {count} games, more than {MAX_GAMES} "
+                        "(pairings x sizes x variants x openings x games_per_pair)")
+    return config
+
+
+def with_games_per_pair(config: TournamentConfig, games_per_pair: int,
+                        source: str = "--games-per-pair") -> TournamentConfig:
+    """`config` with another games_per_pair (the command line's override), under the config's own
+    limits: ConfigError naming `source` when it is outside GAMES_PER_PAIR or the schedule too large."""
+    ctx = KeyReader(source, {}, None)
+    value = ctx.integer(games_per_pair, "", *GAMES_PER_PAIR)
+    return _bounded(ctx, replace(config, games_per_pair=value))
 
 
 def to_dict(config: TournamentConfig) -> dict:
@@ -292,6 +339,8 @@ def _openings(ctx: KeyReader, entry: dict, key: str, spec: GameSpec) -> GameSpec
             lines = [(f"{path}:{no}", text) for no, text in op.read_file(path)]
         except OSError as exc:
             raise ctx.error(f"{key}.openings", f"cannot read {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise ctx.error(f"{key}.openings", f"{path} is not UTF-8 text: {exc}") from None
         if not lines:
             raise ctx.error(f"{key}.openings", f"{path} holds no opening")
     elif raw is not None:

@@ -30,6 +30,18 @@ TIME_KEYS = ("control", "move", "main", "increment", "period", "periods", "stone
 _CLOCK_KEYS = ("move", "main", "increment", "period", "periods", "stones")
 
 
+def _real(value: object) -> float | None:
+    """A TOML number as a finite float; None for anything else (a bool, a string, inf, nan, and
+    an integer past a float's range, which float() and math.isfinite refuse with OverflowError)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
 def time_limits(ctx: KeyReader, table: object, key: str = "time", base: object = None) -> Limits:
     """A `[time]` table (or an engine's `[engines.X.time]`, laid over `base`, the
     `[time]` table: an engine table naming its own `control` keeps only `margin`,
@@ -50,7 +62,7 @@ def time_limits(ctx: KeyReader, table: object, key: str = "time", base: object =
         if name in ("periods", "stones"):
             values[name] = ctx.integer(value, where, 1, 1_000_000)
             continue
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if _real(value) is None:
             raise ctx.error(where, f"expected a number of seconds, got {value!r}")
         zero_ok = name in ("increment", "margin") or (name == "main" and merged.get("control") in
                                                        ("byoyomi", "canadian"))
@@ -113,10 +125,10 @@ def sprt_config(ctx: KeyReader, table: object, names: list[str]) -> SprtConfig:
     values: dict = {}
     for key in ("elo0", "elo1", "alpha", "beta"):
         if key in table:
-            value = table[key]
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ctx.error(f"sprt.{key}", f"expected a number, got {value!r}")
-            values[key] = float(value)
+            value = _real(table[key])
+            if value is None:
+                raise ctx.error(f"sprt.{key}", f"expected a number, got {table[key]!r}")
+            values[key] = value
     if "model" in table:
         values["model"] = ctx.choice(table["model"], "sprt.model", SPRT_MODELS)
     if "max_games" in table:

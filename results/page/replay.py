@@ -3,7 +3,8 @@
 The record is replayed through the rules, so a record that does not follow
 them is reported at the first action that breaks them (ply and token).
 A move node may carry its think time as ``XT[seconds]``; it is read when
-present (None otherwise).
+present and a decimal number (None otherwise). Numbers (SZ, XK, XT) are read
+by ``engine.numbers``: ASCII digits, at most 20 of them.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from hexarena.engine.core import Colour
 from hexarena.engine.actions import Action
 from hexarena.engine.errors import RulesError
 from hexarena.engine.game import GameState
+from hexarena.engine.numbers import decimal, whole
 
 from ..record.sgf import SgfError, SgfNode, parse_sgf
 
@@ -40,13 +42,12 @@ def replay_record(text: str) -> Replay:
     game, size = root.get("XG"), root.get("SZ")
     if game is None:
         raise SgfError("root node: no XG[game id] property: not a hexarena record")
-    if size is None or not size.isdigit():
-        raise SgfError(f"root node: SZ[{size}] is not a board side")
+    if size is None:
+        raise SgfError("root node: no SZ[board side] property")
     try:
         info = registry.get(game)
-        variant = info.variant(int(size), (root.get("XV") or "").split())
-        komi = root.get("XK") or "0"
-        state = info.new_game(variant, int(komi) if komi.isdigit() else 0)
+        variant = info.variant(whole(size, "SZ"), (root.get("XV") or "").split())
+        state = info.new_game(variant, whole(root.get("XK") or "0", "XK"))
     except (RulesError, ValueError) as exc:
         raise SgfError(f"root node: {exc}") from None
     states: list[GameState] = [state]
@@ -75,6 +76,6 @@ def replay_record(text: str) -> Replay:
 
 def _seconds(text: str | None) -> float | None:
     try:
-        return float(text) if text is not None else None
-    except ValueError:
+        return decimal(text, "XT") if text is not None else None
+    except RulesError:
         return None

@@ -28,6 +28,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from hexarena.engine.errors import RulesError
+from hexarena.engine.numbers import whole
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JournalError, journal_path, read_journal
 
@@ -251,12 +253,13 @@ def _fast_csv(p: Path) -> pd.DataFrame | None:
     return frame if consistent(frame) else None
 
 
-def _parse_size(text: str) -> int | str:
-    """The size, or the reason it is not one."""
+def _parse_size(field: object) -> int | str:
+    """The size, or the reason it is not one (at most 18 digits: it is stored as int64).
+    `field` is a field's text, or a number where the fast pass's categories were read as numbers."""
     try:
-        value = int(text)
-    except ValueError:
-        return f"size {text!r} is not an integer"
+        value = whole(str(field).strip(), "size", digits=18)
+    except RulesError as exc:
+        return str(exc)
     return value if value > 0 else f"size {value} is not positive"
 
 

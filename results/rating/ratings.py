@@ -6,7 +6,7 @@ as half a win for each side. All games are fitted at once (maximum
 likelihood, Newton's method on counts per (first, second, pool)), so the
 ratings do not depend on the order of the games.
 
-When the maximum does not exist (see :mod:`results.finite_maximum`) the fit falls
+When the maximum does not exist (see :mod:`hexarena.results.rating.finite_maximum`) the fit falls
 back to a weak prior, BayesElo style: every player gets two virtual draws
 against the pool (an opponent at the pool's mean rating) and every pool two
 virtual draws between equal players; rows whose estimate rests on that prior

@@ -50,7 +50,7 @@ def _iter_records(p: Path, errors: list[JournalError] | None) -> Iterator[GameRe
                 continue
             try:
                 yield GameRecord.from_dict(json.loads(line))
-            except (ValueError, TypeError) as exc:
+            except (ValueError, TypeError, RecursionError) as exc:     # RecursionError: nesting too deep
                 torn = "" if line.endswith("\n") else " (torn last line)"
                 err = JournalError(p, no, f"{exc}{torn}")
                 if errors is None:

@@ -43,7 +43,7 @@ def test_heights():
 
 @pytest.mark.parametrize("text, words", [
     ("spelde 5 w", "expected GAME"),
-    ("spelde x w ../...", "not a number"),
+    ("spelde x w ../...", "size .x. is not a whole number"),
     ("spelde 14 b ..", "outside"),
     ("spelde 1 b ..", "outside"),
     ("spelde 2 x ../.../..", "b or w"),

@@ -50,10 +50,11 @@ def test_names_select_the_budget() -> None:
     assert players.get("mcts") == MctsBot(iterations=None, seconds=DEFAULT_SECONDS)
     assert players.get("mcts:400") == MctsBot(iterations=400, seconds=None)
     assert players.get("mcts:0.25s") == MctsBot(seconds=0.25)
-    for bad in ("mcts:0s", "mcts:xs", "mcts:-1s"):
+    for bad in ("mcts:0s", "mcts:xs", "mcts:-1s", "mcts:\u0663s", "mcts:infs", "mcts:nans", "mcts:1e2s"):
         with pytest.raises(ValueError, match="seconds"):
             players.get(bad)
-    for bad in ("mcts:0", "mcts:", "mcts:-3", "mcts:1e3", "mcts:99999999999"):
+    for bad in ("mcts:0", "mcts:", "mcts:-3", "mcts:1e3", "mcts:99999999999", "mcts:\u00b2", "mcts:\u0663",
+                "mcts:" + "9" * 5000):
         with pytest.raises(ValueError, match="whole number"):
             players.get(bad)
     with pytest.raises(ValueError, match="takes no budget"):

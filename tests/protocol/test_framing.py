@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from hexarena.engine.numbers import SHOWN
 from hexarena.protocol.commands import ALL_COMMANDS
 from hexarena.protocol.engine_side import COMMANDS
 from hexarena.protocol.framing import Command, format_response, parse_command, preprocess
@@ -18,8 +19,12 @@ RULES: list[tuple[str, list[str], str]] = [
     ("id echoed on success", ["7 protocol_version"], "=7 2\n\n"),
     ("no id, no echo", ["protocol_version"], "= 2\n\n"),
     ("id zero is an id", ["0 protocol_version"], "=0 2\n\n"),
-    ("large id echoed", ["123456789012345678901234567890 protocol_version"],
-     "=123456789012345678901234567890 2\n\n"),
+    ("large id echoed", ["12345678901234567890 protocol_version"], "=12345678901234567890 2\n\n"),
+    ("an id of more than 20 digits is a syntax error, answered without an id",
+     ["123456789012345678901 protocol_version"],
+     "? syntax error: command id '123456789012345678901' has more than 20 digits\n\n"),
+    ("an id of thousands of digits too", ["9" * 5000 + " protocol_version"],
+     f"? syntax error: command id {'9' * SHOWN!r}... (5000 characters) has more than 20 digits\n\n"),
     ("leading zeros: the id's value is echoed", ["007 protocol_version"], "=7 2\n\n"),
     ("failure echoes the id", ["5 frobnicate"], "?5 unknown command\n\n"),
     ("failure without id", ["frobnicate"], "? unknown command\n\n"),
@@ -61,7 +66,11 @@ RULES: list[tuple[str, list[str], str]] = [
     ("version", ["1 version"], "=1 9.9\n\n"),
     ("unacceptable size", ["1 boardsize 99"], "?1 unacceptable size: side 99 outside 2..13\n\n"),
     ("boardsize of a word is a syntax error", ["1 boardsize abc"],
-     "?1 syntax error: board size 'abc' is not a number\n\n"),
+     "?1 syntax error: board size 'abc' is not a whole number\n\n"),
+    ("boardsize of other digits is a syntax error", ["1 boardsize \u0665"],
+     "?1 syntax error: board size '\u0665' is not a whole number\n\n"),
+    ("boardsize of thousands of digits is a syntax error", ["1 boardsize " + "9" * 5000],
+     f"?1 syntax error: board size {'9' * SHOWN!r}... (5000 characters) has more than 20 digits\n\n"),
     ("cannot undo", ["1 undo"], "?1 cannot undo\n\n"),
     ("cannot score", ["1 final_score"], "?1 cannot score: the game is not over\n\n"),
     ("quit answers empty", ["9 quit"], "=9 \n\n"),

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from hexarena.engine import registry
+from hexarena.engine.numbers import SHOWN
 from hexarena.players import BOTS
 from hexarena import cli
 from hexarena.results.record.journal import read_journal
@@ -48,6 +49,8 @@ if sys.argv[2] == "lie":        # drops one legal move, scores a game that goes 
     legal_moves = example.HANDLERS["legal_moves"]
     example.HANDLERS["legal_moves"] = lambda eng, args: " ".join(legal_moves(eng, args).split()[:-1])
     example.HANDLERS["final_score"] = lambda eng, args: "B+"
+elif sys.argv[2] == "huge":     # answers genmove with a site whose row has 5,000 digits
+    example.HANDLERS["genmove"] = lambda eng, args: "a" + "9" * 5000
 else:
     example.choose_move = misbehave
 sys.exit(example.main([]))
@@ -56,7 +59,7 @@ sys.exit(example.main([]))
 
 def misbehaving_example(mode: str) -> list[str]:
     """The example engine, except that its first `genmove` hangs (`hang`) or kills it (`crash`),
-    or it answers `legal_moves` and `final_score` wrongly (`lie`)."""
+    or it answers `legal_moves` and `final_score` wrongly (`lie`), or `genmove` with a huge number (`huge`)."""
     return [sys.executable, "-c", PATCHED, EXAMPLE[1], mode]
 
 
@@ -142,6 +145,15 @@ def test_wrong_answers_are_reported_against_our_rules():
     assert fails[1] == "FAIL spelde 3 final_score (game goes on): expected '? cannot score', accepted: = B+"
     assert all("legal_moves" in f for f in fails[2:]), fails
     assert "PASS spelde 3 genmove (set position)" in result.output
+
+
+def test_a_genmove_answer_with_a_number_of_thousands_of_digits_is_malformed():
+    result = check("--game", "spelde", "--size", "3", "--", *misbehaving_example("huge"))
+    assert result.exit_code == 1
+    fails = lines(result.output, "FAIL")
+    message = f"FAIL spelde 3 genmove: malformed: row of site a {'9' * SHOWN!r}... (5000 cha"    # the line is cut
+    assert fails and all(f.startswith(message) for f in fails), fails
+    assert all(len(f) < 400 for f in fails)
 
 
 def test_unknown_game_option_is_a_usage_error():

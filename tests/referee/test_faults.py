@@ -11,6 +11,7 @@ import pytest
 import trio
 
 from hexarena.engine.core import Termination
+from hexarena.engine.numbers import SHOWN
 from hexarena.referee.game.clock import Limits
 from hexarena.referee.game.match import Seat, Setup, play_game
 from hexarena.referee.engines.process import EngineProcess, EngineStartFailed, open_engine
@@ -38,6 +39,7 @@ def play(tmp_path: Path, mode: str, at: int = 0, first_is_fake: bool = False):
     ("hang", 2, Termination.TIME, "+T"),
     ("illegal", 3, Termination.ILLEGAL, "+F"),
     ("malformed", 2, Termination.MALFORMED, "+F"),
+    ("huge-number", 2, Termination.MALFORMED, "+F"),
     ("refuse", 1, Termination.MALFORMED, "+F"),
     ("wrong-id", 2, Termination.CRASH, "+F"),
     ("garbage", 1, Termination.CRASH, "+F"),
@@ -51,6 +53,14 @@ def test_a_fault_in_play_forfeits_the_game_of_the_faulty_engine(tmp_path, mode, 
     assert report.winner == "good"
     assert report.faulty == (None if mode == "resign" else mode)
     assert report.loser == mode and report.forfeit == (None if mode == "resign" else termination.value)
+
+
+def test_a_number_of_thousands_of_digits_forfeits_as_malformed_with_a_short_reason(tmp_path):
+    report = play(tmp_path, "huge-number", 1, first_is_fake=True)
+    assert report.result == "W+F" and report.termination == Termination.MALFORMED.value
+    assert report.forfeit == "malformed" and not report.void
+    assert report.reason == (f"huge-number answered 'a{'9' * (SHOWN - 1)}'... (5001 characters): row of site a "
+                             f"{'9' * SHOWN!r}... (5000 characters) has more than 20 digits")
 
 
 @pytest.mark.parametrize("mode, cause", [("crash-start", "start"), ("hang-start", "start"), ("v1", "unsupported"),

@@ -26,3 +26,24 @@ def test_a_line_of_actions_is_kept_in_canonical_form():
     action = next(iter(state.legal_actions()))
     token = state.format(action)
     assert parse_line(token, "spelde", 5, "pie") == (token,)
+
+
+@pytest.mark.parametrize("line, what", [
+    ("a" + "9" * 5000, "action 1 'a9999"),
+    ("e5 a" + "9" * 5000, "action 2 'a9999"),
+    ("komi=" + "9" * 5000, "action 1 'komi=9999"),
+    ("spelde \u00b2 b .../..../...../..../...", "action 1 'spelde'"),
+])
+def test_a_line_with_a_number_of_thousands_of_digits_or_other_digits_is_an_opening_error(line, what):
+    with pytest.raises(OpeningError) as info:
+        parse_line(line, "anda" if line.startswith("komi") else "spelde", 5, "pie")
+    assert str(info.value).startswith(what) and len(str(info.value)) < 300, info.value
+
+
+def test_a_config_with_such_an_opening_is_a_config_error(tmp_path):
+    from hexarena.referee.tournament import config as C
+    path = tmp_path / "openings.txt"
+    path.write_text("c3\na" + "9" * 5000 + "\n", encoding="utf-8")
+    with pytest.raises(C.ConfigError, match=f"openings.txt:2: on spelde size 5 'pie': action 1 'a9999"):
+        C.from_dict({"engines": {"a": {"cmd": ["x"]}, "b": {"cmd": ["y"]}},
+                     "games": [{"game": "spelde", "size": 5, "openings": str(path)}]})

@@ -93,7 +93,7 @@ def test_csv_columns_in_any_order_extra_columns_blank_lines(tmp_path):
 
 BAD_ROWS = [
     ("anda,5,a,b,c", "winner 'c' is neither 'a' nor 'b'"),
-    ("anda,five,a,b,a", "size 'five' is not an integer"),
+    ("anda,five,a,b,a", "size 'five' is not a whole number >= 0"),
     ("anda,0,a,b,a", "size 0 is not positive"),
     ("anda,5,a,a,a", "'a' plays itself"),
     ("anda,5,,b,b", "empty player name"),

@@ -86,6 +86,8 @@ for line in sys.stdin:
                 answer(cid, True, stones[0]); continue
             if mode == "malformed":
                 answer(cid, True, "zz99!"); continue
+            if mode == "huge-number":                   # a site whose row has 5,000 digits
+                answer(cid, True, "a" + "9" * 5000); continue
             if mode == "wrong-id":
                 answer(str(int(cid) + 1), True, "e5"); continue
             if mode == "garbage":
