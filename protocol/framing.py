@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hexarena.engine.errors import InvalidNotation
-from hexarena.engine.numbers import whole
+from hexarena.engine.numbers import shown
 
 __all__ = ["CommandError", "Command", "preprocess", "parse_command", "format_response",
            "success", "failure"]
@@ -54,12 +53,17 @@ def preprocess(line: str) -> str | None:
     return text or None
 
 
+#: The longest command id read (Python's int() refuses past 4,300 digits by default).
+MAX_ID_DIGITS = 1000
+
+
 def parse_command(line: str) -> Command | None:
     """Preprocess and split a line. None for a line that gets no response.
 
-    A first word made only of ASCII digits is the id; a line holding only an
-    id yields a Command with the empty name (answered `syntax error`).
-    CommandError (`syntax error`) for an id of more than 20 digits.
+    A first word made only of ASCII digits is the id (GTP: a non-negative integer, of any
+    length); a line holding only an id yields a Command with the empty name (answered
+    `syntax error`). CommandError (`syntax error`) only for an id of more than
+    :data:`MAX_ID_DIGITS` digits, which no controller sends.
     """
     text = preprocess(line)
     if text is None:
@@ -67,10 +71,9 @@ def parse_command(line: str) -> Command | None:
     words = text.split()
     cid = None
     if words[0].isascii() and words[0].isdigit():
-        try:
-            cid = whole(words[0], "command id")
-        except InvalidNotation as exc:
-            raise CommandError(f"syntax error: {exc}") from None
+        if len(words[0]) > MAX_ID_DIGITS:
+            raise CommandError(f"syntax error: command id {shown(words[0])} has more than {MAX_ID_DIGITS} digits")
+        cid = int(words[0])
         words = words[1:]
     if not words:
         return Command(cid, "", ())

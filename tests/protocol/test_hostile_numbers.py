@@ -58,7 +58,7 @@ def test_digits_that_are_not_ascii_are_a_syntax_error(digit: str, line: str, exp
 def test_a_command_id_of_thousands_of_digits_is_answered_without_an_id() -> None:
     eng = engine()
     assert answer(eng, HUGE + " protocol_version") == ("? syntax error: command id " + CUT
-                                                      + " has more than 20 digits\n\n")
+                                                      + " has more than 1000 digits\n\n")
     assert answer(eng, "7 protocol_version") == "=7 2\n\n"
 
 
