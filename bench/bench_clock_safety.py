@@ -29,6 +29,7 @@ from hexarena.engine.actions import holders_after
 from hexarena.engine.core import Colour
 from hexarena.referee.tournament import config as config_mod
 from hexarena.referee.tournament.run import run
+from hexarena.results.record.journal import read_journal
 
 CONTROLS = {
     "fischer": {"control": "fischer", "main": 10, "increment": 0.1},
@@ -96,8 +97,9 @@ def main(argv: list[str] | None = None) -> None:
         base = args.out or Path(tmp)
         for control in args.controls.split(","):
             t0 = time.perf_counter()
-            records = trio.run(lambda: run(clock_config(control, args.games, only), base / control,
-                                           concurrency=args.jobs, resume=(base / control).exists()))
+            trio.run(lambda: run(clock_config(control, args.games, only), base / control,
+                                 concurrency=args.jobs, resume=(base / control).exists()))
+            records = read_journal(base / control)          # whole records: the think times
             print(f"{control}: {CONTROLS[control]}, mcts vs random, {args.games} games per game, -j {args.jobs}, "
                   f"{time.perf_counter() - t0:.0f} s wall")
             print(table(summary(records, only)), flush=True)

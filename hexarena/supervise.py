@@ -82,6 +82,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     from hexarena.referee.console.panel import make_view
     from hexarena.referee.tournament.run import process_launcher
     from hexarena.results.page.html_report import ReportRefresher
+    from hexarena.results.record.journal import JOURNAL_NAME, read_journal
 
     view = make_view(sys.stdout, quiet)
     launcher = partial(process_launcher, log_protocol=log_protocol, log_cap=config.log_cap)
@@ -114,7 +115,8 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
 
     click.echo(f"output: {out}", err=True)
     with _interrupted(out, cluster), _open_cluster(cluster) as on_cluster:
-        records = trio.run(supervised, on_cluster)
+        trio.run(supervised, on_cluster)
+    records = read_journal(out / JOURNAL_NAME)        # whole records: the repeated-games check reads actions
     void = sum(r.void for r in records)
     click.echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
     click.echo(final_summary(records))

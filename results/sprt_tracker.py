@@ -27,7 +27,7 @@ class SprtTracker:
         self.settings, self.engine, self.opponent = settings, engine, opponent
         self.schedule_pairs = schedule_pairs
         self.out = out
-        self.records = list(records)
+        self.records = [r.summary() for r in records]
         self.state = self._evaluate()
         self._save()
 
@@ -36,7 +36,7 @@ class SprtTracker:
 
     def add(self, record: GameRecord) -> str | None:
         """Count a finished game; the new LLR line when it completed a pair, else None."""
-        self.records.append(record)
+        self.records.append(record.summary())
         before = sum(self.state.counts)
         try:
             self.state = self._evaluate()

@@ -106,7 +106,7 @@ class Progress:
         if record.void:
             self.voids[void_kind(record)] += 1
             return
-        self.records.append(record)
+        self.records.append(record.summary())
         self._count(record)
         if len(self.records) - self._fitted_at >= self.elo_every:
             self.refit()

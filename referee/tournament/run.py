@@ -168,16 +168,19 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
               observer: Observer | None = None, should_stop: Callable[[], bool] | None = None,
               play: PlayGame | None = None, stop: trio.Event | None = None,
               overhead: Overhead | None = None) -> list[GameRecord]:
-    """Play every pending game with `concurrency` workers; return the whole journal.
+    """Play every pending game with `concurrency` workers; return the whole journal's records as
+    summaries (:meth:`GameRecord.summary`: without the per-action lists; read the journal for those).
 
     Once `stop` is set (a first Ctrl-C), or `should_stop` (an SPRT's decision,
     asked before each game that starts a pair) answers True, no new game
     starts; the games in flight finish and are journaled. `observer` hears
     the run (the live view); `play` (the cluster's hook) replaces the local
     `play_scheduled(game, config, out, launcher)`; `overhead` hears the
-    referee's own seconds for each action (see :data:`~hexarena.referee.game.match.Overhead`). TournamentError (before
-    anything runs) if the folder cannot be used, also when another process
-    runs in it.
+    referee's own seconds for each action (see
+    :data:`~hexarena.referee.game.match.Overhead`). `on_record` and the observer
+    get each whole record once; whatever they keep, they keep as a summary.
+    TournamentError (before anything runs) if the folder cannot be used, also
+    when another process runs in it.
     """
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
@@ -203,7 +206,9 @@ class _Hooks:
 
 async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, launcher: Launcher,
                warn: Callable[[str], None], hooks: _Hooks) -> list[GameRecord]:
-    pending, records = prepare(config, out, resume, warn)
+    pending, journaled = prepare(config, out, resume, warn)
+    records = [r.summary() for r in journaled]      # the run keeps summaries only: its memory stays flat
+    del journaled
     if launcher is process_launcher:
         launcher = partial(process_launcher, log_cap=config.log_cap)
     on_record = hooks.on_record
@@ -266,7 +271,7 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, reco
     async with receive:
         async for record, reported in receive:
             await trio.to_thread.run_sync(writer.append, record)     # not cancellable: a line is whole
-            records.append(record)
+            records.append(record.summary())
             if on_record is not None:
                 on_record(record)
             reported.set()

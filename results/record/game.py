@@ -15,7 +15,7 @@ journal's words, so a record read back compares equal to the words:
 from __future__ import annotations
 
 import json
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields, replace
 from enum import StrEnum
 
 #: The journal line's format: 1 lacks `komi`, `pair`, `void_cause`, `forfeit`, `colours`, `left`.
@@ -122,6 +122,14 @@ class GameRecord:
         if self.winner is None:
             return None
         return self.second if self.winner == self.first else self.first
+
+    def summary(self) -> GameRecord:
+        """The record without its per-action lists (`actions`, `think`, `left`, `colours`): what the
+        tables, the live view and the SPRT need, kept in memory by a long run (the journal keeps
+        the whole record)."""
+        if self.actions is None and self.think is None and self.left is None and self.colours is None:
+            return self
+        return replace(self, actions=None, think=None, left=None, colours=None)
 
     @property
     def group(self) -> tuple[str, int, str]:

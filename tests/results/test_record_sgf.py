@@ -107,3 +107,11 @@ def test_write_atomic_replaces_and_leaves_no_temporary(tmp_path):
     write_atomic(path, "(;FF[4]GM[1003])\n")
     assert path.read_text() == "(;FF[4]GM[1003])\n"
     assert os.listdir(path.parent) == ["0001.sgf"]
+
+
+def test_a_summary_drops_the_per_action_lists_and_keeps_the_rest():
+    whole = record([(Colour.BLACK, "e5"), (Colour.WHITE, "d4")], think=[0.5, 0.25], left=[9.0, 8.0])
+    short = whole.summary()
+    assert (short.actions, short.think, short.left, short.colours) == (None, None, None, None)
+    assert short.winner == whole.winner and short.plies == 2 and short.result == whole.result
+    assert short.summary() is short
