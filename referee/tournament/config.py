@@ -43,6 +43,7 @@ class EngineSpec:
     log_protocol: bool = False                      # write an HGP transcript per game (docs/tournament.md)
     resources: ResourceLimits = ResourceLimits()     # rlimits set before exec (none by default)
     restart: str = "game"                           # "game": a process per game; "fault": kept until a fault
+    analysis: bool = True                           # ask `genmove_analyze` when the engine lists it
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,8 @@ def _engine_dict(e: EngineSpec) -> dict:
         out["env"] = dict(e.env)
     if e.log_protocol:
         out["log_protocol"] = True
+    if not e.analysis:
+        out["analysis"] = False
     if e.time is not None:
         out["time"] = limits_table(e.time)
     return out
@@ -196,7 +199,8 @@ def _engines(ctx: KeyReader, table: object, time: object = None) -> tuple[Engine
             raise ctx.error(key, "an engine name is letters, digits and _ . + - (no spaces)")
         if not isinstance(spec, dict):
             raise ctx.error(key, "expected a table with `cmd` or `player`")
-        ctx.only(spec, key, {"cmd", "player", "cwd", "env", "log_protocol", "time", "restart", *RESOURCE_KEYS})
+        ctx.only(spec, key, {"cmd", "player", "cwd", "env", "log_protocol", "time", "restart", "analysis",
+                             *RESOURCE_KEYS})
         if ("cmd" in spec) == ("player" in spec):
             raise ctx.error(key, "give exactly one of `cmd` (a list of words) or `player` (a built-in player)")
         if "player" in spec:
@@ -210,8 +214,11 @@ def _engines(ctx: KeyReader, table: object, time: object = None) -> tuple[Engine
                 raise ctx.error(f"{key}.cmd", "expected a non-empty list of words, e.g. [\"./engine\", \"--hgp\"]")
         odds = time_limits(ctx, spec["time"], f"{key}.time", time) if "time" in spec else None
         restart = ctx.choice(spec.get("restart", "fault" if "player" in spec else "game"), f"{key}.restart", RESTARTS)
+        analysis = spec.get("analysis", True)
+        if not isinstance(analysis, bool):
+            raise ctx.error(f"{key}.analysis", f"expected true or false, got {analysis!r}")
         out.append(EngineSpec(name, cmd, odds, *_engine_settings(ctx, spec, key),
-                              resources=read_resources(ctx, spec, key), restart=restart))
+                              resources=read_resources(ctx, spec, key), restart=restart, analysis=analysis))
     return tuple(out)
 
 

@@ -104,6 +104,10 @@ class GameRecord:
     forfeit: Forfeit | None = None
     colours: str | None = None         # the colour of each action's mover, `B` or `W`
     left: list[float | None] | None = None    # seconds left on the mover's clock after each action
+    # each action's info lines from `genmove_analyze`, each {"line": verbatim text, "winrate": ...,
+    # "score": ..., "visits": ..., "depth": ..., "pv": [...], "other": {key: text}} with the keys
+    # given; None for an action whose engine was not asked (and for the record when none was)
+    analysis: list[list[dict] | None] | None = None
 
     def __post_init__(self) -> None:
         """The closed vocabularies as enums, also when built from their words."""
@@ -167,10 +171,25 @@ class GameRecord:
                      void_cause=_word(VoidCause, data, "void_cause"), forfeit=_word(Forfeit, data, "forfeit"))
         if data.get("schema", 1) == 1 and words["forfeit"] is None:
             words["forfeit"] = _schema1_forfeit(words)
+        _check_analysis(data.get("analysis"))
         colours = data.get("colours")
         if colours is not None and (not isinstance(colours, str) or set(colours) - {"B", "W"}):
             raise ValueError("field 'colours' must be a string of B and W")
         return cls(**words)
+
+
+def _check_analysis(value: object) -> None:
+    """`analysis`: null, or a list with, per action, null or a list of objects each holding its `line`."""
+    if value is None:
+        return
+    if not isinstance(value, list):
+        raise ValueError("field 'analysis' must be a list or null")
+    for i, lines in enumerate(value):
+        if lines is None:
+            continue
+        if not isinstance(lines, list) or not all(isinstance(d, dict) and isinstance(d.get("line"), str)
+                                                  for d in lines):
+            raise ValueError(f"field 'analysis': action {i + 1} must be null or a list of objects with a 'line'")
 
 
 def _is_int(value: object) -> bool:

@@ -9,8 +9,9 @@ schedule), DT (date), TM/OT (the time control, given by the referee; OT
 twice, by seat, with time odds), XO (how many of the first actions were the
 schedule's opening). Each action node an engine chose also holds XT
 (seconds the engine took) and, under a clock, BL/WL (seconds left on the
-mover's clock after it); opening actions have neither. Custom properties
-start with X.
+mover's clock after it); opening actions have neither. An action whose
+engine answered `genmove_analyze` with info lines holds XA, one value per
+line, verbatim. Custom properties start with X.
 
 Reading: what the writer makes and what other SGF tools make of it: one
 game tree (variations are refused), properties with one or more values,
@@ -60,10 +61,13 @@ def sgf_text(record: GameRecord, gm: int, time_props: TimeProps = ()) -> str:
     n = len(record.actions)
     think = record.think if record.think is not None and len(record.think) == n else [None] * n
     left = record.left if record.left is not None and len(record.left) == n else [None] * n
-    for letter, token, spent, rest in zip(record.colours, record.actions, think, left):
+    analysis = record.analysis if record.analysis is not None and len(record.analysis) == n else [None] * n
+    for letter, token, spent, rest, infos in zip(record.colours, record.actions, think, left, analysis):
         node = f";{letter}[{escape(token)}]"
         if spent is not None:
             node += prop("XT", f"{spent:g}") + (prop(f"{letter}L", f"{rest:g}") if rest is not None else "")
+        if infos:
+            node += prop("XA", *(info["line"] for info in infos))
         lines.append(node)
     return "\n".join(lines) + ")\n"
 
