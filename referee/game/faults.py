@@ -34,6 +34,7 @@ class Moves:
     analysis: list[ActionInfo] = field(default_factory=list)
     holder: dict[Colour, int] = field(default_factory=_seats_at_start)
     opening: int = 0                 # the first `opening` actions are the schedule's opening
+    identities: list[list[str | None]] | None = None   # [name, version] by seat, from the handshake
 
 
 class SeatFault(Exception):

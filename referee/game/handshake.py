@@ -1,14 +1,16 @@
 """The handshake of one game (docs/tournament.md, "Who is at fault"): both engines, before the opening.
 
-`protocol_version` (its deadline is the start limit), `list_games`, `game`,
+`protocol_version` (its deadline is the start limit), `name` and `version`
+(a refusal is fine: the identity is then unknown), `list_games`, `game`,
 `boardsize`, `komi` when set, `clear_board`, `list_commands`, then the time
 control (`kgs-time_settings` to an engine that lists it, in decimal seconds
 to an engine that lists `hgp_version`) and `hexarena-seed` when the seat has a
 seed and the engine lists it. Each seat's :class:`Hello` says what its engine
-listed. Faults raise :class:`~.faults.VoidGame` / :class:`~.faults.ForfeitGame`.
+listed and who it said it is. Faults raise :class:`~.faults.VoidGame` / :class:`~.faults.ForfeitGame`.
 """
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import trio
@@ -24,11 +26,18 @@ from .clock import Clock, Limits
 from .faults import ForfeitGame, VoidGame, fault_of
 
 
+#: The longest identity kept from `name` / `version` (characters; the rest is cut).
+IDENTITY_CHARS = 200
+
+
 @dataclass(frozen=True)
 class Hello:
-    """What one engine told in its handshake: the commands it lists."""
+    """What one engine told in its handshake: the commands it lists, its `name` and `version`
+    (None: refused)."""
 
     listed: frozenset[str] = frozenset()
+    name: str | None = None
+    version: str | None = None
 
     @property
     def decimal(self) -> bool:
@@ -75,6 +84,7 @@ async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant
     if version.strip() != "2":
         raise VoidGame(VoidCause.UNSUPPORTED, f"{ch.name}: protocol_version {version!r}, expected 2", seat)
     try:
+        identity = [await _optional(ask, "name"), await _optional(ask, "version")]
         try:
             games = (await ask("list_games")).split()
             if info.id not in games:
@@ -91,10 +101,8 @@ async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant
             await ask("clear_board")
         except CommandFailed as exc:
             raise ForfeitGame(seat, Termination.CRASH, f"{ch.name}: refused clear_board: {exc.message}") from None
-        try:
-            hello = Hello(frozenset((await ask("list_commands")).split()))
-        except CommandFailed:
-            hello = Hello()
+        listed = await _optional(ask, "list_commands")
+        hello = Hello(frozenset(listed.split()) if listed else frozenset(), *identity)
         optional = [clock.settings(seat, "kgs-time_settings" in hello.listed, hello.decimal)]
         if seed is not None and SEED_COMMAND in hello.listed:
             optional.append((SEED_COMMAND, str(seed)))
@@ -106,3 +114,15 @@ async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant
     except ControllerError as exc:
         raise ForfeitGame(seat, fault_of(exc), f"handshake: {exc}") from None
     return hello
+
+
+async def _optional(ask: Callable[..., Awaitable[str]], command: str) -> str | None:
+    """The answer to a command the engine may refuse (None then), on one line, at most
+    IDENTITY_CHARS characters for `name` and `version`."""
+    try:
+        text = await ask(command)
+    except CommandFailed:
+        return None
+    if command == "list_commands":
+        return text
+    return " ".join(text.split())[:IDENTITY_CHARS]

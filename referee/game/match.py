@@ -189,7 +189,8 @@ def _record(identity: dict[str, Any], outcome: Outcome, reason: str, moves: _Mov
         think=[None if t is None else t[0] for t in moves.times], komi=komi, pair=pair, forfeit=forfeit,
         colours="".join(colour.letter for colour, _ in moves.actions),
         left=[None if t is None else t[1] for t in moves.times],
-        analysis=moves.analysis if any(a is not None for a in moves.analysis) else None)
+        analysis=moves.analysis if any(a is not None for a in moves.analysis) else None,
+        identities=moves.identities)
 
 
 @dataclass(frozen=True)
@@ -214,7 +215,7 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
     """Play the opening, then from there to the end; a forfeit raises _Forfeit carrying the moves so far."""
     state: GameState = info.new_game(variant, setup.komi or 0)
     cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
-    moves = _Moves()
+    moves = _Moves(identities=[[h.name, h.version] for h in asks.hellos])
     if overhead is not None:
         on_ply = _timed(on_ply, channels, overhead)
     try:

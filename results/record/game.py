@@ -108,6 +108,7 @@ class GameRecord:
     # "score": ..., "visits": ..., "depth": ..., "pv": [...], "other": {key: text}} with the keys
     # given; None for an action whose engine was not asked (and for the record when none was)
     analysis: list[list[dict] | None] | None = None
+    identities: list[list[str | None]] | None = None   # [name, version] by seat as answered (None: refused)
 
     def __post_init__(self) -> None:
         """The closed vocabularies as enums, also when built from their words."""
@@ -172,6 +173,12 @@ class GameRecord:
         if data.get("schema", 1) == 1 and words["forfeit"] is None:
             words["forfeit"] = _schema1_forfeit(words)
         _check_analysis(data.get("analysis"))
+        identities = data.get("identities")
+        if identities is not None and not (
+                isinstance(identities, list) and len(identities) == 2
+                and all(isinstance(i, list) and len(i) == 2 and all(w is None or isinstance(w, str) for w in i)
+                        for i in identities)):
+            raise ValueError("field 'identities' must be null or two [name, version] pairs of strings or nulls")
         colours = data.get("colours")
         if colours is not None and (not isinstance(colours, str) or set(colours) - {"B", "W"}):
             raise ValueError("field 'colours' must be a string of B and W")

@@ -315,8 +315,8 @@ def test_komi_is_sent_after_the_game_and_size_and_given_to_the_rules():
         report = await play_game(Setup("spelde", 5, ("nopie",), komi=3), seats(a, b), Limits())
         return a.received, report
     received, report = run_mock(main)
-    assert received[:6] == ["protocol_version", "list_games", "game spelde nopie", "boardsize 5", "komi 3",
-                            "clear_board"]
+    assert received[:8] == ["protocol_version", "name", "version", "list_games", "game spelde nopie", "boardsize 5",
+                            "komi 3", "clear_board"]
     assert report.komi == 3
 
 

@@ -1,10 +1,14 @@
 """HGP 1.2 between the referee and real engine processes: analysis, decimal clocks."""
 from __future__ import annotations
 
+import json
 import re
+import sys
 from functools import partial
+from importlib import metadata
 from pathlib import Path
 
+import pytest
 import trio
 from sgfmill import sgf
 
@@ -58,7 +62,7 @@ def test_analysis_is_asked_of_the_engines_that_list_it_and_kept_per_action(tmp_p
 
 def test_the_record_s_analysis_goes_verbatim_into_xa_and_round_trips_the_journal(tmp_path: Path) -> None:
     record = _play(tmp_path, _seat(tmp_path, "deep", "v12,info"), _seat(tmp_path, "other", "v12,info"))
-    again = GameRecord.from_dict(__import__("json").loads(record.to_json()))
+    again = GameRecord.from_dict(json.loads(record.to_json()))
     assert again == record and again.analysis is not None
     text = sgf_text(record, registry.get("spelde").sgf_number)
     nodes = parse_sgf(text)[1:]
@@ -110,3 +114,41 @@ def test_time_settings_in_decimal_seconds() -> None:
     clock = Clock(Limits(main=10.0, increment=0.1))
     clock.charge(0, 0.4567)
     assert clock.told(0, decimal=True) == ("9.643", "0") and clock.told(0) == ("9", "0")
+
+
+# -- identity ------------------------------------------------------------------------------
+
+def test_name_and_version_are_asked_and_kept_per_seat_and_a_refusal_is_fine(tmp_path: Path) -> None:
+    record = trio.run(play_game, Setup("spelde", 4), (_seat(tmp_path, "known", "v12"), _seat(tmp_path, "anon", "anon")),
+                      LIMITS)
+    assert record.termination == "no-moves", record.reason
+    assert record.identities == [["fake twelve", "1.2.3"], [None, None]]
+    assert ["name", "version"] == [c for c in _got(tmp_path, "known") if c in ("name", "version")]
+    text = sgf_text(record, registry.get("spelde").sgf_number)
+    root = parse_sgf(text)[0]
+    known = "XPB" if record.black == "known" else "XPW"
+    assert root.props[known] == ["fake twelve 1.2.3"] and len([p for p in root.props if p.startswith("XP")]) == 1
+    again = GameRecord.from_dict(json.loads(record.to_json()))
+    assert again.identities == record.identities
+
+
+def test_the_identity_of_a_built_in_player_is_its_name_and_package_version(tmp_path: Path) -> None:
+    argv = [sys.executable, "-m", "hexarena.players", "random"]
+    seats = tuple(Seat(n, partial(open_engine, argv, tmp_path / f"{n}.log", n)) for n in ("a", "b"))
+    record = trio.run(play_game, Setup("spelde", 4), seats, LIMITS)
+    version = metadata.version("hexarena")
+    assert record.identities == [["hexarena-random", version]] * 2
+    root = parse_sgf(sgf_text(record, registry.get("spelde").sgf_number))[0]
+    assert root.props["XPB"] == root.props["XPW"] == [f"hexarena-random {version}"]
+
+
+def test_journal_lines_with_bad_analysis_or_identities_are_refused_and_old_lines_read() -> None:
+    base = {"id": "g/1", "game": "spelde", "size": 4, "variant": "pie", "first": "a", "second": "b", "black": "a",
+            "white": "b", "winner": "a", "result": "B+", "termination": "no-moves", "plies": 1, "schema": 2}
+    assert GameRecord.from_dict(base).analysis is None and GameRecord.from_dict(base).identities is None
+    for field, value, why in [("analysis", {"x": 1}, "must be a list"),
+                              ("analysis", [[{"winrate": 0.5}]], "action 1 must be null or a list of objects"),
+                              ("identities", [["a", "1"]], "two \\[name, version\\] pairs"),
+                              ("identities", [["a", 1], [None, None]], "two \\[name, version\\] pairs")]:
+        with pytest.raises(ValueError, match=why):
+            GameRecord.from_dict({**base, field: value})
