@@ -57,6 +57,7 @@ class EngineChannel:
         self.wait_seconds = 0.0     # time spent waiting for answers (bench figure)
         self.relog: Callable[[Path], None] | None = None    # set by referee/process.py: logs to a new game's files
         self.note: Callable[[str], None] = _unnoted          # set by referee/process.py: a line in the engine's log
+        self.configured = False     # the engine's setup commands were answered (sent once per process)
 
     def engine_exited(self, how: str) -> None:
         """Called by the process watcher: the process ended (`how`: its exit status or signal).

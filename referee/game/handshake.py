@@ -4,8 +4,10 @@
 (a refusal is fine: the identity is then unknown), `list_games`, `game`,
 `boardsize`, `komi` when set, `clear_board`, `list_commands`, then the time
 control (`kgs-time_settings` to an engine that lists it, in decimal seconds
-to an engine that lists `hgp_version`) and `hexarena-seed` when the seat has a
-seed and the engine lists it. Each seat's :class:`Hello` says what its engine
+to an engine that lists `hgp_version`), `hexarena-seed` when the seat has a
+seed and the engine lists it, and last the seat's setup commands, once per
+process (a kept process, which answered them in an earlier game, is not sent
+them again); a refused setup command voids the game (`unsupported`). Each seat's :class:`Hello` says what its engine
 listed and who it said it is. Faults raise :class:`~.faults.VoidGame` / :class:`~.faults.ForfeitGame`.
 """
 from __future__ import annotations
@@ -46,16 +48,17 @@ class Hello:
 
 
 async def handshakes(channels: list[EngineChannel], game: tuple[GameInfo, Variant, int | None],
-                     limits: tuple[Limits, Limits], clock: Clock,
-                     seeds: tuple[int | None, int | None]) -> tuple[Hello, Hello]:
-    """Both engines' handshakes (`game`: what is played and the komi, None: not sent); a void
-    of either voids the game, two forfeits void it too, one forfeit is raised."""
+                     limits: tuple[Limits, Limits], clock: Clock, seeds: tuple[int | None, int | None],
+                     setup: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())) -> tuple[Hello, Hello]:
+    """Both engines' handshakes (`game`: what is played and the komi, None: not sent; `setup`:
+    each seat's setup command lines); a void of either voids the game, two forfeits void it
+    too, one forfeit is raised."""
     voids: list[VoidGame] = []
     forfeits: list[ForfeitGame] = []
     hellos = [Hello(), Hello()]
     for seat, ch in enumerate(channels):
         try:
-            hellos[seat] = await _handshake(ch, seat, game, limits[seat], clock, seeds[seat])
+            hellos[seat] = await _handshake(ch, seat, game, limits[seat], clock, seeds[seat], setup[seat])
         except VoidGame as v:
             voids.append(v)
         except ForfeitGame as f:
@@ -71,7 +74,7 @@ async def handshakes(channels: list[EngineChannel], game: tuple[GameInfo, Varian
 
 
 async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant, int | None],
-                     limits: Limits, clock: Clock, seed: int | None) -> Hello:
+                     limits: Limits, clock: Clock, seed: int | None, setup: tuple[str, ...]) -> Hello:
     info, variant, komi = game
 
     async def ask(name: str, *args: str) -> str:
@@ -111,6 +114,14 @@ async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant
                 await ask(*command)
             except CommandFailed:
                 pass
+        if not ch.configured:
+            for line in setup:
+                try:
+                    await ask(*line.split(" "))
+                except CommandFailed as exc:
+                    raise VoidGame(VoidCause.UNSUPPORTED, f"{ch.name}: refused setup command `{line}`: {exc.message}",
+                                   seat) from None
+            ch.configured = True
     except ControllerError as exc:
         raise ForfeitGame(seat, fault_of(exc), f"handshake: {exc}") from None
     return hello

@@ -71,7 +71,8 @@ class Seat:
     """A player of one game: its name, how to start its engine, its own time limits
     under time odds (None: the game's), and the seat's seed, sent with `hexarena-seed`
     to an engine that lists it (None: not sent); `analysis`: ask the engine `genmove_analyze`
-    when it lists it (False: always `genmove`).
+    when it lists it (False: always `genmove`); `commands`: setup command lines, sent once to
+    each process after its handshake.
 
     `settle(keep)`, when given, is called once the game is decided and before the seat's
     `connect` context exits: `keep` is True when the seat's engine may serve another game
@@ -84,6 +85,7 @@ class Seat:
     seed: int | None = None
     settle: Callable[[bool], None] | None = None
     analysis: bool = True
+    commands: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,7 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
                             raise _Void(VoidCause.START, f"did not start: {exc}", i) from None
                     clock = Clock(per_seat)
                     hellos = await handshakes(channels, (info, variant, setup.komi), per_seat, clock,
-                                              (seats[0].seed, seats[1].seed))
+                                              (seats[0].seed, seats[1].seed), (seats[0].commands, seats[1].commands))
                     asks = _Asks(hellos, (seats[0].analysis, seats[1].analysis))
                     played = await _turns(channels, setup, info, variant, per_seat, clock, asks,
                                           on_ply or (lambda n: None), overhead)
