@@ -383,7 +383,8 @@ class Engine:
         """The text of the `=` answer; Failure for a `?` answer."""
         fixed = {"protocol_version": "2", "name": NAME, "version": VERSION, "list_games": "spelde",
                  "list_commands": "\n".join(COMMANDS), "quit": "", "time_settings": "", "time_left": "",
-                 "kgs-time_settings": ""}
+                 "kgs-time_settings": "", "hgp_version": "1.2"}
+        # time commands are accepted and ignored, so whole and decimal seconds (HGP 1.2) alike
         if name in fixed:
             return fixed[name]
         if name == "known_command":
@@ -404,7 +405,7 @@ HANDLERS = {"game": Engine.cmd_game, "boardsize": Engine.cmd_boardsize, "clear_b
 COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "quit", "list_games",
             "game", "boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard", "legal_moves",
             "legal_cells", "position", "set_position", "final_score", "time_settings", "time_left",
-            "kgs-time_settings")
+            "kgs-time_settings", "hgp_version")
 
 
 # -- framing ---------------------------------------------------------------------------------

@@ -40,14 +40,15 @@ class Player:
         self.bot = bot
         self.search: Callable[..., Any] | None = getattr(bot, "search", None)
         self.tree: Any = None
+        self.result: Any = None     # the last search's result (players/mcts.py SearchResult)
 
     def __call__(self, state: GameState, rng: random.Random, budget: Budget = Budget()) -> Action:
         if self.search is None:
             return self.bot(state, rng, budget)
         result = self.search(state, rng, budget, self.tree)
-        self.tree = result.tree
+        self.tree, self.result = result.tree, result
         return result.action
 
     def forget(self) -> None:
         """Search afresh from the next move on (a new game, a new seed)."""
-        self.tree = None
+        self.tree = self.result = None

@@ -101,6 +101,7 @@ class SearchResult:
     action: Action
     tree: Tree
     iterations: int
+    depth: int = 0          # the most plies below the root one iteration reached
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ class MctsBot:
         search = _Search(root, rng, evaluator, selection, candidates_for(state), narrow)
         done = search.run(self.iterations, deadline)
         checks_until = None if seconds is None else start + (1.0 + REFUTATION_GRACE) * seconds
-        return SearchResult(search.best_action(checks_until), Tree(root), done)
+        return SearchResult(search.best_action(checks_until), Tree(root), done, search.depth)
 
 
 class _Search:
@@ -173,6 +174,7 @@ class _Search:
         self.selection = selection
         self.cap = root.state.info.ply_cap(root.state.variant.size)
         self.root = root
+        self.depth = 0
 
     def run(self, iterations: int | None, deadline: float | None) -> int:
         """Iterate until a limit or a proof; the number of iterations."""
@@ -294,6 +296,8 @@ class _Search:
                 break
             node = self._select(node)
             path.append(node)
+        if len(path) > self.depth + 1:
+            self.depth = len(path) - 1
         # Black's score in the colours of each node's state, kept for AMAF only
         values = [0.0] * len(path) if trace is not None else None
         for i in range(len(path) - 1, -1, -1):

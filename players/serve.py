@@ -16,8 +16,10 @@ from datetime import datetime, timezone
 from importlib import metadata
 from typing import IO, TextIO
 
+from hexarena.engine.actions import Action, Resign
 from hexarena.engine.game import GameState
 from hexarena.engine.numbers import whole
+from hexarena.protocol.analysis import Analysed
 from hexarena.protocol.clock import MoveClock
 from hexarena.protocol.commands import SEED_COMMAND
 from hexarena.protocol.engine_side import EngineSide
@@ -26,6 +28,10 @@ from hexarena.protocol.framing import CommandError
 from . import get
 from .base import Budget, Player
 from .clock import move_budget, moves_ahead
+from .insight import evaluation_info, search_info
+
+#: The bots whose move is valued by the game's evaluation in `genmove_analyze` (players/insight.py).
+EVALUATING = ("greedy", "heuristic")
 
 DEFAULT_SEED = 0
 
@@ -44,9 +50,12 @@ def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
     the engine was told (players/clock.py). A bot with a ``search`` method
     (MCTS) gets back the tree of its last search, so the subtree of the
     actions played since is reused (:class:`Player`); it searches with the
-    cyclic garbage collector paused (:func:`collector_paused`).
+    cyclic garbage collector paused (:func:`collector_paused`). Every move comes with what
+    the bot thinks of it (players/insight.py), which `genmove_analyze` prints: MCTS its
+    search, greedy and heuristic the game's evaluation, random nothing.
     """
     player = Player(get(bot_name))
+    evaluating = bot_name in EVALUATING
     rng = random.Random(seed)
 
     def reseed(eng: EngineSide, args: tuple[str, ...]) -> str:
@@ -57,11 +66,16 @@ def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
         player.forget()
         return ""
 
-    def choose(state: GameState, clock: MoveClock):
+    def choose(state: GameState, clock: MoveClock) -> Action | Analysed:
         budget = Budget(clock.left.seconds if clock.left else None,
                         move_budget(clock, moves_ahead(state)))
         with collector_paused() if player.search is not None else nullcontext():
-            return player(state, rng, budget)
+            action = player(state, rng, budget)
+        if isinstance(action, Resign):
+            return action
+        info = search_info(player.result) if player.result is not None else \
+            evaluation_info(state, action) if evaluating else None
+        return action if info is None else Analysed(action, (info,))
 
     return EngineSide(choose, name=f"hexarena-{bot_name}", version=_version(), extensions={SEED_COMMAND: reseed})
 

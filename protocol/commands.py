@@ -1,4 +1,4 @@
-"""The facts of HGP 1.1 that both sides need: the two tiers of commands and the bound on answers.
+"""The facts of HGP that both sides need: the two tiers of commands and the bound on answers.
 
 *Play* commands are what the referee sends; every engine in a tournament
 implements them. *Analysis* commands are optional: an engine that implements
@@ -16,16 +16,18 @@ from collections.abc import Iterable
 
 from hexarena.engine.game import GameState
 
-__all__ = ["PLAY_COMMANDS", "ANALYSIS_COMMANDS", "ALL_COMMANDS", "MOVE_LIMIT", "MOVE_BYTES", "MALFORMED",
+__all__ = ["HGP_VERSION", "PLAY_COMMANDS", "ANALYSIS_COMMANDS", "ALL_COMMANDS", "MOVE_LIMIT", "MOVE_BYTES", "MALFORMED",
            "TOO_MANY_MOVES", "bounded_tokens", "bounded_legal_moves"]
 
+#: The answer to `hgp_version`: the version docs/protocol.md describes.
+HGP_VERSION = "1.2"
 #: What the referee sends; every tournament engine implements these (`time_*` may be ignored).
 PLAY_COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "quit",
                  "list_games", "game", "boardsize", "clear_board", "komi", "play", "genmove",
                  "time_settings", "time_left")
 #: Optional commands for tools, tests and people; answered exactly as written when listed.
 ANALYSIS_COMMANDS = ("undo", "showboard", "legal_moves", "legal_cells", "position", "set_position",
-                     "final_score", "kgs-time_settings")
+                     "final_score", "kgs-time_settings", "hgp_version", "genmove_analyze")
 ALL_COMMANDS = PLAY_COMMANDS + ANALYSIS_COMMANDS
 #: hexarena's optional extension, outside HGP (docs/protocol.md): the seat's seed for the coming
 #: game, sent to an engine that lists it so that a kept process plays as a fresh one would.

@@ -7,7 +7,9 @@ errors of the rules layer map to the failure words of docs/protocol.md; any othe
 exception becomes `? internal error: ...` and the engine stays usable.
 Moves are chosen by an injected `choose(state, clock)` callable (clock: a
 :class:`~hexarena.protocol.clock.MoveClock` with what the engine was told), so the
-protocol knows nothing of players.
+protocol knows nothing of players; it returns the action, or an
+:class:`~hexarena.protocol.analysis.Analysed` (the action and its info lines,
+which `genmove_analyze` prints and `genmove` leaves out).
 """
 from __future__ import annotations
 
@@ -21,14 +23,15 @@ from hexarena.engine.game import GameState
 from hexarena.engine.numbers import integer, whole
 
 from . import clock_commands
+from .analysis import MAX_LINES, Analysed
 from .clock import MoveClock, TimeControl, TimeLeft
-from .commands import MOVE_BYTES, MOVE_LIMIT, TOO_MANY_MOVES, bounded_legal_moves
+from .commands import HGP_VERSION, MOVE_BYTES, MOVE_LIMIT, TOO_MANY_MOVES, bounded_legal_moves
 from .diagram import diagram
 from .framing import CommandError, failure, parse_command, success
 from .session import Session
 
 #: A bot: the state to move in and what it was told about its clock.
-Chooser = Callable[[GameState, MoveClock], Action]
+Chooser = Callable[[GameState, MoveClock], Action | Analysed]
 
 _RULES_ERRORS: tuple[tuple[type[Exception], str], ...] = (
     (InvalidNotation, "syntax error"),
@@ -178,19 +181,38 @@ def _play(eng: EngineSide, args: tuple[str, ...]) -> str:
     return ""
 
 
-def _genmove(eng: EngineSide, args: tuple[str, ...]) -> str:
-    _arity(args, 1, "genmove COLOUR")
+def _answer(eng: EngineSide, args: tuple[str, ...], usage: str, analyse: bool) -> str:
+    """`genmove` / `genmove_analyze`: ask the bot, play its action on the session, answer its
+    token (and, when `analyse`, the bot's info lines after it)."""
+    _arity(args, 1, usage)
     colour = _colour(args[0])
     state = _to_move(eng, colour)
-    action = eng.choose(state, MoveClock(eng.time_control, eng.time_left.get(colour)))
-    if isinstance(action, Resign):
-        return "resign"
-    token = state.format(action)
-    try:
-        eng.session.play(action)
-    except IllegalMove as exc:  # our own bot chose badly: not the controller's fault
-        raise RuntimeError(f"bot chose {token}, which is illegal: {exc}") from None
-    return token
+    choice = eng.choose(state, MoveClock(eng.time_control, eng.time_left.get(colour)))
+    if not isinstance(choice, Analysed):
+        choice = Analysed(choice)
+    if isinstance(choice.action, Resign):
+        token = "resign"
+    else:
+        token = state.format(choice.action)
+        try:
+            eng.session.play(choice.action)
+        except IllegalMove as exc:  # our own bot chose badly: not the controller's fault
+            raise RuntimeError(f"bot chose {token}, which is illegal: {exc}") from None
+    if not analyse:
+        return token
+    return "\n".join([token, *(info.line() for info in choice.info[:MAX_LINES])])
+
+
+def _genmove(eng: EngineSide, args: tuple[str, ...]) -> str:
+    return _answer(eng, args, "genmove COLOUR", analyse=False)
+
+
+def _genmove_analyze(eng: EngineSide, args: tuple[str, ...]) -> str:
+    return _answer(eng, args, "genmove_analyze COLOUR", analyse=True)
+
+
+def _hgp_version(eng: EngineSide, args: tuple[str, ...]) -> str:
+    return HGP_VERSION
 
 
 def _undo(eng: EngineSide, args: tuple[str, ...]) -> str:
@@ -274,4 +296,6 @@ COMMANDS: dict[str, Handler] = {
     "time_settings": _time_settings,
     "time_left": _time_left,
     "kgs-time_settings": _kgs_time_settings,
+    "hgp_version": _hgp_version,
+    "genmove_analyze": _genmove_analyze,
 }

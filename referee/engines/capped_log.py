@@ -75,6 +75,13 @@ class CappedLog:
     def write(self, data: bytes | bytearray) -> None:
         self._file.write(data)
 
+    def note(self, text: str) -> None:
+        """A line of the referee's own in the log, `[hexarena: text]` (nothing once the log is closed)."""
+        try:
+            self._file.write(f"\n[hexarena: {text}]\n".encode("utf-8", "replace"))
+        except ValueError:          # the engine closed its stderr and the log was closed
+            pass
+
     def switch(self, path: str | os.PathLike) -> None:
         self._file.close()
         self._file = _CappedFile(path, self.cap)

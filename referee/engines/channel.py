@@ -56,6 +56,8 @@ class EngineChannel:
         self._now = (send, receive) if isinstance(send, EagerSend) and isinstance(receive, EagerReceive) else None
         self.wait_seconds = 0.0     # time spent waiting for answers (bench figure)
         self.relog: Callable[[Path], None] | None = None    # set by referee/process.py: logs to a new game's files
+        self.note: Callable[[str], None] = _unnoted          # set by referee/process.py: a line in the engine's log
+        self.configured = False     # the engine's setup commands were answered (sent once per process)
 
     def engine_exited(self, how: str) -> None:
         """Called by the process watcher: the process ended (`how`: its exit status or signal).
@@ -197,3 +199,7 @@ class EngineChannel:
                     await stream.aclose()
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     pass
+
+
+def _unnoted(text: str) -> None:
+    """A channel without a log (tests over memory streams) drops the referee's notes."""

@@ -121,6 +121,7 @@ class EngineProcess:
             if record is not None:
                 record.switch(Path(path).with_suffix(".hgp"))
         channel.relog = relog
+        channel.note = log.note
         nursery.start_soon(engine._watch)
         nursery.start_soon(engine._drain, stderr, log)
         return engine

@@ -26,7 +26,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TypeGuard
+
+from hexarena.protocol.clock_commands import seconds_word
 
 CONTROLS = ("move", "fischer", "byoyomi", "canadian")
 CLOCKED = ("fischer", "byoyomi", "canadian")
@@ -105,14 +108,16 @@ class Limits:
             return self.move
         return None if self.clocked else DEFAULT_MOVE
 
-    def time_settings(self) -> tuple[str, str, str]:
-        """Arguments of GTP `time_settings M B S` (byo-yomi as Canadian periods of one stone)."""
+    def time_settings(self, decimal: bool = False) -> tuple[str, str, str]:
+        """Arguments of GTP `time_settings M B S` (byo-yomi as Canadian periods of one stone);
+        `decimal`: seconds with three digits after the point (an HGP 1.2 engine), else whole."""
+        told = partial(seconds_word, decimal=decimal, setting=True)
         if self.control == "move":
-            return ("0", _told(self.cap), "1")
+            return (told(0), told(self.cap), "1")
         if self.control == "fischer":
-            return (_told(self.main), "0", "0")
+            return (told(self.main), told(0), "0")
         stones = 1 if self.control == "byoyomi" else self.stones
-        return (_told(self.main), _told(self.period), str(stones))
+        return (told(self.main), told(self.period), str(stones))
 
     def text(self) -> str:
         """The time rules in words, as the SGF's OT: `move 5 s, main 60 s + 0.5 s per move`."""
@@ -127,14 +132,15 @@ class Limits:
             words.insert(0, f"move {self.cap:g} s")
         return ", ".join(words)
 
-    def kgs_time_settings(self) -> tuple[str, ...]:
-        """Arguments of `kgs-time_settings KIND ...` for an engine that lists it."""
+    def kgs_time_settings(self, decimal: bool = False) -> tuple[str, ...]:
+        """Arguments of `kgs-time_settings KIND ...` for an engine that lists it (`decimal` as above)."""
+        told = partial(seconds_word, decimal=decimal, setting=True)
         if self.control == "move":
-            return ("byoyomi", "0", _told(self.cap), "1")
-        if self.control == "fischer":
-            return ("fischer", _told(self.main), str(math.floor(self.increment)))     # 0.1 -> 0, never up
+            return ("byoyomi", told(0), told(self.cap), "1")
+        if self.control == "fischer":      # whole seconds: 0.1 -> 0, never up
+            return ("fischer", told(self.main), seconds_word(self.increment, decimal))
         count = self.periods if self.control == "byoyomi" else self.stones
-        return (self.control, _told(self.main), _told(self.period), str(count))
+        return (self.control, told(self.main), told(self.period), str(count))
 
 
 @dataclass(frozen=True)
@@ -186,11 +192,14 @@ class Clock:
         """Main time left per seat (None for a seat without a clock)."""
         return [t.main if s.clocked else None for s, t in zip(self.seats, self._time)]
 
-    def settings(self, seat: int, kgs: bool) -> tuple[str, ...]:
+    def settings(self, seat: int, kgs: bool, decimal: bool = False) -> tuple[str, ...]:
         """The command announcing the seat's time control: `kgs-time_settings ...` when
-        the engine lists it (`kgs` True), else `time_settings M B S`."""
+        the engine lists it (`kgs` True), else `time_settings M B S`; `decimal`: the engine
+        lists `hgp_version` and is told decimal seconds."""
         lim = self.seats[seat]
-        return ("kgs-time_settings", *lim.kgs_time_settings()) if kgs else ("time_settings", *lim.time_settings())
+        if kgs:
+            return ("kgs-time_settings", *lim.kgs_time_settings(decimal))
+        return ("time_settings", *lim.time_settings(decimal))
 
     def budget(self, seat: int) -> float:
         """Seconds the seat may spend on its next move by its time control (no margin)."""
@@ -210,8 +219,9 @@ class Clock:
         """The time by which a move started at `start` must be answered (margin included)."""
         return start + self.budget(seat) + self.seats[seat].margin
 
-    def told(self, seat: int) -> tuple[str, str] | None:
-        """`time_left COLOUR T S` arguments T and S for the seat's next move; None without a clock."""
+    def told(self, seat: int, decimal: bool = False) -> tuple[str, str] | None:
+        """`time_left COLOUR T S` arguments T and S for the seat's next move (T rounded down, in
+        decimal seconds when `decimal`); None without a clock."""
         lim, t = self.seats[seat], self._time[seat]
         if not lim.clocked:
             return None
@@ -222,7 +232,7 @@ class Clock:
             seconds, count = t.period_left, t.stones
         if lim.cap is not None:
             seconds = min(seconds, lim.cap)
-        return str(max(0, math.floor(seconds))), str(count)
+        return seconds_word(seconds, decimal), str(count)
 
     def charge(self, seat: int, elapsed: float) -> Charge:
         """Book a move that took `elapsed` seconds. Not ok when it took more than its
@@ -284,11 +294,3 @@ def _number(value: object) -> TypeGuard[float]:
 def _positive(name: str, value: object) -> None:
     if not (_number(value) and value > 0):
         raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
-
-
-def _told(seconds: float | None) -> str:
-    """Whole seconds for the GTP words: rounded down, but a positive time is never told
-    as 0 (GTP reads `time_settings 0 0 0` as no time limit)."""
-    if seconds is None or seconds <= 0:
-        return "0"
-    return str(max(1, math.floor(seconds)))

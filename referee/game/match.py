@@ -1,7 +1,8 @@
 """One game between two engines: handshake, opening, turn loop, clocks, verdict.
 
-Over ~300 lines on purpose: every engine fault of one game is classified here,
-so the table below reads against one module.
+Over ~300 lines on purpose: every engine fault of one game is classified here
+(the handshake's in referee/game/handshake.py, with the exceptions of faults.py),
+so the table below reads against these modules.
 
 The referee decides every result from its own copy of the rules; engines
 are only asked for actions. Faults (docs/tournament.md, "Who is at fault"):
@@ -18,7 +19,9 @@ are only asked for actions. Faults (docs/tournament.md, "Who is at fault"):
   correctly: it crashes or breaks the protocol (`+F`), misses a deadline
   (`+T`), or refuses `clear_board` (`+F`). `list_commands`, `time_settings`
   and `kgs-time_settings` may be refused.
-* FORFEIT in play, by the engine holding the side to move: `genmove` past
+* FORFEIT in play, by the engine holding the side to move: `genmove` (or
+  `genmove_analyze`, to an engine that lists it; a bad info line is dropped and
+  noted in the engine's log, never a fault) past
   its deadline (`+T`); exit, broken pipe, garbage or a wrong id (`+F`,
   crash); a `?` answer or a token that is not an action of the game (`+F`,
   malformed); an action the rules forbid (`+F`, illegal). By the other
@@ -32,7 +35,7 @@ import time
 import traceback
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -44,18 +47,19 @@ from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState, Variant
 from hexarena.engine.numbers import shown
-from hexarena.protocol.commands import SEED_COMMAND
+from hexarena.protocol.analysis import split_answer
 from hexarena.protocol.controller import CommandFailed, ControllerError, EngineTimeout
 from hexarena.results.record.game import Ending, Forfeit, GameRecord, VoidCause
 
 from ..engines.groups import sole
 from ..engines.process import EngineChannel, EngineStartFailed
+from .analysis import read_info
 from .clock import Charge, Clock, Limits
+from .faults import ForfeitGame as _Forfeit, Moves as _Moves, SeatFault as _SeatFault
+from .faults import VoidGame as _Void, fault_of as _fault
+from .handshake import Hello, handshakes
 
 Connect = Callable[[], AbstractAsyncContextManager[EngineChannel]]
-#: One action's time: seconds its engine took and the seconds left on its clock after it
-#: (None without a clock); None for an opening action, which no engine chose.
-ActionTime = tuple[float, float | None] | None
 
 #: The referee's own seconds for one action chosen by an engine: the wall time since the previous
 #: action (or the end of the handshake) minus the time spent inside both channels' commands
@@ -67,7 +71,9 @@ Overhead = Callable[[float], None]
 class Seat:
     """A player of one game: its name, how to start its engine, its own time limits
     under time odds (None: the game's), and the seat's seed, sent with `hexarena-seed`
-    to an engine that lists it (None: not sent).
+    to an engine that lists it (None: not sent); `analysis`: ask the engine `genmove_analyze`
+    when it lists it (False: always `genmove`); `commands`: setup command lines, sent once to
+    each process after its handshake.
 
     `settle(keep)`, when given, is called once the game is decided and before the seat's
     `connect` context exits: `keep` is True when the seat's engine may serve another game
@@ -79,6 +85,8 @@ class Seat:
     limits: Limits | None = None
     seed: int | None = None
     settle: Callable[[bool], None] | None = None
+    analysis: bool = True
+    commands: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,20 +102,6 @@ class Setup:
     opening: tuple[str, ...] = ()
 
 
-def _seats_at_start() -> dict[Colour, int]:
-    return {Colour.BLACK: 0, Colour.WHITE: 1}
-
-
-@dataclass
-class _Moves:
-    """The actions played so far, their times, and who holds which colour; owned by one turn loop."""
-
-    actions: list[tuple[Colour, str]] = field(default_factory=list)
-    times: list[ActionTime] = field(default_factory=list)
-    holder: dict[Colour, int] = field(default_factory=_seats_at_start)
-    opening: int = 0                 # the first `opening` actions are the schedule's opening
-
-
 @dataclass(frozen=True)
 class _Played:
     """What the turn loop returns: the game ended by the rules, the ply cap or a resignation."""
@@ -115,32 +109,6 @@ class _Played:
     outcome: Outcome
     reason: str
     moves: _Moves
-
-
-class _SeatFault(Exception):
-    """How a game ends early: `seat` (0 or 1) is the seat at fault, None when neither is."""
-
-    def __init__(self, reason: str, seat: int | None):
-        super().__init__(reason)
-        self.reason, self.seat = reason, seat
-
-
-class _Void(_SeatFault):
-    def __init__(self, cause: VoidCause, reason: str, seat: int | None):
-        super().__init__(reason, seat)
-        self.cause = cause
-
-
-class _Forfeit(_SeatFault):
-    def __init__(self, seat: int, termination: Termination, reason: str, moves: _Moves | None = None):
-        super().__init__(reason, seat)
-        self.seat: int = seat
-        self.termination = termination
-        self.moves = moves if moves is not None else _Moves()
-
-
-def _fault(exc: ControllerError) -> Termination:
-    return Termination.TIME if isinstance(exc, EngineTimeout) else Termination.CRASH
 
 
 async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tuple[Limits, Limits],
@@ -172,9 +140,10 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
                         except EngineStartFailed as exc:
                             raise _Void(VoidCause.START, f"did not start: {exc}", i) from None
                     clock = Clock(per_seat)
-                    await _handshakes(channels, setup, info, variant, per_seat, clock,
-                                      (seats[0].seed, seats[1].seed))
-                    played = await _turns(channels, setup, info, variant, per_seat, clock,
+                    hellos = await handshakes(channels, (info, variant, setup.komi), per_seat, clock,
+                                              (seats[0].seed, seats[1].seed), (seats[0].commands, seats[1].commands))
+                    asks = _Asks(hellos, (seats[0].analysis, seats[1].analysis))
+                    played = await _turns(channels, setup, info, variant, per_seat, clock, asks,
                                           on_ply or (lambda n: None), overhead)
                 except _SeatFault as fault:
                     _settle(seats, fault.seat)
@@ -222,83 +191,39 @@ def _record(identity: dict[str, Any], outcome: Outcome, reason: str, moves: _Mov
         actions=[token for _, token in moves.actions], opening=moves.opening,
         think=[None if t is None else t[0] for t in moves.times], komi=komi, pair=pair, forfeit=forfeit,
         colours="".join(colour.letter for colour, _ in moves.actions),
-        left=[None if t is None else t[1] for t in moves.times])
+        left=[None if t is None else t[1] for t in moves.times],
+        analysis=moves.analysis if any(a is not None for a in moves.analysis) else None,
+        identities=moves.identities)
 
 
-async def _handshakes(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                      limits: tuple[Limits, Limits], clock: Clock, seeds: tuple[int | None, int | None]) -> None:
-    voids: list[_Void] = []
-    forfeits: list[_Forfeit] = []
-    for seat, ch in enumerate(channels):
-        try:
-            await _handshake(ch, seat, setup, info, variant, limits[seat], clock, seeds[seat])
-        except _Void as v:
-            voids.append(v)
-        except _Forfeit as f:
-            forfeits.append(f)
-    if voids:
-        raise voids[0]
-    if len(forfeits) == 2:
-        raise _Void(VoidCause.HANDSHAKE, f"both engines failed the handshake: {forfeits[0].reason}; {forfeits[1].reason}", None)
-    if forfeits:
-        raise forfeits[0]
+@dataclass(frozen=True)
+class _Asks:
+    """How each seat is asked for its moves and told its time, from its handshake."""
 
+    hellos: tuple[Hello, Hello]
+    analysis: tuple[bool, bool]          # the seats' `analysis` setting
 
-async def _handshake(ch: EngineChannel, seat: int, setup: Setup, info: GameInfo, variant: Variant,
-                     limits: Limits, clock: Clock, seed: int | None) -> None:
-    async def ask(name: str, *args: str) -> str:
-        return await ch.command(name, *args, deadline=trio.current_time() + limits.command)
+    def genmove(self, seat: int) -> str:
+        """`genmove_analyze` to an engine that lists it, unless its seat turned analysis off."""
+        listed = "genmove_analyze" in self.hellos[seat].listed
+        return "genmove_analyze" if listed and self.analysis[seat] else "genmove"
 
-    try:
-        version = await ch.command("protocol_version", deadline=trio.current_time() + limits.start)
-    except ControllerError as exc:
-        raise _Void(VoidCause.START, f"did not start: {exc}", seat) from None
-    if version.strip() != "2":
-        raise _Void(VoidCause.UNSUPPORTED, f"{ch.name}: protocol_version {version!r}, expected 2", seat)
-    try:
-        try:
-            games = (await ask("list_games")).split()
-            if info.id not in games:
-                raise _Void(VoidCause.UNSUPPORTED, f"{ch.name}: does not list {info.id!r} in list_games", seat)
-            await ask("game", *info.describe(variant).split())
-            await ask("boardsize", str(variant.size))
-            if setup.komi is not None:
-                await ask("komi", str(setup.komi))
-        except CommandFailed as exc:
-            raise _Void(VoidCause.UNSUPPORTED, f"{ch.name}: cannot play {info.describe(variant)} n={variant.size}: {exc.message}",
-                        seat) from None
-        try:
-            await ask("clear_board")
-        except CommandFailed as exc:
-            raise _Forfeit(seat, Termination.CRASH, f"{ch.name}: refused clear_board: {exc.message}") from None
-        try:
-            listed = set((await ask("list_commands")).split())
-        except CommandFailed:
-            listed = set()
-        optional = [clock.settings(seat, "kgs-time_settings" in listed)]    # kgs-time_settings if listed
-        if seed is not None and SEED_COMMAND in listed:
-            optional.append((SEED_COMMAND, str(seed)))
-        for command in optional:
-            try:
-                await ask(*command)
-            except CommandFailed:
-                pass
-    except ControllerError as exc:
-        raise _Forfeit(seat, _fault(exc), f"handshake: {exc}") from None
+    def decimal(self, seat: int) -> bool:
+        return self.hellos[seat].decimal
 
 
 async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                 limits: tuple[Limits, Limits], clock: Clock, on_ply: Callable[[int], None],
+                 limits: tuple[Limits, Limits], clock: Clock, asks: _Asks, on_ply: Callable[[int], None],
                  overhead: Overhead | None) -> _Played:
     """Play the opening, then from there to the end; a forfeit raises _Forfeit carrying the moves so far."""
     state: GameState = info.new_game(variant, setup.komi or 0)
     cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
-    moves = _Moves()
+    moves = _Moves(identities=[[h.name, h.version] for h in asks.hellos])
     if overhead is not None:
         on_ply = _timed(on_ply, channels, overhead)
     try:
         state = await _opening(channels, setup, state, limits, moves)
-        return await _turn_loop(channels, state, cap, clock, limits, moves, on_ply)
+        return await _turn_loop(channels, state, cap, clock, limits, asks, moves, on_ply)
     except _Forfeit as f:
         f.moves = moves
         raise
@@ -321,7 +246,8 @@ def _timed(on_ply: Callable[[int], None], channels: list[EngineChannel],
 
 
 async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, clock: Clock,
-                     limits: tuple[Limits, Limits], moves: _Moves, on_ply: Callable[[int], None]) -> _Played:
+                     limits: tuple[Limits, Limits], asks: _Asks, moves: _Moves,
+                     on_ply: Callable[[int], None]) -> _Played:
     while True:
         outcome = state.outcome()
         if outcome is not None:
@@ -331,7 +257,9 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
         colour = state.to_move
         seat = moves.holder[colour]
         mover, other = channels[seat], channels[1 - seat]
-        token, charge = await _genmove(mover, seat, colour, clock, limits[seat])
+        command = asks.genmove(seat)
+        answer, charge = await _genmove(mover, seat, colour, clock, limits[seat], command, asks.decimal(seat))
+        token, lines = split_answer(answer)
         try:
             action = state.parse(token)
             if isinstance(action, Resign):
@@ -342,8 +270,14 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
         except IllegalMove as exc:
             raise _Forfeit(seat, Termination.ILLEGAL, f"{mover.name} played {shown(token)}: {exc}") from None
         canonical = state.format(action)
+        kept: list[dict] | None = None
+        if command == "genmove_analyze":
+            kept, notes = read_info(lines, state, canonical)
+            for note in notes:
+                mover.note(f"ply {len(moves.actions) + 1}: {note}")
         moves.actions.append((colour, canonical))
         moves.times.append((round(charge.elapsed, 3), None if charge.left is None else round(charge.left, 3)))
+        moves.analysis.append(kept)
         on_ply(len(moves.actions))
         try:
             await other.command("play", colour.word, canonical,
@@ -371,16 +305,18 @@ async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState
                 raise _Void(VoidCause.OPENING, f"opening: {ch.name} failed play {colour.word} {token}: {exc}", seat) from None
         moves.actions.append((colour, token))
         moves.times.append(None)
+        moves.analysis.append(None)
         moves.holder = holders_after(moves.holder, action)
         state = state.play(action)
     moves.opening = len(setup.opening)
     return state
 
 
-async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits
-                   ) -> tuple[str, Charge]:
-    """The mover's answer to `genmove` and its charge to the mover's clock; _Forfeit on any failure."""
-    told = clock.told(seat)
+async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits,
+                   command: str = "genmove", decimal: bool = False) -> tuple[str, Charge]:
+    """The mover's answer to `command` (`genmove` or `genmove_analyze`) and its charge to the
+    mover's clock (told in decimal seconds when `decimal`); _Forfeit on any failure."""
+    told = clock.told(seat, decimal)
     if told is not None:
         try:
             await ch.command("time_left", colour.word, *told, deadline=trio.current_time() + limits.command)
@@ -391,15 +327,15 @@ async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, l
     budget = clock.budget(seat)
     t0 = trio.current_time()
     try:
-        answer = await ch.command("genmove", colour.word, deadline=clock.deadline(seat, t0))
+        answer = await ch.command(command, colour.word, deadline=clock.deadline(seat, t0))
     except CommandFailed as exc:
-        raise _Forfeit(seat, Termination.MALFORMED, f"{ch.name}: genmove failed: {exc.message}") from None
+        raise _Forfeit(seat, Termination.MALFORMED, f"{ch.name}: {command} failed: {exc.message}") from None
     except EngineTimeout:
         over = trio.current_time() - t0 - budget
         raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
                        f"(no answer {over:.3f} s past it)") from None
     except ControllerError as exc:
-        raise _Forfeit(seat, Termination.CRASH, f"genmove: {exc}") from None
+        raise _Forfeit(seat, Termination.CRASH, f"{command}: {exc}") from None
     charge = clock.charge(seat, trio.current_time() - t0)
     if not charge:
         raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "

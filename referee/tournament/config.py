@@ -20,6 +20,7 @@ from ..engines.capped_log import DEFAULT_LOG_CAP
 from ..game.clock import Limits
 from .config_check import ConfigError, KeyReader, key_lines
 from .config_sections import (RESOURCE_KEYS, SprtConfig, limits_table, read_log_cap, read_resources,
+                              read_setup_commands,
                               resources_table, sprt_config, sprt_table, time_limits)
 from ..engines.spawn import ResourceLimits
 
@@ -48,6 +49,8 @@ class EngineSpec:
     log_protocol: bool = False                      # write an HGP transcript per game (docs/tournament.md)
     resources: ResourceLimits = ResourceLimits()     # rlimits set before exec (none by default)
     restart: str = "game"                           # "game": a process per game; "fault": kept until a fault
+    analysis: bool = True                           # ask `genmove_analyze` when the engine lists it
+    commands: tuple[str, ...] = ()                  # setup command lines, sent once per process
 
 
 @dataclass(frozen=True)
@@ -217,6 +220,10 @@ def _engine_dict(e: EngineSpec) -> dict:
         out["env"] = dict(e.env)
     if e.log_protocol:
         out["log_protocol"] = True
+    if not e.analysis:
+        out["analysis"] = False
+    if e.commands:
+        out["commands"] = list(e.commands)
     if e.time is not None:
         out["time"] = limits_table(e.time)
     return out
@@ -243,7 +250,8 @@ def _engines(ctx: KeyReader, table: object, time: object = None) -> tuple[Engine
             raise ctx.error(key, "an engine name is letters, digits and _ . + - (no spaces)")
         if not isinstance(spec, dict):
             raise ctx.error(key, "expected a table with `cmd` or `player`")
-        ctx.only(spec, key, {"cmd", "player", "cwd", "env", "log_protocol", "time", "restart", *RESOURCE_KEYS})
+        ctx.only(spec, key, {"cmd", "player", "cwd", "env", "log_protocol", "time", "restart", "analysis",
+                             "commands", *RESOURCE_KEYS})
         if ("cmd" in spec) == ("player" in spec):
             raise ctx.error(key, "give exactly one of `cmd` (a list of words) or `player` (a built-in player)")
         if "player" in spec:
@@ -257,8 +265,12 @@ def _engines(ctx: KeyReader, table: object, time: object = None) -> tuple[Engine
                 raise ctx.error(f"{key}.cmd", "expected a non-empty list of words, e.g. [\"./engine\", \"--hgp\"]")
         odds = time_limits(ctx, spec["time"], f"{key}.time", time) if "time" in spec else None
         restart = ctx.choice(spec.get("restart", "fault" if "player" in spec else "game"), f"{key}.restart", RESTARTS)
+        analysis = spec.get("analysis", True)
+        if not isinstance(analysis, bool):
+            raise ctx.error(f"{key}.analysis", f"expected true or false, got {analysis!r}")
         out.append(EngineSpec(name, cmd, odds, *_engine_settings(ctx, spec, key),
-                              resources=read_resources(ctx, spec, key), restart=restart))
+                              resources=read_resources(ctx, spec, key), restart=restart, analysis=analysis,
+                              commands=read_setup_commands(ctx, spec, key)))
     return tuple(out)
 
 

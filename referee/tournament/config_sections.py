@@ -6,6 +6,7 @@ defaults filled in) for the copy a tournament keeps in its folder. See referee/c
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from hexarena.results.sprt import MODELS as SPRT_MODELS
@@ -73,6 +74,37 @@ def time_limits(ctx: KeyReader, table: object, key: str = "time", base: object =
         return Limits(**values)
     except ValueError as exc:
         raise ctx.error(key, str(exc)) from None
+
+
+#: The most setup commands of one engine.
+MAX_SETUP = 100
+_SETUP_WORD = re.compile(r"[^\x00-\x20#\x7f]+\Z")
+#: Commands the referee sends itself, never as setup commands.
+_NOT_SETUP = ("quit", "play", "genmove", "genmove_analyze", "undo", "clear_board", "set_position", "game",
+              "boardsize")
+
+
+def read_setup_commands(ctx: KeyReader, spec: dict, key: str) -> tuple[str, ...]:
+    """`commands` of an [engines.NAME] table: command lines (a name and its arguments, without
+    an id) sent once to every process of the engine after its handshake. ConfigError naming
+    the key for a line that is not HGP words or is one of the referee's own commands."""
+    if "commands" not in spec:
+        return ()
+    lines = ctx.strings(spec["commands"], f"{key}.commands")
+    if len(lines) > MAX_SETUP:
+        raise ctx.error(f"{key}.commands", f"at most {MAX_SETUP} commands, got {len(lines)}")
+    out = []
+    for line in lines:
+        words = line.split(" ")
+        if not line or not all(_SETUP_WORD.match(w) for w in words):
+            raise ctx.error(f"{key}.commands", f"{line!r} is not a command line (words of printable "
+                                               f"characters but #, separated by single spaces)")
+        if words[0].isdigit():
+            raise ctx.error(f"{key}.commands", f"{line!r}: give the command without an id")
+        if words[0].lower() in _NOT_SETUP:
+            raise ctx.error(f"{key}.commands", f"{line!r}: `{words[0]}` is the referee's to send")
+        out.append(line)
+    return tuple(out)
 
 
 RESOURCE_KEYS = ("memory_mb", "cpu_seconds")

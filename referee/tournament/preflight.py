@@ -5,8 +5,9 @@ game, size or variant, would otherwise make every one of those games void.
 The check asks each engine `protocol_version` (with the tournament's start
 deadline), `list_games`, and then, for every game, size and variant the
 schedule gives it (its entrants only), `game ...`, `boardsize N` and `komi
-K` when set (with the command deadline). Every problem of every engine is
-returned, as sentences, before anything is journaled.
+K` when set (with the command deadline), and last the engine's setup
+commands (`[engines.X] commands`), each of which must be answered `=`. Every
+problem of every engine is returned, as sentences, before anything is journaled.
 """
 from __future__ import annotations
 
@@ -99,4 +100,9 @@ async def _ask(channel, engine: EngineSpec, config: TournamentConfig) -> list[st
                 problems.append(f"{engine.name}: refused `{' '.join(words)}` (for {game} size {size} "
                                 f"{variant!r}): {exc.message}")
                 break
+    for line in engine.commands:
+        try:
+            await ask(*line.split(" "))
+        except CommandFailed as exc:
+            problems.append(f"{engine.name}: refused the setup command `{line}`: {exc.message}")
     return problems

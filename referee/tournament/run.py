@@ -292,9 +292,11 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
         if isinstance(engines, EnginePool):
             lease = engines.lease(spec, seed, out / logs[name], seat - 1)
             leases.append(lease)
-            seats.append(Seat(name, lease.connect, seed=takes_seed, settle=lease.settle))
+            seats.append(Seat(name, lease.connect, seed=takes_seed, settle=lease.settle, analysis=spec.analysis,
+                              commands=spec.commands))
         else:
-            seats.append(Seat(name, partial(engines, spec, seed, out / logs[name]), seed=takes_seed))
+            seats.append(Seat(name, partial(engines, spec, seed, out / logs[name]), seed=takes_seed,
+                              analysis=spec.analysis, commands=spec.commands))
     setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening)
     limits = (config.limits_of(game.first), config.limits_of(game.second))
     record = await play_game(setup, (seats[0], seats[1]), limits, on_ply, game_id=game.id, pair=game.pair,

@@ -104,6 +104,11 @@ class GameRecord:
     forfeit: Forfeit | None = None
     colours: str | None = None         # the colour of each action's mover, `B` or `W`
     left: list[float | None] | None = None    # seconds left on the mover's clock after each action
+    # each action's info lines from `genmove_analyze`, each {"line": verbatim text, "winrate": ...,
+    # "score": ..., "visits": ..., "depth": ..., "pv": [...], "other": {key: text}} with the keys
+    # given; None for an action whose engine was not asked (and for the record when none was)
+    analysis: list[list[dict] | None] | None = None
+    identities: list[list[str | None]] | None = None   # [name, version] by seat as answered (None: refused)
 
     def __post_init__(self) -> None:
         """The closed vocabularies as enums, also when built from their words."""
@@ -175,10 +180,31 @@ class GameRecord:
                      void_cause=_word(VoidCause, data, "void_cause"), forfeit=_word(Forfeit, data, "forfeit"))
         if data.get("schema", 1) == 1 and words["forfeit"] is None:
             words["forfeit"] = _schema1_forfeit(words)
+        _check_analysis(data.get("analysis"))
+        identities = data.get("identities")
+        if identities is not None and not (
+                isinstance(identities, list) and len(identities) == 2
+                and all(isinstance(i, list) and len(i) == 2 and all(w is None or isinstance(w, str) for w in i)
+                        for i in identities)):
+            raise ValueError("field 'identities' must be null or two [name, version] pairs of strings or nulls")
         colours = data.get("colours")
         if colours is not None and (not isinstance(colours, str) or set(colours) - {"B", "W"}):
             raise ValueError("field 'colours' must be a string of B and W")
         return cls(**words)
+
+
+def _check_analysis(value: object) -> None:
+    """`analysis`: null, or a list with, per action, null or a list of objects each holding its `line`."""
+    if value is None:
+        return
+    if not isinstance(value, list):
+        raise ValueError("field 'analysis' must be a list or null")
+    for i, lines in enumerate(value):
+        if lines is None:
+            continue
+        if not isinstance(lines, list) or not all(isinstance(d, dict) and isinstance(d.get("line"), str)
+                                                  for d in lines):
+            raise ValueError(f"field 'analysis': action {i + 1} must be null or a list of objects with a 'line'")
 
 
 def _is_int(value: object) -> bool:

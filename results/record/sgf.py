@@ -3,14 +3,16 @@
 Writing: one game tree, one node per action: ``B[token]`` / ``W[token]`` with
 the canonical HGP token. Root properties: FF[4] CA[UTF-8] GM (the game's
 number) AP, SZ (board side), XG (game id), XV (variant), XK (komi, when
-set), PB/PW (engines holding each colour at the end), XF (engine names by
+set), PB/PW (engines holding each colour at the end), XPB/XPW (what those
+engines answered to `name` and `version`, when they answered), XF (engine names by
 seat: seat 1, seat 2), RE, XR (how the game ended), GN (the game id in the
 schedule), DT (date), TM/OT (the time control, given by the referee; OT
 twice, by seat, with time odds), XO (how many of the first actions were the
 schedule's opening). Each action node an engine chose also holds XT
 (seconds the engine took) and, under a clock, BL/WL (seconds left on the
-mover's clock after it); opening actions have neither. Custom properties
-start with X.
+mover's clock after it); opening actions have neither. An action whose
+engine answered `genmove_analyze` with info lines holds XA, one value per
+line, verbatim. Custom properties start with X.
 
 Reading: what the writer makes and what other SGF tools make of it: one
 game tree (variations are refused), properties with one or more values,
@@ -48,8 +50,9 @@ def sgf_text(record: GameRecord, gm: int, time_props: TimeProps = ()) -> str:
             prop("SZ", str(record.size)), prop("XG", record.game), prop("XV", record.variant)]
     if record.komi is not None:
         root.append(prop("XK", str(record.komi)))
-    root += [prop("GN", record.id), prop("PB", record.black), prop("PW", record.white),
-             prop("XF", record.first, record.second),
+    root += [prop("GN", record.id), prop("PB", record.black), prop("PW", record.white)]
+    root += _identities(record)
+    root += [prop("XF", record.first, record.second),
              prop("RE", record.result), prop("XR", f"{record.termination}: {record.reason}")]
     if record.started:
         root.append(prop("DT", record.started[:10]))
@@ -60,12 +63,28 @@ def sgf_text(record: GameRecord, gm: int, time_props: TimeProps = ()) -> str:
     n = len(record.actions)
     think = record.think if record.think is not None and len(record.think) == n else [None] * n
     left = record.left if record.left is not None and len(record.left) == n else [None] * n
-    for letter, token, spent, rest in zip(record.colours, record.actions, think, left):
+    analysis = record.analysis if record.analysis is not None and len(record.analysis) == n else [None] * n
+    for letter, token, spent, rest, infos in zip(record.colours, record.actions, think, left, analysis):
         node = f";{letter}[{escape(token)}]"
         if spent is not None:
             node += prop("XT", f"{spent:g}") + (prop(f"{letter}L", f"{rest:g}") if rest is not None else "")
+        if infos:
+            node += prop("XA", *(info["line"] for info in infos))
         lines.append(node)
     return "\n".join(lines) + ")\n"
+
+def _identities(record: GameRecord) -> list[str]:
+    """XPB / XPW: `name version` of the engines holding Black and White at the end, when known."""
+    if record.identities is None:
+        return []
+    seats = {record.first: record.identities[0], record.second: record.identities[1]}
+    out = []
+    for letter, engine in (("B", record.black), ("W", record.white)):
+        words = " ".join(w for w in seats.get(engine, [None, None]) if w)
+        if words:
+            out.append(prop(f"XP{letter}", words))
+    return out
+
 
 _IDENT = re.compile(r"[A-Z]+")   # FF[4]: upper-case letters only
 

@@ -4,7 +4,7 @@
 
 Every command goes to `python -m hexarena.players random --seed SEED`; the
 answers to `name` and `version` are replaced by HTML, and the first
-`genmove` is answered with an attribute-breaking string (a malformed move:
+`genmove` (or `genmove_analyze`) is answered with an attribute-breaking string (a malformed move:
 the referee forfeits the engine and quotes the answer in its reason).
 """
 import subprocess
@@ -31,7 +31,7 @@ for line in sys.stdin:
     else:
         cid = ""
     command = words[0] if words else ""
-    replacement = {"name": NAME, "version": VERSION, "genmove": MOVE}.get(command)
+    replacement = {"name": NAME, "version": VERSION, "genmove": MOVE, "genmove_analyze": MOVE}.get(command)
     if replacement is not None and answer and answer[0].startswith("="):
         answer = [f"={cid} {replacement}\n"]
     sys.stdout.write("".join(answer) + "\n")

@@ -3,7 +3,7 @@
 argv: MARKER BOT SEED DELAY. MARKER only tags the process (tests find it in /proc);
 the answers depend on BOT and SEED alone, so a game replays move for move.
 Writes `thinking` to stderr, and creates TMPDIR/MARKER.thinking (the referee pipes
-stderr into a capped log, so tests look for the file), when a `genmove` arrives. Exits at `quit`, at end of input,
+stderr into a capped log, so tests look for the file), when a `genmove` or `genmove_analyze` arrives. Exits at `quit`, at end of input,
 or when its stdout is closed (which it sees only after its sleep).
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ def main() -> int:
     engine = make_engine(bot, int(seed))
     try:
         for line in sys.stdin:
-            if line.split()[1:2] == ["genmove"]:
+            if line.split()[1:2] in (["genmove"], ["genmove_analyze"]):
                 print("thinking", file=sys.stderr, flush=True)
                 (Path(tempfile.gettempdir()) / f"{marker}.thinking").touch()
                 time.sleep(float(delay))

@@ -98,7 +98,7 @@ def test_list_commands_has_every_protocol_command() -> None:
     expected = {"protocol_version", "name", "version", "known_command", "list_commands", "quit",
                 "list_games", "game", "boardsize", "clear_board", "komi", "play", "genmove", "undo",
                 "showboard", "legal_moves", "legal_cells", "position", "set_position", "final_score",
-                "time_settings", "time_left", "kgs-time_settings"}
+                "time_settings", "time_left", "kgs-time_settings", "hgp_version", "genmove_analyze"}
     assert set(COMMANDS) == expected == set(ALL_COMMANDS)
     eng = engine()
     for name in expected:

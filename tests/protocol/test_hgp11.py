@@ -91,9 +91,12 @@ def test_time_left_keeps_each_colour() -> None:
     ("kgs-time_settings none 5", "? syntax error: expected kgs-time_settings none"),
     ("kgs-time_settings absolute", "? syntax error: expected kgs-time_settings absolute MAIN"),
     ("kgs-time_settings byoyomi 60 10", "? syntax error: expected kgs-time_settings byoyomi MAIN PERIOD PERIODS"),
-    ("kgs-time_settings fischer 60 x", "? syntax error: increment 'x' is not a whole number >= 0"),
+    ("kgs-time_settings fischer 60 x", "? syntax error: increment 'x' is not seconds (a whole number or a "
+                                       "decimal with up to 3 digits after the point, e.g. 4.250)"),
     ("time_settings 300 10", "? syntax error: expected time_settings MAIN BYOYOMI STONES"),
-    ("time_left b -1 0", "? syntax error: seconds '-1' is not a whole number >= 0"),
+    ("time_left b -1 0", "? syntax error: seconds '-1' is not seconds (a whole number or a "
+                         "decimal with up to 3 digits after the point, e.g. 4.250)"),
+    ("time_left b 5 -1", "? syntax error: count '-1' is not a whole number >= 0 of at most 9 digits"),
     ("time_left x 1 0", "? syntax error: 'x' is not a colour (black, b, white, w)"),
 ])
 def test_clock_commands_refuse_bad_arguments_exactly(line: str, answer_text: str) -> None:

@@ -11,6 +11,7 @@ from hexarena.players.serve import make_engine
 from tests.support.transcript import answer, engine
 
 HUGE = "9" * 5000
+SECONDS = "is not seconds (a whole number or a decimal with up to 3 digits after the point, e.g. 4.250)"
 CUT = f"{'9' * SHOWN!r}... (5000 characters)"
 SPELDE_3 = "spelde {} b .../..../...../..../..."
 
@@ -23,10 +24,11 @@ SPELDE_3 = "spelde {} b .../..../...../..../..."
     ("boardsize " + HUGE, "? syntax error: board size " + CUT + " has more than 20 digits"),
     ("boardsize -" + HUGE, "? syntax error: board size '-" + "9" * (SHOWN - 1) + "'... (5001 characters) has more than "
                            "20 digits"),
-    ("time_left b " + HUGE + " 0", "? syntax error: seconds " + CUT + " has more than 20 digits"),
-    ("time_left b 10 " + HUGE, "? syntax error: count " + CUT + " has more than 20 digits"),
-    ("time_settings " + HUGE + " 0 0", "? syntax error: main " + CUT + " has more than 20 digits"),
-    ("kgs-time_settings fischer 60 " + HUGE, "? syntax error: increment " + CUT + " has more than 20 digits"),
+    # time words (docs/protocol.md, "Times"): at most 9 digits before the point, the first 40 quoted
+    ("time_left b " + HUGE + " 0", f"? syntax error: seconds '{'9' * 40}' " + SECONDS),
+    ("time_left b 10 " + HUGE, f"? syntax error: count '{'9' * 40}' is not a whole number >= 0 of at most 9 digits"),
+    ("time_settings " + HUGE + " 0 0", f"? syntax error: main '{'9' * 40}' " + SECONDS),
+    ("kgs-time_settings fischer 60 " + HUGE, f"? syntax error: increment '{'9' * 40}' " + SECONDS),
     ("set_position " + SPELDE_3.format(HUGE), "? invalid position: size " + CUT + " has more than 20 digits"),
     ("set_position " + SPELDE_3.format(3) + " ply=" + HUGE,
      "? invalid position: ply=" + "9" * SHOWN + "... (5000 characters): expected a whole number >= 0 of at most "
@@ -44,7 +46,7 @@ def test_a_number_of_thousands_of_digits_is_a_syntax_error(line: str, expected: 
 @pytest.mark.parametrize("line, expected", [
     ("komi {}", "? syntax error: komi {!r} is not a whole number >= 0"),
     ("boardsize {}", "? syntax error: board size {!r} is not a whole number"),
-    ("time_left b {} 0", "? syntax error: seconds {!r} is not a whole number >= 0"),
+    ("time_left b {} 0", "? syntax error: seconds {!r} " + SECONDS),
     ("set_position " + SPELDE_3, "? invalid position: size {!r} is not a whole number >= 0"),
     ("set_position " + SPELDE_3.format(3) + " ply={}", "? invalid position: ply={}: expected a whole number >= 0"),
 ])

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import re
 from functools import partial
 
 import pytest
@@ -314,8 +315,8 @@ def test_komi_is_sent_after_the_game_and_size_and_given_to_the_rules():
         report = await play_game(Setup("spelde", 5, ("nopie",), komi=3), seats(a, b), Limits())
         return a.received, report
     received, report = run_mock(main)
-    assert received[:6] == ["protocol_version", "list_games", "game spelde nopie", "boardsize 5", "komi 3",
-                            "clear_board"]
+    assert received[:8] == ["protocol_version", "name", "version", "list_games", "game spelde nopie", "boardsize 5",
+                            "komi 3", "clear_board"]
     assert report.komi == 3
 
 
@@ -377,7 +378,7 @@ for line in sys.stdin:
     elif words[1:2] == ["kgs-time_settings"]:
         out = "=" + words[0] + "\n\n"
     else:
-        if words[1:2] == ["genmove"]:
+        if words[1:2] in (["genmove"], ["genmove_analyze"]):
             moves += 1
             if moves == 1:
                 time.sleep(think)
@@ -407,14 +408,15 @@ def test_a_real_fischer_game_lets_an_engine_think_longer_than_a_move_cap_would(t
 
     record, log = _real_game(tmp_path / "clock", {"main": 60, "increment": 1}, 2.5)
     assert record.termination == "ply-cap" and record.faulty is None, record.reason
-    assert "kgs-time_settings fischer 60 1" in log and "time_left black 60 0" in log
-    assert "time_left black 58 0" in log        # 60 - 2.5 + 1, rounded down
+    # the thinker lists hgp_version: told decimal seconds
+    assert "kgs-time_settings fischer 60.000 1.000" in log and "time_left black 60.000 0" in log
+    assert re.search(r"time_left black 58\.[0-4]\d\d 0", log)        # 60 - 2.5 + 1, rounded down
     node = sgf.Sgf_game.from_bytes((tmp_path / "clock" / record.sgf).read_bytes()).get_main_sequence()[1]
     assert float(node.get("XT")) >= 2.5 and 58 <= float(node.get("BL")) < 58.5
 
     capped, log = _real_game(tmp_path / "capped", {"main": 60, "increment": 1, "move": 2}, 2.5)
     assert capped.termination == "time" and capped.faulty == "thinker" and capped.plies == 0
-    assert "no move within 2 s" in capped.reason and "time_left black 2 0" in log
+    assert "no move within 2 s" in capped.reason and "time_left black 2.000 0" in log
 
 
 # -- the [time] table --------------------------------------------------------------------------

@@ -85,6 +85,8 @@ def test_variant_words_are_canonicalised(tmp_path):
     (('ply_cap = 40', 'komi = 2'), ":27: games[1].komi: spelde has no komi setting"),
     (('cmd = ["./bot", "--hgp"]', 'cmd = ["./bot"]\nrestart = "never"'),
      ":18: engines.my.bot.restart: expected one of game, fault, got 'never'"),
+    (('player = "random"', 'player = "random"\nanalysis = "no"'),
+     ":12: engines.random.analysis: expected true or false, got 'no'"),
 ])
 def test_errors_name_file_line_and_key(tmp_path, change, where):
     old, new = change
@@ -162,6 +164,14 @@ def test_engine_rlimits_and_the_log_cap_are_read_saved_and_checked():
         C.from_dict({**data, "engines": {**data["engines"], "a": {"player": "random", "memory_mb": 0}}})
     with pytest.raises(C.ConfigError, match="logs.cap_kb"):
         C.from_dict({**data, "logs": {"cap_kb": "big"}})
+
+
+def test_analysis_is_on_unless_an_engine_turns_it_off(tmp_path):
+    config = load(tmp_path, GOOD.replace('player = "random"', 'player = "random"\nanalysis = false'))
+    assert [(e.name, e.analysis) for e in config.engines] == [("random", False), ("greedy", True), ("my.bot", True)]
+    assert C.to_dict(config)["engines"]["random"]["analysis"] is False
+    assert "analysis" not in C.to_dict(config)["engines"]["greedy"]
+    assert C.from_dict(json.loads(json.dumps(C.to_dict(config)))) == config
 
 
 def test_restart_defaults_to_fault_for_built_in_players_and_to_game_for_commands(tmp_path):

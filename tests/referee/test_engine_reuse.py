@@ -121,7 +121,8 @@ def test_a_kept_engine_s_transcript_is_per_game(tmp_path):
         lines = (tmp_path / f"logs/{r.id}.1-{r.first}.hgp").read_text().splitlines()
         sent = [line.split(" ", 2)[2] for line in lines if line.split(" ")[1] == ">"]
         assert sent[0].endswith("protocol_version")                   # starts with this game's handshake
-        assert sum(" genmove " in f" {s} " for s in sent) + sum(" play " in f" {s} " for s in sent) == r.plies
+        asked = sum(" genmove " in f" {s} " or " genmove_analyze " in f" {s} " for s in sent)
+        assert asked + sum(" play " in f" {s} " for s in sent) == r.plies
 
 
 @pytest.mark.slow

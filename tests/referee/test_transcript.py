@@ -54,7 +54,7 @@ def test_time_odds_each_engine_is_told_its_own_clock(tmp_path):
     for record in read_journal(out):
         for seat, name in ((1, record.first), (2, record.second)):
             text = (out / "logs" / "spelde-4-pie" / f"{record.id[-4:]}.{seat}-{name}.hgp").read_text()
-            main = 20 if name == 'strong' else 60        # built-in players list kgs-time_settings
-            assert f"kgs-time_settings fischer {main} 0" in text or f"time_settings {main} 0 0" in text
+            main = 20 if name == 'strong' else 60        # built-in players list kgs-time_settings, hgp_version
+            assert f"kgs-time_settings fischer {main}.000 0.000" in text
         sgf = (out / record.sgf).read_text()
         assert "OT[main" in sgf and "move 10 s" not in sgf and ("main 20 s" in sgf and "main 60 s" in sgf)

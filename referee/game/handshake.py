@@ -1,0 +1,139 @@
+"""The handshake of one game (docs/tournament.md, "Who is at fault"): both engines, before the opening.
+
+`protocol_version` (its deadline is the start limit), `name` and `version`
+(a refusal is fine: the identity is then unknown), `list_games`, `game`,
+`boardsize`, `komi` when set, `clear_board`, `list_commands`, then the time
+control (`kgs-time_settings` to an engine that lists it, in decimal seconds
+to an engine that lists `hgp_version`), `hexarena-seed` when the seat has a
+seed and the engine lists it, and last the seat's setup commands, once per
+process (a kept process, which answered them in an earlier game, is not sent
+them again); a refused setup command voids the game (`unsupported`). Each seat's :class:`Hello` says what its engine
+listed and who it said it is. Faults raise :class:`~.faults.VoidGame` / :class:`~.faults.ForfeitGame`.
+"""
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import trio
+
+from hexarena.engine.core import Termination
+from hexarena.engine.game import GameInfo, Variant
+from hexarena.protocol.commands import SEED_COMMAND
+from hexarena.protocol.controller import CommandFailed, ControllerError
+from hexarena.results.record.game import VoidCause
+
+from ..engines.process import EngineChannel
+from .clock import Clock, Limits
+from .faults import ForfeitGame, VoidGame, fault_of
+
+
+#: The longest identity kept from `name` / `version` (characters; the rest is cut).
+IDENTITY_CHARS = 200
+
+
+@dataclass(frozen=True)
+class Hello:
+    """What one engine told in its handshake: the commands it lists, its `name` and `version`
+    (None: refused)."""
+
+    listed: frozenset[str] = frozenset()
+    name: str | None = None
+    version: str | None = None
+
+    @property
+    def decimal(self) -> bool:
+        """An HGP 1.2 engine (it lists `hgp_version`): told times in decimal seconds."""
+        return "hgp_version" in self.listed
+
+
+async def handshakes(channels: list[EngineChannel], game: tuple[GameInfo, Variant, int | None],
+                     limits: tuple[Limits, Limits], clock: Clock, seeds: tuple[int | None, int | None],
+                     setup: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())) -> tuple[Hello, Hello]:
+    """Both engines' handshakes (`game`: what is played and the komi, None: not sent; `setup`:
+    each seat's setup command lines); a void of either voids the game, two forfeits void it
+    too, one forfeit is raised."""
+    voids: list[VoidGame] = []
+    forfeits: list[ForfeitGame] = []
+    hellos = [Hello(), Hello()]
+    for seat, ch in enumerate(channels):
+        try:
+            hellos[seat] = await _handshake(ch, seat, game, limits[seat], clock, seeds[seat], setup[seat])
+        except VoidGame as v:
+            voids.append(v)
+        except ForfeitGame as f:
+            forfeits.append(f)
+    if voids:
+        raise voids[0]
+    if len(forfeits) == 2:
+        raise VoidGame(VoidCause.HANDSHAKE,
+                       f"both engines failed the handshake: {forfeits[0].reason}; {forfeits[1].reason}", None)
+    if forfeits:
+        raise forfeits[0]
+    return hellos[0], hellos[1]
+
+
+async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant, int | None],
+                     limits: Limits, clock: Clock, seed: int | None, setup: tuple[str, ...]) -> Hello:
+    info, variant, komi = game
+
+    async def ask(name: str, *args: str) -> str:
+        return await ch.command(name, *args, deadline=trio.current_time() + limits.command)
+
+    try:
+        version = await ch.command("protocol_version", deadline=trio.current_time() + limits.start)
+    except ControllerError as exc:
+        raise VoidGame(VoidCause.START, f"did not start: {exc}", seat) from None
+    if version.strip() != "2":
+        raise VoidGame(VoidCause.UNSUPPORTED, f"{ch.name}: protocol_version {version!r}, expected 2", seat)
+    try:
+        identity = [await _optional(ask, "name"), await _optional(ask, "version")]
+        try:
+            games = (await ask("list_games")).split()
+            if info.id not in games:
+                raise VoidGame(VoidCause.UNSUPPORTED, f"{ch.name}: does not list {info.id!r} in list_games", seat)
+            await ask("game", *info.describe(variant).split())
+            await ask("boardsize", str(variant.size))
+            if komi is not None:
+                await ask("komi", str(komi))
+        except CommandFailed as exc:
+            raise VoidGame(VoidCause.UNSUPPORTED,
+                           f"{ch.name}: cannot play {info.describe(variant)} n={variant.size}: {exc.message}",
+                           seat) from None
+        try:
+            await ask("clear_board")
+        except CommandFailed as exc:
+            raise ForfeitGame(seat, Termination.CRASH, f"{ch.name}: refused clear_board: {exc.message}") from None
+        listed = await _optional(ask, "list_commands")
+        hello = Hello(frozenset(listed.split()) if listed else frozenset(), *identity)
+        optional = [clock.settings(seat, "kgs-time_settings" in hello.listed, hello.decimal)]
+        if seed is not None and SEED_COMMAND in hello.listed:
+            optional.append((SEED_COMMAND, str(seed)))
+        for command in optional:
+            try:
+                await ask(*command)
+            except CommandFailed:
+                pass
+        if not ch.configured:
+            for line in setup:
+                try:
+                    await ask(*line.split(" "))
+                except CommandFailed as exc:
+                    raise VoidGame(VoidCause.UNSUPPORTED, f"{ch.name}: refused setup command `{line}`: {exc.message}",
+                                   seat) from None
+            ch.configured = True
+    except ControllerError as exc:
+        raise ForfeitGame(seat, fault_of(exc), f"handshake: {exc}") from None
+    return hello
+
+
+async def _optional(ask: Callable[..., Awaitable[str]], command: str) -> str | None:
+    """The answer to a command the engine may refuse (None then), on one line, at most
+    IDENTITY_CHARS characters for `name` and `version`."""
+    try:
+        text = await ask(command)
+    except CommandFailed:
+        return None
+    if command == "list_commands":
+        return text
+    return " ".join(text.split())[:IDENTITY_CHARS]
