@@ -81,10 +81,13 @@ def report(directory: str, output: str | None) -> None:
     """Write one self-contained HTML page of a tournament folder: ratings, tables, every game replayable."""
     from hexarena.results.page.html_report import ReportError, write_report
     started = time.perf_counter()
+    warnings: list[str] = []
     try:
-        path, games = write_report(directory, output)
+        path, games = write_report(directory, output, warnings=warnings)
     except ReportError as exc:
         raise click.ClickException(str(exc)) from None
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     size = path.stat().st_size
     click.echo(f"{path}: {games} games, {size / 1024:.0f} KiB, {time.perf_counter() - started:.2f} s")
 
