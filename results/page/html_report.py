@@ -70,6 +70,8 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
         entry = {short: getattr(record, name) for name, short in GAME_FIELDS.items()}
         if record.id in replays:
             entry.update(replays[record.id])
+            if str(entry.get("err", "")).startswith("sgf field"):      # never read: say so at the top
+                warnings.append(f"{journal_path(folder)}: game {record.id}: {entry['err']}")
             if "bd" in entry:                 # the board the record itself names (XG, SZ)
                 game, _, size = str(entry["bd"]).rpartition("-")
                 boards.setdefault(str(entry["bd"]), (game, int(size)))
