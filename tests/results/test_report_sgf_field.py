@@ -8,8 +8,8 @@ from click.testing import CliRunner
 
 from hexarena import cli
 from hexarena.results.page.replay_cache import MAX_SGF_BYTES
-from tests.results.test_html_report import page_data
 from tests.support.folders import build_folder
+from tests.support.page_check import page_data
 
 SECRET = "Zq7secretname"
 
