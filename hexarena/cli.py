@@ -20,6 +20,7 @@ from hexarena.commands_check import check
 from hexarena.commands_sprt import parse_sprt_words, sprt
 from hexarena.commands_status import status
 from hexarena.commands_ratings import ratings, repair
+from hexarena.terminal import SafeGroup
 
 # The referee, trio and pandas are imported inside the commands that use them, so that
 # `hexarena engine NAME` starts as fast as `python -m hexarena.players NAME`.
@@ -27,7 +28,7 @@ from hexarena.commands_ratings import ratings, repair
 DEFAULT_OUT = "hexarena-out"
 
 
-@click.group()
+@click.group(cls=SafeGroup)
 @click.version_option(package_name="hexarena")
 def main() -> None:
     """hexarena: referee and tournaments for abstract games on hexagonal boards."""
