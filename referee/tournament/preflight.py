@@ -7,10 +7,18 @@ deadline), `list_games`, and then, for every game, size and variant the
 schedule gives it (its entrants only), `game ...`, `boardsize N` and `komi
 K` when set (with the command deadline). Every problem of every engine is
 returned, as sentences, before anything is journaled.
+
+Each engine's stderr goes to ``preflight.NAME.log`` in a temporary folder
+first. When every engine passes, the logs move to ``OUT/logs/``; when one
+fails, the output folder is left as it was found (a lock file or a folder
+the check made is removed) and the logs stay in the temporary folder, which
+the problems name.
 """
 from __future__ import annotations
 
 import shlex
+import shutil
+import tempfile
 from functools import partial
 from pathlib import Path
 
@@ -20,7 +28,7 @@ from hexarena.engine import registry
 from hexarena.protocol.controller import CommandFailed, ControllerError
 
 from .config import EngineSpec, TournamentConfig
-from .folder_lock import FolderBusy, hold_folder
+from .folder_lock import LOCK_NAME, FolderBusy, hold_folder
 from ..engines.leftovers import guard_engines
 from ..engines.process import EngineStartFailed
 from .schedule import pairings
@@ -43,24 +51,46 @@ def needs(config: TournamentConfig, name: str) -> list[Need]:
 async def preflight(config: TournamentConfig, out: Path, launcher: Launcher = process_launcher) -> list[str]:
     """The problems found (empty when every engine answers and accepts every scheduled game).
 
-    Engine stderr goes to ``OUT/logs/preflight.NAME.log``; engines are stopped before returning.
+    Engines are stopped before returning; see the module doc for the logs and the folder.
     """
+    out = Path(out)
+    found = out.exists(), (out / LOCK_NAME).exists()
+    logs = Path(tempfile.mkdtemp(prefix="hexarena-preflight-"))
     problems: list[str] = []
     if launcher is process_launcher:
         launcher = partial(process_launcher, log_cap=config.log_cap)
     try:
-        with hold_folder(Path(out)), guard_engines(Path(out)):
+        with hold_folder(out), guard_engines(out):
             for engine in config.engines:
-                await _check(engine, config, out, launcher, problems)
+                await _check(engine, config, logs, launcher, problems)
     except FolderBusy as exc:
+        shutil.rmtree(logs, ignore_errors=True)
         raise TournamentError(str(exc)) from None
+    if problems:
+        _leave_as_found(out, *found)
+    else:
+        (out / "logs").mkdir(exist_ok=True)
+        for log in logs.iterdir():
+            shutil.move(log, out / "logs" / log.name)
+        shutil.rmtree(logs, ignore_errors=True)
     return problems
 
 
-async def _check(engine: EngineSpec, config: TournamentConfig, out: Path, launcher: Launcher,
+def _leave_as_found(out: Path, existed: bool, locked: bool) -> None:
+    """Remove what the check made in `out`: the lock file, the folder itself when it was made (and is empty)."""
+    if not locked:
+        (out / LOCK_NAME).unlink(missing_ok=True)
+    if not existed:
+        try:
+            out.rmdir()
+        except OSError:                      # not empty: something else wrote there meanwhile
+            pass
+
+
+async def _check(engine: EngineSpec, config: TournamentConfig, logs: Path, launcher: Launcher,
                  problems: list[str]) -> None:
     """Ask one engine; append its problems (each naming the engine, its command and its log)."""
-    log = Path(out) / "logs" / f"preflight.{engine.name}.log"
+    log = logs / f"preflight.{engine.name}.log"
     where = f"(command: {shlex.join(expand(engine.cmd, config.seed))}; stderr in {log})"
     try:
         async with launcher(engine, config.seed, log) as channel:

@@ -16,6 +16,14 @@ def invoke(*args: str):
     return CliRunner().invoke(cli.main, list(args), catch_exceptions=False)
 
 
+@pytest.fixture(autouse=True)
+def temporary_folders_in_tmp_path(tmp_path, monkeypatch):
+    """A failed pre-flight keeps its logs in a temporary folder: make those under tmp_path."""
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+
+
 def test_an_engine_that_cannot_start_stops_the_run_before_any_game(tmp_path):
     out = tmp_path / "m"
     result = invoke("match", RANDOM, str(tmp_path / "no-such-engine"), "--size", "4", "--out", str(out))
@@ -98,3 +106,20 @@ def test_entrants_keep_an_engine_out_of_the_games_it_cannot_play(tmp_path):
     records = read_journal(out)
     assert len(records) == 3 + 1 + 1 and not any(r.void for r in records)
     assert all("picky" not in (r.first, r.second) for r in records if r.game == "marbanta" or "nopie" in r.variant)
+
+
+def test_a_failed_preflight_leaves_the_folder_as_it_was_and_names_a_log_that_exists(tmp_path):
+    import re
+    broken = f"{shlex.quote(sys.executable)} -c " + shlex.quote("import sys; sys.stderr.write('boom here'); sys.exit(3)")
+    out = tmp_path / "new"
+    result = invoke("match", RANDOM, broken, "--size", "4", "--out", str(out))
+    assert result.exit_code == 1 and "failed the pre-flight check" in result.stderr
+    assert not out.exists()
+    log = re.search(r"stderr in (\S+preflight\.python\.log)", result.stderr)
+    assert log is not None and open(log.group(1), encoding="utf-8").read() == "boom here"
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "notes.txt").write_text("mine", encoding="utf-8")
+    again = invoke("match", RANDOM, broken, "--size", "4", "--out", str(kept))
+    assert again.exit_code == 1
+    assert sorted(p.name for p in kept.iterdir()) == ["notes.txt"]
