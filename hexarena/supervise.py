@@ -91,7 +91,10 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     refresher = ReportRefresher(out, warn)           # DIR/report.html, every few games
     signals = Signals(trio.Event())
 
+    played = {"void": 0, "counted": 0}               # the games of this run (not those resumed from the journal)
+
     def on_record(record: GameRecord) -> None:
+        played["void" if record.void else "counted"] += 1
         refresher.on_record(record)
         line = sprt.add(record) if sprt is not None else None
         if line and not quiet:
@@ -124,6 +127,9 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
         echo(f"report: {page}")
     if sprt is not None:
         echo(sprt.finish())
+    if played["void"] and not played["counted"]:
+        raise click.ClickException(f"no game of this run counted: all {played['void']} were void (the reasons "
+                                   f"are in {out}/journal.jsonl and the logs; --resume plays them again)")
 
 
 async def run_tournament(*args, **kwargs) -> list[GameRecord]:

@@ -45,12 +45,13 @@ def test_an_engine_that_does_not_list_the_game_is_named(tmp_path):
     assert "does not list spelde in list_games" in result.stderr
 
 
-def test_no_preflight_plays_and_voids_instead(tmp_path):
+def test_no_preflight_plays_and_voids_instead_and_a_run_of_only_void_games_fails(tmp_path):
     out = tmp_path / "v"
-    result = invoke("match", RANDOM, str(tmp_path / "no-such-engine"), "--size", "4", "--games", "1",
+    result = invoke("match", RANDOM, str(tmp_path / "no-such-engine"), "--size", "4", "--games", "2",
                     "--out", str(out), "--no-preflight")
-    assert result.exit_code == 0, result.output + result.stderr
-    assert "1 void" in result.output
+    assert "0 games, 2 void" in result.output
+    assert result.exit_code == 1
+    assert "no game of this run counted: all 2 were void" in result.stderr
 
 
 # -- entrants and variants ---------------------------------------------------------------------
