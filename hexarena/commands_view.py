@@ -33,7 +33,7 @@ def show(target: str, ply: int | None, every: bool, svg_out: str | None) -> None
     checked as it is replayed: an action the rules refuse is reported with
     its ply and the file is left untouched.
     """
-    if not Path(target).is_file():
+    if not _is_file(target):
         if " " not in target.strip():
             raise click.BadParameter(f"{target!r} is neither a file nor a position string",
                                      param_hint="TARGET")
@@ -91,6 +91,14 @@ def report(directory: str, output: str | None) -> None:
         echo(f"warning: {warning}", err=True)
     size = path.stat().st_size
     echo(f"{path}: {games} games, {size / 1024:.0f} KiB, {time.perf_counter() - started:.2f} s")
+
+
+def _is_file(target: str) -> bool:
+    """Whether TARGET names a file; a text no file can have (too long a name, a NUL) names none."""
+    try:
+        return Path(target).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _write(path: str, text: str) -> None:
