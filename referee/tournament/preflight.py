@@ -10,9 +10,9 @@ returned, as sentences, before anything is journaled.
 
 Each engine's stderr goes to ``preflight.NAME.log`` in a temporary folder
 first. When every engine passes, the logs move to ``OUT/logs/``; when one
-fails, the output folder is left as it was found (a lock file or a folder
-the check made is removed) and the logs stay in the temporary folder, which
-the problems name.
+fails, each problem quotes the end of that engine's stderr, the temporary
+folder is removed and the output folder is left as it was found (a lock
+file or a folder the check made is removed).
 """
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ from .run import Launcher, TournamentError, expand, process_launcher
 
 #: (game, size, variant words, komi) an engine must accept
 Need = tuple[str, int, str, int | None]
+#: How much of a failed engine's stderr a problem quotes.
+TAIL_LINES, TAIL_BYTES = 3, 400
 
 
 def needs(config: TournamentConfig, name: str) -> list[Need]:
@@ -63,15 +65,15 @@ async def preflight(config: TournamentConfig, out: Path, launcher: Launcher = pr
         with hold_folder(out), guard_engines(out):
             for engine in config.engines:
                 await _check(engine, config, logs, launcher, problems)
+        if problems:
+            _leave_as_found(out, *found)
+        else:
+            (out / "logs").mkdir(exist_ok=True)
+            for log in logs.iterdir():
+                shutil.move(log, out / "logs" / log.name)
     except FolderBusy as exc:
-        shutil.rmtree(logs, ignore_errors=True)
         raise TournamentError(str(exc)) from None
-    if problems:
-        _leave_as_found(out, *found)
-    else:
-        (out / "logs").mkdir(exist_ok=True)
-        for log in logs.iterdir():
-            shutil.move(log, out / "logs" / log.name)
+    finally:
         shutil.rmtree(logs, ignore_errors=True)
     return problems
 
@@ -87,18 +89,34 @@ def _leave_as_found(out: Path, existed: bool, locked: bool) -> None:
             pass
 
 
+def stderr_tail(log: Path) -> str:
+    """The last lines an engine wrote to stderr (at most TAIL_LINES lines, TAIL_BYTES bytes), for a problem."""
+    try:
+        with open(log, "rb") as fh:
+            fh.seek(max(0, fh.seek(0, 2) - TAIL_BYTES))
+            text = fh.read().decode("utf-8", "replace").strip()
+    except OSError:
+        text = ""
+    if not text:
+        return "no stderr"
+    return "stderr: " + repr(" | ".join(text.splitlines()[-TAIL_LINES:]))
+
+
 async def _check(engine: EngineSpec, config: TournamentConfig, logs: Path, launcher: Launcher,
                  problems: list[str]) -> None:
-    """Ask one engine; append its problems (each naming the engine, its command and its log)."""
+    """Ask one engine; append its problems (each naming the engine, its command and the end of its stderr)."""
     log = logs / f"preflight.{engine.name}.log"
-    where = f"(command: {shlex.join(expand(engine.cmd, config.seed))}; stderr in {log})"
+    found: list[str] = []
     try:
         async with launcher(engine, config.seed, log) as channel:
-            problems += [f"{p} {where}" for p in await _ask(channel, engine, config)]
+            found = await _ask(channel, engine, config)
     except CommandFailed as exc:
-        problems.append(f"{engine.name}: refused a command: {exc.message} {where}")
+        found = [f"{engine.name}: refused a command: {exc.message}"]
     except (EngineStartFailed, ControllerError) as exc:    # messages already name the engine
-        problems.append(f"{exc} {where}")
+        found = [str(exc)]
+    if found:
+        where = f"(command: {shlex.join(expand(engine.cmd, config.seed))}; {stderr_tail(log)})"
+        problems += [f"{p} {where}" for p in found]
 
 
 async def _ask(channel, engine: EngineSpec, config: TournamentConfig) -> list[str]:

@@ -21,7 +21,7 @@ def invoke(*args: str):
 
 @pytest.fixture(autouse=True)
 def temporary_folders_in_tmp_path(tmp_path, monkeypatch):
-    """A failed pre-flight keeps its logs in a temporary folder: make those under tmp_path."""
+    """The pre-flight's temporary folder under tmp_path, to see that none is left behind."""
     import tempfile
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
