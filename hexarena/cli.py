@@ -20,6 +20,7 @@ from hexarena.commands_check import check
 from hexarena.commands_sprt import parse_sprt_words, sprt
 from hexarena.commands_status import status
 from hexarena.commands_ratings import ratings, repair
+from hexarena.terminal import SafeGroup
 
 # The referee, trio and pandas are imported inside the commands that use them, so that
 # `hexarena engine NAME` starts as fast as `python -m hexarena.players NAME`.
@@ -27,7 +28,7 @@ from hexarena.commands_ratings import ratings, repair
 DEFAULT_OUT = "hexarena-out"
 
 
-@click.group()
+@click.group(cls=SafeGroup)
 @click.version_option(package_name="hexarena")
 def main() -> None:
     """hexarena: referee and tournaments for abstract games on hexagonal boards."""
@@ -195,7 +196,9 @@ def _out_dir(out: str | None) -> Path:
 
 
 def _names(argv: list[list[str]]) -> list[str]:
-    """Engine names from command lines: the player of `-m hexarena.players NAME`, else the program's name."""
+    """Engine names from command lines: the player of `-m hexarena.players NAME`, else the program's name
+    (cut to the longest engine name)."""
+    from hexarena.referee.tournament.config_edges import MAX_NAME
     names = []
     for words in argv:
         if not words:
@@ -208,7 +211,8 @@ def _names(argv: list[list[str]]) -> list[str]:
                 name = words[i + 2]
         elif words[1:2] == ["engine"] and len(words) > 2:       # hexarena engine NAME
             name = words[2]
-        names.append("".join(c if c.isalnum() or c in "_.+-" else "-" for c in name).strip("-") or "engine")
+        name = "".join(c if c.isascii() and (c.isalnum() or c in "_.+-") else "-" for c in name)
+        names.append(name.strip("-")[:MAX_NAME].strip("-") or "engine")
     if names[0] == names[1]:
         names = [f"{names[0]}-a", f"{names[1]}-b"]
     return names

@@ -8,6 +8,7 @@ import tempfile
 
 import click
 
+from hexarena.terminal import echo
 from hexarena.engine.registry import GAME_MODULES
 
 
@@ -44,11 +45,11 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
     def emit(v: "Verdict") -> None:
         verdicts.append(v)
         if not quiet or v.status != "PASS":
-            click.echo(v.line())
+            echo(v.line())
 
     with tempfile.TemporaryDirectory() as tmp:
         log_path = log or os.path.join(tmp, "engine.log")
         trio.run(lambda: check_engine(argv, emit, log_path, timeout, sizes, games, seed, strict))
     line, code = check_summary(verdicts)
-    click.echo(line)
+    echo(line)
     sys.exit(code)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import click
 
+from hexarena.terminal import echo
 from hexarena.results.record.game import GROUP_KEYS
 
 
@@ -62,19 +63,19 @@ def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fm
     except (OSError, UnicodeDecodeError) as exc:
         raise click.ClickException(f"cannot read {getattr(exc, 'filename', None) or ' '.join(paths)}: {exc}") from None
     for warning in games.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        echo(f"warning: {warning}", err=True)
     if games.frame.empty:
         raise click.ClickException(f"{', '.join(paths)}: no rated games")
     reports = build_reports(games.frame, by=() if pooled else by, anchor=anchor)
     if fmt == "text":
-        click.echo(render_text(reports), nl=False)
+        echo(render_text(reports), nl=False)
     elif fmt == "csv":
-        click.echo(render_csv(reports), nl=False)
+        echo(render_csv(reports), nl=False)
     else:
-        click.echo(render_json(reports, games.warnings))
+        echo(render_json(reports, games.warnings))
     if out is not None:
         written = write_out(reports, out, games.warnings)
-        click.echo(f"wrote {len(written)} files to {out}", err=True)
+        echo(f"wrote {len(written)} files to {out}", err=True)
 
 
 @click.command("repair")
@@ -88,10 +89,10 @@ def repair(path: str) -> None:
     except OSError as exc:
         raise click.ClickException(f"cannot repair {path}: {exc}") from None
     if done.torn:
-        click.echo(done.torn)
+        echo(done.torn)
     if done.moved:
         lines = ", ".join(map(str, done.moved))
-        click.echo(f"{done.journal}: moved {len(done.moved)} bad line(s) ({lines}) to {done.side}; "
+        echo(f"{done.journal}: moved {len(done.moved)} bad line(s) ({lines}) to {done.side}; "
                    f"{done.kept} records kept")
     elif not done.torn:
-        click.echo(f"{done.journal}: nothing to repair ({done.kept} records)")
+        echo(f"{done.journal}: nothing to repair ({done.kept} records)")

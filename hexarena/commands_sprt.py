@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from hexarena.terminal import echo
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JOURNAL_NAME, JournalError, journal_path, read_journal
 from hexarena.results.sprt import MODELS, SprtSettings, evaluate, pairs, unpaired
@@ -76,11 +77,11 @@ def sprt(folder: str, elo0: float | None, elo1: float | None, alpha: float | Non
     order = schedule_pairs(config) if config is not None else None
     found = pairs(records, engine, opponent, order)
     try:
-        click.echo(evaluate(settings, found).report(engine, opponent))
+        echo(evaluate(settings, found).report(engine, opponent))
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     if order is None and unpaired(records):
-        click.echo(f"({unpaired(records)} games without a pair number, from a journal of schema 1 "
+        echo(f"({unpaired(records)} games without a pair number, from a journal of schema 1 "
                    "without its tournament.json, are left out)")
 
 

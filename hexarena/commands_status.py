@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from hexarena.terminal import echo
 from hexarena.results.record.journal import JOURNAL_NAME, JournalError, read_journal
 
 
@@ -36,17 +37,17 @@ def status(folder: str, tables: bool) -> None:
             progress.voids[void_kind(r)] += 1
     left = progress.total - progress.done
     state = "finished" if left == 0 else f"{left} to play"
-    click.echo(f"{out}: {progress.done}/{progress.total} games ({state}), "
+    echo(f"{out}: {progress.done}/{progress.total} games ({state}), "
                f"{sum(progress.voids.values())} void record(s)")
     for s in progress.standings():
         elo = "" if s.elo is None else f"  elo {s.elo:+.0f} ±{s.pm95:.0f}"
-        click.echo(f"  {s.name:<20} {s.score:g}/{s.games}{elo}")
+        echo(f"  {s.name:<20} {s.score:g}/{s.games}{elo}")
     if progress.forfeits:
-        click.echo("forfeits: " + ", ".join(f"{e} {t} {n}" for (e, t), n in sorted(progress.forfeits.items())))
+        echo("forfeits: " + ", ".join(f"{e} {t} {n}" for (e, t), n in sorted(progress.forfeits.items())))
     if progress.voids:
-        click.echo("void: " + ", ".join(f"{k} {n}" for k, n in sorted(progress.voids.items())))
+        echo("void: " + ", ".join(f"{k} {n}" for k, n in sorted(progress.voids.items())))
     for err in errors:
-        click.echo(f"warning: unreadable journal line: {err}", err=True)
+        echo(f"warning: unreadable journal line: {err}", err=True)
     if tables and done:
-        click.echo("\n" + final_summary([r for r in records if not r.void]))
+        echo("\n" + final_summary([r for r in records if not r.void]))
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from hexarena.terminal import echo
 from hexarena.engine.errors import RulesError
 from hexarena.engine.registry import from_position
 from hexarena.protocol.diagram import diagram
@@ -32,7 +33,7 @@ def show(target: str, ply: int | None, every: bool, svg_out: str | None) -> None
     checked as it is replayed: an action the rules refuse is reported with
     its ply and the file is left untouched.
     """
-    if not Path(target).is_file():
+    if not _is_file(target):
         if " " not in target.strip():
             raise click.BadParameter(f"{target!r} is neither a file nor a position string",
                                      param_hint="TARGET")
@@ -43,7 +44,7 @@ def show(target: str, ply: int | None, every: bool, svg_out: str | None) -> None
         if svg_out:
             _write(svg_out, board_svg(state.to_position()))
         else:
-            click.echo(diagram(state, edges=True))
+            echo(diagram(state, edges=True))
         return
     try:
         game = replay_record(Path(target).read_text(encoding="utf-8"))
@@ -61,12 +62,12 @@ def show(target: str, ply: int | None, every: bool, svg_out: str | None) -> None
         action, token = (game.actions[i - 1], game.tokens[i - 1]) if i else (None, "")
         _write(svg_out, board_svg(game.states[i].to_position(), action, token, note))
         return
-    click.echo(f"{head.get('GN', target)}: {head.get('PB', '?')} (black) vs {head.get('PW', '?')} (white), "
+    echo(f"{head.get('GN', target)}: {head.get('PB', '?')} (black) vs {head.get('PW', '?')} (white), "
                + result)
     for i in chosen:
         token = game.tokens[i - 1] if i else ""
         marked = action_sites(game.actions[i - 1]) if i else frozenset()
-        click.echo(diagram(game.states[i], marked, edges=True, last_token=f"{i}. {token}" if i else ""))
+        echo(diagram(game.states[i], marked, edges=True, last_token=f"{i}. {token}" if i else ""))
 
 
 render = click.Command("render", callback=show.callback, params=show.params, hidden=True,
@@ -81,16 +82,27 @@ def report(directory: str, output: str | None) -> None:
     """Write one self-contained HTML page of a tournament folder: ratings, tables, every game replayable."""
     from hexarena.results.page.html_report import ReportError, write_report
     started = time.perf_counter()
+    warnings: list[str] = []
     try:
-        path, games = write_report(directory, output)
+        path, games = write_report(directory, output, warnings=warnings)
     except ReportError as exc:
         raise click.ClickException(str(exc)) from None
+    for warning in warnings:
+        echo(f"warning: {warning}", err=True)
     size = path.stat().st_size
-    click.echo(f"{path}: {games} games, {size / 1024:.0f} KiB, {time.perf_counter() - started:.2f} s")
+    echo(f"{path}: {games} games, {size / 1024:.0f} KiB, {time.perf_counter() - started:.2f} s")
+
+
+def _is_file(target: str) -> bool:
+    """Whether TARGET names a file; a text no file can have (too long a name, a NUL) names none."""
+    try:
+        return Path(target).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _write(path: str, text: str) -> None:
     Path(path).write_text(text, encoding="utf-8")
-    click.echo(f"wrote {path}")
+    echo(f"wrote {path}")
 
 

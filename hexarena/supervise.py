@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from hexarena.terminal import echo
+
 if TYPE_CHECKING:
     import trio
 
@@ -44,7 +46,7 @@ class Signals:
                 self.signalled = True
                 if sig == signal.SIGINT and self.running and not self.stop.is_set():
                     self.stop.set()
-                    click.echo("\nstopping: no new game starts, the games in flight finish "
+                    echo("\nstopping: no new game starts, the games in flight finish "
                                "(Ctrl-C again abandons them)", err=True)
                 else:
                     scope.cancel()
@@ -58,7 +60,7 @@ class Signals:
 
 
 def warn(message: str) -> None:
-    click.echo(f"warning: {message}", err=True)
+    echo(f"warning: {message}", err=True)
 
 
 async def preflight_or_fail(config: TournamentConfig, out: Path, launcher, cluster: Cluster | None) -> None:
@@ -90,11 +92,14 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     refresher = ReportRefresher(out, warn)           # DIR/report.html, every few games
     signals = Signals(trio.Event())
 
+    played = {"void": 0, "counted": 0}               # the games of this run (not those resumed from the journal)
+
     def on_record(record: GameRecord) -> None:
+        played["void" if record.void else "counted"] += 1
         refresher.on_record(record)
         line = sprt.add(record) if sprt is not None else None
         if line and not quiet:
-            click.echo(line)
+            echo(line)
 
     async def supervised(on_cluster: Cluster | None) -> list[GameRecord]:
         async with trio.open_nursery() as nursery:
@@ -113,17 +118,20 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
             raise KeyboardInterrupt
         return records
 
-    click.echo(f"output: {out}", err=True)
+    echo(f"output: {out}", err=True)
     with _interrupted(out, cluster), _open_cluster(cluster) as on_cluster:
         trio.run(supervised, on_cluster)
     records = read_journal(out / JOURNAL_NAME)        # whole records: the repeated-games check reads actions
     void = sum(r.void for r in records)
-    click.echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
-    click.echo(final_summary(records))
+    echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
+    echo(final_summary(records))
     if (page := refresher.finish()) is not None:
-        click.echo(f"report: {page}")
+        echo(f"report: {page}")
     if sprt is not None:
-        click.echo(sprt.finish())
+        echo(sprt.finish())
+    if played["void"] and not played["counted"]:
+        raise click.ClickException(f"no game of this run counted: all {played['void']} were void (the reasons "
+                                   f"are in {out}/journal.jsonl and the logs; --resume plays them again)")
 
 
 async def run_tournament(*args, **kwargs) -> list[GameRecord]:
@@ -152,7 +160,7 @@ class _interrupted:
         if not contains(exc, KeyboardInterrupt):
             return
         again = f" --cluster {shlex.quote(self.cluster)}" if self.cluster else ""
-        click.echo(f"\ninterrupted; finished games are in {self.out}/journal.jsonl; continue with:\n"
+        echo(f"\ninterrupted; finished games are in {self.out}/journal.jsonl; continue with:\n"
                    f"  hexarena tournament --resume --out {shlex.quote(str(self.out))}{again}", err=True)
         sys.exit(130)
 
@@ -162,4 +170,4 @@ def _open_cluster(spec: str | None):
     if spec is None:
         return nullcontext()
     from hexarena.cluster import open_cluster
-    return open_cluster(spec, say=lambda line: click.echo(line, err=True))
+    return open_cluster(spec, say=lambda line: echo(line, err=True))

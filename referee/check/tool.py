@@ -15,8 +15,10 @@ sample, `game`, `boardsize`, `clear_board`, `play` of a legal action,
 `genmove`, and a continuation played with `play`; with the analysis commands
 the engine lists, `position` after each step, `legal_moves`, `legal_cells`,
 `final_score`, the refusal of an illegal `play` (optional), `undo`, and
-`set_position` of a mid-game position; finally `quit` and the process's
-exit. Once the channel is broken (crash, timeout, protocol violation) the
+`set_position` of a mid-game position; then every pie decision (`swap` and
+`keep`) of the game played, at one size, with `position`, `legal_moves` and
+`genmove` after each (:mod:`hexarena.referee.check.pie`); finally `quit` and
+the process's exit. Once the channel is broken (crash, timeout, protocol violation) the
 remaining checks are reported as skipped.
 """
 from __future__ import annotations
@@ -28,12 +30,13 @@ from collections.abc import Sequence
 import trio
 
 from hexarena.engine import registry
-from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState
-from hexarena.protocol.commands import PLAY_COMMANDS, TOO_MANY_MOVES, bounded_legal_moves
+from hexarena.protocol.commands import PLAY_COMMANDS
 
 from .grading import Broken, Checker, Emit, Verdict, equal, lists, tokens_match
+from .pie import check_decisions, pie_size
 from .refusals import play, refusals
+from .steps import genmove as _genmove, legal_moves as _legal_moves, position as _position
 from ..engines.process import EngineChannel, EngineProcess, EngineStartFailed
 
 __all__ = ["Verdict", "default_sizes", "run_checks", "check_engine"]
@@ -44,46 +47,6 @@ UNKNOWN_COMMAND = "hexarena-no-such-command"
 def default_sizes(info: GameInfo) -> list[int]:
     """The sizes checked when none are given: the smallest, the recommended ones and the largest."""
     return sorted({2, *info.sizes, 13})
-
-
-async def _position(c: Checker, check: str, state: GameState) -> None:
-    if c.has("position"):
-        await c.ok(check, "position", judge=equal(state.position()))
-
-
-async def _legal_moves(c: Checker, check: str, state: GameState) -> None:
-    if not c.has("legal_moves"):
-        return
-    text = bounded_legal_moves(state)
-    if text is None:
-        await c.refused(check, TOO_MANY_MOVES, "legal_moves")
-    else:
-        await c.ok(check, "legal_moves", judge=tokens_match(text.split(), "legal moves"))
-
-
-async def _genmove(c: Checker, check: str, state: GameState) -> GameState | None:
-    """Ask for a move; the state after it (the same state after `resign`), None on a FAIL."""
-    result: list[GameState] = []
-
-    def judge(text: str) -> str | None:
-        token = text.strip()
-        if token.lower() == "resign":
-            result.append(state)
-            return None
-        try:
-            action = state.parse(token)
-            after = state.play(action)
-        except InvalidNotation as exc:
-            return f"malformed: {exc}"
-        except IllegalMove as exc:
-            return f"illegal per our rules: {exc}"
-        if token != state.format(action):
-            return f"not canonical, expected {state.format(action)!r}"
-        result.append(after)
-        return None
-
-    text = await c.ok(check, "genmove", state.to_move.word, judge=judge)
-    return result[0] if text is not None else None
 
 
 async def _check_size(c: Checker, info: GameInfo, n: int, rng: random.Random) -> None:
@@ -237,6 +200,8 @@ async def _check_game(c: Checker, info: GameInfo, sizes: list[int], rng: random.
         await c.refused(f"{info.id} boardsize {bad} (outside 2..13)", "unacceptable size", "boardsize", str(bad))
     for n in sizes:
         await _check_size(c, info, n, rng)
+    if await c.ok(f"{info.id} boardsize {pie_size(sizes)} (pie)", "boardsize", str(pie_size(sizes))) is not None:
+        await check_decisions(c, info, pie_size(sizes), rng)
 
 
 async def check_engine(argv: Sequence[str], emit: Emit, log_path: str | os.PathLike, timeout: float = 10.0,

@@ -26,6 +26,7 @@ from typing import TextIO
 
 from hexarena.results.rating.load import games_frame
 from hexarena.results.record.game import GameRecord
+from hexarena.results.record.printable import printable_lines
 from hexarena.results.rating.report import build_reports
 
 from ..tournament.schedule import ScheduledGame
@@ -219,7 +220,7 @@ class PlainView(View):
             self._print(self.progress.status_line())
 
     def _print(self, line: str) -> None:
-        self.stream.write(line + "\n")
+        self.stream.write(printable_lines(line) + "\n")
         self.stream.flush()
 
 

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hexarena.results.record.game import GameRecord
+from hexarena.results.record.printable import printable
 
 from .live import ELO_EVERY, PlainView, Progress, View, clock_text, result_line
 
@@ -38,7 +39,7 @@ class PanelView(View):
 
     def finished(self, record: GameRecord) -> None:
         super().finished(record)
-        self.live.console.print(Text(result_line(record)))
+        self.live.console.print(Text(printable(result_line(record))))
 
     def _render(self) -> Group:
         p = self.progress
@@ -51,7 +52,7 @@ class PanelView(View):
             table = Table("in flight", "engines", "ply", "s", box=None, pad_edge=False)
             now = p.clock()
             for f in flights[:SHOWN_FLIGHTS]:
-                table.add_row(f.game.id, f"{f.game.first} vs {f.game.second}", str(f.plies),
+                table.add_row(Text(printable(f.game.id)), Text(printable(f"{f.game.first} vs {f.game.second}")), str(f.plies),
                               f"{now - f.since:.0f}")
             if len(flights) > SHOWN_FLIGHTS:
                 table.add_row(f"... {len(flights) - SHOWN_FLIGHTS} more", "", "", "")
@@ -60,7 +61,7 @@ class PanelView(View):
         if rows:
             table = Table("engine", "games", "score", "elo", "±95", box=None, pad_edge=False)
             for s in rows:
-                table.add_row(s.name, str(s.games), f"{s.score:g}",
+                table.add_row(Text(printable(s.name)), str(s.games), f"{s.score:g}",
                               "" if s.elo is None else f"{s.elo:+.0f}", "" if s.pm95 is None else f"{s.pm95:.0f}")
             parts.append(table)
         extra = []
@@ -68,7 +69,7 @@ class PanelView(View):
             extra.append("forfeits: " + ", ".join(f"{e} {t} {n}" for (e, t), n in sorted(p.forfeits.items())))
         if p.voids:
             extra.append("void: " + ", ".join(f"{k} {n}" for k, n in sorted(p.voids.items())))
-        parts += [Text(line) for line in extra]
+        parts += [Text(printable(line)) for line in extra]
         return Group(*parts)
 
 

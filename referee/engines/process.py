@@ -98,6 +98,10 @@ class EngineProcess:
         try:
             popen = spawn(argv, resources, cwd=cwd, env=env)
         except OSError as exc:
+            if cwd is not None and not os.path.isdir(cwd):
+                what = "is missing" if not os.path.lexists(cwd) else "is not a folder"
+                raise EngineStartFailed(f"{name}: cannot start {argv[0]!r}: its working folder (cwd) "
+                                        f"{cwd!r} {what}") from None
             raise EngineStartFailed(f"{name}: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
         if leftovers.current() is not None:
             leftovers.current().add(popen.pid)      # type: ignore[union-attr]

@@ -19,6 +19,7 @@ from hexarena.engine.errors import UnknownGame, UnknownVariant
 from ..engines.capped_log import DEFAULT_LOG_CAP
 from ..game.clock import Limits
 from .config_check import ConfigError, KeyReader, key_lines
+from .config_edges import check_engine
 from .config_sections import (RESOURCE_KEYS, SprtConfig, limits_table, read_log_cap, read_resources,
                               read_setup_commands,
                               resources_table, sprt_config, sprt_table, time_limits)
@@ -271,6 +272,7 @@ def _engines(ctx: KeyReader, table: object, time: object = None) -> tuple[Engine
         out.append(EngineSpec(name, cmd, odds, *_engine_settings(ctx, spec, key),
                               resources=read_resources(ctx, spec, key), restart=restart, analysis=analysis,
                               commands=read_setup_commands(ctx, spec, key)))
+        check_engine(ctx, key, name, cmd, out[-1].cwd, out[-1].env)
     return tuple(out)
 
 

@@ -8,10 +8,18 @@ schedule gives it (its entrants only), `game ...`, `boardsize N` and `komi
 K` when set (with the command deadline), and last the engine's setup
 commands (`[engines.X] commands`), each of which must be answered `=`. Every
 problem of every engine is returned, as sentences, before anything is journaled.
+
+Each engine's stderr goes to ``preflight.NAME.log`` in a temporary folder
+first. When every engine passes, the logs move to ``OUT/logs/``; when one
+fails, each problem quotes the end of that engine's stderr, the temporary
+folder is removed and the output folder is left as it was found (a lock
+file or a folder the check made is removed).
 """
 from __future__ import annotations
 
 import shlex
+import shutil
+import tempfile
 from functools import partial
 from pathlib import Path
 
@@ -21,7 +29,7 @@ from hexarena.engine import registry
 from hexarena.protocol.controller import CommandFailed, ControllerError
 
 from .config import EngineSpec, TournamentConfig
-from .folder_lock import FolderBusy, hold_folder
+from .folder_lock import LOCK_NAME, FolderBusy, hold_folder
 from ..engines.leftovers import guard_engines
 from ..engines.process import EngineStartFailed
 from .schedule import pairings
@@ -29,6 +37,8 @@ from .run import Launcher, TournamentError, expand, process_launcher
 
 #: (game, size, variant words, komi) an engine must accept
 Need = tuple[str, int, str, int | None]
+#: How much of a failed engine's stderr a problem quotes.
+TAIL_LINES, TAIL_BYTES = 3, 400
 
 
 def needs(config: TournamentConfig, name: str) -> list[Need]:
@@ -44,32 +54,70 @@ def needs(config: TournamentConfig, name: str) -> list[Need]:
 async def preflight(config: TournamentConfig, out: Path, launcher: Launcher = process_launcher) -> list[str]:
     """The problems found (empty when every engine answers and accepts every scheduled game).
 
-    Engine stderr goes to ``OUT/logs/preflight.NAME.log``; engines are stopped before returning.
+    Engines are stopped before returning; see the module doc for the logs and the folder.
     """
+    out = Path(out)
+    found = out.exists(), (out / LOCK_NAME).exists()
+    logs = Path(tempfile.mkdtemp(prefix="hexarena-preflight-"))
     problems: list[str] = []
     if launcher is process_launcher:
         launcher = partial(process_launcher, log_cap=config.log_cap)
     try:
-        with hold_folder(Path(out)), guard_engines(Path(out)):
+        with hold_folder(out), guard_engines(out):
             for engine in config.engines:
-                await _check(engine, config, out, launcher, problems)
+                await _check(engine, config, logs, launcher, problems)
+        if problems:
+            _leave_as_found(out, *found)
+        else:
+            (out / "logs").mkdir(exist_ok=True)
+            for log in logs.iterdir():
+                shutil.move(log, out / "logs" / log.name)
     except FolderBusy as exc:
         raise TournamentError(str(exc)) from None
+    finally:
+        shutil.rmtree(logs, ignore_errors=True)
     return problems
 
 
-async def _check(engine: EngineSpec, config: TournamentConfig, out: Path, launcher: Launcher,
+def _leave_as_found(out: Path, existed: bool, locked: bool) -> None:
+    """Remove what the check made in `out`: the lock file, the folder itself when it was made (and is empty)."""
+    if not locked:
+        (out / LOCK_NAME).unlink(missing_ok=True)
+    if not existed:
+        try:
+            out.rmdir()
+        except OSError:                      # not empty: something else wrote there meanwhile
+            pass
+
+
+def stderr_tail(log: Path) -> str:
+    """The last lines an engine wrote to stderr (at most TAIL_LINES lines, TAIL_BYTES bytes), for a problem."""
+    try:
+        with open(log, "rb") as fh:
+            fh.seek(max(0, fh.seek(0, 2) - TAIL_BYTES))
+            text = fh.read().decode("utf-8", "replace").strip()
+    except OSError:
+        text = ""
+    if not text:
+        return "no stderr"
+    return "stderr: " + repr(" | ".join(text.splitlines()[-TAIL_LINES:]))
+
+
+async def _check(engine: EngineSpec, config: TournamentConfig, logs: Path, launcher: Launcher,
                  problems: list[str]) -> None:
-    """Ask one engine; append its problems (each naming the engine, its command and its log)."""
-    log = Path(out) / "logs" / f"preflight.{engine.name}.log"
-    where = f"(command: {shlex.join(expand(engine.cmd, config.seed))}; stderr in {log})"
+    """Ask one engine; append its problems (each naming the engine, its command and the end of its stderr)."""
+    log = logs / f"preflight.{engine.name}.log"
+    found: list[str] = []
     try:
         async with launcher(engine, config.seed, log) as channel:
-            problems += [f"{p} {where}" for p in await _ask(channel, engine, config)]
+            found = await _ask(channel, engine, config)
     except CommandFailed as exc:
-        problems.append(f"{engine.name}: refused a command: {exc.message} {where}")
+        found = [f"{engine.name}: refused a command: {exc.message}"]
     except (EngineStartFailed, ControllerError) as exc:    # messages already name the engine
-        problems.append(f"{exc} {where}")
+        found = [str(exc)]
+    if found:
+        where = f"(command: {shlex.join(expand(engine.cmd, config.seed))}; {stderr_tail(log)})"
+        problems += [f"{p} {where}" for p in found]
 
 
 async def _ask(channel, engine: EngineSpec, config: TournamentConfig) -> list[str]:

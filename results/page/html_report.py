@@ -38,23 +38,24 @@ class ReportError(ValueError):
 
 
 def write_report(directory: str | os.PathLike, output: str | os.PathLike | None = None,
-                 cache: ReplayCache | None = None) -> tuple[Path, int]:
+                 cache: ReplayCache | None = None, warnings: list[str] | None = None) -> tuple[Path, int]:
     """Write the page of the tournament in `directory`; return its path and the number of games.
 
-    The file is written through a temporary file and a rename, so a browser
+    What the page warns about (unreadable journal lines, as ``FILE:LINE: reason``) is also
+    appended to `warnings` when it is a list, for the terminal. The file is written through a temporary file and a rename, so a browser
     reloading it never reads half a page. Raises ReportError.
     """
     folder = Path(directory)
     target = Path(output) if output is not None else folder / REPORT_NAME
-    html, count = build_page(folder, cache or ReplayCache(folder))
+    html, count = build_page(folder, cache or ReplayCache(folder), warnings)
     tmp = target.with_name(target.name + ".tmp")
     tmp.write_text(html, encoding="utf-8")
     os.replace(tmp, target)
     return target, count
 
 
-def build_page(folder: Path, cache: ReplayCache) -> tuple[str, int]:
-    """The HTML text of the page and the number of games in it."""
+def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = None) -> tuple[str, int]:
+    """The HTML text of the page and the number of games in it; its warnings are appended to `notices`."""
     errors: list[JournalError] = []
     try:
         records = read_journal(journal_path(folder), errors)
@@ -69,6 +70,8 @@ def build_page(folder: Path, cache: ReplayCache) -> tuple[str, int]:
         entry = {short: getattr(record, name) for name, short in GAME_FIELDS.items()}
         if record.id in replays:
             entry.update(replays[record.id])
+            if str(entry.get("err", "")).startswith("sgf field"):      # never read: say so at the top
+                warnings.append(f"{journal_path(folder)}: game {record.id}: {entry['err']}")
             if "bd" in entry:                 # the board the record itself names (XG, SZ)
                 game, _, size = str(entry["bd"]).rpartition("-")
                 boards.setdefault(str(entry["bd"]), (game, int(size)))
@@ -77,6 +80,8 @@ def build_page(folder: Path, cache: ReplayCache) -> tuple[str, int]:
         groups = rating_groups(records)
     except ValueError as exc:              # e.g. no maximum and no prior possible: say so, keep the rest
         groups, warnings = [], warnings + [f"ratings: {exc}"]
+    if notices is not None:
+        notices.extend(warnings)
     context = {
         "title": f"hexarena report: {folder.resolve().name}",
         "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),

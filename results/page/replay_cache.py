@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -24,13 +25,46 @@ CACHE_NAME = "report-cache.jsonl"
 FORMAT = 2                   # bump when the viewer data change shape
 PARALLEL_FROM = 64           # records to replay before worker processes pay off
 
+SGF_FOLDER = "games"         # a record's `sgf` field names a file in here, relative to the folder
+MAX_SGF_BYTES = 8 << 20      # the largest SGF record read (a record of thousands of plies is ~100 KiB)
+
 Key = tuple[str, int, int]
 
 
-def replay_file(path: Path) -> dict:
-    """The viewer data of one SGF record, or ``{"err": reason}`` (the page says why it cannot replay)."""
+class RecordFieldError(ValueError):
+    """A record's `sgf` field that names no file the report may read."""
+
+
+def record_file(folder: Path, relative: str) -> tuple[Path, os.stat_result]:
+    """The file a record's `sgf` field names, with its status: a relative path inside FOLDER/games/
+    (symlinks resolved first), naming a regular file of at most MAX_SGF_BYTES. Anything else is a
+    RecordFieldError saying why, and nothing is opened; OSError when the file is missing."""
+    if not relative or "\0" in relative or os.path.isabs(relative):
+        raise RecordFieldError(f"sgf field {relative!r}: not a relative path")
     try:
-        return game_data(replay_record(path.read_text(encoding="utf-8")))
+        base = (folder / SGF_FOLDER).resolve()
+        target = (folder / relative).resolve()
+    except (OSError, RuntimeError) as exc:           # RuntimeError: a symlink loop
+        raise RecordFieldError(f"sgf field {relative!r}: {exc}") from None
+    if not target.is_relative_to(base) or target == base:
+        raise RecordFieldError(f"sgf field {relative!r}: not a file inside {SGF_FOLDER}/")
+    st = target.stat()
+    if not stat.S_ISREG(st.st_mode):
+        raise RecordFieldError(f"sgf field {relative!r}: not a regular file")
+    if st.st_size > MAX_SGF_BYTES:
+        raise RecordFieldError(f"sgf field {relative!r}: {st.st_size} bytes, over {MAX_SGF_BYTES}")
+    return target, st
+
+
+def replay_file(path: Path) -> dict:
+    """The viewer data of one SGF record (a file `record_file` accepted), or ``{"err": reason}``
+    (the page says why it cannot replay). At most MAX_SGF_BYTES are read."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_SGF_BYTES + 1)
+        if len(data) > MAX_SGF_BYTES:
+            raise SgfError(f"over {MAX_SGF_BYTES} bytes")
+        return game_data(replay_record(data.decode("utf-8")))
     except (OSError, SgfError, UnicodeDecodeError) as exc:
         return {"err": f"{path.name}: {exc}"}
 
@@ -47,10 +81,20 @@ class ReplayCache:
             self._load(self.file)
 
     def games(self, sgf_paths: list[str]) -> list[dict]:
-        """The viewer data of each record (paths relative to the folder), in order."""
-        keys = [self._key(p) for p in sgf_paths]
-        missing = list({k: p for k, p in zip(keys, sgf_paths) if k is not None and k not in self._data}.items())
-        paths = [self.folder / p for _, p in missing]
+        """The viewer data of each record (its `sgf` field: a path relative to the folder), in order;
+        a field `record_file` refuses gives ``{"err": reason}`` and is never read."""
+        found: list[tuple[Key, Path] | str] = []
+        for relative in sgf_paths:
+            try:
+                path, st = record_file(self.folder, relative)
+            except RecordFieldError as exc:
+                found.append(str(exc))
+            except OSError:
+                found.append(f"{Path(relative).name}: the record is missing")
+            else:
+                found.append(((relative, st.st_size, st.st_mtime_ns), path))
+        missing = list(dict(f for f in found if isinstance(f, tuple) and f[0] not in self._data).items())
+        paths = [p for _, p in missing]
         workers = min(os.cpu_count() or 1, 8)
         if self.parallel and len(missing) >= PARALLEL_FROM and workers > 1:
             with ProcessPoolExecutor(workers) as pool:
@@ -60,15 +104,7 @@ class ReplayCache:
         new = dict(zip((k for k, _ in missing), done))
         self._data.update(new)
         self._save(new)
-        return [self._data[k] if k is not None else {"err": f"{Path(p).name}: the record is missing"}
-                for k, p in zip(keys, sgf_paths)]
-
-    def _key(self, relative: str) -> Key | None:
-        try:
-            st = (self.folder / relative).stat()
-        except OSError:
-            return None
-        return relative, st.st_size, st.st_mtime_ns
+        return [self._data[f[0]] if isinstance(f, tuple) else {"err": f} for f in found]
 
     def _load(self, path: Path) -> None:
         try:

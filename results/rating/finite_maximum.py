@@ -68,12 +68,16 @@ def find_obstacles(c: Counts) -> Obstacles:
     for p in range(len(c.pools)):
         if p in unidentified:
             continue
-        for direction, words in ((1, "first"), (-1, "second")):
-            weight = np.where(pool == p, direction * sigma, 0)
-            if not has_negative_cycle(len(c.players), win, lose, weight):
-                reasons.append(f"no finite first-player advantage in {pool_label(c.pools[p])}: "
-                               f"the results let the {words} player's edge grow without bound")
-                unidentified.add(p)
+        grows = [words for direction, words in ((1, "first"), (-1, "second"))
+                 if not has_negative_cycle(len(c.players), win, lose, np.where(pool == p, direction * sigma, 0))]
+        if len(grows) == 2:         # both ways at once: only when the win graph already parts the players
+            reasons.append(f"no first-player advantage in {pool_label(c.pools[p])}: the results fit any edge "
+                           "for either side (the ratings of its players part without bound)")
+        elif grows:
+            reasons.append(f"no finite first-player advantage in {pool_label(c.pools[p])}: "
+                           f"the results let the {grows[0]} player's edge grow without bound")
+        if grows:
+            unidentified.add(p)
     for p in unidentified:
         pools.add(p)
         here = c.pool == p

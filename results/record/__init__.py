@@ -7,6 +7,7 @@
                atomic file writes.
 * ``repair``   ``hexarena repair``: a journal's unreadable lines moved verbatim to a side file.
 * ``sgf``      SGF records: the writer and a small FF[4] reader.
+* ``printable`` outside text (names, reasons) escaped for a terminal: what every command prints.
 
 Nothing here imports trio, pandas or another package of the project.
 """

@@ -170,10 +170,10 @@ class GameRecord:
                 raise ValueError(f"field {name!r} must be a string")
         for name in ("size", "plies"):
             if not _is_int(data[name]):
-                raise ValueError(f"field {name!r} must be an integer")
+                raise ValueError(f"field {name!r} must be an integer of at most {INT_DIGITS} digits")
         for name in ("komi", "pair"):
             if data.get(name) is not None and not _is_int(data[name]):
-                raise ValueError(f"field {name!r} must be an integer or null")
+                raise ValueError(f"field {name!r} must be an integer of at most {INT_DIGITS} digits, or null")
         if data["winner"] is not None and data["winner"] not in (data["first"], data["second"]):
             raise ValueError(f"winner {data['winner']!r} is neither player")
         words = dict(data, termination=_word(Ending, data, "termination"),
@@ -193,6 +193,10 @@ class GameRecord:
         return cls(**words)
 
 
+#: The most digits of a record's integer fields: each fits a 64-bit integer (the ratings' tables).
+INT_DIGITS = 18
+
+
 def _check_analysis(value: object) -> None:
     """`analysis`: null, or a list with, per action, null or a list of objects each holding its `line`."""
     if value is None:
@@ -208,7 +212,7 @@ def _check_analysis(value: object) -> None:
 
 
 def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10 ** INT_DIGITS
 
 
 def _word(enum: type[StrEnum], data: dict, name: str):

@@ -43,19 +43,32 @@ def read_journal(path: str | os.PathLike, errors: list[JournalError] | None = No
     return list(_iter_records(p, errors))
 
 
-def _iter_records(p: Path, errors: list[JournalError] | None) -> Iterator[GameRecord]:
-    with open(p, encoding="utf-8") as fh:
+def journal_lines(p: Path) -> Iterator[tuple[int, bytes]]:
+    """The non-blank lines of a journal as bytes, with their line numbers (lines end at b"\\n" only)."""
+    with open(p, "rb") as fh:
         for no, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                yield GameRecord.from_dict(json.loads(line))
-            except (ValueError, TypeError, RecursionError) as exc:     # RecursionError: nesting too deep
-                torn = "" if line.endswith("\n") else " (torn last line)"
-                err = JournalError(p, no, f"{exc}{torn}")
-                if errors is None:
-                    raise err from None
-                errors.append(err)
+            if line.strip():
+                yield no, line
+
+
+def parse_line(line: bytes) -> GameRecord:
+    """One journal line as a record; ValueError (a bad byte, bad JSON, a bad record) or TypeError."""
+    try:
+        return GameRecord.from_dict(json.loads(line.decode("utf-8")))
+    except RecursionError:                  # nesting too deep
+        raise ValueError("JSON nested too deeply") from None
+
+
+def _iter_records(p: Path, errors: list[JournalError] | None) -> Iterator[GameRecord]:
+    for no, line in journal_lines(p):
+        try:
+            yield parse_line(line)
+        except (ValueError, TypeError) as exc:      # UnicodeDecodeError is a ValueError
+            torn = "" if line.endswith(b"\n") else " (torn last line)"
+            err = JournalError(p, no, f"{exc}{torn}")
+            if errors is None:
+                raise err from None
+            errors.append(err)
 
 
 TORN_SUFFIX = ".torn"

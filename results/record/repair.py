@@ -10,13 +10,11 @@ journal, so a resume plays them again.
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .game import GameRecord
-from .journal import cut_torn_tail, journal_path
+from .journal import cut_torn_tail, journal_lines, journal_path, parse_line
 
 __all__ = ["BAD_SUFFIX", "Repair", "repair_journal"]
 
@@ -38,14 +36,11 @@ def repair_journal(path: str | os.PathLike) -> Repair:
     if not p.is_file():
         raise FileNotFoundError(f"{p}: no journal here")
     torn = cut_torn_tail(p)
-    lines = p.read_bytes().splitlines(keepends=True)
     good: list[bytes] = []
     bad: list[tuple[int, bytes]] = []
-    for no, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    for no, line in journal_lines(p):
         try:
-            GameRecord.from_dict(json.loads(line))
+            parse_line(line)
         except (ValueError, TypeError):
             bad.append((no, line))
         else:

@@ -49,6 +49,14 @@ if sys.argv[2] == "lie":        # drops one legal move, scores a game that goes 
     legal_moves = example.HANDLERS["legal_moves"]
     example.HANDLERS["legal_moves"] = lambda eng, args: " ".join(legal_moves(eng, args).split()[:-1])
     example.HANDLERS["final_score"] = lambda eng, args: "B+"
+elif sys.argv[2] == "wrongswap":    # after a swap, the other side is to move (the rules: the same side)
+    spelde_play = example.Spelde.play
+    def play(self, colour, token):
+        after = spelde_play(self, colour, token)
+        if token.lower() == "swap":
+            after.to_move = example.other(after.to_move)
+        return after
+    example.Spelde.play = play
 elif sys.argv[2] == "huge":     # answers genmove with a site whose row has 5,000 digits
     example.HANDLERS["genmove"] = lambda eng, args: "a" + "9" * 5000
 else:
@@ -59,7 +67,8 @@ sys.exit(example.main([]))
 
 def misbehaving_example(mode: str) -> list[str]:
     """The example engine, except that its first `genmove` hangs (`hang`) or kills it (`crash`),
-    or it answers `legal_moves` and `final_score` wrongly (`lie`), or `genmove` with a huge number (`huge`)."""
+    or it answers `legal_moves` and `final_score` wrongly (`lie`), or `genmove` with a huge number (`huge`),
+    or it keeps the wrong side to move after a `swap` (`wrongswap`)."""
     return [sys.executable, "-c", PATCHED, EXAMPLE[1], mode]
 
 
@@ -151,9 +160,35 @@ def test_a_genmove_answer_with_a_number_of_thousands_of_digits_is_malformed():
     result = check("--game", "spelde", "--size", "3", "--", *misbehaving_example("huge"))
     assert result.exit_code == 1
     fails = lines(result.output, "FAIL")
-    message = f"FAIL spelde 3 genmove: malformed: row of site a {'9' * SHOWN!r}... (5000 cha"    # the line is cut
-    assert fails and all(f.startswith(message) for f in fails), fails
+    message = f"malformed: row of site a {'9' * SHOWN!r}... (5000 cha"    # the line is cut
+    assert fails and fails[0].startswith(f"FAIL spelde 3 genmove: {message}"), fails
+    assert all(re.match(r"FAIL spelde 3 (genmove|pie \S+ swap: genmove white): " + re.escape(message), f)
+               for f in fails), fails
     assert all(len(f) < 400 for f in fails)
+
+
+@pytest.mark.parametrize("strict", [[], ["--strict"]])
+def test_an_engine_that_keeps_the_wrong_side_to_move_after_a_swap_fails_check(strict):
+    result = check(*strict, "--game", "spelde", "--size", "3", "--size", "5", "--", *misbehaving_example("wrongswap"))
+    assert result.exit_code == 1, result.output
+    fails = lines(result.output, "FAIL")
+    assert any(re.match(r"FAIL spelde 3 pie \S+ swap: position: expected 'spelde 3 w ", f) for f in fails), fails
+    assert any(re.match(r"FAIL spelde 3 pie \S+ swap: genmove white: refused: \? illegal move: white is not to move",
+                        f) for f in fails), fails
+    assert "play: FAILED" in result.output.splitlines()[-1]
+
+
+def test_every_pie_decision_is_played_through_with_position_legal_moves_and_genmove_after_it():
+    result = check("--size", "3", "--", sys.executable, "-m", "hexarena.players", "random")
+    assert result.exit_code == 0, result.output
+    passed = "\n".join(lines(result.output, "PASS"))
+    for game, words in (("anda", ("swap", "keep")), ("anda-prison", ("swap", "keep")), ("spelde", ("swap",)),
+                        ("vaxandis", ("swap",)), ("marbanta", ("swap", "keep"))):
+        for word in words:
+            for step in ("play white " + word if game != "anda-prison" else "play", "position", "legal_moves",
+                         "genmove"):
+                assert re.search(rf"^PASS {game} 3 pie (\S+ )*{word}: {step}", passed, re.M), (game, word, step)
+    assert re.search(r"^PASS anda-prison 3 pie \S+ swap \S+ swap komi=\d+ keep: genmove", passed, re.M)
 
 
 def test_unknown_game_option_is_a_usage_error():

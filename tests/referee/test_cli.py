@@ -121,3 +121,9 @@ def test_sigterm_stops_a_running_tournament_and_its_engines(tmp_path):
     assert proc.returncode == 130 and "--resume" in err
     assert not any(alive(p) for p in pids)
     assert read_journal(out) == []
+
+
+def test_the_default_output_folder_is_ignored_by_git():
+    from pathlib import Path
+    ignored = (Path(__file__).resolve().parents[2] / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert f"/{cli.DEFAULT_OUT}/" in ignored

@@ -16,6 +16,14 @@ def invoke(*args: str):
     return CliRunner().invoke(cli.main, list(args), catch_exceptions=False)
 
 
+@pytest.fixture(autouse=True)
+def temporary_folders_in_tmp_path(tmp_path, monkeypatch):
+    """The pre-flight's temporary folder under tmp_path, to see that none is left behind."""
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+
+
 def test_an_engine_that_cannot_start_stops_the_run_before_any_game(tmp_path):
     out = tmp_path / "m"
     result = invoke("match", RANDOM, str(tmp_path / "no-such-engine"), "--size", "4", "--out", str(out))
@@ -37,12 +45,13 @@ def test_an_engine_that_does_not_list_the_game_is_named(tmp_path):
     assert "does not list spelde in list_games" in result.stderr
 
 
-def test_no_preflight_plays_and_voids_instead(tmp_path):
+def test_no_preflight_plays_and_voids_instead_and_a_run_of_only_void_games_fails(tmp_path):
     out = tmp_path / "v"
-    result = invoke("match", RANDOM, str(tmp_path / "no-such-engine"), "--size", "4", "--games", "1",
+    result = invoke("match", RANDOM, str(tmp_path / "no-such-engine"), "--size", "4", "--games", "2",
                     "--out", str(out), "--no-preflight")
-    assert result.exit_code == 0, result.output + result.stderr
-    assert "1 void" in result.output
+    assert "0 games, 2 void" in result.output
+    assert result.exit_code == 1
+    assert "no game of this run counted: all 2 were void" in result.stderr
 
 
 # -- entrants and variants ---------------------------------------------------------------------
@@ -98,3 +107,20 @@ def test_entrants_keep_an_engine_out_of_the_games_it_cannot_play(tmp_path):
     records = read_journal(out)
     assert len(records) == 3 + 1 + 1 and not any(r.void for r in records)
     assert all("picky" not in (r.first, r.second) for r in records if r.game == "marbanta" or "nopie" in r.variant)
+
+
+def test_a_failed_preflight_leaves_the_folder_as_it_was_and_quotes_the_engine_stderr(tmp_path):
+    broken = f"{shlex.quote(sys.executable)} -c " + shlex.quote(
+        "import sys; sys.stderr.write('one\\ntwo\\nthree\\nboom here\\n'); sys.exit(3)")
+    out = tmp_path / "new"
+    result = invoke("match", RANDOM, broken, "--size", "4", "--out", str(out))
+    assert result.exit_code == 1 and "failed the pre-flight check" in result.stderr
+    assert "exited with status 3" in result.stderr and "stderr: 'two | three | boom here')" in result.stderr
+    assert not out.exists()
+    assert list((tmp_path / "tmp").iterdir()) == []              # no temporary folder left either
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "notes.txt").write_text("mine", encoding="utf-8")
+    again = invoke("match", RANDOM, broken, "--size", "4", "--out", str(kept))
+    assert again.exit_code == 1
+    assert sorted(p.name for p in kept.iterdir()) == ["notes.txt"]

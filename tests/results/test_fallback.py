@@ -141,3 +141,15 @@ def test_newton_divergence_guard_catches_what_the_checks_miss(monkeypatch):
     assert_is_posterior_mode(games, result)
     with pytest.raises(ratings.NoMaximum, match="diverged"):
         fit(aggregate(frame_of(games)), prior=False)
+
+
+def test_a_pool_whose_players_part_says_once_that_no_side_has_a_finite_edge(tmp_path):
+    from click.testing import CliRunner
+    from hexarena.cli import main
+    csv = tmp_path / "two.csv"
+    csv.write_text("game,size,first,second,winner\nspelde,4,greedy,random,greedy\nspelde,4,random,greedy,greedy\n",
+                   encoding="utf-8")
+    result = CliRunner().invoke(main, ["ratings", str(csv)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "player's edge grow" not in result.output
+    assert result.output.count("no first-player advantage in spelde/4: the results fit any edge for either side") == 1

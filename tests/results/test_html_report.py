@@ -12,15 +12,10 @@ from hexarena.results.page.html_report import ReportError, write_report
 from hexarena.results.record.journal import read_journal
 from hexarena.results.page.replay import replay_record
 from tests.support.folders import build_folder
-from tests.support.page_check import static_markup_problems
+from tests.support.page_check import page_data, static_markup_problems
 
 HOSTILE_NAME = "<script>alert('x')</script>"
 HOSTILE_ATTR = '"><img src=x onerror=alert(1)>'
-
-
-def page_data(html: str) -> dict:
-    island = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html, re.S)
-    return json.loads(island.group(1))
 
 
 def apply(board: dict[str, str], changes: str) -> None:

@@ -1,6 +1,8 @@
 """A static check of a report page: the markup is ours, engine strings only as escaped text."""
 from __future__ import annotations
 
+import json
+import re
 from html.parser import HTMLParser
 
 #: Every element the report template and the board drawings use.
@@ -40,3 +42,10 @@ def static_markup_problems(html: str) -> list[str]:
         if raw in html:
             problems.append(f"raw {raw!r} in the page")
     return problems
+
+
+def page_data(html: str) -> dict:
+    """The page's JSON data island (the games the viewer shows)."""
+    island = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html, re.S)
+    assert island is not None, "the page has no data island"
+    return json.loads(island.group(1))
