@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -66,9 +67,10 @@ def open_cluster(spec: str, say: Callable[[str], None] = lambda line: None) -> I
     try:
         if spec.startswith("local:"):
             n = _local_workers(spec)
-            local = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                             dashboard_address="127.0.0.1:0",     # any free port: runs side by side
-                                             silence_logs=logging.ERROR)
+            with _sigint_ignored():     # the terminal's Ctrl-C is the coordinator's alone to handle
+                local = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                                 dashboard_address="127.0.0.1:0",   # any free port: runs side by side
+                                                 silence_logs=logging.ERROR)
             client = distributed.Client(local)
         else:
             client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
@@ -89,6 +91,18 @@ def open_cluster(spec: str, say: Callable[[str], None] = lambda line: None) -> I
         client.close(timeout=5)
         if local is not None:
             local.close(timeout=10)
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while local worker processes are spawned: they inherit it (an ignored signal
+    stays ignored across exec, and Python then installs no KeyboardInterrupt handler), so a Ctrl-C
+    sent to the terminal's process group reaches the coordinator only, which stops them itself."""
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _local_workers(spec: str) -> int:
