@@ -19,8 +19,7 @@ pytest.importorskip("distributed", reason="the cluster tests need Dask's distrib
 from hexarena.referee.tournament import config as config_mod
 from hexarena.referee.tournament.schedule import schedule
 
-from tests.cluster.test_cluster import RUN_TIMEOUT, finish, journal, write_config
-from tests.support.realcluster import processes_with, wait_until
+from tests.support.realcluster import RUN_TIMEOUT, finish, journal, processes_with, wait_until, write_config
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
