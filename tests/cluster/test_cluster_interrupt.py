@@ -55,7 +55,7 @@ def test_ctrl_c_under_local_cluster_stops_after_the_running_games(tmp_path, pres
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr    # the workers lived on
     assert "lost on the cluster" not in stderr
     done = journal(out)
-    # at most one game per worker was running when the signal came; none is journaled after it
+    # at most one game per worker was running when the signal came: no other game is journaled
     assert len(done) <= 2 and len(done) < len(ids), [r["id"] for r in done]
     if presses == 1:
         assert "stopping: no new game starts" in stderr
