@@ -13,8 +13,9 @@ Figures:
 * s/game        wall / games.
 * games/h       games per hour at that rate.
 * +ms/game      (cluster wall - local wall at the same N) / games: what a Dask
-                task costs per game (submit, pickling the config, the worker's
-                trio.run and temp folder, sending SGF and logs back).
+                task costs per game (submit over TLS, pickling the config, the
+                worker's trio.run and temp folder, sending the record and logs
+                back, the coordinator's replay check and SGF file).
 * setup s       starting the LocalCluster and connecting (paid once per run).
 * task trip ms  median round trip of a task that plays nothing (same arguments):
                 Dask's own share of +ms/game.
@@ -63,7 +64,7 @@ def cluster(config: config_mod.TournamentConfig, out: Path, n: int) -> dict[str,
 
         def lost(message: str) -> None:
             raise SystemExit(message)
-        records = trio.run(partial(run, config, out, concurrency=10**6, play=dask.player(config, out, lost)))
+        records = trio.run(partial(run, config, out, concurrency=dask.slots, play=dask.player(config, out, lost)))
         t2 = time.perf_counter()
         game = schedule(config)[0]
         trip = median_of(lambda: dask.client.submit(_echo, game, config, pure=False).result(), repeat=20)

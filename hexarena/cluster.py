@@ -15,6 +15,13 @@ records the game as void (replayed on resume). A game id is delivered at
 most once per run. The scheduler going away stops the run through
 `on_lost`, with nothing half-written.
 
+In flight are the games running on workers: the runner is given one game
+slot per worker thread (or `games` resource) and submits the next game when
+one ends. No record is taken on trust: each is replayed through the rules
+(:mod:`hexarena.cluster_check`), and one they refuse is journaled void
+(`rejected`). `local:N` runs with TLS credentials made for the run; a
+``tls://`` address takes its credentials from Dask's configuration.
+
 `distributed` is an optional dependency (``pip install 'hexarena[cluster]'``):
 without it, :func:`open_cluster` raises ClusterError saying so.
 """
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -36,6 +44,7 @@ from hexarena.referee.tournament.run import PlayGame, TournamentError
 from hexarena.results.record.game import GameRecord, VoidCause
 from hexarena.results.record.journal import write_atomic
 
+from .cluster_check import verified, with_sgf
 from .cluster_worker import HostCheck, PlayedGame, installed_version, play_on_worker, preflight_on_worker
 
 try:
@@ -66,12 +75,15 @@ def open_cluster(spec: str, say: Callable[[str], None] = lambda line: None) -> I
     try:
         if spec.startswith("local:"):
             n = _local_workers(spec)
-            local = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                             dashboard_address="127.0.0.1:0",     # any free port: runs side by side
-                                             silence_logs=logging.ERROR)
-            client = distributed.Client(local)
+            security = _run_credentials()
+            with _sigint_ignored():     # the terminal's Ctrl-C is the coordinator's alone to handle
+                local = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                                 dashboard_address="127.0.0.1:0",   # any free port: runs side by side
+                                                 silence_logs=logging.ERROR, security=security)
+            client = distributed.Client(local, security=security)
         else:
-            client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
+            _tls_configured(spec)
+            client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)     # TLS: Dask's config (docs/cluster.md)
     except (OSError, TimeoutError, ValueError, RuntimeError) as exc:     # RuntimeError: a local worker failed
         if local is not None:
             local.close()
@@ -91,6 +103,35 @@ def open_cluster(spec: str, say: Callable[[str], None] = lambda line: None) -> I
             local.close(timeout=10)
 
 
+def _run_credentials() -> distributed.Security:
+    """TLS credentials made for this run only (a self-signed key and certificate, in memory): the
+    local scheduler and workers accept no connection without them."""
+    try:
+        return distributed.Security.temporary()
+    except ImportError:
+        raise ClusterError(f"--cluster local:N needs the `cryptography` package: {EXTRA}") from None
+
+
+def _tls_configured(spec: str) -> None:
+    """A tls:// address needs Dask's TLS settings; ClusterError naming them when they are missing."""
+    if spec.startswith("tls://") and not distributed.Security().get_connection_args("client").get("ssl_context"):
+        raise ClusterError(f"--cluster {spec}: a tls:// scheduler needs the client's certificate in Dask's "
+                           "config: DASK_DISTRIBUTED__COMM__TLS__CA_FILE, DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT "
+                           "and DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY (docs/cluster.md, Security)")
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while local worker processes are spawned: they inherit it (an ignored signal
+    stays ignored across exec, and Python then installs no KeyboardInterrupt handler), so a Ctrl-C
+    sent to the terminal's process group reaches the coordinator only, which stops them itself."""
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def _local_workers(spec: str) -> int:
     try:
         n = int(spec.removeprefix("local:"))
@@ -108,6 +149,7 @@ class Cluster:
         self.client = client
         self.spec = spec
         self.run_id = uuid.uuid4().hex[:8]      # task keys never collide with an earlier run's
+        self.address = str(client.scheduler.address) if client.scheduler is not None else spec
         workers = self.workers()
         by_resource = [w["resources"].get(GAMES_RESOURCE) for w in workers.values()]
         self.resources = {GAMES_RESOURCE: 1} if any(by_resource) else None
@@ -124,7 +166,8 @@ class Cluster:
         workers = self.workers()
         hosts = {w["host"] for w in workers.values()}
         per = f"'{GAMES_RESOURCE}' resource" if self.resources else "worker thread"
-        return (f"cluster {self.spec}: {len(workers)} workers on {len(hosts)} hosts, "
+        at = f" at {self.address}" if self.address != self.spec else ""
+        return (f"cluster {self.spec}{at}: {len(workers)} workers on {len(hosts)} hosts, "
                 f"{self.slots} games at once (one per {per})")
 
     def hosts(self) -> dict[str, str]:
@@ -175,12 +218,17 @@ class Cluster:
                 status, value = await _outcome(future)
                 if status == "finished":
                     played = cast(PlayedGame, value)   # a finished game future holds play_on_worker's result
-                    record = GameRecord.from_dict(played.record)
-                    if record.id in delivered:
-                        raise ClusterError(f"game {record.id} came back twice")   # cannot happen
-                    delivered.add(record.id)
-                    await trio.to_thread.run_sync(_write_files, out, played.files)
-                    return record
+                    if game.id in delivered:
+                        raise ClusterError(f"game {game.id} came back twice")   # cannot happen
+                    delivered.add(game.id)
+                    logs = {rel: data for rel, data in played.files.items() if rel.startswith("logs/")}
+                    await trio.to_thread.run_sync(_write_files, out, logs)
+                    record, why = await trio.to_thread.run_sync(verified, played.record, game)
+                    if record is None or why is not None:
+                        warn(f"{game.id}: the record from {played.host or 'a worker'} is refused: {why}")
+                        return _void(game, f"refused: the record from {played.host or 'a worker'} "
+                                           f"does not follow the rules: {why}", VoidCause.REJECTED)
+                    return await trio.to_thread.run_sync(with_sgf, record, config, out)
                 if self.client.status not in ("running", "newly-created"):
                     _quiet()            # the client's failed reconnection would log a traceback
                     on_lost(f"lost the Dask scheduler at {self.spec} ({value})")
@@ -240,9 +288,9 @@ def _killed_worker(exc: object) -> bool:
         isinstance(exc, (OSError, TimeoutError))
 
 
-def _void(game: ScheduledGame, reason: str) -> GameRecord:
+def _void(game: ScheduledGame, reason: str, cause: VoidCause = VoidCause.CLUSTER) -> GameRecord:
     return GameRecord.voided(game.id, game.game, game.size, game.variant, game.first, game.second,
-                             VoidCause.CLUSTER, reason, pair=game.pair, komi=game.komi)
+                             cause, reason, pair=game.pair, komi=game.komi)
 
 
 def _write_files(out: Path, files: dict[str, bytes]) -> None:

@@ -81,10 +81,11 @@ def guarded_launcher(engine: EngineSpec, seed: int, log: Path) -> AbstractAsyncC
 
 @dataclass(frozen=True)
 class PlayedGame:
-    """What a worker sends back for one game: the record (as a dict) and the files it wrote.
+    """What a worker sends back for one game: the record (as a dict) and the engine logs.
 
-    `files` maps a path relative to the output folder (``games/ID.sgf``,
-    ``logs/ID.1-NAME.log``) to its bytes; `host` names the worker's machine.
+    `files` maps a path relative to the output folder (``logs/ID.1-NAME.log``)
+    to its bytes; `host` names the worker's machine. The coordinator checks the
+    record against the rules and writes the SGF file from it.
     """
 
     record: dict
@@ -108,7 +109,8 @@ def play_on_worker(game: ScheduledGame, config: TournamentConfig) -> PlayedGame:
     with tempfile.TemporaryDirectory(prefix="hexarena-game-") as tmp:
         folder = Path(tmp)
         record = trio.run(partial(play_scheduled, game, config, folder, guarded_launcher))
-        return PlayedGame(asdict(record), _collect(folder), socket.gethostname())
+        logs = {rel: data for rel, data in _collect(folder).items() if rel.startswith("logs/")}
+        return PlayedGame(asdict(record), logs, socket.gethostname())
 
 
 def preflight_on_worker(config: TournamentConfig) -> HostCheck:

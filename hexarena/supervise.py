@@ -107,9 +107,11 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
             if check_engines:
                 await preflight_or_fail(config, out, launcher, on_cluster)
             play = on_cluster.player(config, out, signals.abandon, warn) if on_cluster else None
+            # in flight = running: one game per slot of the cluster, the next one submitted as one ends
+            games_at_once = min(concurrency, on_cluster.slots) if on_cluster else concurrency
             signals.running = True
             with view:
-                records = await run_tournament(config, out, concurrency=concurrency, resume=resume, warn=warn,
+                records = await run_tournament(config, out, concurrency=games_at_once, resume=resume, warn=warn,
                                                observer=view, launcher=launcher, on_record=on_record, play=play,
                                                stop=signals.stop,
                                                should_stop=sprt.should_stop if sprt is not None else None)

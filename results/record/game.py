@@ -62,6 +62,7 @@ class VoidCause(StrEnum):
     OPENING = "opening"            # an engine refused an action of the schedule's opening
     REFEREE = "referee"            # an unexpected exception in the referee (a bug: see stderr)
     CLUSTER = "cluster"            # the game's task was lost on the cluster, resubmissions included
+    REJECTED = "rejected"          # a cluster worker's record that the rules do not confirm (hexarena/cluster_check.py)
 
 
 @dataclass(frozen=True)

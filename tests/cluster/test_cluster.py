@@ -4,7 +4,6 @@ Skipped when `distributed` (the `cluster` extra, part of `test`) is not installe
 """
 from __future__ import annotations
 
-import json
 import re
 import os
 import signal
@@ -23,46 +22,16 @@ pytest.importorskip("distributed", reason="the cluster tests need Dask's distrib
 from hexarena.referee.tournament import config as config_mod
 from hexarena.referee.tournament.schedule import schedule
 
-from tests.support.realcluster import hexarena, local_dask, processes_with, wait_until
+from tests.support.realcluster import (RUN_TIMEOUT, finish, hexarena, journal, local_dask, processes_with,
+                                       wait_until, write_config)
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
-ENGINE = Path(__file__).with_name("slow_engine.py")
-RUN_TIMEOUT = 180      # seconds: a bound against hanging on a loaded machine, not a speed check
-
-
-def write_config(folder: Path, marker: str, games_per_pair: int = 3, delay: float = 0.05,
-                 extra_cmd: str | None = None) -> Path:
-    """Two deterministic slow engines (random, greedy) tagged with `marker`, spelde 5."""
-    engines = "".join(
-        f'[engines.{bot}]\ncmd = ["{{python}}", "{ENGINE}", "{marker}", "{bot}", "{{seed}}", "{delay}"]\n'
-        for bot in ("random", "greedy"))
-    if extra_cmd is not None:
-        engines += f'[engines.ghost]\ncmd = ["{extra_cmd}"]\n'
-    path = folder / "cluster.toml"
-    path.write_text(f"seed = 11\ngames_per_pair = {games_per_pair}\n[time]\nmove = 20\nstart = 30\n"
-                    f"{engines}[[games]]\ngame = \"spelde\"\nsize = 5\n", encoding="utf-8")
-    return path
-
-
-def journal(out: Path) -> list[dict]:
-    path = out / "journal.jsonl"
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
 def moves(out: Path, record: dict) -> list[str]:
     """The move nodes of a game's SGF (the header, with its date, left out; think times and clocks too)."""
     nodes = [n for n in (out / record["sgf"]).read_text().split("\n") if n.startswith(";")]
     return [re.sub(r"(XT|BL|WL)\[[^\]]*\]", "", n) for n in nodes]
-
-
-def finish(proc: subprocess.Popen) -> tuple[int, str, str]:
-    try:
-        stdout, stderr = proc.communicate(timeout=RUN_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        stdout, stderr = proc.communicate()
-        raise AssertionError(f"hexarena did not finish:\n{stderr}") from None
-    return proc.returncode, stdout, stderr
 
 
 def test_a_worker_killed_mid_game_loses_that_game_only_and_results_match_a_local_run(tmp_path):

@@ -1,0 +1,165 @@
+"""The coordinator's check of a record that a cluster worker sends back (docs/cluster.md, "Security").
+
+A worker is not trusted with a result: whoever controls a worker (or reaches
+an open scheduler) can return any record. :func:`refusal` replays the
+record's actions through the rules (hexarena.engine) from the initial
+position of the scheduled game, with its opening, and checks that the
+identity, colours, result, winner and termination follow, as the referee
+(referee/game/match.py) would have set them. What the replay cannot see is
+checked for consistency only: a forfeit's cause (a timeout, a crash, the
+illegal answer itself) is not in the record, so the check confirms that the
+player at fault could be at fault at that point, and that the result is
+that player's loss. A void record is accepted (it does not count and is
+replayed on resume). :func:`with_sgf` writes the SGF file of a checked record.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from hexarena.engine import registry
+from hexarena.engine.actions import Resign, holders_after
+from hexarena.engine.core import Colour, Outcome, Termination
+from hexarena.engine.errors import RulesError
+from hexarena.referee.game.clock import sgf_time
+from hexarena.referee.tournament.config import TournamentConfig
+from hexarena.referee.tournament.schedule import ScheduledGame
+from hexarena.results.record.game import VOID_RESULT, Ending, Forfeit, GameRecord
+from hexarena.results.record.journal import write_atomic
+from hexarena.results.record.sgf import sgf_text
+
+RULE_ENDINGS = (Ending.NO_MOVES, Ending.ELIMINATED, Ending.AGREEMENT)
+#: The forfeits an engine can incur outside its own `genmove` (handshake, or `play` of the other's action).
+NOT_ITS_TURN = (Ending.TIME, Ending.CRASH)
+
+Holders = dict[Colour, str]
+
+
+class _Refused(Exception):
+    pass
+
+
+def refusal(record: GameRecord, game: ScheduledGame) -> str | None:
+    """None when `record` follows from the rules for the scheduled `game`; else the reason it does not."""
+    try:
+        _check(record, game)
+    except _Refused as exc:
+        return str(exc)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:     # fields of the wrong type
+        return f"unreadable: {type(exc).__name__}: {exc}"[:300]
+    return None
+
+
+def verified(data: dict, game: ScheduledGame) -> tuple[GameRecord | None, str | None]:
+    """The record a worker sent for `game` and None; or (None or the record, why the rules refuse it)."""
+    try:
+        record = GameRecord.from_dict(data)
+    except (ValueError, TypeError) as exc:
+        return None, f"unreadable: {exc}"[:300]
+    return record, refusal(record, game)
+
+
+def with_sgf(record: GameRecord, config: TournamentConfig, out: Path) -> GameRecord:
+    """A verified record with its SGF file under `out`, written here from the record as a local run
+    writes it (a worker's own SGF text is never used)."""
+    if record.void:
+        return replace(record, sgf=None)
+    limits = (config.limits_of(record.first), config.limits_of(record.second))
+    sgf = f"games/{record.id}.sgf"
+    write_atomic(out / sgf, sgf_text(record, registry.get(record.game).sgf_number, sgf_time(limits)))
+    return replace(record, sgf=sgf)
+
+
+def _check(record: GameRecord, game: ScheduledGame) -> None:
+    info = registry.get(game.game)
+    variant = info.variant(game.size, tuple(game.variant.split()))
+    expected = dict(id=game.id, game=info.id, size=variant.size, variant=info.describe(variant).partition(" ")[2],
+                    first=game.first, second=game.second, pair=game.pair, komi=game.komi)
+    for name, value in expected.items():
+        if getattr(record, name) != value:
+            raise _Refused(f"{name} is {getattr(record, name)!r}, the schedule says {value!r}")
+    if record.void:
+        if record.winner is not None or record.result != VOID_RESULT:
+            raise _Refused(f"a void game with winner {record.winner!r} and result {record.result!r}")
+        return
+    actions, colours = record.actions, record.colours
+    if actions is None or colours is None or len(colours) != len(actions) or record.plies != len(actions):
+        raise _Refused("its actions, colours and plies do not match")
+    opening = len(game.opening)
+    if actions and (record.opening != opening or tuple(actions[:opening]) != game.opening):
+        raise _Refused(f"it does not start with the schedule's opening {' '.join(game.opening) or '(none)'}")
+
+    state = info.new_game(variant, game.komi or 0)
+    cap = game.ply_cap if game.ply_cap is not None else info.ply_cap(variant.size)
+    holder: Holders = {Colour.BLACK: game.first, Colour.WHITE: game.second}
+    before_last = holder
+    for ply, token in enumerate(actions, 1):
+        if state.outcome() is not None or ply > cap:
+            raise _Refused(f"action {ply} ({token}) comes after the end of the game")
+        if colours[ply - 1] != state.to_move.letter:
+            raise _Refused(f"action {ply} ({token}) is marked {colours[ply - 1]!r}, {state.to_move.letter} was to move")
+        try:
+            action = state.parse(token)
+            if isinstance(action, Resign):
+                raise _Refused(f"action {ply} is a resignation")
+            if ply > opening and state.format(action) != token:
+                raise _Refused(f"action {ply} ({token}) is not written as the referee writes it")
+            after = state.play(action)
+        except RulesError as exc:
+            raise _Refused(f"action {ply} ({token}) is not legal: {exc}") from None
+        before_last, holder = holder, holders_after(holder, action)
+        state = after
+
+    ending = record.termination
+    over, capped = state.outcome(), len(actions) >= cap
+    if ending in RULE_ENDINGS or ending is Ending.PLY_CAP:
+        if ending is Ending.PLY_CAP:
+            if over is not None or not capped:
+                raise _Refused(f"ended by the ply cap after {len(actions)} of {cap} plies")
+            over = state.adjudicate()
+        elif over is None or over.termination.value != ending:
+            raise _Refused(f"ended by {ending} where the rules say "
+                           f"{'the game goes on' if over is None else over.termination.value}")
+        _same(record, _verdict(holder, over, None))
+    elif ending is Ending.RESIGN:
+        if over is not None or capped:
+            raise _Refused("a resignation after the end of the game")
+        _same(record, _verdict(holder, Outcome(state.to_move.other, Termination.RESIGN), None))
+    else:
+        _check_forfeit(record, state.to_move if over is None and not capped else None, holder, before_last)
+
+
+def _check_forfeit(record: GameRecord, to_move: Colour | None, holder: Holders, before_last: Holders) -> None:
+    """A forfeit: the faulty player loses, and could be at fault where the game stopped: the player
+    to move (any forfeit), the other player refusing or missing `play` of the last action, or either
+    player in the handshake (no action yet)."""
+    ending = record.termination
+    if record.forfeit is None or Forfeit(record.forfeit).value != ending.value:
+        raise _Refused(f"a forfeit by {ending} with forfeit {record.forfeit!r}")
+    term = Termination(ending.value)
+    candidates: list[tuple[Holders, Colour]] = []
+    if to_move is not None:
+        candidates.append((holder, to_move))
+    if record.actions and record.plies > record.opening and ending in NOT_ITS_TURN:
+        candidates.append((before_last, Colour.parse(record.colours[-1]).other))     # type: ignore[index]
+    if not record.actions and ending in NOT_ITS_TURN:
+        candidates += [(holder, Colour.BLACK), (holder, Colour.WHITE)]
+    for holders, loser in candidates:
+        if holders[loser] == record.faulty:
+            _same(record, _verdict(holders, Outcome(loser.other, term), record.faulty))
+            return
+    raise _Refused(f"{record.faulty!r} cannot have forfeited by {ending} where the game stopped")
+
+
+def _verdict(holder: Holders, outcome: Outcome, faulty: str | None) -> dict[str, object]:
+    return dict(black=holder[Colour.BLACK], white=holder[Colour.WHITE],
+                winner=None if outcome.winner is None else holder[outcome.winner],
+                result=outcome.result(), faulty=faulty)
+
+
+def _same(record: GameRecord, verdict: dict[str, object]) -> None:
+    for name, value in verdict.items():
+        if getattr(record, name) != value:
+            raise _Refused(f"{name} is {getattr(record, name)!r} where the moves give {value!r}")
+    if verdict["faulty"] is None and record.forfeit is not None:
+        raise _Refused(f"forfeit {record.forfeit!r} in a game without a fault")
