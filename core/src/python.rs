@@ -1,0 +1,224 @@
+//! The Python face of the core: the module `hexarena_core`.
+//!
+//! Functions take a position as plain values: the board side, bitboards as little-endian
+//! `bytes` in engine.geometry's layout (Python: `x.to_bytes(k, "little")`), colours as
+//! 0 (black) / 1 (white). Bitboards come back as `bytes` of the same layout. A bad
+//! argument (a side outside 2..13, a bit off the board) raises ValueError naming it.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::anda::board::{Board, Verdict};
+use crate::anda::{Anda, Phase, Termination};
+use crate::bitboard::Bb;
+use crate::geometry::{hexagon, words, Hexagon, MAX_SIZE, MIN_SIZE};
+use crate::rng::Rng;
+
+/// Run `$body` with `N` bound to the word count of side `$n` (one instantiation per bucket).
+macro_rules! by_size {
+    ($n:expr, $N:ident => $body:expr) => {
+        match words($n) {
+            1 | 2 => {
+                const $N: usize = 2;
+                $body
+            }
+            3 => {
+                const $N: usize = 3;
+                $body
+            }
+            4 | 5 => {
+                const $N: usize = 5;
+                $body
+            }
+            6..=8 => {
+                const $N: usize = 8;
+                $body
+            }
+            _ => {
+                const $N: usize = 11;
+                $body
+            }
+        }
+    };
+}
+
+fn board(n: usize) -> PyResult<&'static Hexagon> {
+    if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
+        return Err(PyValueError::new_err(format!("board side {n} outside {MIN_SIZE}..{MAX_SIZE}")));
+    }
+    Ok(hexagon(n))
+}
+
+fn bits<const N: usize>(geo: &Hexagon, what: &str, bytes: &[u8]) -> PyResult<Bb<N>> {
+    let bb = Bb::<N>::from_le_bytes(bytes)
+        .ok_or_else(|| PyValueError::new_err(format!("{what}: a bit beyond the board of side {}", geo.n)))?;
+    if !bb.within(&geo.mask::<N>()) {
+        return Err(PyValueError::new_err(format!("{what}: a bit off the board of side {}", geo.n)));
+    }
+    Ok(bb)
+}
+
+fn colour(c: usize) -> PyResult<usize> {
+    if c > 1 {
+        return Err(PyValueError::new_err(format!("colour {c}: expected 0 (black) or 1 (white)")));
+    }
+    Ok(c)
+}
+
+fn site(geo: &Hexagon, s: usize) -> PyResult<usize> {
+    if !geo.is_site(s) {
+        return Err(PyValueError::new_err(format!("site {s} is not on the board of side {}", geo.n)));
+    }
+    Ok(s)
+}
+
+fn out<const N: usize>(py: Python<'_>, bb: Bb<N>) -> Bound<'_, PyBytes> {
+    PyBytes::new(py, &bb.to_le_bytes())
+}
+
+/// The legal single placements of colour `me` (a placing turn), as a bitboard.
+#[pyfunction]
+fn anda_legal_cells<'py>(py: Python<'py>, n: usize, black: &[u8], white: &[u8], me: usize) -> PyResult<Bound<'py, PyBytes>> {
+    let geo = board(n)?;
+    let me = colour(me)?;
+    by_size!(n, N => {
+        let b = Board::<N>::new(geo, bits(geo, "black", black)?, bits(geo, "white", white)?);
+        Ok(out(py, b.legal_cells(me)))
+    })
+}
+
+/// A stone of colour `me` on `site` with both removal steps: (verdict, black, white);
+/// verdict 0 legal, 1 occupied, 2 the opponent's territory, 3 it would remove only itself
+/// (the stones are those after the turn when legal, else unchanged).
+#[pyfunction]
+fn anda_place<'py>(
+    py: Python<'py>,
+    n: usize,
+    black: &[u8],
+    white: &[u8],
+    me: usize,
+    site: usize,
+) -> PyResult<(u8, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let geo = board(n)?;
+    let me = colour(me)?;
+    let s = self::site(geo, site)?;
+    by_size!(n, N => {
+        let b = Board::<N>::new(geo, bits(geo, "black", black)?, bits(geo, "white", white)?);
+        let pr = b.probe(me, s);
+        let code = match pr.verdict {
+            Verdict::Legal => 0,
+            Verdict::Occupied => 1,
+            Verdict::Territory => 2,
+            Verdict::Suicide => 3,
+        };
+        Ok((code, out(py, pr.st[0]), out(py, pr.st[1])))
+    })
+}
+
+/// A first-turn pair of colour `me` on empty sites a, b with both removal steps: (black, white).
+#[pyfunction]
+fn anda_pair<'py>(
+    py: Python<'py>,
+    n: usize,
+    black: &[u8],
+    white: &[u8],
+    me: usize,
+    a: usize,
+    b: usize,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let geo = board(n)?;
+    let me = colour(me)?;
+    let (a, b) = (site(geo, a)?, site(geo, b)?);
+    by_size!(n, N => {
+        let mut g = Anda::<N>::new(geo, false, bits(geo, "black", black)?, bits(geo, "white", white)?,
+                                   me, 0, 0, [true; 2], Phase::Play);
+        if !g.board.empty.has(a) || !g.board.empty.has(b) || a == b {
+            return Err(PyValueError::new_err("a pair needs two distinct empty sites"));
+        }
+        g.pair(a, b);
+        Ok((out(py, g.board.st[0]), out(py, g.board.st[1])))
+    })
+}
+
+/// The first-turn pairs (canonical, in canonical order) whose sites are both free of `taken`.
+#[pyfunction]
+fn anda_free_pairs(n: usize, cells: bool, taken: &[u8]) -> PyResult<Vec<(usize, usize)>> {
+    let geo = board(n)?;
+    by_size!(n, N => {
+        let taken = bits::<N>(geo, "taken", taken)?;
+        Ok(geo.pairs[cells as usize].iter().copied().filter(|&(a, b)| !taken.has(a) && !taken.has(b)).collect())
+    })
+}
+
+type Played<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, usize, u32, u32, u8, u8, i8, u8, u32);
+
+/// Uniformly random actions from a position until the rules end the game or the ply
+/// reaches `cap`. `first`: bit 0 black, bit 1 white still owe their first turn; `phase`:
+/// 0 offer, 1 answer, 2 play. Returns the final position (black, white, to_move, ply,
+/// komi, first, phase), the winner (-1 none, at the cap), the termination (0 none,
+/// 1 no moves, 2 eliminated) and the number of swaps played.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn anda_playout<'py>(
+    py: Python<'py>,
+    n: usize,
+    cells: bool,
+    black: &[u8],
+    white: &[u8],
+    to_move: usize,
+    ply: u32,
+    komi: u32,
+    first: u8,
+    phase: u8,
+    cap: u32,
+    seed: u64,
+) -> PyResult<Played<'py>> {
+    let geo = board(n)?;
+    let to_move = colour(to_move)?;
+    let phase = match phase {
+        0 => Phase::Offer,
+        1 => Phase::Answer,
+        2 => Phase::Play,
+        _ => return Err(PyValueError::new_err(format!("phase {phase}: expected 0, 1 or 2"))),
+    };
+    let first = [first & 1 == 1, first & 2 == 2];
+    by_size!(n, N => {
+        let mut g = Anda::<N>::new(geo, cells, bits(geo, "black", black)?, bits(geo, "white", white)?,
+                                   to_move, ply, komi, first, phase);
+        let end = py.allow_threads(|| g.playout(cap, &mut Rng::new(seed)));
+        let (winner, why) = match end.result {
+            None => (-1, 0),
+            Some((w, Termination::NoMoves)) => (w as i8, 1),
+            Some((w, Termination::Eliminated)) => (w as i8, 2),
+        };
+        let phase = match g.phase {
+            Phase::Offer => 0,
+            Phase::Answer => 1,
+            Phase::Play => 2,
+        };
+        let first = u8::from(g.first[0]) | u8::from(g.first[1]) << 1;
+        Ok((out(py, g.board.st[0]), out(py, g.board.st[1]), g.to_move, g.ply, g.komi, first, phase,
+            winner, why, end.swaps))
+    })
+}
+
+/// The number of bytes of a bitboard of the board of side n.
+#[pyfunction]
+fn board_bytes(n: usize) -> PyResult<usize> {
+    let geo = board(n)?;
+    Ok(geo.bits().div_ceil(8))
+}
+
+#[pymodule]
+fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("GAMES", vec!["anda"])?;
+    m.add_function(wrap_pyfunction!(board_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(anda_legal_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(anda_place, m)?)?;
+    m.add_function(wrap_pyfunction!(anda_pair, m)?)?;
+    m.add_function(wrap_pyfunction!(anda_free_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(anda_playout, m)?)?;
+    Ok(())
+}
