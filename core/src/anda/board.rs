@@ -45,6 +45,9 @@ pub struct Probe<const N: usize> {
     counts: [[u8; 2]; 3],
     nparts: usize,
     changed: Bb<N>,
+    /// The live breaths per colour after the placement, before any removal.
+    placed: [Bb<N>; 2],
+    /// The live breaths per colour after the turn.
     good: [Bb<N>; 2],
 }
 
@@ -285,6 +288,7 @@ impl<const N: usize> Board<N> {
             counts: [[0; 2]; 3],
             nparts: 0,
             changed: Bb::ZERO,
+            placed: self.good,
             good: self.good,
         };
         if !self.empty.has(s) {
@@ -347,6 +351,8 @@ impl<const N: usize> Board<N> {
                 dead_o = dead_o.or(*g);
             }
         }
+        pr.placed[o] = good_o;
+        pr.placed[p] = good_p;
         // step 2: the regions around removed stones, then every smothered friendly group
         let st_o = self.st[o].andnot(dead_o);
         if dead_o.any() {
@@ -384,13 +390,53 @@ impl<const N: usize> Board<N> {
         pr
     }
 
-    /// Commit a legal probe made on this board.
+    /// Commit a legal probe made on this board: the placement, then the removals.
     pub fn apply(&mut self, pr: &Probe<N>) {
         debug_assert_eq!(pr.verdict, Verdict::Legal);
-        if pr.removed[0].any() || pr.removed[1].any() {
-            self.reset(pr.st[0], pr.st[1]);
+        let removals = pr.removed[0].any() || pr.removed[1].any();
+        self.apply_placement(pr, if removals { pr.placed } else { pr.good });
+        if removals {
+            self.remove(1 - pr.p, pr.removed[1 - pr.p]);
+            self.remove(pr.p, pr.removed[pr.p]);
+        }
+    }
+
+    /// Take the groups of colour x within `dead` off the board: their sites and the
+    /// regions around them become new regions.
+    fn remove(&mut self, x: usize, dead: Bb<N>) {
+        if dead.is_zero() {
             return;
         }
+        for k in 0..self.grp[x].len() {
+            if self.grp[x][k].meets(&dead) {
+                self.grp[x][k] = Bb::ZERO;
+                self.gexp[x][k] = Bb::ZERO;
+                self.gfree[x].push(k as u16);
+            }
+        }
+        self.st[x] = self.st[x].andnot(dead);
+        self.empty = self.empty.or(dead);
+        let all = dead.flood(self.empty, self.w);
+        let mut old = all.andnot(dead);
+        while old.any() {
+            let k = self.rid[old.lowest()] as usize;
+            old = old.andnot(self.reg[k]);
+            self.reg[k] = Bb::ZERO;
+            self.rfree.push(k as u16);
+        }
+        for c in 0..2 {
+            self.good[c] = self.good[c].andnot(all);
+            self.cand[c] = self.cand[c].andnot(all);
+        }
+        let mut rest = all;
+        while rest.any() {
+            let piece = Bb::bit(rest.lowest()).flood(all, self.w);
+            rest = rest.andnot(piece);
+            self.add_region(piece);
+        }
+    }
+
+    fn apply_placement(&mut self, pr: &Probe<N>, good: [Bb<N>; 2]) {
         let (p, s) = (pr.p, pr.site);
         // groups: the largest merged group keeps its slot
         let keep = if pr.nm == 0 {
@@ -428,7 +474,7 @@ impl<const N: usize> Board<N> {
         let big = self.reg[r0];
         self.cand[0] = self.cand[0].andnot(big);
         self.cand[1] = self.cand[1].andnot(big);
-        self.good = pr.good;
+        self.good = good;
         if pr.nparts == 0 {
             self.reg[r0] = Bb::ZERO;
             self.rfree.push(r0 as u16);

@@ -105,9 +105,8 @@ class CoreAndaState(AndaState):
 
 def core_playout(state: CoreAndaState, seed: int, cap: int) -> tuple[CoreAndaState, int, Outcome | None]:
     """A random playout in the core from `state` (seeded): the last state, the number of swaps,
-    and the end the core found (None at the cap), which the rules of the last state confirm."""
-    if state.outcome() is not None or state.ply >= cap:
-        return state, 0, state.outcome()
+    and the end the core found (None at the cap), which the rules of the last state confirm.
+    A state that is over, or at the cap, is its own last state."""
     first = (1 if Colour.BLACK in state.first else 0) | (2 if Colour.WHITE in state.first else 0)
     n, black, white = state._args()
     b, w, to_move, ply, komi, left, phase, winner, why, swaps = core.anda_playout(
