@@ -3,6 +3,7 @@
 //! answers the same questions faster and is held to them by a differential test.
 
 pub mod anda;
+pub mod anda_prison;
 pub mod bitboard;
 pub mod geometry;
 pub mod rng;

@@ -11,6 +11,7 @@ use pyo3::types::PyBytes;
 
 use crate::anda::board::{Board, Verdict};
 use crate::anda::{Anda, Phase, Termination};
+use crate::anda_prison::{self as prison, Check};
 use crate::bitboard::Bb;
 use crate::geometry::{hexagon, words, Hexagon, MAX_SIZE, MIN_SIZE};
 use crate::rng::Rng;
@@ -151,6 +152,59 @@ fn anda_free_pairs(n: usize, cells: bool, taken: &[u8]) -> PyResult<Vec<(usize, 
     })
 }
 
+/// Anda-prison: stones of colour `me` on the empty sites `cells` (one, or a two-stone turn),
+/// resolved: (verdict, black, white, black stones jailed, white stones jailed); verdict 0
+/// legal, 1 a placed group smothered right after placing, 2 smothered at the end of the turn.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn prison_place<'py>(
+    py: Python<'py>,
+    n: usize,
+    black: &[u8],
+    white: &[u8],
+    me: usize,
+    cells: Vec<usize>,
+) -> PyResult<(u8, Bound<'py, PyBytes>, Bound<'py, PyBytes>, u32, u32)> {
+    let geo = board(n)?;
+    let me = colour(me)?;
+    if cells.is_empty() || cells.len() > 2 || (cells.len() == 2 && cells[0] == cells[1]) {
+        return Err(PyValueError::new_err("cells: one site or two distinct sites"));
+    }
+    for &s in &cells {
+        site(geo, s)?;
+    }
+    by_size!(n, N => {
+        let st = [bits::<N>(geo, "black", black)?, bits::<N>(geo, "white", white)?];
+        if cells.iter().any(|&s| st[0].or(st[1]).has(s)) {
+            return Err(PyValueError::new_err("cells: a site is occupied"));
+        }
+        let r = if cells.len() == 1 {
+            prison::place(&Board::new(geo, st[0], st[1]), me, cells[0])
+        } else {
+            prison::place_all(geo, st, me, &cells)
+        };
+        let code = match r.check {
+            Check::Legal => 0,
+            Check::SmotheredAtOnce => 1,
+            Check::SmotheredAtEnd => 2,
+        };
+        Ok((code, out(py, r.st[0]), out(py, r.st[1]), r.jailed[0], r.jailed[1]))
+    })
+}
+
+/// Anda-prison: the legal single placements of colour `me` (a normal turn); `ban`: `me`
+/// may not annihilate.
+#[pyfunction]
+fn prison_legal_cells<'py>(py: Python<'py>, n: usize, black: &[u8], white: &[u8], me: usize, ban: bool)
+    -> PyResult<Bound<'py, PyBytes>> {
+    let geo = board(n)?;
+    let me = colour(me)?;
+    by_size!(n, N => {
+        let b = Board::<N>::new(geo, bits(geo, "black", black)?, bits(geo, "white", white)?);
+        Ok(out(py, prison::legal_cells(&b, me, ban)))
+    })
+}
+
 type Played<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, usize, u32, u32, u8, u8, i8, u8, u32);
 
 /// Uniformly random actions from a position until the rules end the game or the ply
@@ -213,12 +267,14 @@ fn board_bytes(n: usize) -> PyResult<usize> {
 #[pymodule]
 fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("GAMES", vec!["anda"])?;
+    m.add("GAMES", vec!["anda", "anda-prison"])?;
     m.add_function(wrap_pyfunction!(board_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(anda_legal_cells, m)?)?;
     m.add_function(wrap_pyfunction!(anda_place, m)?)?;
     m.add_function(wrap_pyfunction!(anda_pair, m)?)?;
     m.add_function(wrap_pyfunction!(anda_free_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(anda_playout, m)?)?;
+    m.add_function(wrap_pyfunction!(prison_place, m)?)?;
+    m.add_function(wrap_pyfunction!(prison_legal_cells, m)?)?;
     Ok(())
 }

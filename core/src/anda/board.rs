@@ -54,19 +54,19 @@ pub struct Probe<const N: usize> {
 #[derive(Clone)]
 pub struct Board<const N: usize> {
     pub geo: &'static Hexagon,
-    w: usize,
+    pub(crate) w: usize,
     /// Stones per colour (0 black, 1 white).
     pub st: [Bb<N>; 2],
     pub empty: Bb<N>,
-    grp: [Vec<Bb<N>>; 2],
-    gexp: [Vec<Bb<N>>; 2],
+    pub(crate) grp: [Vec<Bb<N>>; 2],
+    pub(crate) gexp: [Vec<Bb<N>>; 2],
     gfree: [Vec<u16>; 2],
-    gid: Vec<u16>,
-    reg: Vec<Bb<N>>,
-    rcnt: Vec<[u8; 2]>,
+    pub(crate) gid: Vec<u16>,
+    pub(crate) reg: Vec<Bb<N>>,
+    pub(crate) rcnt: Vec<[u8; 2]>,
     rfree: Vec<u16>,
-    rid: Vec<u16>,
-    good: [Bb<N>; 2],
+    pub(crate) rid: Vec<u16>,
+    pub(crate) good: [Bb<N>; 2],
     cand: [Bb<N>; 2],
 }
 
@@ -143,7 +143,7 @@ impl<const N: usize> Board<N> {
 
     /// 0, 1 or 2 (two or more): the groups of colour c among the stones `touching`.
     #[inline(always)]
-    fn groups_in(&self, touching: Bb<N>, c: usize) -> u8 {
+    pub(crate) fn groups_in(&self, touching: Bb<N>, c: usize) -> u8 {
         if touching.is_zero() {
             0
         } else if touching.within(&self.grp[c][self.gid[touching.lowest()] as usize]) {
@@ -203,7 +203,7 @@ impl<const N: usize> Board<N> {
     }
 
     /// The parts of region `rp` (the region of `s` without s) after s is taken.
-    fn split(&self, s: usize, rp: Bb<N>, parts: &mut [Bb<N>; 3]) -> usize {
+    pub(crate) fn split(&self, s: usize, rp: Bb<N>, parts: &mut [Bb<N>; 3]) -> usize {
         let ring = &self.geo.ring[s];
         let mut pattern = 0u8;
         for (d, x) in ring.iter().enumerate() {
