@@ -138,24 +138,28 @@ impl<const N: usize> Bb<N> {
         usize::MAX
     }
 
+    /// Every bit moved k places up (towards higher indices); bits past N words are lost.
     #[inline(always)]
     pub fn up(self, k: usize) -> Self {
-        let mut r = Self::ZERO;
-        for i in (1..N).rev() {
-            r.0[i] = (self.0[i] << k) | (self.0[i - 1] >> (64 - k));
+        let (q, r) = (k >> 6, k & 63);
+        let mut out = Self::ZERO;
+        for i in (q..N).rev() {
+            let j = i - q;
+            out.0[i] = if r == 0 { self.0[j] } else if j > 0 { (self.0[j] << r) | (self.0[j - 1] >> (64 - r)) } else { self.0[j] << r };
         }
-        r.0[0] = self.0[0] << k;
-        r
+        out
     }
 
+    /// Every bit moved k places down (towards lower indices); bits below 0 are lost.
     #[inline(always)]
     pub fn down(self, k: usize) -> Self {
-        let mut r = Self::ZERO;
-        for i in 0..N - 1 {
-            r.0[i] = (self.0[i] >> k) | (self.0[i + 1] << (64 - k));
+        let (q, r) = (k >> 6, k & 63);
+        let mut out = Self::ZERO;
+        for i in 0..N.saturating_sub(q) {
+            let j = i + q;
+            out.0[i] = if r == 0 { self.0[j] } else if j + 1 < N { (self.0[j] >> r) | (self.0[j + 1] << (64 - r)) } else { self.0[j] >> r };
         }
-        r.0[N - 1] = self.0[N - 1] >> k;
-        r
+        out
     }
 
     /// The set and its six neighbours on a board of width `w`, NOT clipped to the board.
@@ -236,6 +240,12 @@ mod tests {
         assert_eq!(Bb::<3>::bit(64).down(1), b);
         assert_eq!(Bb::<3>::bit(100).up(20), Bb::<3>::bit(120));
         assert_eq!(Bb::<3>::bit(190).up(5), Bb::<3>::ZERO);
+        assert_eq!(Bb::<3>::bit(3).up(130), Bb::<3>::bit(133));
+        assert_eq!(Bb::<3>::bit(133).down(130), Bb::<3>::bit(3));
+        assert_eq!(Bb::<3>::bit(70).up(64), Bb::<3>::bit(134));
+        assert_eq!(Bb::<3>::bit(70).down(64), Bb::<3>::bit(6));
+        assert_eq!(Bb::<3>::bit(5).down(64), Bb::<3>::ZERO);
+        assert_eq!(Bb::<3>::bit(100).up(200), Bb::<3>::ZERO);
     }
 
     #[test]

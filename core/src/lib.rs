@@ -6,5 +6,6 @@ pub mod anda;
 pub mod anda_prison;
 pub mod bitboard;
 pub mod geometry;
+pub mod marbanta;
 pub mod rng;
 mod python;

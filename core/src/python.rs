@@ -12,6 +12,7 @@ use pyo3::types::PyBytes;
 use crate::anda::board::{Board, Verdict};
 use crate::anda::{Anda, Phase, Termination};
 use crate::anda_prison::{self as prison, Check};
+use crate::marbanta::{Marbanta, Phase as MPhase};
 use crate::bitboard::Bb;
 use crate::geometry::{hexagon, words, Hexagon, MAX_SIZE, MIN_SIZE};
 use crate::rng::Rng;
@@ -257,6 +258,61 @@ fn anda_playout<'py>(
     })
 }
 
+fn marbanta_phase(phase: u8) -> PyResult<MPhase> {
+    match phase {
+        0 => Ok(MPhase::Pie),
+        1 => Ok(MPhase::Swap),
+        2 => Ok(MPhase::Play),
+        _ => Err(PyValueError::new_err(format!("phase {phase}: expected 0, 1 or 2"))),
+    }
+}
+
+/// Marbanta: every legal root of the mover (phase play) with its N, in bit order.
+#[pyfunction]
+fn marbanta_roots(n: usize, black: &[u8], white: &[u8], to_move: usize) -> PyResult<Vec<(usize, u32)>> {
+    let geo = board(n)?;
+    let to_move = colour(to_move)?;
+    by_size!(n, N => {
+        let st = [bits::<N>(geo, "black", black)?, bits::<N>(geo, "white", white)?];
+        Ok(Marbanta::new(geo, true, st, to_move, 0, MPhase::Play).roots())
+    })
+}
+
+type MarbantaPlayed<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, usize, u32, u8, i8, u32);
+
+/// Marbanta: uniformly random actions (state.py's distribution) until the mover has no
+/// turn or the ply reaches `cap`. `phase`: 0 pie, 1 swap, 2 play. Returns (black, white,
+/// to_move, ply, phase, winner: -1 none (at the cap), else the colour unable to move, swaps).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn marbanta_playout<'py>(
+    py: Python<'py>,
+    n: usize,
+    pie: bool,
+    black: &[u8],
+    white: &[u8],
+    to_move: usize,
+    ply: u32,
+    phase: u8,
+    cap: u32,
+    seed: u64,
+) -> PyResult<MarbantaPlayed<'py>> {
+    let geo = board(n)?;
+    let to_move = colour(to_move)?;
+    let phase = marbanta_phase(phase)?;
+    by_size!(n, N => {
+        let st = [bits::<N>(geo, "black", black)?, bits::<N>(geo, "white", white)?];
+        let mut g = Marbanta::new(geo, pie, st, to_move, ply, phase);
+        let (winner, swaps) = py.allow_threads(|| g.playout(cap, &mut Rng::new(seed)));
+        let phase = match g.phase {
+            MPhase::Pie => 0,
+            MPhase::Swap => 1,
+            MPhase::Play => 2,
+        };
+        Ok((out(py, g.st[0]), out(py, g.st[1]), g.to_move, g.ply, phase, winner.map_or(-1, |w| w as i8), swaps))
+    })
+}
+
 /// The number of bytes of a bitboard of the board of side n.
 #[pyfunction]
 fn board_bytes(n: usize) -> PyResult<usize> {
@@ -267,7 +323,7 @@ fn board_bytes(n: usize) -> PyResult<usize> {
 #[pymodule]
 fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("GAMES", vec!["anda", "anda-prison"])?;
+    m.add("GAMES", vec!["anda", "anda-prison", "marbanta"])?;
     m.add_function(wrap_pyfunction!(board_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(anda_legal_cells, m)?)?;
     m.add_function(wrap_pyfunction!(anda_place, m)?)?;
@@ -276,5 +332,7 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(anda_playout, m)?)?;
     m.add_function(wrap_pyfunction!(prison_place, m)?)?;
     m.add_function(wrap_pyfunction!(prison_legal_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(marbanta_roots, m)?)?;
+    m.add_function(wrap_pyfunction!(marbanta_playout, m)?)?;
     Ok(())
 }

@@ -46,6 +46,21 @@ impl Rng {
     }
 }
 
+impl Rng {
+    /// A uniform integer in 0..n (n > 0), for bounds beyond 32 bits.
+    #[inline(always)]
+    pub fn below_u64(&mut self, n: u64) -> u64 {
+        let mut m = (self.next_u64() as u128) * n as u128;
+        if (m as u64) < n {
+            let floor = n.wrapping_neg() % n;
+            while (m as u64) < floor {
+                m = (self.next_u64() as u128) * n as u128;
+            }
+        }
+        (m >> 64) as u64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
