@@ -183,6 +183,15 @@ impl<const N: usize> Bb<N> {
         }
     }
 
+    /// The set of the given bit indices.
+    pub fn from_iter_bits(bits: impl Iterator<Item = usize>) -> Self {
+        let mut r = Self::ZERO;
+        for i in bits {
+            r.set(i);
+        }
+        r
+    }
+
     /// The set bits, lowest first.
     #[inline(always)]
     pub fn iter(self) -> BitIter<N> {

@@ -8,4 +8,5 @@ pub mod bitboard;
 pub mod geometry;
 pub mod marbanta;
 pub mod rng;
+pub mod vaxandis;
 mod python;

@@ -13,6 +13,7 @@ use crate::anda::board::{Board, Verdict};
 use crate::anda::{Anda, Phase, Termination};
 use crate::anda_prison::{self as prison, Check};
 use crate::marbanta::{Marbanta, Phase as MPhase};
+use crate::vaxandis::{Phase as VPhase, Vaxandis};
 use crate::bitboard::Bb;
 use crate::geometry::{hexagon, words, Hexagon, MAX_SIZE, MIN_SIZE};
 use crate::rng::Rng;
@@ -313,6 +314,148 @@ fn marbanta_playout<'py>(
     })
 }
 
+type Levels<'py> = Vec<(u32, Bound<'py, PyBytes>)>;
+
+#[allow(clippy::too_many_arguments)]
+fn vaxandis<const N: usize>(
+    geo: &'static Hexagon,
+    freeze_group: bool,
+    touch_path: bool,
+    black: &[u8],
+    white: &[u8],
+    levels: Vec<(u32, Vec<u8>)>,
+    to_move: usize,
+    ply: u32,
+    phase: u8,
+) -> PyResult<Vaxandis<N>> {
+    let st = [bits::<N>(geo, "black", black)?, bits::<N>(geo, "white", white)?];
+    let mut height = vec![0; geo.bits()];
+    let mut all = Bb::<N>::ZERO;
+    for (h, bb) in levels {
+        let bb = bits::<N>(geo, "levels", &bb)?;
+        if h == 0 || all.meets(&bb) {
+            return Err(PyValueError::new_err("levels: heights are >= 1 and each site has one"));
+        }
+        all = all.or(bb);
+        for x in bb.iter() {
+            height[x] = h;
+        }
+    }
+    if all != st[0].or(st[1]) || st[0].meets(&st[1]) {
+        return Err(PyValueError::new_err("levels: the stacks must be exactly the black and white sites"));
+    }
+    let phase = match phase {
+        0 => VPhase::Open,
+        1 => VPhase::Swap,
+        2 => VPhase::Play,
+        _ => return Err(PyValueError::new_err(format!("phase {phase}: expected 0, 1 or 2"))),
+    };
+    Ok(Vaxandis { geo, freeze_group, touch_path, st, height, to_move, ply, phase })
+}
+
+fn levels_out<'py, const N: usize>(py: Python<'py>, g: &Vaxandis<N>) -> Levels<'py> {
+    let mut by: std::collections::BTreeMap<u32, Bb<N>> = std::collections::BTreeMap::new();
+    for x in g.st[0].or(g.st[1]).iter() {
+        by.entry(g.height[x]).or_default().set(x);
+    }
+    by.into_iter().map(|(h, bb)| (h, out(py, bb))).collect()
+}
+
+/// Vaxandis: every legal move of the mover, as (source, bitboard of landing sites), sources
+/// without a move left out. `levels`: (height, bitboard) pairs covering every stack.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn vaxandis_moves<'py>(
+    py: Python<'py>,
+    n: usize,
+    freeze_group: bool,
+    touch_path: bool,
+    black: &[u8],
+    white: &[u8],
+    levels: Vec<(u32, Vec<u8>)>,
+    to_move: usize,
+) -> PyResult<Vec<(usize, Bound<'py, PyBytes>)>> {
+    let geo = board(n)?;
+    let to_move = colour(to_move)?;
+    by_size!(n, N => {
+        let g = vaxandis::<N>(geo, freeze_group, touch_path, black, white, levels, to_move, 0, 2)?;
+        let mut outv = Vec::new();
+        for src in g.st[to_move].iter() {
+            let dsts = Bb::<N>::from_iter_bits(g.moves_from(src).into_iter().map(|(d, _)| d));
+            if dsts.any() {
+                outv.push((src, out(py, dsts)));
+            }
+        }
+        Ok(outv)
+    })
+}
+
+type Moved<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Levels<'py>);
+
+/// Vaxandis: the move src-dst of the mover: (black, white, levels) after it, None when illegal.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn vaxandis_move<'py>(
+    py: Python<'py>,
+    n: usize,
+    freeze_group: bool,
+    touch_path: bool,
+    black: &[u8],
+    white: &[u8],
+    levels: Vec<(u32, Vec<u8>)>,
+    to_move: usize,
+    src: usize,
+    dst: usize,
+) -> PyResult<Option<Moved<'py>>> {
+    let geo = board(n)?;
+    let to_move = colour(to_move)?;
+    let (src, dst) = (site(geo, src)?, site(geo, dst)?);
+    by_size!(n, N => {
+        let mut g = vaxandis::<N>(geo, freeze_group, touch_path, black, white, levels, to_move, 0, 2)?;
+        let Some((_, touched)) = g.moves_from(src).into_iter().find(|&(d, _)| d == dst) else {
+            return Ok(None);
+        };
+        g.apply_move(src, dst, touched);
+        Ok(Some((out(py, g.st[0]), out(py, g.st[1]), levels_out(py, &g))))
+    })
+}
+
+type VaxandisPlayed<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Levels<'py>, usize, u32, u8, i8, u32);
+
+/// Vaxandis: uniformly random actions until the mover has none or the ply reaches `cap`.
+/// `phase`: 0 open, 1 swap, 2 play. Returns (black, white, levels, to_move, ply, phase,
+/// winner: -1 none, swaps).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn vaxandis_playout<'py>(
+    py: Python<'py>,
+    n: usize,
+    freeze_group: bool,
+    touch_path: bool,
+    black: &[u8],
+    white: &[u8],
+    levels: Vec<(u32, Vec<u8>)>,
+    to_move: usize,
+    ply: u32,
+    phase: u8,
+    cap: u32,
+    seed: u64,
+) -> PyResult<VaxandisPlayed<'py>> {
+    let geo = board(n)?;
+    let to_move = colour(to_move)?;
+    by_size!(n, N => {
+        let mut g = vaxandis::<N>(geo, freeze_group, touch_path, black, white, levels, to_move, ply, phase)?;
+        let (winner, swaps) = py.allow_threads(|| g.playout(cap, &mut Rng::new(seed)));
+        let phase = match g.phase {
+            VPhase::Open => 0,
+            VPhase::Swap => 1,
+            VPhase::Play => 2,
+        };
+        Ok((out(py, g.st[0]), out(py, g.st[1]), levels_out(py, &g), g.to_move, g.ply, phase,
+            winner.map_or(-1, |w| w as i8), swaps))
+    })
+}
+
 /// The number of bytes of a bitboard of the board of side n.
 #[pyfunction]
 fn board_bytes(n: usize) -> PyResult<usize> {
@@ -323,7 +466,7 @@ fn board_bytes(n: usize) -> PyResult<usize> {
 #[pymodule]
 fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("GAMES", vec!["anda", "anda-prison", "marbanta"])?;
+    m.add("GAMES", vec!["anda", "anda-prison", "marbanta", "vaxandis"])?;
     m.add_function(wrap_pyfunction!(board_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(anda_legal_cells, m)?)?;
     m.add_function(wrap_pyfunction!(anda_place, m)?)?;
@@ -334,5 +477,8 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prison_legal_cells, m)?)?;
     m.add_function(wrap_pyfunction!(marbanta_roots, m)?)?;
     m.add_function(wrap_pyfunction!(marbanta_playout, m)?)?;
+    m.add_function(wrap_pyfunction!(vaxandis_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(vaxandis_move, m)?)?;
+    m.add_function(wrap_pyfunction!(vaxandis_playout, m)?)?;
     Ok(())
 }
