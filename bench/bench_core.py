@@ -1,7 +1,8 @@
 """The compiled core against the Python rules and the C speed limit: random playouts and legal actions.
 
 Run: ``python -m bench.bench_core [--games N] [--sizes 7 9 11]`` (needs the core:
-``pip install ./core``). For each game the core implements and each size, one table row:
+``pip install ./core``). For each game the core implements and each of its recommended
+sizes (or those given), one table row:
 
 * playout ms: CPU milliseconds of one uniformly random playout (balance ``nopie``,
   komi 0, from the empty board to the end or the ply cap) through ``GameState.playout``,
@@ -92,7 +93,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=300, help="core and anda_limit playouts per size")
     ap.add_argument("--python-games", type=int, default=8, help="Python playouts per size")
-    ap.add_argument("--sizes", type=int, nargs="*", default=[7, 9, 11])
+    ap.add_argument("--sizes", type=int, nargs="*", help="board sides (default: each game's recommended ones)")
+    ap.add_argument("--only", nargs="*", help="game ids (default: every game the core implements)")
     ap.add_argument("--limit", type=Path, default=LIMIT_SOURCE, help="anda_limit.c")
     args = ap.parse_args()
     from hexarena.engine import compiled
@@ -101,11 +103,11 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         exe = build_limit(args.limit, tmp)
-        for game in (g for g in registry.playable() if compiled.implements(g)):
+        for game in (g for g in registry.playable() if compiled.implements(g) and (not args.only or g in args.only)):
             package = f"hexarena.engine.games.{registry.GAME_MODULES[game]}"
             python = importlib.import_module(f"{package}.state").RULES
             core = importlib.import_module(f"{package}.compiled").RULES
-            for n in args.sizes:
+            for n in args.sizes or python.sizes:
                 core_ms, core_plies, samples = playouts(core, n, args.games, seed=n)
                 py_ms, py_plies, _ = playouts(python, n, args.python_games, seed=n)
                 row = {"game": game, "n": n, "plies (core/py)": f"{core_plies:.0f}/{py_plies:.0f}",

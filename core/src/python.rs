@@ -207,6 +207,17 @@ fn prison_legal_cells<'py>(py: Python<'py>, n: usize, black: &[u8], white: &[u8]
     })
 }
 
+/// Anda-prison: whether colour `me` has a legal single placement (stops at the first).
+#[pyfunction]
+fn prison_has_placement(n: usize, black: &[u8], white: &[u8], me: usize, ban: bool) -> PyResult<bool> {
+    let geo = board(n)?;
+    let me = colour(me)?;
+    by_size!(n, N => {
+        let b = Board::<N>::new(geo, bits(geo, "black", black)?, bits(geo, "white", white)?);
+        Ok(prison::has_placement(&b, me, ban))
+    })
+}
+
 type Played<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, usize, u32, u32, u8, u8, i8, u8, u32);
 
 /// Uniformly random actions from a position until the rules end the game or the ply
@@ -475,6 +486,7 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(anda_playout, m)?)?;
     m.add_function(wrap_pyfunction!(prison_place, m)?)?;
     m.add_function(wrap_pyfunction!(prison_legal_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(prison_has_placement, m)?)?;
     m.add_function(wrap_pyfunction!(marbanta_roots, m)?)?;
     m.add_function(wrap_pyfunction!(marbanta_playout, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_moves, m)?)?;

@@ -139,6 +139,16 @@ pub fn place_all<const N: usize>(geo: &'static Hexagon, st: [Bb<N>; 2], p: usize
     Placed { check: Check::Legal, st: after, jailed: [dead[0].count(), dead[1].count()] }
 }
 
+/// Whether colour p has a legal single placement (stops at the first); `ban` as for
+/// [`legal_cells`].
+pub fn has_placement<const N: usize>(b: &Board<N>, p: usize, ban: bool) -> bool {
+    let had = b.st[1 - p].any();
+    b.empty.iter().any(|s| {
+        let r = place(b, p, s);
+        r.check == Check::Legal && !(ban && had && r.st[1 - p].is_zero())
+    })
+}
+
 /// Every legal single placement of colour p; `ban`: p may not annihilate (the opponent
 /// has annihilated before), so a placement leaving the opponent, who had stones, none is out.
 pub fn legal_cells<const N: usize>(b: &Board<N>, p: usize, ban: bool) -> Bb<N> {
@@ -214,6 +224,9 @@ mod tests {
                 for s in b.empty.iter() {
                     assert_eq!(place(&b, p, s), place_all(geo, st, p, &[s]), "n={n} site={}", geo.name(s));
                     checked += 1;
+                }
+                for ban in [false, true] {
+                    assert_eq!(has_placement(&b, p, ban), legal_cells(&b, p, ban).any());
                 }
             }
         }

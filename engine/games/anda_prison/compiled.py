@@ -77,7 +77,11 @@ class CorePrisonState(AndaPrisonState):
         return cells
 
     def _has_placement(self) -> bool:
-        return self.legal_cells() != 0
+        if "cells" in self._memo:
+            return self._memo["cells"] != 0
+        if any(not isinstance(v, str) for v in self._memo.get("sims", {}).values()):
+            return True
+        return core.prison_has_placement(*self._args(), self.to_move.other in self.annihilated)
 
 
 def _core(state: AndaPrisonState) -> CorePrisonState:
