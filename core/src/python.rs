@@ -292,6 +292,17 @@ fn marbanta_roots(n: usize, black: &[u8], white: &[u8], to_move: usize) -> PyRes
 
 type MarbantaPlayed<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, usize, u32, u8, i8, u32);
 
+/// Marbanta: whether the mover has a legal root (phase play; stops at the first).
+#[pyfunction]
+fn marbanta_has_turn(n: usize, black: &[u8], white: &[u8], to_move: usize) -> PyResult<bool> {
+    let geo = board(n)?;
+    let to_move = colour(to_move)?;
+    by_size!(n, N => {
+        let st = [bits::<N>(geo, "black", black)?, bits::<N>(geo, "white", white)?];
+        Ok(Marbanta::new(geo, true, st, to_move, 0, MPhase::Play).has_turn())
+    })
+}
+
 /// Marbanta: uniformly random actions (state.py's distribution) until the mover has no
 /// turn or the ply reaches `cap`. `phase`: 0 pie, 1 swap, 2 play. Returns (black, white,
 /// to_move, ply, phase, winner: -1 none (at the cap), else the colour unable to move, swaps).
@@ -488,6 +499,7 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prison_legal_cells, m)?)?;
     m.add_function(wrap_pyfunction!(prison_has_placement, m)?)?;
     m.add_function(wrap_pyfunction!(marbanta_roots, m)?)?;
+    m.add_function(wrap_pyfunction!(marbanta_has_turn, m)?)?;
     m.add_function(wrap_pyfunction!(marbanta_playout, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_moves, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_move, m)?)?;

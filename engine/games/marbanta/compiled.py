@@ -1,7 +1,7 @@
 """Marbanta answered by the compiled core (``hexarena_core``, core/): :class:`CoreMarbantaState`.
 
 The state is :class:`MarbantaState` with the same fields and API; the legal roots (sight,
-N, room) and random playouts (uniform root, then a uniform new group as ``sample.py``
+N, room), whether there is one, and random playouts (uniform root, then a uniform new group as ``sample.py``
 draws it) run in the core. Turn checks, messages, the pie and the enumeration of new
 groups stay those of ``state.py``, the specification. A core state equals and hashes
 like the Python state of the same position. Importing this module needs the core
@@ -56,9 +56,14 @@ class CoreMarbantaState(MarbantaState):
         return got
 
     def _has_turn(self) -> bool:
-        if self.phase is PLAY:
-            return bool(self._roots())
-        return super()._has_turn()
+        if self.phase is not PLAY:
+            return super()._has_turn()
+        if "roots" in self._memo:
+            return bool(self._memo["roots"])
+        got = self._memo.get("has_turn")
+        if got is None:
+            got = self._memo["has_turn"] = core.marbanta_has_turn(*self._args())
+        return got
 
     def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
         end, swaps, _ = core_playout(self, rng.getrandbits(64), cap)
