@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .actions import Action
+from .actions import Action, Swap
 from .core import Colour, Outcome, Termination
 from .errors import UnknownVariant
 from .geometry import Hexagon, hexagon
@@ -180,6 +180,18 @@ class GameState(abc.ABC):
     @abc.abstractmethod
     def to_position(self) -> Position:
         """This state as a Position (every key this game uses, defaults included)."""
+
+    def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
+        """Random actions (``random_action``) until the rules end the game or the ply reaches
+        `cap`: the last state and the number of ``swap``s played (each exchanges the players).
+        The compiled core plays the whole playout in one call, from the same distribution."""
+        state: GameState = self
+        swaps = 0
+        while state.outcome() is None and state.ply < cap:
+            action = state.random_action(rng)
+            swaps += type(action) is Swap
+            state = state.play(action)
+        return state, swaps
 
     def adjudicate(self) -> Outcome:
         """The referee's verdict at its ply cap: a draw unless the game scores (Anda-prison)."""

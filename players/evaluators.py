@@ -97,10 +97,21 @@ class PolicyPlayout:
 
 
 class RandomPlayout(PolicyPlayout):
-    """Uniform random playouts (the game's own ``random_action``): MCTS's default evaluator."""
+    """Uniform random playouts (the game's own ``random_action``): MCTS's default evaluator.
+    Without a trace the playout is ``GameState.playout`` (one call to the compiled core
+    where it answers; the same draws from `rng` as the loop on the Python rules)."""
 
     def __init__(self) -> None:
         super().__init__(random_policy)
+
+    def __call__(self, state: GameState, rng: random.Random, trace: Trace | None = None) -> float:
+        if trace is not None:
+            return super().__call__(state, rng, trace)
+        cap = state.info.ply_cap(state.variant.size)
+        end, swaps = state.playout(rng, cap)
+        outcome = _end(end, cap)
+        assert outcome is not None                  # a playout stops at the end or the cap
+        return _seen_from_start(outcome_value(outcome), swaps % 2 == 1)
 
 
 @dataclass(frozen=True)
@@ -127,15 +138,20 @@ class CutoffPlayout:
     def __call__(self, state: GameState, rng: random.Random, trace: Trace | None = None) -> float:
         cap = state.info.ply_cap(state.variant.size)
         swapped = False
-        for _ in range(self.depth):
-            outcome = _end(state, cap)
-            if outcome is not None:
-                return _seen_from_start(outcome_value(outcome), swapped)
-            action = self.policy(state, rng)
-            if trace is not None:
-                trace.append((state.to_move, action))
-            swapped ^= type(action) is Swap
-            state = state.play(action)
+        if trace is None and self.policy is random_policy and self.depth > 0:
+            # the random plies in one GameState.playout (the compiled core where it answers)
+            state, swaps = state.playout(rng, min(cap, state.ply + self.depth))
+            swapped = swaps % 2 == 1
+        else:
+            for _ in range(self.depth):
+                outcome = _end(state, cap)
+                if outcome is not None:
+                    return _seen_from_start(outcome_value(outcome), swapped)
+                action = self.policy(state, rng)
+                if trace is not None:
+                    trace.append((state.to_move, action))
+                swapped ^= type(action) is Swap
+                state = state.play(action)
         outcome = _end(state, cap)
         if outcome is not None:
             value = outcome_value(outcome)

@@ -26,7 +26,7 @@ STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 
 #: package -> (our packages it may import, third-party packages it may import; None = any but `banned`)
 ALLOWED: dict[str, tuple[set[str], set[str] | None]] = {
-    "engine": (set(), set()),
+    "engine": (set(), {"hexarena_core"}),   # the compiled core, when installed (engine/compiled.py)
     "protocol": ({"engine"}, set()),
     "players": ({"engine", "protocol"}, None),
     "results": ({"engine"}, None),

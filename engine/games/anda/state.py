@@ -113,7 +113,7 @@ class AndaState(StoneState):
                   "black": self.black, "white": self.white, "komi": self.komi,
                   "first": self.first, "phase": self.phase}
         values.update(changes)
-        return AndaState(**values)
+        return type(self)(**values)
 
     def _placing(self) -> bool:
         """A normal turn: single placements (and White's passes)."""
@@ -224,9 +224,13 @@ class AndaState(StoneState):
             what = "neighbours" if opening == "cells" else "on the same or adjacent features"
             raise IllegalMove(f"{board.name(a)} and {board.name(b)} are {what}")
         own, other = self._stones()
-        own, other = place_pair(board, own, other, a, b)
+        own, other = self._place_pair(own, other, a, b)
         black, white = (own, other) if self.to_move is Colour.BLACK else (other, own)
         return self._with(black=black, white=white, first=self.first - {self.to_move})
+
+    def _place_pair(self, own: int, other: int, a: int, b: int) -> tuple[int, int]:
+        """The mover's and the opponent's stones after a first-turn pair on empty a, b."""
+        return place_pair(self.board, own, other, a, b)
 
     def play(self, action: Action) -> AndaState:
         if type(action) is Place:

@@ -92,9 +92,9 @@ class AndaPrisonState(StoneState):
         keep: dict[str, Any] = {"first": self.first, "prison_black": self.prison_black, "prison_white": self.prison_white,
                 "komi": self.komi, "last": self.last}
         keep.update(changes)
-        child = AndaPrisonState(self.variant, to_move, self.ply + 1, self.black, self.white, phase,
-                                keep["first"], keep["prison_black"], keep["prison_white"], self.annihilated,
-                                keep["komi"], keep["last"])
+        child = type(self)(self.variant, to_move, self.ply + 1, self.black, self.white, phase,
+                           keep["first"], keep["prison_black"], keep["prison_white"], self.annihilated,
+                           keep["komi"], keep["last"])
         if "lay" in self._memo:
             child._memo["lay"] = self._memo["lay"]
         return child
@@ -105,6 +105,14 @@ class AndaPrisonState(StoneState):
         me = 0 if self.to_move is BLACK else 1
         res = board_mod.resolve(self.board, lay, me, cells)
         black, white = res.analysis.stones
+        child = self._resolved(cells, black, white, res.jailed)
+        child._memo["lay"] = res.analysis
+        return child
+
+    def _resolved(self, cells: tuple[int, ...], black: int, white: int, jailed: tuple[int, int]) -> AndaPrisonState:
+        """The child of a turn whose board the placement checks passed (`jailed`: stones sent to
+        the prison per colour); IllegalMove under the annihilation ban."""
+        me = 0 if self.to_move is BLACK else 1
         annihilated = self.annihilated
         if (self.white, self.black)[me] and not (white, black)[me]:
             if self.to_move.other in annihilated:
@@ -113,11 +121,9 @@ class AndaPrisonState(StoneState):
             annihilated = annihilated | {self.to_move}
         first = self.first - {self.to_move}
         phase = after_placement(self.phase, bool(first))
-        child = AndaPrisonState(self.variant, self.to_move.other, self.ply + 1, black, white, phase, first,
-                                self.prison_black + res.jailed[0], self.prison_white + res.jailed[1],
-                                annihilated, self.komi, self.to_move)
-        child._memo["lay"] = res.analysis
-        return child
+        return type(self)(self.variant, self.to_move.other, self.ply + 1, black, white, phase, first,
+                          self.prison_black + jailed[0], self.prison_white + jailed[1],
+                          annihilated, self.komi, self.to_move)
 
     def _pair_turn(self) -> pairs.PairTurn:
         """This state's two-stone turn, for engine/games/anda_prison/pairs.py (cached)."""

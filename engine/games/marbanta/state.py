@@ -276,8 +276,8 @@ class MarbantaState(StoneState):
                     low = rest & -rest
                     owner[low.bit_length() - 1] = added
                     rest ^= low
-        child = MarbantaState(self.variant, mover, self.ply + 1, self.black | add_black,
-                              self.white | add_white, phase)
+        child = type(self)(self.variant, mover, self.ply + 1, self.black | add_black,
+                           self.white | add_white, phase)
         child._memo["owner"] = owner
         return child
 

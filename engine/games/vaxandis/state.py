@@ -184,8 +184,8 @@ class VaxandisState(StoneState):
         if isinstance(action, Swap):
             if self.phase is not SWAP:
                 raise IllegalMove("swap is only allowed as White's answer to the pie stack")
-            return VaxandisState(self.variant, self.to_move, self.ply + 1, self.black, self.white,
-                                 self.levels, PLAY)
+            return type(self)(self.variant, self.to_move, self.ply + 1, self.black, self.white,
+                              self.levels, PLAY)
         if isinstance(action, Resign):
             raise IllegalMove("resign is not an action on the board")
         raise IllegalMove(f"{type(action).__name__.lower()} is not a Vaxandis action")
@@ -205,8 +205,8 @@ class VaxandisState(StoneState):
         levels[1] = levels.get(1, 0) | bit
         black, white = (self.black | bit, self.white) if self.to_move is Colour.BLACK else (self.black, self.white | bit)
         phase = SWAP if self.phase is OPEN else PLAY
-        child = VaxandisState(self.variant, self.to_move.other, self.ply + 1, black, white,
-                              tuple(sorted(levels.items())), phase)
+        child = type(self)(self.variant, self.to_move.other, self.ply + 1, black, white,
+                           tuple(sorted(levels.items())), phase)
         heights = self._memo.get("heights")
         if heights is not None:
             heights = heights.copy()
@@ -226,7 +226,7 @@ class VaxandisState(StoneState):
             new_own, levels, heights = apply_move(own, enemy, self.levels, self.heights(), tb, move.src,
                                                   move.dst, group, path)
         black, white = (new_own, enemy) if self.to_move is Colour.BLACK else (enemy, new_own)
-        child = VaxandisState(self.variant, self.to_move.other, self.ply + 1, black, white, levels, PLAY)
+        child = type(self)(self.variant, self.to_move.other, self.ply + 1, black, white, levels, PLAY)
         child._memo["heights"] = heights
         return child
 

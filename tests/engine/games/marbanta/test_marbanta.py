@@ -1,6 +1,7 @@
 """Marbanta rules from docs/rules/marbanta.md (M-T*), cases of our own, pie, positions, notation."""
 from __future__ import annotations
 
+import importlib
 import random
 
 import pytest
@@ -248,7 +249,9 @@ def test_variants_and_info():
     for bad in (["corners"], ["pie", "nopie"], ["opening=cells"]):
         with pytest.raises(UnknownVariant):
             RULES.variant(9, bad)
-    assert registry.get("marbanta") is RULES and "marbanta" in registry.playable()
+    package = importlib.import_module("hexarena.engine.games.marbanta")   # its RULES: the core's when active
+    assert registry.get("marbanta") is package.RULES and "marbanta" in registry.playable()
+    assert package.RULES.id == RULES.id and package.RULES.keys == RULES.keys
     assert RULES.sgf_number == 1005 and RULES.sizes == (7, 9, 11) and not RULES.uses_komi
     assert RULES.ply_cap(9) == 2 * 217 + 4
 

@@ -1,0 +1,12 @@
+//! hexarena_core: the rules of the hexarena games in Rust, the Python extension module
+//! `hexarena_core`. The Python rules in `engine/` are the specification; this crate
+//! answers the same questions faster and is held to them by a differential test.
+
+pub mod anda;
+pub mod anda_prison;
+pub mod bitboard;
+pub mod geometry;
+pub mod marbanta;
+pub mod rng;
+pub mod vaxandis;
+mod python;

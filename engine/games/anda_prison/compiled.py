@@ -1,0 +1,102 @@
+"""Anda-prison answered by the compiled core (``hexarena_core``, core/): :class:`CorePrisonState`.
+
+The state is :class:`AndaPrisonState` with the same fields and API; the board work of a
+placement or a two-stone turn (put the stones, check (2), the one removal step, check (3))
+and the legal single placements run in the core. Phases, the annihilation ban, releases,
+proposals, pairs' shapes and the score stay those of ``state.py``, the specification. A
+core state equals and hashes like the Python state of the same position. Importing this
+module needs the core installed (ImportError else).
+"""
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from typing import Any
+
+import hexarena_core as core
+
+from ...core import Colour
+from ...errors import IllegalMove
+from ...game import GameInfo, Variant
+from ...position import Position
+from .state import RULES as PYTHON_RULES, AndaPrisonState
+from .state import from_position as python_from_position
+from .state import new_game as python_new_game
+
+_FIELDS = tuple(f.name for f in fields(AndaPrisonState) if f.compare)
+
+
+def _int(data: bytes) -> int:
+    return int.from_bytes(data, "little")
+
+
+class CorePrisonState(AndaPrisonState):
+    """An Anda-prison position whose board work runs in the core (see the module docstring)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AndaPrisonState):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _FIELDS)
+
+    __hash__ = AndaPrisonState.__hash__
+
+    def _args(self) -> tuple[int, bytes, bytes, int]:
+        n = self.variant.size
+        k = core.board_bytes(n)
+        return (n, self.black.to_bytes(k, "little"), self.white.to_bytes(k, "little"),
+                0 if self.to_move is Colour.BLACK else 1)
+
+    def _try(self, cells: tuple[int, ...], lay: Any = None) -> AndaPrisonState | str:
+        sims = self._memo.setdefault("sims", {})
+        key = cells[0] if len(cells) == 1 else cells
+        got = sims.get(key)
+        if got is None:
+            code, black, white, jailed_black, jailed_white = core.prison_place(*self._args(), list(cells))
+            names = ",".join(self.board.names(sum(1 << s for s in cells)))
+            if code == 1:
+                got = f"{names}: the placed group would be smothered"
+            elif code == 2:
+                got = f"{names}: the placed group would be smothered at the end of the turn"
+            else:
+                try:
+                    got = self._resolved(cells, _int(black), _int(white), (jailed_black, jailed_white))
+                except IllegalMove as exc:
+                    got = str(exc)
+            sims[key] = got
+        return got
+
+    def legal_cells(self) -> int:
+        cells = self._memo.get("cells")
+        if cells is None:
+            cells = 0
+            if self.normal:
+                ban = self.to_move.other in self.annihilated
+                cells = _int(core.prison_legal_cells(*self._args(), ban))
+            self._memo["cells"] = cells
+        return cells
+
+    def _has_placement(self) -> bool:
+        if "cells" in self._memo:
+            return self._memo["cells"] != 0
+        if any(not isinstance(v, str) for v in self._memo.get("sims", {}).values()):
+            return True
+        return core.prison_has_placement(*self._args(), self.to_move.other in self.annihilated)
+
+
+def _core(state: AndaPrisonState) -> CorePrisonState:
+    return CorePrisonState(**{f: getattr(state, f) for f in _FIELDS})
+
+
+def new_game(variant: Variant, komi: int = 0) -> CorePrisonState:
+    """As state.new_game, a core state."""
+    return _core(python_new_game(variant, komi))
+
+
+def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> CorePrisonState:
+    """As state.from_position, a core state."""
+    return _core(python_from_position(variant, pos, keys))
+
+
+RULES: GameInfo = replace(PYTHON_RULES, new_game=new_game, from_position=from_position)
+CorePrisonState.info = RULES

@@ -1,0 +1,100 @@
+"""Marbanta answered by the compiled core (``hexarena_core``, core/): :class:`CoreMarbantaState`.
+
+The state is :class:`MarbantaState` with the same fields and API; the legal roots (sight,
+N, room), whether there is one, and random playouts (uniform root, then a uniform new group as ``sample.py``
+draws it) run in the core. Turn checks, messages, the pie and the enumeration of new
+groups stay those of ``state.py``, the specification. A core state equals and hashes
+like the Python state of the same position. Importing this module needs the core
+installed (ImportError else).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import hexarena_core as core
+
+from ...core import Colour, Outcome, Termination
+from ...game import GameInfo, GameState, Variant
+from ...position import Position
+from .state import PLAY, RULES as PYTHON_RULES, MarbantaState, Phase
+from .state import from_position as python_from_position
+from .state import new_game as python_new_game
+
+_PHASE = {Phase.PIE: 0, Phase.SWAP: 1, Phase.PLAY: 2}
+_PHASES = (Phase.PIE, Phase.SWAP, Phase.PLAY)
+
+
+def _int(data: bytes) -> int:
+    return int.from_bytes(data, "little")
+
+
+class CoreMarbantaState(MarbantaState):
+    """A Marbanta position whose roots and playouts run in the core (see the module docstring)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MarbantaState):
+            return NotImplemented
+        return (self.variant, self.to_move, self.ply, self.black, self.white, self.phase) == (
+            other.variant, other.to_move, other.ply, other.black, other.white, other.phase)
+
+    __hash__ = MarbantaState.__hash__
+
+    def _args(self) -> tuple[int, bytes, bytes, int]:
+        n = self.variant.size
+        k = core.board_bytes(n)
+        return (n, self.black.to_bytes(k, "little"), self.white.to_bytes(k, "little"),
+                0 if self.to_move is Colour.BLACK else 1)
+
+    def _roots(self) -> dict[int, int]:
+        got = self._memo.get("roots")
+        if got is None:
+            got = self._memo["roots"] = dict(core.marbanta_roots(*self._args()))
+        return got
+
+    def _has_turn(self) -> bool:
+        if self.phase is not PLAY:
+            return super()._has_turn()
+        if "roots" in self._memo:
+            return bool(self._memo["roots"])
+        got = self._memo.get("has_turn")
+        if got is None:
+            got = self._memo["has_turn"] = core.marbanta_has_turn(*self._args())
+        return got
+
+    def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
+        end, swaps, _ = core_playout(self, rng.getrandbits(64), cap)
+        return end, swaps
+
+
+def core_playout(state: CoreMarbantaState, seed: int, cap: int) -> tuple[CoreMarbantaState, int, Outcome | None]:
+    """A random playout in the core from `state` (seeded): the last state, the number of swaps,
+    and the end the core found (None at the cap), which the rules of the last state confirm."""
+    n, black, white, me = state._args()
+    b, w, to_move, ply, phase, winner, swaps = core.marbanta_playout(
+        n, state.variant.balance == "pie", black, white, me, state.ply, _PHASE[state.phase], cap, seed)
+    end = CoreMarbantaState(state.variant, Colour.BLACK if to_move == 0 else Colour.WHITE, ply, _int(b), _int(w),
+                            _PHASES[phase])
+    outcome = None if winner < 0 else Outcome(Colour.BLACK if winner == 0 else Colour.WHITE, Termination.NO_MOVES)
+    return end, swaps, outcome
+
+
+def _core(state: MarbantaState) -> CoreMarbantaState:
+    return CoreMarbantaState(state.variant, state.to_move, state.ply, state.black, state.white, state.phase)
+
+
+def new_game(variant: Variant, komi: int = 0) -> CoreMarbantaState:
+    """As state.new_game, a core state."""
+    return _core(python_new_game(variant, komi))
+
+
+def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> CoreMarbantaState:
+    """As state.from_position, a core state."""
+    return _core(python_from_position(variant, pos, keys))
+
+
+RULES: GameInfo = replace(PYTHON_RULES, new_game=new_game, from_position=from_position)
+CoreMarbantaState.info = RULES

@@ -1,0 +1,113 @@
+"""Vaxandis answered by the compiled core (``hexarena_core``, core/): :class:`CoreVaxandisState`.
+
+The state is :class:`VaxandisState` with the same fields and API; the legal moves, a
+move's effect and random playouts (uniform over every legal action) run in the core.
+Placements, the pie, positions and the reasons of refusals stay those of ``state.py``
+and ``moves.py``, the specification. A core state equals and hashes like the Python
+state of the same position. Importing this module needs the core installed.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import hexarena_core as core
+
+from ...actions import Move
+from ...core import Colour, Outcome, Termination
+from ...errors import IllegalMove
+from ...game import GameInfo, GameState, Variant
+from ...position import Position
+from .moves import Levels, why_illegal
+from .state import PLAY, RULES as PYTHON_RULES, Phase, VaxandisState, _settings
+from .state import from_position as python_from_position
+from .state import new_game as python_new_game
+
+_PHASE = {Phase.OPEN: 0, Phase.SWAP: 1, Phase.PLAY: 2}
+_PHASES = (Phase.OPEN, Phase.SWAP, Phase.PLAY)
+
+
+def _int(data: bytes) -> int:
+    return int.from_bytes(data, "little")
+
+
+def _levels(levels: list[tuple[int, bytes]]) -> Levels:
+    return tuple((h, _int(bb)) for h, bb in levels)
+
+
+class CoreVaxandisState(VaxandisState):
+    """A Vaxandis position whose moves and playouts run in the core (see the module docstring)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, VaxandisState):
+            return NotImplemented
+        return (self.variant, self.to_move, self.ply, self.black, self.white, self.levels, self.phase) == (
+            other.variant, other.to_move, other.ply, other.black, other.white, other.levels, other.phase)
+
+    __hash__ = VaxandisState.__hash__
+
+    def _args(self) -> tuple[int, bool, bool, bytes, bytes, list[tuple[int, bytes]], int]:
+        n = self.variant.size
+        k = core.board_bytes(n)
+        _, _, group, path = _settings(self.variant)
+        return (n, group, path, self.black.to_bytes(k, "little"), self.white.to_bytes(k, "little"),
+                [(h, bb.to_bytes(k, "little")) for h, bb in self.levels],
+                0 if self.to_move is Colour.BLACK else 1)
+
+    def targets(self) -> dict[int, int]:
+        found = self._memo.get("targets")
+        if found is None:
+            found = self._memo["targets"] = {src: _int(dsts) for src, dsts in core.vaxandis_moves(*self._args())}
+        return found
+
+    def has_move(self) -> bool:
+        return bool(self.targets())
+
+    def _play_move(self, move: Move) -> VaxandisState:
+        _, tb, group, _ = _settings(self.variant)
+        if not (tb.geo.is_site(move.src) and tb.geo.is_site(move.dst)):
+            raise IllegalMove("off the board")
+        got = core.vaxandis_move(*self._args(), move.src, move.dst)
+        if got is None:
+            own, enemy = self._sides()
+            raise IllegalMove(why_illegal(own, enemy, self.levels, self.heights(), tb, move.src, move.dst, group))
+        black, white, levels = got
+        return CoreVaxandisState(self.variant, self.to_move.other, self.ply + 1, _int(black), _int(white),
+                                 _levels(levels), PLAY)
+
+    def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
+        end, swaps, _ = core_playout(self, rng.getrandbits(64), cap)
+        return end, swaps
+
+
+def core_playout(state: CoreVaxandisState, seed: int, cap: int) -> tuple[CoreVaxandisState, int, Outcome | None]:
+    """A random playout in the core from `state` (seeded): the last state, the number of swaps,
+    and the end the core found (None at the cap), which the rules of the last state confirm."""
+    b, w, levels, to_move, ply, phase, winner, swaps = core.vaxandis_playout(
+        *state._args()[:-1], 0 if state.to_move is Colour.BLACK else 1, state.ply, _PHASE[state.phase], cap, seed)
+    end = CoreVaxandisState(state.variant, Colour.BLACK if to_move == 0 else Colour.WHITE, ply, _int(b), _int(w),
+                            _levels(levels), _PHASES[phase])
+    outcome = None if winner < 0 else Outcome(Colour.BLACK if winner == 0 else Colour.WHITE, Termination.NO_MOVES)
+    return end, swaps, outcome
+
+
+def _core(state: VaxandisState) -> CoreVaxandisState:
+    return CoreVaxandisState(state.variant, state.to_move, state.ply, state.black, state.white, state.levels,
+                             state.phase)
+
+
+def new_game(variant: Variant, komi: int = 0) -> CoreVaxandisState:
+    """As state.new_game, a core state."""
+    return _core(python_new_game(variant, komi))
+
+
+def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> CoreVaxandisState:
+    """As state.from_position, a core state."""
+    return _core(python_from_position(variant, pos, keys))
+
+
+RULES: GameInfo = replace(PYTHON_RULES, new_game=new_game, from_position=from_position)
+CoreVaxandisState.info = RULES

@@ -1,0 +1,126 @@
+"""The compiled core (core/, ``hexarena_core``) against the Python rules, the specification.
+
+For every game the core implements: seeded random games at every board side 2..13 (fewer
+at the large sides) in every variant, compared at every ply (tests.engine.differential:
+positions, ends, legal actions, the state after each action, refusals with their reasons);
+the core's random playouts, whose end the Python rules must confirm; and the well-formed
+random positions of tests/engine/test_positions_as_written.py. Skipped only when the core
+is not installed; HEXARENA_CORE does not matter here (both implementations are loaded
+explicitly). The counts compared are printed at the end of the session.
+"""
+from __future__ import annotations
+
+import importlib
+import itertools
+import random
+
+import pytest
+
+pytest.importorskip("hexarena_core", reason="the compiled core (core/) is not installed")
+
+from hexarena.engine import compiled, registry  # noqa: E402
+from hexarena.engine.game import GameInfo, Variant  # noqa: E402
+
+from .differential import COUNTS, compare, load, rules  # noqa: E402
+from .test_positions_as_written import random_position  # noqa: E402
+
+GAMES = [g for g in registry.playable() if compiled.implements(g)]
+SIZES = range(2, 14)
+
+
+#: Games whose random games are short (Marbanta: about a tenth of the sites in turns) play more.
+SHORT = {"marbanta": 4}
+#: Games whose random games run to the ply cap (Vaxandis: hundreds of plies) are compared
+#: over their first plies only.
+FIRST_PLIES = {"vaxandis": 100}
+#: Board sides of the playout test (Vaxandis: its recommended sides and the small ones; its
+#: playouts run to caps of thousands of plies).
+PLAYOUT_SIZES = {"vaxandis": (2, 3, 4, 5, 6)}
+
+
+def games_at(game: str, n: int) -> int:
+    """Seeded games per variant at side n: several on small boards, one from side 6 on."""
+    return (3 if n <= 5 else 1) * SHORT.get(game, 1)
+
+
+def played_variants(info: GameInfo, n: int) -> list[Variant]:
+    """Every variant up to side 9; from side 10 on, every other one (a different half at
+    each side, so that each variant meets two of the large sides)."""
+    every = variants(info, n)
+    return every if n <= 9 else every[n % 2::2]
+
+
+def variants(info: GameInfo, n: int) -> list[Variant]:
+    names = [name for name, _ in info.options]
+    out = []
+    for balance in info.balances:
+        for values in itertools.product(*(values for _, values in info.options)):
+            out.append(info.variant(n, [balance, *(f"{k}={v}" for k, v in zip(names, values))]))
+    return out
+
+
+def test_the_core_implements_four_games() -> None:
+    assert {"anda", "anda-prison", "marbanta", "vaxandis"} <= set(GAMES)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("n", SIZES)
+def test_random_games_agree_at_every_ply(game: str, n: int) -> None:
+    python, core = rules(game)
+    for k, variant in enumerate(played_variants(python, n)):
+        for g in range(games_at(game, n)):
+            seed = 1000 * n + 10 * k + g
+            rng = random.Random(seed)
+            komi = (0, 2, 5)[g % 3] if python.uses_komi else 0
+            py, co = python.new_game(variant, komi), core.new_game(variant, komi)
+            every = n <= 4
+            cap = min(python.ply_cap(n), FIRST_PLIES.get(game, python.ply_cap(n)))
+            while True:
+                actions = compare(py, co, rng, every=every or py.ply % 25 == 0)
+                if not actions or py.ply >= cap:
+                    break
+                action = py.random_action(rng)
+                py, co = py.play(action), co.play(action)
+            COUNTS[game, "games"] += 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_core_playouts_end_where_the_rules_say(game: str) -> None:
+    """From states along seeded games, the core's playout ends in a state whose end (by the
+    Python rules) is the one the core reports, or at the cap with the game still going."""
+    python, core = rules(game)
+    module = importlib.import_module(f"hexarena.engine.games.{registry.GAME_MODULES[game]}.compiled")
+    core_playout = getattr(module, "core_playout", None)      # a playout wholly in the core
+    for n in PLAYOUT_SIZES.get(game, (2, 3, 5, 7, 9, 11, 13)):
+        for variant in variants(python, n):
+            rng = random.Random(n)
+            state = core.new_game(variant, 3 if python.uses_komi else 0)
+            for _ in range(6):
+                for cap in (python.ply_cap(n), state.ply + 7):
+                    if core_playout is not None:
+                        end, swaps, outcome = core_playout(state, rng.getrandbits(64), cap)
+                    else:
+                        end, swaps = state.playout(rng, cap)
+                        outcome = end.outcome()
+                    judged = load(python, end.position())
+                    assert judged.outcome() == outcome, (state.position(), end.position())
+                    assert outcome is not None or end.ply >= cap
+                    assert 0 <= swaps <= 3
+                    COUNTS[game, "playouts"] += 1
+                if state.outcome() is not None:
+                    break
+                for _ in range(rng.randrange(1, 40)):
+                    if state.outcome() is not None:
+                        break
+                    state = state.play(state.random_action(rng))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fuzzed_positions_agree(game: str) -> None:
+    """The well-formed random positions of test_positions_as_written, in both implementations."""
+    python, core = rules(game)
+    rng = random.Random(f"differential {game}")
+    for _ in range(400):
+        text = random_position(game, rng)
+        compare(load(python, text), load(core, text), rng)
+        COUNTS[game, "fuzzed positions"] += 1
