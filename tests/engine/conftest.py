@@ -1,7 +1,7 @@
 """The differential test's counts, printed in the session summary (tests/engine/test_core_differential.py)."""
 from __future__ import annotations
 
-from .differential import COUNTS
+from tests.support.differential import COUNTS
 
 
 def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]

@@ -1,7 +1,7 @@
 """The compiled core (core/, ``hexarena_core``) against the Python rules, the specification.
 
 For every game the core implements: seeded random games at every board side 2..13 (fewer
-at the large sides) in every variant, compared at every ply (tests.engine.differential:
+at the large sides) in every variant, compared at every ply (tests.support.differential:
 positions, ends, legal actions, the state after each action, refusals with their reasons);
 the core's random playouts, whose end the Python rules must confirm; and the well-formed
 random positions of tests/engine/test_positions_as_written.py. Skipped only when the core
@@ -21,8 +21,8 @@ pytest.importorskip("hexarena_core", reason="the compiled core (core/) is not in
 from hexarena.engine import compiled, registry  # noqa: E402
 from hexarena.engine.game import GameInfo, Variant  # noqa: E402
 
-from .differential import COUNTS, compare, load, rules  # noqa: E402
-from .test_positions_as_written import random_position  # noqa: E402
+from tests.support.differential import COUNTS, compare, load, rules  # noqa: E402
+from tests.support.positions_drawn import random_position  # noqa: E402
 
 GAMES = [g for g in registry.playable() if compiled.implements(g)]
 SIZES = range(2, 14)

@@ -1,6 +1,7 @@
 """The `hexarena` command line (click's CliRunner; engines are real processes)."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import signal
@@ -11,7 +12,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from hexarena import cli, supervise
+from hexarena import cli
 from hexarena.referee.tournament import config as C
 from hexarena.results.record.journal import read_journal
 from tests.support.fakes import alive, fake_argv, pids_in
@@ -73,18 +74,16 @@ def test_tournament_reports_config_errors_with_file_and_line(tmp_path):
 
 @pytest.mark.slow
 def test_tournament_without_arguments_runs_the_built_in_defaults(monkeypatch, tmp_path):
-    seen = {}
-
-    async def fake_run(config, out, **kwargs):
-        seen.update(config=config, out=out, **kwargs)
-        return []
-    monkeypatch.setattr(supervise, "run_tournament", fake_run)
     monkeypatch.chdir(tmp_path)
-    result = invoke("tournament")
+    result = invoke("tournament", "--games-per-pair", "1", "-j", "2")      # one game per playable game
     assert result.exit_code == 0, result.stderr
-    assert seen["config"] == C.default_config()
-    assert seen["out"].parent.name == "hexarena-out" and not seen["resume"]
-    assert "no rated games" in result.output
+    [out] = (tmp_path / "hexarena-out").iterdir()
+    saved = C.from_dict(json.loads((out / "tournament.json").read_text()), "tournament.json")
+    assert saved == dataclasses.replace(C.default_config(), games_per_pair=1)
+    records = read_journal(out)
+    assert sorted(r.game for r in records) == sorted(g.game for g in C.default_config().games)
+    assert all(not r.void and {r.first, r.second} == {"random", "greedy"} for r in records)
+    assert "rank player" in result.output and "greedy" in result.output
 
 
 def test_engine_serves_a_built_in_player():

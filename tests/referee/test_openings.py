@@ -9,6 +9,7 @@ from sgfmill import sgf
 
 from hexarena.referee.tournament import config as C
 from hexarena.referee.tournament.run import run
+from hexarena.results.record.journal import read_journal
 from hexarena.results.rating.repeats import repeated_games
 
 FIXED = ["{python}", "-P", "-m", "hexarena.players", "random", "--seed", "5"]     # deterministic
@@ -18,7 +19,8 @@ def tournament(tmp_path, entry: dict, games_per_pair: int = 2, **engines) -> lis
     engines = engines or {"one": {"cmd": FIXED}, "two": {"cmd": FIXED[:-1] + ["6"]}}
     config = C.from_dict({"seed": 3, "games_per_pair": games_per_pair, "engines": engines,
                           "time": {"move": 10, "start": 20}, "games": [entry]})
-    return trio.run(partial(run, config, tmp_path, concurrency=2))
+    trio.run(partial(run, config, tmp_path, concurrency=2))
+    return read_journal(tmp_path)                   # whole records: the run returns summaries
 
 
 @pytest.mark.slow
