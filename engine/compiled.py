@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable
+from dataclasses import replace
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .game import GameInfo
+    from .game import GameInfo, GameState, Variant
+    from .position import Position
 
 #: The environment variable that turns the core off (value ``0``).
 SWITCH = "HEXARENA_CORE"
@@ -51,4 +54,19 @@ def choose(python: GameInfo, package: str) -> GameInfo:
     if core is None or python.id not in core.GAMES:
         return python
     rules: GameInfo = importlib.import_module(f"{package}.compiled").RULES
+    return rules
+
+
+def core_rules(python: GameInfo, to_core: Callable[[Any], GameState], state_class: type[GameState]) -> GameInfo:
+    """A game's core-backed GameInfo: `python`'s, whose `new_game` and `from_position` build the
+    Python state and hand it to `to_core` (the core state class of the same position); the
+    core state class's `info` is set to it."""
+    def new_game(variant: Variant, komi: int = 0) -> GameState:
+        return to_core(python.new_game(variant, komi))
+
+    def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> GameState:
+        return to_core(python.from_position(variant, pos, keys))
+
+    rules = replace(python, new_game=new_game, from_position=from_position)
+    state_class.info = rules
     return rules

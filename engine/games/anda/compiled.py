@@ -12,18 +12,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import replace
-from typing import Any
 
 import hexarena_core as core
 
 from ...actions import Pair
 from ...core import Colour, Outcome, Termination
-from ...game import GameInfo, GameState, Variant
-from ...position import Position
+from ...compiled import core_rules
+from ...game import GameInfo, GameState
 from .state import PLAY, RULES as PYTHON_RULES, AndaState, Phase
-from .state import from_position as python_from_position
-from .state import new_game as python_new_game
 
 _PHASE = {Phase.OFFER: 0, Phase.ANSWER: 1, Phase.PLAY: 2}
 _PHASES = (Phase.OFFER, Phase.ANSWER, Phase.PLAY)
@@ -124,15 +120,4 @@ def _core(state: AndaState) -> CoreAndaState:
                          state.first, state.phase)
 
 
-def new_game(variant: Variant, komi: int = 0) -> CoreAndaState:
-    """As state.new_game, a core state."""
-    return _core(python_new_game(variant, komi))
-
-
-def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> CoreAndaState:
-    """As state.from_position, a core state."""
-    return _core(python_from_position(variant, pos, keys))
-
-
-RULES: GameInfo = replace(PYTHON_RULES, new_game=new_game, from_position=from_position)
-CoreAndaState.info = RULES
+RULES: GameInfo = core_rules(PYTHON_RULES, _core, CoreAndaState)

@@ -9,18 +9,16 @@ module needs the core installed (ImportError else).
 """
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import fields
 from typing import Any
 
 import hexarena_core as core
 
 from ...core import Colour
 from ...errors import IllegalMove
-from ...game import GameInfo, Variant
-from ...position import Position
+from ...compiled import core_rules
+from ...game import GameInfo
 from .state import RULES as PYTHON_RULES, AndaPrisonState
-from .state import from_position as python_from_position
-from .state import new_game as python_new_game
 
 _FIELDS = tuple(f.name for f in fields(AndaPrisonState) if f.compare)
 
@@ -88,15 +86,4 @@ def _core(state: AndaPrisonState) -> CorePrisonState:
     return CorePrisonState(**{f: getattr(state, f) for f in _FIELDS})
 
 
-def new_game(variant: Variant, komi: int = 0) -> CorePrisonState:
-    """As state.new_game, a core state."""
-    return _core(python_new_game(variant, komi))
-
-
-def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> CorePrisonState:
-    """As state.from_position, a core state."""
-    return _core(python_from_position(variant, pos, keys))
-
-
-RULES: GameInfo = replace(PYTHON_RULES, new_game=new_game, from_position=from_position)
-CorePrisonState.info = RULES
+RULES: GameInfo = core_rules(PYTHON_RULES, _core, CorePrisonState)

@@ -10,17 +10,13 @@ installed (ImportError else).
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-from typing import Any
 
 import hexarena_core as core
 
 from ...core import Colour, Outcome, Termination
-from ...game import GameInfo, GameState, Variant
-from ...position import Position
+from ...compiled import core_rules
+from ...game import GameInfo, GameState
 from .state import PLAY, RULES as PYTHON_RULES, MarbantaState, Phase
-from .state import from_position as python_from_position
-from .state import new_game as python_new_game
 
 _PHASE = {Phase.PIE: 0, Phase.SWAP: 1, Phase.PLAY: 2}
 _PHASES = (Phase.PIE, Phase.SWAP, Phase.PLAY)
@@ -86,15 +82,4 @@ def _core(state: MarbantaState) -> CoreMarbantaState:
     return CoreMarbantaState(state.variant, state.to_move, state.ply, state.black, state.white, state.phase)
 
 
-def new_game(variant: Variant, komi: int = 0) -> CoreMarbantaState:
-    """As state.new_game, a core state."""
-    return _core(python_new_game(variant, komi))
-
-
-def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> CoreMarbantaState:
-    """As state.from_position, a core state."""
-    return _core(python_from_position(variant, pos, keys))
-
-
-RULES: GameInfo = replace(PYTHON_RULES, new_game=new_game, from_position=from_position)
-CoreMarbantaState.info = RULES
+RULES: GameInfo = core_rules(PYTHON_RULES, _core, CoreMarbantaState)

@@ -9,20 +9,16 @@ state of the same position. Importing this module needs the core installed.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-from typing import Any
 
 import hexarena_core as core
 
 from ...actions import Move
 from ...core import Colour, Outcome, Termination
 from ...errors import IllegalMove
-from ...game import GameInfo, GameState, Variant
-from ...position import Position
+from ...compiled import core_rules
+from ...game import GameInfo, GameState
 from .moves import Levels, why_illegal
 from .state import PLAY, RULES as PYTHON_RULES, Phase, VaxandisState, _settings
-from .state import from_position as python_from_position
-from .state import new_game as python_new_game
 
 _PHASE = {Phase.OPEN: 0, Phase.SWAP: 1, Phase.PLAY: 2}
 _PHASES = (Phase.OPEN, Phase.SWAP, Phase.PLAY)
@@ -99,15 +95,4 @@ def _core(state: VaxandisState) -> CoreVaxandisState:
                              state.phase)
 
 
-def new_game(variant: Variant, komi: int = 0) -> CoreVaxandisState:
-    """As state.new_game, a core state."""
-    return _core(python_new_game(variant, komi))
-
-
-def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> CoreVaxandisState:
-    """As state.from_position, a core state."""
-    return _core(python_from_position(variant, pos, keys))
-
-
-RULES: GameInfo = replace(PYTHON_RULES, new_game=new_game, from_position=from_position)
-CoreVaxandisState.info = RULES
+RULES: GameInfo = core_rules(PYTHON_RULES, _core, CoreVaxandisState)
