@@ -7,24 +7,11 @@ import shlex
 import sys
 
 import pytest
-from click.testing import CliRunner
 
-from hexarena import cli
 from hexarena.referee.tournament.config_edges import MAX_NAME
+from tests.support.cli import invoke, temporary_folders_in_tmp_path  # noqa: F401 (autouse fixture)
 
 RANDOM = [sys.executable, "-m", "hexarena.players", "random"]
-
-
-def invoke(*args: str):
-    return CliRunner().invoke(cli.main, list(args), catch_exceptions=False)
-
-
-@pytest.fixture(autouse=True)
-def temporary_folders_in_tmp_path(tmp_path, monkeypatch):
-    """The pre-flight's temporary folder under tmp_path, to see that none is left behind."""
-    import tempfile
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
-    (tmp_path / "tmp").mkdir()
 
 
 def _config(tmp_path, engine_lines: str) -> str:

@@ -5,23 +5,10 @@ import shlex
 import sys
 
 import pytest
-from click.testing import CliRunner
 
-from hexarena import cli
+from tests.support.cli import invoke, temporary_folders_in_tmp_path  # noqa: F401 (autouse fixture)
 
 RANDOM = f"{shlex.quote(sys.executable)} -m hexarena.players random"
-
-
-def invoke(*args: str):
-    return CliRunner().invoke(cli.main, list(args), catch_exceptions=False)
-
-
-@pytest.fixture(autouse=True)
-def temporary_folders_in_tmp_path(tmp_path, monkeypatch):
-    """The pre-flight's temporary folder under tmp_path, to see that none is left behind."""
-    import tempfile
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
-    (tmp_path / "tmp").mkdir()
 
 
 def test_an_engine_that_cannot_start_stops_the_run_before_any_game(tmp_path):
