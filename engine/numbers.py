@@ -25,7 +25,7 @@ import re
 
 from .errors import InvalidNotation, RulesError
 
-__all__ = ["MAX_DIGITS", "SHOWN", "whole", "integer", "decimal", "shown"]
+__all__ = ["MAX_DIGITS", "SHOWN", "whole", "integer", "decimal", "signed_decimal", "shown"]
 
 #: The most digits a number may have: 2**64 has 20, more than any count, id, size or time needs.
 MAX_DIGITS = 20
@@ -85,3 +85,14 @@ def decimal(text: str, what: str, error: type[RulesError] = InvalidNotation, *, 
     if len(text) - ("." in text) > digits:
         raise _error(error, what, text, expected, digits)
     return float(text)
+
+
+def signed_decimal(text: str, what: str, error: type[RulesError] = InvalidNotation, *,
+                   digits: int = MAX_DIGITS) -> float:
+    """A decimal number with an optional sign (`-12.5`, `+3`), then as :func:`decimal`."""
+    body = text[1:] if text[:1] in ("+", "-") else text
+    if not (body.isascii() and _DECIMAL.match(body)):
+        raise _error(error, what, text, "a decimal number")
+    if len(body) - ("." in body) > digits:
+        raise _error(error, what, text, "a decimal number", digits)
+    return -float(body) if text[:1] == "-" else float(body)

@@ -38,6 +38,7 @@ from typing import cast
 
 import trio
 
+from hexarena.engine.numbers import shown
 from hexarena.referee.tournament.config import TournamentConfig
 from hexarena.referee.tournament.schedule import ScheduledGame
 from hexarena.referee.tournament.run import PlayGame, TournamentError
@@ -56,6 +57,7 @@ EXTRA = "pip install 'hexarena[cluster]'"
 RESUBMITS = 2               # after Dask's own retries on other workers
 CONNECT_TIMEOUT = 20        # seconds to reach the scheduler
 WORKER_TIMEOUT = 60         # seconds to wait for a first worker to join
+MAX_LOCAL_WORKERS = 256     # local:N beyond this is a typo, not a machine
 GAMES_RESOURCE = "games"    # `dask worker --resources games=N`: at most N games at once on it
 
 
@@ -133,12 +135,11 @@ def _sigint_ignored() -> Iterator[None]:
 
 
 def _local_workers(spec: str) -> int:
-    try:
-        n = int(spec.removeprefix("local:"))
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise ClusterError(f"--cluster {spec}: expected local:N with N >= 1 worker processes")
+    text = spec.removeprefix("local:")
+    n = int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else 0
+    if not 1 <= n <= MAX_LOCAL_WORKERS:
+        raise ClusterError(f"--cluster {shown(spec)}: expected local:N with N from 1 to "
+                           f"{MAX_LOCAL_WORKERS} worker processes")
     return n
 
 

@@ -11,15 +11,18 @@ from hexarena.results.record.game import GROUP_KEYS
 
 
 def _parse_anchor(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, float]:
+    from hexarena.engine.errors import RulesError
+    from hexarena.engine.numbers import shown, signed_decimal
+
     anchors: dict[str, float] = {}
     for text in values:
         name, sep, elo = text.rpartition("=")
-        try:
-            anchors.setdefault(name, float(elo))
-        except ValueError:
-            sep = ""
         if not sep or not name:
-            raise click.BadParameter(f"{text!r} is not NAME=ELO", ctx=ctx, param=param)
+            raise click.BadParameter(f"{shown(text)} is not NAME=ELO", ctx=ctx, param=param)
+        try:
+            anchors.setdefault(name, signed_decimal(elo, f"{shown(name, quote=False)}=", digits=9))
+        except RulesError as exc:
+            raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
     return anchors
 
 

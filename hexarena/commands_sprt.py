@@ -116,8 +116,11 @@ def parse_sprt_words(words: tuple[str, ...]) -> dict:
         if key in ("model", "engine"):
             table[key] = value
             continue
+        from hexarena.engine.errors import RulesError
+        from hexarena.engine.numbers import signed_decimal, whole
         try:
-            table[key] = int(value) if key == "max_games" else float(value)
-        except ValueError:
-            raise click.UsageError(f"--sprt: {key}={value!r} is not a number") from None
+            table[key] = whole(value, "max_games=", digits=9) if key == "max_games" else \
+                signed_decimal(value, f"{key}=", digits=9)
+        except RulesError as exc:
+            raise click.UsageError(f"--sprt: {exc}") from None
     return table

@@ -163,8 +163,10 @@ def test_without_distributed_cluster_names_the_extra_to_install(tmp_path):
     assert not (tmp_path / "x" / "journal.jsonl").exists()
 
 
-def test_local_n_needs_a_positive_number_of_workers(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "hexarena", "tournament", "--out", "x", "--cluster", "local:0"],
+@pytest.mark.parametrize("spec", ["local:0", "local:99999999", "local:\u0663", "local:" + "9" * 5000])
+def test_local_n_needs_a_sane_number_of_workers(tmp_path, spec):
+    proc = subprocess.run([sys.executable, "-m", "hexarena", "tournament", "--out", "x", "--cluster", spec],
                           cwd=tmp_path, capture_output=True, text=True, timeout=RUN_TIMEOUT,
                           env=dict(os.environ))
-    assert proc.returncode == 1 and "local:N with N >= 1" in proc.stderr
+    assert proc.returncode == 1 and "local:N with N from 1 to 256" in proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr) < 400

@@ -8,7 +8,7 @@ import pytest
 from hexarena.engine import registry
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition
 from hexarena.engine.geometry import hexagon
-from hexarena.engine.numbers import MAX_DIGITS, SHOWN, decimal, integer, whole
+from hexarena.engine.numbers import MAX_DIGITS, SHOWN, decimal, integer, signed_decimal, whole
 from hexarena.engine.position import parse_position
 
 HUGE = "9" * 5000                   # past int()'s 4,300-digit limit
@@ -70,6 +70,16 @@ def test_decimal_reads_digits_with_one_point() -> None:
     with pytest.raises(InvalidNotation, match="more than 20 digits"):
         decimal("1." + HUGE, "t")
     assert decimal("1." + "5" * 19, "t") == 1.5555555555555556     # 20 digits in all
+
+
+def test_signed_decimal_takes_one_sign_then_reads_as_decimal() -> None:
+    assert signed_decimal("-12.5", "t") == -12.5 and signed_decimal("+3", "t") == 3.0
+    assert signed_decimal("0.25", "t") == 0.25
+    for bad in ("", "-", "--1", "+-1", "1e3", "-inf", "nan", "- 1", "\u0663"):
+        with pytest.raises(InvalidNotation, match="is not a decimal number$"):
+            signed_decimal(bad, "t")
+    with pytest.raises(InvalidNotation, match="elo=-1000: expected a decimal number of at most 3 digits"):
+        signed_decimal("-1000", "elo=", digits=3)
 
 
 # -- the engine's parsers of outside text ------------------------------------------------------

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import json
+import re
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from hexarena.cli import main
+from hexarena.commands_sprt import parse_sprt_words
 from hexarena.referee.tournament import config as C
 from hexarena.results.record.journal import read_journal
 
@@ -88,3 +91,19 @@ def test_max_games_stops_an_undecided_test_and_a_resume_keeps_counting(tmp_path)
     again = CliRunner().invoke(main, ["tournament", "--resume", "--out", str(out), "--no-preflight"])
     assert again.exit_code == 0, again.output
     assert len(read_journal(out)) == 4 and "no decision" in again.output and "[0, 0, 0, 0, 2]" in again.output
+
+
+@pytest.mark.parametrize("word, said", [
+    ("elo0=nan", "elo0=nan: expected a decimal number"),
+    ("elo1=1e5", "elo1=1e5: expected a decimal number"),
+    ("max_games=\u0663", "max_games=\u0663: expected a whole number"),
+    ("max_games=" + "9" * 5000, "of at most 9 digits"),
+])
+def test_sprt_words_read_plain_bounded_numbers(word, said):
+    with pytest.raises(click.UsageError, match=re.escape(said)):
+        parse_sprt_words(("elo0=0 elo1=10", word))
+
+
+def test_sprt_words_read_signs_and_decimals():
+    assert parse_sprt_words(("elo0=-5.5 elo1=+10 alpha=0.05 max_games=400",)) == \
+        {"elo0": -5.5, "elo1": 10.0, "alpha": 0.05, "max_games": 400}

@@ -82,6 +82,19 @@ def test_bad_anchor_is_a_usage_error(games):
     assert result.exit_code == 2 and "is not NAME=ELO" in result.output
 
 
+@pytest.mark.parametrize("elo", ["inf", "nan", "1e9", "\u0663", "1" + "0" * 5000, "12-"])
+def test_an_anchor_elo_is_a_plain_bounded_decimal(games, elo):
+    result = run(games, "--anchor", f"beta={elo}")
+    assert result.exit_code == 2 and "beta=" in result.output and "expected a decimal number" in result.output
+    assert len(result.output) < 600
+
+
+def test_a_negative_anchor_is_read(games):
+    result = run(games, "--format", "json", "--anchor", "beta=-250.5")
+    assert result.exit_code == 0
+    assert json.loads(result.output)["tables"][0]["anchor"] == {"player": "beta", "elo": -250.5}
+
+
 def test_bad_rows_fail_with_line_numbers_unless_skipped(tmp_path):
     path = tmp_path / "bad.csv"
     path.write_text(CSV + "anda,5,alpha,beta,zeta\n", encoding="utf-8")
