@@ -197,6 +197,14 @@ class Spelde:
         return " ".join(words)
 
 
+def count(text, digits=9):
+    """`text` as a whole number >= 0 when it is 1..`digits` ASCII digits, else None (so a number of
+    thousands of digits or another script's digits is refused, never handed to int())."""
+    if text.isascii() and text.isdigit() and len(text) <= digits:
+        return int(text)
+    return None
+
+
 def other(colour):
     return "w" if colour == "b" else "b"
 
@@ -237,8 +245,8 @@ def parse_position(words):
     game, size, to_move, board = words[0].lower(), words[1], words[2].lower(), words[3].lower()
     if game != "spelde":
         raise bad("this engine plays only spelde")
-    if not size.isdigit() or not 2 <= int(size) <= 13:
-        raise bad("size %s outside 2..13" % size)
+    if count(size, 2) is None or not 2 <= int(size) <= 13:
+        raise bad("size %s outside 2..13" % size[:20])
     keys = {}
     for word in words[4:]:
         key, eq, value = word.lower().partition("=")
@@ -254,8 +262,8 @@ def parse_position(words):
     if to_move not in ("b", "w") or (state.phase, to_move) in (("open", "w"), ("swap", "b")):
         raise bad("to move: %r" % to_move)
     state.to_move = to_move
-    if not keys.get("ply", "0").isdigit():
-        raise bad("ply=%s is not a count" % keys["ply"])
+    if count(keys.get("ply", "0")) is None:
+        raise bad("ply=%s is not a count" % keys["ply"][:20])
     state.ply = int(keys.get("ply", "0"))
     rows, n = board.split("/"), state.size
     if len(rows) != 2 * n - 1:
@@ -311,7 +319,7 @@ class Engine:
         return ""
 
     def cmd_boardsize(self, args):
-        if len(args) != 1 or not args[0].isdigit():
+        if len(args) != 1 or count(args[0]) is None:
             raise Failure("syntax error: expected a whole number")
         if not 2 <= int(args[0]) <= 13:
             raise Failure("unacceptable size: side %s outside 2..13" % args[0])
@@ -323,7 +331,7 @@ class Engine:
         return ""
 
     def cmd_komi(self, args):
-        if len(args) != 1 or not args[0].isdigit():
+        if len(args) != 1 or count(args[0]) is None:
             raise Failure("syntax error: komi is a whole number >= 0")
         return ""          # Spelde has no komi: accepted and ignored
 
@@ -418,7 +426,9 @@ def preprocess(line):
 
 
 def main(argv):
-    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 0
+    seed = count(argv[argv.index("--seed") + 1], 20) if "--seed" in argv[:-1] else 0
+    if seed is None:
+        sys.exit("random_engine.py: --seed expects a whole number of at most 20 digits")
     engine = Engine(seed)
     stdin = open(sys.stdin.fileno(), "r", encoding="utf-8", errors="replace", newline="\n", closefd=False)
     for raw in stdin:
@@ -426,7 +436,7 @@ def main(argv):
         if line is None:
             continue
         words = line.split()
-        cid = words.pop(0) if words[0].isdigit() else ""
+        cid = words.pop(0) if words[0].isascii() and words[0].isdigit() else ""
         name = words[0].lower() if words else ""
         if not words:
             answer = "? syntax error: no command"

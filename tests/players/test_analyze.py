@@ -69,3 +69,13 @@ def test_the_example_engine_speaks_1_2() -> None:
                         "4 time_left b 0.950 0", "5 time_settings 1 0 0", "6 known_command genmove_analyze"])
     assert "hgp_version" in answers[0].split("\n")
     assert answers[1:] == ["=2 1.2", "=3 ", "=4 ", "=5 ", "=6 false"]
+
+
+def test_the_example_engine_refuses_huge_and_foreign_numbers_and_lives_on() -> None:
+    huge = "9" * 5000
+    answers = _session([sys.executable, str(ROOT / "examples" / "random_engine.py")],
+                       [f"boardsize {huge}", "boardsize \u0663", f"komi {huge}",
+                        f"set_position spelde 4 b {'/'.join(['.' * 4] * 7)} ply={huge}", "boardsize 4", "genmove b"])
+    assert [a[:2] for a in answers[:4]] == ["? "] * 4
+    assert all("internal error" not in a and len(a) < 200 for a in answers)
+    assert answers[4] == "= " and answers[5].startswith("= ")
