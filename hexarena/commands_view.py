@@ -15,6 +15,8 @@ from hexarena.engine.registry import from_position
 from hexarena.protocol.diagram import diagram
 from hexarena.results.page.board_svg import action_sites, board_svg
 from hexarena.results.page.replay import replay_record
+from hexarena.results.page.replay_cache import MAX_SGF_BYTES
+from hexarena.results.record.files import FileLimitError, read_text
 from hexarena.results.record.sgf import SgfError
 
 
@@ -47,8 +49,8 @@ def show(target: str, ply: int | None, every: bool, svg_out: str | None) -> None
             echo(diagram(state, edges=True))
         return
     try:
-        game = replay_record(Path(target).read_text(encoding="utf-8"))
-    except (SgfError, UnicodeDecodeError) as exc:
+        game = replay_record(read_text(target, MAX_SGF_BYTES, "SGF record"))
+    except (SgfError, UnicodeDecodeError, FileLimitError) as exc:
         raise click.ClickException(f"{target}: {exc}") from None
     head = game.header
     result = f"result {head.get('RE', '?')}" + (f" ({head.get('XR')})" if head.get("XR") else "")

@@ -22,7 +22,9 @@ from hexarena.engine.actions import Resign
 from hexarena.engine.errors import IllegalMove, InvalidNotation, InvalidPosition
 from hexarena.engine.game import GameState
 from hexarena.engine.numbers import shown
+from hexarena.results.record.files import read_text
 
+MAX_FILE_BYTES = 64 << 20   # an openings file: a million openings of 60 characters
 RANDOM_TRIES = 100      # draws of one random opening before giving up (each game must go on after it)
 
 
@@ -33,10 +35,11 @@ class OpeningError(ValueError):
 def read_file(path: str | Path) -> list[tuple[int, str]]:
     """The openings of a file as (line number, text), comments and blank lines dropped.
 
-    OSError when the file cannot be read.
+    OSError when the file cannot be read or is not a regular file of at most MAX_FILE_BYTES;
+    UnicodeDecodeError when it is not UTF-8.
     """
     out = []
-    for no, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+    for no, line in enumerate(read_text(path, MAX_FILE_BYTES, "openings file").splitlines(), 1):
         text = line.split("#", 1)[0].strip()
         if text:
             out.append((no, text))

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from hexarena.engine import registry
 from hexarena.engine.errors import UnknownGame, UnknownVariant
+from hexarena.results.record.files import FileLimitError, read_text
 
 from ..engines.capped_log import DEFAULT_LOG_CAP
 from ..game.clock import Limits
@@ -35,6 +36,7 @@ GAMES_PER_PAIR = (1, 100_000)
 #: The most games a schedule may hold, checked before it is built: 200,000 games take about 0.25 GB
 #: and a few seconds to schedule, during which the referee cannot answer Ctrl-C.
 MAX_GAMES = 200_000
+MAX_CONFIG_BYTES = 1 << 20     # a config file; the largest real ones are a few KiB
 
 
 @dataclass(frozen=True)
@@ -97,12 +99,16 @@ def player_cmd(name: str) -> tuple[str, ...]:
 
 
 def load(path: str | Path) -> TournamentConfig:
-    """Read and validate a TOML file; ConfigError on any defect (text that is not UTF-8 too),
-    OSError if unreadable."""
+    """Read and validate a TOML file; ConfigError on any defect: text that is not UTF-8, a path
+    that is no regular file of at most MAX_CONFIG_BYTES, or one that cannot be read."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path, MAX_CONFIG_BYTES, "config")
     except UnicodeDecodeError as exc:
         raise ConfigError(str(path), "", f"not UTF-8 text: {exc}") from None
+    except FileLimitError as exc:
+        raise ConfigError(str(path), "", str(exc).removeprefix(f"config {str(path)!r} ")) from None
+    except OSError as exc:
+        raise ConfigError(str(path), "", f"cannot read: {exc.strerror or exc}") from None
     return loads(text, str(path), Path(path).parent)
 
 
@@ -351,6 +357,8 @@ def _openings(ctx: KeyReader, entry: dict, key: str, spec: GameSpec) -> GameSpec
         path = Path(raw) if ctx.base is None or Path(raw).is_absolute() else ctx.base / raw
         try:
             lines = [(f"{path}:{no}", text) for no, text in op.read_file(path)]
+        except FileLimitError as exc:
+            raise ctx.error(f"{key}.openings", str(exc)) from None
         except OSError as exc:
             raise ctx.error(f"{key}.openings", f"cannot read {path}: {exc.strerror or exc}") from None
         except UnicodeDecodeError as exc:

@@ -2,6 +2,8 @@
 the file (found by tests/fuzz and by reading the loader: each of these raised another exception)."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from hexarena.referee.tournament import config as C
@@ -31,3 +33,25 @@ def test_a_config_or_an_openings_file_that_is_not_utf8_is_a_config_error(tmp_pat
     good.write_text(BASE + 'openings = "openings.txt"\n', encoding="utf-8")
     with pytest.raises(C.ConfigError, match=r"o\.toml:8: games\[0\]\.openings: .*openings\.txt is not UTF-8 text"):
         C.load(good)
+
+
+def test_a_config_or_openings_path_naming_no_regular_file_is_refused_before_reading(tmp_path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)                                  # opening it must not block: nobody writes to it
+    for path in ("/dev/zero", fifo):
+        with pytest.raises(C.ConfigError, match=f"^{path}: is not a regular file$"):
+            C.load(path)
+        config = tmp_path / "o.toml"
+        config.write_text(BASE + f'openings = "{path}"\n', encoding="utf-8")
+        with pytest.raises(C.ConfigError, match=rf"o\.toml:8: games\[0\]\.openings: openings file '{path}' "
+                                                r"is not a regular file$"):
+            C.load(config)
+
+
+def test_a_config_over_its_bound_is_refused(tmp_path) -> None:
+    big = tmp_path / "big.toml"
+    big.write_text(BASE + "#" * C.MAX_CONFIG_BYTES, encoding="utf-8")
+    with pytest.raises(C.ConfigError, match=f"^{big}: is larger than 1 MiB$"):
+        C.load(big)
+    with pytest.raises(C.ConfigError, match="cannot read: No such file or directory"):
+        C.load(tmp_path / "missing.toml")

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from hexarena.cli import main
 from hexarena.results.rating.load import LoadError, load_games
 from hexarena.results.page.replay import replay_record
+from hexarena.results.page.replay_cache import MAX_SGF_BYTES
 from hexarena.results.record.sgf import SgfError
 
 HUGE = "9" * 5000
@@ -58,3 +59,12 @@ def test_a_results_csv_size_must_be_ascii_digits_that_fit(tmp_path, size: str, r
     assert f":3: {reason}" in str(info.value)
 
 
+
+
+def test_show_reads_a_record_of_at_most_its_bound(tmp_path) -> None:
+    path = tmp_path / "big.sgf"
+    with open(path, "wb") as fh:
+        fh.truncate(MAX_SGF_BYTES + 1)              # sparse: no 8 MiB written
+    res = CliRunner().invoke(main, ["show", str(path)])
+    assert res.exit_code == 1 and (res.exception is None or isinstance(res.exception, SystemExit))
+    assert "is larger than 8 MiB" in res.output and "Traceback" not in res.output
