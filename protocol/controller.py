@@ -38,10 +38,17 @@ class ProtocolViolation(ControllerError):
     """The engine's output is not a well-formed HGP response where one was due."""
 
 
+#: The most characters of an engine's failure text kept in messages (and so in the journal).
+FAILURE_SHOWN = 300
+
+
 class CommandFailed(ControllerError):
-    """The engine answered ``?``; ``message`` is the text after the id."""
+    """The engine answered ``?``; ``message`` is the text after the id, cut to FAILURE_SHOWN
+    characters (with the full length said) so an engine cannot fill the journal with it."""
 
     def __init__(self, message: str):
+        if len(message) > FAILURE_SHOWN:
+            message = f"{message[:FAILURE_SHOWN]}... ({len(message)} characters)"
         super().__init__(message)
         self.message = message
 

@@ -12,6 +12,7 @@ import trio
 
 from hexarena.engine.core import Termination
 from hexarena.engine.numbers import SHOWN
+from hexarena.protocol.controller import FAILURE_SHOWN
 from hexarena.referee.game.clock import Limits
 from hexarena.referee.game.match import Seat, Setup, play_game
 from hexarena.referee.engines.process import EngineProcess, EngineStartFailed, open_engine
@@ -61,6 +62,13 @@ def test_a_number_of_thousands_of_digits_forfeits_as_malformed_with_a_short_reas
     assert report.forfeit == "malformed" and not report.void
     assert report.reason == (f"huge-number answered 'a{'9' * (SHOWN - 1)}'... (5001 characters): row of site a "
                              f"{'9' * SHOWN!r}... (5000 characters) has more than 20 digits")
+
+
+def test_a_failure_text_of_any_length_is_journaled_cut(tmp_path):
+    report = play(tmp_path, "refuse-long", 2)
+    assert report.forfeit == "malformed" and report.faulty == "refuse-long"
+    assert report.reason.endswith(f"genmove failed: {'x' * FAILURE_SHOWN}... (100000 characters)")
+    assert len(report.reason) < FAILURE_SHOWN + 100
 
 
 @pytest.mark.parametrize("mode, cause", [("crash-start", "start"), ("hang-start", "start"), ("v1", "unsupported"),

@@ -94,6 +94,8 @@ for line in sys.stdin:
                 out.write("hello there\n\n"); out.flush(); continue
             if mode == "refuse":
                 answer(cid, False, "cannot move"); continue
+            if mode == "refuse-long":                   # a failure text of 100,000 characters
+                answer(cid, False, "x" * 100_000); continue
             if mode == "resign":
                 answer(cid, True, "resign"); continue
             if mode == "close":
