@@ -275,11 +275,24 @@ def _engines(ctx: KeyReader, table: object, time: object = None) -> tuple[Engine
         analysis = spec.get("analysis", True)
         if not isinstance(analysis, bool):
             raise ctx.error(f"{key}.analysis", f"expected true or false, got {analysis!r}")
-        out.append(EngineSpec(name, cmd, odds, *_engine_settings(ctx, spec, key),
+        settings = _engine_settings(ctx, spec, key)
+        if "cmd" in spec:
+            cmd = _program_from_base(ctx.base, cmd, settings[0])
+        out.append(EngineSpec(name, cmd, odds, *settings,
                               resources=read_resources(ctx, spec, key), restart=restart, analysis=analysis,
                               commands=read_setup_commands(ctx, spec, key)))
         check_engine(ctx, key, name, cmd, out[-1].cwd, out[-1].env)
     return tuple(out)
+
+
+def _program_from_base(base: Path | None, cmd: tuple[str, ...], cwd: str | None) -> tuple[str, ...]:
+    """`cmd` with a relative program path (`./engine`, `bin/engine`) made absolute against the
+    config file's folder `base`, as every relative path in a config file is read. A bare name
+    (`stockfish`) is left to PATH; with a `cwd`, the program is relative to the cwd, as exec reads it."""
+    program = cmd[0]
+    if base is None or cwd is not None or "/" not in program or Path(program).is_absolute():
+        return cmd
+    return (str(base.absolute() / program), *cmd[1:])
 
 
 def _engine_settings(ctx: KeyReader, spec: dict, key: str) -> tuple[str | None, tuple[tuple[str, str], ...], bool]:
@@ -288,7 +301,7 @@ def _engine_settings(ctx: KeyReader, spec: dict, key: str) -> tuple[str | None, 
     if cwd is not None:
         cwd = ctx.string(cwd, f"{key}.cwd")
         if ctx.base is not None and not Path(cwd).is_absolute():
-            cwd = str(ctx.base / cwd)
+            cwd = str(ctx.base.absolute() / cwd)
     env = spec.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         raise ctx.error(f"{key}.env", "expected a table of strings, e.g. env = { OMP_NUM_THREADS = \"1\" }")

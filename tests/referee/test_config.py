@@ -52,7 +52,7 @@ def test_a_full_config_loads_with_defaults_filled_in(tmp_path):
     cfg = load(tmp_path, GOOD)
     assert [e.name for e in cfg.engines] == ["random", "greedy", "my.bot"]
     assert cfg.engine("random").cmd == ("{python}", "-P", "-m", "hexarena.players", "random", "--seed", "{seed}")
-    assert cfg.engine("my.bot").cmd == ("./bot", "--hgp")
+    assert cfg.engine("my.bot").cmd == (str(tmp_path / "bot"), "--hgp")      # read from the file's folder
     assert cfg.games[0].sizes == (5, 6) and cfg.games[0].variants == ("pie", "nopie flips=dense")
     assert cfg.games[1].sizes == (7,) and cfg.games[1].variants == ("pie",) and cfg.games[1].ply_cap == 40
     assert cfg.limits.move == 5 and cfg.limits.main == 60 and cfg.limits.increment == 0.5

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 
 import pytest
@@ -58,3 +59,42 @@ def test_time_odds_each_engine_is_told_its_own_clock(tmp_path):
             assert f"kgs-time_settings fischer {main}.000 0.000" in text
         sgf = (out / record.sgf).read_text()
         assert "OT[main" in sgf and "move 10 s" not in sgf and ("main 20 s" in sgf and "main 60 s" in sgf)
+
+
+def test_a_relative_program_is_read_from_the_config_files_folder(tmp_path):
+    home = tmp_path / "club"
+    (home / "bin").mkdir(parents=True)
+    program = home / "bin" / "engine"
+    program.write_text(f"#!{sys.executable}\nimport sys\nfrom hexarena.players.serve import serve\n"
+                       "sys.exit(serve('random', 1))\n")
+    program.chmod(0o755)
+    conf = home / "t.toml"
+    conf.write_text('[engines.mine]\ncmd = ["./bin/engine"]\n[engines.greedy]\nplayer = "greedy"\n'
+                    '[[games]]\ngame = "spelde"\nsize = 4\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proc = subprocess.run([sys.executable, "-m", "hexarena", "tournament", str(conf), "--out", "o", "-j", "1",
+                           "--games-per-pair", "1", "-q"], cwd=elsewhere, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    (record,) = read_journal(elsewhere / "o")
+    assert not record.void, record.reason
+    saved = json.loads((elsewhere / "o" / "tournament.json").read_text())
+    assert saved["engines"]["mine"]["cmd"] == [str(program)]
+
+
+@pytest.mark.parametrize("cmd, cwd, expected", [
+    ('["./bin/engine", "x/y"]', None, ["{base}/bin/engine", "x/y"]),
+    ('["bin/engine"]', None, ["{base}/bin/engine"]),
+    ('["stockfish"]', None, ["stockfish"]),
+    ('["/usr/bin/engine"]', None, ["/usr/bin/engine"]),
+    ('["./engine"]', "home", ["./engine"]),             # exec reads it from the cwd
+])
+def test_which_program_paths_the_config_folder_makes_absolute(tmp_path, cmd, cwd, expected):
+    from hexarena.referee.tournament import config as C
+    conf = tmp_path / "t.toml"
+    conf.write_text(f'[engines.mine]\ncmd = {cmd}\n' + (f'cwd = "{cwd}"\n' if cwd else "")
+                    + '[engines.greedy]\nplayer = "greedy"\n[[games]]\ngame = "spelde"\nsize = 4\n')
+    mine = C.load(conf).engines[0]
+    assert list(mine.cmd) == [w.format(base=tmp_path) for w in expected]
+    assert mine.cwd == (str(tmp_path / cwd) if cwd else None)
