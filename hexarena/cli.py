@@ -174,8 +174,13 @@ def _split_name(text: str) -> tuple[str | None, str]:
 @click.option("--cluster", metavar="ADDRESS", default=None,
               help="Play each game as a Dask task: a scheduler address (tcp://HOST:8786) or local:N "
                    "(docs/cluster.md).")
+@click.option("--affinity", "affinity", is_flag=False, flag_value="all", default=None, metavar="[CPUS]",
+              help="Pin each slot's engines to CPUs of its own, CPUS (e.g. 0-3,6; default: every CPU the "
+                   "referee may use) split evenly among the -j slots (default -j: one per CPU); as the "
+                   "config's `affinity` (docs/tournament.md, \"Pinned cores\").")
 def tournament(config_file: str | None, out: str | None, games_per_pair: int | None, concurrency: int | None,
-               resume: bool, no_preflight: bool, quiet: bool, log_protocol: bool, cluster: str | None) -> None:
+               resume: bool, no_preflight: bool, quiet: bool, log_protocol: bool, cluster: str | None,
+               affinity: str | None) -> None:
     """Run a tournament from CONFIG.toml (docs/tournament.md) and print the ratings.
 
     With no CONFIG: random against greedy on every playable game at a small size.
@@ -201,10 +206,31 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
             config = config_mod.with_games_per_pair(config, games_per_pair)
     except (ConfigError, TournamentError) as exc:
         raise click.ClickException(str(exc)) from None
-    if cluster is None:
+    slots = _pinned_slots(affinity, config.affinity, concurrency, cluster)
+    if slots is not None:
+        concurrency = len(slots)
+    elif cluster is None:
         concurrency = concurrency or os.cpu_count() or 1
     supervise.run(config, _out_dir(out), concurrency or 1_000_000, resume=resume, quiet=quiet,
-         check_engines=not no_preflight, log_protocol=log_protocol, cluster=cluster)
+         check_engines=not no_preflight, log_protocol=log_protocol, cluster=cluster, affinity=slots)
+
+
+def _pinned_slots(option: str | None, configured: bool | tuple[int, ...], concurrency: int | None,
+                  cluster: str | None) -> tuple[tuple[int, ...], ...] | None:
+    """The CPUs of each slot under `--affinity` (over the config's `affinity`), None without;
+    UsageError, before anything runs, for a bad CPU list or a -j the CPUs do not allow."""
+    from hexarena.referee.tournament.affinity import AffinityError, plan, read_option
+    where = "--affinity" if option is not None else "affinity (in the config)"
+    try:
+        wanted = read_option(option) if option is not None else configured
+        if not wanted:
+            return None
+        if cluster is not None:
+            raise AffinityError("pins the engines of this machine's slots; with --cluster the games run "
+                                "on the cluster's workers")
+        return plan(wanted, concurrency)
+    except AffinityError as exc:
+        raise click.UsageError(f"{where}: {exc}") from None
 
 
 def _out_dir(out: str | None) -> Path:

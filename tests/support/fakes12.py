@@ -10,7 +10,8 @@ argument, comma-separated):
 * `flood`: answers it with 11 good info lines;
 * `slow`: takes 0.15 s a move;
 * `anon`: refuses `name` and `version`;
-* `refuse-setup`: refuses any command it does not know (`frobnicate ...`).
+* `refuse-setup`: refuses any command it does not know (`frobnicate ...`);
+* `cpus`: writes `cpus: LIST` to stderr at start, its `Cpus_allowed_list` (/proc/self/status).
 """
 from __future__ import annotations
 
@@ -30,6 +31,10 @@ if "v12" in flags:
 if "kgs" in flags:
     listed += ["kgs-time_settings"]
 KNOWN = set(listed)
+if "cpus" in flags:
+    with open("/proc/self/status") as status:
+        allowed = [ln.split(":")[1].strip() for ln in status if ln.startswith("Cpus_allowed_list:")]
+    print("cpus:", allowed[0], file=sys.stderr, flush=True)
 
 def answer(cid, ok, text=""):
     out.write(("=" if ok else "?") + cid + (" " + text if text else "") + "\n\n")
