@@ -353,6 +353,12 @@ class Engine:
             self.cmd_play([colour, token])
         return token
 
+    def cmd_genmove_analyze(self, args):
+        """`genmove` and what this engine thinks of its move (HGP 1.2): a random player searched
+        one ply, and its line is the move itself. A search would add `winrate`, `visits`, a longer `pv`."""
+        token = self.cmd_genmove(args)
+        return token if token == "resign" else "%s\ninfo depth 1 pv %s" % (token, token)
+
     def cmd_undo(self, args):
         if not self.history:
             raise Failure("cannot undo")
@@ -407,13 +413,13 @@ class Engine:
 
 HANDLERS = {"game": Engine.cmd_game, "boardsize": Engine.cmd_boardsize, "clear_board": Engine.cmd_clear_board,
             "komi": Engine.cmd_komi, "play": Engine.cmd_play, "genmove": Engine.cmd_genmove,
-            "undo": Engine.cmd_undo, "showboard": Engine.cmd_showboard, "legal_moves": Engine.cmd_legal_moves,
+            "genmove_analyze": Engine.cmd_genmove_analyze, "undo": Engine.cmd_undo, "showboard": Engine.cmd_showboard, "legal_moves": Engine.cmd_legal_moves,
             "legal_cells": Engine.cmd_legal_cells, "set_position": Engine.cmd_set_position,
             "final_score": Engine.cmd_final_score}
 COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "quit", "list_games",
             "game", "boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard", "legal_moves",
             "legal_cells", "position", "set_position", "final_score", "time_settings", "time_left",
-            "kgs-time_settings", "hgp_version")
+            "kgs-time_settings", "hgp_version", "genmove_analyze")
 
 
 # -- framing ---------------------------------------------------------------------------------

@@ -81,6 +81,9 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("--log-protocol", is_flag=True, help="Write every HGP line to logs/GROUP/NNNN.SEAT-NAME.hgp.")
 @click.option("--restart", type=click.Choice(["game", "fault"]), default="game", show_default=True,
               help="Start each engine per game, or keep it across games until a fault (docs/tournament.md).")
+@click.option("--command", "setup_commands", multiple=True, metavar='NAME="CMD ..."',
+              help="A setup command for engine NAME, sent once to each of its processes after the handshake "
+                   "and answered `=` (as [engines.NAME] commands; repeatable, sent in order).")
 @click.option("--sprt", "sprt_words", multiple=True, metavar='"elo0=0 elo1=10 ..."',
               help="Stop at an SPRT decision for CMD_A against CMD_B (docs/sprt.md); --games is then the maximum "
                    "(default 1000).")
@@ -88,7 +91,7 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
           move_time: float | None, main_time: float | None, increment: float, start_time: float | None,
           command_time: float | None, seed: int, out: str | None,
           concurrency: int, no_preflight: bool, quiet: bool, given_names: tuple[str, ...],
-          log_protocol: bool, restart: str, sprt_words: tuple[str, ...]) -> None:
+          log_protocol: bool, restart: str, setup_commands: tuple[str, ...], sprt_words: tuple[str, ...]) -> None:
     """Play GAMES games between two engine command lines (split like a shell, never run by one).
     A command may be written NAME=CMD to name its engine (or use --name twice).
 
@@ -119,6 +122,8 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
             time[key] = value
     data: dict[str, Any] = {"seed": seed, "games_per_pair": games, "time": time, "games": [entry],
             "engines": {n: {"cmd": a, "restart": restart} for n, a in zip(names, argv)}}
+    for name, line in _setup_commands(setup_commands, names):
+        data["engines"][name].setdefault("commands", []).append(line)
     if sprt_words:
         data["sprt"] = parse_sprt_words(sprt_words)
         if click.get_current_context().get_parameter_source("games") is click.core.ParameterSource.DEFAULT:
@@ -129,6 +134,19 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         raise click.UsageError(str(exc)) from None
     supervise.run(config, _out_dir(out), concurrency, resume=False, quiet=quiet, check_engines=not no_preflight,
          log_protocol=log_protocol)
+
+
+def _setup_commands(given: tuple[str, ...], names: list[str]) -> list[tuple[str, str]]:
+    """`--command NAME="CMD ..."` values as (engine name, command line); UsageError naming a value
+    that is not NAME=LINE with NAME one of the match's engines."""
+    out = []
+    for text in given:
+        name, sep, line = text.partition("=")
+        if not sep or name not in names:
+            raise click.UsageError(f"--command {text!r}: expected NAME=\"CMD ...\" with NAME one of the "
+                                   f"engines, {names[0]} or {names[1]}")
+        out.append((name, line))
+    return out
 
 
 def _split_name(text: str) -> tuple[str | None, str]:
@@ -156,8 +174,13 @@ def _split_name(text: str) -> tuple[str | None, str]:
 @click.option("--cluster", metavar="ADDRESS", default=None,
               help="Play each game as a Dask task: a scheduler address (tcp://HOST:8786) or local:N "
                    "(docs/cluster.md).")
+@click.option("--affinity", "affinity", is_flag=False, flag_value="all", default=None, metavar="[CPUS]",
+              help="Pin each slot's engines to CPUs of its own, CPUS (e.g. 0-3,6; default: every CPU the "
+                   "referee may use) split evenly among the -j slots (default -j: one per CPU); as the "
+                   "config's `affinity` (docs/tournament.md, \"Pinned cores\").")
 def tournament(config_file: str | None, out: str | None, games_per_pair: int | None, concurrency: int | None,
-               resume: bool, no_preflight: bool, quiet: bool, log_protocol: bool, cluster: str | None) -> None:
+               resume: bool, no_preflight: bool, quiet: bool, log_protocol: bool, cluster: str | None,
+               affinity: str | None) -> None:
     """Run a tournament from CONFIG.toml (docs/tournament.md) and print the ratings.
 
     With no CONFIG: random against greedy on every playable game at a small size.
@@ -183,10 +206,31 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
             config = config_mod.with_games_per_pair(config, games_per_pair)
     except (ConfigError, TournamentError) as exc:
         raise click.ClickException(str(exc)) from None
-    if cluster is None:
+    slots = _pinned_slots(affinity, config.affinity, concurrency, cluster)
+    if slots is not None:
+        concurrency = len(slots)
+    elif cluster is None:
         concurrency = concurrency or os.cpu_count() or 1
     supervise.run(config, _out_dir(out), concurrency or 1_000_000, resume=resume, quiet=quiet,
-         check_engines=not no_preflight, log_protocol=log_protocol, cluster=cluster)
+         check_engines=not no_preflight, log_protocol=log_protocol, cluster=cluster, affinity=slots)
+
+
+def _pinned_slots(option: str | None, configured: bool | tuple[int, ...], concurrency: int | None,
+                  cluster: str | None) -> tuple[tuple[int, ...], ...] | None:
+    """The CPUs of each slot under `--affinity` (over the config's `affinity`), None without;
+    UsageError, before anything runs, for a bad CPU list or a -j the CPUs do not allow."""
+    from hexarena.referee.tournament.affinity import AffinityError, plan, read_option
+    where = "--affinity" if option is not None else "affinity (in the config)"
+    try:
+        wanted = read_option(option) if option is not None else configured
+        if not wanted:
+            return None
+        if cluster is not None:
+            raise AffinityError("pins the engines of this machine's slots; with --cluster the games run "
+                                "on the cluster's workers")
+        return plan(wanted, concurrency)
+    except AffinityError as exc:
+        raise click.UsageError(f"{where}: {exc}") from None
 
 
 def _out_dir(out: str | None) -> Path:

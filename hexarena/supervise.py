@@ -75,8 +75,10 @@ async def preflight_or_fail(config: TournamentConfig, out: Path, launcher, clust
 
 
 def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,
-        check_engines: bool = True, log_protocol: bool = False, cluster: str | None = None) -> None:
-    """Run the tournament of `config` into `out` and print its tables; exit 130 when interrupted."""
+        check_engines: bool = True, log_protocol: bool = False, cluster: str | None = None,
+        affinity: tuple[tuple[int, ...], ...] | None = None) -> None:
+    """Run the tournament of `config` into `out` and print its tables; exit 130 when interrupted.
+    `affinity`: the CPUs of each slot (pinned cores), None: not pinned."""
     import trio
 
     from hexarena.commands_sprt import tracker_for_run
@@ -113,7 +115,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
             with view:
                 records = await run_tournament(config, out, concurrency=games_at_once, resume=resume, warn=warn,
                                                observer=view, launcher=launcher, on_record=on_record, play=play,
-                                               stop=signals.stop,
+                                               stop=signals.stop, affinity=affinity,
                                                should_stop=sprt.should_stop if sprt is not None else None)
             nursery.cancel_scope.cancel()
         if signals.signalled:
@@ -121,6 +123,10 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
         return records
 
     echo(f"output: {out}", err=True)
+    if affinity:
+        from hexarena.referee.tournament.affinity import format_cpus
+        echo("pinned cores: " + ", ".join(f"slot {i} on CPU {format_cpus(cpus)}" for i, cpus in enumerate(affinity, 1)),
+             err=True)
     with _interrupted(out, cluster), _open_cluster(cluster) as on_cluster:
         trio.run(supervised, on_cluster)
     records = read_journal(out / JOURNAL_NAME)        # whole records: the repeated-games check reads actions

@@ -10,8 +10,8 @@ the end of the line). Every key is optional but a line names at least one;
 a key appears at most once; unknown keys (a word, then one value) are kept
 as text, in order. At most :data:`MAX_LINES` info lines of at most
 :data:`MAX_LINE_BYTES` bytes each. :func:`parse_info` raises
-:class:`InfoError` naming what is wrong; whether `pv` holds legal, canonical
-actions is for a caller with the rules to judge (the referee).
+:class:`InfoError` naming what is wrong; :func:`check_pv` judges a `pv` by the
+rules (it starts with the action played and is a line of legal, canonical actions).
 
 Numbers are read by small bounded readers here (ASCII digits, at most
 :data:`MAX_DIGITS` of them); nothing is handed to `float()` or `int()` unchecked.
@@ -23,9 +23,11 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from hexarena.engine.actions import Action
+from hexarena.engine.errors import RulesError
+from hexarena.engine.game import GameState
 
-__all__ = ["Info", "InfoError", "Analysed", "parse_info", "split_answer", "MAX_LINES", "MAX_LINE_BYTES",
-           "KNOWN_KEYS"]
+__all__ = ["Info", "InfoError", "Analysed", "parse_info", "check_pv", "split_answer", "MAX_LINES",
+           "MAX_LINE_BYTES", "KNOWN_KEYS"]
 
 #: Info lines kept per answer; later ones are dropped.
 MAX_LINES = 8
@@ -151,6 +153,24 @@ def parse_info(line: str) -> Info:
             other.append((key, text))
         i += 2
     return Info(other=tuple(other), **values)
+
+
+def check_pv(pv: tuple[str, ...], state: GameState, played: str) -> None:
+    """InfoError unless `pv` starts with `played` (the canonical token of the action chosen in
+    `state`) and is a line of canonical actions the rules allow from `state`, up to the end of the game."""
+    if pv[0] != played:
+        raise InfoError(f"pv starts with {pv[0][:40]!r}, not with the action played, {played!r}")
+    walk = state
+    for i, token in enumerate(pv):
+        if walk.outcome() is not None:
+            raise InfoError(f"pv goes on after the end of the game at {token[:40]!r}")
+        try:
+            action = walk.parse(token)
+            if walk.format(action) != token:
+                raise InfoError(f"pv: {token[:40]!r} is not canonical ({walk.format(action)[:40]!r})")
+            walk = walk.play(action)
+        except RulesError as exc:
+            raise InfoError(f"pv action {i + 1}, {token[:40]!r}: {exc}") from None
 
 
 def split_answer(text: str) -> tuple[str, list[str]]:

@@ -100,10 +100,12 @@ class Checker:
             self.verdict(False, check, f"{type(exc).__name__}: {exc}", tier or tier_of(name))
             raise Broken(f"{type(exc).__name__}: {exc}") from None
 
-    async def ok(self, check: str, name: str, *args: str, judge: Judge | None = None) -> str | None:
-        """Expect `=`; `judge(text)` returns a problem or None. The text, or None on failure."""
-        tier = tier_of(name)
-        ok, text = await self.ask(check, name, *args)
+    async def ok(self, check: str, name: str, *args: str, judge: Judge | None = None,
+                 tier: str | None = None) -> str | None:
+        """Expect `=`; `judge(text)` returns a problem or None. The text, or None on failure.
+        `tier`: the check's tier when it is not the command's (decimal seconds: analysis)."""
+        tier = tier or tier_of(name)
+        ok, text = await self.ask(check, name, *args, tier=tier)
         if not ok:
             self.verdict(False, check, f"refused: ? {text}", tier)
             return None

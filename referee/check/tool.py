@@ -9,13 +9,14 @@ grading by tier (play / analysis) is :mod:`hexarena.referee.check.grading`,
 the optional refusals of an illegal `play` :mod:`hexarena.referee.check.refusals`.
 
 The sequence: GTP framing (`protocol_version`, `name`, `version`,
-`known_command`, an unknown command, `list_commands`), `list_games`, the
+`known_command`, an unknown command, `list_commands`), `hgp_version` and
+decimal seconds when listed (:mod:`hexarena.referee.check.hgp12`), `list_games`, the
 clock commands, then for every listed game hexarena plays, at each size of a
 sample, `game`, `boardsize`, `clear_board`, `play` of a legal action,
 `genmove`, and a continuation played with `play`; with the analysis commands
 the engine lists, `position` after each step, `legal_moves`, `legal_cells`,
-`final_score`, the refusal of an illegal `play` (optional), `undo`, and
-`set_position` of a mid-game position; then every pie decision (`swap` and
+`final_score`, the refusal of an illegal `play` (optional), `undo`,
+`genmove_analyze`, and `set_position` of a mid-game position; then every pie decision (`swap` and
 `keep`) of the game played, at one size, with `position`, `legal_moves` and
 `genmove` after each (:mod:`hexarena.referee.check.pie`); finally `quit` and
 the process's exit. Once the channel is broken (crash, timeout, protocol violation) the
@@ -34,6 +35,7 @@ from hexarena.engine.game import GameInfo, GameState
 from hexarena.protocol.commands import PLAY_COMMANDS
 
 from .grading import Broken, Checker, Emit, Verdict, equal, lists, tokens_match
+from .hgp12 import genmove_analyze, hgp_version
 from .pie import check_decisions, pie_size
 from .refusals import play, refusals
 from .steps import genmove as _genmove, legal_moves as _legal_moves, position as _position
@@ -82,6 +84,12 @@ async def _check_size(c: Checker, info: GameInfo, n: int, rng: random.Random) ->
             await _position(c, f"{p} position (after undo)", state)
         else:
             state = after
+    if state.outcome() is None and c.has("genmove_analyze"):
+        after = await genmove_analyze(c, f"{p} genmove_analyze", state)
+        if after is None:
+            return
+        await _position(c, f"{p} position (after genmove_analyze)", after)
+        state = after
     if c.has("set_position"):
         await _set_position(c, p, state, n, rng)
     else:
@@ -139,6 +147,7 @@ async def _handshake(c: Checker) -> None:
     if text is None:        # ask again for what it does list, the play commands missing or not
         ok, listed = await c.ask("list_commands", "list_commands")
         c.listed = set(listed.lower().split()) if ok else set()
+    await hgp_version(c)
     await c.ok("time_settings", "time_settings", "300", "0", "0")
     await c.ok("time_left", "time_left", "black", "300", "0")
     if c.has("kgs-time_settings"):

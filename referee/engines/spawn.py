@@ -5,10 +5,11 @@ the child, before exec: in a new session and process group (so the whole
 group can be signalled), with ``PR_SET_PDEATHSIG = SIGKILL`` on Linux (the
 kernel kills it when the thread that forked it dies: that is why the spawn
 happens in the event loop's thread, not in trio's worker threads, which
-exit when idle), and with the optional :class:`ResourceLimits` as rlimits.
+exit when idle), and with the optional :class:`ResourceLimits` as rlimits
+and CPU affinity (``sched_setaffinity``).
 
 The child-side setup (`preexec_fn`) only calls functions resolved before
-the fork (prctl through ctypes, getppid, setrlimit): no imports, no locks,
+the fork (prctl through ctypes, getppid, setrlimit, sched_setaffinity): no imports, no locks,
 so the fork is safe while trio's worker threads run.
 
 Not covered: a grandchild that calls ``setsid`` (or ``setpgid``) leaves the
@@ -33,10 +34,12 @@ PR_SET_PDEATHSIG = 1
 
 @dataclass(frozen=True)
 class ResourceLimits:
-    """Per-engine rlimits (None: unlimited): address space in MB, CPU seconds."""
+    """Per-engine rlimits (None: unlimited): address space in MB, CPU seconds; and `cpus`, the
+    CPUs it may run on (None: those of the referee; docs/tournament.md, "Pinned cores")."""
 
     memory_mb: int | None = None
     cpu_seconds: int | None = None
+    cpus: tuple[int, ...] | None = None
 
     def describe(self) -> str:
         parts = []
@@ -71,6 +74,8 @@ def _child_setup(limits: ResourceLimits, parent: int):
             resource.setrlimit(resource.RLIMIT_AS, (size, size))
         if limits.cpu_seconds is not None:      # SIGXCPU at the soft limit, SIGKILL one second later
             resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
+        if limits.cpus is not None:             # inherited by every process and thread the engine starts
+            os.sched_setaffinity(0, limits.cpus)
     return setup
 
 

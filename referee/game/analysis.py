@@ -2,16 +2,16 @@
 
 Each line is parsed by :func:`hexarena.protocol.analysis.parse_info`; a `pv`
 must start with the action played and be a line of canonical actions the
-rules allow, from the position before it, up to the end of the game. A line
+rules allow, from the position before it, up to the end of the game
+(:func:`~hexarena.protocol.analysis.check_pv`, which `hexarena check` grades with too). A line
 that fails is dropped with a note saying why (for the engine's log); at most
 `MAX_LINES` lines are read. A kept line is its journal form: the verbatim
 `line` and the keys read from it (`Info.as_dict`).
 """
 from __future__ import annotations
 
-from hexarena.engine.errors import RulesError
 from hexarena.engine.game import GameState
-from hexarena.protocol.analysis import MAX_LINES, InfoError, parse_info
+from hexarena.protocol.analysis import MAX_LINES, InfoError, check_pv, parse_info
 
 
 def read_info(lines: list[str], state: GameState, played: str) -> tuple[list[dict], list[str]]:
@@ -23,7 +23,7 @@ def read_info(lines: list[str], state: GameState, played: str) -> tuple[list[dic
         try:
             info = parse_info(line)
             if info.pv:
-                _check_pv(info.pv, state, played)
+                check_pv(info.pv, state, played)
         except InfoError as exc:
             notes.append(f"info line {number} dropped: {exc}: {line[:80]!r}")
             continue
@@ -31,19 +31,3 @@ def read_info(lines: list[str], state: GameState, played: str) -> tuple[list[dic
     if len(lines) > MAX_LINES:
         notes.append(f"{len(lines) - MAX_LINES} info line(s) after the first {MAX_LINES} dropped")
     return kept, notes
-
-
-def _check_pv(pv: tuple[str, ...], state: GameState, played: str) -> None:
-    if pv[0] != played:
-        raise InfoError(f"pv starts with {pv[0][:40]!r}, not with the action played, {played!r}")
-    walk = state
-    for i, token in enumerate(pv):
-        if walk.outcome() is not None:
-            raise InfoError(f"pv goes on after the end of the game at {token[:40]!r}")
-        try:
-            action = walk.parse(token)
-            if walk.format(action) != token:
-                raise InfoError(f"pv: {token[:40]!r} is not canonical ({walk.format(action)[:40]!r})")
-            walk = walk.play(action)
-        except RulesError as exc:
-            raise InfoError(f"pv action {i + 1}, {token[:40]!r}: {exc}") from None

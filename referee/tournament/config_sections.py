@@ -14,6 +14,7 @@ from hexarena.results.sprt import SprtSettings
 
 from ..engines.capped_log import DEFAULT_LOG_CAP
 from ..game.clock import Limits
+from .affinity import AffinityError, format_cpus, parse_cpus
 from .config_check import KeyReader
 from ..engines.spawn import ResourceLimits
 
@@ -107,13 +108,31 @@ def read_setup_commands(ctx: KeyReader, spec: dict, key: str) -> tuple[str, ...]
     return tuple(out)
 
 
+def read_affinity(ctx: KeyReader, value: object) -> bool | tuple[int, ...]:
+    """`affinity = true | false | "0-3,6"` (docs/tournament.md, "Pinned cores"): True for every
+    CPU the referee may use, a CPU list as its sorted numbers, False for none."""
+    if isinstance(value, bool):
+        return value
+    if not isinstance(value, str):
+        raise ctx.error("affinity", f"expected true, false or a list of CPUs such as \"0-3\", got {value!r}")
+    try:
+        return parse_cpus(value)
+    except AffinityError as exc:
+        raise ctx.error("affinity", str(exc)) from None
+
+
+def affinity_value(affinity: bool | tuple[int, ...]) -> bool | str:
+    """read_affinity's inverse."""
+    return affinity if isinstance(affinity, bool) else format_cpus(affinity)
+
+
 RESOURCE_KEYS = ("memory_mb", "cpu_seconds")
 
 
 def read_resources(ctx: KeyReader, spec: dict, key: str) -> ResourceLimits:
     """`memory_mb`, `cpu_seconds` of an [engines.NAME] table (rlimits; absent: unlimited)."""
-    values = {k: ctx.integer(spec[k], f"{key}.{k}", 1, 10**7) for k in RESOURCE_KEYS if k in spec}
-    return ResourceLimits(**values)
+    memory, cpu = (ctx.integer(spec[k], f"{key}.{k}", 1, 10**7) if k in spec else None for k in RESOURCE_KEYS)
+    return ResourceLimits(memory_mb=memory, cpu_seconds=cpu)
 
 
 def resources_table(resources: ResourceLimits) -> dict:

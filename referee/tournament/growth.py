@@ -10,7 +10,8 @@ all of them, so the games of the earlier configs keep their ids.
 
 Any other change (seed, time, pairing, an engine's command, a removed
 value, a changed opening) is refused, naming the first difference; turning
-an engine's transcript (`log_protocol`) on or off is not a change.
+an engine's transcript (`log_protocol`) on or off, or pinned cores
+(`affinity`), is not a change.
 """
 from __future__ import annotations
 
@@ -72,9 +73,10 @@ def growth_problem(old: dict, new: dict) -> str | None:
 
 def same_play(old: dict, new: dict) -> bool:
     """Whether two to_dict tables differ at most in settings that change no game (`restart`,
-    `log_protocol`): a resume with such a change is no growth."""
+    `log_protocol`, `affinity`): a resume with such a change is no growth."""
     def plain(table: dict) -> dict:
-        return table | {"engines": {n: _played(e) for n, e in table["engines"].items()}}
+        return {k: v for k, v in table.items() if k != "affinity"} | {
+            "engines": {n: _played(e) for n, e in table["engines"].items()}}
     return plain(old) == plain(new)
 
 

@@ -16,7 +16,7 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 from dataclasses import dataclass, replace
@@ -40,6 +40,7 @@ from ..engines.capped_log import DEFAULT_LOG_CAP
 from ..engines.leftovers import guard_engines
 from ..engines.process import EngineChannel, open_engine
 from ..game.clock import sgf_time
+from .affinity import pinned
 from .folder_lock import FolderBusy, hold_folder
 from .pool import EnginePool, Launcher, StartCounter
 from .schedule import ScheduledGame
@@ -167,7 +168,8 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
               on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None,
               observer: Observer | None = None, should_stop: Callable[[], bool] | None = None,
               play: PlayGame | None = None, stop: trio.Event | None = None,
-              overhead: Overhead | None = None) -> list[GameRecord]:
+              overhead: Overhead | None = None, affinity: Sequence[tuple[int, ...]] | None = None
+              ) -> list[GameRecord]:
     """Play every pending game with `concurrency` workers; return the whole journal's records as
     summaries (:meth:`GameRecord.summary`: without the per-action lists; read the journal for those).
 
@@ -179,13 +181,17 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
     referee's own seconds for each action (see
     :data:`~hexarena.referee.game.match.Overhead`). `on_record` and the observer
     get each whole record once; whatever they keep, they keep as a summary.
+    `affinity`: the CPUs of each slot (:func:`.affinity.plan`), its engines pinned to them.
     TournamentError (before anything runs) if the folder cannot be used, also
     when another process runs in it.
     """
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
+    if affinity is not None and len(affinity) < concurrency:
+        raise ValueError(f"affinity gives CPUs to {len(affinity)} slots, fewer than the {concurrency} asked")
     out = Path(out)
-    hooks = _Hooks(on_record, observer, should_stop, play, stop if stop is not None else trio.Event(), overhead)
+    hooks = _Hooks(on_record, observer, should_stop, play, stop if stop is not None else trio.Event(), overhead,
+                   affinity)
     try:
         with hold_folder(out):
             return await _run(config, out, concurrency, resume, launcher, warn, hooks)
@@ -202,6 +208,7 @@ class _Hooks:
     play: PlayGame | None
     stop: trio.Event
     overhead: Overhead | None = None
+    affinity: Sequence[tuple[int, ...]] | None = None
 
 
 async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, launcher: Launcher,
@@ -223,8 +230,9 @@ async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bo
             nursery.start_soon(_write, receive, writer, records, on_record)
             async with send:
                 async with trio.open_nursery() as workers:
-                    for _ in range(min(concurrency, len(pending))):
-                        pool = EnginePool(launcher, counter, keep=len(config.engines))
+                    for slot in range(min(concurrency, len(pending))):
+                        start = pinned(launcher, hooks.affinity[slot]) if hooks.affinity else launcher
+                        pool = EnginePool(start, counter, keep=len(config.engines))
                         workers.start_soon(_work, games, send.clone(), config, out, pool, hooks)
     return records
 

@@ -66,9 +66,13 @@ def test_random_tells_nothing_but_the_action() -> None:
 def test_the_example_engine_speaks_1_2() -> None:
     answers = _session([sys.executable, str(ROOT / "examples" / "random_engine.py")],
                        ["1 list_commands", "2 hgp_version", "3 kgs-time_settings fischer 1.000 0.100",
-                        "4 time_left b 0.950 0", "5 time_settings 1 0 0", "6 known_command genmove_analyze"])
-    assert "hgp_version" in answers[0].split("\n")
-    assert answers[1:] == ["=2 1.2", "=3 ", "=4 ", "=5 ", "=6 false"]
+                        "4 time_left b 0.950 0", "5 time_settings 1 0 0", "6 known_command genmove_analyze",
+                        "7 game spelde nopie", "8 boardsize 4", "9 genmove_analyze b"])
+    assert {"hgp_version", "genmove_analyze"} <= set(answers[0].split("\n"))
+    assert answers[1:7] == ["=2 1.2", "=3 ", "=4 ", "=5 ", "=6 true", "=7 "]
+    action, infos = split_answer(answers[8][2:])
+    assert infos == [f"info depth 1 pv {action}"]
+    assert parse_info(infos[0]).pv == (action,)
 
 
 def test_the_example_engine_refuses_huge_and_foreign_numbers_and_lives_on() -> None:

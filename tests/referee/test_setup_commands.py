@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from functools import partial
 from pathlib import Path
 
@@ -93,3 +94,42 @@ def test_setup_commands_round_trip_the_saved_config(tmp_path: Path) -> None:
     config = C.load(_config(tmp_path, "v12", "game"))
     assert config.engine("setup").commands == tuple(SETUP) and config.engine("random").commands == ()
     assert C.from_dict(json.loads(json.dumps(C.to_dict(config)))) == config
+
+
+@pytest.mark.parametrize("restart", ["game", "fault"])
+def test_match_sends_the_command_option_s_lines_to_the_named_engine_once_per_process(
+        tmp_path: Path, restart: str) -> None:
+    out = tmp_path / "m"
+    fake = shlex.join(fake12_argv("v12"))
+    result = CliRunner().invoke(cli.main, [
+        "match", f"setup={fake}", "python -m hexarena.players random", "--game", "spelde", "--size", "4",
+        "--games", "2", "--restart", restart, "--out", str(out), "-q",
+        "--command", "setup=frobnicate on", "--command", "setup=hash 16"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output + result.stderr
+    logs = sorted((out / "logs").rglob("*-setup.log"))
+    assert len(logs) == 2
+    sent = [[c for c in _got(log) if c in SETUP] for log in logs]
+    # a process per game: each is sent both, in order; a kept process: only its first game's log has them
+    assert sent == ([SETUP, SETUP] if restart == "game" else [SETUP, []])
+    assert not any("frobnicate" in ln for log in (out / "logs").rglob("*-random.log") for ln in _got(log))
+
+
+def test_match_refuses_a_command_for_an_engine_it_does_not_play(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli.main, [
+        "match", "python -m hexarena.players random", "python -m hexarena.players greedy",
+        "--out", str(tmp_path / "m"), "--command", "mcts=hash 16"])
+    assert result.exit_code == 2
+    assert "--command 'mcts=hash 16': expected NAME=\"CMD ...\" with NAME one of the engines, random or greedy" \
+        in result.output
+    assert not (tmp_path / "m").exists()
+
+
+def test_match_stops_at_the_preflight_when_the_named_engine_refuses_its_command(tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    fake = shlex.join(fake12_argv("refuse-setup"))
+    result = CliRunner().invoke(cli.main, [
+        "match", f"picky={fake}", "python -m hexarena.players random", "--out", str(out),
+        "--command", "picky=frobnicate on"], catch_exceptions=False)
+    assert result.exit_code == 1
+    assert "picky: refused the setup command `frobnicate on`: unknown command" in result.stderr
+    assert not (out / "journal.jsonl").exists()

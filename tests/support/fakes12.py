@@ -10,7 +10,8 @@ argument, comma-separated):
 * `flood`: answers it with 11 good info lines;
 * `slow`: takes 0.15 s a move;
 * `anon`: refuses `name` and `version`;
-* `refuse-setup`: refuses any command it does not know (`frobnicate ...`).
+* `refuse-setup`: refuses any command it does not know (`frobnicate ...`);
+* `cpus`: writes `cpus: LIST` to stderr at start, its `Cpus_allowed_list` (/proc/self/status).
 """
 from __future__ import annotations
 
@@ -30,6 +31,10 @@ if "v12" in flags:
 if "kgs" in flags:
     listed += ["kgs-time_settings"]
 KNOWN = set(listed)
+if "cpus" in flags:
+    with open("/proc/self/status") as status:
+        allowed = [ln.split(":")[1].strip() for ln in status if ln.startswith("Cpus_allowed_list:")]
+    print("cpus:", allowed[0], file=sys.stderr, flush=True)
 
 def answer(cid, ok, text=""):
     out.write(("=" if ok else "?") + cid + (" " + text if text else "") + "\n\n")
@@ -96,3 +101,52 @@ for line in sys.stdin:
 def fake12_argv(flags: str) -> list[str]:
     """The command line of the fake with its comma-separated `flags`."""
     return [sys.executable, "-c", CODE, flags]
+
+
+#: The example engine (examples/random_engine.py, which passes `hexarena check --strict`) with one
+#: HGP 1.2 fault, named by its argument (see :func:`faulty_example_argv`); `v11` lists neither 1.2 command.
+FAULTY = r'''
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("example", sys.argv[1])
+example = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(example)
+fault = sys.argv[2]
+handle = example.Engine.handle
+if fault == "v11":                  # no fault: an HGP 1.1 engine, listing neither 1.2 command
+    example.COMMANDS = tuple(c for c in example.COMMANDS if c not in ("hgp_version", "genmove_analyze"))
+
+def faulty(self, name, args):
+    if name == "hgp_version" and fault == "version":
+        return "one point two"
+    if name in ("time_settings", "time_left") and fault == "decimal" and any("." in a for a in args):
+        raise example.Failure("syntax error: whole seconds only")
+    text = handle(self, name, args)
+    if name != "genmove_analyze" or text == "resign" or fault == "v11":
+        return text
+    token = text.split("\n")[0]
+    other = "a1" if token != "a1" else "a2"
+    return {"action": "e5@\ninfo depth 1 pv e5@",
+            "grammar": token + "\ninfo winrate",
+            "range": token + "\ninfo winrate 1.7 pv " + token,
+            "pv": token + "\ninfo visits 10 pv " + other + " " + token,
+            "flood": token + "".join("\ninfo visits %d" % i for i in range(9))}.get(fault, text)
+
+example.Engine.handle = faulty
+sys.exit(example.main([]))
+'''
+
+#: The faults of :data:`FAULTY`, each with the check it fails and words of the message.
+FAULTS = {
+    "version": ("hgp_version", "not a version MAJOR.MINOR such as 1.2"),
+    "decimal": ("time_settings (decimal seconds)", "refused: ? syntax error: whole seconds only"),
+    "action": ("spelde 3 genmove_analyze", "malformed"),
+    "grammar": ("spelde 3 genmove_analyze info", "info line 1: key 'winrate' has no value"),
+    "range": ("spelde 3 genmove_analyze info", "info line 1: winrate '1.7' is outside 0..1"),
+    "pv": ("spelde 3 genmove_analyze pv", "info line 1: pv starts with"),
+    "flood": ("spelde 3 genmove_analyze info", "9 info lines, at most 8"),
+}
+
+
+def faulty_example_argv(example: str, fault: str) -> list[str]:
+    """The example engine at path `example` with the HGP 1.2 `fault` (a key of :data:`FAULTS`, or `v11`)."""
+    return [sys.executable, "-c", FAULTY, example, fault]
