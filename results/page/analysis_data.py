@@ -74,9 +74,10 @@ def _row(infos: list[dict], holds: str) -> dict | None:
 def _text(info: dict) -> str:
     """One info line's values but its pv: `winrate 0.62 score -1.5 visits 4500 depth 9 nodes 77`."""
     words = []
-    for key in ("winrate", "score"):
-        if _number(info.get(key)):
-            words.append(f"{key} {info[key]:g}")
+    if _winrate(info.get("winrate")) is not None:
+        words.append(f"winrate {info['winrate']:g}")
+    if _number(info.get("score")):
+        words.append(f"score {info['score']:g}")
     for key in ("visits", "depth"):
         if _number(info.get(key)):
             words.append(f"{key} {info[key]}")
