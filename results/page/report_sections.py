@@ -17,7 +17,7 @@ from hexarena.results.rating.load import games_frame
 from hexarena.results.record.game import FORFEIT_KINDS
 from hexarena.results.sprt_tracker import SPRT_FILE
 from hexarena.results.record.game import GameRecord
-from hexarena.results.record.identity import UNKNOWN, identities_by_engine
+from hexarena.results.record.identity import identity_rows
 from hexarena.results.rating.report import GroupReport, build_reports
 from hexarena.results.rating.tables import head_to_head, rank_order
 
@@ -124,12 +124,7 @@ def terminations(records: Sequence[GameRecord]) -> dict:
 def identities(records: Sequence[GameRecord]) -> list[dict]:
     """Per config name, each identity it played under (what it answered to `name` and `version`)
     and its games, most games first; empty when no record knows an identity."""
-    table = identities_by_engine(records)
-    if not any(i is not None for counts in table.values() for i in counts):
-        return []
-    return [{"engine": name, "identity": identity or UNKNOWN, "games": n}
-            for name, counts in table.items()
-            for identity, n in sorted(counts.items(), key=lambda x: (-x[1], x[0] or ""))]
+    return [{"engine": name, "identity": identity, "games": n} for name, identity, n in identity_rows(records)]
 
 
 def sprt_state(directory: str | Path) -> list[tuple[str, str]] | None:

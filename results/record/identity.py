@@ -47,12 +47,19 @@ def identities_by_engine(records: Iterable[GameRecord]) -> dict[str, Counter[str
     return dict(sorted(seen.items()))
 
 
-def identity_lines(records: Iterable[GameRecord]) -> list[str]:
-    """One line per config name, ``NAME: IDENTITY (N games), ...`` (most games first); empty when
-    no record knows any identity (nothing worth a line)."""
+def identity_rows(records: Iterable[GameRecord]) -> list[tuple[str, str, int]]:
+    """(config name, identity or :data:`UNKNOWN`, games) by name, most games first; empty when no
+    record knows any identity (nothing worth showing)."""
     table = identities_by_engine(records)
     if not any(i is not None for counts in table.values() for i in counts):
         return []
-    return [f"{name}: " + ", ".join(f"{i or UNKNOWN} ({n} game{'s' if n != 1 else ''})"
-                                    for i, n in sorted(counts.items(), key=lambda x: (-x[1], x[0] or "")))
-            for name, counts in table.items()]
+    return [(name, identity or UNKNOWN, n) for name, counts in table.items()
+            for identity, n in sorted(counts.items(), key=lambda x: (-x[1], x[0] or ""))]
+
+
+def identity_lines(records: Iterable[GameRecord]) -> list[str]:
+    """One line per config name, ``NAME: IDENTITY (N games), ...``; empty as :func:`identity_rows`."""
+    lines: dict[str, list[str]] = {}
+    for name, identity, n in identity_rows(records):
+        lines.setdefault(name, []).append(f"{identity} ({n} game{'s' if n != 1 else ''})")
+    return [f"{name}: " + ", ".join(parts) for name, parts in lines.items()]
