@@ -9,6 +9,9 @@ import click
 from hexarena.terminal import echo
 from hexarena.results.record.game import GROUP_KEYS
 
+#: The `--by` key that names players by identity instead of grouping tables.
+IDENTITY = "identity"
+
 
 def _parse_anchor(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, float]:
     from hexarena.engine.errors import RulesError
@@ -30,16 +33,19 @@ def _parse_by(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     if value is None:
         return None
     keys = tuple(k.strip() for k in value.split(",") if k.strip())
-    bad = [k for k in keys if k not in GROUP_KEYS]
+    bad = [k for k in keys if k not in GROUP_KEYS + (IDENTITY,)]
     if bad or not keys:
-        raise click.BadParameter(f"{value!r}: give game, size or game,size", ctx=ctx, param=param)
+        raise click.BadParameter(f"{value!r}: give game, size, identity or a comma-separated list of them "
+                                 "(game,size)", ctx=ctx, param=param)
     return keys
 
 
 @click.command("ratings")
 @click.argument("paths", metavar="PATH...", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--by", "by", callback=_parse_by, metavar="KEYS",
-              help="One table per value of KEYS (game, size or game,size). "
+              help="One table per value of KEYS (game, size or game,size); `identity` among KEYS names "
+                   "each player NAME (engine-name version) as its engine answered, so two builds under one "
+                   "config name are rated apart (the config name alone where a record has no identity). "
                    "Default: all games pooled, plus one table per (game, size) when there are several.")
 @click.option("--pooled", is_flag=True, help="Only the table of all games pooled.")
 @click.option("--format", "fmt", type=click.Choice(["text", "csv", "json"]), default="text", show_default=True,
@@ -55,12 +61,15 @@ def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fm
     """Elo ratings of the games in each PATH: a tournament folder, its journal, or a CSV file
     with columns game,size,first,second,winner (winner empty for a draw). Several paths are
     rated together; game ids count per source (two tournaments' spelde-5-pie/0000 are two games)."""
+    identity = by is not None and IDENTITY in by
+    if by is not None:
+        by = tuple(k for k in by if k != IDENTITY) or None
     if pooled and by is not None:
-        raise click.UsageError("--by and --pooled exclude each other")
+        raise click.UsageError("--by and --pooled exclude each other (but for --by identity)")
     from hexarena.results.rating.load import LoadError, load_many
     from hexarena.results.rating.report import build_reports, render_csv, render_json, render_text, write_out
     try:
-        games = load_many(paths, skip_bad=skip_bad)
+        games = load_many(paths, skip_bad=skip_bad, identity=identity)
     except LoadError as exc:
         raise click.ClickException(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:

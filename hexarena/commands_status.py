@@ -1,7 +1,9 @@
 """`hexarena status DIR`: progress and standings of a tournament from its folder, running or finished.
 
 Reads only the folder (tournament.json, history.json, journal.jsonl); never
-writes. Games in flight are not journaled, so they count as not done.
+writes. Games in flight are not journaled, so they count as not done. Each
+engine's identity (what it answered to `name` and `version`, per config name)
+is listed when the journal knows any.
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 import click
 
 from hexarena.terminal import echo
+from hexarena.results.record.identity import identity_lines
 from hexarena.results.record.journal import JOURNAL_NAME, JournalError, read_journal
 
 
@@ -42,6 +45,11 @@ def status(folder: str, tables: bool) -> None:
     for s in progress.standings():
         elo = "" if s.elo is None else f"  elo {s.elo:+.0f} ±{s.pm95:.0f}"
         echo(f"  {s.name:<20} {s.score:g}/{s.games}{elo}")
+    names = identity_lines(records)
+    if names:
+        echo("engines (name and version they answered):")
+        for line in names:
+            echo("  " + line)
     if progress.forfeits:
         echo("forfeits: " + ", ".join(f"{e} {t} {n}" for (e, t), n in sorted(progress.forfeits.items())))
     if progress.voids:

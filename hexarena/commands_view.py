@@ -17,6 +17,7 @@ from hexarena.results.page.board_svg import action_sites, board_svg
 from hexarena.results.page.replay import replay_record
 from hexarena.results.page.replay_cache import MAX_SGF_BYTES
 from hexarena.results.record.files import FileLimitError, read_text
+from hexarena.results.record.printable import printable
 from hexarena.results.record.sgf import SgfError
 
 
@@ -33,7 +34,8 @@ def show(target: str, ply: int | None, every: bool, svg_out: str | None) -> None
     TARGET is an SGF file written by hexarena, or a quoted position string
     such as "spelde 3 w .../..../..b../..../... variant=nopie". A record is
     checked as it is replayed: an action the rules refuse is reported with
-    its ply and the file is left untouched.
+    its ply and the file is left untouched. Under each position drawn, the
+    info lines its engine gave with the action (SGF XA), when it gave any.
     """
     if not _is_file(target):
         if " " not in target.strip():
@@ -70,6 +72,8 @@ def show(target: str, ply: int | None, every: bool, svg_out: str | None) -> None
         token = game.tokens[i - 1] if i else ""
         marked = action_sites(game.actions[i - 1]) if i else frozenset()
         echo(diagram(game.states[i], marked, edges=True, last_token=f"{i}. {token}" if i else ""))
+        for line in game.info[i - 1] if i else ():
+            echo("  " + printable(line))       # an engine's words: every control character escaped
 
 
 render = click.Command("render", callback=show.callback, params=show.params, hidden=True,

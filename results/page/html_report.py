@@ -21,10 +21,11 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from hexarena.results.page.analysis_data import analysis_data
 from hexarena.results.page.board_svg import STYLE, board_template
 from hexarena.results.record.journal import JournalError, journal_path, read_journal
 from hexarena.results.page.replay_cache import ReplayCache
-from hexarena.results.page.report_sections import rating_groups, sprt_state, terminations
+from hexarena.results.page.report_sections import identities, rating_groups, sprt_state, terminations
 
 REPORT_NAME = "report.html"
 #: Record fields the games list shows, with their short keys in the page's data.
@@ -68,6 +69,9 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
     replays = dict(zip((r.id for r in recorded), cache.games([str(r.sgf) for r in recorded])))
     for record in records:
         entry = {short: getattr(record, name) for name, short in GAME_FIELDS.items()}
+        analysed = analysis_data(record)
+        if analysed is not None:
+            entry["a"] = analysed
         if record.id in replays:
             entry.update(replays[record.id])
             if str(entry.get("err", "")).startswith("sgf field"):      # never read: say so at the top
@@ -86,11 +90,12 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
         "title": f"hexarena report: {folder.resolve().name}",
         "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "count": len(records), "void": sum(r.void for r in records),
-        "groups": groups, "terminations": terminations(records), "sprt": sprt_state(folder),
+        "groups": groups, "terminations": terminations(records),
+        "identities": identities(records), "sprt": sprt_state(folder),
         "warnings": warnings,
         "data": {"games": games},
         "boards": {key: Markup(board_template(game, size)) for key, (game, size) in sorted(boards.items())},
-        "style": Markup(_asset("report.css") + STYLE), "script": Markup(_asset("replay.js")),
+        "style": Markup(_asset("report.css") + STYLE), "script": Markup(_asset("analysis.js") + "\n" + _asset("replay.js")),
     }
     return _environment().get_template("report.html.j2").render(context), len(records)
 

@@ -3,12 +3,13 @@
 The record is replayed through the rules, so a record that does not follow
 them is reported at the first action that breaks them (ply and token).
 A move node may carry its think time as ``XT[seconds]``; it is read when
-present and a decimal number (None otherwise). Numbers (SZ, XK, XT) are read
+present and a decimal number (None otherwise); its ``XA`` values (the
+engine's info lines, verbatim) are kept as text. Numbers (SZ, XK, XT) are read
 by ``engine.numbers``: ASCII digits, at most 20 of them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hexarena.engine import registry
 from hexarena.engine.core import Colour
@@ -24,8 +25,9 @@ from ..record.sgf import SgfError, SgfNode, parse_sgf
 class Replay:
     """The header of a record and every state of the game, initial state first.
 
-    `tokens[i]`, `actions[i]` and `seconds[i]` belong to the action that led
-    from `states[i]` to `states[i + 1]`.
+    `tokens[i]`, `actions[i]`, `seconds[i]` and `info[i]` (the XA info lines,
+    verbatim; empty when none) belong to the action that led from `states[i]`
+    to `states[i + 1]`.
     """
 
     header: SgfNode
@@ -33,6 +35,7 @@ class Replay:
     tokens: list[str]
     actions: list[Action]
     seconds: list[float | None]
+    info: list[list[str]] = field(default_factory=list)
 
 
 def replay_record(text: str) -> Replay:
@@ -54,6 +57,7 @@ def replay_record(text: str) -> Replay:
     tokens: list[str] = []
     actions: list[Action] = []
     seconds: list[float | None] = []
+    said: list[list[str]] = []
     for ply, node in enumerate(nodes[1:], 1):
         moves = [(c, node.get(c.letter)) for c in (Colour.BLACK, Colour.WHITE) if c.letter in node.props]
         if len(moves) != 1:
@@ -71,7 +75,8 @@ def replay_record(text: str) -> Replay:
         tokens.append(token or "")
         actions.append(action)
         seconds.append(_seconds(node.get("XT")))
-    return Replay(root, states, tokens, actions, seconds)
+        said.append(node.props.get("XA", []))
+    return Replay(root, states, tokens, actions, seconds, said)
 
 
 def _seconds(text: str | None) -> float | None:

@@ -17,6 +17,7 @@ from hexarena.results.rating.load import games_frame
 from hexarena.results.record.game import FORFEIT_KINDS
 from hexarena.results.sprt_tracker import SPRT_FILE
 from hexarena.results.record.game import GameRecord
+from hexarena.results.record.identity import identity_rows
 from hexarena.results.rating.report import GroupReport, build_reports
 from hexarena.results.rating.tables import head_to_head, rank_order
 
@@ -118,6 +119,12 @@ def terminations(records: Sequence[GameRecord]) -> dict:
                      "voids": sum(1 for r in own if r.void and r.faulty == engine),
                      "void_games": sum(1 for r in own if r.void)})
     return {"kinds": kinds, "forfeit_kinds": forfeit_kinds, "rows": rows}
+
+
+def identities(records: Sequence[GameRecord]) -> list[dict]:
+    """Per config name, each identity it played under (what it answered to `name` and `version`)
+    and its games, most games first; empty when no record knows an identity."""
+    return [{"engine": name, "identity": identity, "games": n} for name, identity, n in identity_rows(records)]
 
 
 def sprt_state(directory: str | Path) -> list[tuple[str, str]] | None:

@@ -31,6 +31,7 @@ import pandas as pd
 from hexarena.engine.errors import RulesError
 from hexarena.engine.numbers import whole
 from hexarena.results.record.game import GameRecord
+from hexarena.results.record.identity import label
 from hexarena.results.record.journal import JournalError, journal_path, read_journal
 
 CSV_COLUMNS = ("game", "size", "first", "second", "winner")
@@ -72,7 +73,7 @@ class Games:
     warnings: tuple[str, ...] = ()
 
 
-def load_games(path: str | os.PathLike, *, skip_bad: bool = False) -> Games:
+def load_games(path: str | os.PathLike, *, skip_bad: bool = False, identity: bool = False) -> Games:
     """Games from a tournament folder, a journal file or a CSV file.
 
     A folder means its journal; a file ending in .csv is CSV, .jsonl/.json a
@@ -81,7 +82,7 @@ def load_games(path: str | os.PathLike, *, skip_bad: bool = False) -> Games:
     p = Path(path)
     repairs: tuple[str, ...] = ()
     if p.is_dir() or p.suffix in (".jsonl", ".json") or (p.suffix != ".csv" and _looks_like_json(p)):
-        frame, problems = _load_journal(p)
+        frame, problems = _load_journal(p, identity)
         if any(b.line > 0 for b in problems):
             repairs = (shlex.quote(str(p)),)
     else:
@@ -91,7 +92,7 @@ def load_games(path: str | os.PathLike, *, skip_bad: bool = False) -> Games:
     return Games(frame, tuple(f"skipped {p}" for p in problems))
 
 
-def load_many(paths: Iterable[str | os.PathLike], *, skip_bad: bool = False) -> Games:
+def load_many(paths: Iterable[str | os.PathLike], *, skip_bad: bool = False, identity: bool = False) -> Games:
     """Games of several folders, journals and CSV files, as one frame.
 
     Game ids are qualified by their source: two tournaments' ``spelde-5-pie/0000``
@@ -108,7 +109,7 @@ def load_many(paths: Iterable[str | os.PathLike], *, skip_bad: bool = False) -> 
             continue
         seen.add(key)
         try:
-            games = load_games(path, skip_bad=skip_bad)
+            games = load_games(path, skip_bad=skip_bad, identity=identity)
         except LoadError as exc:
             problems += exc.problems
             repairs += exc.repairs
@@ -127,15 +128,21 @@ def load_many(paths: Iterable[str | os.PathLike], *, skip_bad: bool = False) -> 
     return Games(frame, tuple(warnings))
 
 
-def games_frame(records: Iterable[GameRecord]) -> pd.DataFrame:
-    """The frame of the non-void records, in their order."""
+def games_frame(records: Iterable[GameRecord], identity: bool = False) -> pd.DataFrame:
+    """The frame of the non-void records, in their order; `identity`: players named by their
+    identity labels (see the module docstring)."""
     rows = []
     for r in records:
         if r.void:
             continue
         kind = r.forfeit.kind if r.forfeit is not None else ""
         faulty = (r.faulty or r.loser or "") if kind else ""
-        rows.append((r.game, r.size, r.first, r.second, r.winner, r.termination, kind, faulty))
+        first, second, winner = r.first, r.second, r.winner
+        if identity:
+            first, second = label(r, first), label(r, second)
+            winner = label(r, winner) if winner else winner
+            faulty = label(r, faulty) if faulty else faulty
+        rows.append((r.game, r.size, first, second, winner, r.termination, kind, faulty))
     return frame_from_rows(rows)
 
 
@@ -198,7 +205,7 @@ def _looks_like_json(p: Path) -> bool:
     return False
 
 
-def _load_journal(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:
+def _load_journal(p: Path, identity: bool = False) -> tuple[pd.DataFrame, list[BadLine]]:
     errors: list[JournalError] = []
     records = read_journal(p, errors)
     problems = [BadLine(e.path, e.line, e.reason) for e in errors]
@@ -213,7 +220,7 @@ def _load_journal(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:
     for gid, n in seen.items():
         if n > 1:   # records carry no line numbers; the id is what the user can grep for
             problems.append(BadLine(str(journal_path(p)), 0, f"game id {gid!r} has {n} non-void records (kept the first)"))
-    return games_frame(kept), problems
+    return games_frame(kept, identity), problems
 
 
 def _load_csv(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:

@@ -130,12 +130,13 @@ class GameRecord:
         return self.second if self.winner == self.first else self.first
 
     def summary(self) -> GameRecord:
-        """The record without its per-action lists (`actions`, `think`, `left`, `colours`): what the
-        tables, the live view and the SPRT need, kept in memory by a long run (the journal keeps
-        the whole record)."""
-        if self.actions is None and self.think is None and self.left is None and self.colours is None:
+        """The record without its per-action lists (`actions`, `think`, `left`, `colours`,
+        `analysis`): what the tables, the live view and the SPRT need, kept in memory by a long run
+        (the journal keeps the whole record). `identities` stay."""
+        if (self.actions is None and self.think is None and self.left is None and self.colours is None
+                and self.analysis is None):
             return self
-        return replace(self, actions=None, think=None, left=None, colours=None)
+        return replace(self, actions=None, think=None, left=None, colours=None, analysis=None)
 
     @property
     def group(self) -> tuple[str, int, str]:

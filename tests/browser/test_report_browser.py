@@ -13,10 +13,8 @@ Skips, saying why, where no Chromium and chromedriver are installed
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,20 +24,12 @@ from hexarena.results.page.replay import replay_record
 
 from tests.support.page_check import static_markup_problems
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+from tests.support.browser import MARKS, browser, open_game, severe  # noqa: E402,F401
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-DRIVER = shutil.which("chromedriver")
-pytestmark = [pytest.mark.browser, pytest.mark.slow,
-              pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
-                                 reason="no headless browser: install Debian's chromium and chromium-driver "
-                                        "(apt-get install chromium chromium-driver), as .ci/run does")]
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--window-size=1200,1400")
+pytestmark = MARKS
 HOSTILE = Path(__file__).with_name("hostile_engine.py")
 READ_BOARD = """return Array.from(document.querySelectorAll('#v-board g.site')).map(
     g => [g.dataset.site, g.getAttribute('data-stone'), g.getAttribute('data-height'), g.hasAttribute('data-last')]);"""
@@ -72,21 +62,6 @@ size = 3
     return out
 
 
-@pytest.fixture(scope="module")
-def browser():
-    options = webdriver.ChromeOptions()
-    for flag in FLAGS:
-        options.add_argument(flag)
-    profile = tempfile.mkdtemp(prefix="hexarena-chromium-")
-    options.add_argument(f"--user-data-dir={profile}")
-    options.binary_location = CHROMIUM
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
-
-
 def board_in_page(driver) -> tuple[dict[str, tuple[str, str]], set[str]]:
     sites = driver.execute_script(READ_BOARD)
     stones = {name: (stone, height) for name, stone, height, _ in sites if stone}
@@ -98,19 +73,6 @@ def board_by_rules(state, action) -> tuple[dict[str, tuple[str, str]], set[str]]
     pos, board = state.to_position(), state.board
     stones = {board.name(b): (c.value, str(h)) for b, (c, h) in pos.stacks.items()}
     return stones, {board.name(b) for b in action_sites(action)}
-
-
-def open_game(driver, report: Path, game_id: str) -> None:
-    driver.get(report.as_uri())
-    for row in driver.find_elements(By.CSS_SELECTOR, "#game-list tbody tr"):
-        if row.find_element(By.CSS_SELECTOR, "td").text == game_id:
-            row.click()
-            return
-    raise AssertionError(f"{game_id} not in the games list")
-
-
-def severe(driver) -> list[dict]:
-    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def test_the_page_loads_without_console_errors(tournament, browser, tmp_path):

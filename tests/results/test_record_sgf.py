@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import pytest
 from sgfmill import sgf
@@ -110,8 +111,11 @@ def test_write_atomic_replaces_and_leaves_no_temporary(tmp_path):
 
 
 def test_a_summary_drops_the_per_action_lists_and_keeps_the_rest():
-    whole = record([(Colour.BLACK, "e5"), (Colour.WHITE, "d4")], think=[0.5, 0.25], left=[9.0, 8.0])
+    whole = replace(record([(Colour.BLACK, "e5"), (Colour.WHITE, "d4")], think=[0.5, 0.25], left=[9.0, 8.0]),
+                    analysis=[[{"line": "info winrate 0.5 pv e5", "winrate": 0.5, "pv": ["e5"]}], None],
+                    identities=[["eng", "1"], [None, None]])
     short = whole.summary()
-    assert (short.actions, short.think, short.left, short.colours) == (None, None, None, None)
+    assert (short.actions, short.think, short.left, short.colours, short.analysis) == (None,) * 5
     assert short.winner == whole.winner and short.plies == 2 and short.result == whole.result
+    assert short.identities == whole.identities
     assert short.summary() is short

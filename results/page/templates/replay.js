@@ -6,7 +6,7 @@
   const games = DATA.games;
   const $ = (id) => document.getElementById(id);
   const WORD = { b: "Black", w: "White" };
-  let current = null;          // {game, boards, statuses, ply, svg, sites}
+  let current = null;          // {game, boards, statuses, ply, svg, sites, analysis}
 
   // -- the games list and its filters ------------------------------------------------------
   const filters = { game: (g) => g.g, size: (g) => String(g.n), engine: (g) => [g.f, g.s], result: (g) => g.r };
@@ -82,6 +82,7 @@
     holder.textContent = "";
     const moves = $("v-moves");
     moves.textContent = "";
+    const analysis = window.hexarenaAnalysis.open($("v-analysis"), game);
     if (!game.m) {
       current = null;
       $("v-ply").textContent = game.err || "no record of this game (void)";
@@ -110,7 +111,7 @@
       li.addEventListener("click", () => show(i + 1));
       moves.appendChild(li);
     });
-    current = { game, boards, statuses: statusesOf(game), svg, sites, ply: 0 };
+    current = { game, boards, statuses: statusesOf(game), svg, sites, ply: 0, analysis };
     $("v-slider").max = game.m.length;
     if (location.hash !== "#game=" + game.id) history.replaceState(null, "", "#game=" + game.id);
     show(game.m.length);
@@ -125,7 +126,7 @@
 
   function show(ply) {
     if (!current) return;
-    const { game, boards, statuses, sites, svg } = current;
+    const { game, boards, statuses, sites, svg, analysis } = current;
     ply = Math.max(0, Math.min(game.m.length, ply));
     current.ply = ply;
     const board = boards[ply];
@@ -147,6 +148,7 @@
     if (ply) parts.push("last: " + game.m[ply - 1]);
     if (ply === game.m.length) parts.push("result " + game.r + " (" + game.t + ")");
     lines[2].textContent = parts.join("; ");
+    if (analysis) analysis(ply);
     $("v-slider").value = ply;
     $("v-ply").textContent = "ply " + ply + " of " + game.m.length;
     const items = $("v-moves").children;
