@@ -17,11 +17,12 @@ from hexarena.engine import registry
 from hexarena.engine.errors import UnknownGame, UnknownVariant
 
 from ..engines.capped_log import DEFAULT_LOG_CAP
+from ..game.adjudication import Adjudication
 from ..game.clock import Limits
 from .config_check import ConfigError, KeyReader, key_lines
 from .config_edges import check_engine
-from .config_sections import (RESOURCE_KEYS, SprtConfig, limits_table, read_log_cap, read_resources,
-                              read_setup_commands,
+from .config_sections import (RESOURCE_KEYS, SprtConfig, adjudication_table, limits_table, read_adjudication,
+                              read_log_cap, read_resources, read_setup_commands,
                               resources_table, sprt_config, sprt_table, time_limits)
 from ..engines.spawn import ResourceLimits
 
@@ -82,6 +83,7 @@ class TournamentConfig:
     limits: Limits = field(default_factory=Limits)
     sprt: SprtConfig | None = None
     log_cap: int = DEFAULT_LOG_CAP      # bytes of stderr log kept per engine per game
+    adjudication: Adjudication | None = None     # [adjudication]; None: games are played out
 
     def engine(self, name: str) -> EngineSpec:
         return next(e for e in self.engines if e.name == name)
@@ -124,7 +126,8 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
     None: the current folder.
     """
     ctx = KeyReader(source, lines or {}, base)
-    ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games", "sprt", "logs"})
+    ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games", "sprt", "logs",
+                    "adjudication"})
     engines = _engines(ctx, data.get("engines"), data.get("time", {}))
     names = [e.name for e in engines]
     pairing = ctx.choice(data.get("pairing", "round-robin"), "pairing", PAIRINGS)
@@ -151,6 +154,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
         limits=time_limits(ctx, data.get("time", {})),
         sprt=sprt_config(ctx, data["sprt"], names) if "sprt" in data else None,
         log_cap=read_log_cap(ctx, data.get("logs", {})),
+        adjudication=read_adjudication(ctx, data["adjudication"]) if "adjudication" in data else None,
     ))
 
 
@@ -210,6 +214,8 @@ def to_dict(config: TournamentConfig) -> dict:
     } | ({"sprt": sprt_table(config.sprt)} if config.sprt else {})
     if config.log_cap != DEFAULT_LOG_CAP:
         out["logs"] = {"cap_kb": config.log_cap // 1024}
+    if config.adjudication is not None:
+        out["adjudication"] = adjudication_table(config.adjudication)
     return out
 
 
