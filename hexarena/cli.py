@@ -84,11 +84,15 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("--sprt", "sprt_words", multiple=True, metavar='"elo0=0 elo1=10 ..."',
               help="Stop at an SPRT decision for CMD_A against CMD_B (docs/sprt.md); --games is then the maximum "
                    "(default 1000).")
+@click.option("--adjudicate", "adjudicate_words", default=None, metavar='"KEY=VALUE ..."',
+              help="Adjudicate on the engines' winrates with the keys of a config's [adjudication] table, the "
+                   "others at their defaults (docs/tournament.md, \"Adjudication\"), e.g. "
+                   "\"resign_moves=6 two_sided=false\"; \"\" for the defaults.")
 def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, komi: int | None, games: int,
           move_time: float | None, main_time: float | None, increment: float, start_time: float | None,
           command_time: float | None, seed: int, out: str | None,
           concurrency: int, no_preflight: bool, quiet: bool, given_names: tuple[str, ...],
-          log_protocol: bool, restart: str, sprt_words: tuple[str, ...]) -> None:
+          log_protocol: bool, restart: str, sprt_words: tuple[str, ...], adjudicate_words: str | None) -> None:
     """Play GAMES games between two engine command lines (split like a shell, never run by one).
     A command may be written NAME=CMD to name its engine (or use --name twice).
 
@@ -123,12 +127,32 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         data["sprt"] = parse_sprt_words(sprt_words)
         if click.get_current_context().get_parameter_source("games") is click.core.ParameterSource.DEFAULT:
             data["games_per_pair"] = data["sprt"].get("max_games", 1000)
+    if adjudicate_words is not None:
+        data["adjudication"] = _table_words(adjudicate_words, "--adjudicate")
     try:
         config = config_mod.from_dict(data, "hexarena match")
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     supervise.run(config, _out_dir(out), concurrency, resume=False, quiet=quiet, check_engines=not no_preflight,
          log_protocol=log_protocol)
+
+
+def _table_words(text: str, option: str) -> dict[str, Any]:
+    """`KEY=VALUE ...` as a config table: true/false as booleans, integers and decimals as numbers, any
+    other value as text (the config's reader judges them all); UsageError for a word without `=`."""
+    table: dict[str, Any] = {}
+    for word in text.split():
+        key, sep, value = word.partition("=")
+        if not sep or not key:
+            raise click.UsageError(f"{option}: {word!r} is not KEY=VALUE (e.g. resign_moves=4)")
+        table[key] = {"true": True, "false": False}.get(value, value)
+        for kind in (int, float):
+            try:
+                table[key] = kind(value)
+                break
+            except ValueError:
+                continue
+    return table
 
 
 def _split_name(text: str) -> tuple[str | None, str]:

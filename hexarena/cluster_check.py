@@ -23,7 +23,7 @@ from hexarena.engine import registry
 from hexarena.engine.actions import Resign, holders_after
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import RulesError
-from hexarena.referee.game.adjudication import Adjudication, Judge, Verdict
+from hexarena.referee.game.adjudication import Adjudication, Verdict, first_verdict
 from hexarena.referee.game.clock import sgf_time
 from hexarena.referee.tournament.config import TournamentConfig
 from hexarena.referee.tournament.schedule import ScheduledGame
@@ -145,22 +145,19 @@ def _check(record: GameRecord, game: ScheduledGame, adjudication: Adjudication |
 
 
 def _judged(record: GameRecord, movers: list[int], opening: int, rules: Adjudication | None) -> Verdict:
-    """The adjudication the record's own analysis gives at its last ply, as the turn loop asks for it
-    before each `genmove` after the opening; _Refused when there is none then, or one came earlier."""
+    """The adjudication the record's own analysis gives at its last ply (referee/game/adjudication.py);
+    _Refused when there is none then, or one came earlier."""
     if rules is None:
         raise _Refused("adjudicated in a tournament without [adjudication]")
-    judge, analysis = Judge(rules), record.analysis or [None] * len(movers)
+    analysis = record.analysis or [None] * len(movers)
     if len(analysis) != len(movers):
         raise _Refused("its analysis does not have one entry per action")
-    for ply in range(opening, len(movers) + 1):
-        verdict = judge.verdict(ply)
-        if verdict is not None:
-            if ply != len(movers):
-                raise _Refused(f"the winrates decide the game at ply {ply}, before its end at ply {len(movers)}")
-            return verdict
-        if ply < len(movers):
-            judge.saw(movers[ply], analysis[ply])
-    raise _Refused("the winrates do not decide the game")
+    verdict = first_verdict(rules, movers, analysis, opening)
+    if verdict is None:
+        raise _Refused("the winrates do not decide the game")
+    if verdict.ply != len(movers):
+        raise _Refused(f"the winrates decide the game at ply {verdict.ply}, before its end at ply {len(movers)}")
+    return verdict
 
 
 def _check_forfeit(record: GameRecord, to_move: Colour | None, holder: Holders, before_last: Holders) -> None:

@@ -27,11 +27,13 @@ a move without one (no analysis, no `winrate` key) breaks that engine's run.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 from hexarena.engine.core import Colour, Outcome, Termination
 
-#: Winrates are compared with this slack, so that 0.05 is within 0.05 of 0.1 and 1 - 0.95 is 0.05.
+#: Winrates are compared with this slack, so that thresholds are inclusive as written: 0.45 is within
+#: 0.05 of 0.5 and 0.05 is at most 1 - 0.95 (binary fractions miss both by about 1e-17).
 EPSILON = 1e-9
 #: The most moves a run may be asked to last.
 MAX_MOVES = 10_000
@@ -162,3 +164,19 @@ class Judge:
         if any(abs(w - 0.5) > margin + EPSILON for w in first + second):
             return None
         return Verdict(None, "draw", "both", ply, (first, second))
+
+
+def first_verdict(rules: Adjudication, movers: Sequence[int], analysis: Sequence[list[dict] | None],
+                  opening: int = 0) -> Verdict | None:
+    """The verdict the turn loop reaches over a game's actions, or None: action i was chosen by seat
+    `movers[i]` with the info lines `analysis[i]`; the loop asks before each `genmove` after the
+    `opening` (and after the last action). A game that ended by the rules or the ply cap at its
+    last action was not adjudicated there: that is the caller's to know."""
+    judge = Judge(rules)
+    for ply in range(opening, len(movers) + 1):
+        verdict = judge.verdict(ply)
+        if verdict is not None:
+            return verdict
+        if ply < len(movers):
+            judge.saw(movers[ply], analysis[ply])
+    return None

@@ -130,12 +130,12 @@ class GameRecord:
 
     @property
     def adjudicated_by(self) -> str | None:
-        """How an adjudicated game was decided, for counts: `resign` (both engines agreed), `resign (claim)`,
-        `resign (concession)` (one engine's word), `draw`; None for a game not adjudicated."""
+        """How an adjudicated game was decided, for counts: `resign` (both engines agreed), `resign-claim`,
+        `resign-concession` (one engine's word), `draw`; None for a game not adjudicated."""
         if self.adjudication is None:
             return None
         rule, by = self.adjudication["rule"], self.adjudication["by"]
-        return rule if by == "both" else f"{rule} ({by})"
+        return rule if by == "both" else f"{rule}-{by}"
 
     @property
     def loser(self) -> str | None:

@@ -2,6 +2,7 @@
 that report scripted winrates (tests.support.fakes12, flag `wr=`), one game each."""
 from __future__ import annotations
 
+import io
 import json
 from functools import partial
 from pathlib import Path
@@ -11,11 +12,13 @@ import trio
 from sgfmill import sgf
 
 from hexarena.engine import registry
+from hexarena.referee.console.panel import make_view
 from hexarena.referee.engines.process import open_engine
 from hexarena.referee.game.adjudication import Adjudication, Judge
 from hexarena.referee.game.clock import Limits
 from hexarena.referee.game.match import Seat, Setup, play_game
 from hexarena.referee.tournament import config as C, growth
+from hexarena.referee.tournament.schedule import ScheduledGame
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.sgf import sgf_text
 from tests.support.fakes12 import fake12_argv
@@ -166,3 +169,24 @@ def test_config_errors_name_the_key_and_the_line(line, where):
     with pytest.raises(C.ConfigError) as info:
         C.loads(CONFIG + "[adjudication]\n" + line + "\n", "t.toml")
     assert str(info.value).startswith("t.toml:") and where in str(info.value), str(info.value)
+
+
+def test_the_panel_and_the_progress_line_count_adjudicated_games():
+    base = dict(game="spelde", size=4, variant="nopie", first="a", second="b", black="a", white="b",
+                termination="adjudicated", plies=12, seconds=1.0)
+    resign = GameRecord(id="g/0", winner="a", result="B+", **base,
+                        adjudication={"rule": "resign", "by": "claim", "ply": 12, "winrates": [[0.99], [0.5]]})
+    draw = GameRecord(id="g/1", winner=None, result="0", **base,
+                      adjudication={"rule": "draw", "by": "both", "ply": 12, "winrates": [[0.5], [0.5]]})
+    stream = io.StringIO()
+    view = make_view(stream, terminal=True)
+    games = [ScheduledGame(r.id, "spelde", 4, "nopie", "a", "b", (1, 2)) for r in (resign, draw)]
+    with view:
+        view.plan(games, [])
+        for r in (resign, draw):
+            view.finished(r)
+    text = stream.getvalue()
+    assert "g/0  a (black) beat b (white): adjudicated (resign-claim), 12 plies" in text
+    assert "g/1  a (black) and b (white) drew: adjudicated (draw), 12 plies" in text
+    assert "adjudicated: draw 1, resign-claim 1" in text
+    assert "adjudicated: draw 1, resign-claim 1" in view.progress.status_line()

@@ -3,7 +3,7 @@ real engines reporting scripted winrates; journal, SGF, live lines, tables, repo
 from __future__ import annotations
 
 import json
-import sys
+import shlex
 
 from sgfmill import sgf
 
@@ -14,8 +14,8 @@ from tests.support.fakes12 import fake12_argv
 
 
 def _config(tmp_path, table: str) -> str:
-    def cmd(flags: str) -> str:
-        return json.dumps([sys.executable if w == sys.executable else w for w in fake12_argv(flags)])
+    def cmd(flags: str) -> str:                 # a JSON list of strings is a TOML array
+        return json.dumps(fake12_argv(flags))
     path = tmp_path / "t.toml"
     path.write_text(f"""games_per_pair = 2
 [time]
@@ -74,3 +74,19 @@ def test_a_config_without_the_table_plays_every_game_out(tmp_path):
     assert [r.termination for r in records] == ["no-moves"] * 2 and all(r.adjudication is None for r in records)
     assert "adjudicated" not in result.output
     assert "adjudication" not in json.loads((out / "tournament.json").read_text(encoding="utf-8"))
+
+
+def test_match_adjudicates_with_the_table_s_keys_on_its_command_line(tmp_path):
+    sure, doubtful = (" ".join(shlex.quote(w) for w in fake12_argv(f)) for f in ("v12,wr=0.97", "v12,wr=0.03"))
+    out = tmp_path / "m"
+    result = invoke("match", f"sure={sure}", f"doubtful={doubtful}", "--size", "4", "--variant", "nopie",
+                    "--games", "1", "--no-preflight", "--out", str(out), "--adjudicate", "resign_moves=2 draw_moves=0")
+    assert result.exit_code == 0, result.output
+    [record] = read_journal(out)
+    assert (record.termination, record.winner, record.plies) == ("adjudicated", "sure", 4)
+    assert json.loads((out / "tournament.json").read_text(encoding="utf-8"))["adjudication"]["draw_moves"] == 0
+    bad = invoke("match", f"sure={sure}", f"doubtful={doubtful}", "--out", str(tmp_path / "b"),
+                 "--adjudicate", "resign_moves=two")
+    assert bad.exit_code == 2 and "adjudication.resign_moves: expected an integer" in bad.output, bad.output
+    worse = invoke("match", f"sure={sure}", f"doubtful={doubtful}", "--out", str(tmp_path / "w"), "--adjudicate", "on")
+    assert worse.exit_code == 2 and "--adjudicate: 'on' is not KEY=VALUE" in worse.output, worse.output
