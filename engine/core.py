@@ -41,6 +41,7 @@ class Termination(enum.Enum):
     ELIMINATED = "eliminated"      # a colour has no stones left (Anda)
     AGREEMENT = "agreement"        # an accepted proposal, scored (Anda-prison)
     PLY_CAP = "ply-cap"            # the referee's cap, adjudicated
+    ADJUDICATED = "adjudicated"    # the referee's adjudication on the engines' winrates
     RESIGN = "resign"
     TIME = "time"                  # an engine past its deadline
     ILLEGAL = "illegal"            # an illegal action

@@ -87,11 +87,16 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("--sprt", "sprt_words", multiple=True, metavar='"elo0=0 elo1=10 ..."',
               help="Stop at an SPRT decision for CMD_A against CMD_B (docs/sprt.md); --games is then the maximum "
                    "(default 1000).")
+@click.option("--adjudicate", "adjudicate_words", default=None, metavar='"KEY=VALUE ..."',
+              help="Adjudicate on the engines' winrates with the keys of a config's [adjudication] table, the "
+                   "others at their defaults (docs/tournament.md, \"Adjudication\"), e.g. "
+                   "\"resign_moves=6 two_sided=false\"; \"\" for the defaults.")
 def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, komi: int | None, games: int,
           move_time: float | None, main_time: float | None, increment: float, start_time: float | None,
           command_time: float | None, seed: int, out: str | None,
           concurrency: int, no_preflight: bool, quiet: bool, given_names: tuple[str, ...],
-          log_protocol: bool, restart: str, setup_commands: tuple[str, ...], sprt_words: tuple[str, ...]) -> None:
+          log_protocol: bool, restart: str, setup_commands: tuple[str, ...], sprt_words: tuple[str, ...],
+          adjudicate_words: str | None) -> None:
     """Play GAMES games between two engine command lines (split like a shell, never run by one).
     A command may be written NAME=CMD to name its engine (or use --name twice).
 
@@ -128,6 +133,8 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         data["sprt"] = parse_sprt_words(sprt_words)
         if click.get_current_context().get_parameter_source("games") is click.core.ParameterSource.DEFAULT:
             data["games_per_pair"] = data["sprt"].get("max_games", 1000)
+    if adjudicate_words is not None:
+        data["adjudication"] = _table_words(adjudicate_words, "--adjudicate")
     try:
         config = config_mod.from_dict(data, "hexarena match")
     except ConfigError as exc:
@@ -147,6 +154,33 @@ def _setup_commands(given: tuple[str, ...], names: list[str]) -> list[tuple[str,
                                    f"engines, {names[0]} or {names[1]}")
         out.append((name, line))
     return out
+
+
+def _table_words(text: str, option: str) -> dict[str, Any]:
+    """`KEY=VALUE ...` as a config table: true/false as booleans, integers and decimals as numbers, any
+    other value as text (the config's reader judges them all); UsageError for a word without `=`."""
+    table: dict[str, Any] = {}
+    for word in text.split():
+        key, sep, value = word.partition("=")
+        if not sep or not key:
+            raise click.UsageError(f"{option}: {word!r} is not KEY=VALUE (e.g. resign_moves=4)")
+        table[key] = _word_value(value)
+    return table
+
+
+def _word_value(value: str) -> Any:
+    """A word's value as the config would hold it: true/false, a whole number, a decimal (read
+    by engine.numbers: ASCII, bounded), else the text itself."""
+    from hexarena.engine.errors import RulesError
+    from hexarena.engine.numbers import integer, signed_decimal
+    if value in ("true", "false"):
+        return value == "true"
+    for read in (integer, signed_decimal):
+        try:
+            return read(value, "value")
+        except RulesError:
+            continue
+    return value
 
 
 def _split_name(text: str) -> tuple[str | None, str]:

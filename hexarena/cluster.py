@@ -224,7 +224,7 @@ class Cluster:
                     delivered.add(game.id)
                     logs = {rel: data for rel, data in played.files.items() if rel.startswith("logs/")}
                     await trio.to_thread.run_sync(_write_files, out, logs)
-                    record, why = await trio.to_thread.run_sync(verified, played.record, game)
+                    record, why = await trio.to_thread.run_sync(verified, played.record, game, config.adjudication)
                     if record is None or why is not None:
                         warn(f"{game.id}: the record from {played.host or 'a worker'} is refused: {why}")
                         return _void(game, f"refused: the record from {played.host or 'a worker'} "

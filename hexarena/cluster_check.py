@@ -9,7 +9,9 @@ identity, colours, result, winner and termination follow, as the referee
 checked for consistency only: a forfeit's cause (a timeout, a crash, the
 illegal answer itself) is not in the record, so the check confirms that the
 player at fault could be at fault at that point, and that the result is
-that player's loss. A void record is accepted (it does not count and is
+that player's loss. An adjudicated record is judged again from its own
+analysis under the config's `[adjudication]` (referee/game/adjudication.py):
+the verdict must fall at its last ply, not before, and be the record's. A void record is accepted (it does not count and is
 replayed on resume). :func:`with_sgf` writes the SGF file of a checked record.
 """
 from __future__ import annotations
@@ -21,6 +23,7 @@ from hexarena.engine import registry
 from hexarena.engine.actions import Resign, holders_after
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import RulesError
+from hexarena.referee.game.adjudication import Adjudication, Verdict, first_verdict
 from hexarena.referee.game.clock import sgf_time
 from hexarena.referee.tournament.config import TournamentConfig
 from hexarena.referee.tournament.schedule import ScheduledGame
@@ -39,10 +42,11 @@ class _Refused(Exception):
     pass
 
 
-def refusal(record: GameRecord, game: ScheduledGame) -> str | None:
-    """None when `record` follows from the rules for the scheduled `game`; else the reason it does not."""
+def refusal(record: GameRecord, game: ScheduledGame, adjudication: Adjudication | None = None) -> str | None:
+    """None when `record` follows from the rules (and the tournament's `adjudication`) for the
+    scheduled `game`; else the reason it does not."""
     try:
-        _check(record, game)
+        _check(record, game, adjudication)
     except _Refused as exc:
         return str(exc)
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:     # fields of the wrong type
@@ -50,13 +54,14 @@ def refusal(record: GameRecord, game: ScheduledGame) -> str | None:
     return None
 
 
-def verified(data: dict, game: ScheduledGame) -> tuple[GameRecord | None, str | None]:
+def verified(data: dict, game: ScheduledGame,
+             adjudication: Adjudication | None = None) -> tuple[GameRecord | None, str | None]:
     """The record a worker sent for `game` and None; or (None or the record, why the rules refuse it)."""
     try:
         record = GameRecord.from_dict(data)
     except (ValueError, TypeError) as exc:
         return None, f"unreadable: {exc}"[:300]
-    return record, refusal(record, game)
+    return record, refusal(record, game, adjudication)
 
 
 def with_sgf(record: GameRecord, config: TournamentConfig, out: Path) -> GameRecord:
@@ -70,7 +75,7 @@ def with_sgf(record: GameRecord, config: TournamentConfig, out: Path) -> GameRec
     return replace(record, sgf=sgf)
 
 
-def _check(record: GameRecord, game: ScheduledGame) -> None:
+def _check(record: GameRecord, game: ScheduledGame, adjudication: Adjudication | None) -> None:
     info = registry.get(game.game)
     variant = info.variant(game.size, tuple(game.variant.split()))
     expected = dict(id=game.id, game=info.id, size=variant.size, variant=info.describe(variant).partition(" ")[2],
@@ -93,6 +98,7 @@ def _check(record: GameRecord, game: ScheduledGame) -> None:
     cap = game.ply_cap if game.ply_cap is not None else info.ply_cap(variant.size)
     holder: Holders = {Colour.BLACK: game.first, Colour.WHITE: game.second}
     before_last = holder
+    movers: list[int] = []                      # the seat of each action's mover
     for ply, token in enumerate(actions, 1):
         if state.outcome() is not None or ply > cap:
             raise _Refused(f"action {ply} ({token}) comes after the end of the game")
@@ -107,6 +113,7 @@ def _check(record: GameRecord, game: ScheduledGame) -> None:
             after = state.play(action)
         except RulesError as exc:
             raise _Refused(f"action {ply} ({token}) is not legal: {exc}") from None
+        movers.append(0 if holder[state.to_move] == game.first else 1)
         before_last, holder = holder, holders_after(holder, action)
         state = after
 
@@ -125,8 +132,32 @@ def _check(record: GameRecord, game: ScheduledGame) -> None:
         if over is not None or capped:
             raise _Refused("a resignation after the end of the game")
         _same(record, _verdict(holder, Outcome(state.to_move.other, Termination.RESIGN), None))
+    elif ending is Ending.ADJUDICATED:
+        if over is not None or capped:
+            raise _Refused("an adjudication after the end of the game")
+        verdict = _judged(record, movers, opening, adjudication)
+        if verdict.as_dict() != record.adjudication:
+            raise _Refused(f"adjudication is {record.adjudication!r} where the winrates give {verdict.as_dict()!r}")
+        seats = {colour: 0 if name == game.first else 1 for colour, name in holder.items()}
+        _same(record, _verdict(holder, verdict.outcome(seats), None))
     else:
         _check_forfeit(record, state.to_move if over is None and not capped else None, holder, before_last)
+
+
+def _judged(record: GameRecord, movers: list[int], opening: int, rules: Adjudication | None) -> Verdict:
+    """The adjudication the record's own analysis gives at its last ply (referee/game/adjudication.py);
+    _Refused when there is none then, or one came earlier."""
+    if rules is None:
+        raise _Refused("adjudicated in a tournament without [adjudication]")
+    analysis = record.analysis or [None] * len(movers)
+    if len(analysis) != len(movers):
+        raise _Refused("its analysis does not have one entry per action")
+    verdict = first_verdict(rules, movers, analysis, opening)
+    if verdict is None:
+        raise _Refused("the winrates do not decide the game")
+    if verdict.ply != len(movers):
+        raise _Refused(f"the winrates decide the game at ply {verdict.ply}, before its end at ply {len(movers)}")
+    return verdict
 
 
 def _check_forfeit(record: GameRecord, to_move: Colour | None, holder: Holders, before_last: Holders) -> None:

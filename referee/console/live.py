@@ -27,7 +27,7 @@ from typing import TextIO
 from hexarena.results.rating.load import games_frame
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.printable import printable_lines
-from hexarena.results.rating.report import build_reports
+from hexarena.results.rating.report import adjudicated_text, build_reports
 
 from ..tournament.schedule import ScheduledGame
 
@@ -42,10 +42,11 @@ def result_line(r: GameRecord) -> str:
     tail = f"{r.plies} plies, {r.seconds:.1f} s"
     if r.faulty and r.winner is not None:
         tail = f"{r.faulty} forfeits: {r.reason}; {tail}"
+    ending = f"{r.termination} ({r.adjudicated_by})" if r.adjudicated_by else r.termination
     if r.winner is None:
-        return f"{r.id}  {black} and {white} drew: {r.termination}, {tail}"
+        return f"{r.id}  {black} and {white} drew: {ending}, {tail}"
     winner, loser = (black, white) if r.winner == r.black else (white, black)
-    return f"{r.id}  {winner} beat {loser}: {r.termination}, {tail}"
+    return f"{r.id}  {winner} beat {loser}: {ending}, {tail}"
 
 
 def void_kind(record: GameRecord) -> str:
@@ -82,6 +83,7 @@ class Progress:
         self.flights: dict[str, Flight] = {}
         self.forfeits: Counter[tuple[str, str]] = Counter()    # (engine, termination)
         self.voids: Counter[str] = Counter()                    # void_kind(record)
+        self.adjudicated: Counter[str] = Counter()              # GameRecord.adjudicated_by
         self.elo: dict[str, tuple[float, float]] = {}
         self._fitted_at = -1
 
@@ -115,6 +117,8 @@ class Progress:
     def _count(self, r: GameRecord) -> None:
         if r.forfeit is not None and r.faulty is not None:
             self.forfeits[(r.faulty, r.forfeit.value)] += 1
+        if r.adjudicated_by is not None:
+            self.adjudicated[r.adjudicated_by] += 1
 
     def refit(self) -> None:
         self._fitted_at = len(self.records)
@@ -163,6 +167,8 @@ class Progress:
                 f" ({s.elo:+.0f}±{s.pm95:.0f})" if s.elo is not None else "") for s in rows)
         if self.forfeits:
             text += "; forfeits: " + ", ".join(f"{e} {t} {n}" for (e, t), n in sorted(self.forfeits.items()))
+        if self.adjudicated:
+            text += "; adjudicated: " + adjudicated_text(self.adjudicated)
         if self.voids:
             text += "; void: " + ", ".join(f"{k} {n}" for k, n in sorted(self.voids.items()))
         return text

@@ -2,7 +2,7 @@
 
 Finished games print above the panel, one line each (live.result_line);
 the panel shows progress, the games in flight, standings (score, and Elo ±
-refitted every few games), forfeits and voids by kind. When the run ends,
+refitted every few games), forfeits, adjudications and voids by kind. When the run ends,
 the panel is drawn one last time and left on the screen.
 """
 from __future__ import annotations
@@ -16,6 +16,8 @@ from rich.text import Text
 
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.printable import printable
+
+from hexarena.results.rating.report import adjudicated_text
 
 from .live import ELO_EVERY, PlainView, Progress, View, clock_text, result_line
 
@@ -67,6 +69,8 @@ class PanelView(View):
         extra = []
         if p.forfeits:
             extra.append("forfeits: " + ", ".join(f"{e} {t} {n}" for (e, t), n in sorted(p.forfeits.items())))
+        if p.adjudicated:
+            extra.append("adjudicated: " + adjudicated_text(p.adjudicated))
         if p.voids:
             extra.append("void: " + ", ".join(f"{k} {n}" for k, n in sorted(p.voids.items())))
         parts += [Text(printable(line)) for line in extra]

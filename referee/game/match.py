@@ -53,6 +53,7 @@ from hexarena.results.record.game import Ending, Forfeit, GameRecord, VoidCause
 
 from ..engines.groups import sole
 from ..engines.process import EngineChannel, EngineStartFailed
+from .adjudication import Adjudication, Judge
 from .analysis import read_info
 from .clock import Charge, Clock, Limits
 from .faults import ForfeitGame as _Forfeit, Moves as _Moves, SeatFault as _SeatFault
@@ -92,7 +93,8 @@ class Seat:
 @dataclass(frozen=True)
 class Setup:
     """What is played: game id, board side, variant tokens, komi (None: not sent), ply cap,
-    and the opening (tokens played with `play` from the initial position before any genmove)."""
+    the opening (tokens played with `play` from the initial position before any genmove), and
+    the adjudication on the engines' winrates (None: none; referee/game/adjudication.py)."""
 
     game: str
     size: int
@@ -100,15 +102,18 @@ class Setup:
     komi: int | None = None
     ply_cap: int | None = None       # None: the game's default for this size
     opening: tuple[str, ...] = ()
+    adjudication: Adjudication | None = None
 
 
 @dataclass(frozen=True)
 class _Played:
-    """What the turn loop returns: the game ended by the rules, the ply cap or a resignation."""
+    """What the turn loop returns: the game ended by the rules, the ply cap, a resignation or
+    an adjudication (with its journal form)."""
 
     outcome: Outcome
     reason: str
     moves: _Moves
+    adjudication: dict | None = None
 
 
 async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tuple[Limits, Limits],
@@ -166,7 +171,8 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
         return GameRecord.voided(**identity, cause=VoidCause.REFEREE, reason=f"referee error: {exc!r}",
                                  pair=pair, komi=setup.komi, started=started,
                                  seconds=round(time.monotonic() - t0, 3), actions=[], think=[], colours="", left=[])
-    return _record(identity, played.outcome, played.reason, played.moves, None, pair, setup.komi, started, t0)
+    return _record(identity, played.outcome, played.reason, played.moves, None, pair, setup.komi, started, t0,
+                   played.adjudication)
 
 
 def _settle(seats: tuple[Seat, Seat], at_fault: int | None, everyone: bool = False) -> None:
@@ -178,8 +184,10 @@ def _settle(seats: tuple[Seat, Seat], at_fault: int | None, everyone: bool = Fal
 
 
 def _record(identity: dict[str, Any], outcome: Outcome, reason: str, moves: _Moves, faulty: str | None,
-            pair: int | None, komi: int | None, started: str, t0: float) -> GameRecord:
-    """The record of a game that ended in play: by the rules, the ply cap, a resignation or a forfeit."""
+            pair: int | None, komi: int | None, started: str, t0: float,
+            adjudication: dict | None = None) -> GameRecord:
+    """The record of a game that ended in play: by the rules, the ply cap, a resignation, an adjudication
+    or a forfeit."""
     names = (identity["first"], identity["second"])
     holder = {colour: names[seat] for colour, seat in moves.holder.items()}
     forfeit = Forfeit(outcome.termination.value) if faulty is not None else None
@@ -193,7 +201,7 @@ def _record(identity: dict[str, Any], outcome: Outcome, reason: str, moves: _Mov
         colours="".join(colour.letter for colour, _ in moves.actions),
         left=[None if t is None else t[1] for t in moves.times],
         analysis=moves.analysis if any(a is not None for a in moves.analysis) else None,
-        identities=moves.identities)
+        identities=moves.identities, adjudication=adjudication)
 
 
 @dataclass(frozen=True)
@@ -223,7 +231,8 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         on_ply = _timed(on_ply, channels, overhead)
     try:
         state = await _opening(channels, setup, state, limits, moves)
-        return await _turn_loop(channels, state, cap, clock, limits, asks, moves, on_ply)
+        judge = Judge(setup.adjudication) if setup.adjudication is not None else None
+        return await _turn_loop(channels, state, cap, clock, limits, asks, moves, on_ply, judge)
     except _Forfeit as f:
         f.moves = moves
         raise
@@ -247,13 +256,16 @@ def _timed(on_ply: Callable[[int], None], channels: list[EngineChannel],
 
 async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, clock: Clock,
                      limits: tuple[Limits, Limits], asks: _Asks, moves: _Moves,
-                     on_ply: Callable[[int], None]) -> _Played:
+                     on_ply: Callable[[int], None], judge: Judge | None) -> _Played:
     while True:
         outcome = state.outcome()
         if outcome is not None:
             return _Played(outcome, "ended by the rules", moves)
         if len(moves.actions) >= cap:
             return _Played(state.adjudicate(), f"ply cap {cap}", moves)
+        if judge is not None and (verdict := judge.verdict(len(moves.actions))) is not None:
+            return _Played(verdict.outcome(moves.holder), verdict.reason((channels[0].name, channels[1].name),
+                                                                       judge.rules), moves, verdict.as_dict())
         colour = state.to_move
         seat = moves.holder[colour]
         mover, other = channels[seat], channels[1 - seat]
@@ -278,6 +290,8 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
         moves.actions.append((colour, canonical))
         moves.times.append((round(charge.elapsed, 3), None if charge.left is None else round(charge.left, 3)))
         moves.analysis.append(kept)
+        if judge is not None:
+            judge.saw(seat, kept)
         on_ply(len(moves.actions))
         try:
             await other.command("play", colour.word, canonical,

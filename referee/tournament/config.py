@@ -18,10 +18,12 @@ from hexarena.engine.errors import UnknownGame, UnknownVariant
 from hexarena.results.record.files import FileLimitError, read_text
 
 from ..engines.capped_log import DEFAULT_LOG_CAP
+from ..game.adjudication import Adjudication
 from ..game.clock import Limits
 from .config_check import ConfigError, KeyReader, key_lines
 from .config_edges import check_engine
-from .config_sections import (RESOURCE_KEYS, SprtConfig, affinity_value, limits_table, read_affinity,
+from .config_sections import (RESOURCE_KEYS, SprtConfig, adjudication_table, affinity_value, limits_table,
+                              read_adjudication, read_affinity,
                               read_log_cap, read_resources, read_setup_commands,
                               resources_table, sprt_config, sprt_table, time_limits)
 from ..engines.spawn import ResourceLimits
@@ -85,6 +87,7 @@ class TournamentConfig:
     sprt: SprtConfig | None = None
     log_cap: int = DEFAULT_LOG_CAP      # bytes of stderr log kept per engine per game
     affinity: bool | tuple[int, ...] = False    # pinned cores: every usable CPU (True), these CPUs, or none
+    adjudication: Adjudication | None = None     # [adjudication]; None: games are played out
 
     def engine(self, name: str) -> EngineSpec:
         return next(e for e in self.engines if e.name == name)
@@ -132,7 +135,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
     """
     ctx = KeyReader(source, lines or {}, base)
     ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games", "sprt", "logs",
-                        "affinity"})
+                        "affinity", "adjudication"})
     engines = _engines(ctx, data.get("engines"), data.get("time", {}))
     names = [e.name for e in engines]
     pairing = ctx.choice(data.get("pairing", "round-robin"), "pairing", PAIRINGS)
@@ -160,6 +163,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
         sprt=sprt_config(ctx, data["sprt"], names) if "sprt" in data else None,
         log_cap=read_log_cap(ctx, data.get("logs", {})),
         affinity=read_affinity(ctx, data.get("affinity", False)),
+        adjudication=read_adjudication(ctx, data["adjudication"]) if "adjudication" in data else None,
     ))
 
 
@@ -221,6 +225,8 @@ def to_dict(config: TournamentConfig) -> dict:
         out["logs"] = {"cap_kb": config.log_cap // 1024}
     if config.affinity:
         out["affinity"] = affinity_value(config.affinity)
+    if config.adjudication is not None:
+        out["adjudication"] = adjudication_table(config.adjudication)
     return out
 
 

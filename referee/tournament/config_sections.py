@@ -1,5 +1,5 @@
 """The tables of a tournament config beside the engines and games: `[time]` (also an engine's
-`[engines.X.time]`, time odds), `[sprt]`, `[logs]`, and an engine's resource limits. Each table has
+`[engines.X.time]`, time odds), `[sprt]`, `[logs]`, `[adjudication]`, and an engine's resource limits. Each table has
 its reader (the context `ctx` names file, key and line in errors) and its writer (the inverse,
 defaults filled in) for the copy a tournament keeps in its folder. See referee/config.py.
 """
@@ -13,6 +13,7 @@ from hexarena.results.sprt import MODELS as SPRT_MODELS
 from hexarena.results.sprt import SprtSettings
 
 from ..engines.capped_log import DEFAULT_LOG_CAP
+from ..game.adjudication import KEYS as ADJUDICATION_KEYS, MAX_MOVES, Adjudication
 from ..game.clock import Limits
 from .affinity import AffinityError, format_cpus, parse_cpus
 from .config_check import KeyReader
@@ -200,3 +201,37 @@ def sprt_table(sprt: SprtConfig) -> dict:
     out = {"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta, "model": s.model,
            "engine": sprt.engine}
     return out | ({"max_games": s.max_games} if s.max_games is not None else {})
+
+
+def read_adjudication(ctx: KeyReader, table: object) -> Adjudication:
+    """An `[adjudication]` table (referee/game/adjudication.py), defaults filled in; ConfigError naming the key."""
+    if not isinstance(table, dict):
+        raise ctx.error("adjudication", "expected an [adjudication] table")
+    ctx.only(table, "adjudication", set(ADJUDICATION_KEYS))
+    values: dict = {}
+    for key in ("resign_winrate", "draw_margin"):
+        if key in table:
+            value = _real(table[key])
+            if value is None:
+                raise ctx.error(f"adjudication.{key}", f"expected a number, got {table[key]!r}")
+            values[key] = value
+    for key in ("resign_moves", "draw_moves"):
+        if key in table:
+            values[key] = ctx.integer(table[key], f"adjudication.{key}", 0, MAX_MOVES)
+    if "draw_after" in table:
+        values["draw_after"] = ctx.integer(table["draw_after"], "adjudication.draw_after", 0, 10_000_000)
+    if "two_sided" in table:
+        if not isinstance(table["two_sided"], bool):
+            raise ctx.error("adjudication.two_sided", f"expected true or false, got {table['two_sided']!r}")
+        values["two_sided"] = table["two_sided"]
+    try:
+        return Adjudication(**values)
+    except ValueError as exc:
+        key, _, message = str(exc).partition(": ")
+        where = f"adjudication.{key}" if key in ADJUDICATION_KEYS else "adjudication"
+        raise ctx.error(where, message if key in ADJUDICATION_KEYS else str(exc)) from None
+
+
+def adjudication_table(adjudication: Adjudication) -> dict:
+    """read_adjudication's inverse, every key given."""
+    return {key: getattr(adjudication, key) for key in ADJUDICATION_KEYS}

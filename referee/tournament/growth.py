@@ -8,8 +8,8 @@ keeps its earlier configs, oldest first, in ``history.json`` (absent until
 the first growth), and the schedule is :func:`schedule.grown_schedule` of
 all of them, so the games of the earlier configs keep their ids.
 
-Any other change (seed, time, pairing, an engine's command, a removed
-value, a changed opening) is refused, naming the first difference; turning
+Any other change (seed, time, pairing, adjudication, an engine's command, a
+removed value, a changed opening) is refused, naming the first difference; turning
 an engine's transcript (`log_protocol`) on or off, or pinned cores
 (`affinity`), is not a change.
 """
@@ -49,7 +49,7 @@ def record_growth(out: Path, previous: dict, write) -> None:
 
 def growth_problem(old: dict, new: dict) -> str | None:
     """Why `new` (a to_dict table) does not only add to `old`, or None when it does."""
-    for key in ("seed", "pairing", "time"):
+    for key in ("seed", "pairing", "time", "adjudication"):
         if old.get(key) != new.get(key):
             return f"{key}: saved {old.get(key)!r}, now {new.get(key)!r}"
     if new["games_per_pair"] < old["games_per_pair"]:

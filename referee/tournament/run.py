@@ -305,7 +305,8 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
         else:
             seats.append(Seat(name, partial(engines, spec, seed, out / logs[name]), seed=takes_seed,
                               analysis=spec.analysis, commands=spec.commands))
-    setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening)
+    setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening,
+                  config.adjudication)
     limits = (config.limits_of(game.first), config.limits_of(game.second))
     record = await play_game(setup, (seats[0], seats[1]), limits, on_ply, game_id=game.id, pair=game.pair,
                              overhead=overhead)

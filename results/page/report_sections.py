@@ -18,7 +18,7 @@ from hexarena.results.record.game import FORFEIT_KINDS
 from hexarena.results.sprt_tracker import SPRT_FILE
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.identity import identity_rows
-from hexarena.results.rating.report import GroupReport, build_reports
+from hexarena.results.rating.report import GroupReport, adjudicated_kinds, build_reports
 from hexarena.results.rating.tables import head_to_head, rank_order
 
 #: The hook of the SPRT section: a run that had a sequential test leaves its
@@ -105,7 +105,8 @@ def heat_map(report: GroupReport) -> dict:
 
 
 def terminations(records: Sequence[GameRecord]) -> dict:
-    """Per engine: games ended by each termination (either side), and its own forfeits and voids."""
+    """Per engine: games ended by each termination (either side), and its own forfeits and voids;
+    `adjudicated`: (kind, games) of the adjudicated games by how they were decided."""
     kinds = sorted({r.termination for r in records if not r.void})
     forfeit_kinds = sorted(FORFEIT_KINDS)
     engines = sorted({name for r in records for name in (r.first, r.second)})
@@ -118,7 +119,8 @@ def terminations(records: Sequence[GameRecord]) -> dict:
                      "forfeits": [forfeits.get(k, 0) for k in forfeit_kinds],
                      "voids": sum(1 for r in own if r.void and r.faulty == engine),
                      "void_games": sum(1 for r in own if r.void)})
-    return {"kinds": kinds, "forfeit_kinds": forfeit_kinds, "rows": rows}
+    adjudicated = sorted(adjudicated_kinds(records).items())
+    return {"kinds": kinds, "forfeit_kinds": forfeit_kinds, "rows": rows, "adjudicated": adjudicated}
 
 
 def identities(records: Sequence[GameRecord]) -> list[dict]:

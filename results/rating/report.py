@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -108,9 +109,28 @@ def summary_table(records: list[GameRecord]) -> str:
     if frame.empty:
         return "no rated games (void games are not rated)"
     report = build_reports(frame, by=())[0]
+    adjudicated = adjudicated_line(records)
     return "\n".join([f"ratings over {report.games} games (Bradley-Terry, Elo scale, mean 0)",
                       format_ratings(report.ratings), "", "first-player advantage per pool",
-                      format_advantage(report.advantage), *_notes(report)])
+                      format_advantage(report.advantage), *_notes(report),
+                      *(["", adjudicated] if adjudicated else [])])
+
+
+def adjudicated_kinds(records: Iterable[GameRecord]) -> Counter[str]:
+    """Adjudicated games by how they were decided (:attr:`GameRecord.adjudicated_by`)."""
+    return Counter(r.adjudicated_by for r in records if r.adjudicated_by is not None)
+
+
+def adjudicated_text(kinds: Mapping[str, int]) -> str:
+    """`resign 3, draw 1`: counts of adjudicated games by kind, in the kinds' order."""
+    return ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items()))
+
+
+def adjudicated_line(records: Sequence[GameRecord]) -> str | None:
+    """`adjudicated: 4 of 40 games (resign 3, draw 1)`, or None when no game was adjudicated."""
+    kinds = adjudicated_kinds(records)
+    played = sum(1 for r in records if not r.void)
+    return f"adjudicated: {sum(kinds.values())} of {played} games ({adjudicated_text(kinds)})" if kinds else None
 
 
 def render_text(reports: Iterable[GroupReport], warnings: Sequence[str] = (), crosstables: bool = True) -> str:
@@ -227,5 +247,6 @@ def _records(frame: pd.DataFrame) -> list[dict]:
     return json.loads(frame.to_json(orient="records", double_precision=15))
 
 
-__all__ = ["GroupReport", "build_reports", "summary_table", "render_text", "render_csv", "render_json",
+__all__ = ["GroupReport", "build_reports", "summary_table", "adjudicated_line", "adjudicated_kinds",
+           "adjudicated_text", "render_text", "render_csv", "render_json",
            "write_out", "format_ratings", "format_advantage", "format_crosstable"]

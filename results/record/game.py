@@ -5,7 +5,7 @@ journal's words, so a record read back compares equal to the words:
 
 * :class:`Ending` (`termination`): how the game ended: a rule of the game
   (`no-moves`, `eliminated`, `agreement`), the referee's ply cap (`ply-cap`),
-  a resignation, a forfeit (`time`, `illegal`, `malformed`, `crash`), or `void`.
+  the referee's adjudication on the engines' winrates (`adjudicated`), a resignation, a forfeit (`time`, `illegal`, `malformed`, `crash`), or `void`.
 * :class:`Forfeit` (`forfeit`): the kind of a forfeit, set on the loser's
   fault; tables count `malformed` answers as `illegal` (:attr:`Forfeit.kind`).
 * :class:`VoidCause` (`void_cause`): why a game does not count (it is
@@ -28,6 +28,7 @@ class Ending(StrEnum):
     ELIMINATED = "eliminated"      # a colour has no stones left (Anda)
     AGREEMENT = "agreement"        # an accepted proposal, scored (Anda-prison)
     PLY_CAP = "ply-cap"            # the referee's cap, adjudicated
+    ADJUDICATED = "adjudicated"    # the engines' winrates decided it ([adjudication], docs/tournament.md)
     RESIGN = "resign"
     TIME = "time"                  # forfeits: an engine past its deadline
     ILLEGAL = "illegal"            # an action the rules forbid
@@ -110,6 +111,10 @@ class GameRecord:
     # given; None for an action whose engine was not asked (and for the record when none was)
     analysis: list[list[dict] | None] | None = None
     identities: list[list[str | None]] | None = None   # [name, version] by seat as answered (None: refused)
+    # how an adjudicated game was decided (None for any other): {"rule": "resign" or "draw", "by": "both",
+    # "claim" or "concession", "ply": the ply it was decided at, "winrates": [seat 1's, seat 2's]: each
+    # engine's winrates on its last moves, oldest first, null for a move without one}
+    adjudication: dict | None = None
 
     def __post_init__(self) -> None:
         """The closed vocabularies as enums, also when built from their words."""
@@ -122,6 +127,15 @@ class GameRecord:
     @property
     def void(self) -> bool:
         return self.termination is Ending.VOID
+
+    @property
+    def adjudicated_by(self) -> str | None:
+        """How an adjudicated game was decided, for counts: `resign` (both engines agreed), `resign-claim`,
+        `resign-concession` (one engine's word), `draw`; None for a game not adjudicated."""
+        if self.adjudication is None:
+            return None
+        rule, by = self.adjudication["rule"], self.adjudication["by"]
+        return rule if by == "both" else f"{rule}-{by}"
 
     @property
     def loser(self) -> str | None:
@@ -183,6 +197,7 @@ class GameRecord:
         if data.get("schema", 1) == 1 and words["forfeit"] is None:
             words["forfeit"] = _schema1_forfeit(words)
         _check_analysis(data.get("analysis"))
+        _check_adjudication(data.get("adjudication"))
         identities = data.get("identities")
         if identities is not None and not (
                 isinstance(identities, list) and len(identities) == 2
@@ -211,6 +226,33 @@ def _check_analysis(value: object) -> None:
         if not isinstance(lines, list) or not all(isinstance(d, dict) and isinstance(d.get("line"), str)
                                                   for d in lines):
             raise ValueError(f"field 'analysis': action {i + 1} must be null or a list of objects with a 'line'")
+
+
+#: The words of an `adjudication` field: its rules and who decided.
+ADJUDICATION_RULES = ("resign", "draw")
+ADJUDICATION_BY = ("both", "claim", "concession")
+
+
+def _check_adjudication(value: object) -> None:
+    """`adjudication`: null, or {rule, by, ply, winrates: two lists of numbers in 0..1 or nulls}."""
+    if value is None:
+        return
+    if not isinstance(value, dict) or set(value) != {"rule", "by", "ply", "winrates"}:
+        raise ValueError("field 'adjudication' must be null or an object with rule, by, ply and winrates")
+    if value["rule"] not in ADJUDICATION_RULES or value["by"] not in ADJUDICATION_BY:
+        raise ValueError(f"field 'adjudication': rule {value['rule']!r} by {value['by']!r} is not one of "
+                         f"{', '.join(ADJUDICATION_RULES)} by {', '.join(ADJUDICATION_BY)}")
+    if not _is_int(value["ply"]) or value["ply"] < 0:
+        raise ValueError("field 'adjudication': ply must be an integer >= 0")
+    winrates = value["winrates"]
+    if not (isinstance(winrates, list) and len(winrates) == 2 and all(
+            isinstance(side, list) and all(w is None or (_is_number(w) and 0 <= w <= 1) for w in side)
+            for side in winrates)):
+        raise ValueError("field 'adjudication': winrates must be two lists of numbers in 0..1 or nulls")
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _is_int(value: object) -> bool:

@@ -8,6 +8,8 @@ argument, comma-separated):
 * `v12`: lists `hgp_version` and `genmove_analyze`; `kgs`: lists `kgs-time_settings`;
 * `info`: answers `genmove_analyze` with good and bad info lines (:data:`INFO_LINES`);
 * `flood`: answers it with 11 good info lines;
+* `wr=A/B/...`: answers it with `info winrate A pv ACTION` on its first move, B on its second, ...,
+  the last value on every later move; `-` for a move whose info line has no winrate;
 * `slow`: takes 0.15 s a move;
 * `anon`: refuses `name` and `version`;
 * `refuse-setup`: refuses any command it does not know (`frobnicate ...`);
@@ -35,6 +37,8 @@ if "cpus" in flags:
     with open("/proc/self/status") as status:
         allowed = [ln.split(":")[1].strip() for ln in status if ln.startswith("Cpus_allowed_list:")]
     print("cpus:", allowed[0], file=sys.stderr, flush=True)
+script = next((f[3:].split("/") for f in flags if f.startswith("wr=")), None)
+own = 0
 
 def answer(cid, ok, text=""):
     out.write(("=" if ok else "?") + cid + (" " + text if text else "") + "\n\n")
@@ -89,6 +93,10 @@ for line in sys.stdin:
                       "info pv zz99 " + token,
                       "info score -1.5 nodes 77",
                       "winrate 0.5"]
+        if name == "genmove_analyze" and script:
+            value = script[min(own, len(script) - 1)]
+            lines.append("info visits 1" if value == "-" else "info winrate " + value + " pv " + token)
+            own += 1
         if name == "genmove_analyze" and "flood" in flags:
             lines += ["info visits %d" % i for i in range(11)]
         state = state.play(action)
