@@ -89,7 +89,8 @@ def remember(folder: Path, record: GameRecord, text: str, states: list[GameState
         st = (folder / relative).stat()
     except OSError:
         return
-    seconds = [None if t is None else float(f"{t:g}") for t in record.think]    # as the SGF's XT[] reads
+    think = record.think or [None] * len(record.actions)
+    seconds = [None if t is None else float(f"{t:g}") for t in think]      # as the SGF's XT[] reads
     replay = Replay(parse_sgf(text)[0], states, list(record.actions), actions, seconds)
     _append(folder / CACHE_NAME, [_line((relative, st.st_size, st.st_mtime_ns), game_data(replay))])
 
