@@ -14,12 +14,23 @@ then times:
 * from the cache file  a later `hexarena report` of the same folder
 * refresh       a second report with the same ReplayCache (what a running
                 tournament pays per refresh)
+* after a tournament  `python -m hexarena report DIR` run as a user runs it
+                (a new process: interpreter, imports, page), cold (no page,
+                and no cache but the entries the referee wrote at each
+                game's end: the folder is built again with them, written as
+                the referee writes them, from the states it played);
+                beside it the referee's cost of writing those entries, per
+                game, and `hexarena report --rebuild` (every record replayed
+                in worker processes, the entries written anew)
 
-and prints the page's size. Goal: report under ~2 s for 1,000 games.
+and prints the page's size. Goals: a report from the cache under ~2 s for
+1,000 games; after a tournament under 0.5 s wall.
 """
 from __future__ import annotations
 
 import os
+import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -72,6 +83,32 @@ def main() -> None:
                       "wall ratio": f"{t / replay_only:.2f}"} for step, t, c in rows]))
         print("(CPU s: this process only; on a busy machine wall time exceeds it)")
         print(f"report.html: {size / 1024:.0f} KiB ({size / count:.0f} bytes per game)")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        entries = build_folder(folder, games, remember=True)
+        cli = [sys.executable, "-m", "hexarena", "report", str(folder)]
+        after, after_cpu = _timed(cli)
+        rebuild, rebuild_cpu = _timed(cli + ["--rebuild"])
+        print(table([
+            {"step": "after a tournament: `hexarena report` (a new process)", "wall s": f"{after:.2f}",
+             "CPU s": f"{after_cpu:.2f}", "wall ratio": f"{after / replay_only:.2f}"},
+            {"step": "`hexarena report --rebuild` (a new process)", "wall s": f"{rebuild:.2f}",
+             "CPU s": f"{rebuild_cpu:.2f}", "wall ratio": f"{rebuild / replay_only:.2f}"},
+            {"step": "the referee: an entry written at a game's end, per game", "wall s": f"{entries / games:.4f}",
+             "CPU s": "", "wall ratio": ""}]))
+        print(f"(wall ratio: to `replay only` above; CPU s: the command's process and its children; "
+              f"load {os.getloadavg()[0]:.1f})")
+
+
+def _timed(argv: list[str]) -> tuple[float, float]:
+    """Seconds of wall time and of CPU (the process and its children) of the command `argv`,
+    which must succeed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 if __name__ == "__main__":

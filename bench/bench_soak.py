@@ -1,7 +1,7 @@
 """Soak: many fast games through a real tournament run, its throughput and the referee's latency.
 
-    python -m bench.bench_soak [--games N] [-j J] [--restart game|fault|both]
-                               (default 2,000 games, J = cores, both modes)
+    python -m bench.bench_soak [--games N] [-j J] [--restart game|fault|both] [--spin US[,US...]]
+                               (default 2,000 games, J = cores, both modes, the channel's spin)
 
 Plays N games of Spelde n=6 between two `python -m hexarena.players random`
 engines (the built-in random player: it answers `genmove` at once, so it is
@@ -23,6 +23,15 @@ Figures:
 * raw pipe round trip    p50 and p99 of an echo round trip through a pipe to
                          a child process (blocking os.write/os.read), measured
                          in the same run just before the soak: the floor.
+* referee CPU/action     the referee process's own CPU (its threads, not its
+                         children: the engines) over the run, per action; beside
+                         it the raw pipe floor's CPU per round trip (this
+                         process's side of the echo above). An action costs the
+                         referee two commands (`genmove` to the mover, `play`
+                         to the other engine) and, with a clock, a `time_left`.
+* --spin                 the seconds the channel's fast path polls for an answer
+                         (referee/engines/eager.py, SPIN), in microseconds; with
+                         several values the soak runs once per value, in turn.
 Ratios are to bench.common.baseline_us() measured in the same run.
 """
 from __future__ import annotations
@@ -41,6 +50,7 @@ import trio
 from bench.bench_controller import ECHO
 from bench.common import baseline_us, table
 from hexarena.engine.core import Termination
+from hexarena.referee.engines import eager
 from hexarena.referee.tournament import config as config_mod
 from hexarena.referee.tournament.run import run
 
@@ -57,13 +67,15 @@ def soak_config(games: int, restart: str = "fault") -> config_mod.TournamentConf
     })
 
 
-def pipe_trips(n: int) -> list[float]:
-    """Seconds of each of `n` echo round trips through a pipe (blocking os.write/os.read)."""
+def pipe_trips(n: int) -> tuple[list[float], float]:
+    """Seconds of each of `n` echo round trips through a pipe (blocking os.write/os.read), and this
+    process's CPU seconds per round trip."""
     proc = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             bufsize=0)
     assert proc.stdin is not None and proc.stdout is not None
     fin, fout = proc.stdin.fileno(), proc.stdout.fileno()
     out = []
+    c0 = time.process_time()
     try:
         for _ in range(n):
             t0 = time.perf_counter()
@@ -73,18 +85,20 @@ def pipe_trips(n: int) -> list[float]:
                 data += os.read(fout, 65536)
             out.append(time.perf_counter() - t0)
     finally:
+        cpu = (time.process_time() - c0) / n
         proc.stdin.close()
         proc.wait()
-    return out
+    return out, cpu
 
 
 def soak(games: int, jobs: int, out: Path, restart: str = "fault") -> dict:
     """Play the soak tournament in `out`; its records, wall seconds and per-action overheads."""
     overheads: list[float] = []
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     records = trio.run(lambda: run(soak_config(games, restart), out, concurrency=jobs, overhead=overheads.append))
-    wall = time.perf_counter() - t0
-    return {"records": records, "wall": wall, "overheads": overheads, "restart": restart}
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"records": records, "wall": wall, "cpu": cpu, "overheads": overheads, "restart": restart,
+            "spin": eager.SPIN}
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -93,8 +107,9 @@ def percentile(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, round(q * len(s)) - 1))]
 
 
-def report(games: int, jobs: int, base: float, trips: list[float], result: dict) -> str:
+def report(games: int, jobs: int, base: float, trips: tuple[list[float], float], result: dict) -> str:
     records, wall, over = result["records"], result["wall"], result["overheads"]
+    trips, trip_cpu = trips
     actions = sum(r.plies for r in records)
     terms: dict[str, int] = {}
     for r in records:
@@ -119,11 +134,14 @@ def report(games: int, jobs: int, base: float, trips: list[float], result: dict)
         {"figure": "ref overhead/action p99", "value": ms(p99), "unit": "ms", "x baseline": xb(p99)},
         {"figure": "raw pipe round trip p50", "value": ms(f50), "unit": "ms", "x baseline": xb(f50)},
         {"figure": "raw pipe round trip p99", "value": ms(f99), "unit": "ms", "x baseline": xb(f99)},
+        {"figure": "referee CPU/action", "value": ms(result["cpu"] / max(actions, 1)), "unit": "ms",
+         "x baseline": xb(result["cpu"] / max(actions, 1))},
+        {"figure": "raw pipe CPU/round trip", "value": ms(trip_cpu), "unit": "ms", "x baseline": xb(trip_cpu)},
         {"figure": "mean overhead/action", "value": ms(statistics.fmean(over)) if over else "-", "unit": "ms",
          "x baseline": xb(statistics.fmean(over)) if over else ""},
     ]
     head = (f"soak: {len(records)} of {games} games of Spelde n=6, random vs random, Fischer {MAIN:g} s + "
-            f"{INCREMENT:g} s, -j {jobs}, restart = {result['restart']!r}; {actions} actions ({len(over)} timed) in "
+            f"{INCREMENT:g} s, -j {jobs}, restart = {result['restart']!r}, spin {result['spin'] * 1e6:g} us; {actions} actions ({len(over)} timed) in "
             f"{wall:.1f} s; terminations {dict(sorted(terms.items()))}; baseline {base:.0f} us")
     return head + "\n" + table(rows)
 
@@ -134,15 +152,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="workers (default: cores)")
     parser.add_argument("--restart", choices=("game", "fault", "both"), default="both",
                         help="engine restart mode(s) to soak (default: both, one after the other)")
+    parser.add_argument("--spin", default=None,
+                        help="the channel's spin in microseconds, or several separated by commas (default: SPIN)")
     args = parser.parse_args(argv)
+    try:
+        spins = [eager.SPIN] if args.spin is None else [float(x) * 1e-6 for x in args.spin.split(",")]
+    except ValueError:
+        parser.error(f"--spin {args.spin!r}: microseconds, separated by commas")
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and -j must be at least 1")
     base = baseline_us()
     trips = pipe_trips(2000)
     for restart in ("game", "fault") if args.restart == "both" else (args.restart,):
-        with TemporaryDirectory() as tmp:
-            result = soak(args.games, args.jobs, Path(tmp) / "soak", restart)
-        print(report(args.games, args.jobs, base, trips, result), flush=True)
+        for spin in spins:
+            eager.SPIN = spin
+            with TemporaryDirectory() as tmp:
+                result = soak(args.games, args.jobs, Path(tmp) / "soak", restart)
+            print(report(args.games, args.jobs, base, trips, result), flush=True)
 
 
 if __name__ == "__main__":

@@ -84,13 +84,18 @@ render = click.Command("render", callback=show.callback, params=show.params, hid
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="The HTML file to write (default: DIRECTORY/report.html).")
-def report(directory: str, output: str | None) -> None:
+@click.option("--rebuild", is_flag=True,
+              help="Replay every record through the rules and write the viewer data "
+                   "(DIRECTORY/report-cache.jsonl) anew, instead of reading what the referee wrote.")
+def report(directory: str, output: str | None, rebuild: bool) -> None:
     """Write one self-contained HTML page of a tournament folder: ratings, tables, every game replayable."""
     from hexarena.results.page.html_report import ReportError, write_report
+    from hexarena.results.page.replay_cache import ReplayCache
     started = time.perf_counter()
     warnings: list[str] = []
     try:
-        path, games = write_report(directory, output, warnings=warnings)
+        cache = ReplayCache(Path(directory), fresh=rebuild)
+        path, games = write_report(directory, output, cache=cache, warnings=warnings)
     except ReportError as exc:
         raise click.ClickException(str(exc)) from None
     for warning in warnings:

@@ -91,7 +91,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     view = make_view(sys.stdout, quiet)
     launcher = partial(process_launcher, log_protocol=log_protocol, log_cap=config.log_cap)
     sprt = tracker_for_run(config, out)              # None without [sprt]; keeps DIR/sprt.json
-    refresher = ReportRefresher(out, warn)           # DIR/report.html, every few games
+    refresher = ReportRefresher(out, warn, [sys.executable, "-m", "hexarena", "report", str(out)])
     signals = Signals(trio.Event())
 
     played = {"void": 0, "counted": 0}               # the games of this run (not those resumed from the journal)

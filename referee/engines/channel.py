@@ -11,7 +11,9 @@ CommandFailed the channel is broken and re-raises that error. The process
 side (:mod:`referee.process`) reports an exit with :meth:`engine_exited`.
 Over the pipe fast path (:mod:`referee.eager`) a command answered at once
 runs without an await that could block, so without a cancel scope; the
-same checks apply to its answer (tests/referee/test_channel.py runs every
+same checks apply to its answer. The fast path spins only for a kind of
+command (thinking: `genmove`; the others) whose last answer came within
+the spin (:data:`THINKING`, :data:`REPROBE`) (tests/referee/test_channel.py runs every
 behaviour both ways).
 """
 from __future__ import annotations
@@ -30,6 +32,12 @@ from hexarena.protocol.controller import (
 from .eager import EagerReceive, EagerSend
 
 __all__ = ["EngineChannel"]
+
+#: Commands whose answer waits for the engine to think; the others are answered at once.
+THINKING = frozenset({"genmove", "genmove_analyze"})
+#: After its spin missed, a kind of command (thinking or not) is polled once, without
+#: spinning, until it is answered within the poll; every REPROBE-th miss spins again.
+REPROBE = 16
 
 EXIT_GRACE = 0.05    # seconds to collect an answer written just before the engine exited
 EOF_GRACE = 0.5      # seconds to learn the exit status after EOF on stdout
@@ -58,6 +66,7 @@ class EngineChannel:
         self.relog: Callable[[Path], None] | None = None    # set by referee/process.py: logs to a new game's files
         self.note: Callable[[str], None] = _unnoted          # set by referee/process.py: a line in the engine's log
         self.configured = False     # the engine's setup commands were answered (sent once per process)
+        self._misses = [0, 0]       # fast-path polls in a row that found no answer: other commands, thinking
 
     def engine_exited(self, how: str) -> None:
         """Called by the process watcher: the process ended (`how`: its exit status or signal).
@@ -96,7 +105,10 @@ class EngineChannel:
                 send, receive = self._now
                 data = send.send_now(data)
                 if not data:
-                    resp = self._receive_now(receive)
+                    kind = name in THINKING
+                    misses = self._misses[kind]
+                    resp = self._receive_now(receive, misses % REPROBE == 0)
+                    self._misses[kind] = 0 if resp is not None else misses + 1
             if resp is None:
                 resp = await self._await_answer(data, deadline, name)
             return expect(resp, cid)
@@ -156,10 +168,11 @@ class EngineChannel:
             self._absorb(await self._receive.receive_some(65536))
         return self._take()
 
-    def _receive_now(self, receive: EagerReceive) -> Response | None:
-        """The answer if the pipe holds all of it (within the fast path's polling), else None."""
+    def _receive_now(self, receive: EagerReceive, spin: bool) -> Response | None:
+        """The answer if the pipe holds all of it (within the fast path's polling, or one try
+        when not `spin`), else None."""
         while not self._pending:
-            data = receive.receive_now(65536)
+            data = receive.receive_now(65536, spin)
             if data is None:
                 return None
             self._absorb(data)

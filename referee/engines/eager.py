@@ -9,6 +9,14 @@ so every other game waits meanwhile: `spin` is a switch (0 = one
 non-blocking try, no polling), and :func:`eager_pair` with ``enabled=False``
 returns the streams untouched.
 
+Why spin (bench/bench_soak.py, `--spin`, and the figures in docs/bench.md):
+an answer awaited in trio (a cancel scope, an epoll registration, a sleep
+and a wake-up, a scheduler pass) costs the referee more CPU than a spin
+that finds the answer, and ``sched_yield`` hands the core to the engine
+while it computes, so on a loaded machine a spin costs little CPU even
+when it waits. A spin that finds nothing is waste: the channel stops
+spinning for a kind of command whose answers miss it (referee/channel.py).
+
 Both wrappers are ordinary trio streams, and they also offer their fast
 path on its own, as plain functions that never await: ``send_now`` and
 ``receive_now``. The channel (referee/channel.py) calls those first, so a
@@ -63,11 +71,12 @@ class EagerReceive(trio.abc.ReceiveStream):
         self.inner, self._fd, self.spin = inner, inner.fileno(), spin
         self._dry = False       # the last receive_now found nothing: receive_some does not poll again
 
-    def receive_now(self, max_bytes: int = 65536) -> bytes | None:
-        """What the pipe holds, polling up to `spin` seconds: b"" at EOF, None when nothing
-        came or the pipe cannot be read. After None, the next ``receive_some`` waits in the
-        wrapped stream at once (which reports any error), without polling again."""
-        data = self._poll(max_bytes)
+    def receive_now(self, max_bytes: int = 65536, spin: bool = True) -> bytes | None:
+        """What the pipe holds, polling up to `spin` seconds (one try when `spin` is False):
+        b"" at EOF, None when nothing came or the pipe cannot be read. After None, the next
+        ``receive_some`` waits in the wrapped stream at once (which reports any error),
+        without polling again."""
+        data = self._poll(max_bytes, self.spin if spin else 0.0)
         self._dry = data is None
         return data
 
@@ -75,13 +84,13 @@ class EagerReceive(trio.abc.ReceiveStream):
         dry, self._dry = self._dry, False
         await trio.lowlevel.checkpoint_if_cancelled()
         if not dry:
-            data = self._poll(max_bytes or 65536)
+            data = self._poll(max_bytes or 65536, self.spin)
             if data is not None:
                 return data
         return await self.inner.receive_some(max_bytes)
 
-    def _poll(self, max_bytes: int) -> bytes | None:
-        end = time.perf_counter() + self.spin
+    def _poll(self, max_bytes: int, spin: float) -> bytes | None:
+        end = time.perf_counter() + spin
         while True:
             try:
                 return os.read(self._fd, max_bytes)
@@ -97,8 +106,8 @@ class EagerReceive(trio.abc.ReceiveStream):
 
 
 def eager_pair(send: trio.lowlevel.FdStream, receive: trio.lowlevel.FdStream, enabled: bool = True,
-               spin: float = SPIN) -> tuple[trio.abc.SendStream, trio.abc.ReceiveStream]:
-    """The two pipe streams, wrapped when `enabled`."""
+               spin: float | None = None) -> tuple[trio.abc.SendStream, trio.abc.ReceiveStream]:
+    """The two pipe streams, wrapped when `enabled`; `spin` None: the module's SPIN when called."""
     if not enabled:
         return send, receive
-    return EagerSend(send), EagerReceive(receive, spin)
+    return EagerSend(send), EagerReceive(receive, SPIN if spin is None else spin)

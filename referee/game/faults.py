@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hexarena.engine.actions import Action
 from hexarena.engine.core import Colour, Termination
+from hexarena.engine.game import GameState
 from hexarena.protocol.controller import ControllerError, EngineTimeout
 from hexarena.results.record.game import VoidCause
 
@@ -27,7 +29,9 @@ def _seats_at_start() -> dict[Colour, int]:
 
 @dataclass
 class Moves:
-    """The actions played so far, their times, analysis, and who holds which colour."""
+    """The actions played so far, their times, analysis, and who holds which colour; `states`:
+    every state of the game so far, the initial one first, and `played` the action that led
+    to each next one (the referee's own replay of the game, for the report's viewer)."""
 
     actions: list[tuple[Colour, str]] = field(default_factory=list)
     times: list[ActionTime] = field(default_factory=list)
@@ -35,6 +39,8 @@ class Moves:
     holder: dict[Colour, int] = field(default_factory=_seats_at_start)
     opening: int = 0                 # the first `opening` actions are the schedule's opening
     identities: list[list[str | None]] | None = None   # [name, version] by seat, from the handshake
+    states: list[GameState] = field(default_factory=list)
+    played: list[Action] = field(default_factory=list)
 
 
 class SeatFault(Exception):

@@ -42,7 +42,7 @@ from typing import Any
 import trio
 
 from hexarena.engine import registry
-from hexarena.engine.actions import Resign, holders_after
+from hexarena.engine.actions import Action, Resign, holders_after
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState, Variant
@@ -61,6 +61,10 @@ from .faults import VoidGame as _Void, fault_of as _fault
 from .handshake import Hello, handshakes
 
 Connect = Callable[[], AbstractAsyncContextManager[EngineChannel]]
+
+#: Hears the game as the referee played it, when it ended in play (not void): every state, the
+#: initial one first, and the action that led to each next one (`play_game(..., played=...)`).
+Played = Callable[[list[GameState], list[Action]], None]
 
 #: The referee's own seconds for one action chosen by an engine: the wall time since the previous
 #: action (or the end of the handshake) minus the time spent inside both channels' commands
@@ -118,13 +122,14 @@ class _Played:
 
 async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tuple[Limits, Limits],
                     on_ply: Callable[[int], None] | None = None, *, game_id: str = "", pair: int | None = None,
-                    overhead: Overhead | None = None) -> GameRecord:
+                    overhead: Overhead | None = None, played: Played | None = None) -> GameRecord:
     """Play one game to its end and return the referee's verdict as the game's record (its
     `sgf` and `processes` are the caller's to add); never raises on engine misbehaviour
     (ValueError/UnknownGame only for a bad `setup`). `on_ply(plies)` is called after each
     action (the live view), `overhead` with the referee's own seconds for each action an
-    engine chose. `limits` may be one pair of limits per seat (time odds); else a seat's own
-    `limits`, then `limits`, time it. Each seat has its own clock, which follows it through
+    engine chose, `played` with the game's states and actions once it ended in play (by the
+    rules, the cap, a resignation or a forfeit). `limits` may be one pair of limits per seat
+    (time odds); else a seat's own `limits`, then `limits`, time it. Each seat has its own clock, which follows it through
     a swap."""
     per_seat = limits if isinstance(limits, tuple) else (seats[0].limits or limits, seats[1].limits or limits)
     info = registry.get(setup.game)
@@ -148,7 +153,7 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
                     hellos = await handshakes(channels, (info, variant, setup.komi), per_seat, clock,
                                               (seats[0].seed, seats[1].seed), (seats[0].commands, seats[1].commands))
                     asks = _Asks(hellos, (seats[0].analysis, seats[1].analysis))
-                    played = await _turns(channels, setup, info, variant, per_seat, clock, asks,
+                    ended = await _turns(channels, setup, info, variant, per_seat, clock, asks,
                                           on_ply or (lambda n: None), overhead)
                 except _SeatFault as fault:
                     _settle(seats, fault.seat)
@@ -164,6 +169,8 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
     except _Forfeit as f:
         moves = f.moves
         loser = next(c for c, s in moves.holder.items() if s == f.seat)
+        if played is not None:
+            played(moves.states, moves.played)
         return _record(identity, Outcome(loser.other, f.termination), f.reason, moves, names[f.seat],
                        pair, setup.komi, started, t0)
     except Exception as exc:      # a referee bug: void, keep the tournament going
@@ -171,8 +178,10 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
         return GameRecord.voided(**identity, cause=VoidCause.REFEREE, reason=f"referee error: {exc!r}",
                                  pair=pair, komi=setup.komi, started=started,
                                  seconds=round(time.monotonic() - t0, 3), actions=[], think=[], colours="", left=[])
-    return _record(identity, played.outcome, played.reason, played.moves, None, pair, setup.komi, started, t0,
-                   played.adjudication)
+    if played is not None:
+        played(ended.moves.states, ended.moves.played)
+    return _record(identity, ended.outcome, ended.reason, ended.moves, None, pair, setup.komi, started, t0,
+                   ended.adjudication)
 
 
 def _settle(seats: tuple[Seat, Seat], at_fault: int | None, everyone: bool = False) -> None:
@@ -226,7 +235,7 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
     """Play the opening, then from there to the end; a forfeit raises _Forfeit carrying the moves so far."""
     state: GameState = info.new_game(variant, setup.komi or 0)
     cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
-    moves = _Moves(identities=[[h.name, h.version] for h in asks.hellos])
+    moves = _Moves(identities=[[h.name, h.version] for h in asks.hellos], states=[state])
     if overhead is not None:
         on_ply = _timed(on_ply, channels, overhead)
     try:
@@ -292,6 +301,8 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
         moves.analysis.append(kept)
         if judge is not None:
             judge.saw(seat, kept)
+        moves.states.append(after)
+        moves.played.append(action)
         on_ply(len(moves.actions))
         try:
             await other.command("play", colour.word, canonical,
@@ -322,6 +333,8 @@ async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState
         moves.analysis.append(None)
         moves.holder = holders_after(moves.holder, action)
         state = state.play(action)
+        moves.states.append(state)
+        moves.played.append(action)
     moves.opening = len(setup.opening)
     return state
 

@@ -2,6 +2,8 @@
 
 A typo in an engine's command, or an engine that does not play a scheduled
 game, size or variant, would otherwise make every one of those games void.
+The engines are checked at once (as many as there are cores), so the check
+costs about one engine's start-up, not the sum of them.
 The check asks each engine `protocol_version` (with the tournament's start
 deadline), `list_games`, and then, for every game, size and variant the
 schedule gives it (its entrants only), `game ...`, `boardsize N` and `komi
@@ -17,6 +19,7 @@ file or a folder the check made is removed).
 """
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import tempfile
@@ -30,6 +33,7 @@ from hexarena.protocol.controller import CommandFailed, ControllerError
 
 from .config import EngineSpec, TournamentConfig
 from .folder_lock import LOCK_NAME, FolderBusy, hold_folder
+from ..engines.groups import sole
 from ..engines.leftovers import guard_engines
 from ..engines.process import EngineStartFailed
 from .schedule import pairings
@@ -64,8 +68,7 @@ async def preflight(config: TournamentConfig, out: Path, launcher: Launcher = pr
         launcher = partial(process_launcher, log_cap=config.log_cap)
     try:
         with hold_folder(out), guard_engines(out):
-            for engine in config.engines:
-                await _check(engine, config, logs, launcher, problems)
+            await _check_all(config, logs, launcher, problems)
         if problems:
             _leave_as_found(out, *found)
         else:
@@ -101,6 +104,24 @@ def stderr_tail(log: Path) -> str:
     if not text:
         return "no stderr"
     return "stderr: " + repr(" | ".join(text.splitlines()[-TAIL_LINES:]))
+
+
+async def _check_all(config: TournamentConfig, logs: Path, launcher: Launcher, problems: list[str]) -> None:
+    """Check every engine, as many at once as there are cores (their start-ups overlap);
+    their problems in config order."""
+    limiter = trio.CapacityLimiter(os.cpu_count() or 1)
+    found: list[list[str]] = [[] for _ in config.engines]
+
+    async def check(engine: EngineSpec, mine: list[str]) -> None:
+        async with limiter:
+            await _check(engine, config, logs, launcher, mine)
+    try:
+        async with trio.open_nursery() as nursery:
+            for engine, mine in zip(config.engines, found):
+                nursery.start_soon(check, engine, mine)
+    except ExceptionGroup as group:        # one engine's unexpected error, as a sequential check raised it
+        raise sole(group) from None
+    problems += [p for mine in found for p in mine]
 
 
 async def _check(engine: EngineSpec, config: TournamentConfig, logs: Path, launcher: Launcher,

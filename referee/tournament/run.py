@@ -30,6 +30,7 @@ from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import (
     JOURNAL_NAME, JournalError, JournalWriter, cut_torn_tail, read_journal, write_atomic,
 )
+from hexarena.results.page.replay_cache import remember
 from hexarena.results.record.sgf import sgf_text
 
 from . import config as config_mod
@@ -308,8 +309,9 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening,
                   config.adjudication)
     limits = (config.limits_of(game.first), config.limits_of(game.second))
+    trail: list = []            # the states and actions the referee played: the report's viewer data
     record = await play_game(setup, (seats[0], seats[1]), limits, on_ply, game_id=game.id, pair=game.pair,
-                             overhead=overhead)
+                             overhead=overhead, played=lambda states, actions: trail.extend((states, actions)))
     processes = [lease.number for lease in leases] if leases else None
     if record.void:
         seen = f" (see {logs[record.faulty]})" if record.faulty is not None else ""
@@ -317,5 +319,13 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     sgf = f"games/{game.id}.sgf"
     record = replace(record, sgf=sgf, processes=processes)
     text = sgf_text(record, registry.get(game.game).sgf_number, sgf_time(limits))
-    await trio.to_thread.run_sync(write_atomic, out / sgf, text)
+    await trio.to_thread.run_sync(_write_game, out, record, text, trail)
     return record
+
+
+def _write_game(out: Path, record: GameRecord, text: str, trail: list) -> None:
+    """The game's SGF file, then its entry in the report's cache (DIR/report-cache.jsonl) from the
+    states the referee played (`trail`: states, actions), so that no report replays it."""
+    write_atomic(out / str(record.sgf), text)
+    if trail:
+        remember(out, record, text, *trail)

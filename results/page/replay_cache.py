@@ -1,13 +1,16 @@
-"""Replayed games kept between reports: in memory and in DIR/report-cache.jsonl.
+"""The viewer data of a folder's games: in memory and in DIR/report-cache.jsonl.
 
-Replaying every record through the rules is most of a report's cost (the
-rules are pure Python: one core replays a few hundred games a second). A
-game's viewer data is a function of its SGF text, so it is kept, keyed by the
-record's path (relative to the tournament folder), size and modification
-time, and a running tournament's refreshes, its final page and a later
-`hexarena report` each replay only the records they have not seen. The
-cache file is derived data: deleting it costs one full replay; lines that
-cannot be read (a torn last line, an older format) are ignored.
+A game's viewer data is a function of its SGF text, so it is kept, keyed by
+the record's path (relative to the tournament folder), size and modification
+time. The referee writes each game's entry when it writes the game's SGF
+(:func:`remember`, from the states it played: no replay), so a running
+tournament's refreshes, its final page and a later `hexarena report` read
+the file and replay only records it lacks (written by an older referee, or
+changed since). Replaying every record through the rules is most of a
+report's cost when the file is missing: one core replays a few hundred games
+a second. The file is derived data: deleting it costs one full replay
+(`hexarena report --rebuild` replays every record and writes it anew); lines
+that cannot be read (a torn last line, an older format) are ignored.
 """
 from __future__ import annotations
 
@@ -17,9 +20,13 @@ import stat
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from .replay import replay_record
+from hexarena.engine.actions import Action
+from hexarena.engine.game import GameState
+
+from .replay import Replay, replay_record
 from .replay_data import game_data
-from ..record.sgf import SgfError
+from ..record.game import GameRecord
+from ..record.sgf import SgfError, parse_sgf
 
 CACHE_NAME = "report-cache.jsonl"
 FORMAT = 2                   # bump when the viewer data change shape
@@ -69,15 +76,57 @@ def replay_file(path: Path) -> dict:
         return {"err": f"{path.name}: {exc}"}
 
 
+def remember(folder: Path, record: GameRecord, text: str, states: list[GameState], actions: list[Action]) -> None:
+    """Append the viewer data of `record`, whose SGF `text` was just written to FOLDER/record.sgf,
+    to the folder's cache file, from the game as its referee played it: its `states` (the
+    initial one first) and the `actions` between them, so nothing is replayed. The entry is
+    what a replay of the file gives; a game whose states do not cover its record, or a folder
+    that cannot be written, only goes without it."""
+    relative, tokens = record.sgf, record.actions
+    if relative is None or tokens is None or len(states) != len(tokens) + 1 or len(actions) != len(tokens):
+        return
+    try:
+        st = (folder / relative).stat()
+    except OSError:
+        return
+    think = record.think if record.think is not None and len(record.think) == len(tokens) else [None] * len(tokens)
+    seconds = [None if t is None else float(f"{t:g}") for t in think]      # as the SGF's XT[] reads
+    replay = Replay(parse_sgf(text)[0], states, list(tokens), actions, seconds)
+    _append(folder / CACHE_NAME, [_line((relative, st.st_size, st.st_mtime_ns), game_data(replay))])
+
+
+def _line(key: Key, data: dict) -> str:
+    return json.dumps({"v": FORMAT, "k": list(key), "d": data}, separators=(",", ":"))
+
+
+def _append(file: Path, lines: list[str]) -> None:
+    """Whole lines at the end of `file`, in one write (O_APPEND: writers in several tasks,
+    threads or processes never interleave inside a line); an OSError only loses them."""
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    try:
+        fd = os.open(file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    except OSError:
+        return
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 class ReplayCache:
     """The viewer data of a folder's records. `parallel`: replay many new records in
-    worker processes (off when called from a thread beside trio: no fork there)."""
+    worker processes (off when called from a thread beside trio: no fork there);
+    `fresh`: ignore the cache file, replay every record and write the file anew."""
 
-    def __init__(self, folder: Path, parallel: bool = True, persist: bool = True):
+    def __init__(self, folder: Path, parallel: bool = True, persist: bool = True, fresh: bool = False):
         self.folder, self.parallel = folder, parallel
         self.file = folder / CACHE_NAME if persist else None
         self._data: dict[Key, dict] = {}
-        if self.file is not None and self.file.is_file():
+        self._fresh = fresh             # ignore the file; the first save writes it anew
+        if self.file is not None and self.file.is_file() and not fresh:
             self._load(self.file)
 
     def games(self, sgf_paths: list[str]) -> list[dict]:
@@ -123,12 +172,16 @@ class ReplayCache:
     def _save(self, new: dict[Key, dict]) -> None:
         """Append the new replays (not the failed ones: the record may be fixed); a folder
         that cannot be written only loses the cache."""
-        lines = [json.dumps({"v": FORMAT, "k": list(k), "d": d}, separators=(",", ":"))
-                 for k, d in new.items() if "err" not in d]
-        if self.file is None or not lines:
+        lines = [_line(k, d) for k, d in new.items() if "err" not in d]
+        if self.file is None:
             return
-        try:
-            with open(self.file, "a", encoding="utf-8") as fh:
-                fh.write("\n".join(lines) + "\n")
-        except OSError:
-            pass
+        if self._fresh:
+            self._fresh = False
+            tmp = self.file.with_name(self.file.name + ".tmp")
+            try:
+                tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+                os.replace(tmp, self.file)
+            except OSError:
+                pass
+        elif lines:
+            _append(self.file, lines)

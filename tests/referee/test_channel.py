@@ -10,6 +10,7 @@ trio's MockClock.
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 import trio
@@ -253,5 +254,29 @@ def test_an_outer_cancellation_stops_a_command_answered_at_once(eager):
             await p.channel.command("name", deadline=trio.current_time() + 5)
         assert scope.cancelled_caught
         assert p.received() == b""
+        await p.close()
+    run_mock(main)
+
+
+def test_the_fast_path_stops_spinning_for_a_kind_of_command_whose_answers_miss_it(monkeypatch):
+    """A genmove answered after the spin made the spin a waste: the next genmoves poll once,
+    without spinning, until every REPROBE-th tries again; a `play`, answered at once, spins still."""
+    from hexarena.referee.engines import channel as channel_mod, eager
+    monkeypatch.setattr(eager, "SPIN", 0.2)           # real seconds, long enough to see
+
+    async def genmove(p: Pipes, cid: int) -> float:
+        started = time.perf_counter()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(p.answer_later, 1, f"={cid} e5\n\n".encode())
+            assert await p.channel.command("genmove", "b", deadline=trio.current_time() + 5) == "e5"
+        return time.perf_counter() - started
+
+    async def main():
+        p = Pipes(True)
+        assert await genmove(p, 1) >= 0.2                 # spun in vain, then waited
+        spins = [await genmove(p, cid) >= 0.2 for cid in range(2, 2 + channel_mod.REPROBE)]
+        assert spins == [False] * (channel_mod.REPROBE - 1) + [True]      # the REPROBE-th miss spins again
+        p.answer(f"={2 + channel_mod.REPROBE} \n\n".encode())
+        assert await p.channel.command("play", "b", "e5", deadline=trio.current_time() + 5) == ""
         await p.close()
     run_mock(main)

@@ -144,17 +144,24 @@ def test_replays_are_kept_in_the_folder_and_a_changed_record_is_replayed_again(f
 
 
 def test_a_running_tournament_rewrites_its_report_every_few_games(tmp_path):
+    import sys
     from hexarena.results.page.html_report import ReportRefresher
     build_folder(tmp_path, 4, seed=2, cap=20)
     warnings: list[str] = []
-    refresher = ReportRefresher(tmp_path, warnings.append, every=3)
+    command = [sys.executable, "-m", "hexarena", "report", str(tmp_path)]
+    refresher = ReportRefresher(tmp_path, warnings.append, command, every=3, interval=0)
     records = read_journal(tmp_path / "journal.jsonl")
     for record in records[:2]:
         refresher.on_record(record)
-    assert refresher.thread is None and not (tmp_path / "report.html").exists()
+    assert refresher.child is None and not (tmp_path / "report.html").exists()
     refresher.on_record(records[2])
-    refresher.thread.join()
+    assert refresher.child is not None and refresher.child.wait() == 0       # a child process wrote it
     assert len(page_data((tmp_path / "report.html").read_text(encoding="utf-8"))["games"]) == 4
     assert refresher.finish() == tmp_path / "report.html" and warnings == []
     (tmp_path / "journal.jsonl").unlink()
-    assert refresher.finish() is None and "no readable journal" in warnings[0]
+    refresher.on_record(records[3])
+    refresher.on_record(records[3])
+    refresher.on_record(records[3])                             # the 6th: a refresh that fails
+    assert refresher.child is not None and refresher.child.wait() != 0
+    assert refresher.finish() is None
+    assert "report.html not refreshed" in warnings[0] and "no readable journal" in warnings[1]

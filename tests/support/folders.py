@@ -4,10 +4,12 @@ bench/bench_report.py times the report on such folders."""
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 from hexarena.engine import registry
 from hexarena.engine.core import Colour, Outcome, Termination
+from hexarena.results.page import replay_cache
 from hexarena.results.record.game import Ending, GameRecord
 from hexarena.results.record.journal import JournalWriter
 from hexarena.results.record.sgf import sgf_text
@@ -15,8 +17,11 @@ from hexarena.results.record.sgf import sgf_text
 PLAYERS = ("alpha", "beta", "gamma", "delta")
 
 
-def build_folder(folder: Path, games: int, seed: int = 1, cap: int = 80) -> None:
-    """A tournament folder of `games` seeded random games (`cap` plies at most each)."""
+def build_folder(folder: Path, games: int, seed: int = 1, cap: int = 80, remember: bool = False) -> float:
+    """A tournament folder of `games` seeded random games (`cap` plies at most each); with
+    `remember`, each game's entry in the report's cache too, written as the referee writes it
+    (from the states played). Returns the seconds spent writing those entries."""
+    spent = 0.0
     rng = random.Random(seed)
     ids = registry.playable()
     (folder / "games").mkdir(parents=True, exist_ok=True)
@@ -29,10 +34,13 @@ def build_folder(folder: Path, games: int, seed: int = 1, cap: int = 80) -> None
             variant = info.variant(size)
             state = info.new_game(variant, 0)
             actions: list[tuple[Colour, str]] = []
+            states, played = [state], []
             while state.outcome() is None and len(actions) < cap:
                 action = state.random_action(rng)
                 actions.append((state.to_move, state.format(action)))
                 state = state.play(action)
+                states.append(state)
+                played.append(action)
             outcome = state.outcome() or state.adjudicate()
             if outcome.termination is Termination.PLY_CAP and rng.random() < 0.3:
                 outcome = Outcome(rng.choice((Colour.BLACK, Colour.WHITE)), Termination.RESIGN)
@@ -43,5 +51,11 @@ def build_folder(folder: Path, games: int, seed: int = 1, cap: int = 80) -> None
                 termination=Ending(outcome.termination.value), plies=len(actions),
                 sgf=f"games/{gid}-{size}-{k:04d}.sgf", actions=[a for _, a in actions],
                 colours="".join(c.letter for c, _ in actions))
-            (folder / record.sgf).write_text(sgf_text(record, info.sgf_number), encoding="utf-8")
+            text = sgf_text(record, info.sgf_number)
+            (folder / record.sgf).write_text(text, encoding="utf-8")
             journal.append(record)
+            if remember:
+                t0 = time.perf_counter()
+                replay_cache.remember(folder, record, text, states, played)
+                spent += time.perf_counter() - t0
+    return spent

@@ -1,0 +1,192 @@
+"""The runner against its peer: hexarena's own cost per move beside fastchess's, in one run.
+
+    python -m bench.bench_runner [--games N] [--fastchess PATH] [--stockfish PATH] [--keep DIR]
+
+Plays, one after the other, as child processes run from the command line as
+a user runs them:
+
+* hexarena: `hexarena tournament` of N games (default 100) between two kept
+  `random` players (the built-in player: it answers `genmove` at once;
+  `restart = "fault"`, so each slot keeps its two processes), default time
+  limits (no clock: `genmove` and `play` per move, no `time_left`), with the
+  pre-flight, `-q`; Spelde n=6 and Anda n=9, at `-j 1` and `-j 2`;
+* fastchess, when `--fastchess PATH` names its binary (docs/bench.md says how
+  to build it): N games between two Debian `stockfish` engines (`apt-get
+  install stockfish`; `--stockfish` names another) at `nodes=1`, reused
+  (fastchess's default, `restart=off`), `-games 2 -rounds N/2`, at
+  `-concurrency 1` and `2`.
+
+Figures, per row:
+
+* runner CPU/move   the runner process's own user + system CPU (from
+                    /proc/PID/stat, read once it has exited and before it
+                    is reaped: its engines, its children, excluded), over
+                    the moves of all its games (plies; for chess, half-moves
+                    of its PGN's PlyCount tags).
+* moves/s           moves over the run's wall time (process start to exit).
+* games/s j2/j1     games/s at `-j 2` over games/s at `-j 1`.
+* fixed cost        start to first game (the process's start to the first
+                    game's start) and last game to exit (the last game's
+                    end to the process's exit). hexarena: a game's start is
+                    its SGF file's time less the record's `seconds`, its end
+                    the journal's last write; fastchess: its `Started game`
+                    and `Finished game` lines, timed as they arrive.
+
+and the ratio of hexarena's CPU per move and moves/s to fastchess's at the
+same `-j`. Both runners share the machine with their engines: at `-j 2` on
+two cores the engines take what the runner leaves. Runs are sized by
+`--games` (each row is one run; 100 games of each take ~1-2 minutes in all
+on the 2-core reference machine when it is quiet).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from bench.common import table
+from hexarena.results.record.journal import read_journal
+
+TICK = os.sysconf("SC_CLK_TCK")
+GAMES = (("spelde", 6), ("anda", 9))
+
+
+def own_cpu_at_exit(proc: subprocess.Popen) -> float:
+    """Seconds of user + system CPU of `proc` itself (not its children), read from /proc once it has
+    exited and before it is reaped (waitid with WNOWAIT); then reaps it."""
+    os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
+    with open(f"/proc/{proc.pid}/stat", encoding="ascii") as fh:
+        fields = fh.read().rpartition(")")[2].split()
+    proc.wait()
+    return (int(fields[11]) + int(fields[12])) / TICK       # utime, stime (fields 14, 15 of stat(5))
+
+
+def hexarena_config(game: str, size: int, games: int) -> str:
+    return (f"games_per_pair = {games}\n"
+            '[engines.a]\nplayer = "random"\nrestart = "fault"\n'
+            '[engines.b]\nplayer = "random"\nrestart = "fault"\n'
+            f'[[games]]\ngame = "{game}"\nsizes = [{size}]\n')
+
+
+def run_hexarena(game: str, size: int, games: int, jobs: int, work: Path) -> dict:
+    """One `hexarena tournament` run in `work`; its figures."""
+    config, out = work / f"{game}-{jobs}.toml", work / f"{game}-{size}-j{jobs}"
+    config.write_text(hexarena_config(game, size, games), encoding="utf-8")
+    argv = [sys.executable, "-m", "hexarena", "tournament", str(config), "--out", str(out), "-j", str(jobs), "-q"]
+    start = time.time()
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    cpu = own_cpu_at_exit(proc)
+    end = time.time()
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}:\n{err.decode(errors='replace')}")
+    records = read_journal(out)
+    first = min((out / str(r.sgf)).stat().st_mtime - r.seconds for r in records if r.sgf)
+    last = (out / "journal.jsonl").stat().st_mtime
+    return {"runner": "hexarena", "game": f"{game} n={size}", "j": jobs, "games": len(records),
+            "moves": sum(r.plies for r in records), "cpu": cpu, "wall": end - start,
+            "to first": first - start, "to exit": end - last, "void": sum(r.void for r in records)}
+
+
+def pgn_moves(text: str) -> int:
+    """Half-moves in a PGN file written by fastchess: the sum of its games' PlyCount tags."""
+    return sum(int(n) for n in re.findall(r'^\[PlyCount "(\d+)"\]', text, re.M))
+
+
+def run_fastchess(binary: str, stockfish: str, games: int, jobs: int, work: Path) -> dict:
+    """One fastchess run of `games` games at `-concurrency jobs` in `work`; its figures."""
+    pgn = work / f"fastchess-j{jobs}.pgn"
+    pgn.unlink(missing_ok=True)
+    argv = [binary, "-engine", f"cmd={stockfish}", "name=sf1", "-engine", f"cmd={stockfish}", "name=sf2",
+            "-each", "proto=uci", "tc=inf", "nodes=1", "-rounds", str(max(1, games // 2)), "-games", "2",
+            "-concurrency", str(jobs), "-pgnout", f"file={pgn}"]
+    starts: list[float] = []
+    ends: list[float] = []
+    start = time.time()
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            cwd=work)
+    assert proc.stdout is not None
+    tail: list[str] = []
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for raw in proc.stdout:
+            now, line = time.time(), raw.decode(errors="replace")
+            if line.startswith("Started game"):
+                starts.append(now)
+            elif line.startswith("Finished game"):
+                ends.append(now)
+            tail[:] = (tail + [line])[-20:]
+    reader = threading.Thread(target=read)
+    reader.start()
+    cpu = own_cpu_at_exit(proc)
+    end = time.time()
+    reader.join()
+    if proc.returncode != 0 or not starts or not ends:
+        raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}:\n{''.join(tail)}")
+    return {"runner": "fastchess", "game": "chess, stockfish nodes=1", "j": jobs, "games": len(ends),
+            "moves": pgn_moves(pgn.read_text(encoding="utf-8", errors="replace")), "cpu": cpu,
+            "wall": end - start, "to first": min(starts) - start, "to exit": end - max(ends), "void": 0}
+
+
+def rows(results: list[dict]) -> list[dict]:
+    """The table: one row per run, with the ratios to fastchess at the same -j and j2/j1."""
+    peer = {r["j"]: r for r in results if r["runner"] == "fastchess"}
+    by = {(r["runner"], r["game"], r["j"]): r for r in results}
+    out = []
+    for r in results:
+        per_move = r["cpu"] / max(r["moves"], 1)
+        rate = r["moves"] / r["wall"]
+        one = by.get((r["runner"], r["game"], 1))
+        scale = (r["games"] / r["wall"]) / (one["games"] / one["wall"]) if one and r["j"] == 2 else None
+        fc = peer.get(r["j"]) if r["runner"] != "fastchess" else None
+        out.append({
+            "runner": r["runner"], "game": r["game"], "-j": str(r["j"]), "games": str(r["games"]),
+            "moves": str(r["moves"]), "CPU/move us": f"{per_move * 1e6:.0f}",
+            "x fc": f"{per_move / (fc['cpu'] / fc['moves']):.1f}" if fc else "",
+            "moves/s": f"{rate:,.0f}", "x fc ": f"{rate / (fc['moves'] / fc['wall']):.2f}" if fc else "",
+            "games/s j2/j1": f"{scale:.2f}" if scale else "",
+            "start->1st s": f"{r['to first']:.2f}", "last->exit s": f"{r['to exit']:.2f}"})
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_runner", description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=100, help="games per run (default 100)")
+    parser.add_argument("--fastchess", help="the fastchess binary (none: hexarena's rows only)")
+    parser.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish",
+                        help="the engine fastchess runs (default: Debian's stockfish)")
+    parser.add_argument("--keep", type=Path, help="a folder to keep the runs' output in")
+    args = parser.parse_args(argv)
+    if args.games < 2:
+        parser.error("--games must be at least 2")
+    if args.fastchess and not os.access(args.fastchess, os.X_OK):
+        parser.error(f"--fastchess {args.fastchess}: not an executable file")
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.keep or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        for jobs in (1, 2):
+            if args.fastchess:
+                results.append(run_fastchess(args.fastchess, args.stockfish, args.games, jobs, work))
+            for game, size in GAMES:
+                results.append(run_hexarena(game, size, args.games, jobs, work))
+    load = os.getloadavg()
+    print(f"runner bench: {args.games} games a run, {os.cpu_count()} cores, load {load[0]:.1f} {load[1]:.1f} "
+          f"{load[2]:.1f} at the end")
+    print(table(rows(results)))
+    voids = sum(r["void"] for r in results)
+    if voids:
+        print(f"({voids} void games: see the folders with --keep)")
+
+
+if __name__ == "__main__":
+    main()
