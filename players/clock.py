@@ -10,9 +10,11 @@ increment, at most ``FISCHER_CAP`` times that share; a byo-yomi period; a
 Canadian period over its stones). In
 overtime the share is the current period (byo-yomi) or the period's time
 over the stones still due (Canadian). The budget is ``SAFETY`` times the
-share, less ``LATENCY`` for process and pipe overhead, and never more than
-what can be spent without losing (the time left, plus one period in
-byo-yomi's main time), less the same latency; never negative.
+share, and never more than what can be spent without losing (the time left,
+plus one period in byo-yomi's main time), less a margin for process and pipe
+overhead: ``LATENCY`` seconds, or ``LATENCY_SHARE`` of the budget when that is
+less (so a clock of a second, told in HGP 1.2's decimals, still leaves time
+to think); never negative.
 """
 from __future__ import annotations
 
@@ -21,8 +23,10 @@ from hexarena.protocol.clock import ClockKind, MoveClock, TimeControl, TimeLeft
 
 #: The fraction of the computed share a move may use.
 SAFETY = 0.8
-#: Seconds kept back for start-up, pipes and the referee's bookkeeping.
+#: Seconds kept back for start-up, pipes and the referee's bookkeeping ...
 LATENCY = 0.15
+#: ... or this fraction of the budget, when that is less (sub-second budgets).
+LATENCY_SHARE = 0.3
 #: Fischer: the increment counts at most up to this many times the share of the time left
 #: (``left / moves``). GTP's words are whole seconds, so an increment of 0.1 s is told as
 #: `1` (referee/clock.py); spending the told second every move would drain the clock to
@@ -86,7 +90,8 @@ def move_budget(clock: MoveClock, moves: int = MAX_MOVES_AHEAD) -> float | None:
 
 
 def _finish(share: float, spendable: float) -> float:
-    return max(0.0, min(share * SAFETY, spendable) - LATENCY)
+    budget = min(share * SAFETY, spendable)
+    return max(0.0, budget - min(LATENCY, LATENCY_SHARE * budget))
 
 
-__all__ = ["move_budget", "moves_ahead", "SAFETY", "LATENCY", "FISCHER_CAP"]
+__all__ = ["move_budget", "moves_ahead", "SAFETY", "LATENCY", "LATENCY_SHARE", "FISCHER_CAP"]
