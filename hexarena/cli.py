@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from hexarena import commands_view, supervise
+from hexarena import commands_serve, commands_view, supervise
 from hexarena.commands_check import check
 from hexarena.commands_sprt import parse_sprt_words, sprt
 from hexarena.commands_status import status
@@ -35,7 +35,8 @@ def main() -> None:
 
 
 main.add_command(ratings)
-for _command in (commands_view.show, commands_view.render, commands_view.report, status, sprt, repair, check):
+for _command in (commands_view.show, commands_view.render, commands_view.report, status, sprt, repair, check,
+                 commands_serve.serve):
     main.add_command(_command)
 
 
