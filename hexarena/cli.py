@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from hexarena import commands_serve, commands_view, supervise
+from hexarena import commands_play, commands_serve, commands_view, supervise
 from hexarena.commands_check import check
 from hexarena.commands_sprt import parse_sprt_words, sprt
 from hexarena.commands_status import status
@@ -38,6 +38,7 @@ main.add_command(ratings)
 for _command in (commands_view.show, commands_view.render, commands_view.report, status, sprt, repair, check,
                  commands_serve.serve):
     main.add_command(_command)
+main.add_command(commands_play.play)
 
 
 @main.command()
