@@ -158,8 +158,12 @@ def _split_name(text: str) -> tuple[str | None, str]:
 @click.option("--cluster", metavar="ADDRESS", default=None,
               help="Play each game as a Dask task: a scheduler address (tcp://HOST:8786) or local:N "
                    "(docs/cluster.md).")
+@click.option("--serve", "serve_port", type=click.IntRange(0, 65535), is_flag=False, flag_value=0, default=None,
+              metavar="[PORT]", help="Watch the run in the browser (as hexarena serve OUT; 0 or no PORT: a free "
+                                     "port); the address is printed on stderr (docs/browser.md).")
 def tournament(config_file: str | None, out: str | None, games_per_pair: int | None, concurrency: int | None,
-               resume: bool, no_preflight: bool, quiet: bool, log_protocol: bool, cluster: str | None) -> None:
+               resume: bool, no_preflight: bool, quiet: bool, log_protocol: bool, cluster: str | None,
+               serve_port: int | None) -> None:
     """Run a tournament from CONFIG.toml (docs/tournament.md) and print the ratings.
 
     With no CONFIG: random against greedy on every playable game at a small size.
@@ -188,7 +192,7 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
     if cluster is None:
         concurrency = concurrency or os.cpu_count() or 1
     supervise.run(config, _out_dir(out), concurrency or 1_000_000, resume=resume, quiet=quiet,
-         check_engines=not no_preflight, log_protocol=log_protocol, cluster=cluster)
+         check_engines=not no_preflight, log_protocol=log_protocol, cluster=cluster, serve=serve_port)
 
 
 def _out_dir(out: str | None) -> Path:

@@ -23,6 +23,7 @@ import json
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 from importlib.resources import files
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -38,6 +39,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hexarena.results.page.board_svg import STYLE as BOARD_STYLE
+from hexarena.results.page.html_report import VIEWER_SCRIPTS
 
 #: The Content-Security-Policy of every answer: scripts, styles and images from the server
 #: only, no inline script, connections (Server-Sent Events, fetch) to the server only.
@@ -143,11 +145,11 @@ def asset(package: str, name: str) -> str:
     return files(package).joinpath("templates", name).read_text(encoding="utf-8")
 
 
-#: The shared assets: the report's replay viewer and style sheet, the board drawing's style
+#: The shared assets: the report's viewer scripts and style sheet, the board drawing's style
 #: sheet (results/page/board_svg.py), served as files (the page's CSP forbids inline ones).
 SHARED_ASSETS: dict[str, tuple[str, Callable[[], str]]] = {
-    "replay.js": ("text/javascript", lambda: asset("hexarena.results.page", "replay.js")),
-    "report.css": ("text/css", lambda: asset("hexarena.results.page", "report.css")),
+    **{name: ("text/javascript", partial(asset, "hexarena.results.page", name)) for name in VIEWER_SCRIPTS},
+    "report.css": ("text/css", partial(asset, "hexarena.results.page", "report.css")),
     "board.css": ("text/css", lambda: BOARD_STYLE),
 }
 
@@ -187,10 +189,12 @@ _ENV: jinja2.Environment | None = None
 
 
 def environment() -> jinja2.Environment:
-    """The templates of hexarena/web/templates, autoescaped."""
+    """The templates of hexarena/web/templates, then the report's (its viewer's markup), autoescaped."""
     global _ENV
     if _ENV is None:
-        _ENV = jinja2.Environment(loader=jinja2.PackageLoader("hexarena.web", "templates"), autoescape=True,
+        loader = jinja2.ChoiceLoader([jinja2.PackageLoader("hexarena.web", "templates"),
+                                      jinja2.PackageLoader("hexarena.results.page", "templates")])
+        _ENV = jinja2.Environment(loader=loader, autoescape=True,
                                   undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     return _ENV
 
