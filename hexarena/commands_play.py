@@ -52,7 +52,7 @@ def play(engine_cmd: str, game: str, size: int | None, variant: str, komi: int |
     from hexarena.referee.tournament import config as config_mod
     from hexarena.referee.tournament.config import ConfigError
     from hexarena.referee.tournament.schedule import schedule
-    engine_name, spec = _engine(engine_cmd)
+    engine_name, spec = engine_table(engine_cmd)
     if engine_name == person:
         raise click.UsageError(f"the engine and you are both named {person!r}: give --name")
     if increment and main_time is None:
@@ -84,7 +84,7 @@ def play(engine_cmd: str, game: str, size: int | None, variant: str, komi: int |
     _serve(config, scheduled, person, Path(out) if out is not None else Path(DEFAULT_OUT) / "play", host, port)
 
 
-def _engine(cmd: str) -> tuple[str, dict[str, Any]]:
+def engine_table(cmd: str) -> tuple[str, dict[str, Any]]:
     """The engine's name and its config table: a built-in player's name, or a command line."""
     from hexarena.players import get
     words = shlex.split(cmd)
