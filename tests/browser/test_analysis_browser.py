@@ -1,7 +1,8 @@
 """The analysis board (`hexarena serve --analyse FILE.sgf --engine CMD`) in a real browser: it steps
 through a record of a real match with the board equal to the rules' position at every ply,
 branches off by a click, and shows the attached built-in engine's winrate and principal
-variation drawn on the board. Screenshots under the test's tmp folder (paths printed)."""
+variation drawn on the board. Screenshots under the test's tmp folder (paths printed);
+docs/img/analysis.png is analysis.png."""
 from __future__ import annotations
 
 import subprocess

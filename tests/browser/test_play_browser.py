@@ -6,7 +6,8 @@ The test's person picks its actions with the rules (replaying the page's list of
 preferring a form it has not played yet, and makes them as a person does: clicking the sites
 in the token's order, the buttons, the komi field. At every turn the board in the page must be
 the rules' position. Each game goes to the journal and SGF of --out like any other.
-Screenshots are saved under the test's tmp folder (paths printed; `pytest -s` shows them).
+Screenshots are saved under the test's tmp folder (paths printed; `pytest -s` shows them);
+docs/img/play.png is play-refused.png.
 """
 from __future__ import annotations
 
