@@ -114,6 +114,8 @@ class PlayGame:
             self.last = action
             self.holder = holders_after(self.holder, action)
         self._seen = len(actions)
+        if not actions:                               # the board was set up: the clocks start now
+            self._turn_start = now
         if self.person.waiting is not None and self.person.asked_at > self._turn_start:
             self._turn_start = self.person.asked_at
         self.version += 1
