@@ -15,8 +15,9 @@ from hexarena.terminal import echo
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (beyond the loopback: a warning; every request still needs the token).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="Port (0: a free one).")
-@click.option("--analyse", "analyse", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE.sgf",
-              help="Serve the analysis board of a record instead of folders (docs/browser.md, \"Analysis board\").")
+@click.option("--analyse", "analyse", default=None, metavar="FILE.sgf|POSITION",
+              help="Serve the analysis board of a record (or of a position string) instead of folders "
+                   "(docs/browser.md, \"Analysis board\").")
 @click.option("--engine", "engine", default=None, metavar='"CMD"',
               help="With --analyse: the engine to ask about positions (a command line or a built-in player's name).")
 def serve(dirs: tuple[str, ...], host: str, port: int, analyse: str | None, engine: str | None) -> None:

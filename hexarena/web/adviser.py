@@ -61,14 +61,17 @@ class Adviser:
             self._channel = None
             self._ready.set()
 
-    async def ask(self, state: GameState, tokens: list[str], komi: int = 0) -> dict[str, Any]:
-        """The engine's action in `state` (reached by `tokens` from the start, komi setting `komi`) and its info lines
+    async def ask(self, state: GameState, tokens: list[str] | None, komi: int = 0) -> dict[str, Any]:
+        """The engine's action in `state` (reached by `tokens` from the game's start with the komi
+        setting `komi`; None: not from the start, so only `set_position` can set it) and its info lines
         (each with `pv_sites`: the sites of each pv action, for the drawing); AdviserError."""
         with trio.move_on_after(START_TIME):
             await self._ready.wait()
         channel = self._channel
         if channel is None:
             raise AdviserError(self.failed or f"{self.name} is not running")
+        if tokens is None and "set_position" not in self.listed:
+            raise AdviserError(f"{self.name} does not list set_position: a position string cannot be put on its board")
         async with self._lock:
             try:
                 await self._setup(channel, state, tokens, komi)
@@ -87,12 +90,13 @@ class Adviser:
             info["pv_sites"] = _pv_sites(state, info.get("pv") or [])
         return {"engine": self.name, "action": played, "info": kept, "notes": notes, "command": command}
 
-    async def _setup(self, channel: EngineChannel, state: GameState, tokens: list[str], komi: int) -> None:
+    async def _setup(self, channel: EngineChannel, state: GameState, tokens: list[str] | None, komi: int) -> None:
         def deadline() -> float:
             return trio.current_time() + COMMAND_TIME
         if "set_position" in self.listed:
             await channel.command("set_position", *state.position().split(), deadline=deadline())
             return
+        assert tokens is not None           # checked by ask
         info = state.info
         await channel.command("game", *info.describe(state.variant).split(), deadline=deadline())
         await channel.command("boardsize", str(state.variant.size), deadline=deadline())

@@ -1,5 +1,6 @@
-"""The analysis board (`hexarena serve --analyse FILE.sgf [--engine CMD]`): step through a
-record, branch off by playing other actions, ask an engine about the position on screen.
+"""The analysis board (`hexarena serve --analyse FILE.sgf|POSITION [--engine CMD]`): step through
+a record (or start from a position string), branch off by playing other actions, ask an engine
+about the position on screen.
 
 The server keeps no board: the page sends the line it shows (the actions from the start) and
 the rules replay it at each request.
@@ -27,7 +28,7 @@ from starlette.routing import BaseRoute, Route
 from hexarena.engine import registry
 from hexarena.engine.building import Builder, Refused
 from hexarena.engine.errors import RulesError
-from hexarena.engine.game import GameState, Variant
+from hexarena.engine.game import GameState
 from hexarena.results.page.board_svg import action_sites, board_template
 from hexarena.results.page.replay import Replay
 
@@ -39,24 +40,32 @@ MAX_BODY = 1_000_000
 
 @dataclass
 class Study:
-    """The record on the board: its variant and komi setting, its actions, the engine (if any)."""
+    """What is on the board: the start (a record's initial state, or a position string's state),
+    the komi setting, the record's actions (none for a position), the engine (if any).
+    `from_start`: the start is the game's initial state (an engine without `set_position` can
+    then be given the position by replaying the actions)."""
 
     title: str
-    variant: Variant
+    start: GameState
     komi: int
     main: list[str]
     adviser: Adviser | None = None
+    from_start: bool = True
     _builders: dict[tuple[str, ...], Builder] = field(default_factory=dict)
 
     @classmethod
     def of(cls, replay: Replay, title: str, adviser: Adviser | None) -> Study:
-        first = replay.states[0]
         komi = int(replay.header.get("XK") or 0)
-        return cls(title, first.variant, komi, list(replay.tokens), adviser)
+        return cls(title, replay.states[0], komi, list(replay.tokens), adviser)
+
+    @classmethod
+    def at(cls, position: str, title: str, adviser: Adviser | None) -> Study:
+        """The study of a position string (InvalidPosition naming the defect)."""
+        return cls(title, registry.from_position(position), 0, [], adviser, from_start=False)
 
     def state(self, tokens: list[str]) -> GameState:
         """The position after `tokens` from the start; ValueError naming the action refused."""
-        state = registry.get(self.variant.game).new_game(self.variant, self.komi)
+        state = self.start
         for ply, token in enumerate(tokens, 1):
             try:
                 state = state.play(state.parse(token))
@@ -103,10 +112,11 @@ async def _body(request: Request) -> dict:
 
 def analysis_routes(study: Study) -> list[BaseRoute]:
     async def page(request: Request) -> Response:
-        data = {"title": study.title, "game": study.variant.game, "size": study.variant.size, "main": study.main,
+        game, size = study.start.info.id, study.start.variant.size
+        data = {"title": study.title, "game": game, "size": size, "main": study.main,
                 "engine": None if study.adviser is None else study.adviser.name}
         return render("analyse.html.j2", title=study.title, data=json_island(data),
-                      board=Markup(board_template(study.variant.game, study.variant.size)))
+                      board=Markup(board_template(game, size)))
 
     async def position(request: Request) -> Response:
         try:
@@ -143,7 +153,7 @@ def analysis_routes(study: Study) -> list[BaseRoute]:
         if state.outcome() is not None:
             return JSONResponse({"refused": "the game is over here"}, status_code=409)
         try:
-            return JSONResponse(await study.adviser.ask(state, data["tokens"], study.komi))
+            return JSONResponse(await study.adviser.ask(state, data["tokens"] if study.from_start else None, study.komi))
         except AdviserError as exc:
             return JSONResponse({"refused": str(exc)}, status_code=502)
 

@@ -77,3 +77,38 @@ def test_usage(sgf, tmp_path):
     bad.write_text("(;FF[4]SZ[4])", encoding="utf-8")
     answer = run("--analyse", str(bad))
     assert answer.returncode == 1 and "no XG[game id]" in answer.stderr
+
+
+def test_an_engine_without_set_position_gets_the_line_replayed(sgf, tmp_path):
+    seen = tmp_path / "seen.txt"
+    engine = f"{sys.executable} {Path(__file__).with_name('replay_only_engine.py')} {seen}"
+    server = start_server(["serve", "--analyse", str(sgf), "--engine", engine])
+    try:
+        status, advice = post(server, "/analyse/ask", {"tokens": TOKENS})
+        assert status == 200 and advice["command"] == "genmove_analyze" and advice["info"] == [], advice
+    finally:
+        server.stop()
+    lines = [line.split(None, 1)[1].strip() for line in seen.read_text(encoding="utf-8").splitlines()]
+    assert "set_position" not in " ".join(lines)
+    start = lines.index("clear_board")
+    assert lines[start + 1:start + 4] == ["play black c3", "play white swap", "play white d5"]
+    assert lines[start + 4] == "genmove_analyze black"
+
+
+def test_a_position_string(tmp_path):
+    position = "spelde 3 w .../..../..b../..../... variant=nopie ply=1"
+    server = start_server(["serve", "--analyse", position, "--engine", "mcts:100"])
+    try:
+        status, pos = post(server, "/analyse/position", {"tokens": []})
+        assert status == 200 and pos["to_move"] == "w" and len(pos["stones"]) == 1, pos
+        status, advice = post(server, "/analyse/ask", {"tokens": []})
+        assert status == 200 and advice["info"] and advice["info"][0]["pv"][0] == advice["action"]
+    finally:
+        server.stop()
+    engine = f"{sys.executable} {Path(__file__).with_name('replay_only_engine.py')} {tmp_path / 'seen.txt'}"
+    server = start_server(["serve", "--analyse", position, "--engine", engine])
+    try:
+        status, answer = post(server, "/analyse/ask", {"tokens": []})
+        assert status == 502 and "does not list set_position" in answer["refused"]
+    finally:
+        server.stop()
