@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 import trio
 import trio.testing
 
-from hexarena.engine.actions import Action, Resign
+from hexarena.engine.actions import Action
 from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 from hexarena.protocol.clock import MoveClock
