@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from hexarena import commands_view, supervise
+from hexarena import commands_play, commands_serve, commands_view, supervise
 from hexarena.commands_check import check
 from hexarena.commands_sprt import parse_sprt_words, sprt
 from hexarena.commands_status import status
@@ -35,8 +35,10 @@ def main() -> None:
 
 
 main.add_command(ratings)
-for _command in (commands_view.show, commands_view.render, commands_view.report, status, sprt, repair, check):
+for _command in (commands_view.show, commands_view.render, commands_view.report, status, sprt, repair, check,
+                 commands_serve.serve):
     main.add_command(_command)
+main.add_command(commands_play.play)
 
 
 @main.command()
@@ -212,9 +214,12 @@ def _split_name(text: str) -> tuple[str | None, str]:
               help="Pin each slot's engines to CPUs of its own, CPUS (e.g. 0-3,6; default: every CPU the "
                    "referee may use) split evenly among the -j slots (default -j: one per CPU); as the "
                    "config's `affinity` (docs/tournament.md, \"Pinned cores\").")
+@click.option("--serve", "serve_port", type=click.IntRange(0, 65535), is_flag=False, flag_value=0, default=None,
+              metavar="[PORT]", help="Watch the run in the browser (as hexarena serve OUT; 0 or no PORT: a free "
+                                     "port); the address is printed on stderr (docs/browser.md).")
 def tournament(config_file: str | None, out: str | None, games_per_pair: int | None, concurrency: int | None,
                resume: bool, no_preflight: bool, quiet: bool, log_protocol: bool, cluster: str | None,
-               affinity: str | None) -> None:
+               affinity: str | None, serve_port: int | None) -> None:
     """Run a tournament from CONFIG.toml (docs/tournament.md) and print the ratings.
 
     With no CONFIG: random against greedy on every playable game at a small size.
@@ -246,7 +251,8 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
     elif cluster is None:
         concurrency = concurrency or os.cpu_count() or 1
     supervise.run(config, _out_dir(out), concurrency or 1_000_000, resume=resume, quiet=quiet,
-         check_engines=not no_preflight, log_protocol=log_protocol, cluster=cluster, affinity=slots)
+         check_engines=not no_preflight, log_protocol=log_protocol, cluster=cluster, affinity=slots,
+         serve=serve_port)
 
 
 def _pinned_slots(option: str | None, configured: bool | tuple[int, ...], concurrency: int | None,

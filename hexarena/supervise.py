@@ -76,9 +76,11 @@ async def preflight_or_fail(config: TournamentConfig, out: Path, launcher, clust
 
 def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,
         check_engines: bool = True, log_protocol: bool = False, cluster: str | None = None,
-        affinity: tuple[tuple[int, ...], ...] | None = None) -> None:
+        affinity: tuple[tuple[int, ...], ...] | None = None, serve: int | None = None) -> None:
     """Run the tournament of `config` into `out` and print its tables; exit 130 when interrupted.
-    `affinity`: the CPUs of each slot (pinned cores), None: not pinned."""
+    `affinity`: the CPUs of each slot (pinned cores), None: not pinned. `serve`: a port (0: a
+    free one) for the web server of `hexarena serve OUT`, run beside the referee until the run
+    ends (its address is printed on stderr)."""
     import trio
 
     from hexarena.commands_sprt import tracker_for_run
@@ -106,6 +108,8 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     async def supervised(on_cluster: Cluster | None) -> list[GameRecord]:
         async with trio.open_nursery() as nursery:
             await nursery.start(signals.watch, nursery.cancel_scope)
+            if serve is not None:
+                await nursery.start(serve_folder, out, serve)
             if check_engines:
                 await preflight_or_fail(config, out, launcher, on_cluster)
             play = on_cluster.player(config, out, signals.abandon, warn) if on_cluster else None
@@ -140,6 +144,24 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     if played["void"] and not played["counted"]:
         raise click.ClickException(f"no game of this run counted: all {played['void']} were void (the reasons "
                                    f"are in {out}/journal.jsonl and the logs; --resume plays them again)")
+
+
+async def serve_folder(out: Path, port: int, task_status=None) -> None:
+    """`hexarena serve OUT` inside the run (a fresh token; 127.0.0.1 only) until cancelled."""
+    import trio
+
+    from hexarena.web.app import new_token
+    from hexarena.web.server import serve, url
+    from hexarena.web.site import watch_app
+    token = new_token()
+    async with trio.open_nursery() as nursery:
+        try:
+            bound = await nursery.start(serve, watch_app([out], token), "127.0.0.1", port)
+        except OSError as exc:
+            from hexarena.referee.tournament.run import TournamentError
+            raise TournamentError(f"--serve: cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+        echo(f"serving: {url('127.0.0.1', bound, token)}", err=True)
+        (task_status or trio.TASK_STATUS_IGNORED).started()
 
 
 async def run_tournament(*args, **kwargs) -> list[GameRecord]:

@@ -358,6 +358,44 @@ def test_every_package_folder_is_listed_in_pyproject():
     assert found - listed == set()
 
 
+# -- the web server ---------------------------------------------------------------------------
+
+#: The web server (hexarena/web) sits beside the CLI: it may import every package; of the
+#: package, only these modules (and its own) import it: the CLI and its command modules.
+WEB = "hexarena.web"
+WEB_IMPORTERS = ("hexarena.cli", "hexarena.commands_", "hexarena.supervise")
+
+
+def web_violations(files: dict[str, str]) -> list[str]:
+    """Every module of the package outside hexarena/web and the CLI that imports hexarena/web."""
+    def inside(name: str) -> bool:
+        return name == WEB or name.startswith(WEB + ".")
+    return [f"{name} imports {target}: only the CLI's command modules import the web server"
+            for name, edges in sorted(import_graph(files).items())
+            if not inside(name) and not name.startswith(WEB_IMPORTERS) and name.split(".")[0] == "hexarena"
+            for target in sorted(edges) if inside(target)]
+
+
+def test_only_the_cli_imports_the_web_server():
+    files = project_files()
+    assert any(rel.startswith("hexarena/web/") for rel in files)
+    assert web_violations(files) == []
+
+
+@pytest.mark.parametrize("files, expected", [
+    ({"results/x.py": "from hexarena.web.app import render\n", "hexarena/web/app.py": ""},
+     ["hexarena.results.x imports hexarena.web.app: only the CLI's command modules import the web server"]),
+    ({"referee/game/y.py": "def f():\n    import hexarena.web.server\n", "hexarena/web/server.py": "",
+      "hexarena/web/__init__.py": ""},
+     ["hexarena.referee.game.y imports hexarena.web.server: only the CLI's command modules import the web server"]),
+    ({"hexarena/commands_serve.py": "from hexarena.web.app import build_app\n", "hexarena/web/app.py": "",
+      "hexarena/web/folders.py": "from .app import render\nfrom hexarena.results.page import board_svg\n",
+      "results/page/board_svg.py": "", "tests/web/test_a.py": "from hexarena.web.app import build_app\n"}, []),
+])
+def test_the_web_checker_catches_an_import_of_the_web_server(files, expected):
+    assert web_violations(files) == expected
+
+
 # -- tests, bench and lab ---------------------------------------------------------------------
 
 #: The folders with Python code outside the package, and the ones of them each may import (the

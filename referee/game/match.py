@@ -71,6 +71,11 @@ Played = Callable[[list[GameState], list[Action]], None]
 #: (waiting on the engines). `play_game(..., overhead=...)` reports it (bench/bench_soak.py).
 Overhead = Callable[[float], None]
 
+#: Called after each action an engine chose: the number of actions so far (the opening's
+#: included) and the game's moves (:class:`~.faults.Moves`: the action, its times and its
+#: analysis are the last items of their lists). The live view and DIR/live/ files hear it.
+OnPly = Callable[[int, _Moves], None]
+
 
 @dataclass(frozen=True)
 class Seat:
@@ -121,14 +126,14 @@ class _Played:
 
 
 async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tuple[Limits, Limits],
-                    on_ply: Callable[[int], None] | None = None, *, game_id: str = "", pair: int | None = None,
+                    on_ply: OnPly | None = None, *, game_id: str = "", pair: int | None = None,
                     overhead: Overhead | None = None, played: Played | None = None) -> GameRecord:
     """Play one game to its end and return the referee's verdict as the game's record (its
     `sgf` and `processes` are the caller's to add); never raises on engine misbehaviour
-    (ValueError/UnknownGame only for a bad `setup`). `on_ply(plies)` is called after each
-    action (the live view), `overhead` with the referee's own seconds for each action an
-    engine chose, `played` with the game's states and actions once it ended in play (by the
-    rules, the cap, a resignation or a forfeit). `limits` may be one pair of limits per seat
+    (ValueError/UnknownGame only for a bad `setup`). `on_ply(plies, moves)` is called after each
+    action an engine chose (see :data:`OnPly`), `overhead` with the referee's own seconds for each
+    action an engine chose, `played` with the game's states and actions once it ended in play (by
+    the rules, the cap, a resignation or a forfeit). `limits` may be one pair of limits per seat
     (time odds); else a seat's own `limits`, then `limits`, time it. Each seat has its own clock, which follows it through
     a swap."""
     per_seat = limits if isinstance(limits, tuple) else (seats[0].limits or limits, seats[1].limits or limits)
@@ -154,7 +159,7 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
                                               (seats[0].seed, seats[1].seed), (seats[0].commands, seats[1].commands))
                     asks = _Asks(hellos, (seats[0].analysis, seats[1].analysis))
                     ended = await _turns(channels, setup, info, variant, per_seat, clock, asks,
-                                          on_ply or (lambda n: None), overhead)
+                                          on_ply or (lambda n, m: None), overhead)
                 except _SeatFault as fault:
                     _settle(seats, fault.seat)
                     raise
@@ -230,7 +235,7 @@ class _Asks:
 
 
 async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
-                 limits: tuple[Limits, Limits], clock: Clock, asks: _Asks, on_ply: Callable[[int], None],
+                 limits: tuple[Limits, Limits], clock: Clock, asks: _Asks, on_ply: OnPly,
                  overhead: Overhead | None) -> _Played:
     """Play the opening, then from there to the end; a forfeit raises _Forfeit carrying the moves so far."""
     state: GameState = info.new_game(variant, setup.komi or 0)
@@ -247,25 +252,24 @@ async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, va
         raise
 
 
-def _timed(on_ply: Callable[[int], None], channels: list[EngineChannel],
-           report: Callable[[float], None]) -> Callable[[int], None]:
+def _timed(on_ply: OnPly, channels: list[EngineChannel], report: Callable[[float], None]) -> OnPly:
     """`on_ply` that also reports each action's referee time to `report` (see :data:`Overhead`)."""
     def waited() -> float:
         return channels[0].wait_seconds + channels[1].wait_seconds
 
     mark = [trio.current_time(), waited()]
 
-    def ply(plies: int) -> None:
+    def ply(plies: int, moves: _Moves) -> None:
         now, w = trio.current_time(), waited()
         report(now - mark[0] - (w - mark[1]))
         mark[0], mark[1] = now, w
-        on_ply(plies)
+        on_ply(plies, moves)
     return ply
 
 
 async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, clock: Clock,
                      limits: tuple[Limits, Limits], asks: _Asks, moves: _Moves,
-                     on_ply: Callable[[int], None], judge: Judge | None) -> _Played:
+                     on_ply: OnPly, judge: Judge | None) -> _Played:
     while True:
         outcome = state.outcome()
         if outcome is not None:
@@ -303,7 +307,7 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
             judge.saw(seat, kept)
         moves.states.append(after)
         moves.played.append(action)
-        on_ply(len(moves.actions))
+        on_ply(len(moves.actions), moves)
         try:
             await other.command("play", colour.word, canonical,
                                 deadline=trio.current_time() + limits[1 - seat].command)

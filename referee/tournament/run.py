@@ -36,12 +36,14 @@ from hexarena.results.record.sgf import sgf_text
 from . import config as config_mod
 from . import growth
 from .config import EngineSpec, TournamentConfig
-from ..game.match import Overhead, Seat, Setup, play_game
+from ..game.faults import Moves
+from ..game.match import OnPly, Overhead, Seat, Setup, play_game
 from ..engines.capped_log import DEFAULT_LOG_CAP
 from ..engines.leftovers import guard_engines
 from ..engines.process import EngineChannel, open_engine
 from ..game.clock import sgf_time
 from .affinity import pinned
+from . import live_files
 from .folder_lock import FolderBusy, hold_folder
 from .pool import EnginePool, Launcher, StartCounter
 from .schedule import ScheduledGame
@@ -215,6 +217,7 @@ class _Hooks:
 async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, launcher: Launcher,
                warn: Callable[[str], None], hooks: _Hooks) -> list[GameRecord]:
     pending, journaled = prepare(config, out, resume, warn)
+    live_files.clear(out)                         # a killed run's files: its games are replayed
     records = [r.summary() for r in journaled]      # the run keeps summaries only: its memory stays flat
     del journaled
     if launcher is process_launcher:
@@ -228,13 +231,14 @@ async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bo
     send, receive = trio.open_memory_channel(0)
     with JournalWriter(out / JOURNAL_NAME) as writer, guard_engines(out):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(_write, receive, writer, records, on_record)
+            nursery.start_soon(_write, receive, writer, records, on_record, out)
             async with send:
                 async with trio.open_nursery() as workers:
                     for slot in range(min(concurrency, len(pending))):
                         start = pinned(launcher, hooks.affinity[slot]) if hooks.affinity else launcher
                         pool = EnginePool(start, counter, keep=len(config.engines))
                         workers.start_soon(_work, games, send.clone(), config, out, pool, hooks)
+    live_files.clear(out)
     return records
 
 
@@ -255,16 +259,30 @@ async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, co
         for game in games:
             if hooks.stop.is_set():
                 return
-            on_ply = None
+            on_ply: OnPly | None = None
             if hooks.observer is not None:
                 hooks.observer.started(game)
-                on_ply = partial(hooks.observer.ply, game.id)
+                on_ply = partial(_observe, hooks.observer, game.id)
             reported = trio.Event()
             play = hooks.play
             record = await (play(game) if play else play_scheduled(game, config, out, pool, on_ply, hooks.overhead))
             await send.send((record, reported))
             if hooks.should_stop is not None:
                 await reported.wait()
+
+
+def _observe(observer: Observer, game_id: str, plies: int, moves: Moves) -> None:
+    observer.ply(game_id, plies)
+
+
+def _also(first: OnPly, second: OnPly | None) -> OnPly:
+    if second is None:
+        return first
+
+    def call(plies: int, moves: Moves) -> None:
+        first(plies, moves)
+        second(plies, moves)
+    return call
 
 
 def _both(first: OnRecord, second: OnRecord | None) -> OnRecord:
@@ -276,10 +294,11 @@ def _both(first: OnRecord, second: OnRecord | None) -> OnRecord:
 
 
 async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, records: list[GameRecord],
-                 on_record: OnRecord | None) -> None:
+                 on_record: OnRecord | None, out: Path) -> None:
     async with receive:
         async for record, reported in receive:
             await trio.to_thread.run_sync(writer.append, record)     # not cancellable: a line is whole
+            live_files.remove(out, record.id)
             records.append(record.summary())
             if on_record is not None:
                 on_record(record)
@@ -288,11 +307,12 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, reco
 
 async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Path,
                          engines: Launcher | EnginePool = process_launcher,
-                         on_ply: Callable[[int], None] | None = None,
+                         on_ply: OnPly | None = None,
                          overhead: Overhead | None = None) -> GameRecord:
     """Play one scheduled game, write its SGF (not for a void game) and return its record.
     `engines`: a slot's pool (processes numbered, kept by `restart`), or a launcher (a process
-    per game, not numbered: a cluster worker)."""
+    per game, not numbered: a cluster worker). While it plays, the game's live file
+    (:mod:`.live_files`) is written; the journal's writer removes it."""
     seats, logs, leases = [], {}, []
     for seat, (name, seed) in enumerate(zip((game.first, game.second), game.seeds), 1):
         logs[name] = f"logs/{game.id}.{seat}-{name}.log"
@@ -310,8 +330,13 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
                   config.adjudication)
     limits = (config.limits_of(game.first), config.limits_of(game.second))
     trail: list = []            # the states and actions the referee played: the report's viewer data
-    record = await play_game(setup, (seats[0], seats[1]), limits, on_ply, game_id=game.id, pair=game.pair,
-                             overhead=overhead, played=lambda states, actions: trail.extend((states, actions)))
+    header = {"id": game.id, "game": game.game, "size": game.size, "variant": game.variant, "komi": game.komi,
+              "first": game.first, "second": game.second, "pair": game.pair, "opening": list(game.opening),
+              "clocks": [live_files.clock_of(limits[0]), live_files.clock_of(limits[1])]}
+    with live_files.LiveFile(out, header) as live:
+        record = await play_game(setup, (seats[0], seats[1]), limits, _also(live.ply, on_ply), game_id=game.id,
+                                 pair=game.pair, overhead=overhead,
+                                 played=lambda states, actions: trail.extend((states, actions)))
     processes = [lease.number for lease in leases] if leases else None
     if record.void:
         seen = f" (see {logs[record.faulty]})" if record.faulty is not None else ""

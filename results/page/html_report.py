@@ -25,6 +25,7 @@ from markupsafe import Markup
 
 from hexarena.results.page.analysis_data import analysis_data
 from hexarena.results.page.board_svg import STYLE, board_template
+from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JournalError, journal_path, read_journal
 from hexarena.results.page.replay_cache import ReplayCache
 from hexarena.results.page.report_sections import identities, rating_groups, sprt_state, terminations
@@ -34,6 +35,8 @@ REPORT_NAME = "report.html"
 GAME_FIELDS = {"id": "id", "game": "g", "size": "n", "variant": "v", "first": "f", "second": "s",
                "black": "b", "white": "w", "winner": "win", "result": "r", "termination": "t",
                "reason": "why", "plies": "k", "faulty": "fault", "started": "at", "seconds": "sec"}
+#: The viewer's scripts (templates/), in their order in the page; `hexarena serve` loads the same.
+VIEWER_SCRIPTS = ("analysis.js", "replay.js")
 
 
 class ReportError(ValueError):
@@ -70,12 +73,8 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
     recorded = [r for r in records if r.sgf]
     replays = dict(zip((r.id for r in recorded), cache.games([str(r.sgf) for r in recorded])))
     for record in records:
-        entry = {short: getattr(record, name) for name, short in GAME_FIELDS.items()}
-        analysed = analysis_data(record)
-        if analysed is not None:
-            entry["a"] = analysed
+        entry = game_entry(record, replays.get(record.id))
         if record.id in replays:
-            entry.update(replays[record.id])
             if str(entry.get("err", "")).startswith("sgf field"):      # never read: say so at the top
                 warnings.append(f"{journal_path(folder)}: game {record.id}: {entry['err']}")
             if "bd" in entry:                 # the board the record itself names (XG, SZ)
@@ -97,9 +96,21 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
         "warnings": warnings,
         "data": {"games": games},
         "boards": {key: Markup(board_template(game, size)) for key, (game, size) in sorted(boards.items())},
-        "style": Markup(_asset("report.css") + STYLE), "script": Markup(_asset("analysis.js") + "\n" + _asset("replay.js")),
+        "style": Markup(_asset("report.css") + STYLE), "script": Markup("\n".join(map(_asset, VIEWER_SCRIPTS))),
     }
     return _environment().get_template("report.html.j2").render(context), len(records)
+
+
+def game_entry(record: GameRecord, replayed: dict | None) -> dict:
+    """One game of the viewer's data: the games-list fields (GAME_FIELDS) and, when the game
+    was replayed, its per-ply data (:mod:`.replay_data`). `hexarena serve`'s game pages use it too."""
+    entry = {short: getattr(record, name) for name, short in GAME_FIELDS.items()}
+    analysed = analysis_data(record)
+    if analysed is not None:
+        entry["a"] = analysed
+    if replayed is not None:
+        entry.update(replayed)
+    return entry
 
 
 def _asset(name: str) -> str:

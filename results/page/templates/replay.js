@@ -171,6 +171,19 @@
     else return;
     e.preventDefault();
   });
+  // A page whose game grows (hexarena serve, a game in flight) hands its new data here: the
+  // viewer follows the last action unless the reader stepped back.
+  window.hexarenaReplay = {
+    update(index, game) {
+      const at = current && current.game === games[index] ? current.ply : null;
+      const following = at === null || at === (games[index].m || []).length;
+      games[index] = game;
+      if (!current || current.game.id === game.id) {
+        open(index);
+        if (!following) show(at);
+      }
+    },
+  };
   const wanted = /^#game=(.+)$/.exec(location.hash);
   if (wanted) {
     const index = games.findIndex((g) => g.id === decodeURIComponent(wanted[1]));

@@ -1,0 +1,54 @@
+"""`hexarena serve --analyse FILE.sgf [--engine CMD]`: the analysis board (hexarena/web/analysis_board.py)."""
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from hexarena.terminal import echo
+
+
+def serve_analysis(what: str, engine_cmd: str | None, host: str, port: int) -> None:
+    """Serve the analysis board of `what` (an SGF file, or else a position string), with the
+    engine `engine_cmd` (a command line or a built-in player's name) when given, until Ctrl-C."""
+    from hexarena.commands_play import engine_table
+    from hexarena.referee.tournament.config import player_cmd
+    from hexarena.referee.tournament.run import expand
+    from hexarena.results.page.replay import replay_record
+    from hexarena.results.record.sgf import SgfError
+    from hexarena.web.adviser import Adviser
+    from hexarena.web.analysis_board import Study, analysis_routes
+    from hexarena.web.app import build_app
+    from hexarena.web.server import run
+
+    from hexarena.engine.errors import RulesError
+    path = Path(what)
+    adviser = None
+    if engine_cmd is not None:
+        name, table = engine_table(engine_cmd)
+        argv = expand(player_cmd(table["player"]) if "player" in table else tuple(table["cmd"]), 0)
+        log = Path(tempfile.mkdtemp(prefix="hexarena-analyse-")) / f"{name}.log"
+        adviser = Adviser(argv, name, log)
+    if path.is_file():
+        try:
+            study = Study.of(replay_record(path.read_text(encoding="utf-8")), f"analysis: {path.name}", adviser)
+        except (OSError, UnicodeDecodeError, SgfError) as exc:
+            raise click.ClickException(f"{what}: {exc}") from None
+    else:
+        try:
+            study = Study.at(what, "analysis of a position", adviser)
+        except RulesError as exc:
+            raise click.ClickException(f"--analyse {what[:60]!r}: no such file, nor a position string: {exc}") from None
+    tasks = [adviser.run] if adviser is not None else []
+
+    def say(line: str) -> None:
+        echo(line)
+        sys.stdout.flush()
+
+    try:
+        run(lambda token: build_app(analysis_routes(study), token, host=host, tasks=tasks), host, port,
+            say=say, warn=lambda s: echo(f"warning: {s}", err=True))
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

@@ -1,0 +1,129 @@
+"""`hexarena play`: a person plays an engine in the browser (hexarena/web/play.py)."""
+from __future__ import annotations
+
+import random
+import shlex
+import sys
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import click
+
+from hexarena.terminal import echo
+
+DEFAULT_OUT = "hexarena-out"
+#: The person's time per action when no clock is given: no practical limit.
+PERSON_MOVE_TIME = 7 * 24 * 3600.0
+
+
+@click.command()
+@click.option("--engine", "engine_cmd", required=True, metavar='"CMD"',
+              help="The engine's command line (split like a shell, never run by one), or a built-in player's name.")
+@click.option("--game", default="spelde", show_default=True, help="Game id.")
+@click.option("--size", type=int, default=None, help="Board side (default: the game's default).")
+@click.option("--variant", default="", help="Variant words, e.g. 'nopie flips=dense'.")
+@click.option("--komi", type=int, default=None, help="Send `komi K` to both sides.")
+@click.option("--colour", type=click.Choice(["black", "white", "random"]), default="black", show_default=True,
+              help="The colour you start with (after a swap the players exchange colours).")
+@click.option("--name", "person", default="person", show_default=True, help="Your name in the record and ratings.")
+@click.option("--move-time", type=float, default=None,
+              help="Seconds per action for both sides; with --main-time an extra cap (default: the engine "
+                   "10 s, you no limit).")
+@click.option("--main-time", type=float, default=None, help="Fischer clock: seconds per side per game.")
+@click.option("--increment", type=float, default=0.0, show_default=True, help="Fischer increment per move.")
+@click.option("--start-time", type=float, default=None, help="Seconds for the engine's first answer (default 30).")
+@click.option("--command-time", type=float, default=None, help="Seconds for any other answer (default 10).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for `{seed}` in the engine's command.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help=f"Folder of the journal and SGF (default: ./{DEFAULT_OUT}/play); games add up in it.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="Port (0: a free one).")
+def play(engine_cmd: str, game: str, size: int | None, variant: str, komi: int | None, colour: str, person: str,
+         move_time: float | None, main_time: float | None, increment: float, start_time: float | None,
+         command_time: float | None, seed: int, out: str | None, host: str, port: int) -> None:
+    """Play an engine in the browser: click your actions, the engine answers (docs/browser.md, "Play").
+
+    The first line printed is the address to open, with a fresh token. The game is recorded in
+    --out like any other (journal.jsonl and games/*.sgf), so `hexarena ratings` rates you with
+    the engines. Ctrl-C stops the server.
+    """
+    from hexarena.referee.tournament import config as config_mod
+    from hexarena.referee.tournament.config import ConfigError
+    from hexarena.referee.tournament.schedule import schedule
+    engine_name, spec = engine_table(engine_cmd)
+    if engine_name == person:
+        raise click.UsageError(f"the engine and you are both named {person!r}: give --name")
+    if increment and main_time is None:
+        raise click.UsageError("--increment needs --main-time (a Fischer clock)")
+    time: dict[str, Any] = {"move": move_time} if move_time is not None else {}
+    if main_time is not None:
+        time.update(main=main_time, increment=increment)
+    for key, value in (("start", start_time), ("command", command_time)):
+        if value is not None:
+            time[key] = value
+    mine: dict[str, Any] = {"cmd": ["person"]}
+    if not time.get("move") and main_time is None:
+        mine["time"] = {"move": PERSON_MOVE_TIME}
+    entry: dict[str, Any] = {"game": game, "variant": variant}
+    if size is not None:
+        entry["size"] = size
+    if komi is not None:
+        entry["komi"] = komi
+    data = {"seed": seed, "games_per_pair": 2, "time": time, "games": [entry],
+            "engines": {person: mine, engine_name: spec}}
+    try:
+        config = config_mod.from_dict(data, "hexarena play")
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    black = colour == "black" or (colour == "random" and random.random() < 0.5)
+    scheduled = next(g for g in schedule(config) if (g.first == person) == black)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    scheduled = replace(scheduled, id=f"{scheduled.group}/play-{stamp}", pair=None)
+    _serve(config, scheduled, person, Path(out) if out is not None else Path(DEFAULT_OUT) / "play", host, port)
+
+
+def engine_table(cmd: str) -> tuple[str, dict[str, Any]]:
+    """The engine's name and its config table: a built-in player's name, or a command line."""
+    from hexarena.players import get
+    words = shlex.split(cmd)
+    if not words:
+        raise click.UsageError("--engine is empty")
+    if len(words) == 1:
+        try:
+            get(words[0])
+            return words[0].replace(":", "-"), {"player": words[0]}
+        except ValueError:
+            pass
+    name = Path(words[0]).name
+    if "-m" in words[:-1]:
+        name = words[words.index("-m") + 1]
+    name = "".join(c if c.isascii() and (c.isalnum() or c in "_.+-") else "-" for c in name).strip("-")[:40]
+    return name or "engine", {"cmd": words}
+
+
+def _serve(config: Any, scheduled: Any, person: str, out: Path, host: str, port: int) -> None:
+    from hexarena.web.app import build_app
+    from hexarena.web.play import play_routes
+    from hexarena.web.play_game import PlayGame, PlaySetup
+    from hexarena.web.server import run
+
+    game = PlayGame(PlaySetup(config, scheduled, person, out))
+
+    async def task() -> None:
+        await game.run()
+        record = game.record
+        if record is not None:
+            echo(f"{record.id}: {record.result} ({record.termination.value}); {out / (record.sgf or '')}")
+            echo("Ctrl-C stops the server")
+
+    def say(line: str) -> None:
+        echo(line)
+        sys.stdout.flush()
+
+    try:
+        run(lambda token: build_app(play_routes(game), token, host=host, tasks=[task]), host, port,
+            say=say, warn=lambda s: echo(f"warning: {s}", err=True))
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

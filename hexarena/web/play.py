@@ -1,0 +1,106 @@
+"""The pages of `hexarena play`: the board, the person's clicks, the game's changes pushed.
+
+* ``GET /``: the page (the board drawing of the report, results/page/board_svg.py; the game's
+  data in a JSON island; static/play.js);
+* ``GET /play/state``: the game as JSON (:meth:`PlayGame.snapshot`);
+* ``GET /play/events``: the same, pushed as Server-Sent Events at every change;
+* ``POST /play/click`` ``{"clicks": [SITE...], "site": SITE}``: the builder's next step
+  (engine/building.py): the sites that may come next, the action when the clicks make one, or
+  why the click is refused (HTTP 200 either way: a refused click is an answer, not an error);
+* ``POST /play/action`` ``{"token": ACTION}``: the person's action, checked by the rules and
+  sent to the referee; 409 with the reason when it is not the person's turn or the rules refuse
+  it (then nothing changes).
+
+Every POST passes the app's Origin check (hexarena/web/app.py).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from hexarena.engine.building import Refused
+from hexarena.results.page.board_svg import board_template
+
+from .app import json_island, render
+from .play_game import PlayGame, Refusal
+
+MAX_BODY = 65536
+
+
+async def _json_body(request: Request) -> dict:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise ValueError("request too large")
+    data = json.loads(body or b"{}")
+    if not isinstance(data, dict):
+        raise ValueError("expected a JSON object")
+    return data
+
+
+def step_json(game: PlayGame, clicks: list[str], site: str) -> dict:
+    """The builder's answer to one click, for the page."""
+    builder = game.builder()
+    board = builder.board
+    try:
+        step = builder.click([board.parse(c) for c in clicks], board.parse(site))
+    except (Refused, ValueError) as exc:
+        return {"refused": str(exc)}
+    return {"clicks": [board.name(c) for c in step.clicks], "roles": list(step.roles),
+            "targets": board.names(step.targets), "token": None if step.action is None else builder.state.format(step.action),
+            "more": step.more, "hint": step.hint, "exact": step.exact}
+
+
+def play_routes(game: PlayGame) -> list[BaseRoute]:
+    async def page(request: Request) -> Response:
+        setup = game.setup.game
+        title = f"{setup.game} {setup.size}: {setup.first} vs {setup.second}"
+        return render("play.html.j2", title=title, data=json_island(game.snapshot()),
+                      board=Markup(board_template(setup.game, setup.size)))
+
+    async def state(request: Request) -> Response:
+        return JSONResponse(game.snapshot())
+
+    async def events(request: Request) -> Response:
+        async def stream() -> AsyncIterator[str]:
+            version = -1
+            while True:
+                if version == game.version:
+                    await game.wait_change(version)
+                version = game.version
+                yield f"data: {json.dumps(game.snapshot(), separators=(',', ':'))}\n\n"
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"cache-control": "no-store"})
+
+    async def click(request: Request) -> Response:
+        try:
+            data = await _json_body(request)
+            clicks, site = data.get("clicks", []), data.get("site", "")
+            if not isinstance(clicks, list) or not all(isinstance(c, str) for c in clicks) or not isinstance(site, str):
+                raise ValueError("expected clicks (a list of sites) and site")
+        except ValueError as exc:
+            return JSONResponse({"refused": f"bad request: {exc}"}, status_code=400)
+        if not game.your_turn():
+            return JSONResponse({"refused": "it is not your turn" if game.record is None else "the game is over"})
+        return JSONResponse(step_json(game, clicks, site))
+
+    async def action(request: Request) -> Response:
+        try:
+            data = await _json_body(request)
+            token = data.get("token")
+            if not isinstance(token, str) or not token or len(token) > 4096:
+                raise ValueError("expected token, an action")
+        except ValueError as exc:
+            return JSONResponse({"refused": f"bad request: {exc}"}, status_code=400)
+        try:
+            played = game.act(token)
+        except Refusal as exc:
+            return JSONResponse({"refused": str(exc)}, status_code=409)
+        return JSONResponse({"played": played})
+
+    return [Route("/", page), Route("/play/state", state), Route("/play/events", events),
+            Route("/play/click", click, methods=["POST"]), Route("/play/action", action, methods=["POST"])]

@@ -1,0 +1,82 @@
+"""Running the web app: hypercorn's trio worker on one address.
+
+:func:`serve` runs an app inside a trio loop that is already running (`hexarena tournament
+--serve` runs it beside the referee); :func:`run` is the whole life of `hexarena serve`: a
+fresh token, the app, its address printed as the first line of stdout
+(``http://127.0.0.1:PORT/?token=TOKEN``), until Ctrl-C (SIGINT) or SIGTERM, then exit 130
+without a traceback.
+"""
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+from collections.abc import Callable
+from functools import partial
+
+import trio
+from hypercorn.config import Config
+from hypercorn.trio import serve as hypercorn_serve
+from starlette.types import ASGIApp
+
+from hexarena.referee.engines.groups import sole
+
+from .app import bracketed, is_loopback, new_token
+
+DEFAULT_HOST = "127.0.0.1"
+
+
+def url(host: str, port: int, token: str) -> str:
+    """The address to open: ``http://HOST:PORT/?token=TOKEN`` (an IPv6 host in brackets)."""
+    return f"http://{bracketed(host)}:{port}/?token={token}"
+
+
+def _config(host: str, port: int) -> Config:
+    config = Config()
+    config.bind = [f"{bracketed(host)}:{port}"]
+    config.accesslog = None
+    quiet = logging.getLogger("hexarena.web.hypercorn")
+    quiet.setLevel(logging.WARNING)             # no "Running on ..." lines: the address is ours to print
+    config.errorlog = quiet
+    config.graceful_timeout = 0.5               # event streams never end by themselves
+    return config
+
+
+async def serve(app: ASGIApp, host: str = DEFAULT_HOST, port: int = 0,
+                task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+    """Serve `app` on HOST:PORT (0: a free port) until cancelled; `task_status.started(port)`
+    once it listens. OSError when the address cannot be bound."""
+    async with trio.open_nursery() as nursery:
+        binds: list[str] = await nursery.start(partial(hypercorn_serve, app, _config(host, port)))  # type: ignore[arg-type]
+        task_status.started(int(binds[0].rpartition(":")[2]))
+
+
+def run(make_app: Callable[[str], ASGIApp], host: str = DEFAULT_HOST, port: int = 0,
+        say: Callable[[str], None] = print, warn: Callable[[str], None] = lambda s: None) -> None:
+    """Serve ``make_app(token)`` with a fresh token until Ctrl-C or SIGTERM, then ``sys.exit(130)``;
+    the first call of `say` is the address to open. A host beyond the loopback is warned about.
+    OSError when the address cannot be bound."""
+    token = new_token()
+    if not is_loopback(host):
+        warn(f"listening on {host}, beyond this machine's loopback: anyone who can reach it and "
+             "learns the token can watch (and, with `play`, act)")
+    app = make_app(token)
+
+    async def main() -> bool:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+                bound = await nursery.start(serve, app, host, port)
+                say(url(host, bound, token))
+                async for _ in signals:
+                    nursery.cancel_scope.cancel()
+                    return True
+        return False
+
+    try:
+        interrupted = trio.run(main)
+    except BaseExceptionGroup as group:          # trio wraps what leaves a nursery
+        if isinstance(sole(group), OSError):
+            raise sole(group) from None
+        raise
+    if interrupted:
+        sys.exit(130)

@@ -1,0 +1,186 @@
+// hexarena serve: one tournament folder, kept current by its event stream (Server-Sent Events).
+// Events: snapshot (everything), live (a game in flight changed), gone (it left the live files),
+// finished (a journaled game), standings (refitted ratings). Strings are only set as text.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const status = $("connection");
+  const key = status.dataset.key;
+  const cards = new Map();          // game id -> {card, svg, sites}
+  const finished = new Map();       // game id -> row
+  const boards = new Map();         // board key -> Promise of an SVG element to clone
+  const WORD = { b: "Black", w: "White" };
+
+  function el(name, parent, text, cls) {
+    const node = document.createElement(name);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (cls) node.className = cls;
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function gameLink(id, parent) {
+    const a = el("a", parent, id);
+    a.href = "/t/" + encodeURIComponent(key) + "/game/" + id.split("/").map(encodeURIComponent).join("/");
+    return a;
+  }
+
+  // -- standings --------------------------------------------------------------------------
+  function standings(groups) {
+    const holder = $("standings-tables");
+    holder.textContent = "";
+    if (!groups.length) { el("p", holder, "No rated games yet.", "muted"); return; }
+    for (const g of groups) {
+      el("h3", holder, g.title + " (" + g.games + " games)");
+      if (g.error) el("p", holder, g.error, "warning");
+      const table = el("table", holder, null, "ratings");
+      const head = el("tr", table);
+      for (const h of ["#", "player", "Elo", "±95%", "games", "W", "L", "D", "score"]) el("th", head, h);
+      for (const r of g.ratings) {
+        const tr = el("tr", table);
+        const sign = (x) => (x > 0 ? "+" : "") + Math.round(x);
+        for (const v of [r.rank, r.player + (r.prior ? "*" : ""), r.elo === null ? "" : sign(r.elo),
+                         r.pm === null ? "" : Math.round(r.pm), r.games, r.wins, r.losses, r.draws,
+                         r.score === null ? "" : r.score.toFixed(1) + "%"]) el("td", tr, v);
+      }
+    }
+  }
+
+  // -- games in flight --------------------------------------------------------------------
+  function board(bd) {
+    if (!boards.has(bd)) {
+      boards.set(bd, fetch("/board/" + encodeURIComponent(bd) + ".svg", { credentials: "same-origin" })
+        .then((r) => { if (!r.ok) throw new Error("board " + bd + ": " + r.status); return r.text(); })
+        .then((text) => new DOMParser().parseFromString(text, "image/svg+xml").documentElement));
+    }
+    return boards.get(bd);
+  }
+
+  function paint(entry, game) {
+    const stones = new Map();
+    for (const item of game.stones.split(" ")) {
+      const m = /^([a-z][0-9]+)([bw])([0-9]*)$/.exec(item);
+      if (m) stones.set(m[1], [m[2], m[3] || "1"]);
+    }
+    const last = new Set(game.last.split(" ").filter((s) => s));
+    for (const [name, site] of entry.sites) {
+      const stone = stones.get(name);
+      site.setAttribute("data-stone", stone ? stone[0] : "");
+      site.setAttribute("data-height", stone ? stone[1] : "");
+      if (last.has(name)) site.setAttribute("data-last", "1"); else site.removeAttribute("data-last");
+      const height = site.querySelector(".height");
+      if (height) height.textContent = stone && stone[1] !== "1" ? stone[1] : "";
+    }
+    const lines = entry.svg.querySelectorAll("text.status");
+    const [mover, phase] = game.status.split(" ");
+    lines[0].textContent = WORD[mover] + " to move, phase " + phase;
+    lines[1].textContent = "ply " + game.ply;
+    lines[2].textContent = game.last_token ? "last: " + game.last_token : "";
+    entry.svg.setAttribute("data-ply", String(game.ply));
+  }
+
+  function live(game) {
+    let entry = cards.get(game.id);
+    if (!entry) {
+      const card = el("article", null, null, "live-game");
+      card.dataset.game = game.id;
+      gameLink(game.id, el("h3", card));
+      el("p", card, null, "players");
+      const clocks = el("p", card, null, "clocks");
+      for (const c of ["b", "w"]) { const s = el("span", clocks, null, "clock"); s.dataset.colour = c; el("br", clocks); }
+      el("div", card, null, "board");
+      el("p", card, null, "ply");
+      el("div", card, null, "info");
+      entry = { card, svg: null, sites: null, latest: null };
+      cards.set(game.id, entry);
+      const list = [...cards.keys()].sort();
+      const after = list[list.indexOf(game.id) + 1];
+      $("live-games").insertBefore(card, after ? cards.get(after).card : null);
+      board(game.bd).then((svg) => {
+        entry.svg = document.importNode(svg, true);
+        entry.sites = new Map();
+        entry.svg.querySelectorAll("g.site").forEach((s) => entry.sites.set(s.dataset.site, s));
+        card.querySelector(".board").appendChild(entry.svg);
+        if (entry.latest) paint(entry, entry.latest);
+      }).catch((e) => { card.querySelector(".board").textContent = String(e); });
+    }
+    entry.latest = game;
+    const card = entry.card;
+    card.dataset.ply = String(game.ply);
+    card.querySelector(".players").textContent =
+      game.players.b + " (black) vs " + game.players.w + " (white); " + game.game + " " + game.size +
+      (game.variant ? " (" + game.variant + ")" : "");
+    for (const span of card.querySelectorAll(".clock")) {
+      const c = span.dataset.colour;
+      window.hexarenaClocks.set(span, game.clocks[c], c === game.to_move, game.since, game.now);
+    }
+    card.querySelector(".ply").textContent =
+      "ply " + game.ply + (game.last_token ? ", last: " + game.last_token : "") + (game.error ? "; " + game.error : "");
+    info(card.querySelector(".info"), game.info);
+    if (entry.svg) paint(entry, game);
+    count();
+  }
+
+  function info(holder, data) {
+    holder.textContent = "";
+    if (!data) return;
+    el("span", holder, "analysis of ply " + data.ply + ": ", "muted");
+    for (const line of data.lines.slice(0, 3)) {
+      const parts = [];
+      if (line.winrate !== undefined) parts.push("winrate " + line.winrate);
+      if (line.score !== undefined) parts.push("score " + line.score);
+      if (line.visits !== undefined) parts.push("visits " + line.visits);
+      if (line.depth !== undefined) parts.push("depth " + line.depth);
+      if (line.pv) parts.push("pv " + line.pv.join(" ") + (line.more ? " …" : ""));
+      el("div", holder, parts.join(", ") || line.line);
+    }
+  }
+
+  function gone(id) {
+    const entry = cards.get(id);
+    if (entry) { entry.card.remove(); cards.delete(id); }
+    count();
+  }
+
+  // -- finished games ---------------------------------------------------------------------
+  function done(row) {
+    gone(row.id);
+    const old = finished.get(row.id);
+    const tr = el("tr");
+    tr.dataset.game = row.id;
+    const first = el("td", tr);
+    if (row.replay) gameLink(row.id, first); else first.textContent = row.id;
+    for (const v of [row.game, row.size, row.first, row.second, row.black, row.white, row.result,
+                     row.termination + (row.reason && row.void ? ": " + row.reason : ""), row.plies]) el("td", tr, v);
+    const body = document.querySelector("#finished-list tbody");
+    if (old) body.replaceChild(tr, old); else body.insertBefore(tr, body.firstChild);
+    finished.set(row.id, tr);
+    count();
+  }
+
+  function count() {
+    $("live-count").textContent = "(" + cards.size + ")";
+    $("finished-count").textContent = "(" + finished.size + ")";
+  }
+
+  // -- the stream -------------------------------------------------------------------------
+  const source = new EventSource(status.dataset.events);
+  const on = (kind, handle) => source.addEventListener(kind, (e) => handle(JSON.parse(e.data)));
+  on("snapshot", (s) => {
+    for (const id of [...cards.keys()]) gone(id);
+    finished.clear();
+    document.querySelector("#finished-list tbody").textContent = "";
+    standings(s.standings);
+    s.finished.forEach(done);
+    s.live.forEach(live);
+    const warnings = $("warnings");
+    warnings.textContent = "";
+    s.warnings.forEach((w) => el("li", warnings, "warning: " + w, "warning"));
+  });
+  on("live", live);
+  on("gone", (g) => gone(g.id));
+  on("finished", done);
+  on("standings", standings);
+  source.addEventListener("open", () => { status.textContent = "live: updates arrive as they happen"; status.classList.remove("lost"); });
+  source.addEventListener("error", () => { status.textContent = "connection lost: reconnecting..."; status.classList.add("lost"); });
+})();

@@ -1,0 +1,53 @@
+// hexarena serve: one game in the report's replay viewer (replay.js). A game in flight follows
+// its event stream: `entry` (the viewer's data so far), `live` (clocks, latest analysis),
+// `finished` (then the journaled game's data are fetched once). Strings are only set as text.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const state = $("game-state");
+  const data = JSON.parse($("report-data").textContent);
+  window.hexarenaReplay.update(0, data.games[0]);
+  document.body.classList.add("game-page");
+  if (state.dataset.live !== "1") return;
+
+  const panel = $("live-panel");
+  panel.hidden = false;
+
+  function live(game) {
+    for (const span of panel.querySelectorAll(".clock")) {
+      const c = span.dataset.colour;
+      window.hexarenaClocks.set(span, game.clocks[c], c === game.to_move, game.since, game.now);
+    }
+    const holder = $("live-info");
+    holder.textContent = "";
+    if (game.info) {
+      holder.textContent = "analysis of ply " + game.info.ply + ": ";
+      for (const line of game.info.lines) {
+        const div = document.createElement("div");
+        div.textContent = line.line;
+        holder.appendChild(div);
+      }
+    }
+    state.textContent = "in play: ply " + game.ply + (game.error ? "; " + game.error : "");
+    state.dataset.ply = String(game.ply);
+  }
+
+  function finished() {
+    source.close();
+    panel.hidden = true;
+    fetch(state.dataset.data, { credentials: "same-origin" })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((entry) => {
+        if (entry) window.hexarenaReplay.update(0, entry);
+        state.textContent = entry ? "finished: " + entry.r + " (" + entry.t + ")" : "finished";
+        state.dataset.live = "0";
+      });
+  }
+
+  const source = new EventSource(state.dataset.events);
+  const on = (kind, handle) => source.addEventListener(kind, (e) => handle(JSON.parse(e.data)));
+  on("entry", (entry) => window.hexarenaReplay.update(0, entry));
+  on("live", live);
+  on("finished", finished);
+  on("gone", () => setTimeout(() => { if (state.dataset.live === "1") finished(); }, 500));
+})();

@@ -1,0 +1,239 @@
+"""What a server knows of one tournament folder, kept current by polling its files, and the
+events it pushes to the browsers that watch it.
+
+:class:`FolderWatch` reads the journal's new whole lines (records: the finished games) and
+every live file (:mod:`.live_game`: the games in flight), and refits the standings
+(results/rating, through the report's sections) in a worker thread whenever games finished.
+Nothing here writes to the folder: the journal, SGF and live files belong to the referee,
+which may run in another process. :class:`Hub` fans each change out to the connected pages
+as Server-Sent Events, encoded once; a page too slow to keep up is dropped (its browser
+reconnects and starts from a fresh snapshot).
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from hexarena.referee.tournament.live_files import LIVE_DIR
+from hexarena.results.page.report_sections import rating_groups
+from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import JOURNAL_NAME, parse_line
+
+from .live_game import LiveGame
+
+#: Seconds between two looks at a folder's files (the latency of an update is about half this).
+POLL = 0.05
+#: Events a page may have waiting before it is dropped.
+BACKLOG = 512
+
+
+def sse(kind: str, data: object) -> bytes:
+    """One Server-Sent Event: `event: KIND` and its data as one line of JSON."""
+    return f"event: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """A connected page: the events of the whole folder, or of one game only (`game`)."""
+
+    send: trio.MemorySendChannel[bytes]
+    game: str | None = None
+
+
+class Hub:
+    """The pages watching one folder."""
+
+    def __init__(self) -> None:
+        self.subscribers: set[Subscriber] = set()
+
+    def subscribe(self, game: str | None = None) -> tuple[Subscriber, trio.MemoryReceiveChannel[bytes]]:
+        send, receive = trio.open_memory_channel[bytes](BACKLOG)
+        subscriber = Subscriber(send, game)
+        self.subscribers.add(subscriber)
+        return subscriber, receive
+
+    def leave(self, subscriber: Subscriber) -> None:
+        self.subscribers.discard(subscriber)
+        subscriber.send.close()
+
+    def wants(self, game: str) -> bool:
+        return any(s.game == game for s in self.subscribers)
+
+    def publish(self, kind: str, data: object, game: str | None = None) -> None:
+        """Send to every page of the folder (`game` None), or to the pages of `game` only."""
+        if not self.subscribers:
+            return
+        message = sse(kind, data)
+        for subscriber in list(self.subscribers):
+            if subscriber.game != game:
+                continue
+            try:
+                subscriber.send.send_nowait(message)
+            except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+                self.leave(subscriber)
+
+
+def record_row(record: GameRecord) -> dict[str, Any]:
+    """A finished game as the games list shows it."""
+    return {"id": record.id, "game": record.game, "size": record.size, "variant": record.variant,
+            "first": record.first, "second": record.second, "black": record.black, "white": record.white,
+            "result": record.result, "termination": str(record.termination), "plies": record.plies,
+            "reason": record.reason, "void": record.void, "replay": bool(record.sgf)}
+
+
+def standings_of(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
+    """Each rating pool's table (pooled first): Elo with its 95% interval, games, W/L/D, score."""
+    try:
+        groups = rating_groups(records)
+    except ValueError as exc:                   # no maximum and no prior: say so
+        return [{"title": "ratings", "games": len(records), "ratings": [], "error": str(exc)}]
+    return [{"title": g["title"], "games": g["games"], "ratings": [_finite(r) for r in g["ratings"]]}
+            for g in groups]
+
+
+def _finite(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()}
+
+
+class FolderWatch:
+    """One tournament folder: finished games, games in flight, standings (see the module docstring)."""
+
+    def __init__(self, path: Path, fit: Callable[[Sequence[GameRecord]], list[dict]] = standings_of):
+        self.path = path
+        self.fit = fit
+        self.hub = Hub()
+        self.records: list[GameRecord] = []          # summaries, journal order (a replayed game twice)
+        self.lines: dict[str, tuple[int, int]] = {}  # game id -> (offset, length) of its last journal line
+        self.warnings: list[str] = []
+        self.live: dict[Path, LiveGame] = {}
+        self.standings: list[dict[str, Any]] = []
+        self.fitted = 0                              # records the standings were fitted on
+        self._journal: tuple[int | None, int] = (None, 0)     # (inode, offset read up to)
+
+    # -- the files ---------------------------------------------------------------------------
+
+    def poll(self) -> bool:
+        """Read what changed since the last poll and publish it; True when games finished."""
+        finished = self._read_journal()
+        for record in finished:
+            self.hub.publish("finished", record_row(record))
+            self.hub.publish("finished", record_row(record), game=record.id)
+        self._read_live({r.id for r in finished})
+        return bool(finished)
+
+    def _read_journal(self) -> list[GameRecord]:
+        journal = self.path / JOURNAL_NAME
+        try:
+            with open(journal, "rb") as handle:
+                inode = os.fstat(handle.fileno()).st_ino
+                size = os.fstat(handle.fileno()).st_size
+                known, offset = self._journal
+                if inode != known or size < offset:      # a new or repaired journal: read it again
+                    self.records, self.lines, self.warnings, offset = [], {}, [], 0
+                    self.fitted = -1
+                handle.seek(offset)
+                data = handle.read()
+        except FileNotFoundError:
+            return []
+        whole = data[: data.rfind(b"\n") + 1]
+        found = []
+        position = offset
+        for line in whole.splitlines(keepends=True):
+            if line.strip():
+                try:
+                    record = parse_line(line).summary()
+                except (ValueError, TypeError) as exc:
+                    self.warnings.append(f"{journal}: byte {position}: {exc}")
+                else:
+                    found.append(record)
+                    self.lines[record.id] = (position, len(line))
+            position += len(line)
+        self._journal = (inode, offset + len(whole))
+        self.records += found
+        return found
+
+    def _read_live(self, journaled: set[str]) -> None:
+        paths = {Path(root) / name for root, _, names in os.walk(self.path / LIVE_DIR)   # errors: none found
+                 for name in names if name.endswith(".jsonl")}
+        for path in [p for p in self.live if p not in paths]:
+            self._gone(self.live.pop(path))
+        for path in sorted(paths):
+            game = self.live.get(path) or LiveGame(path)
+            try:
+                changed = game.read()
+            except OSError:                       # removed between the listing and the read
+                if path in self.live:
+                    self._gone(self.live.pop(path))
+                continue
+            self.live[path] = game
+            if changed and game.header is not None and game.id not in journaled:
+                view = game.view()
+                self.hub.publish("live", view)
+                if self.hub.wants(game.id):
+                    self.hub.publish("live", view, game=game.id)
+                    self.hub.publish("entry", game.entry(), game=game.id)
+
+    def _gone(self, game: LiveGame) -> None:
+        if game.header is not None:
+            self.hub.publish("gone", {"id": game.id})
+            self.hub.publish("gone", {"id": game.id}, game=game.id)
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings[-20:]:
+            self.warnings.append(message)
+
+    def in_flight(self) -> list[LiveGame]:
+        return sorted((g for g in self.live.values() if g.header is not None), key=lambda g: g.id)
+
+    def game(self, game_id: str) -> LiveGame | None:
+        return next((g for g in self.live.values() if g.id == game_id and g.header is not None), None)
+
+    def record_line(self, game_id: str) -> bytes | None:
+        """The game's last journal line (the whole record), or None."""
+        where = self.lines.get(game_id)
+        if where is None:
+            return None
+        with open(self.path / JOURNAL_NAME, "rb") as handle:
+            handle.seek(where[0])
+            return handle.read(where[1])
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a folder page shows, for a page that connects."""
+        last = {r.id: r for r in self.records}
+        return {"name": self.path.resolve().name, "standings": self.standings, "warnings": self.warnings[-20:],
+                "live": [g.view() for g in self.in_flight()],
+                "finished": [record_row(r) for r in last.values()]}
+
+    # -- the task ----------------------------------------------------------------------------
+
+    async def run(self, interval: float = POLL) -> None:
+        """Poll every `interval` seconds until cancelled; refit the standings in a thread after
+        games finished (one fit at a time; games finished meanwhile wait for the next)."""
+        async with trio.open_nursery() as nursery:
+            fitting = False
+
+            async def refit() -> None:
+                nonlocal fitting
+                while self.fitted != len(self.records):
+                    records = list(self.records)
+                    self.standings = await trio.to_thread.run_sync(self.fit, records)
+                    self.fitted = len(records)
+                    self.hub.publish("standings", self.standings)
+                fitting = False
+
+            while True:
+                try:
+                    self.poll()
+                except Exception as exc:            # the folder is outside data: say so, keep serving
+                    self.warn(f"{self.path}: {exc!r}")
+                if self.fitted != len(self.records) and not fitting:
+                    fitting = True
+                    nursery.start_soon(refit)
+                await trio.sleep(interval)

@@ -1,0 +1,104 @@
+"""DIR/live/: the per-action lines a viewer reads while a game is in flight, written by the process
+that plays the game, removed once the record is journaled, cleared when a run starts."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import trio
+
+from hexarena.engine import registry
+from hexarena.referee.tournament import config as C
+from hexarena.referee.tournament.live_files import LIVE_DIR, LiveFile, live_path
+from hexarena.referee.tournament.run import load_saved, run
+from hexarena.results.record.journal import read_journal
+
+
+def lines_of(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+class Snapshots:
+    """An observer that reads each game's live file after every action."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        self.seen: dict[str, list[list[dict]]] = {}
+
+    def plan(self, pending, records) -> None:
+        pass
+
+    def started(self, game) -> None:
+        pass
+
+    def ply(self, game_id: str, plies: int) -> None:
+        self.seen.setdefault(game_id, []).append(lines_of(live_path(self.out, game_id)))
+
+    def finished(self, record) -> None:
+        assert not live_path(self.out, record.id).exists(), "the live file outlived the journaled record"
+
+
+def test_each_action_is_in_the_live_file_as_it_is_played_and_the_file_goes_with_the_record(tmp_path):
+    out = tmp_path / "t"
+    specs = (C.EngineSpec("random", C.player_cmd("random")), C.EngineSpec("greedy", C.player_cmd("greedy")))
+    config = C.TournamentConfig(specs, (C.GameSpec("vaxandis", (3,), ("",)), C.GameSpec("spelde", (4,), ("pie",))),
+                                games_per_pair=1, limits=C.Limits(move=10, start=20))
+    snapshots = Snapshots(out)
+    trio.run(lambda: run(config, out, concurrency=2, observer=snapshots))
+    records = {r.id: r for r in read_journal(out / "journal.jsonl")}
+    assert len(records) == 2 and set(snapshots.seen) == set(records)
+    for game_id, views in snapshots.seen.items():
+        record = records[game_id]
+        header = views[0][0]
+        assert header["live"] == 1 and header["id"] == game_id and header["game"] == record.game
+        assert (header["size"], header["first"], header["second"]) == (record.size, record.first, record.second)
+        assert header["clocks"][0]["control"] == "move" and header["clocks"][0]["move"] == 10
+        state = registry.get(record.game).new_game(registry.get(record.game).variant(record.size, record.variant.split()))
+        for n, view in enumerate(views, 1):
+            assert [line.get("ply") for line in view[1:]] == list(range(1, n + 1))   # every action so far, no more
+            last = view[-1]
+            assert last["a"] == record.actions[n - 1] and last["c"] == state.to_move.letter
+            assert last["t"] == record.think[n - 1] and last["l"] == record.left[n - 1]
+            state = state.play(state.parse(last["a"]))
+        assert len(views) == record.plies
+    assert not (out / LIVE_DIR).exists()
+
+
+def test_a_run_removes_the_files_a_killed_run_left(tmp_path):
+    out = tmp_path / "t"
+    specs = (C.EngineSpec("random", C.player_cmd("random")), C.EngineSpec("greedy", C.player_cmd("greedy")))
+    config = C.TournamentConfig(specs, (C.GameSpec("vaxandis", (3,), ("",)),), games_per_pair=1,
+                                limits=C.Limits(move=10, start=20))
+    trio.run(lambda: run(config, out, concurrency=1))
+    stale = live_path(out, "vaxandis-3/0042")          # a game a killed run was playing
+    stale.parent.mkdir(parents=True)
+    stale.write_text('{"live":1,"id":"vaxandis-3/0042"}\n{"ply":1,"c":"b","a":"d4","at":1}\n', encoding="utf-8")
+    seen: list[bool] = []
+
+    class AtPlan(Snapshots):
+        def plan(self, pending, records) -> None:
+            seen.append(stale.exists())
+    trio.run(lambda: run(load_saved(out), out, concurrency=1, resume=True, observer=AtPlan(out)))
+    assert seen == [False]
+    assert not (out / LIVE_DIR).exists()
+
+
+def test_a_game_that_returns_no_record_leaves_no_file(tmp_path):
+    header = {"id": "spelde-4/0001", "game": "spelde", "size": 4}
+    try:
+        with LiveFile(tmp_path, header) as live:
+            assert live.path == tmp_path / "live" / "spelde-4" / "0001.jsonl" and live.path.exists()
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        pass
+    assert not live.path.exists()
+    with LiveFile(tmp_path, header) as live:
+        pass
+    assert lines_of(live.path)[0]["id"] == "spelde-4/0001"      # a game that returned: the writer removes it
+
+
+def test_a_folder_that_cannot_be_written_stops_the_file_not_the_game(tmp_path):
+    (tmp_path / "live").write_text("a file where the folder should be", encoding="utf-8")
+    with LiveFile(tmp_path, {"id": "spelde-4/0001"}) as live:
+        assert live.file is None
+        live.close()

@@ -1,0 +1,114 @@
+"""The analysis board over HTTP: positions replayed by the rules, clicks, an attached engine's
+analysis (a real built-in engine process), refusals naming the reason, the command's usage."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hexarena.engine import registry
+from hexarena.results.record.game import GameRecord
+from hexarena.results.record.sgf import sgf_text
+from tests.support.web import Server, start_server
+
+pytestmark = pytest.mark.slow
+TOKENS = ["c3", "swap", "d5"]
+
+
+@pytest.fixture
+def sgf(tmp_path) -> Path:
+    """A Spelde record of 3 actions on a 4-board, written by the project's SGF writer."""
+    record = GameRecord(id="x/0001", game="spelde", size=4, variant="pie", first="a", second="b", black="b",
+                        white="a", winner="a", result="W+R", termination="resign", plies=3, reason="",
+                        faulty=None, started="2026-01-01T00:00:00Z", seconds=1.0, actions=TOKENS, opening=0,
+                        think=[None] * 3, colours="BWW", left=[None] * 3)
+    path = tmp_path / "game.sgf"
+    path.write_text(sgf_text(record, registry.get("spelde").sgf_number), encoding="utf-8")
+    return path
+
+
+def post(server: Server, path: str, body: dict) -> tuple[int, dict]:
+    answer = server.request(path, "POST", {"Origin": f"http://127.0.0.1:{server.port}",
+                                           "content-type": "application/json"}, body=json.dumps(body).encode())
+    return answer.status, json.loads(answer.body)
+
+
+def test_positions_clicks_and_the_engines_analysis(sgf):
+    server = start_server(["serve", "--analyse", str(sgf), "--engine", "mcts:200"])
+    try:
+        assert server.request("/", cookie=False).status == 403
+        page = server.request("/")
+        assert page.status == 200 and json.dumps(TOKENS, separators=(",", ":")) in page.body
+        status, pos = post(server, "/analyse/position", {"tokens": TOKENS[:1]})
+        assert status == 200 and pos["stones"] == {"c3": "b"} and pos["build"]["words"] == ["swap", "resign"]
+        status, pos = post(server, "/analyse/position", {"tokens": ["c3", "c3"]})
+        assert status == 400 and "c3 is occupied" in pos["refused"]
+        status, step = post(server, "/analyse/click", {"tokens": TOKENS, "clicks": [], "site": "d5"})
+        assert step == {"refused": "d5 is occupied"}
+        status, advice = post(server, "/analyse/ask", {"tokens": TOKENS})
+        assert status == 200 and advice["command"] == "genmove_analyze", advice
+        [info] = advice["info"]
+        assert 0 <= info["winrate"] <= 1 and info["pv"][0] == advice["action"]
+        assert len(info["pv_sites"]) == len(info["pv"])
+    finally:
+        code, _, err = server.stop()
+    assert code == 130 and "Traceback" not in err
+
+
+def test_without_an_engine_asking_is_refused(sgf):
+    server = start_server(["serve", "--analyse", str(sgf)])
+    try:
+        status, answer = post(server, "/analyse/ask", {"tokens": []})
+        assert status == 409 and "--engine" in answer["refused"]
+    finally:
+        server.stop()
+
+
+def test_usage(sgf, tmp_path):
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "hexarena", "serve", *args], capture_output=True, text=True,
+                              timeout=60)
+    assert "takes no DIR" in run("--analyse", str(sgf), str(tmp_path)).stderr
+    assert "goes with --analyse" in run("--engine", "random", str(tmp_path)).stderr
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;FF[4]SZ[4])", encoding="utf-8")
+    answer = run("--analyse", str(bad))
+    assert answer.returncode == 1 and "no XG[game id]" in answer.stderr
+
+
+def test_an_engine_without_set_position_gets_the_line_replayed(sgf, tmp_path):
+    seen = tmp_path / "seen.txt"
+    engine = f"{sys.executable} {Path(__file__).with_name('replay_only_engine.py')} {seen}"
+    server = start_server(["serve", "--analyse", str(sgf), "--engine", engine])
+    try:
+        status, advice = post(server, "/analyse/ask", {"tokens": TOKENS})
+        assert status == 200 and advice["command"] == "genmove_analyze" and advice["info"] == [], advice
+    finally:
+        server.stop()
+    lines = [line.split(None, 1)[1].strip() for line in seen.read_text(encoding="utf-8").splitlines()]
+    assert "set_position" not in " ".join(lines)
+    start = lines.index("clear_board")
+    assert lines[start + 1:start + 4] == ["play black c3", "play white swap", "play white d5"]
+    assert lines[start + 4] == "genmove_analyze black"
+
+
+def test_a_position_string(tmp_path):
+    position = "spelde 3 w .../..../..b../..../... variant=nopie ply=1"
+    server = start_server(["serve", "--analyse", position, "--engine", "mcts:100"])
+    try:
+        status, pos = post(server, "/analyse/position", {"tokens": []})
+        assert status == 200 and pos["to_move"] == "w" and len(pos["stones"]) == 1, pos
+        status, advice = post(server, "/analyse/ask", {"tokens": []})
+        assert status == 200 and advice["info"] and advice["info"][0]["pv"][0] == advice["action"]
+    finally:
+        server.stop()
+    engine = f"{sys.executable} {Path(__file__).with_name('replay_only_engine.py')} {tmp_path / 'seen.txt'}"
+    server = start_server(["serve", "--analyse", position, "--engine", engine])
+    try:
+        status, answer = post(server, "/analyse/ask", {"tokens": []})
+        assert status == 502 and "does not list set_position" in answer["refused"]
+    finally:
+        server.stop()

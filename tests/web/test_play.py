@@ -1,0 +1,101 @@
+"""`hexarena play` over HTTP (the browser's requests without a browser): a whole game against the
+built-in `random` through /play/click and /play/action, recorded in the journal and as SGF;
+the guard's token and Origin checks; refusals that change nothing."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from hexarena.engine import registry
+from hexarena.results.record.journal import read_journal
+from hexarena.results.page.replay import replay_record
+from tests.support.web import Server, start_server
+
+pytestmark = pytest.mark.slow
+
+
+def post(server: Server, path: str, body: dict, origin: str | None = "self") -> tuple[int, dict]:
+    headers = {"content-type": "application/json"}
+    if origin is not None:
+        headers["Origin"] = f"http://127.0.0.1:{server.port}" if origin == "self" else origin
+    answer = server.request(path, "POST", headers, body=json.dumps(body).encode())
+    return answer.status, json.loads(answer.body) if answer.body.startswith("{") else {"text": answer.body}
+
+
+def state(server: Server) -> dict:
+    answer = server.request("/play/state")
+    assert answer.status == 200, answer.body
+    return json.loads(answer.body)
+
+
+def wait_turn(server: Server, timeout: float = 60) -> dict:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        now = state(server)
+        if now["your_turn"] or now["result"]:
+            return now
+        time.sleep(0.05)
+    raise AssertionError("the person's turn never came")
+
+
+def test_a_whole_game_by_requests_is_journaled_with_its_sgf(tmp_path):
+    out = tmp_path / "out"
+    server = start_server(["play", "--engine", "random", "--game", "marbanta", "--size", "3", "--colour", "white",
+                           "--out", str(out)])
+    try:
+        assert server.request("/play/state", cookie=False).status == 403
+        assert post(server, "/play/action", {"token": "keep"}, origin="http://evil.example")[0] == 403
+        mine = []
+        now = wait_turn(server)
+        while not now["result"]:
+            assert now["you"] == now["to_move"]
+            if now["build"]["targets"]:
+                clicks: list[str] = []
+                step = {"targets": now["build"]["targets"], "token": None, "more": True}
+                while step["token"] is None or step["more"] and step["targets"]:
+                    status, step = post(server, "/play/click", {"clicks": clicks, "site": step["targets"][0]})
+                    assert status == 200 and "refused" not in step, step
+                    clicks = step["clicks"]
+                token = step["token"]
+            else:
+                token = now["build"]["words"][0]
+            status, answer = post(server, "/play/action", {"token": token})
+            assert status == 200, answer
+            mine.append(answer["played"])
+            now = wait_turn(server)
+        status, answer = post(server, "/play/action", {"token": "resign"})
+        assert status == 409 and answer["refused"] == "the game is over"
+    finally:
+        code, _, err = server.stop()
+    assert code == 130 and "Traceback" not in err
+    [record] = read_journal(out)
+    assert record.first == "random" and record.second == "person" and record.plies == len(now["tokens"])
+    assert record.actions == now["tokens"] and set(mine) <= set(record.actions)
+    assert replay_record((out / record.sgf).read_text(encoding="utf-8")).tokens == record.actions
+
+
+def test_refusals_change_nothing(tmp_path):
+    server = start_server(["play", "--engine", "mcts:2s", "--game", "vaxandis", "--size", "3", "--variant", "nopie",
+                           "--out", str(tmp_path / "out")])
+    try:
+        before = wait_turn(server)
+        status, answer = post(server, "/play/action", {"token": "a1-a2"})
+        assert status == 409 and "a1" in answer["refused"]
+        status, answer = post(server, "/play/action", {"token": "e8-e6"})
+        assert status == 409 and answer["refused"].startswith("e8-e6: ")
+        status, answer = post(server, "/play/click", {"clicks": [], "site": "zz"})
+        assert status == 200 and answer["refused"]
+        assert state(server)["tokens"] == before["tokens"] == []
+        assert post(server, "/play/action", {"token": "c3"}) == (200, {"played": "c3"})
+        status, answer = post(server, "/play/action", {"token": "a1"})        # the engine thinks 2 s
+        assert status == 409 and "not your turn" in answer["refused"]
+        assert state(server)["tokens"] == ["c3"]
+    finally:
+        code, _, err = server.stop()
+    assert code == 130 and "Traceback" not in err
+
+
+def test_every_game_is_offered():
+    assert registry.playable() == ["anda", "anda-prison", "spelde", "vaxandis", "marbanta"]
