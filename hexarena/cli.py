@@ -75,8 +75,8 @@ def engine(name: str, seed: int, log: str | None) -> None:
               help=f"Output folder (default: ./{DEFAULT_OUT}/<timestamp>).")
 @click.option("-j", "--concurrency", type=click.IntRange(1), default=1, show_default=True)
 @click.option("--workers", type=click.IntRange(0), default=None, metavar="P",
-              help="Worker processes the games are spread over (docs/tournament.md); 0, the default, "
-                   "plays them in this process.")
+              help="Worker processes the games are spread over; 0 plays them in this process "
+                   "(default: 0 with -j 1, else one per game at once, at most one per CPU; docs/tournament.md).")
 @click.option("--no-preflight", is_flag=True, help="Do not start each engine once before the games.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the final tables.")
 @click.option("--name", "given_names", multiple=True, metavar="NAME",
@@ -153,8 +153,8 @@ def _split_name(text: str) -> tuple[str | None, str]:
 @click.option("-j", "--concurrency", type=click.IntRange(1), default=None,
               help="Games at a time (default: the number of CPUs; with --cluster: what the workers take).")
 @click.option("--workers", type=click.IntRange(0), default=None, metavar="P",
-              help="Worker processes the games are spread over (docs/tournament.md); 0, the default, "
-                   "plays them in this process.")
+              help="Worker processes the games are spread over; 0 plays them in this process "
+                   "(default: 0 with -j 1, else one per game at once, at most one per CPU; docs/tournament.md).")
 @click.option("--resume", is_flag=True, help="Continue the tournament in --out (void games are replayed).")
 @click.option("--no-preflight", is_flag=True, help="Do not start each engine once before the games.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the final tables.")

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 import trio
 
+from hexarena.referee.engines.groups import sole
 from hexarena.referee.tournament import config as C
+from hexarena.referee.tournament import workers
 from hexarena.referee.tournament.run import TournamentError, run
 from hexarena.results.record.journal import read_journal
 from tests.support.fakes import alive, pids_in
@@ -48,6 +50,25 @@ def test_two_worker_processes_play_the_games_one_process_plays(tmp_path):
         assert (tmp_path / "spread" / r.sgf).is_file()
         assert (tmp_path / "spread" / f"logs/{r.id}.1-{r.first}.log").is_file()
     assert not (tmp_path / "spread" / "engines.live").exists()
+
+
+def test_a_grown_tournament_resumed_on_workers_plays_only_the_new_games(tmp_path):
+    first = played(players(2), tmp_path, concurrency=2, workers=2)
+    grown = played(players(4), tmp_path, concurrency=2, workers=2, resume=True)
+    assert [r.id for r in grown] == [f"spelde-4-pie/{n:04}" for n in range(4)]     # each id once
+    assert grown[:2] == first
+    assert game_for_game(grown) == game_for_game(played(players(4), tmp_path / "whole", concurrency=1))
+
+
+def test_a_worker_that_cannot_start_stops_the_run_with_an_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(workers, "ENTRY", "hexarena.no_such_module")       # what a broken install does
+    with pytest.raises(BaseException) as info:
+        trio.run(partial(run, players(2), tmp_path, concurrency=2, workers=2))
+    error = sole(info.value)
+    assert isinstance(error, TournamentError) and "a worker process (hexarena.no_such_module) did not start: " \
+        "it exited with status 1" in str(error), info.value
+    assert read_journal(tmp_path) == []
+    assert not (tmp_path / "engines.live").exists()
 
 
 def test_a_launcher_that_cannot_be_pickled_is_refused_with_workers(tmp_path):
@@ -123,12 +144,12 @@ def test_a_runner_killed_with_sigkill_takes_its_workers_and_their_engines_and_a_
     referee = start_referee(write_config(tmp_path / "t.toml", "deaf-hang", move=3.0), out, "--workers", "1")
     try:
         wait_for(lambda: logs_with(out, "hung"), "the engine to hang")
-        workers = workers_of(referee)
+        processes = workers_of(referee)
         engines = every_pid_in_logs(out)
-        assert len(workers) == 1 and len(engines) == 3
+        assert len(processes) == 1 and len(engines) == 3
         referee.kill()
         referee.wait()
-        wait_for(lambda: not any(alive(p) for p in workers + engines), "the worker, its engines and a child to die")
+        wait_for(lambda: not any(alive(p) for p in processes + engines), "the worker, its engines and a child to die")
     finally:
         referee.kill()
         referee.communicate()
@@ -154,8 +175,8 @@ def test_ctrl_c_on_worker_processes(tmp_path, times):
     referee = start_referee(config, out, "-j", "2", "--workers", "2")
     try:
         wait_for(lambda: len(in_flight(out)) == 2, "two games in flight")
-        workers = workers_of(referee)
-        assert len(workers) == 2
+        processes = workers_of(referee)
+        assert len(processes) == 2
         started = in_flight(out)
         referee.send_signal(signal.SIGINT)
         if times == 2:
@@ -177,4 +198,4 @@ def test_ctrl_c_on_worker_processes(tmp_path, times):
         assert in_flight(out) == started
     else:
         assert records == []
-    assert not any(alive(p) for p in workers + every_pid_in_logs(out))
+    assert not any(alive(p) for p in processes + every_pid_in_logs(out))
