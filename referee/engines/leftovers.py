@@ -13,6 +13,11 @@ which kills an engine but not the children it forked:
   group still listed. It also ends the leftovers of an earlier dead run
   that the record lists, before anything starts.
 
+Engines started in a worker process of the run (referee/tournament/worker.py)
+are written down through :func:`recording` in a relay that tells the runner,
+whose :class:`LiveEngines` lists them with its own; when a worker dies the
+runner ends the groups it had listed (:meth:`LiveEngines.end`).
+
 A group is only signalled when it is still ours: its leader has the start
 time written down, or the leader is gone and the group still exists
 (Linux does not reuse a pid while it names a live group). Linux only; on

@@ -126,7 +126,10 @@ class _Workers:
                 proc = _Process()
                 self.processes[index] = proc
                 self.nursery.start_soon(self._listen, proc)
-                await proc.send(self.setups[index])
+                try:
+                    await proc.send(self.setups[index])
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass                        # it died at once: its listener says how
             return proc
 
     async def play(self, index: int, slot: int, game: ScheduledGame, on_ply: OnPly | None) -> GameRecord:
