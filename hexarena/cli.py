@@ -76,6 +76,9 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help=f"Output folder (default: ./{DEFAULT_OUT}/<timestamp>).")
 @click.option("-j", "--concurrency", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(0), default=None, metavar="P",
+              help="Worker processes the games are spread over; 0 plays them in this process "
+                   "(default: 0 with -j 1, else one per game at once, at most one per CPU; docs/tournament.md).")
 @click.option("--no-preflight", is_flag=True, help="Do not start each engine once before the games.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the final tables.")
 @click.option("--name", "given_names", multiple=True, metavar="NAME",
@@ -96,7 +99,7 @@ def engine(name: str, seed: int, log: str | None) -> None:
 def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, komi: int | None, games: int,
           move_time: float | None, main_time: float | None, increment: float, start_time: float | None,
           command_time: float | None, seed: int, out: str | None,
-          concurrency: int, no_preflight: bool, quiet: bool, given_names: tuple[str, ...],
+          concurrency: int, workers: int | None, no_preflight: bool, quiet: bool, given_names: tuple[str, ...],
           log_protocol: bool, restart: str, setup_commands: tuple[str, ...], sprt_words: tuple[str, ...],
           adjudicate_words: str | None) -> None:
     """Play GAMES games between two engine command lines (split like a shell, never run by one).
@@ -142,7 +145,7 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     supervise.run(config, _out_dir(out), concurrency, resume=False, quiet=quiet, check_engines=not no_preflight,
-         log_protocol=log_protocol)
+         log_protocol=log_protocol, workers=workers)
 
 
 def _setup_commands(given: tuple[str, ...], names: list[str]) -> list[tuple[str, str]]:
@@ -203,6 +206,9 @@ def _split_name(text: str) -> tuple[str | None, str]:
               help="Override the config (under the config's own limits).")
 @click.option("-j", "--concurrency", type=click.IntRange(1), default=None,
               help="Games at a time (default: the number of CPUs; with --cluster: what the workers take).")
+@click.option("--workers", type=click.IntRange(0), default=None, metavar="P",
+              help="Worker processes the games are spread over; 0 plays them in this process "
+                   "(default: 0 with -j 1, else one per game at once, at most one per CPU; docs/tournament.md).")
 @click.option("--resume", is_flag=True, help="Continue the tournament in --out (void games are replayed).")
 @click.option("--no-preflight", is_flag=True, help="Do not start each engine once before the games.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the final tables.")
@@ -218,8 +224,8 @@ def _split_name(text: str) -> tuple[str | None, str]:
               metavar="[PORT]", help="Watch the run in the browser (as hexarena serve OUT; 0 or no PORT: a free "
                                      "port); the address is printed on stderr (docs/browser.md).")
 def tournament(config_file: str | None, out: str | None, games_per_pair: int | None, concurrency: int | None,
-               resume: bool, no_preflight: bool, quiet: bool, log_protocol: bool, cluster: str | None,
-               affinity: str | None, serve_port: int | None) -> None:
+               workers: int | None, resume: bool, no_preflight: bool, quiet: bool, log_protocol: bool,
+               cluster: str | None, affinity: str | None, serve_port: int | None) -> None:
     """Run a tournament from CONFIG.toml (docs/tournament.md) and print the ratings.
 
     With no CONFIG: random against greedy on every playable game at a small size.
@@ -250,9 +256,11 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
         concurrency = len(slots)
     elif cluster is None:
         concurrency = concurrency or os.cpu_count() or 1
+    elif workers:
+        raise click.UsageError("--workers plays games on this machine; --cluster plays them on the cluster's")
     supervise.run(config, _out_dir(out), concurrency or 1_000_000, resume=resume, quiet=quiet,
          check_engines=not no_preflight, log_protocol=log_protocol, cluster=cluster, affinity=slots,
-         serve=serve_port)
+         serve=serve_port, workers=workers)
 
 
 def _pinned_slots(option: str | None, configured: bool | tuple[int, ...], concurrency: int | None,

@@ -5,6 +5,7 @@ end here; this module wires those pieces, each of which lives with what it serve
 """
 from __future__ import annotations
 
+import os
 import shlex
 import signal
 import sys
@@ -74,13 +75,22 @@ async def preflight_or_fail(config: TournamentConfig, out: Path, launcher, clust
                               "(--no-preflight skips it):\n  " + "\n  ".join(problems))
 
 
+def default_workers(concurrency: int) -> int:
+    """The worker processes of a local run when --workers is not given (docs/tournament.md,
+    "Games on every core"): none for one game at a time, else one per game at once up to one
+    per CPU."""
+    return 0 if concurrency == 1 else min(concurrency, os.cpu_count() or 1)
+
+
 def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,
         check_engines: bool = True, log_protocol: bool = False, cluster: str | None = None,
-        affinity: tuple[tuple[int, ...], ...] | None = None, serve: int | None = None) -> None:
+        affinity: tuple[tuple[int, ...], ...] | None = None, serve: int | None = None,
+        workers: int | None = None) -> None:
     """Run the tournament of `config` into `out` and print its tables; exit 130 when interrupted.
     `affinity`: the CPUs of each slot (pinned cores), None: not pinned. `serve`: a port (0: a
     free one) for the web server of `hexarena serve OUT`, run beside the referee until the run
-    ends (its address is printed on stderr)."""
+    ends (its address is printed on stderr). `workers`: worker processes for the games (0: this
+    process; None: :func:`default_workers`)."""
     import trio
 
     from hexarena.commands_sprt import tracker_for_run
@@ -115,11 +125,12 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
             play = on_cluster.player(config, out, signals.abandon, warn) if on_cluster else None
             # in flight = running: one game per slot of the cluster, the next one submitted as one ends
             games_at_once = min(concurrency, on_cluster.slots) if on_cluster else concurrency
+            processes = 0 if on_cluster else default_workers(concurrency) if workers is None else workers
             signals.running = True
             with view:
                 records = await run_tournament(config, out, concurrency=games_at_once, resume=resume, warn=warn,
                                                observer=view, launcher=launcher, on_record=on_record, play=play,
-                                               stop=signals.stop, affinity=affinity,
+                                               stop=signals.stop, affinity=affinity, workers=processes,
                                                should_stop=sprt.should_stop if sprt is not None else None)
             nursery.cancel_scope.cancel()
         if signals.signalled:

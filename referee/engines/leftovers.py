@@ -13,6 +13,11 @@ which kills an engine but not the children it forked:
   group still listed. It also ends the leftovers of an earlier dead run
   that the record lists, before anything starts.
 
+Engines started in a worker process of the run (referee/tournament/worker.py)
+are written down through :func:`recording` in a relay that tells the runner,
+whose :class:`LiveEngines` lists them with its own; when a worker dies the
+runner ends the groups it had listed (:meth:`LiveEngines.end`).
+
 A group is only signalled when it is still ours: its leader has the start
 time written down, or the leader is gone and the group still exists
 (Linux does not reuse a pid while it names a live group). Linux only; on
@@ -27,20 +32,42 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Protocol
 
-__all__ = ["LIVE_NAME", "LiveEngines", "current", "end_leftovers", "guard_engines", "start_time"]
+__all__ = ["LIVE_NAME", "EngineRecord", "LiveEngines", "current", "end_leftovers", "guard_engines", "recording",
+           "start_time"]
 
 LIVE_NAME = "engines.live"
 
-_current: contextvars.ContextVar[LiveEngines | None] = contextvars.ContextVar("live_engines", default=None)
+
+class EngineRecord(Protocol):
+    """Where the engines started now are written down: :class:`LiveEngines`, or in a worker process
+    of a run the relay to the runner's record (referee/tournament/worker.py)."""
+
+    def add(self, pid: int) -> None: ...
+    def remove(self, pid: int) -> None: ...
 
 
-def current() -> LiveEngines | None:
-    """The record engines started now should be written to (set by :func:`guard_engines`)."""
+_current: contextvars.ContextVar[EngineRecord | None] = contextvars.ContextVar("live_engines", default=None)
+
+
+def current() -> EngineRecord | None:
+    """The record engines started now should be written to (set by :func:`guard_engines` or
+    :func:`recording`)."""
     return _current.get()
+
+
+@contextmanager
+def recording(record: EngineRecord) -> Iterator[EngineRecord]:
+    """Engines started inside the block are written down in `record`."""
+    token = _current.set(record)
+    try:
+        yield record
+    finally:
+        _current.reset(token)
 
 
 def start_time(pid: int) -> str | None:
@@ -70,6 +97,15 @@ class LiveEngines:
         if self._groups.pop(pid, None) is not None:
             self._save()
 
+    def end(self, pids: Iterable[int]) -> None:
+        """Kill the listed groups among `pids` that are still ours, and forget them (their
+        process died without stopping them: a worker process of the run)."""
+        ended = [pid for pid in pids if pid in self._groups]
+        for pid in ended:
+            _end_group(pid, self._groups.pop(pid))
+        if ended:
+            self._save()
+
     def _save(self) -> None:
         tmp = self.path.with_name(self.path.name + ".tmp")
         tmp.write_text("".join(f"{pid} {stamp}\n" for pid, stamp in self._groups.items()), encoding="ascii")
@@ -89,16 +125,22 @@ def end_leftovers(path: Path) -> list[int]:
             pid = int(pid_text)
         except ValueError:
             continue
-        now = start_time(pid)
-        if now is not None and now != stamp:
-            continue                        # the pid is someone else's now
-        try:
-            os.killpg(pid, signal.SIGKILL)
+        if _end_group(pid, stamp):
             killed.append(pid)
-        except (ProcessLookupError, PermissionError):
-            pass
     path.unlink(missing_ok=True)
     return killed
+
+
+def _end_group(pid: int, stamp: str) -> bool:
+    """SIGKILL the group of `pid` if it is still ours (its leader started at `stamp`, or is gone)."""
+    now = start_time(pid)
+    if now is not None and now != stamp:
+        return False                        # the pid is someone else's now
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
 
 
 GUARDIAN = r'''
@@ -129,11 +171,10 @@ def guard_engines(out: Path) -> Iterator[LiveEngines]:
     if sys.platform.startswith("linux"):
         guardian = subprocess.Popen([sys.executable, "-c", GUARDIAN, str(path)], stdin=subprocess.PIPE,
                                     stdout=subprocess.DEVNULL, close_fds=True, start_new_session=True)
-    token = _current.set(live)
     try:
-        yield live
+        with recording(live):
+            yield live
     finally:
-        _current.reset(token)
         if guardian is not None:
             assert guardian.stdin is not None
             guardian.stdin.close()          # the guardian ends what is still listed, then exits

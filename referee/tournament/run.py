@@ -1,10 +1,13 @@
-"""The tournament runner: a pure schedule, N workers, one journal writer.
+"""The tournament runner: a pure schedule, N slots, one journal writer.
 
 Output folder (docs/tournament.md): ``tournament.json`` (the resolved
-config, written on the first run; a resume with a different config is
-refused), ``journal.jsonl`` (one GameRecord per finished or void game,
-flushed and fsynced by the single writer task), ``games/ID.sgf`` and
-``logs/ID.SEAT-NAME.log`` (engine stderr).
+config, see :mod:`.folder`), ``journal.jsonl`` (one GameRecord per finished
+or void game, flushed and fsynced by the single writer task),
+``games/ID.sgf`` and ``logs/ID.SEAT-NAME.log`` (engine stderr).
+
+Each slot plays one game at a time and keeps its engines between games:
+in this process, or in a worker process (:mod:`.workers`) that sends the
+record back; either way this process's writer journals it.
 
 Resume = schedule minus the ids journaled with a non-void result. A void
 game stays in the journal for audit and is replayed; a game in flight when
@@ -12,12 +15,11 @@ the run is cancelled is not journaled and is replayed too.
 """
 from __future__ import annotations
 
-import json
 import os
-import shlex
+import pickle
 import sys
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Protocol
 from dataclasses import dataclass, replace
 from functools import partial
@@ -27,28 +29,24 @@ import trio
 
 from hexarena.engine import registry
 from hexarena.results.record.game import GameRecord
-from hexarena.results.record.journal import (
-    JOURNAL_NAME, JournalError, JournalWriter, cut_torn_tail, read_journal, write_atomic,
-)
-from hexarena.results.page.replay_cache import remember
+from hexarena.results.record.journal import JOURNAL_NAME, JournalWriter, write_atomic
 from hexarena.results.record.sgf import sgf_text
+from hexarena.results.page.replay_cache import remember
 
-from . import config as config_mod
-from . import growth
 from .config import EngineSpec, TournamentConfig
+from .folder import CONFIG_NAME as CONFIG_NAME, TournamentError as TournamentError
+from .folder import load_saved as load_saved, prepare
 from ..game.faults import Moves
-from ..game.match import OnPly, Overhead, Seat, Setup, play_game
+from ..game.match import Overhead, Seat, Setup, play_game
+from .affinity import pinned
+from . import live_files
 from ..engines.capped_log import DEFAULT_LOG_CAP
 from ..engines.leftovers import guard_engines
 from ..engines.process import EngineChannel, open_engine
 from ..game.clock import sgf_time
-from .affinity import pinned
-from . import live_files
 from .folder_lock import FolderBusy, hold_folder
 from .pool import EnginePool, Launcher, StartCounter
 from .schedule import ScheduledGame
-
-CONFIG_NAME = "tournament.json"
 
 OnRecord = Callable[[GameRecord], None]
 #: Plays one game elsewhere (hexarena/cluster.py); must have written its SGF and logs under `out` on return.
@@ -62,10 +60,6 @@ class Observer(Protocol):
     def started(self, game: ScheduledGame) -> None: ...
     def ply(self, game_id: str, plies: int) -> None: ...
     def finished(self, record: GameRecord) -> None: ...
-
-
-class TournamentError(Exception):
-    """The output folder cannot be used as asked (message says why and what to do)."""
 
 
 def expand(cmd: tuple[str, ...], seed: int) -> list[str]:
@@ -92,89 +86,21 @@ def process_launcher(engine: EngineSpec, seed: int, log: Path, *, log_protocol: 
                        transcript=transcript, resources=engine.resources, log_cap=log_cap)
 
 
-def load_saved(out: str | os.PathLike) -> TournamentConfig:
-    """The config a tournament folder was started with; TournamentError if there is none."""
-    path = Path(out) / CONFIG_NAME
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise TournamentError(f"{out} holds no tournament ({CONFIG_NAME} is missing): check --out") from None
-    except json.JSONDecodeError as exc:
-        raise TournamentError(f"{path}: not valid JSON: {exc}") from None
-    return config_mod.from_dict(data, str(path))
-
-
-def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
-            warn: Callable[[str], None] = lambda s: None) -> tuple[list[ScheduledGame], list[GameRecord]]:
-    """Check or create the folder; return the games still to play and the journal so far."""
-    out = Path(out)
-    saved, journal = out / CONFIG_NAME, out / JOURNAL_NAME
-    wanted = config_mod.to_dict(config)
-    if resume and not saved.exists():
-        raise TournamentError(f"{out} holds no tournament to resume ({CONFIG_NAME} is missing); "
-                              "check --out, or start a new tournament without --resume")
-    history: list[TournamentConfig] = []
-    if saved.exists():
-        if not resume:
-            raise TournamentError(f"{out} already holds a tournament: add --resume to continue it, "
-                                  "or choose another --out")
-        stored = config_mod.to_dict(load_saved(out))
-        history = growth.earlier_configs(out)
-        if stored != wanted and growth.same_play(stored, wanted):     # a setting such as `restart`
-            write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
-        elif stored != wanted:
-            problem = growth.growth_problem(stored, wanted)
-            if problem:
-                raise TournamentError(f"the config differs from the one {out} was started with "
-                                      f"({problem}); resume with the same config, one that only adds "
-                                      "games, or none to use the saved config")
-            history.append(load_saved(out))
-            _check_schedule(history + [config], out)
-            growth.record_growth(out, stored, write_atomic)
-            write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
-            warn(f"the tournament in {out} grows: its games keep their ids, new games are added")
-    else:
-        if journal.exists():
-            raise TournamentError(f"{journal} exists but {saved} does not: not a hexarena tournament folder")
-        out.mkdir(parents=True, exist_ok=True)
-        write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
-    records: list[GameRecord] = []
-    if journal.exists():
-        torn = cut_torn_tail(journal)
-        if torn is not None:
-            warn(torn)
-        errors: list[JournalError] = []
-        records = read_journal(journal, errors)
-        if errors:
-            shown = "\n  ".join(str(e) for e in errors[:20])
-            more = f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else ""
-            raise TournamentError(f"{journal} has {len(errors)} unreadable line(s):\n  {shown}{more}\n"
-                                  f"repair it with: hexarena repair {shlex.quote(str(out))}  (bad lines move, "
-                                  "verbatim, to a side file; their games are replayed)")
-    games = _check_schedule(history + [config], out)
-    mismatch = growth.check_journal(games, records)
-    if mismatch:
-        raise TournamentError(f"{journal}: {mismatch}; was it written by another config or version?")
-    done = {r.id for r in records if not r.void}
-    return [g for g in games if g.id not in done], records
-
-
-def _check_schedule(configs: list[TournamentConfig], out: Path) -> list[ScheduledGame]:
-    try:
-        return growth.schedule_for(configs)
-    except ValueError as exc:
-        raise TournamentError(f"the config would change a game of the tournament in {out}: {exc}") from None
-
-
 async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: int = 2,
               resume: bool = False, launcher: Launcher = process_launcher,
               on_record: OnRecord | None = None, warn: Callable[[str], None] = lambda s: None,
               observer: Observer | None = None, should_stop: Callable[[], bool] | None = None,
               play: PlayGame | None = None, stop: trio.Event | None = None,
-              overhead: Overhead | None = None, affinity: Sequence[tuple[int, ...]] | None = None
-              ) -> list[GameRecord]:
-    """Play every pending game with `concurrency` workers; return the whole journal's records as
-    summaries (:meth:`GameRecord.summary`: without the per-action lists; read the journal for those).
+              overhead: Overhead | None = None, workers: int = 0,
+              affinity: Sequence[tuple[int, ...]] | None = None) -> list[GameRecord]:
+    """Play every pending game in `concurrency` slots (one game at a time each); return the whole
+    journal's records as summaries (:meth:`GameRecord.summary`: without the per-action lists; read
+    the journal for those).
+
+    `workers` = 0 plays every slot in this process; P > 0 spreads the slots over P worker processes
+    (:mod:`.workers`; at most one per slot), `launcher` then goes to them pickled (a partial of
+    :func:`process_launcher` does) and TournamentError says so when it cannot. `affinity`: the
+    CPUs of each slot (:func:`.affinity.plan`), its engines pinned to them.
 
     Once `stop` is set (a first Ctrl-C), or `should_stop` (an SPRT's decision,
     asked before each game that starts a pair) answers True, no new game
@@ -184,17 +110,20 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
     referee's own seconds for each action (see
     :data:`~hexarena.referee.game.match.Overhead`). `on_record` and the observer
     get each whole record once; whatever they keep, they keep as a summary.
-    `affinity`: the CPUs of each slot (:func:`.affinity.plan`), its engines pinned to them.
     TournamentError (before anything runs) if the folder cannot be used, also
     when another process runs in it.
     """
-    if concurrency < 1:
-        raise ValueError("concurrency must be at least 1")
+    if concurrency < 1 or workers < 0:
+        raise ValueError("concurrency must be at least 1, workers at least 0")
     if affinity is not None and len(affinity) < concurrency:
         raise ValueError(f"affinity gives CPUs to {len(affinity)} slots, fewer than the {concurrency} asked")
+    if workers and play is not None:
+        raise ValueError("a `play` hook plays the games itself: give workers=0")
+    if workers and (why := unpicklable(launcher)) is not None:
+        raise TournamentError(f"the engine launcher cannot go to a worker process ({why}): use workers=0")
     out = Path(out)
     hooks = _Hooks(on_record, observer, should_stop, play, stop if stop is not None else trio.Event(), overhead,
-                   affinity)
+                   workers, tuple(affinity) if affinity else None)
     try:
         with hold_folder(out):
             return await _run(config, out, concurrency, resume, launcher, warn, hooks)
@@ -211,7 +140,8 @@ class _Hooks:
     play: PlayGame | None
     stop: trio.Event
     overhead: Overhead | None = None
-    affinity: Sequence[tuple[int, ...]] | None = None
+    workers: int = 0
+    affinity: tuple[tuple[int, ...], ...] | None = None
 
 
 async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, launcher: Launcher,
@@ -232,14 +162,91 @@ async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bo
     with JournalWriter(out / JOURNAL_NAME) as writer, guard_engines(out):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_write, receive, writer, records, on_record, out)
-            async with send:
-                async with trio.open_nursery() as workers:
-                    for slot in range(min(concurrency, len(pending))):
-                        start = pinned(launcher, hooks.affinity[slot]) if hooks.affinity else launcher
-                        pool = EnginePool(start, counter, keep=len(config.engines))
-                        workers.start_soon(_work, games, send.clone(), config, out, pool, hooks)
+            async with send, _slots(config, out, min(concurrency, len(pending)), launcher, counter, hooks,
+                                    warn) as slots:
+                async with trio.open_nursery() as tasks:
+                    for slot in slots:
+                        tasks.start_soon(_work, games, send.clone(), slot, hooks)
     live_files.clear(out)
     return records
+
+
+class Slot(Protocol):
+    """Where one game at a time is played, keeping its engines between games: in this process
+    (:class:`LocalSlot`), in a worker process (:class:`.workers.RemoteSlot`), or through a
+    `play` hook (a cluster). Used as ``async with slot:``, which stops the engines it kept."""
+
+    async def __aenter__(self) -> Slot: ...
+    async def __aexit__(self, *exc_info) -> bool | None: ...
+    async def play(self, game: ScheduledGame, on_ply: Callable[[int], None] | None) -> GameRecord: ...
+
+
+def slot_pool(launcher: Launcher, counter: StartCounter, config: TournamentConfig, slot: int,
+              affinity: Sequence[tuple[int, ...]] | None = None) -> EnginePool:
+    """The engine pool of the run's slot number `slot` (in this process or in a worker process),
+    its engines pinned to the slot's CPUs under `affinity`."""
+    start = pinned(launcher, affinity[slot]) if affinity else launcher
+    return EnginePool(start, counter, keep=len(config.engines))
+
+
+class LocalSlot:
+    """A slot played in this process: its own engine pool, :func:`play_scheduled`."""
+
+    def __init__(self, pool: EnginePool, config: TournamentConfig, out: Path, overhead: Overhead | None):
+        self.pool, self.config, self.out, self.overhead = pool, config, out, overhead
+
+    async def __aenter__(self) -> LocalSlot:
+        await self.pool.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc_info) -> bool | None:
+        return await self.pool.__aexit__(*exc_info)
+
+    async def play(self, game: ScheduledGame, on_ply: Callable[[int], None] | None) -> GameRecord:
+        return await play_scheduled(game, self.config, self.out, self.pool, on_ply, self.overhead)
+
+
+class _HookSlot:
+    """A slot whose games the `play` hook plays (a cluster: no engines kept here)."""
+
+    def __init__(self, play: PlayGame):
+        self._play = play
+
+    async def __aenter__(self) -> _HookSlot:
+        return self
+
+    async def __aexit__(self, *exc_info) -> bool | None:
+        return None
+
+    async def play(self, game: ScheduledGame, on_ply: Callable[[int], None] | None) -> GameRecord:
+        return await self._play(game)
+
+
+@asynccontextmanager
+async def _slots(config: TournamentConfig, out: Path, count: int, launcher: Launcher, counter: StartCounter,
+                 hooks: _Hooks, warn: Callable[[str], None]) -> AsyncIterator[Sequence[Slot]]:
+    """The run's `count` slots, as `hooks` asks: a `play` hook, worker processes, or this process."""
+    play = hooks.play
+    if play is not None:
+        yield [_HookSlot(play) for _ in range(count)]
+    elif hooks.workers and count:
+        from .wire import WorkerSetup
+        from .workers import worker_processes
+        setup = WorkerSetup(config, out.resolve(), launcher, (), hooks.overhead is not None, hooks.affinity)
+        async with worker_processes(setup, hooks.workers, count, counter, warn, hooks.overhead) as remote:
+            yield remote
+    else:
+        yield [LocalSlot(slot_pool(launcher, counter, config, i, hooks.affinity), config, out, hooks.overhead)
+               for i in range(count)]
+
+
+def unpicklable(value: object) -> str | None:
+    """Why `value` cannot be pickled (to go to a worker process), or None."""
+    try:
+        pickle.dumps(value)
+    except Exception as exc:        # pickling raises many kinds (PicklingError, TypeError, AttributeError)
+        return f"{type(exc).__name__}: {exc}"
+    return None
 
 
 def _until(pending: list[ScheduledGame], should_stop: Callable[[], bool] | None) -> Iterator[ScheduledGame]:
@@ -250,39 +257,23 @@ def _until(pending: list[ScheduledGame], should_stop: Callable[[], bool] | None)
         yield game
 
 
-async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, config: TournamentConfig,
-                out: Path, pool: EnginePool, hooks: _Hooks) -> None:
-    """Play games until none is left or `hooks.stop` is set, with the engines of `pool` (this
-    slot's). Under `should_stop`, wait until each record is journaled and reported before taking
-    the next game, so that the test has seen it."""
-    async with send, pool:
+async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, slot: Slot, hooks: _Hooks) -> None:
+    """Play games in `slot` until none is left or `hooks.stop` is set. Under `should_stop`, wait
+    until each record is journaled and reported before taking the next game, so that the test
+    has seen it."""
+    async with send, slot:
         for game in games:
             if hooks.stop.is_set():
                 return
-            on_ply: OnPly | None = None
+            on_ply = None
             if hooks.observer is not None:
                 hooks.observer.started(game)
-                on_ply = partial(_observe, hooks.observer, game.id)
+                on_ply = partial(hooks.observer.ply, game.id)
             reported = trio.Event()
-            play = hooks.play
-            record = await (play(game) if play else play_scheduled(game, config, out, pool, on_ply, hooks.overhead))
+            record = await slot.play(game, on_ply)
             await send.send((record, reported))
             if hooks.should_stop is not None:
                 await reported.wait()
-
-
-def _observe(observer: Observer, game_id: str, plies: int, moves: Moves) -> None:
-    observer.ply(game_id, plies)
-
-
-def _also(first: OnPly, second: OnPly | None) -> OnPly:
-    if second is None:
-        return first
-
-    def call(plies: int, moves: Moves) -> None:
-        first(plies, moves)
-        second(plies, moves)
-    return call
 
 
 def _both(first: OnRecord, second: OnRecord | None) -> OnRecord:
@@ -307,12 +298,13 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, reco
 
 async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Path,
                          engines: Launcher | EnginePool = process_launcher,
-                         on_ply: OnPly | None = None,
+                         on_ply: Callable[[int], None] | None = None,
                          overhead: Overhead | None = None) -> GameRecord:
     """Play one scheduled game, write its SGF (not for a void game) and return its record.
     `engines`: a slot's pool (processes numbered, kept by `restart`), or a launcher (a process
     per game, not numbered: a cluster worker). While it plays, the game's live file
-    (:mod:`.live_files`) is written; the journal's writer removes it."""
+    (:mod:`.live_files`) is written; the journal's writer removes it. `on_ply(plies)` hears each
+    action (the live view)."""
     seats, logs, leases = [], {}, []
     for seat, (name, seed) in enumerate(zip((game.first, game.second), game.seeds), 1):
         logs[name] = f"logs/{game.id}.{seat}-{name}.log"
@@ -334,7 +326,7 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
               "first": game.first, "second": game.second, "pair": game.pair, "opening": list(game.opening),
               "clocks": [live_files.clock_of(limits[0]), live_files.clock_of(limits[1])]}
     with live_files.LiveFile(out, header) as live:
-        record = await play_game(setup, (seats[0], seats[1]), limits, _also(live.ply, on_ply), game_id=game.id,
+        record = await play_game(setup, (seats[0], seats[1]), limits, partial(_ply, live, on_ply), game_id=game.id,
                                  pair=game.pair, overhead=overhead,
                                  played=lambda states, actions: trail.extend((states, actions)))
     processes = [lease.number for lease in leases] if leases else None
@@ -346,6 +338,12 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     text = sgf_text(record, registry.get(game.game).sgf_number, sgf_time(limits))
     await trio.to_thread.run_sync(_write_game, out, record, text, trail)
     return record
+
+
+def _ply(live: live_files.LiveFile, on_ply: Callable[[int], None] | None, plies: int, moves: Moves) -> None:
+    live.ply(plies, moves)
+    if on_ply is not None:
+        on_ply(plies)
 
 
 def _write_game(out: Path, record: GameRecord, text: str, trail: list) -> None:

@@ -1,0 +1,106 @@
+"""The output folder of a tournament: checked or created, its saved config, and what is left to play.
+
+:func:`prepare` is the start of every run and resume (docs/tournament.md,
+"Resume" and "Growing a tournament"): the folder's ``tournament.json`` (the
+resolved config, written on the first run; a resume with a different config
+is refused unless it only grows the tournament), its journal read (a torn
+last line cut off), and the scheduled games minus those journaled with a
+non-void result.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+
+from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import JOURNAL_NAME, JournalError, cut_torn_tail, read_journal, write_atomic
+
+from . import config as config_mod
+from . import growth
+from .config import TournamentConfig
+from .schedule import ScheduledGame
+
+__all__ = ["CONFIG_NAME", "TournamentError", "load_saved", "prepare"]
+
+CONFIG_NAME = "tournament.json"
+
+
+class TournamentError(Exception):
+    """The output folder cannot be used as asked (message says why and what to do)."""
+
+
+def load_saved(out: str | os.PathLike) -> TournamentConfig:
+    """The config a tournament folder was started with; TournamentError if there is none."""
+    path = Path(out) / CONFIG_NAME
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TournamentError(f"{out} holds no tournament ({CONFIG_NAME} is missing): check --out") from None
+    except json.JSONDecodeError as exc:
+        raise TournamentError(f"{path}: not valid JSON: {exc}") from None
+    return config_mod.from_dict(data, str(path))
+
+
+def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
+            warn: Callable[[str], None] = lambda s: None) -> tuple[list[ScheduledGame], list[GameRecord]]:
+    """Check or create the folder; return the games still to play and the journal so far."""
+    out = Path(out)
+    saved, journal = out / CONFIG_NAME, out / JOURNAL_NAME
+    wanted = config_mod.to_dict(config)
+    if resume and not saved.exists():
+        raise TournamentError(f"{out} holds no tournament to resume ({CONFIG_NAME} is missing); "
+                              "check --out, or start a new tournament without --resume")
+    history: list[TournamentConfig] = []
+    if saved.exists():
+        if not resume:
+            raise TournamentError(f"{out} already holds a tournament: add --resume to continue it, "
+                                  "or choose another --out")
+        stored = config_mod.to_dict(load_saved(out))
+        history = growth.earlier_configs(out)
+        if stored != wanted and growth.same_play(stored, wanted):     # a setting such as `restart`
+            write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
+        elif stored != wanted:
+            problem = growth.growth_problem(stored, wanted)
+            if problem:
+                raise TournamentError(f"the config differs from the one {out} was started with "
+                                      f"({problem}); resume with the same config, one that only adds "
+                                      "games, or none to use the saved config")
+            history.append(load_saved(out))
+            _check_schedule(history + [config], out)
+            growth.record_growth(out, stored, write_atomic)
+            write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
+            warn(f"the tournament in {out} grows: its games keep their ids, new games are added")
+    else:
+        if journal.exists():
+            raise TournamentError(f"{journal} exists but {saved} does not: not a hexarena tournament folder")
+        out.mkdir(parents=True, exist_ok=True)
+        write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
+    records: list[GameRecord] = []
+    if journal.exists():
+        torn = cut_torn_tail(journal)
+        if torn is not None:
+            warn(torn)
+        errors: list[JournalError] = []
+        records = read_journal(journal, errors)
+        if errors:
+            shown = "\n  ".join(str(e) for e in errors[:20])
+            more = f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else ""
+            raise TournamentError(f"{journal} has {len(errors)} unreadable line(s):\n  {shown}{more}\n"
+                                  f"repair it with: hexarena repair {shlex.quote(str(out))}  (bad lines move, "
+                                  "verbatim, to a side file; their games are replayed)")
+    games = _check_schedule(history + [config], out)
+    mismatch = growth.check_journal(games, records)
+    if mismatch:
+        raise TournamentError(f"{journal}: {mismatch}; was it written by another config or version?")
+    done = {r.id for r in records if not r.void}
+    return [g for g in games if g.id not in done], records
+
+
+def _check_schedule(configs: list[TournamentConfig], out: Path) -> list[ScheduledGame]:
+    try:
+        return growth.schedule_for(configs)
+    except ValueError as exc:
+        raise TournamentError(f"the config would change a game of the tournament in {out}: {exc}") from None

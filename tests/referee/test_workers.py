@@ -1,0 +1,201 @@
+"""Games on worker processes (`--workers P`): the same games as in one process, and the run's
+guarantees when a worker or the runner is killed, or on Ctrl-C. Real processes throughout:
+`hexarena tournament` runs, its `python -m hexarena.worker` children, fake engines."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+
+from hexarena.referee.engines.groups import sole
+from hexarena.referee.tournament import config as C
+from hexarena.referee.tournament import workers
+from hexarena.referee.tournament.run import TournamentError, run
+from hexarena.results.record.journal import read_journal
+from tests.support.fakes import alive, pids_in
+from tests.support.referee_run import PATIENCE, logs_with, start_referee, wait_for, write_config
+
+
+def players(games_per_pair: int) -> C.TournamentConfig:
+    engines = tuple(C.EngineSpec(n, C.player_cmd(n), restart="fault") for n in ("random", "greedy"))
+    return C.TournamentConfig(engines, (C.GameSpec("spelde", (4,), ("pie",)),), games_per_pair=games_per_pair,
+                              seed=5, limits=C.Limits(move=10, start=20))
+
+
+def played(config: C.TournamentConfig, out: Path, **kw) -> list:
+    trio.run(partial(run, config, out, **kw))
+    return sorted(read_journal(out), key=lambda r: r.id)
+
+
+def game_for_game(records: list) -> list[tuple]:
+    return [(r.id, r.first, r.second, r.black, r.white, r.winner, r.result, r.termination, r.plies,
+             tuple(r.actions), r.pair) for r in records]
+
+
+def test_two_worker_processes_play_the_games_one_process_plays(tmp_path):
+    here = played(players(8), tmp_path / "here", concurrency=1)
+    spread = played(players(8), tmp_path / "spread", concurrency=2, workers=2)
+    assert game_for_game(spread) == game_for_game(here)
+    assert len({tuple(r.actions) for r in here}) > 1                 # not all one game
+    numbers = {n for r in spread for n in r.processes}
+    assert numbers == {1, 2, 3, 4}                                   # two slots, each keeping its two engines
+    assert all(r.processes[0] != r.processes[1] for r in spread)
+    for r in spread:                                                 # written by the workers, in the run's folder
+        assert (tmp_path / "spread" / r.sgf).is_file()
+        assert (tmp_path / "spread" / f"logs/{r.id}.1-{r.first}.log").is_file()
+    assert not (tmp_path / "spread" / "engines.live").exists()
+
+
+def test_a_grown_tournament_resumed_on_workers_plays_only_the_new_games(tmp_path):
+    first = played(players(2), tmp_path, concurrency=2, workers=2)
+    grown = played(players(4), tmp_path, concurrency=2, workers=2, resume=True)
+    assert [r.id for r in grown] == [f"spelde-4-pie/{n:04}" for n in range(4)]     # each id once
+    assert grown[:2] == first
+    assert game_for_game(grown) == game_for_game(played(players(4), tmp_path / "whole", concurrency=1))
+
+
+def test_a_worker_that_cannot_start_stops_the_run_with_an_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(workers, "ENTRY", "hexarena.no_such_module")       # what a broken install does
+    with pytest.raises(BaseException) as info:
+        trio.run(partial(run, players(2), tmp_path, concurrency=2, workers=2))
+    error = sole(info.value)
+    assert isinstance(error, TournamentError) and "a worker process (hexarena.no_such_module) did not start: " \
+        "it exited with status 1" in str(error), info.value
+    assert read_journal(tmp_path) == []
+    assert not (tmp_path / "engines.live").exists()
+
+
+def test_a_launcher_that_cannot_be_pickled_is_refused_with_workers(tmp_path):
+    with pytest.raises(TournamentError, match="cannot go to a worker process"):
+        trio.run(partial(run, players(1), tmp_path, concurrency=1, workers=1, launcher=lambda *a: None))
+    assert not (tmp_path / "journal.jsonl").exists()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def workers_of(referee) -> list[int]:
+    found = []
+    for pid in children(referee.pid):
+        try:
+            if b"hexarena.worker" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def every_pid_in_logs(out: Path) -> list[int]:
+    return [p for log in (out / "logs").rglob("*.log") for p in pids_in(log)]
+
+
+def resume(out: Path, *extra: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "hexarena", "tournament", "--resume", "--out", str(out),
+                           "--no-preflight", *extra], capture_output=True, text=True, timeout=PATIENCE)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_game_loses_that_game_only_and_it_is_played_again(tmp_path):
+    out = tmp_path / "out"      # `bad` hangs (ignoring EOF, quit, SIGTERM) after forking a child
+    referee = start_referee(write_config(tmp_path / "t.toml", "deaf-hang", move=3.0), out, "--workers", "1")
+    try:
+        wait_for(lambda: logs_with(out, "hung"), "the engine to hang")
+        [worker] = workers_of(referee)
+        lost = every_pid_in_logs(out)
+        assert len(lost) == 3 and all(alive(p) for p in lost)       # both engines and the child of one
+        os.kill(worker, signal.SIGKILL)
+        wait_for(lambda: not any(alive(p) for p in lost), "the lost game's engines and child to die")
+        assert read_journal(out) == []              # ended by the runner while the game is played again
+        _, err = referee.communicate(timeout=PATIENCE)
+    finally:
+        referee.kill()
+    assert referee.returncode == 0, err
+    assert "its worker process ended (killed by signal 9 (SIGKILL)); playing it again" in err
+    [record] = read_journal(out)                   # once, played again to its end: bad hangs again, on time
+    assert record.termination == "time" and record.faulty == "bad"
+    assert not any(alive(p) for p in lost)
+    assert not any(alive(p) for p in every_pid_in_logs(out))
+    assert not any(alive(p) for p in children(referee.pid))
+    resume(out, "--workers", "1")
+    assert read_journal(out) == [record]
+
+
+@pytest.mark.slow
+def test_a_runner_killed_with_sigkill_takes_its_workers_and_their_engines_and_a_resume_plays_on(tmp_path):
+    out = tmp_path / "out"
+    referee = start_referee(write_config(tmp_path / "t.toml", "deaf-hang", move=3.0), out, "--workers", "1")
+    try:
+        wait_for(lambda: logs_with(out, "hung"), "the engine to hang")
+        processes = workers_of(referee)
+        engines = every_pid_in_logs(out)
+        assert len(processes) == 1 and len(engines) == 3
+        referee.kill()
+        referee.wait()
+        wait_for(lambda: not any(alive(p) for p in processes + engines), "the worker, its engines and a child to die")
+    finally:
+        referee.kill()
+        referee.communicate()
+    assert read_journal(out) == []
+    resume(out, "--workers", "1")
+    [record] = read_journal(out)
+    assert record.termination == "time" and record.faulty == "bad"
+    assert not any(alive(p) for p in every_pid_in_logs(out))
+
+
+def in_flight(out: Path) -> set[str]:
+    return {f"{p.parent.name}/{p.name.split('.')[0]}" for p in (out / "logs").rglob("*.log")} \
+        if (out / "logs").is_dir() else set()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("times", [1, 2])
+def test_ctrl_c_on_worker_processes(tmp_path, times):
+    """Once: the games on the workers finish and are journaled, no new one starts. Twice: they
+    are abandoned. Either way no worker or engine is left and the exit is 130 with the hint."""
+    out = tmp_path / "out"
+    config = write_config(tmp_path / "t.toml", "slow", games_per_pair=4, good_mode="slow")
+    referee = start_referee(config, out, "-j", "2", "--workers", "2")
+    try:
+        wait_for(lambda: len(in_flight(out)) == 2, "two games in flight")
+        processes = workers_of(referee)
+        assert len(processes) == 2
+        started = in_flight(out)
+        referee.send_signal(signal.SIGINT)
+        if times == 2:
+            seen = ""
+            while "the games in flight finish" not in seen:
+                line = referee.stderr.readline()
+                assert line, "the referee ended before saying it was stopping"
+                seen += line
+            referee.send_signal(signal.SIGINT)
+        _, err = referee.communicate(timeout=PATIENCE)
+    finally:
+        referee.kill()
+    assert referee.returncode == 130, err
+    assert "Traceback" not in err, err
+    assert f"hexarena tournament --resume --out {out}" in err
+    records = read_journal(out)
+    if times == 1:
+        assert {r.id for r in records} == started and all(r.termination == "no-moves" for r in records)
+        assert in_flight(out) == started
+    else:
+        assert records == []
+    assert not any(alive(p) for p in processes + every_pid_in_logs(out))
