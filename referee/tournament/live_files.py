@@ -18,6 +18,8 @@ from typing import IO, Any
 
 from ..game.clock import Limits
 from ..game.faults import Moves
+from ..game.match import OnPly
+from .schedule import ScheduledGame
 
 LIVE_DIR = "live"
 FORMAT = 1
@@ -26,6 +28,13 @@ FORMAT = 1
 def live_path(out: Path, game_id: str) -> Path:
     """``out/live/<game id>.jsonl`` (a game id's ``/`` makes a subfolder per group)."""
     return out / LIVE_DIR / f"{game_id}.jsonl"
+
+
+def header(game: ScheduledGame, limits: tuple[Limits, Limits]) -> dict[str, Any]:
+    """The first line of a game's live file: the game, its seats, its opening, each seat's clock."""
+    return {"id": game.id, "game": game.game, "size": game.size, "variant": game.variant, "komi": game.komi,
+            "first": game.first, "second": game.second, "pair": game.pair, "opening": list(game.opening),
+            "clocks": [clock_of(limits[0]), clock_of(limits[1])]}
 
 
 def clock_of(limits: Limits) -> dict[str, Any]:
@@ -64,6 +73,16 @@ class LiveFile:
         if moves.analysis[-1] is not None:
             line["i"] = moves.analysis[-1]
         self._write(line)
+
+    def hook(self, also: OnPly | None = None) -> OnPly:
+        """The game's `on_ply` hook: this file's :meth:`ply`, then `also` (the live view's)."""
+        if also is None:
+            return self.ply
+
+        def both(plies: int, moves: Moves) -> None:
+            self.ply(plies, moves)
+            also(plies, moves)
+        return both
 
     def _write(self, line: dict[str, Any]) -> None:
         assert self.file is not None

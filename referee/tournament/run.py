@@ -266,16 +266,6 @@ def _observe(observer: Observer, game_id: str, plies: int, moves: Moves) -> None
     observer.ply(game_id, plies)
 
 
-def _also(first: OnPly, second: OnPly | None) -> OnPly:
-    if second is None:
-        return first
-
-    def call(plies: int, moves: Moves) -> None:
-        first(plies, moves)
-        second(plies, moves)
-    return call
-
-
 def _both(first: OnRecord, second: OnRecord | None) -> OnRecord:
     def call(record: GameRecord) -> None:
         first(record)
@@ -319,11 +309,8 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
                               analysis=spec.analysis, commands=spec.commands))
     setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening)
     limits = (config.limits_of(game.first), config.limits_of(game.second))
-    header = {"id": game.id, "game": game.game, "size": game.size, "variant": game.variant, "komi": game.komi,
-              "first": game.first, "second": game.second, "pair": game.pair, "opening": list(game.opening),
-              "clocks": [live_files.clock_of(limits[0]), live_files.clock_of(limits[1])]}
-    with live_files.LiveFile(out, header) as live:
-        record = await play_game(setup, (seats[0], seats[1]), limits, _also(live.ply, on_ply), game_id=game.id,
+    with live_files.LiveFile(out, live_files.header(game, limits)) as live:
+        record = await play_game(setup, (seats[0], seats[1]), limits, live.hook(on_ply), game_id=game.id,
                                  pair=game.pair, overhead=overhead)
     processes = [lease.number for lease in leases] if leases else None
     if record.void:
