@@ -65,8 +65,16 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
                     yield message
                 while True:
                     with trio.move_on_after(KEEPALIVE) as idle:
-                        message = await receive.receive()
-                    yield b": idle\n\n" if idle.cancelled_caught else message
+                        batch = [await receive.receive()]
+                    if idle.cancelled_caught:
+                        yield b": idle\n\n"
+                        continue
+                    while True:                       # what one poll published goes out as one write
+                        try:
+                            batch.append(receive.receive_nowait())
+                        except trio.WouldBlock:
+                            break
+                    yield b"".join(batch)
             except (trio.EndOfChannel, trio.ClosedResourceError):
                 return                                # dropped as too slow: the browser reconnects
             finally:

@@ -33,6 +33,8 @@ POLL = 0.05
 #: After a fit of the standings, the seconds before the next: at least FIT_PAUSE, and FIT_SHARE
 #: times the fit's own time (a fast tournament's games wait for the next fit, not one fit each).
 FIT_PAUSE, FIT_SHARE = 1.0, 4.0
+#: A journal grown by more bytes than this is read in a worker thread (a few records' worth).
+THREAD_BYTES = 64 << 10
 #: Events a page may have waiting before it is dropped.
 BACKLOG = 512
 
@@ -139,10 +141,17 @@ class FolderWatch:
         return self._publish(self._apply(self._journal_news(self._journal)))
 
     async def poll_in_loop(self) -> bool:
-        """:meth:`poll`, with the journal read and parsed in a worker thread: a long journal
-        never holds up the trio loop (beside the referee, `tournament --serve`, that loop
-        times the engines)."""
-        news = await trio.to_thread.run_sync(self._journal_news, self._journal)
+        """:meth:`poll`, with a journal grown by more than THREAD_BYTES read and parsed in a
+        worker thread: a long journal never holds up the trio loop (beside the referee,
+        `tournament --serve`, that loop times the engines)."""
+        try:
+            grown = os.stat(self.path / JOURNAL_NAME).st_size - self._journal[1]
+        except OSError:
+            grown = 0
+        if abs(grown) > THREAD_BYTES:
+            news = await trio.to_thread.run_sync(self._journal_news, self._journal)
+        else:
+            news = self._journal_news(self._journal)
         return self._publish(self._apply(news))
 
     def _publish(self, finished: list[GameRecord]) -> bool:
@@ -200,13 +209,13 @@ class FolderWatch:
         for path in sorted(paths):
             game = self.live.get(path) or LiveGame(path)
             try:
-                changed = game.read()
+                changed = game.read(lazy=not self.hub.subscribers)
             except OSError:                       # removed between the listing and the read
                 if path in self.live:
                     self._gone(self.live.pop(path))
                 continue
             self.live[path] = game
-            if changed and game.header is not None and game.id not in journaled:
+            if changed and game.header is not None and game.id not in journaled and self.hub.subscribers:
                 view = game.view()
                 self.hub.publish("live", view)
                 if self.hub.wants(game.id):
