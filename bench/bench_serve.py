@@ -12,7 +12,9 @@
    * with the server inside the referee's process (as `tournament --serve`: the same
      trio loop), the same three clients.
    Figure: actions/s, the median over the rounds, and its ratio to the run alone
-   (goal: within 10%).
+   (goal: within 10%); and the CPU milliseconds per action of the referee's process
+   alone and of the `hexarena serve` process beside it (less sensitive to a loaded
+   machine than the wall-clock speeds).
 2. Latency and memory in a real browser (headless Chromium): a tournament of
    `mcts:0.05s` against `greedy` on Spelde n=5 (-j 2) served by `hexarena serve`;
    the folder page records, for every board it paints, the time of the paint minus the
@@ -26,6 +28,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import statistics
 import subprocess
@@ -91,9 +94,21 @@ def actions_per_second(records: list, wall: float) -> float:
     return sum(r.plies for r in records) / wall
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process so far (Linux: /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+#: CPU milliseconds per action of the last `beside` run: the referee's process and the server's.
+CPU: dict[str, list[float]] = {"referee": [], "server": []}
+
+
 def alone(games: int, jobs: int, out: Path) -> tuple[float, list[int]]:
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     records = trio.run(lambda: run(soak_config(games), out, concurrency=jobs))
+    actions = sum(r.plies for r in records)
+    CPU["referee"].append((time.process_time() - c0) / actions * 1e3)
     return actions_per_second(records, time.perf_counter() - t0), []
 
 
@@ -102,10 +117,11 @@ def beside(games: int, jobs: int, out: Path) -> tuple[float, list[int]]:
     server = start_server(["serve", str(out)])
     try:
         watching = clients(server.port, server.token, out.name)
-        t0 = time.perf_counter()
+        t0, s0 = time.perf_counter(), cpu_seconds(server.process.pid)
         records = trio.run(lambda: run(soak_config(games), out, concurrency=jobs))
         speed = actions_per_second(records, time.perf_counter() - t0)
         time.sleep(0.5)                              # the last events reach the clients
+        CPU["server"].append((cpu_seconds(server.process.pid) - s0) / sum(r.plies for r in records) * 1e3)
     finally:
         server.stop(signal.SIGINT)
     return speed, stop_clients(watching)
@@ -229,6 +245,8 @@ def main(argv: list[str] | None = None) -> None:
     base = baseline_us()
     print(f"soak {args.games} games of Spelde n=6, -j {args.jobs}, {args.rounds} rounds; baseline {base:.0f} us")
     print(table(throughput(args.games, args.jobs, args.rounds)), flush=True)
+    print(f"CPU per action: the referee's process alone {statistics.median(CPU['referee']):.3f} ms, "
+          f"hexarena serve beside it {statistics.median(CPU['server']):.3f} ms (medians over the rounds)", flush=True)
     if args.updates:
         print(table(browser(args.updates)), flush=True)
 
