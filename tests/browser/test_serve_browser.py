@@ -143,37 +143,43 @@ def test_a_game_page_follows_its_game_in_flight_to_its_end(running):
         assert severe(driver) == []
 
 
-def test_the_folder_page_shows_every_game_in_flight_as_the_rules_place_it(running):
-    server, tournament, out = running
-    with chromium() as driver:
-        driver.get(server.url)
-        driver.get(f"http://127.0.0.1:{server.port}/t/out/")
-        journal = out / "journal.jsonl"
-        driver.execute_script(RECORD_CARDS)
-        present = {game for game, _, _ in driver.execute_script("return window.painted")}
-        finished_at_start = {r.id for r in read_journal(journal)} if journal.exists() else set()
-        shot = False
-        while tournament.poll() is None:
-            if not shot and len(driver.execute_script(READ_CARDS)) >= 2:
-                driver.save_screenshot(str(IMAGES / "serve-folder.png"))
-                shot = True
-            time.sleep(0.2)
-        assert tournament.returncode == 0
-        records = {r.id: r for r in read_journal(journal)}
-        wait_until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#finished-list tbody tr")) == len(records),
-                   "every game in the finished list")
-        wait_until(lambda: driver.execute_script(READ_CARDS) == [], "no game left in flight")
-        observed = driver.execute_script("return window.painted")      # recorded in the page: no reload
-        assert {game for game, _, _ in observed} >= set(records) - finished_at_start
-        plies: dict[str, set[int]] = {}
-        for game, ply, sites in observed:
-            assert shown_board(sites) == rules_board(records[game], int(ply)), f"{game} at ply {ply}"
-            plies.setdefault(game, set()).add(int(ply))
-        begun = set(plies) - present - finished_at_start               # games that began under the recorder
-        assert begun and all(len(plies[game]) >= 3 for game in begun), plies
-        standings = driver.find_element(By.ID, "standings-tables").text
-        assert "mcts" in standings and "greedy" in standings
-        assert severe(driver) == []
+def test_the_folder_page_shows_every_game_in_flight_as_the_rules_place_it(tmp_path):
+    """The page is open before the tournament starts (its folder does not exist yet): every
+    game is seen from its first action to its end."""
+    (tmp_path / "t.toml").write_text(CONFIG.replace("games_per_pair = 4", "games_per_pair = 2"), encoding="utf-8")
+    out = tmp_path / "out"
+    server = start_server(["serve", str(out)])
+    try:
+        with chromium() as driver:
+            driver.get(server.url)
+            driver.get(f"http://127.0.0.1:{server.port}/t/out/")
+            driver.execute_script(RECORD_CARDS)
+            tournament = subprocess.Popen([sys.executable, "-m", "hexarena", "tournament", str(tmp_path / "t.toml"),
+                                           "--out", str(out), "-j", "2", "-q"], stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.PIPE)
+            shot = False
+            while tournament.poll() is None:
+                if not shot and len(driver.execute_script(READ_CARDS)) >= 2:
+                    driver.save_screenshot(str(IMAGES / "serve-folder.png"))
+                    shot = True
+                time.sleep(0.2)
+            assert tournament.returncode == 0, tournament.communicate()[1]
+            records = {r.id: r for r in read_journal(out / "journal.jsonl")}
+            wait_until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#finished-list tbody tr")) == len(records),
+                       "every game in the finished list")
+            wait_until(lambda: driver.execute_script(READ_CARDS) == [], "no game left in flight")
+            observed = driver.execute_script("return window.painted")      # recorded in the page: no reload
+            plies: dict[str, set[int]] = {}
+            for game, ply, sites in observed:
+                assert shown_board(sites) == rules_board(records[game], int(ply)), f"{game} at ply {ply}"
+                plies.setdefault(game, set()).add(int(ply))
+            assert set(plies) == set(records) and len(records) == 4
+            assert all(len(p) >= 3 for p in plies.values()), plies            # each board followed its game
+            standings = driver.find_element(By.ID, "standings-tables").text
+            assert "mcts" in standings and "greedy" in standings
+            assert severe(driver) == []
+    finally:
+        server.stop(signal.SIGKILL)
 
 
 def test_without_the_token_the_browser_gets_403_and_a_foreign_origin_cannot_post(running, tmp_path):
