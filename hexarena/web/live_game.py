@@ -43,6 +43,7 @@ class LiveGame:
 
     def _reset(self) -> None:
         self.offset = 0
+        self.waiting: list[bytes] = []           # lines read, not yet taken (a lazy read)
         self.count = 0                           # lines taken
         self.header: dict[str, Any] | None = None
         self.states: list[GameState] = []
@@ -57,9 +58,11 @@ class LiveGame:
     def id(self) -> str:
         return str((self.header or {}).get("id", ""))
 
-    def read(self) -> bool:
+    def read(self, lazy: bool = False) -> bool:
         """Take the whole lines added since the last read; True when the game changed. OSError
-        when the file cannot be read (it went: the game was journaled)."""
+        when the file cannot be read (it went: the game was journaled). `lazy`: keep the
+        actions' lines for later (:meth:`catch_up`, which :meth:`view` and :meth:`entry`
+        call): a server nobody watches only follows the files."""
         with open(self.path, "rb") as handle:
             stat = os.fstat(handle.fileno())
             if stat.st_ino != self.inode or stat.st_size < self.offset:
@@ -71,12 +74,20 @@ class LiveGame:
         self.offset += len(whole)
         if not whole or self.error is not None:
             return False
-        for line in whole.splitlines():
+        self.waiting += [line for line in whole.splitlines() if line.strip()]
+        if self.header is None and self.waiting:
+            self._take(self.waiting.pop(0))
+        if not lazy:
+            self.catch_up()
+        return True
+
+    def catch_up(self) -> None:
+        """Replay the lines kept by a lazy :meth:`read`."""
+        waiting, self.waiting = self.waiting, []
+        for line in waiting:
             if self.error is not None:
                 break
-            if line.strip():
-                self._take(line)
-        return True
+            self._take(line)
 
     def _take(self, raw: bytes) -> None:
         self.count += 1
@@ -131,6 +142,7 @@ class LiveGame:
 
     def board(self) -> dict[str, Any]:
         """The position now: board key, stones (``e5b g7w3``), the last action's sites, status."""
+        self.catch_up()
         state = self.states[-1]
         pos, board = state.to_position(), state.board
         stacks = state.info.stacks
@@ -142,6 +154,7 @@ class LiveGame:
 
     def view(self) -> dict[str, Any]:
         """What the folder page shows of the game (a JSON object; names and tokens are text)."""
+        self.catch_up()
         header = self.header or {}
         names = self.names()
         clocks = header.get("clocks") or [{}, {}]
@@ -164,6 +177,7 @@ class LiveGame:
     def entry(self) -> dict[str, Any]:
         """The game as the report's viewer reads it (html_report.game_entry's keys): the games-list
         fields so far, and the per-ply data of the replay."""
+        self.catch_up()
         header = self.header or {}
         names = self.names()
         holder = {c: names[seat] for c, seat in self.holder.items()}

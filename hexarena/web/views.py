@@ -65,8 +65,16 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
                     yield message
                 while True:
                     with trio.move_on_after(KEEPALIVE) as idle:
-                        message = await receive.receive()
-                    yield b": idle\n\n" if idle.cancelled_caught else message
+                        batch = [await receive.receive()]
+                    if idle.cancelled_caught:
+                        yield b": idle\n\n"
+                        continue
+                    while True:                       # what one poll published goes out as one write
+                        try:
+                            batch.append(receive.receive_nowait())
+                        except trio.WouldBlock:
+                            break
+                    yield b"".join(batch)
             except (trio.EndOfChannel, trio.ClosedResourceError):
                 return                                # dropped as too slow: the browser reconnects
             finally:
@@ -83,7 +91,7 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
         entry = game_data(watch, game_id)
         if entry is None:
             return not_found(f"no game {game_id} in {folder.key}")
-        live = watch.game(game_id) is not None and entry.get("r") == "*"
+        live = entry.get("r") == "*"
         key = str(entry.get("bd", ""))
         game, _, size = key.rpartition("-")
         svg = Markup(board_template(game, int(size))) if game in registry.playable() and size.isdigit() else ""
@@ -122,14 +130,12 @@ def first_events(watch: FolderWatch, game: str | None) -> list[bytes]:
 
 
 def game_data(watch: FolderWatch, game_id: str) -> dict | None:
-    """The viewer's data of a game: from its live file while it is in flight, else from its
-    journal line and SGF record (None when the folder has no such game)."""
-    live = watch.game(game_id)
-    if live is not None:
-        return live.entry()
+    """The viewer's data of a game: from its journal line and SGF record once it is journaled,
+    else from its live file while it is in flight (None when the folder has no such game)."""
     line = watch.record_line(game_id)
     if line is None:
-        return None
+        live = watch.game(game_id)
+        return None if live is None else live.entry()
     try:
         record = parse_line(line)
     except (ValueError, TypeError) as exc:

@@ -15,7 +15,7 @@ import json
 import math
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,11 @@ from .live_game import LiveGame
 
 #: Seconds between two looks at a folder's files (the latency of an update is about half this).
 POLL = 0.05
+#: After a fit of the standings, the seconds before the next: at least FIT_PAUSE, and FIT_SHARE
+#: times the fit's own time (a fast tournament's games wait for the next fit, not one fit each).
+FIT_PAUSE, FIT_SHARE = 1.0, 4.0
+#: A journal grown by more bytes than this is read in a worker thread (a few records' worth).
+THREAD_BYTES = 64 << 10
 #: Events a page may have waiting before it is dropped.
 BACKLOG = 512
 
@@ -102,6 +107,18 @@ def _finite(row: dict[str, Any]) -> dict[str, Any]:
     return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()}
 
 
+@dataclass
+class JournalNews:
+    """What a read of the journal found: its inode, the offset read up to, whether it was read
+    from the start (a new or repaired journal), the records with their lines' (offset, length)."""
+
+    inode: int
+    offset: int
+    restart: bool
+    records: list[tuple[GameRecord, int, int]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
 class FolderWatch:
     """One tournament folder: finished games, games in flight, standings (see the module docstring)."""
 
@@ -121,41 +138,66 @@ class FolderWatch:
 
     def poll(self) -> bool:
         """Read what changed since the last poll and publish it; True when games finished."""
-        finished = self._read_journal()
+        return self._publish(self._apply(self._journal_news(self._journal)))
+
+    async def poll_in_loop(self) -> bool:
+        """:meth:`poll`, with a journal grown by more than THREAD_BYTES read and parsed in a
+        worker thread: a long journal never holds up the trio loop (beside the referee,
+        `tournament --serve`, that loop times the engines)."""
+        try:
+            grown = os.stat(self.path / JOURNAL_NAME).st_size - self._journal[1]
+        except OSError:
+            grown = 0
+        if abs(grown) > THREAD_BYTES:
+            news = await trio.to_thread.run_sync(self._journal_news, self._journal)
+        else:
+            news = self._journal_news(self._journal)
+        return self._publish(self._apply(news))
+
+    def _publish(self, finished: list[GameRecord]) -> bool:
         for record in finished:
             self.hub.publish("finished", record_row(record))
             self.hub.publish("finished", record_row(record), game=record.id)
         self._read_live({r.id for r in finished})
         return bool(finished)
 
-    def _read_journal(self) -> list[GameRecord]:
+    def _journal_news(self, read: tuple[int | None, int]) -> JournalNews | None:
+        """The journal's whole lines past `read` (inode, offset), parsed; touches nothing of
+        the watch (it runs in a worker thread). None when there is no journal."""
         journal = self.path / JOURNAL_NAME
         try:
             with open(journal, "rb") as handle:
-                inode = os.fstat(handle.fileno()).st_ino
-                size = os.fstat(handle.fileno()).st_size
-                known, offset = self._journal
-                if inode != known or size < offset:      # a new or repaired journal: read it again
-                    self.records, self.lines, self.warnings, offset = [], {}, [], 0
-                    self.fitted = -1
+                stat = os.fstat(handle.fileno())
+                known, offset = read
+                restart = stat.st_ino != known or stat.st_size < offset   # a new or repaired journal
+                if restart:
+                    offset = 0
                 handle.seek(offset)
                 data = handle.read()
         except FileNotFoundError:
-            return []
+            return None
         whole = data[: data.rfind(b"\n") + 1]
-        found = []
+        news = JournalNews(stat.st_ino, offset + len(whole), restart)
         position = offset
         for line in whole.splitlines(keepends=True):
             if line.strip():
                 try:
-                    record = parse_line(line).summary()
+                    news.records.append((parse_line(line).summary(), position, len(line)))
                 except (ValueError, TypeError) as exc:
-                    self.warnings.append(f"{journal}: byte {position}: {exc}")
-                else:
-                    found.append(record)
-                    self.lines[record.id] = (position, len(line))
+                    news.warnings.append(f"{journal}: byte {position}: {exc}")
             position += len(line)
-        self._journal = (inode, offset + len(whole))
+        return news
+
+    def _apply(self, news: JournalNews | None) -> list[GameRecord]:
+        if news is None:
+            return []
+        if news.restart:
+            self.records, self.lines, self.warnings, self.fitted = [], {}, [], -1
+        self._journal = (news.inode, news.offset)
+        self.warnings += news.warnings
+        for record, position, length in news.records:
+            self.lines[record.id] = (position, length)
+        found = [record for record, _, _ in news.records]
         self.records += found
         return found
 
@@ -167,13 +209,13 @@ class FolderWatch:
         for path in sorted(paths):
             game = self.live.get(path) or LiveGame(path)
             try:
-                changed = game.read()
+                changed = game.read(lazy=not self.hub.subscribers)
             except OSError:                       # removed between the listing and the read
                 if path in self.live:
                     self._gone(self.live.pop(path))
                 continue
             self.live[path] = game
-            if changed and game.header is not None and game.id not in journaled:
+            if changed and game.header is not None and game.id not in journaled and self.hub.subscribers:
                 view = game.view()
                 self.hub.publish("live", view)
                 if self.hub.wants(game.id):
@@ -215,7 +257,8 @@ class FolderWatch:
 
     async def run(self, interval: float = POLL) -> None:
         """Poll every `interval` seconds until cancelled; refit the standings in a thread after
-        games finished (one fit at a time; games finished meanwhile wait for the next)."""
+        games finished (one fit at a time, paced by FIT_PAUSE and FIT_SHARE; games finished
+        meanwhile wait for the next)."""
         async with trio.open_nursery() as nursery:
             fitting = False
 
@@ -223,14 +266,16 @@ class FolderWatch:
                 nonlocal fitting
                 while self.fitted != len(self.records):
                     records = list(self.records)
+                    t0 = trio.current_time()
                     self.standings = await trio.to_thread.run_sync(self.fit, records)
                     self.fitted = len(records)
                     self.hub.publish("standings", self.standings)
+                    await trio.sleep(max(FIT_PAUSE, FIT_SHARE * (trio.current_time() - t0)))
                 fitting = False
 
             while True:
                 try:
-                    self.poll()
+                    await self.poll_in_loop()
                 except Exception as exc:            # the folder is outside data: say so, keep serving
                     self.warn(f"{self.path}: {exc!r}")
                 if self.fitted != len(self.records) and not fitting:

@@ -18,6 +18,7 @@ from typing import IO, Any
 
 from ..game.clock import Limits
 from ..game.faults import Moves
+from .schedule import ScheduledGame
 
 LIVE_DIR = "live"
 FORMAT = 1
@@ -26,6 +27,13 @@ FORMAT = 1
 def live_path(out: Path, game_id: str) -> Path:
     """``out/live/<game id>.jsonl`` (a game id's ``/`` makes a subfolder per group)."""
     return out / LIVE_DIR / f"{game_id}.jsonl"
+
+
+def header(game: ScheduledGame, limits: tuple[Limits, Limits]) -> dict[str, Any]:
+    """The first line of a game's live file: the game, its seats, its opening, each seat's clock."""
+    return {"id": game.id, "game": game.game, "size": game.size, "variant": game.variant, "komi": game.komi,
+            "first": game.first, "second": game.second, "pair": game.pair, "opening": list(game.opening),
+            "clocks": [clock_of(limits[0]), clock_of(limits[1])]}
 
 
 def clock_of(limits: Limits) -> dict[str, Any]:

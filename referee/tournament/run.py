@@ -322,10 +322,7 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
                   config.adjudication)
     limits = (config.limits_of(game.first), config.limits_of(game.second))
     trail: list = []            # the states and actions the referee played: the report's viewer data
-    header = {"id": game.id, "game": game.game, "size": game.size, "variant": game.variant, "komi": game.komi,
-              "first": game.first, "second": game.second, "pair": game.pair, "opening": list(game.opening),
-              "clocks": [live_files.clock_of(limits[0]), live_files.clock_of(limits[1])]}
-    with live_files.LiveFile(out, header) as live:
+    with live_files.LiveFile(out, live_files.header(game, limits)) as live:
         record = await play_game(setup, (seats[0], seats[1]), limits, partial(_ply, live, on_ply), game_id=game.id,
                                  pair=game.pair, overhead=overhead,
                                  played=lambda states, actions: trail.extend((states, actions)))

@@ -31,7 +31,8 @@ READ_BOARD = """return Array.from(document.querySelectorAll('#board g.site')).fi
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
-    yield from chromium()
+    with chromium("1300,1000") as driver:
+        yield driver
 
 
 @pytest.fixture(scope="module")

@@ -6,41 +6,23 @@ chromium chromium-driver`; .ci/run installs them) or selenium is missing.
 """
 from __future__ import annotations
 
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
 from selenium.webdriver.common.by import By  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-DRIVER = shutil.which("chromedriver")
+from tests.support.chromium import CHROMIUM, DRIVER, MISSING, chromium, severe  # noqa: E402,F401
+
 #: A browser test module's `pytestmark`.
-MARKS = [pytest.mark.browser, pytest.mark.slow,
-         pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
-                            reason="no headless browser: install Debian's chromium and chromium-driver "
-                                   "(apt-get install chromium chromium-driver), as .ci/run does")]
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--window-size=1200,1400")
+MARKS = [pytest.mark.browser, pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING)]
 
 
 @pytest.fixture(scope="module")
 def browser():
-    options = webdriver.ChromeOptions()
-    for flag in FLAGS:
-        options.add_argument(flag)
-    profile = tempfile.mkdtemp(prefix="hexarena-chromium-")
-    options.add_argument(f"--user-data-dir={profile}")
-    options.binary_location = CHROMIUM
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    with chromium() as driver:
+        yield driver
 
 
 def open_game(driver, report: Path, game_id: str) -> None:
@@ -51,6 +33,3 @@ def open_game(driver, report: Path, game_id: str) -> None:
             return
     raise AssertionError(f"{game_id} not in the games list")
 
-
-def severe(driver) -> list[dict]:
-    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]

@@ -107,6 +107,7 @@
     entry.latest = game;
     const card = entry.card;
     card.dataset.ply = String(game.ply);
+    card.dataset.since = String(game.since);
     card.querySelector(".players").textContent =
       game.players.b + " (black) vs " + game.players.w + " (white); " + game.game + " " + game.size +
       (game.variant ? " (" + game.variant + ")" : "");
