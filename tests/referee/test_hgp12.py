@@ -28,9 +28,9 @@ def _seat(tmp_path: Path, name: str, flags: str, analysis: bool = True) -> Seat:
 
 
 def _got(tmp_path: Path, name: str) -> list[str]:
-    """The commands the fake received, without their ids."""
+    """The commands the fake received, without their ids (a blank line, which GTP ignores, is skipped)."""
     text = (tmp_path / f"{name}.log").read_text()
-    return [ln.split(" ", 2)[2] for ln in text.splitlines() if ln.startswith("got: ")]
+    return [ln.split(" ", 2)[2] for ln in text.splitlines() if ln.startswith("got: ") and ln.count(" ") >= 2]
 
 
 def _play(tmp_path: Path, a: Seat, b: Seat, limits: Limits = LIMITS, game: str = "spelde") -> GameRecord:
