@@ -2,16 +2,19 @@
 another process: the folder page shows every game in flight, each board the rules' position at
 the ply it shows, updating without a reload; a game page follows its game to the end in the
 report's viewer; the token and the Origin check hold against the browser's own requests.
-Screenshots go to docs/img/ (serve-folder.png, serve-game.png: docs/browser.md shows them).
+Screenshots (serve-folder.png, serve-game.png, which docs/browser.md shows) go to the folder
+$HEXARENA_SCREENSHOTS names (docs/img to refresh the docs' pictures), else to a temporary one.
 
 Skips, saying why, where no Chromium and chromedriver are installed.
 """
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -29,7 +32,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
                                                                         reason=MISSING)]
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
+IMAGES = Path(os.environ.get("HEXARENA_SCREENSHOTS") or tempfile.mkdtemp(prefix="hexarena-shots-"))
 CONFIG = """seed = 7
 games_per_pair = 4
 [engines.mcts]
