@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from hexarena.results.rating.load import games_frame
+from hexarena.results.rating.load import frame_from_rows, game_row, games_frame
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.printable import printable_lines
 from hexarena.results.rating.report import adjudicated_text, build_reports
@@ -78,7 +78,7 @@ class Progress:
         self.clock, self.elo_every = clock, elo_every
         self.t0 = clock()
         self.total = 0
-        self.records: list[GameRecord] = []      # every non-void record, earlier runs included
+        self.rows: list[tuple] = []              # every non-void record as its rating row (load.game_row)
         self.played_now = 0                        # games finished in this run (void included)
         self.flights: dict[str, Flight] = {}
         self.forfeits: Counter[tuple[str, str]] = Counter()    # (engine, termination)
@@ -89,9 +89,9 @@ class Progress:
 
     def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None:
         done = {r.id: r for r in records if not r.void}
-        self.records = list(done.values())
+        self.rows = [game_row(r) for r in done.values()]
         self.total = len(done) + len(pending)
-        for r in self.records:
+        for r in done.values():
             self._count(r)
         self.refit()
 
@@ -109,9 +109,9 @@ class Progress:
         if record.void:
             self.voids[void_kind(record)] += 1
             return
-        self.records.append(record.summary())
+        self.rows.append(game_row(record))
         self._count(record)
-        if len(self.records) - self._fitted_at >= self.elo_every:
+        if len(self.rows) - self._fitted_at >= self.elo_every:
             self.refit()
 
     def _count(self, r: GameRecord) -> None:
@@ -121,18 +121,18 @@ class Progress:
             self.adjudicated[r.adjudicated_by] += 1
 
     def refit(self) -> None:
-        self._fitted_at = len(self.records)
-        if not self.records:
+        self._fitted_at = len(self.rows)
+        if not self.rows:
             return
         try:
-            table = build_reports(games_frame(self.records), by=())[0].ratings
+            table = build_reports(frame_from_rows(self.rows), by=())[0].ratings
         except (ValueError, ArithmeticError):
             return
         self.elo = {p: (float(e), float(pm)) for p, e, pm in zip(table["player"], table["elo"], table["pm95"])}
 
     @property
     def done(self) -> int:
-        return len(self.records)
+        return len(self.rows)
 
     @property
     def elapsed(self) -> float:
@@ -149,10 +149,10 @@ class Progress:
     def standings(self) -> list[Standing]:
         games: Counter[str] = Counter()
         score: defaultdict[str, float] = defaultdict(float)
-        for r in self.records:
-            for name in (r.first, r.second):
+        for _, _, first, second, winner, *_ in self.rows:
+            for name in (first, second):
                 games[name] += 1
-                score[name] += 1.0 if r.winner == name else 0.5 if r.winner is None else 0.0
+                score[name] += 1.0 if winner == name else 0.5 if winner is None else 0.0
         rows = [Standing(n, games[n], score[n], *self.elo.get(n, (None, None))) for n in games]
         return sorted(rows, key=lambda s: (-(s.elo if s.elo is not None else -1e9), -s.score, s.name))
 

@@ -18,6 +18,8 @@ and returned as warnings instead. Missing files raise the usual ``OSError``.
 """
 from __future__ import annotations
 
+import sys
+
 import csv
 import os
 import shlex
@@ -131,19 +133,21 @@ def load_many(paths: Iterable[str | os.PathLike], *, skip_bad: bool = False, ide
 def games_frame(records: Iterable[GameRecord], identity: bool = False) -> pd.DataFrame:
     """The frame of the non-void records, in their order; `identity`: players named by their
     identity labels (see the module docstring)."""
-    rows = []
-    for r in records:
-        if r.void:
-            continue
-        kind = r.forfeit.kind if r.forfeit is not None else ""
-        faulty = (r.faulty or r.loser or "") if kind else ""
-        first, second, winner = r.first, r.second, r.winner
-        if identity:
-            first, second = label(r, first), label(r, second)
-            winner = label(r, winner) if winner else winner
-            faulty = label(r, faulty) if faulty else faulty
-        rows.append((r.game, r.size, first, second, winner, r.termination, kind, faulty))
-    return frame_from_rows(rows)
+    return frame_from_rows([game_row(r, identity) for r in records if not r.void])
+
+
+def game_row(r: GameRecord, identity: bool = False) -> tuple:
+    """A non-void record as the frame's row (game, size, first, second, winner, termination,
+    forfeit, faulty), its strings interned: a run that keeps a row per game keeps ~120 bytes."""
+    kind = r.forfeit.kind if r.forfeit is not None else ""
+    faulty = (r.faulty or r.loser or "") if kind else ""
+    first, second, winner = r.first, r.second, r.winner
+    if identity:
+        first, second = label(r, first), label(r, second)
+        winner = label(r, winner) if winner else winner
+        faulty = label(r, faulty) if faulty else faulty
+    words = [sys.intern(str(w)) if w else w for w in (r.game, first, second, winner, r.termination, kind, faulty)]
+    return (words[0], r.size, *words[1:])
 
 
 def frame_from_rows(rows: list[tuple]) -> pd.DataFrame:

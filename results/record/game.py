@@ -66,7 +66,7 @@ class VoidCause(StrEnum):
     REJECTED = "rejected"          # a cluster worker's record that the rules do not confirm (hexarena/cluster_check.py)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """One played game. Player fields are engine names as given in the schedule.
 
