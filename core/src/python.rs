@@ -542,6 +542,18 @@ fn spelde_random_action<'py>(py: Python<'py>, n: usize, rule: u8, black: &[u8], 
     })
 }
 
+/// Spelde, `flips=literal`: the first `limit` legal placements of colour `me` (no `swap`) in
+/// state.py's order, as (cell, flips) (flips empty: a plain placement).
+#[pyfunction]
+fn spelde_literal_actions<'py>(py: Python<'py>, n: usize, black: &[u8], white: &[u8], me: usize, limit: usize)
+    -> PyResult<Vec<(usize, Bound<'py, PyBytes>)>> {
+    let geo = board(n)?;
+    by_size!(n, N => {
+        let g = spelde_game::<N>(geo, 0, black, white, me, 0, 2)?;
+        Ok(g.literal_actions(limit).into_iter().map(|(c, f)| (c, out(py, f))).collect())
+    })
+}
+
 type SpeldePlayed<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, usize, u32, u8, i8, u32);
 
 /// Spelde: uniformly random actions until the mover has none or the ply reaches `cap`.
@@ -602,6 +614,7 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(marbanta_playout, m)?)?;
     m.add_function(wrap_pyfunction!(spelde_legal_cells, m)?)?;
     m.add_function(wrap_pyfunction!(spelde_allows, m)?)?;
+    m.add_function(wrap_pyfunction!(spelde_literal_actions, m)?)?;
     m.add_function(wrap_pyfunction!(spelde_random_action, m)?)?;
     m.add_function(wrap_pyfunction!(spelde_playout, m)?)?;
     m.add_function(wrap_pyfunction!(spelde_open_sites, m)?)?;

@@ -126,3 +126,18 @@ def test_fuzzed_positions_agree(game: str) -> None:
         text = random_position(game, rng)
         compare(load(python, text), load(core, text), rng)
         COUNTS[game, "fuzzed positions"] += 1
+
+
+@pytest.mark.skipif("spelde" not in GAMES, reason="the core does not implement Spelde")
+def test_spelde_lists_every_action_past_one_call() -> None:
+    """Spelde's core lists the first placements in one call and state.py any beyond: a white
+    line a7..l7 (4017 flip sets at each cell touching it) is listed in full and in order."""
+    python, core = rules("spelde")
+    board = python.new_game(python.variant(7, ["nopie"])).board
+    text = "spelde 7 b " + "/".join(
+        "".join("w" if (ri == 6 and ci < 12) else "." for ci in range(13) if board.bit(ci, ri) is not None)
+        for ri in range(13)) + " variant=nopie"
+    py, co = load(python, text), load(core, text)
+    listed = list(py.legal_actions())
+    assert len(listed) > 50_000
+    assert list(co.legal_actions()) == listed

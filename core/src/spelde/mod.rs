@@ -42,15 +42,16 @@ pub enum Action<const N: usize> {
     Swap,
 }
 
-/// A cache key: the rule, a group's words and the words of where its paths may begin.
-type Key = (Rule, Vec<u64>, Vec<u64>);
+/// A cache key: the board side, the rule, a group's words and the words of where its paths
+/// may begin (the same bits are other sites on another board).
+type Key = (usize, Rule, Vec<u64>, Vec<u64>);
 /// Flip sets as their words.
 type Sets = Rc<Vec<Vec<u64>>>;
 
 thread_local! {
-    /// (rule, group, starts) -> whether a path-shaped flip set exists, as flips.py's lru_cache.
+    /// (side, rule, group, starts) -> whether a path-shaped flip set exists, as flips.py's lru_cache.
     static HAS_PATH: RefCell<HashMap<Key, bool>> = RefCell::new(HashMap::new());
-    /// (rule, group, starts) -> every path-shaped flip set (as words), and the sets held in all.
+    /// (side, rule, group, starts) -> every path-shaped flip set (as words), and the sets held in all.
     static PATHS: RefCell<(HashMap<Key, Sets>, usize)> =
         RefCell::new((HashMap::new(), 0));
 }
@@ -133,7 +134,7 @@ pub fn path_sets<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, starts
 }
 
 fn has_path_set<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, starts: Bb<N>) -> bool {
-    let key = (rule, group.0.to_vec(), starts.0.to_vec());
+    let key = (geo.n, rule, group.0.to_vec(), starts.0.to_vec());
     if let Some(&known) = HAS_PATH.with(|c| c.borrow().get(&key).copied()).as_ref() {
         return known;
     }
@@ -150,7 +151,7 @@ fn has_path_set<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, starts:
 
 /// Every path-shaped flip set of `group` from `starts` (as `path_sets`), cached per thread.
 fn cached_path_sets<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, starts: Bb<N>) -> Sets {
-    let key = (rule, group.0.to_vec(), starts.0.to_vec());
+    let key = (geo.n, rule, group.0.to_vec(), starts.0.to_vec());
     if let Some(known) = PATHS.with(|c| c.borrow().0.get(&key).cloned()) {
         return known;
     }
@@ -167,15 +168,18 @@ fn cached_path_sets<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, sta
     sets
 }
 
-/// The bits of `group` as a list, lowest first, and the subset of it that the bits of `m` pick.
-fn subset<const N: usize>(bits: &[usize], m: u64) -> Bb<N> {
-    let mut f = Bb::<N>::ZERO;
-    let mut m = m;
-    while m != 0 {
-        f.set(bits[m.trailing_zeros() as usize]);
-        m &= m - 1;
+/// The next subset of `group` below `sub` in descending order: `(sub - 1) & group`, the
+/// subtraction across the words (flips.py's `_subsets`); empty after the last.
+fn below<const N: usize>(sub: Bb<N>, group: Bb<N>) -> Bb<N> {
+    let mut r = sub;
+    for w in r.0.iter_mut() {
+        let borrow = *w == 0;
+        *w = w.wrapping_sub(1);
+        if !borrow {
+            break;
+        }
     }
-    f
+    r.and(group)
 }
 
 #[derive(Clone)]
@@ -291,9 +295,49 @@ impl<const N: usize> Spelde<N> {
 
     /// Every valid literal flip set of `group`, in flips.py's order (descending subsets).
     pub fn literal_sets(&self, group: Bb<N>) -> Vec<Bb<N>> {
-        let bits: Vec<usize> = group.iter().collect();
-        assert!(bits.len() < 64, "a group of {} stones has too many subsets to list", bits.len());
-        (1..1u64 << bits.len()).rev().map(|m| subset(&bits, m)).filter(|&f| splits(self.geo.width, group, f)).collect()
+        let mut out = Vec::new();
+        let mut f = group;
+        while f.any() {
+            if splits(self.geo.width, group, f) {
+                out.push(f);
+            }
+            f = below(f, group);
+        }
+        out
+    }
+
+    /// The first `limit` legal placements under `flips=literal` (no `swap`), in state.py's
+    /// order: cells in notation order, then one valid flip set per adjacent group, the first
+    /// group's outermost, each group's sets in descending order (flips.py); generated lazily.
+    pub fn literal_actions(&self, limit: usize) -> Vec<(usize, Bb<N>)> {
+        let cells = self.legal_cells();
+        let mut out = Vec::new();
+        for &c in &self.geo.sites {
+            if out.len() >= limit {
+                break;
+            }
+            if cells.has(c) {
+                self.product(c, &self.adjacent_groups(c), Bb::ZERO, limit, &mut out);
+            }
+        }
+        out
+    }
+
+    /// Every union of `acc` and one valid literal flip set per group of `groups`, appended to
+    /// `out` in order until it holds `limit`; false when it is full.
+    fn product(&self, c: usize, groups: &[Bb<N>], acc: Bb<N>, limit: usize, out: &mut Vec<(usize, Bb<N>)>) -> bool {
+        let Some((&group, rest)) = groups.split_first() else {
+            out.push((c, acc));
+            return out.len() < limit;
+        };
+        let mut f = group;
+        while f.any() {
+            if splits(self.geo.width, group, f) && !self.product(c, rest, acc.or(f), limit, out) {
+                return false;
+            }
+            f = below(f, group);
+        }
+        true
     }
 
     /// A uniformly random valid flip set of `group` (which has one).

@@ -76,3 +76,33 @@ fn playouts_end_where_the_rules_say() {
         assert!(swaps <= 1);
     }
 }
+
+#[test]
+fn literal_actions_list_each_cell_with_every_flip_set() {
+    let g = game(Rule::Literal, &["a1"], &["a5", "b5", "c5", "d5", "e5"], 0);
+    let all = g.literal_actions(usize::MAX);
+    let f5 = cell(&g, "f5");
+    assert_eq!(all.iter().filter(|&&(c, _)| c == f5).count(), 16);
+    assert_eq!(all.iter().filter(|&&(_, f)| f.is_zero()).count() as u32, all.iter().filter(|&&(c, _)| g.adjacent_groups(c).is_empty()).count() as u32);
+    assert_eq!(g.literal_actions(5), all[..5].to_vec());
+    for &(c, f) in &all {
+        assert!(g.allows(c, f));
+    }
+}
+
+#[test]
+fn descending_subsets_cross_the_words() {
+    let mut group = Bb::<2>::ZERO;
+    for i in [3, 63, 64, 70] {
+        group.set(i);
+    }
+    let mut seen = Vec::new();
+    let mut f = group;
+    while f.any() {
+        seen.push(f);
+        f = below(f, group);
+    }
+    assert_eq!(seen.len(), 15);
+    assert!(seen.windows(2).all(|p| (p[0].0[1], p[0].0[0]) > (p[1].0[1], p[1].0[0])));
+    assert!(seen.iter().all(|s| s.within(&group)));
+}

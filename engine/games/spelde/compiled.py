@@ -2,15 +2,19 @@
 
 The state is :class:`SpeldeState` with the same fields and API; the legal cells (with the
 path searches of ``flips=dense|standard``), whether an action is legal, random actions,
-random playouts and the open sites (the players' evaluation) run in the core. The
-listing of legal actions (flip sets in ``flips.py``'s order), the effect of an action,
-positions and the reasons of refusals stay those of ``state.py``, the specification.
+random playouts and the open sites (the players' evaluation) run in the core. So does
+the listing of legal actions under ``flips=literal`` (its first ``LISTED``, in
+``flips.py``'s order). The listing under ``dense`` and ``standard`` (whose path sets come
+in Python's set order), the effect of an action, positions and the reasons of refusals
+stay those of ``state.py``, the specification.
 A core state equals and hashes like the Python state of the same position. Importing
 this module needs the core installed.
 """
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from itertools import islice
 
 import hexarena_core as core
 
@@ -18,11 +22,13 @@ from ...actions import Action, Place, Split, Swap
 from ...core import Colour, Outcome, Termination
 from ...compiled import core_rules
 from ...game import GameInfo, GameState
-from .state import PLAY, RULES as PYTHON_RULES, Phase, SpeldeState
+from .state import PLAY, RULES as PYTHON_RULES, SWAP, Phase, SpeldeState
 
 _PHASE = {Phase.OPEN: 0, Phase.SWAP: 1, Phase.PLAY: 2}
 _PHASES = (Phase.OPEN, Phase.SWAP, Phase.PLAY)
 _RULE = {"literal": 0, "dense": 1, "standard": 2}
+#: Placements listed by one call to the core (``flips=literal``); state.py lists any beyond.
+LISTED = 1024
 
 
 def _int(data: bytes) -> int:
@@ -43,16 +49,35 @@ class CoreSpeldeState(SpeldeState):
     __hash__ = SpeldeState.__hash__
 
     def _args(self) -> tuple[int, int, bytes, bytes, int]:
-        n = self.variant.size
-        k = core.board_bytes(n)
-        return (n, _RULE[self.rule], self.black.to_bytes(k, "little"), self.white.to_bytes(k, "little"),
-                0 if self.to_move is Colour.BLACK else 1)
+        """The position as the core's functions take it (built once per state)."""
+        args = self._memo.get("args")
+        if args is None:
+            n = self.variant.size
+            k = core.board_bytes(n)
+            args = self._memo["args"] = (n, _RULE[self.rule], self.black.to_bytes(k, "little"),
+                                         self.white.to_bytes(k, "little"), 0 if self.to_move is Colour.BLACK else 1)
+        return args
 
     def legal_cells(self) -> int:
         cached = self._memo.get("cells")
         if cached is None:
             cached = self._memo["cells"] = _int(core.spelde_legal_cells(*self._args()))
         return cached
+
+    def legal_actions(self) -> Iterator[Action]:
+        if self.rule != "literal":
+            yield from super().legal_actions()
+            return
+        swap = self.phase is SWAP
+        if swap:
+            yield Swap()
+        n, _, black, white, me = self._args()
+        listed = core.spelde_literal_actions(n, black, white, me, LISTED)
+        for cell, flips in listed:
+            f = _int(flips)
+            yield Split(cell, f) if f else Place(cell)
+        if len(listed) == LISTED:
+            yield from islice(super().legal_actions(), LISTED + swap, None)
 
     def open_sites(self) -> tuple[int, int]:
         n, _, black, white, _ = self._args()
