@@ -1,6 +1,6 @@
 """The compiled core against the Python rules and the C speed limit: random playouts and legal actions.
 
-Run: ``python -m bench.bench_core [--games N] [--sizes 7 9 11]`` (needs the core:
+Run: ``python -m bench.bench_core [--games N] [--sizes 7 9 11] [--mcts SECONDS]`` (needs the core:
 ``pip install ./core``). For each game the core implements and each of its recommended
 sizes (or those given), one table row:
 
@@ -10,8 +10,14 @@ sizes (or those given), one table row:
 * limit ms (Anda): ``anda_limit bench N GAMES`` (../shared/limit/anda_limit.c, compiled
   here with ``gcc -std=c11 -O2 -march=native`` into a temporary folder), the CPU time of
   its process per playout, and the core's ratio to it (the goal: at most 2);
-* legal us: median wall microseconds of ``legal_actions()`` listed in full on fresh states
-  sampled from playouts (nothing cached), core and Python, and their ratio.
+* legal us: median wall microseconds of listing ``legal_actions()`` (at most its first
+  ``LEGAL_CAP``: Spelde's flip sets run to millions) on fresh states sampled from
+  playouts (nothing cached), core and Python, and their ratio.
+
+``--mcts SECONDS``: a second table instead, MCTS iterations a second (the built-in
+``mcts``, the game's own evaluator and selection) at each game's default size, from the
+same position in both modes (12 random plies of the Python rules from the start, read
+into the core's rules), a search of SECONDS each, core and Python, and their ratio.
 
 Everything is measured in the same run, so the ratios compare on a loaded machine.
 """
@@ -28,12 +34,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from itertools import islice
 from pathlib import Path
 
 from bench.common import table
 from hexarena.engine import registry
 
 LIMIT_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "limit" / "anda_limit.c"
+#: Legal actions listed per sampled state at most.
+LEGAL_CAP = 10_000
 
 
 def build_limit(source: Path, folder: str) -> Path | None:
@@ -78,15 +87,45 @@ def playouts(info, n: int, games: int, seed: int) -> tuple[float, float, list]:
 
 
 def legal_us(info, samples: list) -> float:
-    """Median wall microseconds of listing every legal action of a fresh copy of each sample."""
+    """Median wall microseconds of listing the legal actions (at most LEGAL_CAP) of a fresh copy of each sample."""
     cost = []
     for state in samples:
         pos = state.to_position()
         fresh = info.from_position(state.variant, pos, info.read_keys(pos))
         t0 = time.perf_counter()
-        list(fresh.legal_actions())
+        list(islice(fresh.legal_actions(), LEGAL_CAP))
         cost.append(time.perf_counter() - t0)
     return statistics.median(cost) * 1e6 if cost else float("nan")
+
+
+def mcts_rows(games: list[str], seconds: float, rounds: int) -> list[dict]:
+    """One row per game: MCTS iterations a second with the core's rules and the Python ones
+    (the best of `rounds` searches of `seconds` each, the modes alternating)."""
+    from hexarena.players import MctsBot
+    from tests.support.positions import walk
+    rows = []
+    for game in games:
+        python, core = rules_of(game)
+        start = walk(python.new_game(python.variant(None), 0), 12)
+        pos = start.to_position()
+        states = {"core": core.from_position(start.variant, pos, core.read_keys(pos)), "python": start}
+        rate = {"core": 0.0, "python": 0.0}
+        for _ in range(rounds):
+            for mode, state in states.items():
+                t0 = time.perf_counter()
+                found = MctsBot(seconds=seconds).search(state, random.Random(5))
+                rate[mode] = max(rate[mode], found.iterations / (time.perf_counter() - t0))
+        rows.append({"game": game, "n": start.variant.size, "iterations/s core": f"{rate['core']:.0f}",
+                     "iterations/s python": f"{rate['python']:.0f}",
+                     "core/python": f"{rate['core'] / rate['python']:.1f}x"})
+    return rows
+
+
+def rules_of(game: str):
+    """(the Python rules, the core's rules) of a game the core implements."""
+    package = f"hexarena.engine.games.{registry.GAME_MODULES[game]}"
+    return (importlib.import_module(f"{package}.state").RULES,
+            importlib.import_module(f"{package}.compiled").RULES)
 
 
 def main() -> None:
@@ -96,17 +135,21 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="*", help="board sides (default: each game's recommended ones)")
     ap.add_argument("--only", nargs="*", help="game ids (default: every game the core implements)")
     ap.add_argument("--limit", type=Path, default=LIMIT_SOURCE, help="anda_limit.c")
+    ap.add_argument("--mcts", type=float, metavar="SECONDS", help="MCTS iterations a second instead (see above)")
+    ap.add_argument("--rounds", type=int, default=2, help="searches per mode and game with --mcts")
     args = ap.parse_args()
     from hexarena.engine import compiled
     if compiled.installed() is None:
         sys.exit("bench_core: the compiled core is not installed (pip install ./core)")
+    games = [g for g in registry.playable() if compiled.implements(g) and (not args.only or g in args.only)]
+    if args.mcts is not None:
+        print(table(mcts_rows(games, args.mcts, args.rounds)))
+        return
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         exe = build_limit(args.limit, tmp)
-        for game in (g for g in registry.playable() if compiled.implements(g) and (not args.only or g in args.only)):
-            package = f"hexarena.engine.games.{registry.GAME_MODULES[game]}"
-            python = importlib.import_module(f"{package}.state").RULES
-            core = importlib.import_module(f"{package}.compiled").RULES
+        for game in games:
+            python, core = rules_of(game)
             for n in args.sizes or python.sizes:
                 core_ms, core_plies, samples = playouts(core, n, args.games, seed=n)
                 py_ms, py_plies, _ = playouts(python, n, args.python_games, seed=n)

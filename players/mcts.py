@@ -77,7 +77,7 @@ from hexarena.engine.game import GameState
 from .base import Budget
 from .choice import best_child, lost, settled
 from .evaluators import Evaluator, Trace, for_searcher
-from .selection import Selection
+from .selection import UCT, Selection
 from .tree import Node, Tree
 
 #: Above this many legal actions a node samples candidates instead of listing them.
@@ -333,6 +333,19 @@ class _Search:
         child counts at its exact value, a proven loss below everything else."""
         rule = self.selection
         best, best_score = node.children[0], -math.inf
+        if type(rule) is UCT:       # UCT.__call__ inlined, the same arithmetic: the hot loop of every search
+            c, log_n, sqrt = rule.exploration, math.log(max(node.visits, 1)), math.sqrt
+            for child in node.children:
+                visits = child.visits
+                if child.solved:
+                    score = child.value() or -1.0
+                elif visits == 0:
+                    return child
+                else:
+                    score = child.wins / visits + c * sqrt(log_n / visits)
+                if score > best_score:
+                    best, best_score = child, score
+            return best
         for child in node.children:
             if child.solved:
                 score = child.value() or -1.0

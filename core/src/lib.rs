@@ -8,5 +8,6 @@ pub mod bitboard;
 pub mod geometry;
 pub mod marbanta;
 pub mod rng;
+pub mod spelde;
 pub mod vaxandis;
 mod python;

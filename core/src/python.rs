@@ -13,6 +13,7 @@ use crate::anda::board::{Board, Verdict};
 use crate::anda::{Anda, Phase, Termination};
 use crate::anda_prison::{self as prison, Check};
 use crate::marbanta::{Marbanta, Phase as MPhase};
+use crate::spelde::{self, Action as SAction, Phase as SPhase, Rule, Spelde};
 use crate::vaxandis::{Phase as VPhase, Vaxandis};
 use crate::bitboard::Bb;
 use crate::geometry::{hexagon, words, Hexagon, MAX_SIZE, MIN_SIZE};
@@ -478,6 +479,116 @@ fn vaxandis_playout<'py>(
     })
 }
 
+fn spelde_game<const N: usize>(geo: &'static Hexagon, rule: u8, black: &[u8], white: &[u8], to_move: usize, ply: u32,
+                               phase: u8) -> PyResult<Spelde<N>> {
+    let rule = match rule {
+        0 => Rule::Literal,
+        1 => Rule::Dense,
+        2 => Rule::Standard,
+        _ => return Err(PyValueError::new_err(format!("rule {rule}: expected 0 (literal), 1 (dense) or 2 (standard)"))),
+    };
+    let phase = match phase {
+        0 => SPhase::Open,
+        1 => SPhase::Swap,
+        2 => SPhase::Play,
+        _ => return Err(PyValueError::new_err(format!("phase {phase}: expected 0, 1 or 2"))),
+    };
+    let st = [bits::<N>(geo, "black", black)?, bits::<N>(geo, "white", white)?];
+    if st[0].meets(&st[1]) {
+        return Err(PyValueError::new_err("black and white share a site"));
+    }
+    Ok(Spelde { geo, rule, st, to_move: colour(to_move)?, ply, phase })
+}
+
+/// Spelde: the legal placement cells of colour `me` (`rule`: 0 literal, 1 dense, 2 standard).
+#[pyfunction]
+fn spelde_legal_cells<'py>(py: Python<'py>, n: usize, rule: u8, black: &[u8], white: &[u8], me: usize)
+    -> PyResult<Bound<'py, PyBytes>> {
+    let geo = board(n)?;
+    by_size!(n, N => {
+        let g = spelde_game::<N>(geo, rule, black, white, me, 0, 2)?;
+        Ok(out(py, g.legal_cells()))
+    })
+}
+
+/// Spelde: whether colour `me` (in `phase`: 0 open, 1 swap, 2 play) may place on `cell` and
+/// flip `named` (the reasons of a refusal are state.py's).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn spelde_allows(n: usize, rule: u8, black: &[u8], white: &[u8], me: usize, phase: u8, cell: usize, named: &[u8])
+    -> PyResult<bool> {
+    let geo = board(n)?;
+    let cell = site(geo, cell)?;
+    by_size!(n, N => {
+        let g = spelde_game::<N>(geo, rule, black, white, me, 0, phase)?;
+        Ok(g.allows(cell, bits::<N>(geo, "named", named)?))
+    })
+}
+
+/// Spelde: a uniformly random action of colour `me` (state.py's distribution): (cell, flips),
+/// cell -1 for `swap`; None when there is none.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn spelde_random_action<'py>(py: Python<'py>, n: usize, rule: u8, black: &[u8], white: &[u8], me: usize, phase: u8,
+                             seed: u64) -> PyResult<Option<(i64, Bound<'py, PyBytes>)>> {
+    let geo = board(n)?;
+    by_size!(n, N => {
+        let g = spelde_game::<N>(geo, rule, black, white, me, 0, phase)?;
+        Ok(match g.random_action(&mut Rng::new(seed)) {
+            None => None,
+            Some(SAction::Swap) => Some((-1, out(py, Bb::<N>::ZERO))),
+            Some(SAction::Place(c, f)) => Some((c as i64, out(py, f))),
+        })
+    })
+}
+
+/// Spelde, `flips=literal`: the first `limit` legal placements of colour `me` (no `swap`) in
+/// state.py's order, as (cell, flips) (flips empty: a plain placement).
+#[pyfunction]
+fn spelde_literal_actions<'py>(py: Python<'py>, n: usize, black: &[u8], white: &[u8], me: usize, limit: usize)
+    -> PyResult<Vec<(usize, Bound<'py, PyBytes>)>> {
+    let geo = board(n)?;
+    by_size!(n, N => {
+        let g = spelde_game::<N>(geo, 0, black, white, me, 0, 2)?;
+        Ok(g.literal_actions(limit).into_iter().map(|(c, f)| (c, out(py, f))).collect())
+    })
+}
+
+type SpeldePlayed<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, usize, u32, u8, i8, u32);
+
+/// Spelde: uniformly random actions until the mover has none or the ply reaches `cap`.
+/// Returns (black, white, to_move, ply, phase, winner: -1 none (at the cap), swaps).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn spelde_playout<'py>(py: Python<'py>, n: usize, rule: u8, black: &[u8], white: &[u8], to_move: usize, ply: u32,
+                       phase: u8, cap: u32, seed: u64) -> PyResult<SpeldePlayed<'py>> {
+    let geo = board(n)?;
+    by_size!(n, N => {
+        let mut g = spelde_game::<N>(geo, rule, black, white, to_move, ply, phase)?;
+        let (winner, swaps) = py.allow_threads(|| g.playout(cap, &mut Rng::new(seed)));
+        let phase = match g.phase {
+            SPhase::Open => 0,
+            SPhase::Swap => 1,
+            SPhase::Play => 2,
+        };
+        Ok((out(py, g.st[0]), out(py, g.st[1]), g.to_move, g.ply, phase, winner.map_or(-1, |w| w as i8), swaps))
+    })
+}
+
+/// Spelde: (Black's, White's) open sites: empty, and next to no enemy group that no flip set
+/// can split (a singleton, a pair, a triangle); the players' evaluation.
+#[pyfunction]
+fn spelde_open_sites<'py>(py: Python<'py>, n: usize, black: &[u8], white: &[u8])
+    -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let geo = board(n)?;
+    by_size!(n, N => {
+        let (b, w) = (bits::<N>(geo, "black", black)?, bits::<N>(geo, "white", white)?);
+        let empty = geo.mask::<N>().andnot(b.or(w));
+        let open = |enemy: Bb<N>| empty.andnot(spelde::bad_stones(geo.width, enemy).grow(geo.width));
+        Ok((out(py, open(w)), out(py, open(b))))
+    })
+}
+
 /// The number of bytes of a bitboard of the board of side n.
 #[pyfunction]
 fn board_bytes(n: usize) -> PyResult<usize> {
@@ -488,7 +599,7 @@ fn board_bytes(n: usize) -> PyResult<usize> {
 #[pymodule]
 fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("GAMES", vec!["anda", "anda-prison", "marbanta", "vaxandis"])?;
+    m.add("GAMES", vec!["anda", "anda-prison", "marbanta", "spelde", "vaxandis"])?;
     m.add_function(wrap_pyfunction!(board_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(anda_legal_cells, m)?)?;
     m.add_function(wrap_pyfunction!(anda_place, m)?)?;
@@ -501,6 +612,12 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(marbanta_roots, m)?)?;
     m.add_function(wrap_pyfunction!(marbanta_has_turn, m)?)?;
     m.add_function(wrap_pyfunction!(marbanta_playout, m)?)?;
+    m.add_function(wrap_pyfunction!(spelde_legal_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(spelde_allows, m)?)?;
+    m.add_function(wrap_pyfunction!(spelde_literal_actions, m)?)?;
+    m.add_function(wrap_pyfunction!(spelde_random_action, m)?)?;
+    m.add_function(wrap_pyfunction!(spelde_playout, m)?)?;
+    m.add_function(wrap_pyfunction!(spelde_open_sites, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_moves, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_move, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_playout, m)?)?;

@@ -19,7 +19,6 @@ from typing import cast
 
 from hexarena.engine.actions import Action
 from hexarena.engine.games.spelde.state import SpeldeState
-from hexarena.engine.geometry import Hexagon
 
 from ..evaluators import Evaluation, StaticEvaluation
 from ..selection import UCT
@@ -31,32 +30,8 @@ SCALE = 3.0
 POLICY_DRAWS = 3
 
 
-def _unsplittable(board: Hexagon, stones: int) -> int:
-    """The stones of groups with no two non-adjacent stones."""
-    out = 0
-    for group in board.components(stones):
-        n = group.bit_count()
-        if n <= 2:
-            out |= group
-        elif n == 3:
-            a = group & -group
-            if (board.neighbour_mask[a.bit_length() - 1] & group).bit_count() == 2:
-                rest = group & ~a
-                b = rest & -rest
-                if board.neighbour_mask[b.bit_length() - 1] & (rest & ~b):
-                    out |= group            # a triangle
-    return out
-
-
-def open_sites(board: Hexagon, black: int, white: int) -> tuple[int, int]:
-    """(Black's, White's) open sites as bitboards."""
-    empty = board.mask & ~(black | white)
-    return (empty & ~board.expand(_unsplittable(board, white)),
-            empty & ~board.expand(_unsplittable(board, black)))
-
-
 def evaluate(state: SpeldeState) -> float:
-    ob, ow = open_sites(state.board, state.black, state.white)
+    ob, ow = state.open_sites()
     return (ob.bit_count() - ow.bit_count()) + ((ob & ~ow).bit_count() - (ow & ~ob).bit_count())
 
 

@@ -8,11 +8,13 @@ budgets, so the test does not depend on the machine's speed.
 """
 from __future__ import annotations
 
+import importlib
 import random
 
 import pytest
 
 from hexarena.engine.game import GameState
+from hexarena.engine.geometry import iter_bits
 from hexarena.players import MctsBot
 from hexarena.players.games import selection_for
 from hexarena.players.selection import UCT
@@ -40,3 +42,37 @@ def test_spelde_search_concentrates_on_its_best_placement(seed: int) -> None:
 def test_spelde_selection_is_a_low_exploration_uct() -> None:
     rule = selection_for(new("spelde", 5, "nopie"))
     assert isinstance(rule, UCT) and rule.exploration < 1.0
+
+
+def _unsplittable(board, stones: int) -> int:
+    """The stones of groups with no two non-adjacent stones (a singleton, a pair, a triangle),
+    group by group: the definition the evaluation's open sites rest on."""
+    out = 0
+    for group in board.components(stones):
+        sites = list(iter_bits(group))
+        if all(board.neighbour_mask[a] >> b & 1 for i, a in enumerate(sites) for b in sites[i + 1:]):
+            out |= group
+    return out
+
+
+@pytest.mark.parametrize("core", [False, True], ids=["python", "core"])
+def test_open_sites_are_next_to_no_unsplittable_enemy_group(core: bool) -> None:
+    """`SpeldeState.open_sites` (the evaluation's input; the core's when it runs) against the
+    definition, on positions along seeded random games at sides 2..9."""
+    module = "compiled" if core else "state"
+    if core:
+        pytest.importorskip("hexarena_core", reason="the compiled core (core/) is not installed")
+    rules = importlib.import_module(f"hexarena.engine.games.spelde.{module}").RULES
+    checked = 0
+    for n in range(2, 10):
+        rng = random.Random(n)
+        state = rules.new_game(rules.variant(n, ["nopie"]), 0)
+        while state.outcome() is None:
+            board = state.board
+            empty = board.mask & ~(state.black | state.white)
+            expected = (empty & ~board.expand(_unsplittable(board, state.white)),
+                        empty & ~board.expand(_unsplittable(board, state.black)))
+            assert state.open_sites() == expected, state.position()
+            checked += 1
+            state = state.play(state.random_action(rng))
+    assert checked > 100

@@ -6,7 +6,7 @@ runs in the core. The turn structure, the positions and the error messages stay 
 ``state.py``, the specification. A core state equals and hashes like the Python state of
 the same position. Importing this module needs the core installed (ImportError else).
 
-`_memo` keys beyond AndaState's: ``"cells"`` the legal placements.
+`_memo` keys beyond AndaState's: ``"cells"`` the legal placements, ``"args"`` the board as the core takes it.
 """
 from __future__ import annotations
 
@@ -53,9 +53,13 @@ class CoreAndaState(AndaState):
     __hash__ = AndaState.__hash__
 
     def _args(self) -> tuple[int, bytes, bytes]:
-        n = self.variant.size
-        k = _bytes(n)
-        return n, self.black.to_bytes(k, "little"), self.white.to_bytes(k, "little")
+        """The board as the core's functions take it (built once per state)."""
+        args = self._memo.get("args")
+        if args is None:
+            n = self.variant.size
+            k = _bytes(n)
+            args = self._memo["args"] = (n, self.black.to_bytes(k, "little"), self.white.to_bytes(k, "little"))
+        return args
 
     def _me(self) -> int:
         return 0 if self.to_move is Colour.BLACK else 1

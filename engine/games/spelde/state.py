@@ -84,6 +84,14 @@ class SpeldeState(StoneState):
         self._memo["cells"] = cells
         return cells
 
+    def open_sites(self) -> tuple[int, int]:
+        """(Black's, White's) open sites: empty, and next to no enemy group that no flip set
+        can split (a singleton, a pair or a triangle; the test of rule 3, whatever `flips=`)."""
+        board = self.board
+        empty = board.mask & ~(self.black | self.white)
+        return (empty & ~board.expand(flips_mod.bad_stones(board, self.white)),
+                empty & ~board.expand(flips_mod.bad_stones(board, self.black)))
+
     def outcome(self) -> Outcome | None:
         if self.phase is SWAP or self.legal_cells():
             return None
@@ -126,7 +134,7 @@ class SpeldeState(StoneState):
         if isinstance(action, Swap):
             if self.phase is not SWAP:
                 raise IllegalMove("swap is only allowed as White's answer to the pie stone")
-            return SpeldeState(self.variant, self.to_move, self.ply + 1, self.black, self.white, PLAY)
+            return type(self)(self.variant, self.to_move, self.ply + 1, self.black, self.white, PLAY)
         if isinstance(action, Place):
             cell, named = action.cell, 0
         elif isinstance(action, Split):
@@ -143,7 +151,7 @@ class SpeldeState(StoneState):
         enemy = self._stones(self.to_move.other) & ~named
         black, white = (mover, enemy) if self.to_move is Colour.BLACK else (enemy, mover)
         phase = SWAP if self.phase is OPEN else PLAY
-        return SpeldeState(self.variant, self.to_move.other, self.ply + 1, black, white, phase)
+        return type(self)(self.variant, self.to_move.other, self.ply + 1, black, white, phase)
 
     def _check(self, cell: int, named: int) -> None:
         """IllegalMove unless placing on `cell` and flipping `named` is legal now."""
