@@ -47,14 +47,7 @@
     if (info && info.pv_sites) info.pv_sites.forEach((names, i) => names.forEach((n) => { if (!pv.has(n)) pv.set(n, i + 1); }));
     document.querySelectorAll("#board text.pv-label").forEach((t) => t.remove());
     for (const [name, el] of sites) {
-      const stone = pos.stones[name] || "";
-      el.setAttribute("data-stone", stone.slice(0, 1));
-      el.setAttribute("data-height", stone ? (stone.slice(1) || "1") : "");
-      const height = el.querySelector(".height");
-      if (height) height.textContent = stone.slice(1);
-      if (last.has(name)) el.setAttribute("data-last", "1"); else el.removeAttribute("data-last");
-      if (targets.has(name)) el.setAttribute("data-target", "1"); else el.removeAttribute("data-target");
-      if (picks.has(name)) el.setAttribute("data-pick", picks.get(name)); else el.removeAttribute("data-pick");
+      window.hexarenaSites.paint(el, name, pos.stones[name] || "", { last, targets, picks });
       if (pv.has(name)) {
         el.setAttribute("data-pv", String(pv.get(name)));
         const mark = el.querySelector(".mark");

@@ -30,14 +30,7 @@
     const targets = new Set(game.your_turn ? build.targets : []);
     const last = new Set(game.last);
     for (const [name, el] of sites) {
-      const stone = game.stones[name] || "";
-      el.setAttribute("data-stone", stone.slice(0, 1));
-      el.setAttribute("data-height", stone ? (stone.slice(1) || "1") : "");
-      const height = el.querySelector(".height");
-      if (height) height.textContent = stone.slice(1);
-      if (last.has(name)) el.setAttribute("data-last", "1"); else el.removeAttribute("data-last");
-      if (targets.has(name)) el.setAttribute("data-target", "1"); else el.removeAttribute("data-target");
-      if (picks.has(name)) el.setAttribute("data-pick", picks.get(name)); else el.removeAttribute("data-pick");
+      window.hexarenaSites.paint(el, name, game.stones[name] || "", { last, targets, picks });
     }
     const lines = document.querySelectorAll("#board text.status");
     if (lines.length === 3) {
