@@ -1,7 +1,7 @@
 """The report's winrate chart and principal variation in a real browser (headless Chromium, Selenium).
 
 Two small real tournaments: MCTS against an analysing engine whose info lines carry markup
-(`analysing_engine.py`), and two engines with `analysis = false`. The viewer must draw one line
+(`markup_engine.py analysing`), and two engines with `analysis = false`. The viewer must draw one line
 per engine at the Black winrates the journal gives, show each action's pv and info values as
 text, and show no chart for the game without analysis.
 """
@@ -24,8 +24,8 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from tests.support.browser import MARKS, browser, open_game, severe  # noqa: E402,F401
 
 pytestmark = MARKS
-ANALYSING = Path(__file__).with_name("analysing_engine.py")
-NOTE = "<img/src=x/onerror=alert(4)>"
+ANALYSING = Path(__file__).with_name("markup_engine.py")
+NOTE = "<img/src=x/onerror=alert(4)>"       # markup_engine.py's note
 READ_DOTS = """return Array.from(document.querySelectorAll('#v-analysis circle.wr-dot')).map(
     c => [c.classList.contains('wr-seat-0') ? 0 : 1, Number(c.dataset.ply), Number(c.dataset.black)]);"""
 
@@ -51,7 +51,7 @@ def analysed(tmp_path_factory) -> Path:
     return play(tmp_path_factory.mktemp("analysed"), f"""[engines.mcts]
 player = "mcts:40"
 [engines.marked]
-cmd = ["{{python}}", {json.dumps(str(ANALYSING))}, "{{seed}}"]
+cmd = ["{{python}}", {json.dumps(str(ANALYSING))}, "analysing", "{{seed}}"]
 """)
 
 

@@ -30,7 +30,7 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from tests.support.browser import MARKS, browser, open_game, severe  # noqa: E402,F401
 
 pytestmark = MARKS
-HOSTILE = Path(__file__).with_name("hostile_engine.py")
+HOSTILE = Path(__file__).with_name("markup_engine.py")
 READ_BOARD = """return Array.from(document.querySelectorAll('#v-board g.site')).map(
     g => [g.dataset.site, g.getAttribute('data-stone'), g.getAttribute('data-height'), g.hasAttribute('data-last')]);"""
 
@@ -47,7 +47,7 @@ player = "random"
 [engines.greedy]
 player = "greedy"
 [engines.hostile]
-cmd = ["{{python}}", {json.dumps(str(HOSTILE))}, "{{seed}}"]
+cmd = ["{{python}}", {json.dumps(str(HOSTILE))}, "hostile", "{{seed}}"]
 [[games]]
 game = "spelde"
 size = 4
