@@ -155,13 +155,24 @@ def parse_info(line: str) -> Info:
     return Info(other=tuple(other), **values)
 
 
-def check_pv(pv: tuple[str, ...], state: GameState, played: str) -> None:
+def check_pv(pv: tuple[str, ...], state: GameState, played: str,
+             walked: dict[tuple[str, ...], GameState] | None = None) -> None:
     """InfoError unless `pv` starts with `played` (the canonical token of the action chosen in
-    `state`) and is a line of canonical actions the rules allow from `state`, up to the end of the game."""
+    `state`) and is a line of canonical actions the rules allow from `state`, up to the end of the game.
+
+    `walked` (one dict for the lines of one answer) keeps the state after each prefix already
+    checked, so lines that share a beginning are walked through the rules once."""
     if pv[0] != played:
         raise InfoError(f"pv starts with {pv[0][:40]!r}, not with the action played, {played!r}")
-    walk = state
-    for i, token in enumerate(pv):
+    walk, start = state, 0
+    if walked is not None:
+        for start in range(len(pv), 0, -1):
+            if pv[:start] in walked:
+                walk = walked[pv[:start]]
+                break
+        else:
+            start = 0
+    for i, token in enumerate(pv[start:], start):
         if walk.outcome() is not None:
             raise InfoError(f"pv goes on after the end of the game at {token[:40]!r}")
         try:
@@ -171,6 +182,8 @@ def check_pv(pv: tuple[str, ...], state: GameState, played: str) -> None:
             walk = walk.play(action)
         except RulesError as exc:
             raise InfoError(f"pv action {i + 1}, {token[:40]!r}: {exc}") from None
+        if walked is not None:
+            walked[pv[:i + 1]] = walk
 
 
 def split_answer(text: str) -> tuple[str, list[str]]:

@@ -19,11 +19,12 @@ def read_info(lines: list[str], state: GameState, played: str) -> tuple[list[dic
     (its canonical token) chosen in `state`."""
     kept: list[dict] = []
     notes: list[str] = []
+    walked: dict = {}                       # the lines' common beginnings, walked once
     for number, line in enumerate(lines[:MAX_LINES], 1):
         try:
             info = parse_info(line)
             if info.pv:
-                check_pv(info.pv, state, played)
+                check_pv(info.pv, state, played, walked)
         except InfoError as exc:
             notes.append(f"info line {number} dropped: {exc}: {line[:80]!r}")
             continue
