@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +48,7 @@ def test_black_score_and_positions_of_a_replayed_game() -> None:
     values = F.positions(record, F.evaluation_of(F.game_module("spelde"), False))
     assert len(values) == record.plies and values[0][0] == 0.0 and all(0 <= s < 1 for s, _ in values)
     assert F.black_score(record) == (1.0 if record.result.startswith("B") else 0.0)
-    forfeit = GameRecord(**{**record.__dict__, "faulty": "a"})
+    forfeit = replace(record, faulty="a")
     assert F.black_score(forfeit) is None
 
 

@@ -24,8 +24,6 @@ from hexarena.results.record.sgf import sgf_text
 from tests.support.fakes12 import fake12_argv
 
 LIMITS = Limits(move=5.0, start=10.0, command=5.0)
-#: Spelde side 4 without the pie rule: the fakes' random moves (seeded alike) make a game of 35 plies.
-PLAYED_OUT = 35
 
 
 def _play(tmp_path: Path, flags: tuple[str, str], rules: Adjudication | None, analysis: bool = True) -> GameRecord:
@@ -33,6 +31,15 @@ def _play(tmp_path: Path, flags: tuple[str, str], rules: Adjudication | None, an
                        analysis=analysis or name == "a")
                   for name, f in zip(("a", "b"), flags))
     return trio.run(play_game, Setup("spelde", 4, ("nopie",), adjudication=rules), seats, LIMITS)
+
+
+@pytest.fixture(scope="module")
+def played_out(tmp_path_factory) -> int:
+    """The plies of the game the fakes play out (Spelde side 4 without the pie rule; their random
+    moves are seeded alike, and the rules' own random choice, core or Python, decides its length)."""
+    record = _play(tmp_path_factory.mktemp("played-out"), ("v12", "v12"), None)
+    assert record.termination == "no-moves" and record.plies > 14, record
+    return record.plies
 
 
 def _sgf_result(record: GameRecord) -> str:
@@ -56,16 +63,16 @@ def test_two_engines_that_agree_end_the_game_after_the_configured_moves(tmp_path
     assert _sgf_result(record) == result
 
 
-def test_an_engine_that_disagrees_prevents_it_and_a_break_restarts_the_count(tmp_path):
+def test_an_engine_that_disagrees_prevents_it_and_a_break_restarts_the_count(tmp_path, played_out):
     disagree = _play(tmp_path, ("v12,wr=0.5/0.97", "v12,wr=0.5/0.6"), Adjudication(resign_moves=4))
-    assert (disagree.termination, disagree.plies, disagree.adjudication) == ("no-moves", PLAYED_OUT, None)
+    assert (disagree.termination, disagree.plies, disagree.adjudication) == ("no-moves", played_out, None)
     # b concedes on its moves 1, 2, then 0.2 on move 3, then concedes again: moves 4..7 end it, at ply 14
     broken = _play(tmp_path, ("v12,wr=0.97", "v12,wr=0.03/0.03/0.2/0.03"), Adjudication(resign_moves=4))
     assert (broken.termination, broken.plies, broken.winner) == ("adjudicated", 14, "a")
     assert broken.adjudication is not None and broken.adjudication["winrates"][1] == [0.03] * 4
 
 
-def test_a_draw_when_both_winrates_stay_near_one_half_from_draw_after_on(tmp_path):
+def test_a_draw_when_both_winrates_stay_near_one_half_from_draw_after_on(tmp_path, played_out):
     rules = Adjudication(resign_moves=0, draw_after=12, draw_moves=3, draw_margin=0.05)
     record = _play(tmp_path, ("v12,wr=0.52", "v12,wr=0.45"), rules)
     assert (record.termination, record.plies, record.winner, record.result) == ("adjudicated", 12, None, "0")
@@ -73,25 +80,26 @@ def test_a_draw_when_both_winrates_stay_near_one_half_from_draw_after_on(tmp_pat
                                    "winrates": [[0.52] * 3, [0.45] * 3]}
     assert _sgf_result(record) == "0"
     outside = _play(tmp_path, ("v12,wr=0.52", "v12,wr=0.44"), rules)
-    assert (outside.termination, outside.plies) == ("no-moves", PLAYED_OUT)
+    assert (outside.termination, outside.plies) == ("no-moves", played_out)
 
 
-def test_one_sided_a_claim_is_enough_against_an_engine_that_reports_winrates(tmp_path):
+def test_one_sided_a_claim_is_enough_against_an_engine_that_reports_winrates(tmp_path, played_out):
     rules = Adjudication(resign_moves=4, two_sided=False)
     record = _play(tmp_path, ("v12,wr=0.5/0.97", "v12,wr=0.6"), rules)
     # a's moves 2..5 claim the win (ply 9); b reported a winrate on each of its last 4 moves
     assert (record.termination, record.plies, record.winner, record.result) == ("adjudicated", 9, "a", "B+")
     assert record.adjudication is not None and record.adjudication["by"] == "claim"
     both_claim = _play(tmp_path, ("v12,wr=0.97", "v12,wr=0.99"), rules)
-    assert (both_claim.termination, both_claim.plies) == ("no-moves", PLAYED_OUT)
+    assert (both_claim.termination, both_claim.plies) == ("no-moves", played_out)
 
 
 @pytest.mark.parametrize("b_flags, b_analysis", [("", True), ("v12,wr=-", True), ("v12,wr=0.6", False)],
                          ids=["no-genmove_analyze", "no-winrate", "analysis-off"])
-def test_an_engine_without_winrates_is_never_adjudicated_against_one_sidedly(tmp_path, b_flags, b_analysis):
+def test_an_engine_without_winrates_is_never_adjudicated_against_one_sidedly(tmp_path, b_flags, b_analysis,
+                                                                           played_out):
     record = _play(tmp_path, ("v12,wr=0.99", b_flags), Adjudication(resign_moves=2, two_sided=False),
                    analysis=b_analysis)
-    assert (record.termination, record.plies, record.adjudication) == ("no-moves", PLAYED_OUT, None)
+    assert (record.termination, record.plies, record.adjudication) == ("no-moves", played_out, None)
 
 
 def test_one_sided_an_engine_s_own_concession_decides_against_it(tmp_path):
@@ -102,9 +110,9 @@ def test_one_sided_an_engine_s_own_concession_decides_against_it(tmp_path):
     assert record.reason == "b concedes (its winrate <= 0.05 on 3 moves)"
 
 
-def test_without_adjudication_scripted_winrates_change_nothing(tmp_path):
+def test_without_adjudication_scripted_winrates_change_nothing(tmp_path, played_out):
     record = _play(tmp_path, ("v12,wr=0.99", "v12,wr=0.01"), None)
-    assert (record.termination, record.plies, record.adjudication) == ("no-moves", PLAYED_OUT, None)
+    assert (record.termination, record.plies, record.adjudication) == ("no-moves", played_out, None)
     assert "adjudication" in json.loads(record.to_json())         # the field is there, null
 
 
