@@ -17,7 +17,6 @@ the rules replay it at each request.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from markupsafe import Markup
@@ -33,7 +32,7 @@ from hexarena.results.page.board_svg import action_sites, board_template
 from hexarena.results.page.replay import Replay
 
 from .adviser import Adviser, AdviserError
-from .app import json_island, render
+from .app import json_body, json_island, render
 
 MAX_BODY = 1_000_000
 
@@ -98,12 +97,7 @@ class Study:
 
 
 async def _body(request: Request) -> dict:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ValueError("request too large")
-    data = json.loads(raw or b"{}")
-    if not isinstance(data, dict):
-        raise ValueError("expected a JSON object")
+    data = await json_body(request, MAX_BODY)
     tokens = data.get("tokens", [])
     if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
         raise ValueError("tokens: expected a list of actions")

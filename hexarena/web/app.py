@@ -211,3 +211,15 @@ def json_island(data: object) -> Markup:
     for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("'", "\\u0027")):
         text = text.replace(char, code)
     return Markup(text)
+
+
+async def json_body(request: Request, limit: int) -> dict:
+    """A request's JSON object body of at most `limit` bytes; ValueError (json.JSONDecodeError is
+    one) for anything else."""
+    raw = await request.body()
+    if len(raw) > limit:
+        raise ValueError("request too large")
+    data = json.loads(raw or b"{}")
+    if not isinstance(data, dict):
+        raise ValueError("expected a JSON object")
+    return data

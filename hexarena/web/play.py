@@ -26,20 +26,10 @@ from starlette.routing import BaseRoute, Route
 from hexarena.engine.building import Refused
 from hexarena.results.page.board_svg import board_template
 
-from .app import json_island, render
+from .app import json_body, json_island, render
 from .play_game import PlayGame, Refusal
 
 MAX_BODY = 65536
-
-
-async def _json_body(request: Request) -> dict:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise ValueError("request too large")
-    data = json.loads(body or b"{}")
-    if not isinstance(data, dict):
-        raise ValueError("expected a JSON object")
-    return data
 
 
 def step_json(game: PlayGame, clicks: list[str], site: str) -> dict:
@@ -78,7 +68,7 @@ def play_routes(game: PlayGame) -> list[BaseRoute]:
 
     async def click(request: Request) -> Response:
         try:
-            data = await _json_body(request)
+            data = await json_body(request, MAX_BODY)
             clicks, site = data.get("clicks", []), data.get("site", "")
             if not isinstance(clicks, list) or not all(isinstance(c, str) for c in clicks) or not isinstance(site, str):
                 raise ValueError("expected clicks (a list of sites) and site")
@@ -90,7 +80,7 @@ def play_routes(game: PlayGame) -> list[BaseRoute]:
 
     async def action(request: Request) -> Response:
         try:
-            data = await _json_body(request)
+            data = await json_body(request, MAX_BODY)
             token = data.get("token")
             if not isinstance(token, str) or not token or len(token) > 4096:
                 raise ValueError("expected token, an action")
