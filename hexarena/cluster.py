@@ -224,12 +224,13 @@ class Cluster:
                     delivered.add(game.id)
                     logs = {rel: data for rel, data in played.files.items() if rel.startswith("logs/")}
                     await trio.to_thread.run_sync(_write_files, out, logs)
-                    record, why = await trio.to_thread.run_sync(verified, played.record, game, config.adjudication)
+                    record, why, trail = await trio.to_thread.run_sync(verified, played.record, game,
+                                                                       config.adjudication)
                     if record is None or why is not None:
                         warn(f"{game.id}: the record from {played.host or 'a worker'} is refused: {why}")
                         return _void(game, f"refused: the record from {played.host or 'a worker'} "
                                            f"does not follow the rules: {why}", VoidCause.REJECTED)
-                    return await trio.to_thread.run_sync(with_sgf, record, config, out)
+                    return await trio.to_thread.run_sync(with_sgf, record, config, out, trail)
                 if self.client.status not in ("running", "newly-created"):
                     _quiet()            # the client's failed reconnection would log a traceback
                     on_lost(f"lost the Dask scheduler at {self.spec} ({value})")

@@ -12,7 +12,8 @@ player at fault could be at fault at that point, and that the result is
 that player's loss. An adjudicated record is judged again from its own
 analysis under the config's `[adjudication]` (referee/game/adjudication.py):
 the verdict must fall at its last ply, not before, and be the record's. A void record is accepted (it does not count and is
-replayed on resume). :func:`with_sgf` writes the SGF file of a checked record.
+replayed on resume). :func:`with_sgf` writes the SGF file of a checked record and its
+entry in the report's cache from the check's replay.
 """
 from __future__ import annotations
 
@@ -20,13 +21,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from hexarena.engine import registry
-from hexarena.engine.actions import Resign, holders_after
+from hexarena.engine.actions import Action, Resign, holders_after
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import RulesError
+from hexarena.engine.game import GameState
 from hexarena.referee.game.adjudication import Adjudication, Verdict, first_verdict
 from hexarena.referee.game.clock import sgf_time
 from hexarena.referee.tournament.config import TournamentConfig
 from hexarena.referee.tournament.schedule import ScheduledGame
+from hexarena.results.page.replay_cache import remember
 from hexarena.results.record.game import VOID_RESULT, Ending, Forfeit, GameRecord
 from hexarena.results.record.journal import write_atomic
 from hexarena.results.record.sgf import sgf_text
@@ -36,17 +39,21 @@ RULE_ENDINGS = (Ending.NO_MOVES, Ending.ELIMINATED, Ending.AGREEMENT)
 NOT_ITS_TURN = (Ending.TIME, Ending.CRASH)
 
 Holders = dict[Colour, str]
+#: A replay's states (the initial one first) and the actions between them.
+Trail = tuple[list[GameState], list[Action]]
 
 
 class _Refused(Exception):
     pass
 
 
-def refusal(record: GameRecord, game: ScheduledGame, adjudication: Adjudication | None = None) -> str | None:
+def refusal(record: GameRecord, game: ScheduledGame, adjudication: Adjudication | None = None,
+            trail: Trail | None = None) -> str | None:
     """None when `record` follows from the rules (and the tournament's `adjudication`) for the
-    scheduled `game`; else the reason it does not."""
+    scheduled `game`; else the reason it does not. The replay's states (the initial one first)
+    and actions go to `trail` when given."""
     try:
-        _check(record, game, adjudication)
+        _check(record, game, adjudication, trail if trail is not None else ([], []))
     except _Refused as exc:
         return str(exc)
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:     # fields of the wrong type
@@ -54,28 +61,34 @@ def refusal(record: GameRecord, game: ScheduledGame, adjudication: Adjudication 
     return None
 
 
-def verified(data: dict, game: ScheduledGame,
-             adjudication: Adjudication | None = None) -> tuple[GameRecord | None, str | None]:
-    """The record a worker sent for `game` and None; or (None or the record, why the rules refuse it)."""
+def verified(data: dict, game: ScheduledGame, adjudication: Adjudication | None = None,
+             ) -> tuple[GameRecord | None, str | None, Trail]:
+    """The record a worker sent for `game`, None, and the replay's states and actions; or
+    (None or the record, why the rules refuse it, what was replayed)."""
+    trail: Trail = ([], [])
     try:
         record = GameRecord.from_dict(data)
     except (ValueError, TypeError) as exc:
-        return None, f"unreadable: {exc}"[:300]
-    return record, refusal(record, game, adjudication)
+        return None, f"unreadable: {exc}"[:300], trail
+    return record, refusal(record, game, adjudication, trail), trail
 
 
-def with_sgf(record: GameRecord, config: TournamentConfig, out: Path) -> GameRecord:
+def with_sgf(record: GameRecord, config: TournamentConfig, out: Path, trail: Trail | None = None) -> GameRecord:
     """A verified record with its SGF file under `out`, written here from the record as a local run
-    writes it (a worker's own SGF text is never used)."""
+    writes it (a worker's own SGF text is never used), and its entry in the report's cache from
+    the check's replay `trail` (states, actions), so that no report replays it again."""
     if record.void:
         return replace(record, sgf=None)
     limits = (config.limits_of(record.first), config.limits_of(record.second))
-    sgf = f"games/{record.id}.sgf"
-    write_atomic(out / sgf, sgf_text(record, registry.get(record.game).sgf_number, sgf_time(limits)))
-    return replace(record, sgf=sgf)
+    record = replace(record, sgf=f"games/{record.id}.sgf")
+    text = sgf_text(record, registry.get(record.game).sgf_number, sgf_time(limits))
+    write_atomic(out / str(record.sgf), text)
+    if trail is not None:
+        remember(out, record, text, *trail)
+    return record
 
 
-def _check(record: GameRecord, game: ScheduledGame, adjudication: Adjudication | None) -> None:
+def _check(record: GameRecord, game: ScheduledGame, adjudication: Adjudication | None, trail: Trail) -> None:
     info = registry.get(game.game)
     variant = info.variant(game.size, tuple(game.variant.split()))
     expected = dict(id=game.id, game=info.id, size=variant.size, variant=info.describe(variant).partition(" ")[2],
@@ -95,6 +108,8 @@ def _check(record: GameRecord, game: ScheduledGame, adjudication: Adjudication |
         raise _Refused(f"it does not start with the schedule's opening {' '.join(game.opening) or '(none)'}")
 
     state = info.new_game(variant, game.komi or 0)
+    states, played = trail
+    states.append(state)
     cap = game.ply_cap if game.ply_cap is not None else info.ply_cap(variant.size)
     holder: Holders = {Colour.BLACK: game.first, Colour.WHITE: game.second}
     before_last = holder
@@ -116,6 +131,8 @@ def _check(record: GameRecord, game: ScheduledGame, adjudication: Adjudication |
         movers.append(0 if holder[state.to_move] == game.first else 1)
         before_last, holder = holder, holders_after(holder, action)
         state = after
+        states.append(state)
+        played.append(action)
 
     ending = record.termination
     over, capped = state.outcome(), len(actions) >= cap

@@ -4,6 +4,7 @@ Skipped when `distributed` (the `cluster` extra, part of `test`) is not installe
 """
 from __future__ import annotations
 
+import json
 import re
 import os
 import signal
@@ -21,6 +22,7 @@ pytest.importorskip("distributed", reason="the cluster tests need Dask's distrib
 
 from hexarena.referee.tournament import config as config_mod
 from hexarena.referee.tournament.schedule import schedule
+from hexarena.results.page.replay_cache import CACHE_NAME, replay_file
 
 from tests.support.realcluster import (RUN_TIMEOUT, finish, hexarena, journal, local_dask, processes_with,
                                        wait_until, write_config)
@@ -58,6 +60,14 @@ def test_a_worker_killed_mid_game_loses_that_game_only_and_results_match_a_local
     assert sorted(p.relative_to(out / "games").as_posix() for p in (out / "games").rglob("*.sgf")) == \
         sorted(f"{i}.sgf" for i in ids)
     wait_until(lambda: not processes_with(marker), 30, "the engines of the killed worker to exit")
+    # the coordinator's replay check wrote each game's report-cache entry: what a replay of its SGF gives
+    cached = {}
+    for line in (out / CACHE_NAME).read_text().splitlines():
+        entry = json.loads(line)
+        cached[entry["k"][0]] = entry["d"]
+    assert sorted(cached) == sorted(r["sgf"] for r in records)
+    for r in records:
+        assert cached[r["sgf"]] == replay_file(out / r["sgf"]), r["id"]
 
     local = tmp_path / "local"
     code, _, stderr = finish(hexarena("tournament", str(cfg_path), "--out", str(local), "-j", "2", "-q",

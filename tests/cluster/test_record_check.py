@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from hexarena.cluster_check import refusal
+from hexarena.cluster_check import refusal, verified, with_sgf
 from hexarena.referee.tournament import config as config_mod
 from hexarena.referee.tournament.schedule import schedule
+from hexarena.results.page.replay_cache import CACHE_NAME, replay_file
 from hexarena.results.record.game import GameRecord
 
 CONFIG = """seed = 5
@@ -111,3 +112,21 @@ def test_a_forfeit_is_checked_for_what_can_be_checked(played):
     assert "cannot have forfeited" in refusal(replace(ok, termination="crash", forfeit="crash", faulty=other,
                                                       winner=mover, result=f"{to_move}+F"), game)
     assert "where the moves give" in refusal(replace(ok, result=f"{win}+T"), game)
+
+
+def test_a_checked_record_gets_its_sgf_and_report_cache_entry_from_the_check_s_replay(played, tmp_path):
+    (tmp_path / "t.toml").write_text(CONFIG, encoding="utf-8")
+    config = config_mod.load(tmp_path / "t.toml")
+    out = tmp_path / "out"
+    for record, game in played:
+        checked, why, trail = verified(json.loads(record.to_json()), game)
+        assert why is None and checked is not None
+        assert len(trail[0]) == record.plies + 1 and len(trail[1]) == record.plies
+        assert with_sgf(checked, config, out, trail).sgf == f"games/{record.id}.sgf"
+    cached = {}
+    for line in (out / CACHE_NAME).read_text().splitlines():
+        entry = json.loads(line)
+        cached[entry["k"][0]] = entry["d"]
+    assert sorted(cached) == sorted(f"games/{r.id}.sgf" for r, _ in played)
+    for path, data in cached.items():
+        assert data == replay_file(out / path), path
