@@ -4,33 +4,44 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from hexarena.terminal import echo
 
+if TYPE_CHECKING:
+    from hexarena.web.adviser import Adviser
+
+
+def make_adviser(engine_cmd: str | None) -> Adviser | None:
+    """The engine of the analysis boards, `engine_cmd` a command line or a built-in player's name
+    (its log in a temporary folder); None without one."""
+    from hexarena.commands_play import engine_table
+    from hexarena.referee.tournament.config import player_cmd
+    from hexarena.referee.tournament.run import expand
+    from hexarena.web.adviser import Adviser
+
+    if engine_cmd is None:
+        return None
+    name, table = engine_table(engine_cmd)
+    argv = expand(player_cmd(table["player"]) if "player" in table else tuple(table["cmd"]), 0)
+    log = Path(tempfile.mkdtemp(prefix="hexarena-analyse-")) / f"{name}.log"
+    return Adviser(argv, name, log)
+
 
 def serve_analysis(what: str, engine_cmd: str | None, host: str, port: int) -> None:
     """Serve the analysis board of `what` (an SGF file, or else a position string), with the
     engine `engine_cmd` (a command line or a built-in player's name) when given, until Ctrl-C."""
-    from hexarena.commands_play import engine_table
-    from hexarena.referee.tournament.config import player_cmd
-    from hexarena.referee.tournament.run import expand
     from hexarena.results.page.replay import replay_record
     from hexarena.results.record.sgf import SgfError
-    from hexarena.web.adviser import Adviser
     from hexarena.web.analysis_board import Study, analysis_routes
     from hexarena.web.app import build_app
     from hexarena.web.server import run
 
     from hexarena.engine.errors import RulesError
     path = Path(what)
-    adviser = None
-    if engine_cmd is not None:
-        name, table = engine_table(engine_cmd)
-        argv = expand(player_cmd(table["player"]) if "player" in table else tuple(table["cmd"]), 0)
-        log = Path(tempfile.mkdtemp(prefix="hexarena-analyse-")) / f"{name}.log"
-        adviser = Adviser(argv, name, log)
+    adviser = make_adviser(engine_cmd)
     if path.is_file():
         try:
             study = Study.of(replay_record(path.read_text(encoding="utf-8")), f"analysis: {path.name}", adviser)

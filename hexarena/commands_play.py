@@ -16,6 +16,9 @@ from hexarena.terminal import echo
 DEFAULT_OUT = "hexarena-out"
 #: The person's time per action when no clock is given: no practical limit.
 PERSON_MOVE_TIME = 7 * 24 * 3600.0
+#: Once the game is over and recorded, the server stops when a page has been sent the final state
+#: (FLUSH seconds later), or GRACE seconds after the end when no page was.
+GRACE, FLUSH = 5.0, 0.5
 
 
 @click.command()
@@ -47,7 +50,8 @@ def play(engine_cmd: str, game: str, size: int | None, variant: str, komi: int |
 
     The first line printed is the address to open, with a fresh token. The game is recorded in
     --out like any other (journal.jsonl and games/*.sgf), so `hexarena ratings` rates you with
-    the engines. Ctrl-C stops the server.
+    the engines. Once the game is over the server prints where it is recorded and stops (exit 0),
+    after the page has shown the result; Ctrl-C stops it before (exit 130).
     """
     from hexarena.referee.tournament import config as config_mod
     from hexarena.referee.tournament.config import ConfigError
@@ -104,6 +108,8 @@ def engine_table(cmd: str) -> tuple[str, dict[str, Any]]:
 
 
 def _serve(config: Any, scheduled: Any, person: str, out: Path, host: str, port: int) -> None:
+    import trio
+
     from hexarena.web.app import build_app
     from hexarena.web.play import play_routes
     from hexarena.web.play_game import PlayGame, PlaySetup
@@ -115,8 +121,13 @@ def _serve(config: Any, scheduled: Any, person: str, out: Path, host: str, port:
         await game.run()
         record = game.record
         if record is not None:
-            echo(f"{record.id}: {record.result} ({record.termination.value}); {out / (record.sgf or '')}")
-            echo("Ctrl-C stops the server")
+            where = out / record.sgf if record.sgf else out / "journal.jsonl"
+            echo(f"{record.id}: {record.result} ({record.termination.value}); recorded in {where}")
+            sys.stdout.flush()
+
+    async def until_over() -> None:
+        await game.until_shown(GRACE)
+        await trio.sleep(FLUSH)             # the final state's event on its way to the page
 
     def say(line: str) -> None:
         echo(line)
@@ -124,6 +135,6 @@ def _serve(config: Any, scheduled: Any, person: str, out: Path, host: str, port:
 
     try:
         run(lambda token: build_app(play_routes(game), token, host=host, tasks=[task]), host, port,
-            say=say, warn=lambda s: echo(f"warning: {s}", err=True))
+            say=say, warn=lambda s: echo(f"warning: {s}", err=True), until=until_over)
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

@@ -19,16 +19,18 @@ from hexarena.terminal import echo
               help="Serve the analysis board of a record (or of a position string) instead of folders "
                    "(docs/browser.md, \"Analysis board\").")
 @click.option("--engine", "engine", default=None, metavar='"CMD"',
-              help="With --analyse: the engine to ask about positions (a command line or a built-in player's name).")
+              help="The engine the analysis boards ask about positions (a command line or a built-in player's "
+                   "name): the board of --analyse, and each game's board (its page's Analyse link).")
 def serve(dirs: tuple[str, ...], host: str, port: int, analyse: str | None, engine: str | None) -> None:
-    """Watch tournament folders in the browser: standings, live boards, finished games (docs/browser.md).
+    """Watch tournament folders in the browser: standings, live boards, finished games, each game's
+    analysis board (docs/browser.md).
 
     The first line printed is the address to open, with a fresh token; Ctrl-C stops the server.
     """
-    if analyse is not None or engine is not None:
-        if analyse is None or dirs:
-            raise click.UsageError("--analyse FILE.sgf takes no DIR (and --engine goes with --analyse)")
-        from hexarena.commands_analyse import serve_analysis
+    from hexarena.commands_analyse import make_adviser, serve_analysis
+    if analyse is not None:
+        if dirs:
+            raise click.UsageError("--analyse FILE.sgf takes no DIR")
         serve_analysis(analyse, engine, host, port)
         return
     if not dirs:
@@ -45,7 +47,8 @@ def serve(dirs: tuple[str, ...], host: str, port: int, analyse: str | None, engi
         sys.stdout.flush()
 
     try:
-        run(lambda token: watch_app([Path(d) for d in dirs], token, host), host, port,
+        adviser = make_adviser(engine)
+        run(lambda token: watch_app([Path(d) for d in dirs], token, host, adviser=adviser), host, port,
             say=say, warn=lambda s: echo(f"warning: {s}", err=True))
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

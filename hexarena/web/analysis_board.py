@@ -5,18 +5,23 @@ about the position on screen.
 The server keeps no board: the page sends the line it shows (the actions from the start) and
 the rules replay it at each request.
 
-* ``GET /``: the page (the report's board drawing; the record's actions in a JSON island;
-  static/analyse.js);
-* ``POST /analyse/position`` ``{"tokens": [...]}``: the position after those actions (stones,
+A study's routes (:func:`study_routes`; `serve --analyse` has one study, at ``/`` and
+``/analyse``; `serve DIR` one per game, :mod:`.game_studies`), BASE being the study's base
+address, which the page's script reads from its JSON island:
+
+* ``GET`` the page: the report's board drawing; the record's actions in a JSON island;
+  static/analyse.js;
+* ``POST BASE/position`` ``{"tokens": [...]}``: the position after those actions (stones,
   the last action's sites, the side to move, the phase, the result when over) and what may be
   clicked there (engine/building.py);
-* ``POST /analyse/click`` ``{"tokens": [...], "clicks": [...], "site": SITE}``: the builder's
+* ``POST BASE/click`` ``{"tokens": [...], "clicks": [...], "site": SITE}``: the builder's
   next step at that position, or why the click is refused;
-* ``POST /analyse/ask`` ``{"tokens": [...]}``: the engine's action and analysis there
+* ``POST BASE/ask`` ``{"tokens": [...]}``: the engine's action and analysis there
   (:mod:`.adviser`): winrate, visits, the principal variation and its sites.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from markupsafe import Markup
@@ -42,7 +47,8 @@ class Study:
     """What is on the board: the start (a record's initial state, or a position string's state),
     the komi setting, the record's actions (none for a position), the engine (if any).
     `from_start`: the start is the game's initial state (an engine without `set_position` can
-    then be given the position by replaying the actions)."""
+    then be given the position by replaying the actions). `base`: the address its page posts
+    to; `crumbs`: (address, text) links above the page."""
 
     title: str
     start: GameState
@@ -50,12 +56,16 @@ class Study:
     main: list[str]
     adviser: Adviser | None = None
     from_start: bool = True
+    base: str = "/analyse"
+    crumbs: list[tuple[str, str]] = field(default_factory=list)
     _builders: dict[tuple[str, ...], Builder] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, replay: Replay, title: str, adviser: Adviser | None) -> Study:
+    def of(cls, replay: Replay, title: str, adviser: Adviser | None, base: str = "/analyse",
+           crumbs: list[tuple[str, str]] | None = None) -> Study:
+        """The study of a record."""
         komi = int(replay.header.get("XK") or 0)
-        return cls(title, replay.states[0], komi, list(replay.tokens), adviser)
+        return cls(title, replay.states[0], komi, list(replay.tokens), adviser, base=base, crumbs=crumbs or [])
 
     @classmethod
     def at(cls, position: str, title: str, adviser: Adviser | None) -> Study:
@@ -104,15 +114,33 @@ async def _body(request: Request) -> dict:
     return data
 
 
+#: The study a request is about, or the answer refusing it (no such game, ...).
+Find = Callable[[Request], Study | Response]
+
+
 def analysis_routes(study: Study) -> list[BaseRoute]:
+    """The routes of `hexarena serve --analyse`: the page at ``/``, its requests under ``/analyse``."""
+    return study_routes("/", study.base, lambda request: study)
+
+
+def study_routes(page_path: str, base_path: str, find: Find) -> list[BaseRoute]:
+    """The routes of the studies `find` gives: the page at `page_path`, its requests at
+    `base_path` + ``/position``, ``/click``, ``/ask`` (each path may have parameters: `find`
+    reads them)."""
     async def page(request: Request) -> Response:
+        study = find(request)
+        if isinstance(study, Response):
+            return study
         game, size = study.start.info.id, study.start.variant.size
-        data = {"title": study.title, "game": game, "size": size, "main": study.main,
+        data = {"title": study.title, "game": game, "size": size, "main": study.main, "base": study.base,
                 "engine": None if study.adviser is None else study.adviser.name}
-        return render("analyse.html.j2", title=study.title, data=json_island(data),
+        return render("analyse.html.j2", title=study.title, data=json_island(data), crumbs=study.crumbs,
                       board=Markup(board_template(game, size)))
 
     async def position(request: Request) -> Response:
+        study = find(request)
+        if isinstance(study, Response):
+            return study
         try:
             data = await _body(request)
             return JSONResponse(study.position(data["tokens"]))
@@ -120,6 +148,9 @@ def analysis_routes(study: Study) -> list[BaseRoute]:
             return JSONResponse({"refused": str(exc)}, status_code=400)
 
     async def click(request: Request) -> Response:
+        study = find(request)
+        if isinstance(study, Response):
+            return study
         try:
             data = await _body(request)
             builder = study.builder(data["tokens"])
@@ -137,8 +168,11 @@ def analysis_routes(study: Study) -> list[BaseRoute]:
                              "token": None if step.action is None else builder.state.format(step.action)})
 
     async def ask(request: Request) -> Response:
+        study = find(request)
+        if isinstance(study, Response):
+            return study
         if study.adviser is None:
-            return JSONResponse({"refused": "no engine: start the board with --engine CMD"}, status_code=409)
+            return JSONResponse({"refused": "no engine: start the server with --engine CMD"}, status_code=409)
         try:
             data = await _body(request)
             state = study.state(data["tokens"])
@@ -151,5 +185,7 @@ def analysis_routes(study: Study) -> list[BaseRoute]:
         except AdviserError as exc:
             return JSONResponse({"refused": str(exc)}, status_code=502)
 
-    return [Route("/", page), Route("/analyse/position", position, methods=["POST"]),
-            Route("/analyse/click", click, methods=["POST"]), Route("/analyse/ask", ask, methods=["POST"])]
+    # the requests first: a page path ending in {game:path} would take them too
+    return [Route(base_path + "/position", position, methods=["POST"]),
+            Route(base_path + "/click", click, methods=["POST"]), Route(base_path + "/ask", ask, methods=["POST"]),
+            Route(page_path, page)]

@@ -159,7 +159,6 @@ class LiveGame:
         names = self.names()
         clocks = header.get("clocks") or [{}, {}]
         lines = [line for line in self.lines if line is not None]
-        info = next(((line["ply"], line["i"]) for line in reversed(lines) if line.get("i")), None)
         return {
             "id": self.id, "game": header.get("game"), "size": header.get("size"),
             "variant": header.get("variant", ""), "ply": len(self.tokens), **self.board(),
@@ -169,10 +168,18 @@ class LiveGame:
             "clocks": {c.letter.lower(): {**clocks[seat], "left": self.seat_left[seat]}
                        for c, seat in self.holder.items()},
             "since": lines[-1]["at"] if lines else header.get("at"),
-            "info": None if info is None else {"ply": info[0], "lines": [_info_line(d) for d in info[1]
-                                                                       if isinstance(d, dict)]},
+            "info": self.latest_info(),
             "error": self.error, "now": round(time.time(), 3),
         }
+
+    def latest_info(self) -> dict[str, Any] | None:
+        """The analysis of the latest action that has some: its ply and its info lines (each cut
+        to what a page shows), or None."""
+        self.catch_up()
+        line = next((line for line in reversed(self.lines) if line is not None and line.get("i")), None)
+        if line is None:
+            return None
+        return {"ply": line["ply"], "lines": [_info_line(d) for d in line["i"] if isinstance(d, dict)]}
 
     def entry(self) -> dict[str, Any]:
         """The game as the report's viewer reads it (html_report.game_entry's keys): the games-list

@@ -3,7 +3,8 @@
 * ``GET /``: the page (the board drawing of the report, results/page/board_svg.py; the game's
   data in a JSON island; static/play.js);
 * ``GET /play/state``: the game as JSON (:meth:`PlayGame.snapshot`);
-* ``GET /play/events``: the same, pushed as Server-Sent Events at every change;
+* ``GET /play/events``: the same, pushed as Server-Sent Events at every change (once the game's
+  final state went out on it, :attr:`PlayGame.shown` is set: `hexarena play` then stops);
 * ``POST /play/click`` ``{"clicks": [SITE...], "site": SITE}``: the builder's next step
   (engine/building.py): the sites that may come next, the action when the clicks make one, or
   why the click is refused (HTTP 200 either way: a refused click is an answer, not an error);
@@ -62,7 +63,10 @@ def play_routes(game: PlayGame) -> list[BaseRoute]:
                 if version == game.version:
                     await game.wait_change(version)
                 version = game.version
-                yield f"data: {json.dumps(game.snapshot(), separators=(',', ':'))}\n\n"
+                snapshot = game.snapshot()
+                yield f"data: {json.dumps(snapshot, separators=(',', ':'))}\n\n"
+                if snapshot["result"] is not None:
+                    game.shown.set()
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"cache-control": "no-store"})
 

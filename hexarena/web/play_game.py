@@ -8,7 +8,8 @@ the referee's. The record is appended to ``journal.jsonl`` of the output folder,
 
 :class:`PlayGame` is what the page reads: the board as the referee told it, whose turn it
 is, the clocks (mirrored from the referee's limits: the person's from its own answers, the
-engine's from the time between the person's answer and the engine's action), the result.
+engine's from the time between the person's answer and the engine's action), the engine's
+latest analysis (read back from the game's live file, as `hexarena serve` reads it), the result.
 """
 from __future__ import annotations
 
@@ -28,12 +29,14 @@ from hexarena.engine.game import GameState
 from hexarena.referee.engines.channel import EngineChannel
 from hexarena.referee.game.clock import Clock
 from hexarena.referee.tournament.config import EngineSpec, TournamentConfig
+from hexarena.referee.tournament.live_files import live_path
 from hexarena.referee.tournament.run import play_scheduled, process_launcher
 from hexarena.referee.tournament.schedule import ScheduledGame
 from hexarena.results.page.board_svg import action_sites
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JOURNAL_NAME, JournalWriter
 
+from .live_game import LiveGame
 from .person import PersonEngine
 
 
@@ -76,6 +79,9 @@ class PlayGame:
         self.holder = {Colour.BLACK: 0, Colour.WHITE: 1}
         self.tokens: list[str] = []
         self.last: Action | None = None
+        self.analysis: dict[str, Any] | None = None     # the engine's latest info lines (HGP 1.2)
+        self.shown = trio.Event()           # a page has been sent the game's final state
+        self._live = LiveGame(live_path(setup.out, setup.game.id))
 
     # -- the game -------------------------------------------------------------------------------
     async def run(self) -> None:
@@ -85,7 +91,8 @@ class PlayGame:
             (setup.out / folder / setup.game.id).parent.mkdir(parents=True, exist_ok=True)
         self._turn_start = trio.current_time()
         try:
-            record = await play_scheduled(setup.game, setup.config, setup.out, engines=self._launch)
+            record = await play_scheduled(setup.game, setup.config, setup.out, engines=self._launch,
+                                          on_ply=self._on_ply)
         except Exception as exc:        # a referee error: shown on the page, the server stays up
             self.error = f"the game stopped: {exc}"
             self._changed()
@@ -94,6 +101,24 @@ class PlayGame:
             writer.append(record)
         self.record = record
         self._changed()
+
+    def _on_ply(self, plies: int) -> None:
+        """After each action: the engine's latest analysis, from the game's live file (the info
+        lines the referee read from its answers, referee/tournament/live_files.py)."""
+        try:
+            if self._live.read():
+                self.analysis = self._live.latest_info()
+        except OSError:
+            return
+        self._changed()
+
+    async def until_shown(self, grace: float) -> None:
+        """Return once the game is over and a page has been sent its final state, or `grace`
+        seconds after the game's end when no page was."""
+        while self.record is None:
+            await self.wait_change(self.version)
+        with trio.move_on_after(grace):
+            await self.shown.wait()
 
     def _launch(self, spec: EngineSpec, seed: int, log: Path) -> AbstractAsyncContextManager[EngineChannel]:
         if spec.name == self.setup.person:
@@ -134,6 +159,11 @@ class PlayGame:
             self._builder = (state, Builder(state))
         return self._builder[1]
 
+    @property
+    def engine_name(self) -> str:
+        game = self.setup.game
+        return game.second if game.first == self.setup.person else game.first
+
     def your_turn(self) -> bool:
         return self.person.waiting is not None and self.record is None
 
@@ -173,6 +203,7 @@ class PlayGame:
             "stones": stones, "last": board.names(sum(1 << s for s in action_sites(self.last))),
             "tokens": self.tokens, "your_turn": self.your_turn(), "clocks": self._clocks(),
             "running": running, "result": None, "error": self.error,
+            "analysis": None if self.analysis is None else {**self.analysis, "engine": self.engine_name},
         }
         if self.record is not None:
             r = self.record

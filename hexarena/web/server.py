@@ -4,14 +4,14 @@
 --serve` runs it beside the referee); :func:`run` is the whole life of `hexarena serve`: a
 fresh token, the app, its address printed as the first line of stdout
 (``http://127.0.0.1:PORT/?token=TOKEN``), until Ctrl-C (SIGINT) or SIGTERM, then exit 130
-without a traceback.
+without a traceback, or until the command's own end (`hexarena play`: the game is over).
 """
 from __future__ import annotations
 
 import logging
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 
 import trio
@@ -52,10 +52,11 @@ async def serve(app: ASGIApp, host: str = DEFAULT_HOST, port: int = 0,
 
 
 def run(make_app: Callable[[str], ASGIApp], host: str = DEFAULT_HOST, port: int = 0,
-        say: Callable[[str], None] = print, warn: Callable[[str], None] = lambda s: None) -> None:
-    """Serve ``make_app(token)`` with a fresh token until Ctrl-C or SIGTERM, then ``sys.exit(130)``;
-    the first call of `say` is the address to open. A host beyond the loopback is warned about.
-    OSError when the address cannot be bound."""
+        say: Callable[[str], None] = print, warn: Callable[[str], None] = lambda s: None,
+        until: Callable[[], Awaitable[None]] | None = None) -> None:
+    """Serve ``make_app(token)`` with a fresh token until Ctrl-C or SIGTERM, then ``sys.exit(130)``,
+    or until ``until()`` returns (then return); the first call of `say` is the address to open.
+    A host beyond the loopback is warned about. OSError when the address cannot be bound."""
     token = new_token()
     if not is_loopback(host):
         warn(f"listening on {host}, beyond this machine's loopback: anyone who can reach it and "
@@ -67,6 +68,11 @@ def run(make_app: Callable[[str], ASGIApp], host: str = DEFAULT_HOST, port: int 
             async with trio.open_nursery() as nursery:
                 bound = await nursery.start(serve, app, host, port)
                 say(url(host, bound, token))
+                if until is not None:
+                    async def stop_after() -> None:
+                        await until()
+                        nursery.cancel_scope.cancel()
+                    nursery.start_soon(stop_after)
                 async for _ in signals:
                     nursery.cancel_scope.cancel()
                     return True

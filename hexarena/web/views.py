@@ -1,6 +1,7 @@
 """The pages of `hexarena serve`: a folder's standings, games in flight and finished games
 (``/t/KEY/``), its event stream (``/t/KEY/events``), a game (``/t/KEY/game/ID``, live or
-finished, in the report's replay viewer), and the empty boards (``/board/GAME-SIZE.svg``).
+finished, in the report's replay viewer, with a link to its analysis board, :mod:`.game_studies`),
+and the empty boards (``/board/GAME-SIZE.svg``).
 
 Pages are shells filled by their scripts (hexarena/web/static) from JSON: the folder page
 from its event stream's first event (a snapshot), the game page from a JSON island of the
@@ -10,6 +11,7 @@ only ever set as text.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from urllib.parse import quote
 
 import trio
 from starlette.requests import Request
@@ -92,11 +94,14 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
         if entry is None:
             return not_found(f"no game {game_id} in {folder.key}")
         live = entry.get("r") == "*"
+        row = next((r for r in reversed(watch.records) if r.id == game_id), None)
+        analysable = live or (row is not None and bool(row.sgf))
         key = str(entry.get("bd", ""))
         game, _, size = key.rpartition("-")
         svg = Markup(board_template(game, int(size))) if game in registry.playable() and size.isdigit() else ""
         return render("game.html.j2", title=f"{game_id}", key=folder.key, folder=folder.path.resolve().name,
                       game_id=game_id, live=live, data=json_island({"games": [entry]}),
+                      analyse=f"/t/{folder.key}/analyse/{quote(game_id, safe='/')}" if analysable else "",
                       board=key, board_svg=svg, scripts=VIEWER_SCRIPTS)
 
     async def game_json(request: Request) -> Response:

@@ -103,6 +103,11 @@ def perform(driver, state: GameState, token: str, shots: Path, shot_done: set[st
         field.clear()
         field.send_keys(str(action.k))
         driver.find_element(By.ID, "komi-offer").click()
+    elif token == "resign":                 # two clicks: the second confirms
+        driver.find_element(By.CSS_SELECTOR, '#buttons button[data-word="resign"]').click()
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, '#buttons button[data-word="resign"]')
+                                        .text == "resign: click again to confirm")
+        driver.find_element(By.CSS_SELECTOR, '#buttons button[data-word="resign"]').click()
     elif token in WORDS:
         driver.find_element(By.CSS_SELECTOR, f'#buttons button[data-word="{token}"]').click()
     else:
@@ -146,13 +151,14 @@ def play_one(driver, game: str, colour: str, seed: int, out: Path, used: set[typ
             perform(driver, state, token, shots, shot_done)
             used.add(Resign if token == "resign" else form(state, token))
         assert "recorded in" in driver.find_element(By.ID, "result").text
+        server.process.wait(timeout=20)     # the page has the final state: the server stops by itself
         assert severe(driver) == []
         driver.save_screenshot(str(shots / f"play-{game}.png"))
         return tokens_in_page(driver)
     finally:
-        driver.get("about:blank")           # closes the page's event stream before the server stops
-        code, _, err = server.stop()
-        assert code == 130 and "Traceback" not in err, err
+        driver.get("about:blank")
+        code, said, err = server.stop()
+    assert code == 0 and "Traceback" not in err and "recorded in" in said, err
 
 
 @pytest.mark.parametrize("game", registry.playable())
@@ -217,3 +223,57 @@ def test_an_illegal_click_changes_nothing_and_says_why(browser, tmp_path):
         browser.get("about:blank")
         code, _, err = server.stop()
         assert code == 130 and "Traceback" not in err, err
+
+
+def resign_button(driver):
+    return driver.find_element(By.CSS_SELECTOR, '#buttons button[data-word="resign"]')
+
+
+def buttons(driver) -> str:
+    """The texts of the page's action buttons, read at once (they are redrawn at every change)."""
+    return driver.execute_script("return Array.from(document.querySelectorAll('#buttons button'))"
+                                 ".map(b => b.textContent).join('|');")
+
+
+def test_the_engines_analysis_beside_the_board_and_resigning_takes_a_confirmation(browser, tmp_path):
+    """The engine's latest winrate and principal variation beside the board; resign sends nothing
+    until confirmed by a second click (a click elsewhere or "keep playing" disarms it); after the
+    game the page shows the result and the server stops by itself, exit 0."""
+    out = tmp_path / "out"
+    server = start_server(["play", "--engine", "mcts:100", "--game", "spelde", "--size", "3", "--variant", "nopie",
+                           "--colour", "white", "--out", str(out)])
+    try:
+        browser.get(server.url)
+        assert wait_turn(browser)
+        [first] = tokens_in_page(browser)
+        WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "analysis").is_displayed())
+        text = browser.find_element(By.ID, "analysis-text").text
+        assert text.startswith("mcts-100, after ply 1:") and "winrate " in text and f"pv {first}" in text, text
+        resign_button(browser).click()
+        WebDriverWait(browser, 10).until(lambda d: "resign: click again to confirm|keep playing" in buttons(d))
+        browser.find_element(By.ID, "resign-cancel").click()
+        WebDriverWait(browser, 10).until(lambda d: "resign" in buttons(d).split("|"))
+        resign_button(browser).click()
+        WebDriverWait(browser, 10).until(lambda d: "resign: click again to confirm|keep playing" in buttons(d))
+        shot = tmp_path / "play-resign.png"
+        browser.save_screenshot(str(shot))
+        print("screenshot:", shot)
+        free = next(s.get_attribute("data-site") for s in browser.find_elements(By.CSS_SELECTOR, "#board g.site")
+                    if not s.get_attribute("data-stone"))
+        browser.find_element(By.CSS_SELECTOR, '#board g.site[data-site="' + free + '"]').click()
+        WebDriverWait(browser, 10).until(lambda d: "confirm" not in buttons(d))   # a click elsewhere disarms
+        assert browser.find_element(By.ID, "result").text == ""
+        assert wait_turn(browser)
+        resign_button(browser).click()
+        resign_button(browser).click()
+        WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "result").text.startswith("Game over: B+R"))
+        assert "recorded in" in browser.find_element(By.ID, "result").text
+        server.process.wait(timeout=10)     # the page had the final state: the server stops at once
+        assert "the server stops" in browser.find_element(By.ID, "connection").text
+        assert severe(browser) == []
+    finally:
+        browser.get("about:blank")
+        code, said, err = server.stop()
+    assert code == 0 and "Traceback" not in err, err
+    [record] = read_journal(out)
+    assert record.result == "B+R" and record.termination.value == "resign" and "recorded in" in said

@@ -126,6 +126,7 @@ def test_a_game_page_follows_its_game_in_flight_to_its_end(running):
         game_id = cards[0][0]
         driver.get(f"http://127.0.0.1:{server.port}/t/out/game/{game_id}")
         assert driver.find_element(By.ID, "game-state").get_attribute("data-live") == "1"
+        assert driver.find_element(By.ID, "analyse-live").is_displayed()      # the link opens the plies so far
         driver.execute_script(RECORD_VIEWER)
         shot = False
         deadline = time.monotonic() + 300
@@ -139,6 +140,8 @@ def test_a_game_page_follows_its_game_in_flight_to_its_end(running):
         wait_until(lambda: driver.find_element(By.ID, "v-ply").text == f"ply {record.plies} of {record.plies}",
                    "the finished game's last ply")
         assert record.result in driver.find_element(By.ID, "game-state").text
+        assert driver.find_element(By.ID, "analyse").is_displayed()
+        assert not driver.find_element(By.ID, "analyse-live").is_displayed()  # ... and the record once it ended
         seen = driver.execute_script("return window.seen")         # recorded in the page: no reload
         assert len({ply for ply, _ in seen}) >= 3, "the page did not follow the game"
         for ply, sites in seen:

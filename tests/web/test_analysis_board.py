@@ -72,7 +72,7 @@ def test_usage(sgf, tmp_path):
         return subprocess.run([sys.executable, "-m", "hexarena", "serve", *args], capture_output=True, text=True,
                               timeout=60)
     assert "takes no DIR" in run("--analyse", str(sgf), str(tmp_path)).stderr
-    assert "goes with --analyse" in run("--engine", "random", str(tmp_path)).stderr
+    assert "give DIR" in run("--engine", "random").stderr
     bad = tmp_path / "bad.sgf"
     bad.write_text("(;FF[4]SZ[4])", encoding="utf-8")
     answer = run("--analyse", str(bad))

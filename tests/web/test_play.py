@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from hexarena.commands_play import GRACE
 from hexarena.engine import registry
 from hexarena.results.record.journal import read_journal
 from hexarena.results.page.replay import replay_record
@@ -67,13 +68,37 @@ def test_a_whole_game_by_requests_is_journaled_with_its_sgf(tmp_path):
             now = wait_turn(server)
         status, answer = post(server, "/play/action", {"token": "resign"})
         assert status == 409 and answer["refused"] == "the game is over"
+        assert now["analysis"] is None              # random answers genmove_analyze with no info line
+        server.process.wait(timeout=GRACE + 20)     # no page had the final state: the grace period
     finally:
-        code, _, err = server.stop()
-    assert code == 130 and "Traceback" not in err
+        code, said, err = server.stop()
+    assert code == 0 and "Traceback" not in err, err
     [record] = read_journal(out)
+    assert f"recorded in {out / str(record.sgf)}" in said
     assert record.first == "random" and record.second == "person" and record.plies == len(now["tokens"])
     assert record.actions == now["tokens"] and set(mine) <= set(record.actions)
     assert replay_record((out / record.sgf).read_text(encoding="utf-8")).tokens == record.actions
+
+
+def test_the_engines_analysis_is_shown_and_the_server_stops_after_the_game(tmp_path):
+    out = tmp_path / "out"
+    server = start_server(["play", "--engine", "mcts:100", "--game", "spelde", "--size", "3", "--variant", "nopie",
+                           "--colour", "white", "--out", str(out)])
+    try:
+        now = wait_turn(server)
+        analysis = now["analysis"]
+        assert analysis["engine"] == "mcts-100" and analysis["ply"] == 1, analysis
+        [info] = analysis["lines"]
+        assert 0 <= info["winrate"] <= 1 and info["pv"][0] == now["tokens"][0] and "winrate" in info["line"]
+        started = time.monotonic()
+        assert post(server, "/play/action", {"token": "resign"}) == (200, {"played": "resign"})
+        server.process.wait(timeout=GRACE + 20)
+        assert time.monotonic() - started >= GRACE - 1      # no page had the final state: the grace period
+    finally:
+        code, said, err = server.stop()
+    assert code == 0 and "Traceback" not in err, err
+    [record] = read_journal(out)
+    assert record.result == "B+R" and f"recorded in {out / str(record.sgf)}" in said
 
 
 def test_refusals_change_nothing(tmp_path):

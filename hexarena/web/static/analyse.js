@@ -1,5 +1,6 @@
 // hexarena analysis board: step through a record, branch off by clicks, ask the engine.
-// The server replays the line shown; strings are only set with textContent.
+// The server replays the line shown; its requests go to DATA.base + "/position", "/click", "/ask".
+// Strings are only set with textContent.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -26,7 +27,7 @@
 
   async function go(n) {
     n = Math.max(0, Math.min(line.length, n));
-    const answer = await post("/analyse/position", { tokens: line.slice(0, n) });
+    const answer = await post(DATA.base + "/position", { tokens: line.slice(0, n) });
     if (answer.refused) { say(answer.refused); return false; }
     ply = n;
     pos = answer;
@@ -88,7 +89,8 @@
     $("play-built").hidden = !(build.token && build.more);
     $("play-built").textContent = build.token ? "play " + build.token : "";
     $("hint").textContent = pos.result ? "" : build.hint;
-    $("engine").hidden = !DATA.engine;
+    $("ask").hidden = !DATA.engine;
+    $("no-engine").hidden = !!DATA.engine;
     $("ask").disabled = !!pos.result;
     $("ask").textContent = "ask " + (DATA.engine || "the engine");
     $("advice").textContent = adviceText();
@@ -129,7 +131,7 @@
 
   async function clickSite(name) {
     if (pos.result) { say("the game is over here"); return; }
-    const answer = await post("/analyse/click", { tokens: line.slice(0, ply), clicks: build.clicks, site: name });
+    const answer = await post(DATA.base + "/click", { tokens: line.slice(0, ply), clicks: build.clicks, site: name });
     if (answer.refused) { say(answer.refused); return; }
     say("");
     build = answer;
@@ -140,7 +142,7 @@
   async function ask() {
     const mine = ++asked;
     $("advice").textContent = DATA.engine + " is thinking…";
-    const answer = await post("/analyse/ask", { tokens: line.slice(0, ply) });
+    const answer = await post(DATA.base + "/ask", { tokens: line.slice(0, ply) });
     if (mine !== asked) return;
     if (answer.refused) { $("advice").textContent = ""; say(answer.refused); return; }
     advice = answer;

@@ -35,6 +35,7 @@
   function finished() {
     source.close();
     panel.hidden = true;
+    if ($("analyse-live")) $("analyse-live").hidden = true;      // the board opens on the record now
     fetch(state.dataset.data, { credentials: "same-origin" })
       .then((r) => (r.ok ? r.json() : null))
       .then((entry) => {

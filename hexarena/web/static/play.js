@@ -9,6 +9,7 @@
   let game = JSON.parse($("play-data").textContent);
   let build = { clicks: [], roles: [], targets: [], token: null, more: false, hint: "" };
   let busy = false;
+  let resignArmed = false;            // resign was clicked once: the next click sends it
   let received = performance.now();
 
   function say(text) { $("message").textContent = text || ""; }
@@ -58,7 +59,25 @@
       button.type = "button";
       button.dataset.word = word;
       button.textContent = word;
-      button.addEventListener("click", () => send(word));
+      if (word === "resign") {
+        button.textContent = resignArmed ? "resign: click again to confirm" : "resign";
+        button.classList.toggle("armed", resignArmed);
+        button.addEventListener("click", () => {
+          if (resignArmed) { resignArmed = false; send(word); return; }
+          resignArmed = true;
+          drawSide();
+        });
+        if (resignArmed) {
+          const cancel = document.createElement("button");
+          cancel.type = "button";
+          cancel.id = "resign-cancel";
+          cancel.textContent = "keep playing";
+          cancel.addEventListener("click", () => { resignArmed = false; drawSide(); });
+          buttons.appendChild(button);
+          buttons.appendChild(cancel);
+          continue;
+        }
+      } else button.addEventListener("click", () => send(word));
       buttons.appendChild(button);
     }
     $("komi").hidden = !(b && b.komi.length);
@@ -82,6 +101,23 @@
       (game.result.sgf ? "; recorded in " + game.result.folder + "/" + game.result.sgf : "") : game.error;
   }
 
+  function drawAnalysis() {
+    const a = game.analysis;
+    $("analysis").hidden = !(a && a.lines.length);
+    if (!(a && a.lines.length)) return;
+    const out = [a.engine + ", after ply " + a.ply + ":"];
+    for (const info of a.lines) {
+      const parts = [];
+      if (info.winrate !== undefined) parts.push("winrate " + (100 * info.winrate).toFixed(1) + "%");
+      if (info.score !== undefined) parts.push("score " + info.score);
+      if (info.visits !== undefined) parts.push("visits " + info.visits);
+      if (info.depth !== undefined) parts.push("depth " + info.depth);
+      if (info.pv) parts.push("pv " + info.pv.join(" ") + (info.more ? " …" : ""));
+      out.push(parts.length ? parts.join(", ") : info.line);
+    }
+    $("analysis-text").textContent = out.join("\n");
+  }
+
   function drawClocks() {
     const spent = (performance.now() - received) / 1000;
     for (const c of ["b", "w"]) {
@@ -98,9 +134,14 @@
     const turnChanged = snapshot.ply !== game.ply || snapshot.your_turn !== game.your_turn;
     game = snapshot;
     received = performance.now();
-    if (turnChanged || !game.your_turn) resetBuild();
+    if (turnChanged || !game.your_turn) { resetBuild(); resignArmed = false; }
     drawBoard();
     drawSide();
+    drawAnalysis();
+    if (game.result) {                    // the server stops once the page has the final state
+      events.close();
+      $("connection").textContent = "The game is over and recorded: the server stops.";
+    }
   }
 
   async function send(token) {
@@ -120,6 +161,7 @@
   }
 
   async function clickSite(name) {
+    if (resignArmed) { resignArmed = false; drawSide(); }
     if (!game.your_turn) { say(game.result ? "the game is over" : "it is not your turn: the engine is thinking"); return; }
     if (busy) return;
     busy = true;
@@ -145,4 +187,5 @@
   resetBuild();
   drawBoard();
   drawSide();
+  drawAnalysis();
 })();
