@@ -3,6 +3,7 @@ built-in `random` through /play/click and /play/action, recorded in the journal 
 the guard's token and Origin checks; refusals that change nothing."""
 from __future__ import annotations
 
+import http.client
 import json
 import time
 
@@ -29,6 +30,22 @@ def state(server: Server) -> dict:
     answer = server.request("/play/state")
     assert answer.status == 200, answer.body
     return json.loads(answer.body)
+
+
+def first_event(server: Server) -> dict:
+    """The first snapshot /play/events sends, read as a page reads it."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        connection.request("GET", "/play/events", headers={"Host": f"127.0.0.1:{server.port}",
+                                                           "Cookie": f"hexarena-{server.port}={server.token}"})
+        answer = connection.getresponse()
+        assert answer.status == 200
+        line = answer.readline()
+        while not line.startswith(b"data: "):
+            line = answer.readline()
+        return json.loads(line[len(b"data: "):])
+    finally:
+        connection.close()
 
 
 def wait_turn(server: Server, timeout: float = 60) -> dict:
@@ -69,7 +86,10 @@ def test_a_whole_game_by_requests_is_journaled_with_its_sgf(tmp_path):
         status, answer = post(server, "/play/action", {"token": "resign"})
         assert status == 409 and answer["refused"] == "the game is over"
         assert now["analysis"] is None              # random answers genmove_analyze with no info line
-        server.process.wait(timeout=GRACE + 20)     # no page had the final state: the grace period
+        assert first_event(server)["result"] == now["result"]
+        started = time.monotonic()
+        server.process.wait(timeout=20)             # a page had the final state: the server stops
+        assert time.monotonic() - started < GRACE
     finally:
         code, said, err = server.stop()
     assert code == 0 and "Traceback" not in err, err
