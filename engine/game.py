@@ -181,6 +181,11 @@ class GameState(abc.ABC):
     def to_position(self) -> Position:
         """This state as a Position (every key this game uses, defaults included)."""
 
+    def position_keys(self) -> dict[str, str]:
+        """The keys of ``to_position()`` alone, without reading the stones (a replay asks for
+        them at every ply)."""
+        return self.to_position().keys
+
     def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
         """Random actions (``random_action``) until the rules end the game or the ply reaches
         `cap`: the last state and the number of ``swap``s played (each exchanges the players).

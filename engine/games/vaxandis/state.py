@@ -235,9 +235,11 @@ class VaxandisState(StoneState):
         for h, bb in self.levels:
             for b in iter_bits(bb):
                 stacks[b] = (Colour.BLACK if self.black >> b & 1 else Colour.WHITE, h)
-        keys = {"variant": self.variant.balance, "freeze": self.variant.option("freeze"),
+        return Position("vaxandis", self.variant.size, self.to_move, stacks, self.position_keys())
+
+    def position_keys(self) -> dict[str, str]:
+        return {"variant": self.variant.balance, "freeze": self.variant.option("freeze"),
                 "touch": self.variant.option("touch"), "phase": self.phase, "ply": str(self.ply)}
-        return Position("vaxandis", self.variant.size, self.to_move, stacks, keys)
 
 
 def new_game(variant: Variant, komi: int = 0) -> VaxandisState:
