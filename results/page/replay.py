@@ -20,6 +20,8 @@ from hexarena.engine.numbers import decimal, whole
 
 from ..record.sgf import SgfError, SgfNode, parse_sgf
 
+_MOVERS = tuple((c.letter, c) for c in (Colour.BLACK, Colour.WHITE))     # an action node's property, its colour
+
 
 @dataclass(frozen=True)
 class Replay:
@@ -59,7 +61,7 @@ def replay_record(text: str) -> Replay:
     seconds: list[float | None] = []
     said: list[list[str]] = []
     for ply, node in enumerate(nodes[1:], 1):
-        moves = [(c, node.get(c.letter)) for c in (Colour.BLACK, Colour.WHITE) if c.letter in node.props]
+        moves = [(c, node.get(letter)) for letter, c in _MOVERS if letter in node.props]
         if len(moves) != 1:
             raise SgfError(f"node {ply}: expected exactly one B[...] or W[...] action")
         colour, token = moves[0]

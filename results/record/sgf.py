@@ -87,6 +87,13 @@ def _identities(record: GameRecord) -> list[str]:
 
 
 _IDENT = re.compile(r"[A-Z]+")   # FF[4]: upper-case letters only
+_SPACE = re.compile(r"\s*")       # \s is str.isspace()'s set
+_PLAIN = re.compile(r"[^\]\\]*")   # a value's text up to its end or an escape
+# A node's properties when no value has an escape (the common case, read in one match);
+# anything else is read character by character, which also says what is wrong.
+_PLAIN_NODE = re.compile(r"(?:\s*[A-Z]+(?:\s*\[[^\]\\]*\])+)*\s*")
+_PLAIN_PROPERTY = re.compile(r"([A-Z]+)((?:\s*\[[^\]\\]*\])+)")
+_PLAIN_VALUE = re.compile(r"\[([^\]\\]*)\]")
 
 
 class SgfError(ValueError):
@@ -113,7 +120,7 @@ def parse_sgf(text: str) -> list[SgfNode]:
         ch = reader.peek()
         if ch == ";":
             reader.pos += 1
-            nodes.append(SgfNode(reader.properties()))
+            nodes.append(SgfNode(reader.plain_properties() or reader.properties()))
         elif ch == ")":
             reader.pos += 1
             break
@@ -139,8 +146,7 @@ class _Reader:
         return self.text[self.pos:self.pos + 1]
 
     def skip_space(self) -> None:
-        while self.peek().isspace():
-            self.pos += 1
+        self.pos = _end(_SPACE, self.text, self.pos)
 
     def error(self, message: str) -> SgfError:
         line = self.text.count("\n", 0, self.pos) + 1
@@ -151,6 +157,19 @@ class _Reader:
         if self.peek() != ch:
             raise self.error(f"expected {ch!r}, found {self.peek() or 'end of text'!r}")
         self.pos += 1
+
+    def plain_properties(self) -> dict[str, list[str]] | None:
+        """The node's properties read in one match, or None (nothing read) when a value has
+        an escape, a name repeats or anything else needs :meth:`properties`."""
+        m = _PLAIN_NODE.match(self.text, self.pos)
+        if m is None or self.text[m.end():m.end() + 1] in ("[", "\\") or _IDENT.match(self.text, m.end()):
+            return None
+        found = _PLAIN_PROPERTY.findall(m.group())
+        props = {name: _PLAIN_VALUE.findall(values) for name, values in found}
+        if len(props) != len(found):                # a name repeats
+            return None
+        self.pos = m.end()
+        return props
 
     def properties(self) -> dict[str, list[str]]:
         props: dict[str, list[str]] = {}
@@ -175,18 +194,26 @@ class _Reader:
     def value(self) -> str:
         self.expect("[")
         out: list[str] = []
+        text = self.text
         while True:
+            end = _end(_PLAIN, text, self.pos)
+            out.append(text[self.pos:end])
+            self.pos = end
             ch = self.peek()
             if ch == "":
                 raise self.error("a property value is not closed with ']'")
             self.pos += 1
             if ch == "]":
                 return "".join(out)
-            if ch == "\\":
-                nxt = self.peek()
-                self.pos += 1
-                if nxt == "\n":            # soft line break
-                    continue
+            nxt = self.peek()                   # after a backslash: the character itself
+            self.pos += 1
+            if nxt == "":
+                raise self.error("a property value is not closed with ']'")
+            if nxt != "\n":                    # a soft line break is dropped
                 out.append(nxt)
-            else:
-                out.append(ch)
+
+
+def _end(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """Where `pattern` (one that matches the empty text too) stops matching from `pos`."""
+    m = pattern.match(text, pos)
+    return m.end() if m else pos
