@@ -51,7 +51,8 @@ def game_data(replay: Replay) -> dict:
     board: Hexagon = first.board
     info = first.info
     names = _site_names(board)
-    changes = (_stone_changes(replay.states) if not info.stacks and all(isinstance(s, StoneState) for s in replay.states)
+    stones = [s for s in replay.states if isinstance(s, StoneState)]
+    changes = (_stone_changes(stones) if not info.stacks and len(stones) == len(replay.states)
                else _stack_changes(replay.states, board.name))
     diffs: list[str] = []
     highlights: list[str] = []
@@ -76,14 +77,14 @@ def game_data(replay: Replay) -> dict:
     return data
 
 
-def _stone_changes(states: list[GameState]) -> Iterator[tuple[set[int], str]]:
+def _stone_changes(states: list[StoneState]) -> Iterator[tuple[set[int], str]]:
     """Per state, the sites whose stone changed since the state before (all stones for the
     first) and their text (`e5b f6w g7`), from the colour bitboards of games without stacks."""
     names = _site_names(states[0].board)
     sort = states[0].board.sorted_sites
     black = white = 0
     for state in states:
-        b, w = state.black, state.white         # type: ignore[attr-defined]   (StoneState)
+        b, w = state.black, state.white
         changed = set(iter_bits((b ^ black) | (w ^ white)))
         yield changed, " ".join(names[s] + ("b" if b >> s & 1 else "w" if w >> s & 1 else "")
                                 for s in sort(changed))
