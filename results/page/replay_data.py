@@ -18,11 +18,10 @@ megabyte.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
 
 from hexarena.engine import registry
-from hexarena.engine.game import GameInfo, GameState, StoneState
-from hexarena.engine.geometry import Hexagon, iter_bits
+from hexarena.engine.game import GameInfo, GameState
+from hexarena.engine.geometry import Hexagon
 from hexarena.engine.position import Position
 
 from .board_svg import action_sites
@@ -51,15 +50,16 @@ def game_data(replay: Replay) -> dict:
     board: Hexagon = first.board
     info = first.info
     names = _site_names(board)
-    stones = [s for s in replay.states if isinstance(s, StoneState)]
-    changes = (_stone_changes(stones) if not info.stacks and len(stones) == len(replay.states)
-               else _stack_changes(replay.states, board.name))
     diffs: list[str] = []
     highlights: list[str] = []
     initial = ""
     statuses: dict[str, str] = {}
     last_status = ""
-    for ply, (state, (changed, text)) in enumerate(zip(replay.states, changes)):
+    before: GameState | None = None
+    for ply, state in enumerate(replay.states):
+        changes = state.changes(before)
+        text = " ".join(names[bit] + (site_text(stack[0].value, stack[1], info.stacks) if stack else "")
+                        for bit, stack in sorted(changes.items(), key=lambda item: board.rank[item[0]]))
         status = _status(info, state.to_move.value, state.position_keys())
         if ply == 0 or status != _other_mover(last_status):
             statuses[str(ply)] = status
@@ -67,44 +67,15 @@ def game_data(replay: Replay) -> dict:
         if ply:
             diffs.append(text)
             marked = action_sites(replay.actions[ply - 1])
-            highlights.append("" if marked == changed else
+            highlights.append("" if marked == changes.keys() else
                               " ".join(names[b] for b in board.sorted_sites(marked)) or "-")
         else:
             initial = text
+        before = state
     data: dict[str, object] = {"bd": f"{info.id}-{board.n}", "m": replay.tokens, "d": diffs, "h": highlights, "p": statuses, "i0": initial}
     if any(s is not None for s in replay.seconds):
         data["x"] = replay.seconds
     return data
-
-
-def _stone_changes(states: list[StoneState]) -> Iterator[tuple[set[int], str]]:
-    """Per state, the sites whose stone changed since the state before (all stones for the
-    first) and their text (`e5b f6w g7`), from the colour bitboards of games without stacks."""
-    names = _site_names(states[0].board)
-    sort = states[0].board.sorted_sites
-    black = white = 0
-    for state in states:
-        b, w = state.black, state.white
-        changed = set(iter_bits((b ^ black) | (w ^ white)))
-        yield changed, " ".join(names[s] + ("b" if b >> s & 1 else "w" if w >> s & 1 else "")
-                                for s in sort(changed))
-        black, white = b, w
-
-
-def _stack_changes(states: list[GameState], name: Callable[[int], str]) -> Iterator[tuple[set[int], str]]:
-    """As :func:`_stone_changes`, from each state's position (any game; Vaxandis's heights)."""
-    board = states[0].board
-    stacks = states[0].info.stacks
-    previous: dict[int, tuple] = {}
-    for state in states:
-        current = state.to_position().stacks
-        changed = {bit for bit, _ in current.items() ^ previous.items()}
-        parts = []
-        for bit in board.sorted_sites(changed):
-            stack = current.get(bit)
-            parts.append(name(bit) + (site_text(stack[0].value, stack[1], stacks) if stack else ""))
-        yield changed, " ".join(parts)
-        previous = current
 
 
 @functools.cache
