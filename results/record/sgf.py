@@ -89,11 +89,12 @@ def _identities(record: GameRecord) -> list[str]:
 _IDENT = re.compile(r"[A-Z]+")   # FF[4]: upper-case letters only
 _SPACE = re.compile(r"\s*")       # \s is str.isspace()'s set
 _PLAIN = re.compile(r"[^\]\\]*")   # a value's text up to its end or an escape
-# A node's properties when no value has an escape (the common case, read in one match);
+# A game none of whose values has an escape (the common case) is read a node a match;
 # anything else is read character by character, which also says what is wrong.
-_PLAIN_NODE = re.compile(r"(?:\s*[A-Z]+(?:\s*\[[^\]\\]*\])+)*\s*")
 _PLAIN_PROPERTY = re.compile(r"([A-Z]+)((?:\s*\[[^\]\\]*\])+)")
 _PLAIN_VALUE = re.compile(r"\[([^\]\\]*)\]")
+_PLAIN_NODES = re.compile(r";((?:\s*[A-Z]+(?:\s*\[[^\]\\]*\])+)*)")
+_PLAIN_GAME = re.compile(r"\s*\((?:\s*" + _PLAIN_NODES.pattern + r")+\s*\)\s*")
 
 
 class SgfError(ValueError):
@@ -111,6 +112,25 @@ class SgfNode:
 
 def parse_sgf(text: str) -> list[SgfNode]:
     """The nodes of the single main line of `text` (root first)."""
+    return _plain_game(text) or _read_game(text)
+
+
+def _plain_game(text: str) -> list[SgfNode] | None:
+    """The nodes of a game none of whose values has an escape, read a node a match; None
+    (read it character by character) for anything else, such as a name repeated in a node."""
+    if not _PLAIN_GAME.fullmatch(text):
+        return None
+    nodes = []
+    for node in _PLAIN_NODES.findall(text):
+        found = _PLAIN_PROPERTY.findall(node)
+        props = {name: _PLAIN_VALUE.findall(values) for name, values in found}
+        if len(props) != len(found):
+            return None
+        nodes.append(SgfNode(props))
+    return nodes
+
+
+def _read_game(text: str) -> list[SgfNode]:
     reader = _Reader(text)
     reader.skip_space()
     reader.expect("(")
@@ -120,7 +140,7 @@ def parse_sgf(text: str) -> list[SgfNode]:
         ch = reader.peek()
         if ch == ";":
             reader.pos += 1
-            nodes.append(SgfNode(reader.plain_properties() or reader.properties()))
+            nodes.append(SgfNode(reader.properties()))
         elif ch == ")":
             reader.pos += 1
             break
@@ -157,19 +177,6 @@ class _Reader:
         if self.peek() != ch:
             raise self.error(f"expected {ch!r}, found {self.peek() or 'end of text'!r}")
         self.pos += 1
-
-    def plain_properties(self) -> dict[str, list[str]] | None:
-        """The node's properties read in one match, or None (nothing read) when a value has
-        an escape, a name repeats or anything else needs :meth:`properties`."""
-        m = _PLAIN_NODE.match(self.text, self.pos)
-        if m is None or self.text[m.end():m.end() + 1] in ("[", "\\") or _IDENT.match(self.text, m.end()):
-            return None
-        found = _PLAIN_PROPERTY.findall(m.group())
-        props = {name: _PLAIN_VALUE.findall(values) for name, values in found}
-        if len(props) != len(found):                # a name repeats
-            return None
-        self.pos = m.end()
-        return props
 
     def properties(self) -> dict[str, list[str]]:
         props: dict[str, list[str]] = {}
