@@ -17,7 +17,6 @@ import subprocess
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
-from importlib.resources import files
 from pathlib import Path
 
 import jinja2
@@ -114,7 +113,10 @@ def game_entry(record: GameRecord, replayed: dict | None) -> dict:
 
 
 def _asset(name: str) -> str:
-    return files("hexarena.results.page").joinpath("templates", name).read_text(encoding="utf-8")
+    """A file of templates/ as it is (style, scripts), read by the templates' own loader."""
+    env = _environment()
+    assert env.loader is not None
+    return env.loader.get_source(env, name)[0]
 
 
 _ENV: jinja2.Environment | None = None
