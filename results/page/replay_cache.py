@@ -143,6 +143,14 @@ def _append(file: Path, lines: list[str]) -> None:
         os.close(fd)
 
 
+def _usable_cpus() -> int:
+    """The processors this process may run on (`taskset`, a container's cpuset), not the machine's."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):              # no sched_getaffinity (macOS, Windows)
+        return os.cpu_count() or 1
+
+
 class ReplayCache:
     """The viewer data of a folder's records. `parallel`: replay many new records in
     worker processes (off when called from a thread beside trio: no fork there);
@@ -172,7 +180,7 @@ class ReplayCache:
                 found.append(((relative, st.st_size, st.st_mtime_ns), path))
         missing = list(dict(f for f in found if isinstance(f, tuple) and f[0] not in self._data).items())
         paths = [p for _, p in missing]
-        workers = min(os.cpu_count() or 1, 8)
+        workers = min(_usable_cpus(), 8)
         if self.parallel and len(missing) >= PARALLEL_FROM and workers > 1:
             from concurrent.futures import ProcessPoolExecutor   # only here: multiprocessing costs ~10 ms to import
             with ProcessPoolExecutor(workers) as pool:
