@@ -1,17 +1,14 @@
 """`count_rows` (the HTML report's counts, numpy only) gives what `aggregate` gives from the
-frame of the same rows, and the report's rating sections are computed without pandas."""
+frame of the same rows (tests/test_lazy_imports.py: the report loads no pandas)."""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import numpy as np
 
 from hexarena.results.rating.counts import Counts, aggregate, count_rows
 from hexarena.results.rating.load import frame_from_rows
 from hexarena.results.record.game import FORFEIT_KINDS
-from tests.support.folders import build_folder
 
 
 def _rows(rng: random.Random, games: int) -> list[tuple]:
@@ -47,13 +44,3 @@ def test_count_rows_is_aggregate_of_the_frame():
 def test_a_player_who_only_appears_as_winner_of_another_pool_is_dropped_alike():
     rows = [("spelde", 5, "a", "b", "c", "", "", ""), ("spelde", 5, "b", "a", "a", "", "time", "b")]
     _same(count_rows(rows), aggregate(frame_from_rows(rows)))
-
-
-def test_the_report_s_rating_sections_load_no_pandas(tmp_path):
-    build_folder(tmp_path, 12)
-    code = ("import sys; from pathlib import Path; "
-            "from hexarena.results.page.html_report import write_report; "
-            f"write_report(Path({str(tmp_path)!r})); "
-            "print('pandas' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "False"
