@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 from .actions import Action, Swap
 from .core import Colour, Outcome, Termination
 from .errors import UnknownVariant
-from .geometry import Hexagon, hexagon
+from .geometry import Hexagon, hexagon, iter_bits
 from .notation import format_action, parse_action
 from .position import Key, Position, format_position, read_keys
 
@@ -181,6 +181,20 @@ class GameState(abc.ABC):
     def to_position(self) -> Position:
         """This state as a Position (every key this game uses, defaults included)."""
 
+    def position_keys(self) -> dict[str, str]:
+        """The keys of ``to_position()`` alone, without reading the stones (a replay asks for
+        them at every ply)."""
+        return self.to_position().keys
+
+    def changes(self, before: GameState | None) -> dict[int, tuple[Colour, int] | None]:
+        """The sites whose stone or stack differs from `before`'s (every occupied site when
+        `before` is None), each with its (colour, height), None where it was emptied: what
+        ``to_position().stacks`` of the two states say, read cheaper where a game can (a
+        replay asks at every ply)."""
+        current = self.to_position().stacks
+        previous = {} if before is None else before.to_position().stacks
+        return {bit: current.get(bit) for bit, _ in current.items() ^ previous.items()}
+
     def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
         """Random actions (``random_action``) until the rules end the game or the ply reaches
         `cap`: the last state and the number of ``swap``s played (each exchanges the players).
@@ -230,3 +244,19 @@ class StoneState(GameState):
     ply: int
     black: int
     white: int
+
+    def changes(self, before: GameState | None) -> dict[int, tuple[Colour, int] | None]:
+        if self.info.stacks or not isinstance(before, (StoneState, type(None))):
+            return GameState.changes(self, before)
+        black, white = (0, 0) if before is None else (before.black, before.white)
+        b, w = self.black, self.white
+        out: dict[int, tuple[Colour, int] | None] = {}
+        for bit in iter_bits((b ^ black) | (w ^ white)):
+            now = _stone(b, w, bit)                 # as to_position: White's stones written last
+            if now != _stone(black, white, bit):
+                out[bit] = now
+        return out
+
+
+def _stone(black: int, white: int, bit: int) -> tuple[Colour, int] | None:
+    return (Colour.WHITE, 1) if white >> bit & 1 else (Colour.BLACK, 1) if black >> bit & 1 else None

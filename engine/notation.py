@@ -7,6 +7,7 @@ canonical order; output is canonical and lower case.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from .actions import WORDS, Action, Grow, Komi, Move, Pair, PieStones, Place, Resign, Split
@@ -25,8 +26,11 @@ _SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def parse_action(token: str, board: Hexagon, forms: frozenset[type]) -> Action:
-    """Decode one token for a game whose action classes are `forms` (Resign is always allowed)."""
+    """Decode one token for a game whose action classes are `forms` (Resign is always allowed).
+    Actions are immutable values, so the decoded tokens are kept: a replay of many games
+    decodes each token of a board once."""
     t = token.strip().lower()
     word = WORDS.get(t)
     if word is not None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from tests.support.folders import build_folder
+
 HEAVY = ("pandas", "numpy", "trio")
 
 REPORT = ("import atexit, sys\n"
@@ -36,3 +38,9 @@ def test_the_ratings_command_takes_its_group_keys_from_the_record_without_pandas
     from hexarena.results.rating import report
     assert commands_ratings.GROUP_KEYS is report.GROUP_KEYS
     assert "pandas" not in _loaded("import hexarena.commands_ratings")
+
+
+def test_hexarena_report_fits_the_ratings_without_pandas_or_trio(tmp_path):
+    build_folder(tmp_path, 12)
+    loaded = _loaded("from hexarena.cli import main; main()", "report", str(tmp_path))
+    assert loaded == ["numpy"] and (tmp_path / "report.html").is_file()

@@ -17,7 +17,6 @@ import subprocess
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
-from importlib.resources import files
 from pathlib import Path
 
 import jinja2
@@ -114,18 +113,37 @@ def game_entry(record: GameRecord, replayed: dict | None) -> dict:
 
 
 def _asset(name: str) -> str:
-    return files("hexarena.results.page").joinpath("templates", name).read_text(encoding="utf-8")
+    """A file of templates/ as it is (style, scripts), read by the templates' own loader."""
+    env = _environment()
+    assert env.loader is not None
+    return env.loader.get_source(env, name)[0]
 
 
 _ENV: jinja2.Environment | None = None
 
 
+class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
+    """The page's templates compiled once and kept between runs (jinja's own cache: a folder of
+    the user's alone in the system's temporary folder, each entry checked against its template's
+    text and the Python version). A cache that cannot be written only goes without the entry."""
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
 def _environment() -> jinja2.Environment:
     global _ENV
     if _ENV is None:
+        try:
+            compiled: jinja2.BytecodeCache | None = _CompiledTemplates()
+        except (OSError, RuntimeError):             # no private temporary folder: compile each time
+            compiled = None
         _ENV = jinja2.Environment(loader=jinja2.PackageLoader("hexarena.results.page", "templates"),
                                   autoescape=True, undefined=jinja2.StrictUndefined,
-                                  trim_blocks=True, lstrip_blocks=True)
+                                  trim_blocks=True, lstrip_blocks=True, bytecode_cache=compiled)
     return _ENV
 
 

@@ -20,6 +20,8 @@ from hexarena.engine.numbers import decimal, whole
 
 from ..record.sgf import SgfError, SgfNode, parse_sgf
 
+_MOVERS = tuple((c.letter, c) for c in (Colour.BLACK, Colour.WHITE))     # an action node's property, its colour
+
 
 @dataclass(frozen=True)
 class Replay:
@@ -59,10 +61,12 @@ def replay_record(text: str) -> Replay:
     seconds: list[float | None] = []
     said: list[list[str]] = []
     for ply, node in enumerate(nodes[1:], 1):
-        moves = [(c, node.get(c.letter)) for c in (Colour.BLACK, Colour.WHITE) if c.letter in node.props]
+        props = node.props
+        moves = [(c, props[letter]) for letter, c in _MOVERS if letter in props]
         if len(moves) != 1:
             raise SgfError(f"node {ply}: expected exactly one B[...] or W[...] action")
-        colour, token = moves[0]
+        colour, values = moves[0]
+        token = values[0] if values else None
         if colour is not state.to_move:
             raise SgfError(f"ply {ply}: {colour.word} plays {token!r} but "
                            f"{state.to_move.word} is to move")
@@ -74,13 +78,13 @@ def replay_record(text: str) -> Replay:
         states.append(state)
         tokens.append(token or "")
         actions.append(action)
-        seconds.append(_seconds(node.get("XT")))
-        said.append(node.props.get("XA", []))
+        seconds.append(_seconds(props["XT"][0]) if props.get("XT") else None)
+        said.append(props.get("XA", []))
     return Replay(root, states, tokens, actions, seconds, said)
 
 
-def _seconds(text: str | None) -> float | None:
+def _seconds(text: str) -> float | None:
     try:
-        return decimal(text, "XT") if text is not None else None
+        return decimal(text, "XT")
     except RulesError:
         return None

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from hexarena.engine.actions import Action
@@ -42,25 +41,53 @@ class RecordFieldError(ValueError):
     """A record's `sgf` field that names no file the report may read."""
 
 
-def record_file(folder: Path, relative: str) -> tuple[Path, os.stat_result]:
+def record_file(folder: Path, relative: str, folders: dict[str, Path] | None = None) -> tuple[Path, os.stat_result]:
     """The file a record's `sgf` field names, with its status: a relative path inside FOLDER/games/
     (symlinks resolved first), naming a regular file of at most MAX_SGF_BYTES. Anything else is a
-    RecordFieldError saying why, and nothing is opened; OSError when the file is missing."""
+    RecordFieldError saying why, and nothing is opened; OSError when the file is missing.
+    `folders` keeps the folders resolved so far (for many records of one folder: each
+    record then costs one `lstat` unless it is a symlink)."""
     if not relative or "\0" in relative or os.path.isabs(relative):
         raise RecordFieldError(f"sgf field {relative!r}: not a relative path")
+    known = {} if folders is None else folders
     try:
-        base = (folder / SGF_FOLDER).resolve()
-        target = (folder / relative).resolve()
+        base = _resolved(folder / SGF_FOLDER, known)
+        target, st = _resolved_file(folder, relative, known)
     except (OSError, RuntimeError) as exc:           # RuntimeError: a symlink loop
         raise RecordFieldError(f"sgf field {relative!r}: {exc}") from None
     if not target.is_relative_to(base) or target == base:
         raise RecordFieldError(f"sgf field {relative!r}: not a file inside {SGF_FOLDER}/")
-    st = target.stat()
+    if st is None:
+        st = target.stat()
     if not stat.S_ISREG(st.st_mode):
         raise RecordFieldError(f"sgf field {relative!r}: not a regular file")
     if st.st_size > MAX_SGF_BYTES:
         raise RecordFieldError(f"sgf field {relative!r}: {st.st_size} bytes, over {MAX_SGF_BYTES}")
     return target, st
+
+
+def _resolved(path: Path, known: dict[str, Path]) -> Path:
+    """`path.resolve()`, kept in `known` by the path's text."""
+    key = str(path)
+    if key not in known:
+        known[key] = path.resolve()
+    return known[key]
+
+
+def _resolved_file(folder: Path, relative: str, known: dict[str, Path]) -> tuple[Path, os.stat_result | None]:
+    """``(folder / relative).resolve()``, from its folder's resolution and one `lstat` of its last
+    part (when that is a plain name and no symlink), with that part's status if it was read."""
+    head, name = os.path.split(relative)
+    if name in ("", ".", ".."):
+        return (folder / relative).resolve(), None
+    path = _resolved(folder / head, known) / name
+    try:
+        st = os.lstat(path)
+    except OSError:                                  # resolved as far as it exists, as resolve() does
+        return path, None
+    if stat.S_ISLNK(st.st_mode):
+        return path.resolve(), None
+    return path, st
 
 
 def replay_file(path: Path) -> dict:
@@ -116,6 +143,14 @@ def _append(file: Path, lines: list[str]) -> None:
         os.close(fd)
 
 
+def _usable_cpus() -> int:
+    """The processors this process may run on (`taskset`, a container's cpuset), not the machine's."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):              # no sched_getaffinity (macOS, Windows)
+        return os.cpu_count() or 1
+
+
 class ReplayCache:
     """The viewer data of a folder's records. `parallel`: replay many new records in
     worker processes (off when called from a thread beside trio: no fork there);
@@ -133,9 +168,10 @@ class ReplayCache:
         """The viewer data of each record (its `sgf` field: a path relative to the folder), in order;
         a field `record_file` refuses gives ``{"err": reason}`` and is never read."""
         found: list[tuple[Key, Path] | str] = []
+        folders: dict[str, Path] = {}
         for relative in sgf_paths:
             try:
-                path, st = record_file(self.folder, relative)
+                path, st = record_file(self.folder, relative, folders)
             except RecordFieldError as exc:
                 found.append(str(exc))
             except OSError:
@@ -144,8 +180,9 @@ class ReplayCache:
                 found.append(((relative, st.st_size, st.st_mtime_ns), path))
         missing = list(dict(f for f in found if isinstance(f, tuple) and f[0] not in self._data).items())
         paths = [p for _, p in missing]
-        workers = min(os.cpu_count() or 1, 8)
+        workers = min(_usable_cpus(), 8)
         if self.parallel and len(missing) >= PARALLEL_FROM and workers > 1:
+            from concurrent.futures import ProcessPoolExecutor   # only here: multiprocessing costs ~10 ms to import
             with ProcessPoolExecutor(workers) as pool:
                 done = list(pool.map(replay_file, paths, chunksize=32))
         else:

@@ -17,7 +17,10 @@ megabyte.
 """
 from __future__ import annotations
 
+import functools
+
 from hexarena.engine import registry
+from hexarena.engine.game import GameInfo, GameState
 from hexarena.engine.geometry import Hexagon
 from hexarena.engine.position import Position
 
@@ -31,46 +34,53 @@ def site_text(colour_value: str, height: int, stacks: bool) -> str:
 
 def status_text(pos: Position) -> str:
     """`b play` (mover, phase), with the prison for Anda-prison: `w play 2,0`."""
-    text = f"{pos.to_move.value} {registry.get(pos.game).key_text(pos, 'phase')}"
-    return text + f" {registry.get(pos.game).key_text(pos, 'prison')}" if pos.game == "anda-prison" else text
+    return _status(registry.get(pos.game), pos.to_move.value, pos.keys)
+
+
+def _status(info: GameInfo, mover: str, keys: dict[str, str]) -> str:
+    def key(name: str) -> str:                      # GameInfo.key_text: as written, else the default
+        return keys[name] if name in keys else info.position_defaults().get(name, "")
+    text = f"{mover} {key('phase')}"
+    return text + f" {key('prison')}" if info.id == "anda-prison" else text
 
 
 def game_data(replay: Replay) -> dict:
     """The viewer's data of one replayed game (see the module docstring)."""
     first = replay.states[0]
     board: Hexagon = first.board
-    stacks = first.info.stacks
-    previous: dict[int, tuple] = {}
+    info = first.info
+    names = _site_names(board)
     diffs: list[str] = []
     highlights: list[str] = []
     initial = ""
     statuses: dict[str, str] = {}
     last_status = ""
+    before: GameState | None = None
     for ply, state in enumerate(replay.states):
-        pos = state.to_position()
-        current = pos.stacks
-        changed = {bit for bit, _ in current.items() ^ previous.items()}
-        names = []
-        for bit in board.sorted_sites(changed):
-            stack = current.get(bit)
-            names.append(board.name(bit) + (site_text(stack[0].value, stack[1], stacks) if stack else ""))
-        status = status_text(pos)
-        expected = _other_mover(last_status)
-        if ply == 0 or status != expected:
+        changes = state.changes(before)
+        text = " ".join(names[bit] + (site_text(stack[0].value, stack[1], info.stacks) if stack else "")
+                        for bit, stack in sorted(changes.items(), key=lambda item: board.rank[item[0]]))
+        status = _status(info, state.to_move.value, state.position_keys())
+        if ply == 0 or status != _other_mover(last_status):
             statuses[str(ply)] = status
         last_status = status
         if ply:
-            diffs.append(" ".join(names))
+            diffs.append(text)
             marked = action_sites(replay.actions[ply - 1])
-            highlights.append("" if marked == changed else
-                              " ".join(board.name(b) for b in board.sorted_sites(marked)) or "-")
+            highlights.append("" if marked == changes.keys() else
+                              " ".join(names[b] for b in board.sorted_sites(marked)) or "-")
         else:
-            initial = " ".join(names)
-        previous = current
-    data: dict[str, object] = {"bd": f"{first.info.id}-{board.n}", "m": replay.tokens, "d": diffs, "h": highlights, "p": statuses, "i0": initial}
+            initial = text
+        before = state
+    data: dict[str, object] = {"bd": f"{info.id}-{board.n}", "m": replay.tokens, "d": diffs, "h": highlights, "p": statuses, "i0": initial}
     if any(s is not None for s in replay.seconds):
         data["x"] = replay.seconds
     return data
+
+
+@functools.cache
+def _site_names(board: Hexagon) -> dict[int, str]:
+    return {bit: board.name(bit) for bit in board.sites}
 
 
 def _other_mover(status: str) -> str:

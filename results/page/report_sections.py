@@ -13,13 +13,13 @@ from pathlib import Path
 
 import numpy as np
 
-from hexarena.results.rating.load import games_frame
+from hexarena.results.rating.columns import advantage_columns, head_to_head, rank_order, rating_columns
+from hexarena.results.rating.counts import count_rows, game_row
+from hexarena.results.rating.groups import Group, adjudicated_kinds, fit_groups
 from hexarena.results.record.game import FORFEIT_KINDS
 from hexarena.results.sprt_tracker import SPRT_FILE
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.identity import identity_rows
-from hexarena.results.rating.report import GroupReport, adjudicated_kinds, build_reports
-from hexarena.results.rating.tables import head_to_head, rank_order
 
 #: The hook of the SPRT section: a run that had a sequential test leaves its
 #: state in this file of its folder (a JSON object); absent, the section is left out.
@@ -34,23 +34,28 @@ def _number(value: object) -> float | None:
 
 
 def rating_groups(records: Sequence[GameRecord]) -> list[dict]:
-    """Pooled first, then one per (game, size) pool: ratings rows, advantage rows, crosstable."""
-    frame = games_frame(records)
-    if frame.empty:
+    """Pooled first, then one per (game, size) pool: ratings rows, advantage rows, crosstable.
+    The fits of `hexarena ratings` (:func:`~hexarena.results.rating.groups.fit_groups`), from
+    the records' rows: no pandas frame is built."""
+    rows = [game_row(r) for r in records if not r.void]
+    if not rows:
         return []
-    return [_group(report) for report in build_reports(frame)]
+    return [_group(Group(key, counts, fitted)) for key, counts, fitted in fit_groups(count_rows(rows))]
 
 
-def _group(report: GroupReport) -> dict:
-    ratings = [{"rank": int(r["rank"]), "player": str(r["player"]), "elo": _number(r["elo"]),
-                "pm": _number(r["pm95"]), "games": int(r["games"]), "wins": int(r["wins"]),
-                "losses": int(r["losses"]), "draws": int(r["draws"]), "score": _number(r["score"]),
-                "prior": bool(r["prior"])} for _, r in report.ratings.iterrows()]
-    advantage = [{"game": str(a["game"]), "size": int(a["size"]), "games": int(a["games"]),
-                  "first_score": _number(a["first_score"]), "advantage": _number(a["advantage"]),
-                  "pm": _number(a["pm95"])} for _, a in report.advantage.iterrows()]
-    return {"title": report.title, "slug": report.slug, "games": report.games, "ratings": ratings,
-            "chart": elo_chart(ratings), "advantage": advantage, "crosstable": heat_map(report)}
+def _group(group: Group) -> dict:
+    table = rating_columns(group.fit, group.counts)
+    ratings = [{"rank": int(table["rank"][k]), "player": str(table["player"][k]), "elo": _number(table["elo"][k]),
+                "pm": _number(table["pm95"][k]), "games": int(table["games"][k]), "wins": int(table["wins"][k]),
+                "losses": int(table["losses"][k]), "draws": int(table["draws"][k]),
+                "score": _number(table["score"][k]), "prior": bool(table["prior"][k])}
+               for k in range(len(table["rank"]))]
+    pools = advantage_columns(group.fit, group.counts)
+    advantage = [{"game": str(pools["game"][k]), "size": int(pools["size"][k]), "games": int(pools["games"][k]),
+                  "first_score": _number(pools["first_score"][k]), "advantage": _number(pools["advantage"][k]),
+                  "pm": _number(pools["pm95"][k])} for k in range(len(pools["game"]))]
+    return {"title": group.title, "slug": group.slug, "games": group.games, "ratings": ratings,
+            "chart": elo_chart(ratings), "advantage": advantage, "crosstable": heat_map(group)}
 
 
 def elo_chart(ratings: list[dict]) -> dict:
@@ -84,7 +89,7 @@ def _tick_step(span: float) -> float:
     return 5000
 
 
-def heat_map(report: GroupReport) -> dict:
+def heat_map(report: Group) -> dict:
     """Crosstable cells in rank order: the row player's score share against the column player."""
     won, drawn = head_to_head(report.fit, report.counts)
     order = rank_order(report.fit)

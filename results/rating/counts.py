@@ -2,16 +2,22 @@
 
 :class:`Counts` holds the sufficient statistics of the Bradley-Terry model
 (wins, losses, draws per row) and the forfeits per player; :func:`aggregate`
-builds them from a games frame (see :mod:`hexarena.results.rating.load`). numpy and pandas.
+builds them from a games frame (see :mod:`hexarena.results.rating.load`), :func:`count_rows`
+from game rows (what `hexarena report` does: numpy only, pandas is not loaded).
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
-from hexarena.results.record.game import FORFEIT_KINDS
+from hexarena.results.record.game import FORFEIT_KINDS, GameRecord
+from hexarena.results.record.identity import label
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -63,11 +69,43 @@ def aggregate(frame: pd.DataFrame) -> Counts:
     first = frame["first"].cat.codes.to_numpy().astype(np.int64)
     second = frame["second"].cat.codes.to_numpy().astype(np.int64)
     game = frame["game"]
-    if isinstance(game.dtype, pd.CategoricalDtype):
+    if hasattr(game, "cat"):                         # a categorical column
         game_codes, games = game.cat.codes.to_numpy().astype(np.int64), np.asarray(game.cat.categories, dtype=object)
     else:
-        game_codes, games = pd.factorize(game.to_numpy(dtype=object))
-    size_codes, sizes = pd.factorize(frame["size"].to_numpy())
+        games, game_codes = np.unique(game.to_numpy(dtype=object), return_inverse=True)
+    sizes, size_codes = np.unique(frame["size"].to_numpy(), return_inverse=True)
+    outcome = np.rint(2 * frame["score"].to_numpy(float)).astype(np.int64)     # 0 lost, 1 draw, 2 won
+    hit = (frame["forfeit"] != "").to_numpy()
+    return _count(names, first, second, game_codes, games, size_codes, sizes, outcome,
+                  frame["forfeit"].to_numpy(object)[hit], frame["faulty"].to_numpy(object)[hit], hit)
+
+
+def count_rows(rows: list[tuple]) -> Counts:
+    """Counts of game rows (:func:`game_row`'s tuples, in their order): the same as
+    ``aggregate(frame_from_rows(rows))``, without building the frame (pandas is not loaded)."""
+    if not rows:
+        rows_game, rows_size, first_names, second_names, winners, kinds, faulty = [], [], [], [], [], [], []
+    else:
+        rows_game, rows_size, first_names, second_names, winners, _, kinds, faulty = (list(c) for c in zip(*rows))
+    names = tuple(sorted({v for column in (first_names, second_names, winners) for v in column if isinstance(v, str)}))
+    index = {name: k for k, name in enumerate(names)}
+    first = np.array([index[v] for v in first_names], dtype=np.int64)
+    second = np.array([index[v] for v in second_names], dtype=np.int64)
+    won = np.array([index[v] if isinstance(v, str) else -1 for v in winners], dtype=np.int64)
+    outcome = np.where(won == first, 2, np.where(won < 0, 1, 0)).astype(np.int64)
+    games, game_codes = np.unique(np.array(rows_game, dtype=object), return_inverse=True)
+    sizes, size_codes = np.unique(np.array(rows_size, dtype=np.int64), return_inverse=True)
+    hit = np.array([bool(k) for k in kinds], dtype=bool)
+    return _count(names, first, second, game_codes.astype(np.int64), games, size_codes, sizes, outcome,
+                  np.array(kinds, dtype=object)[hit], np.array(faulty, dtype=object)[hit], hit)
+
+
+def _count(names: tuple[str, ...], first: np.ndarray, second: np.ndarray, game_codes: np.ndarray,
+           games: np.ndarray, size_codes: np.ndarray, sizes: np.ndarray, outcome: np.ndarray,
+           kinds: np.ndarray, faulty: np.ndarray, hit: np.ndarray) -> Counts:
+    """Counts of games given as codes: players (`names`), game ids and sizes; `outcome` the
+    first player's result (0 lost, 1 draw, 2 won); the forfeits' kinds and faulty players,
+    of the games where `hit` is set."""
     combo = game_codes * len(sizes) + size_codes
     present = np.flatnonzero(np.bincount(combo, minlength=len(games) * len(sizes)))
     pool_of_key = sorted((str(games[k // len(sizes)]), int(sizes[k % len(sizes)])) for k in present.tolist())
@@ -78,7 +116,6 @@ def aggregate(frame: pd.DataFrame) -> Counts:
     pools = tuple(pool_of_key)
     n, p = len(names), len(pools)
     key = (pool_key * n + first) * n + second
-    outcome = np.rint(2 * frame["score"].to_numpy(float)).astype(np.int64)     # 0 lost, 1 draw, 2 won
     table: np.ndarray
     if p * n * n <= 1 << 22:      # a dense count table is cheapest
         dense = np.bincount(key * 3 + outcome, minlength=p * n * n * 3).reshape(-1, 3)
@@ -90,13 +127,27 @@ def aggregate(frame: pd.DataFrame) -> Counts:
         np.add.at(table, (inverse, outcome), 1)
     losses, draws, wins = (table[:, k].astype(float) for k in range(3))
     forfeits = np.zeros((p, n, len(FORFEIT_KINDS)))
-    hit = (frame["forfeit"] != "").to_numpy()
     if hit.any():
         index = {name: i for i, name in enumerate(names)}
-        faulty = np.array([index.get(f, -1) for f in frame["faulty"].to_numpy(object)[hit]])
-        kind = np.array([FORFEIT_KINDS.index(k) for k in frame["forfeit"].to_numpy(object)[hit]])
-        known = faulty >= 0          # a fault blamed on no player of the game is not counted
-        np.add.at(forfeits, (pool_key[hit][known], faulty[known], kind[known]), 1)
+        at = np.array([index.get(f, -1) for f in faulty])
+        kind = np.array([FORFEIT_KINDS.index(k) for k in kinds])
+        known = at >= 0              # a fault blamed on no player of the game is not counted
+        np.add.at(forfeits, (pool_key[hit][known], at[known], kind[known]), 1)
     used = np.unique(np.concatenate([first, second]))
     counts = Counts(names, pools, rows // n % n, rows % n, rows // (n * n), wins, losses, draws, forfeits)
     return counts if len(used) == n else counts.select(list(range(p)))
+
+
+def game_row(r: GameRecord, identity: bool = False) -> tuple:
+    """A non-void record as a row of games (game, size, first, second, winner, termination,
+    forfeit, faulty), its strings interned: a run that keeps a row per game keeps ~120 bytes.
+    `identity`: players named by their identity labels (:mod:`hexarena.results.record.identity`)."""
+    kind = r.forfeit.kind if r.forfeit is not None else ""
+    faulty = (r.faulty or r.loser or "") if kind else ""
+    first, second, winner = r.first, r.second, r.winner
+    if identity:
+        first, second = label(r, first), label(r, second)
+        winner = label(r, winner) if winner else winner
+        faulty = label(r, faulty) if faulty else faulty
+    words = [sys.intern(str(w)) if w else w for w in (r.game, first, second, winner, r.termination, kind, faulty)]
+    return (words[0], r.size, *words[1:])

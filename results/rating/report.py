@@ -10,40 +10,23 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 import pandas as pd
 
 from hexarena.results.rating.load import games_frame
-from hexarena.results.rating.counts import Counts, aggregate
-from hexarena.results.rating.ratings import Fit, fit
+from hexarena.results.rating.counts import aggregate
+from hexarena.results.rating.groups import Group, adjudicated_kinds, fit_groups
 from hexarena.results.record.game import GROUP_KEYS, GameRecord
 from hexarena.results.rating.tables import advantage_table, crosstable, los_table, ratings_table
 
 PRIOR_NOTE = "* rests on a weak prior (two virtual draws against the pool): "
 
 
-@dataclass(frozen=True)
-class GroupReport:
+class GroupReport(Group):
     """The fit and tables of one group of games; `key` is {} for all games pooled."""
-
-    key: Mapping[str, object]
-    counts: Counts
-    fit: Fit
-
-    @property
-    def title(self) -> str:
-        if not self.key:
-            return "all games"
-        return "/".join(str(self.key[k]) for k in GROUP_KEYS if k in self.key)
-
-    @property
-    def slug(self) -> str:
-        return "all" if not self.key else "-".join(str(self.key[k]) for k in GROUP_KEYS if k in self.key)
 
     @cached_property
     def ratings(self) -> pd.DataFrame:
@@ -61,10 +44,6 @@ class GroupReport:
     def los(self) -> pd.DataFrame:
         return los_table(self.fit)
 
-    @property
-    def games(self) -> int:
-        return int(self.counts.games.sum())
-
 
 def build_reports(frame: pd.DataFrame, by: Sequence[str] | None = None,
                   anchor: Mapping[str, float] | None = None) -> list[GroupReport]:
@@ -81,22 +60,7 @@ def build_reports(frame: pd.DataFrame, by: Sequence[str] | None = None,
         raise ValueError(f"cannot group by {', '.join(unknown)}: choose from {', '.join(GROUP_KEYS)}")
     if frame.empty:
         raise ValueError("no games to rate")
-    counts = aggregate(frame)
-    keys: list[tuple[str, ...]] = [()] if by is None or not by else []
-    if by is None and len(counts.pools) > 1:
-        keys.append(GROUP_KEYS)
-    elif by:
-        keys.append(tuple(k for k in GROUP_KEYS if k in by))
-    reports = []
-    for key in keys:
-        groups: dict[tuple, list[int]] = {}
-        for p, pool in enumerate(counts.pools):
-            value = tuple(pool[GROUP_KEYS.index(k)] for k in key)
-            groups.setdefault(value, []).append(p)
-        for value, pools in groups.items():
-            part = counts if len(pools) == len(counts.pools) else counts.select(pools)
-            reports.append(GroupReport(dict(zip(key, value)), part, fit(part, anchor)))
-    return reports
+    return [GroupReport(key, counts, fitted) for key, counts, fitted in fit_groups(aggregate(frame), by, anchor)]
 
 
 def summary_table(records: list[GameRecord]) -> str:
@@ -114,11 +78,6 @@ def summary_table(records: list[GameRecord]) -> str:
                       format_ratings(report.ratings), "", "first-player advantage per pool",
                       format_advantage(report.advantage), *_notes(report),
                       *(["", adjudicated] if adjudicated else [])])
-
-
-def adjudicated_kinds(records: Iterable[GameRecord]) -> Counter[str]:
-    """Adjudicated games by how they were decided (:attr:`GameRecord.adjudicated_by`)."""
-    return Counter(r.adjudicated_by for r in records if r.adjudicated_by is not None)
 
 
 def adjudicated_text(kinds: Mapping[str, int]) -> str:

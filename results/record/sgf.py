@@ -87,6 +87,14 @@ def _identities(record: GameRecord) -> list[str]:
 
 
 _IDENT = re.compile(r"[A-Z]+")   # FF[4]: upper-case letters only
+_SPACE = re.compile(r"\s*")       # \s is str.isspace()'s set
+_PLAIN = re.compile(r"[^\]\\]*")   # a value's text up to its end or an escape
+# A game none of whose values has an escape (the common case) is read a node a match;
+# anything else is read character by character, which also says what is wrong.
+_PLAIN_PROPERTY = re.compile(r"([A-Z]+)((?:\s*\[[^\]\\]*\])+)")
+_PLAIN_VALUE = re.compile(r"\[([^\]\\]*)\]")
+_PLAIN_NODES = re.compile(r";((?:\s*[A-Z]+(?:\s*\[[^\]\\]*\])+)*)")
+_PLAIN_GAME = re.compile(r"\s*\((?:\s*" + _PLAIN_NODES.pattern + r")+\s*\)\s*")
 
 
 class SgfError(ValueError):
@@ -104,6 +112,25 @@ class SgfNode:
 
 def parse_sgf(text: str) -> list[SgfNode]:
     """The nodes of the single main line of `text` (root first)."""
+    return _plain_game(text) or _read_game(text)
+
+
+def _plain_game(text: str) -> list[SgfNode] | None:
+    """The nodes of a game none of whose values has an escape, read a node a match; None
+    (read it character by character) for anything else, such as a name repeated in a node."""
+    if not _PLAIN_GAME.fullmatch(text):
+        return None
+    nodes = []
+    for node in _PLAIN_NODES.findall(text):
+        found = _PLAIN_PROPERTY.findall(node)
+        props = {name: _PLAIN_VALUE.findall(values) for name, values in found}
+        if len(props) != len(found):
+            return None
+        nodes.append(SgfNode(props))
+    return nodes
+
+
+def _read_game(text: str) -> list[SgfNode]:
     reader = _Reader(text)
     reader.skip_space()
     reader.expect("(")
@@ -139,8 +166,7 @@ class _Reader:
         return self.text[self.pos:self.pos + 1]
 
     def skip_space(self) -> None:
-        while self.peek().isspace():
-            self.pos += 1
+        self.pos = _end(_SPACE, self.text, self.pos)
 
     def error(self, message: str) -> SgfError:
         line = self.text.count("\n", 0, self.pos) + 1
@@ -175,18 +201,26 @@ class _Reader:
     def value(self) -> str:
         self.expect("[")
         out: list[str] = []
+        text = self.text
         while True:
+            end = _end(_PLAIN, text, self.pos)
+            out.append(text[self.pos:end])
+            self.pos = end
             ch = self.peek()
             if ch == "":
                 raise self.error("a property value is not closed with ']'")
             self.pos += 1
             if ch == "]":
                 return "".join(out)
-            if ch == "\\":
-                nxt = self.peek()
-                self.pos += 1
-                if nxt == "\n":            # soft line break
-                    continue
+            nxt = self.peek()                   # after a backslash: the character itself
+            self.pos += 1
+            if nxt == "":
+                raise self.error("a property value is not closed with ']'")
+            if nxt != "\n":                    # a soft line break is dropped
                 out.append(nxt)
-            else:
-                out.append(ch)
+
+
+def _end(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """Where `pattern` (one that matches the empty text too) stops matching from `pos`."""
+    m = pattern.match(text, pos)
+    return m.end() if m else pos

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import random
 from dataclasses import replace
 
 import pytest
@@ -10,7 +11,8 @@ from sgfmill import sgf
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.results.record.game import Ending, GameRecord, VoidCause
 from hexarena.results.record.journal import write_atomic
-from hexarena.results.record.sgf import escape, parse_sgf, sgf_text
+from tests.support.folders import build_folder
+from hexarena.results.record.sgf import SgfError, _plain_game, _read_game, escape, parse_sgf, sgf_text
 
 SPELDE = 1003
 
@@ -119,3 +121,32 @@ def test_a_summary_drops_the_per_action_lists_and_keeps_the_rest():
     assert short.winner == whole.winner and short.plies == 2 and short.result == whole.result
     assert short.identities == whole.identities
     assert short.summary() is short
+
+
+def _read(read, text):
+    try:
+        return [node.props for node in read(text)]
+    except SgfError as exc:
+        return str(exc)
+
+
+def test_games_read_a_node_a_match_are_read_as_character_by_character(tmp_path):
+    """parse_sgf reads a game without escapes a node a match (`_plain_game`); whatever it
+    reads that way is what the character-by-character reader (`_read_game`) gives."""
+    rng = random.Random(11)
+    parts = ["(", ")", ";", "[", "]", "\\", "\n", " ", "\t", "\x1c", "\u00a0", "é", "B", "W", "XA", "a",
+             "\\\n", "B[", "[x]", "W[y]", ";B[a]", "[;]", "[(]", "[]"]
+    plain = 0
+    for _ in range(40_000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 14)))
+        text = ("(;" if rng.random() < 0.6 else "") + text + (")" if rng.random() < 0.5 else "")
+        fast = _plain_game(text)
+        if fast is not None:
+            plain += 1
+            assert [node.props for node in fast] == _read(_read_game, text), text
+        assert _read(parse_sgf, text) == _read(_read_game, text), text
+    build_folder(tmp_path, 5)                    # the referee's records: read a node a match
+    for path in (tmp_path / "games").iterdir():
+        text = path.read_text(encoding="utf-8")
+        assert _plain_game(text) is not None and _read(parse_sgf, text) == _read(_read_game, text)
+    assert plain > 1000

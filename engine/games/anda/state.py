@@ -323,10 +323,12 @@ class AndaState(StoneState):
     def to_position(self) -> Position:
         stacks = {s: (Colour.BLACK, 1) for s in iter_bits(self.black)}
         stacks.update({s: (Colour.WHITE, 1) for s in iter_bits(self.white)})
-        keys = {"variant": self.variant.balance, "opening": self.variant.option("opening"),
+        return Position("anda", self.variant.size, self.to_move, stacks, self.position_keys())
+
+    def position_keys(self) -> dict[str, str]:
+        return {"variant": self.variant.balance, "opening": self.variant.option("opening"),
                 "phase": self.phase, "komi": str(self.komi), "first": format_colours(self.first),
                 "ply": str(self.ply)}
-        return Position("anda", self.variant.size, self.to_move, stacks, keys)
 
 
 def new_game(variant: Variant, komi: int = 0) -> AndaState:

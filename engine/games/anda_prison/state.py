@@ -336,7 +336,10 @@ class AndaPrisonState(StoneState):
     def to_position(self) -> Position:
         stacks = {b: (BLACK, 1) for b in iter_bits(self.black)}
         stacks.update({b: (WHITE, 1) for b in iter_bits(self.white)})
-        keys = {
+        return Position("anda-prison", self.variant.size, self.to_move, stacks, self.position_keys())
+
+    def position_keys(self) -> dict[str, str]:
+        return {
             "variant": self.variant.balance,
             "phase": self.phase,
             "komi": str(self.komi),
@@ -346,7 +349,6 @@ class AndaPrisonState(StoneState):
             "last": self.last.value if self.last else "-",
             "ply": str(self.ply),
         }
-        return Position("anda-prison", self.variant.size, self.to_move, stacks, keys)
 
 
 def _action(cells: tuple[int, ...]) -> Action:

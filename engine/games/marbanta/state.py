@@ -284,8 +284,10 @@ class MarbantaState(StoneState):
     def to_position(self) -> Position:
         stacks = {b: (Colour.BLACK, 1) for b in iter_bits(self.black)}
         stacks.update({b: (Colour.WHITE, 1) for b in iter_bits(self.white)})
-        keys = {"variant": self.variant.balance, "phase": self.phase, "ply": str(self.ply)}
-        return Position("marbanta", self.variant.size, self.to_move, stacks, keys)
+        return Position("marbanta", self.variant.size, self.to_move, stacks, self.position_keys())
+
+    def position_keys(self) -> dict[str, str]:
+        return {"variant": self.variant.balance, "phase": self.phase, "ply": str(self.ply)}
 
 
 def new_game(variant: Variant, komi: int = 0) -> MarbantaState:

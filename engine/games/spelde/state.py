@@ -178,8 +178,10 @@ class SpeldeState(StoneState):
     def to_position(self) -> Position:
         stacks = {b: (Colour.BLACK, 1) for b in iter_bits(self.black)}
         stacks.update({b: (Colour.WHITE, 1) for b in iter_bits(self.white)})
-        keys = {"variant": self.variant.balance, "flips": self.rule, "phase": self.phase, "ply": str(self.ply)}
-        return Position("spelde", self.variant.size, self.to_move, stacks, keys)
+        return Position("spelde", self.variant.size, self.to_move, stacks, self.position_keys())
+
+    def position_keys(self) -> dict[str, str]:
+        return {"variant": self.variant.balance, "flips": self.rule, "phase": self.phase, "ply": str(self.ply)}
 
 
 def _pick(sites: tuple[int, ...], cells: int, k: int, rng: random.Random) -> int:

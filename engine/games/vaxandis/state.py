@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from ...actions import Action, Move, Place, Resign, Swap
 from ...core import Colour, Outcome, Termination
 from ...errors import IllegalMove
-from ...game import GameInfo, StoneState, Variant
+from ...game import GameInfo, GameState, StoneState, Variant
 from ...geometry import hexagon, iter_bits, nth_bit
 from ...position import Position, count_key, phase_key
 from .moves import Levels, Tables, apply_move, grow, heights_of, tables, targets, touched_by
@@ -230,14 +230,40 @@ class VaxandisState(StoneState):
         child._memo["heights"] = heights
         return child
 
+    def changes(self, before: GameState | None) -> dict[int, tuple[Colour, int] | None]:
+        if not isinstance(before, (VaxandisState, type(None))):
+            return super().changes(before)
+        black, white, levels = (0, 0, ()) if before is None else (before.black, before.white, before.levels)
+        moved = (self.black ^ black) | (self.white ^ white)
+        old = dict(levels)
+        for h, bb in self.levels:                   # a stack that kept its colour and changed height
+            moved |= bb ^ old.pop(h, 0)
+        for bb in old.values():
+            moved |= bb
+        out: dict[int, tuple[Colour, int] | None] = {}
+        for bit in iter_bits(moved):
+            now = self._stack(bit)
+            if now != (None if before is None else before._stack(bit)):
+                out[bit] = now
+        return out
+
+    def _stack(self, bit: int) -> tuple[Colour, int] | None:
+        """The site's entry in ``to_position().stacks`` (its last level holding it), or None."""
+        for h, bb in reversed(self.levels):
+            if bb >> bit & 1:
+                return Colour.BLACK if self.black >> bit & 1 else Colour.WHITE, h
+        return None
+
     def to_position(self) -> Position:
         stacks: dict[int, tuple[Colour, int]] = {}
         for h, bb in self.levels:
             for b in iter_bits(bb):
                 stacks[b] = (Colour.BLACK if self.black >> b & 1 else Colour.WHITE, h)
-        keys = {"variant": self.variant.balance, "freeze": self.variant.option("freeze"),
+        return Position("vaxandis", self.variant.size, self.to_move, stacks, self.position_keys())
+
+    def position_keys(self) -> dict[str, str]:
+        return {"variant": self.variant.balance, "freeze": self.variant.option("freeze"),
                 "touch": self.variant.option("touch"), "phase": self.phase, "ply": str(self.ply)}
-        return Position("vaxandis", self.variant.size, self.to_move, stacks, keys)
 
 
 def new_game(variant: Variant, komi: int = 0) -> VaxandisState:

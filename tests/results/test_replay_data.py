@@ -1,0 +1,57 @@
+"""What the viewer's per-ply data (results/page/replay_data.py) reads of each state: a state's
+`changes` since the state before (each game's own, cheaper reading) are those its positions
+give (GameState.changes), and its `position_keys` are its position's keys, for seeded
+random games of every game, in the Python rules and the core."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hexarena.engine import compiled, registry
+from hexarena.engine.game import GameInfo, GameState
+from tests.support.differential import rules
+
+
+def _games(info: GameInfo, seed: int) -> list[list[GameState]]:
+    """Seeded random games of `info` at each of its recommended sizes and balances, every state."""
+    rng = random.Random(seed)
+    out = []
+    for size in info.sizes[:2]:
+        for balance in info.balances:
+            state = info.new_game(info.variant(size, [balance]), 0)
+            states = [state]
+            while state.outcome() is None and state.ply < 120:
+                state = state.play(state.random_action(rng))
+                states.append(state)
+            out.append(states)
+    return out
+
+
+def _implementations(game: str) -> list[GameInfo]:
+    """The game's Python rules, and its core's when the core is installed."""
+    if not compiled.implements(game):
+        return [registry.get(game)]
+    return list(rules(game))
+
+
+@pytest.mark.parametrize("game", registry.playable())
+def test_each_game_s_changes_are_those_its_positions_give(game):
+    for info in _implementations(game):
+        compared = 0
+        for seed in range(3):
+            for states in _games(info, seed):
+                before = None
+                for state in states:
+                    assert state.changes(before) == GameState.changes(state, before)
+                    compared += bool(state.changes(before))
+                    before = state
+        assert compared > 100
+
+
+@pytest.mark.parametrize("game", registry.playable())
+def test_position_keys_are_the_position_s_keys(game):
+    for info in _implementations(game):
+        for states in _games(info, 7):
+            for state in states:
+                assert state.position_keys() == state.to_position().keys
