@@ -249,6 +249,7 @@ class _Search:
         if outcome is not None:
             child.solved, child.winner = True, outcome.winner
         node.children.append(child)
+        node.by_action[action] = child
         return child
 
     @staticmethod
@@ -321,11 +322,15 @@ class _Search:
             if i + 1 < len(path):
                 played[node.state.to_move].add(path[i + 1].action)
             later = played[node.state.to_move]
-            for child in node.children:
-                if child.action in later:
-                    black = 1.0 - values[i] if type(child.action) is Swap else values[i]
-                    child.amaf_visits += 1
-                    child.amaf_wins += black if child.holder is Colour.BLACK else 1.0 - black
+            # each child is credited at most once, so either walk gives the same statistics
+            if len(later) < len(node.children):
+                children = [c for c in map(node.by_action.get, later) if c is not None]
+            else:
+                children = [c for c in node.children if c.action in later]
+            for child in children:
+                black = 1.0 - values[i] if type(child.action) is Swap else values[i]
+                child.amaf_visits += 1
+                child.amaf_wins += black if child.holder is Colour.BLACK else 1.0 - black
 
     def _select(self, node: Node) -> Node:
         """The child with the best score, unvisited ones first, in order; a solved
