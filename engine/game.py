@@ -30,6 +30,7 @@ import abc
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, ClassVar
 
 from .actions import Action, Swap
@@ -206,6 +207,25 @@ class GameState(abc.ABC):
             swaps += type(action) is Swap
             state = state.play(action)
         return state, swaps
+
+    def listed_actions(self, cap: int) -> list[Action] | None:
+        """The legal actions in ``legal_actions``' order when there are at most `cap`, else None
+        (a core state may tell without building them)."""
+        actions = list(islice(self.legal_actions(), cap + 1))
+        return actions if len(actions) <= cap else None
+
+    def traced_playout(self, rng: random.Random, cap: int) -> tuple[GameState, int, list[tuple[Colour, Action]]]:
+        """:meth:`playout` with the actions played, each with its mover, in order (the same
+        draws from `rng` as ``playout``: a core state may answer it in the core)."""
+        state: GameState = self
+        swaps = 0
+        trace: list[tuple[Colour, Action]] = []
+        while state.outcome() is None and state.ply < cap:
+            action = state.random_action(rng)
+            trace.append((state.to_move, action))
+            swaps += type(action) is Swap
+            state = state.play(action)
+        return state, swaps, trace
 
     def adjudicate(self) -> Outcome:
         """The referee's verdict at its ply cap: a draw unless the game scores (Anda-prison)."""

@@ -98,17 +98,20 @@ class PolicyPlayout:
 
 class RandomPlayout(PolicyPlayout):
     """Uniform random playouts (the game's own ``random_action``): MCTS's default evaluator.
-    Without a trace the playout is ``GameState.playout`` (one call to the compiled core
-    where it answers; the same draws from `rng` as the loop on the Python rules)."""
+    The playout is ``GameState.playout``, or ``GameState.traced_playout`` with a trace (one
+    call to the compiled core where it answers; the same draws from `rng` as the loop on the
+    Python rules)."""
 
     def __init__(self) -> None:
         super().__init__(random_policy)
 
     def __call__(self, state: GameState, rng: random.Random, trace: Trace | None = None) -> float:
-        if trace is not None:
-            return super().__call__(state, rng, trace)
         cap = state.info.ply_cap(state.variant.size)
-        end, swaps = state.playout(rng, cap)
+        if trace is not None:
+            end, swaps, steps = state.traced_playout(rng, cap)
+            trace.extend(steps)
+        else:
+            end, swaps = state.playout(rng, cap)
         outcome = _end(end, cap)
         assert outcome is not None                  # a playout stops at the end or the cap
         return _seen_from_start(outcome_value(outcome), swaps % 2 == 1)

@@ -67,7 +67,6 @@ import random
 import time
 from dataclasses import dataclass
 from collections.abc import Callable
-from itertools import islice
 
 from hexarena.engine.actions import Action, Swap, holder_after
 from hexarena.engine.core import Colour
@@ -77,7 +76,7 @@ from hexarena.engine.game import GameState
 from .base import Budget
 from .choice import best_child, lost, settled
 from .evaluators import Evaluator, Trace, for_searcher
-from .selection import UCT, Selection
+from .selection import UCT, Rave, Selection
 from .tree import Node, Tree
 
 #: Above this many legal actions a node samples candidates instead of listing them.
@@ -220,8 +219,8 @@ class _Search:
         the node's new `untried` list. The game's candidates, when it has them, stand in
         for its legal actions (`_expand` drops the illegal ones)."""
         listed = self.candidates(node.state, self.rng) if self.candidates is not None else None
-        actions = listed if listed is not None else list(islice(node.state.legal_actions(), ENUMERATION_CAP + 1))
-        if len(actions) <= ENUMERATION_CAP:
+        actions = listed if listed is not None else node.state.listed_actions(ENUMERATION_CAP)
+        if actions is not None and len(actions) <= ENUMERATION_CAP:
             if listed is None:
                 self.rng.shuffle(actions)
             node.untried, node.listed = actions, True
@@ -250,6 +249,7 @@ class _Search:
         if outcome is not None:
             child.solved, child.winner = True, outcome.winner
         node.children.append(child)
+        node.by_action[action] = child
         return child
 
     @staticmethod
@@ -322,11 +322,15 @@ class _Search:
             if i + 1 < len(path):
                 played[node.state.to_move].add(path[i + 1].action)
             later = played[node.state.to_move]
-            for child in node.children:
-                if child.action in later:
-                    black = 1.0 - values[i] if type(child.action) is Swap else values[i]
-                    child.amaf_visits += 1
-                    child.amaf_wins += black if child.holder is Colour.BLACK else 1.0 - black
+            # each child is credited at most once, so either walk gives the same statistics
+            if len(later) < len(node.children):
+                children = [c for c in map(node.by_action.get, later) if c is not None]
+            else:
+                children = [c for c in node.children if c.action in later]
+            for child in children:
+                black = 1.0 - values[i] if type(child.action) is Swap else values[i]
+                child.amaf_visits += 1
+                child.amaf_wins += black if child.holder is Colour.BLACK else 1.0 - black
 
     def _select(self, node: Node) -> Node:
         """The child with the best score, unvisited ones first, in order; a solved
@@ -343,6 +347,23 @@ class _Search:
                     return child
                 else:
                     score = child.wins / visits + c * sqrt(log_n / visits)
+                if score > best_score:
+                    best, best_score = child, score
+            return best
+        if type(rule) is Rave:      # Rave.__call__ inlined, the same arithmetic
+            c, k, log_n, sqrt = rule.exploration, rule.equivalence, math.log(max(node.visits, 1)), math.sqrt
+            for child in node.children:
+                visits = child.visits
+                if child.solved:
+                    score = child.value() or -1.0
+                elif visits == 0:
+                    return child
+                else:
+                    mean = child.wins / visits
+                    if child.amaf_visits:
+                        beta = k / (k + 3.0 * visits)
+                        mean = (1.0 - beta) * mean + beta * child.amaf_wins / child.amaf_visits
+                    score = mean + c * sqrt(log_n / visits)
                 if score > best_score:
                     best, best_score = child, score
             return best

@@ -33,7 +33,7 @@ class Node:
     """A state in the tree (see the module docstring)."""
 
     __slots__ = ("state", "action", "holder", "visits", "wins", "amaf_visits", "amaf_wins",
-                 "children", "untried", "listed", "tried", "solved", "winner")
+                 "children", "by_action", "untried", "listed", "tried", "solved", "winner")
 
     def __init__(self, state: GameState, action: Action | None, holder: Colour | None):
         self.state = state
@@ -44,6 +44,7 @@ class Node:
         self.amaf_visits = 0
         self.amaf_wins = 0.0
         self.children: list[Node] = []
+        self.by_action: dict[Action | None, Node] = {}   # the children by their action
         self.untried: list[Action] | None = None   # None: actions not looked at yet
         self.listed = False                         # every legal action is a child or untried
         self.tried: set[Action] = set()             # actions of a sampling node's children

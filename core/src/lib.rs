@@ -5,9 +5,11 @@
 pub mod anda;
 pub mod anda_prison;
 pub mod bitboard;
+pub mod evaluation;
 pub mod geometry;
 pub mod marbanta;
 pub mod rng;
 pub mod spelde;
 pub mod vaxandis;
 mod python;
+mod python_search;

@@ -16,13 +16,13 @@ use crate::marbanta::{Marbanta, Phase as MPhase};
 use crate::spelde::{self, Action as SAction, Phase as SPhase, Rule, Spelde};
 use crate::vaxandis::{Phase as VPhase, Vaxandis};
 use crate::bitboard::Bb;
-use crate::geometry::{hexagon, words, Hexagon, MAX_SIZE, MIN_SIZE};
+use crate::geometry::{hexagon, Hexagon, MAX_SIZE, MIN_SIZE};
 use crate::rng::Rng;
 
 /// Run `$body` with `N` bound to the word count of side `$n` (one instantiation per bucket).
 macro_rules! by_size {
     ($n:expr, $N:ident => $body:expr) => {
-        match words($n) {
+        match $crate::geometry::words($n) {
             1 | 2 => {
                 const $N: usize = 2;
                 $body
@@ -46,15 +46,16 @@ macro_rules! by_size {
         }
     };
 }
+pub(crate) use by_size;
 
-fn board(n: usize) -> PyResult<&'static Hexagon> {
+pub(crate) fn board(n: usize) -> PyResult<&'static Hexagon> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
         return Err(PyValueError::new_err(format!("board side {n} outside {MIN_SIZE}..{MAX_SIZE}")));
     }
     Ok(hexagon(n))
 }
 
-fn bits<const N: usize>(geo: &Hexagon, what: &str, bytes: &[u8]) -> PyResult<Bb<N>> {
+pub(crate) fn bits<const N: usize>(geo: &Hexagon, what: &str, bytes: &[u8]) -> PyResult<Bb<N>> {
     let bb = Bb::<N>::from_le_bytes(bytes)
         .ok_or_else(|| PyValueError::new_err(format!("{what}: a bit beyond the board of side {}", geo.n)))?;
     if !bb.within(&geo.mask::<N>()) {
@@ -63,7 +64,7 @@ fn bits<const N: usize>(geo: &Hexagon, what: &str, bytes: &[u8]) -> PyResult<Bb<
     Ok(bb)
 }
 
-fn colour(c: usize) -> PyResult<usize> {
+pub(crate) fn colour(c: usize) -> PyResult<usize> {
     if c > 1 {
         return Err(PyValueError::new_err(format!("colour {c}: expected 0 (black) or 1 (white)")));
     }
@@ -77,7 +78,7 @@ fn site(geo: &Hexagon, s: usize) -> PyResult<usize> {
     Ok(s)
 }
 
-fn out<const N: usize>(py: Python<'_>, bb: Bb<N>) -> Bound<'_, PyBytes> {
+pub(crate) fn out<const N: usize>(py: Python<'_>, bb: Bb<N>) -> Bound<'_, PyBytes> {
     PyBytes::new(py, &bb.to_le_bytes())
 }
 
@@ -271,7 +272,7 @@ fn anda_playout<'py>(
     })
 }
 
-fn marbanta_phase(phase: u8) -> PyResult<MPhase> {
+pub(crate) fn marbanta_phase(phase: u8) -> PyResult<MPhase> {
     match phase {
         0 => Ok(MPhase::Pie),
         1 => Ok(MPhase::Swap),
@@ -340,7 +341,7 @@ fn marbanta_playout<'py>(
 type Levels<'py> = Vec<(u32, Bound<'py, PyBytes>)>;
 
 #[allow(clippy::too_many_arguments)]
-fn vaxandis<const N: usize>(
+pub(crate) fn vaxandis<const N: usize>(
     geo: &'static Hexagon,
     freeze_group: bool,
     touch_path: bool,
@@ -621,5 +622,5 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(vaxandis_moves, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_move, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_playout, m)?)?;
-    Ok(())
+    crate::python_search::register(m)
 }

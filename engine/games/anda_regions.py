@@ -171,3 +171,34 @@ def join(bit: int, nb: int, groups: Sequence[int]) -> tuple[int, int, list[int]]
     merged, joined, after = absorb(bit, nb, groups)
     after.append(merged)
     return merged, joined, after
+
+
+#: A colour's groups as (stones, safe breaths) each, in component order (lowest site first).
+Groups = list[tuple[int, int]]
+
+
+def summary(board: Hexagon, black: int, white: int) -> tuple[int, int, Groups, Groups]:
+    """The board as the players' evaluations read it (players/games/anda.py, anda_prison.py):
+    (Black's territory, White's territory, Black's groups, White's groups). Territory counts the
+    empty sites of the regions touching stones of one colour only; a group's *safe breaths* are
+    the breaths touching no enemy group or two or more (a group with none is smothered)."""
+    regs = [(r, board.adjacent(r)) for r in board.components(board.mask & ~(black | white))]
+    tb = tw = 0
+    for region, around in regs:
+        b, w = around & black, around & white
+        if b and not w:
+            tb += region.bit_count()
+        elif w and not b:
+            tw += region.bit_count()
+    return tb, tw, _groups(board, regs, black, white), _groups(board, regs, white, black)
+
+
+def _groups(board: Hexagon, regs: list[tuple[int, int]], own: int, enemy: int) -> Groups:
+    enemy_groups = board.components(enemy)
+    touching = [sum(1 for g in enemy_groups if around & g) if around & enemy else 0 for _, around in regs]
+    out = []
+    for group in board.components(own):
+        around = board.adjacent(group)
+        safe = sum(1 for (region, _), t in zip(regs, touching) if region & around and t != 1)
+        out.append((group.bit_count(), safe))
+    return out

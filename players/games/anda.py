@@ -17,7 +17,7 @@ from hexarena.engine.games.anda.state import AndaState
 
 from ..evaluators import CutoffPlayout, Evaluation, Evaluator
 from ..selection import UCT
-from .common import group_safety, placement_order, regions, stones, territory
+from .common import placement_order, safety, stones
 from .knowledge import Candidates, GameKnowledge
 
 #: Black's advantage that makes an expected score of 1/(1+e^-1).
@@ -25,11 +25,10 @@ SCALE = 6.0
 
 
 def evaluate(state: AndaState) -> float:
-    board, b, w = state.board, state.black, state.white
-    regs = regions(board, b, w)
-    tb, tw = territory(board, regs, b, w)
+    b, w = state.black, state.white
+    tb, tw, groups_b, groups_w = state.summary()
     score: float = (b.bit_count() - w.bit_count()) + (tb - tw)
-    score += group_safety(board, regs, b, w) - group_safety(board, regs, w, b)
+    score += safety(groups_b) - safety(groups_w)
     return score - 0.5 * getattr(state, "komi", 0)
 
 

@@ -23,19 +23,18 @@ from hexarena.engine.games.anda_prison.state import AndaPrisonState
 
 from ..evaluators import Evaluation, StaticEvaluation
 from ..selection import UCT
-from .common import group_safety, placement_order, regions, stones, territory
+from .common import placement_order, safety, stones
 from .knowledge import Candidates, GameKnowledge
 
 SCALE = 6.0
 
 
 def evaluate(state: AndaPrisonState) -> float:
-    board, b, w = state.board, state.black, state.white
-    regs = regions(board, b, w)
-    tb, tw = territory(board, regs, b, w)
+    b, w = state.black, state.white
+    tb, tw, groups_b, groups_w = state.summary()
     prison = getattr(state, "prison_white", 0) - getattr(state, "prison_black", 0)
     score = (tb - tw) + prison + 0.5 * (b.bit_count() - w.bit_count())
-    return score + group_safety(board, regs, b, w) - group_safety(board, regs, w, b)
+    return score + safety(groups_b) - safety(groups_w)
 
 
 def candidates(state: AndaPrisonState, rng: random.Random) -> list[Action] | None:

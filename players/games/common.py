@@ -19,42 +19,14 @@ def sign(colour: Colour) -> int:
     return 1 if colour is Colour.BLACK else -1
 
 
-def regions(board: Hexagon, black: int, white: int) -> list[int]:
-    """The maximal connected sets of empty sites."""
-    return board.components(board.mask & ~(black | white))
-
-
-def territory(board: Hexagon, regions_: list[int], black: int, white: int) -> tuple[int, int]:
-    """(Black's, White's) territory: empty sites of regions touching stones of one colour only."""
-    tb = tw = 0
-    for region in regions_:
-        around = board.adjacent(region)
-        b, w = around & black, around & white
-        if b and not w:
-            tb += region.bit_count()
-        elif w and not b:
-            tw += region.bit_count()
-    return tb, tw
-
-
-def group_safety(board: Hexagon, regions_: list[int], own: int, enemy: int) -> float:
-    """Stones of `own` weighted by how safe their group is (Anda's smothering rule).
-
-    A breath is *safe* for a group when it touches no enemy group (territory)
-    or two or more (it cannot smother alone). No safe breath: the group is
-    smothered (-1 a stone); one: it can be smothered by one move (-0.4 a
-    stone); two or more: alive (+0.3 a stone).
-    """
-    enemy_groups = board.components(enemy)
-    touching: dict[int, int] = {}
-    for region in regions_:
-        around = board.adjacent(region)
-        touching[region] = sum(1 for g in enemy_groups if around & g) if around & enemy else 0
+def safety(groups: list[tuple[int, int]]) -> float:
+    """Stones weighted by how safe their group is (Anda's smothering rule), from a colour's
+    groups as (stones, safe breaths) (the state's ``summary``: a breath is *safe* for a group
+    when it touches no enemy group, territory, or two or more, which cannot smother alone).
+    No safe breath: the group is smothered (-1 a stone); one: it can be smothered by one
+    move (-0.4 a stone); two or more: alive (+0.3 a stone)."""
     total = 0.0
-    for group in board.components(own):
-        around = board.adjacent(group)
-        safe = sum(1 for region in regions_ if region & around and touching[region] != 1)
-        size = group.bit_count()
+    for size, safe in groups:
         total += -1.0 * size if safe == 0 else (-0.4 * size if safe == 1 else 0.3 * size)
     return total
 

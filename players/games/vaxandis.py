@@ -50,32 +50,15 @@ def evaluate(state: VaxandisState) -> float:
 
 
 def _evaluate(state: VaxandisState) -> tuple[float, int]:
-    """(`evaluate`, Black's tallest stack's height minus White's): one pass for both evaluations."""
-    board, b, w = state.board, state.black, state.white
-    frozen_b = frozen_w = 0
-    taller = 0                                    # sites of stacks taller than the current level
-    for _, bb in reversed(state.levels):        # tallest first
-        frozen_b |= bb & b & board.expand(taller & w)
-        frozen_w |= bb & w & board.expand(taller & b)
-        taller |= bb
-    unfrozen = (b & ~frozen_b).bit_count() - (w & ~frozen_w).bit_count()
-    frozen = frozen_w.bit_count() - frozen_b.bit_count()
-    top_b = next(iter(_tallest(state, b, 1)), 0)
-    top_w = next(iter(_tallest(state, w, 1)), 0)
-    stacks = b.bit_count() - w.bit_count()
-    return stacks + unfrozen + 0.5 * frozen + 0.1 * (top_b - top_w), top_b - top_w
-
-
-def _tallest(state: VaxandisState, stacks: int, k: int) -> list[int]:
-    """The heights of the k tallest of `stacks` (a set of sites), tallest first (fewer if fewer)."""
-    heights: list[int] = []
-    for h, bb in reversed(state.levels):        # tallest first
-        n = (bb & stacks).bit_count()
-        if n:
-            heights.extend([h] * min(n, k - len(heights)))
-            if len(heights) == k:
-                break
-    return heights
+    """(`evaluate`, Black's tallest stack's height minus White's): one pass for both evaluations,
+    from the state's ``summary`` (frozen: next to a higher enemy stack)."""
+    b, w = state.black.bit_count(), state.white.bit_count()
+    frozen_b, frozen_w, tall_b, tall_w, _, _ = state.summary(RANKS)
+    unfrozen = (b - frozen_b) - (w - frozen_w)
+    frozen = frozen_w - frozen_b
+    top_b = tall_b[0] if tall_b else 0
+    top_w = tall_w[0] if tall_w else 0
+    return (b - w) + unfrozen + 0.5 * frozen + 0.1 * (top_b - top_w), top_b - top_w
 
 
 def trailing(state: VaxandisState, searcher: Colour) -> float:
@@ -91,8 +74,8 @@ def trailing(state: VaxandisState, searcher: Colour) -> float:
     the height costs placements, which lost the wins against `heuristic`; the one-sided
     term pulls only where the searcher trails.
     """
-    mine, theirs = (state.black, state.white) if searcher is Colour.BLACK else (state.white, state.black)
-    ours, its = _tallest(state, mine, RANKS), _tallest(state, theirs, RANKS)
+    _, _, tall_b, tall_w, _, _ = state.summary(RANKS)
+    ours, its = (tall_b, tall_w) if searcher is Colour.BLACK else (tall_w, tall_b)
     gap = sum(min(TALL_CAP, max(0, (its[i] if i < len(its) else 0) - (ours[i] if i < len(ours) else 0)))
               for i in range(RANKS))
     return -TRAILING * gap if searcher is Colour.BLACK else TRAILING * gap
@@ -100,11 +83,7 @@ def trailing(state: VaxandisState, searcher: Colour) -> float:
 
 def actions_of(state: VaxandisState, colour: Colour) -> int:
     """How many actions `colour` would have in `state` (placements + moves), whoever is to move."""
-    if colour is state.to_move:
-        side = state
-    else:
-        side = VaxandisState(state.variant, colour, state.ply, state.black, state.white, state.levels, state.phase)
-    return state.legal_cells().bit_count() + sum(bb.bit_count() for bb in side.targets().values())
+    return state.actions(colour)
 
 
 def evaluate_search(state: VaxandisState, kill: float = KILL, tall: float = TALL,
@@ -126,8 +105,7 @@ def evaluate_search(state: VaxandisState, kill: float = KILL, tall: float = TALL
     score, lead = _evaluate(state)
     score += tall * max(-TALL_CAP, min(TALL_CAP, lead))
     if kill or mobility:
-        b = actions_of(state, Colour.BLACK)
-        w = actions_of(state, Colour.WHITE)
+        _, _, _, _, b, w = state.summary(RANKS)
         score += kill * (1.0 / (1 + w) - 1.0 / (1 + b)) + mobility * (b - w) / (b + w + 1)
     return score
 

@@ -141,3 +141,23 @@ def test_spelde_lists_every_action_past_one_call() -> None:
     listed = list(py.legal_actions())
     assert len(listed) > 50_000
     assert list(co.legal_actions()) == listed
+
+
+@pytest.mark.skipif("marbanta" not in GAMES, reason="the core does not implement Marbanta")
+def test_marbanta_lists_every_action_past_one_call() -> None:
+    """Marbanta's core lists the first new groups in one call and state.py any beyond: a turn
+    of more actions than one call lists (found along seeded random games at n=9) is listed in
+    full and in order."""
+    from hexarena.engine.games.marbanta.compiled import LISTED
+    python, core = rules("marbanta")
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = python.new_game(python.variant(9, ["nopie"]), 0)
+        while state.outcome() is None:
+            listed = list(itertools.islice(state.legal_actions(), 4 * LISTED))
+            if len(listed) > LISTED:
+                co = load(core, state.position())
+                assert list(itertools.islice(co.legal_actions(), 4 * LISTED)) == listed
+                return
+            state = state.play(state.random_action(rng))
+    pytest.fail(f"no turn of more than {LISTED} actions in 40 random games")

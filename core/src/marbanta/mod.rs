@@ -142,6 +142,31 @@ impl<const N: usize> Marbanta<N> {
             .collect()
     }
 
+    /// The first `limit` new groups of the mover's turn (phase play), in state.py's order: the
+    /// roots in notation order, each root's groups as moves.py's `new_groups` yields them.
+    pub fn groups(&self, limit: usize) -> Vec<(usize, Bb<N>)> {
+        let free = self.free();
+        let mut roots = self.roots();
+        roots.sort_by_key(|&(r, _)| self.geo.rank[r]);
+        let mut out = Vec::new();
+        for (r, k) in roots {
+            if out.len() >= limit {
+                break;
+            }
+            if k == 1 {
+                out.push((r, Bb::bit(r)));
+                continue;
+            }
+            let start = self.geo.nbr::<N>(r).and(free);
+            grow_groups(self.geo, free, Bb::bit(r), start, start.or(Bb::bit(r)), k - 1, &mut |g| {
+                out.push((r, g));
+                out.len() < limit
+            });
+        }
+        out.truncate(limit);
+        out
+    }
+
     /// Whether the mover has a legal turn (else, in phases pie and play, the mover wins).
     pub fn has_turn(&self) -> bool {
         match self.phase {
@@ -162,12 +187,17 @@ impl<const N: usize> Marbanta<N> {
     /// One uniformly random action (state.py's random_action distribution); false when the
     /// mover has none. `swaps` counts the swaps played.
     pub fn random_step(&mut self, rng: &mut Rng, swaps: &mut u32) -> bool {
-        match self.phase {
+        self.step(rng, swaps).is_some()
+    }
+
+    /// `random_step`, telling the action played (None when the mover has none).
+    pub fn step(&mut self, rng: &mut Rng, swaps: &mut u32) -> Option<Played<N>> {
+        let played = match self.phase {
             Phase::Pie => {
                 let empty = self.empty();
                 let k = empty.count();
                 if k < 2 {
-                    return false;
+                    return None;
                 }
                 let b = empty.nth(rng.below(k));
                 let w = empty.andnot(Bb::bit(b));
@@ -176,11 +206,14 @@ impl<const N: usize> Marbanta<N> {
                 self.put(1, Bb::bit(w));
                 self.phase = if self.pie { Phase::Swap } else { Phase::Play };
                 self.to_move = if self.pie { 1 } else { 0 };
+                Played::Pie(b, w)
             }
             Phase::Swap => {
-                *swaps += rng.below(2);
+                let swap = rng.below(2);
+                *swaps += swap;
                 self.phase = Phase::Play;
                 self.to_move = 0;
+                Played::Swap(swap == 1)
             }
             Phase::Play => {
                 let free = self.free();
@@ -188,7 +221,7 @@ impl<const N: usize> Marbanta<N> {
                 loop {
                     let k = cand.count();
                     if k == 0 {
-                        return false;
+                        return None;
                     }
                     let r = cand.nth(rng.below(k));
                     let n = self.root_size(free, r);
@@ -196,30 +229,73 @@ impl<const N: usize> Marbanta<N> {
                         let group = sample_group(self.geo, free, r, n, rng);
                         self.put(self.to_move, group);
                         self.to_move = 1 - self.to_move;
-                        break;
+                        break Played::Group(r, group);
                     }
                     cand.clear(r);
                 }
             }
-        }
+        };
         self.ply += 1;
-        true
+        Some(played)
     }
 
     /// Random actions until the mover has no turn (it wins) or the ply reaches `cap`:
     /// (the winner, if the game ended, and the swaps played).
     pub fn playout(&mut self, cap: u32, rng: &mut Rng) -> (Option<usize>, u32) {
+        self.playout_seen(cap, rng, |_, _| {})
+    }
+
+    /// `playout`, each action played pushed onto `trace` with its mover (0 black, 1 white).
+    pub fn traced_playout(&mut self, cap: u32, rng: &mut Rng, trace: &mut Vec<(usize, Played<N>)>)
+                          -> (Option<usize>, u32) {
+        self.playout_seen(cap, rng, |mover, played| trace.push((mover, played)))
+    }
+
+    fn playout_seen(&mut self, cap: u32, rng: &mut Rng, mut seen: impl FnMut(usize, Played<N>))
+                    -> (Option<usize>, u32) {
         let mut swaps = 0;
         loop {
             if self.ply >= cap {
                 let end = (self.phase != Phase::Swap && !self.has_turn()).then_some(self.to_move);
                 return (end, swaps);
             }
-            if !self.random_step(rng, &mut swaps) {
-                return (Some(self.to_move), swaps);
+            let mover = self.to_move;
+            match self.step(rng, &mut swaps) {
+                Some(played) => seen(mover, played),
+                None => return (Some(self.to_move), swaps),
             }
         }
     }
+}
+
+/// An action a random step played: the pie stones (black's site, white's), the swap
+/// decision (true: `swap`, false: `keep`), or a new group (its root, every stone of it).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Played<const N: usize> {
+    Pie(usize, usize),
+    Swap(bool),
+    Group(usize, Bb<N>),
+}
+
+/// moves.py's `_grow`: each connected extension of `cur` by `left` sites (Redelmeier's
+/// enumeration), handed to `keep` in order until it answers false; false then.
+fn grow_groups<const N: usize>(geo: &Hexagon, free: Bb<N>, cur: Bb<N>, mut untried: Bb<N>, seen: Bb<N>, left: u32,
+                               keep: &mut impl FnMut(Bb<N>) -> bool) -> bool {
+    while untried.any() {
+        let x = untried.lowest();
+        untried.clear(x);
+        if left == 1 {
+            if !keep(cur.or(Bb::bit(x))) {
+                return false;
+            }
+            continue;
+        }
+        let nb = geo.nbr::<N>(x).and(free).andnot(seen);
+        if !grow_groups(geo, free, cur.or(Bb::bit(x)), untried.or(nb), seen.or(nb), left - 1, keep) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Leaves of the Redelmeier subtree (untried, seen) with `left` stones still to add;
@@ -404,6 +480,71 @@ mod tests {
             let (winner, _) = g.playout(2 * 217 + 4, &mut Rng::new(seed));
             assert_eq!(winner, Some(g.to_move));
             assert!(!g.has_turn());
+        }
+    }
+
+    #[test]
+    fn the_listed_groups_are_every_new_group_once() {
+        let geo = hexagon(7);
+        let mut checked = 0;
+        for seed in 0..6 {
+            let mut g: Marbanta<3> = Marbanta::new(geo, false, [Bb::ZERO; 2], 0, 0, Phase::Pie);
+            let mut rng = Rng::new(seed);
+            let mut swaps = 0;
+            while g.phase != Phase::Play || g.has_turn() {
+                if g.phase == Phase::Play {
+                    let free = g.free();
+                    let listed = g.groups(usize::MAX);
+                    let mut expected = 0;
+                    for (r, k) in g.roots() {
+                        let start = geo.nbr::<3>(r).and(free);
+                        let mut budget = i64::MAX;
+                        expected += if k == 1 { 1 } else {
+                            count_leaves(geo, free, start, start.or(Bb::bit(r)), k - 1, &mut budget).unwrap()
+                        };
+                        let mine: Vec<Bb<3>> = listed.iter().filter(|(x, _)| *x == r).map(|&(_, b)| b).collect();
+                        assert!(mine.iter().all(|b| b.count() == k && b.has(r) && b.within(&free)
+                                                 && Bb::bit(r).flood(*b, geo.width) == *b));
+                        assert!(mine.iter().enumerate().all(|(i, b)| !mine[..i].contains(b)));
+                    }
+                    assert_eq!(listed.len() as i64, expected);
+                    assert_eq!(g.groups(3).len(), listed.len().min(3));
+                    checked += 1;
+                }
+                if !g.random_step(&mut rng, &mut swaps) {
+                    break;
+                }
+            }
+        }
+        assert!(checked > 20);
+    }
+
+    #[test]
+    fn a_traced_playout_draws_as_the_playout_and_its_trace_replays_it() {
+        let geo = hexagon(7);
+        for seed in 0..10 {
+            let start: Marbanta<3> = Marbanta::new(geo, true, [Bb::ZERO; 2], 0, 0, Phase::Pie);
+            let (mut plain, mut traced) = (start.clone(), start.clone());
+            let (mut trace, cap) = (Vec::new(), 2 * 127 + 4);
+            let ended = plain.playout(cap, &mut Rng::new(seed));
+            assert_eq!(traced.traced_playout(cap, &mut Rng::new(seed), &mut trace), ended);
+            assert_eq!((traced.st, traced.ply), (plain.st, plain.ply));
+            assert_eq!(trace.len() as u32, plain.ply);
+            let mut st = [Bb::<3>::ZERO; 2];
+            for (mover, played) in trace {
+                match played {
+                    Played::Pie(b, w) => {
+                        st[0].set(b);
+                        st[1].set(w);
+                    }
+                    Played::Swap(_) => {}
+                    Played::Group(r, group) => {
+                        assert!(group.has(r) && !group.meets(&st[0].or(st[1])));
+                        st[mover] = st[mover].or(group);
+                    }
+                }
+            }
+            assert_eq!(st, plain.st);
         }
     }
 }

@@ -1,7 +1,8 @@
 """Anda answered by the compiled core (``hexarena_core``, core/): :class:`CoreAndaState`.
 
 The state is :class:`AndaState` with the same fields and the same API; the board work
-(placements with their removals, the legal placements, first-turn pairs, random playouts)
+(placements with their removals, the legal placements, first-turn pairs, random playouts,
+the players' board summary ``summary``)
 runs in the core. The turn structure, the positions and the error messages stay those of
 ``state.py``, the specification. A core state equals and hashes like the Python state of
 the same position. Importing this module needs the core installed (ImportError else).
@@ -19,6 +20,7 @@ from ...actions import Pair
 from ...core import Colour, Outcome, Termination
 from ...compiled import core_rules
 from ...game import GameInfo, GameState
+from ..anda_regions import Groups
 from .state import PLAY, RULES as PYTHON_RULES, AndaState, Phase
 
 _PHASE = {Phase.OFFER: 0, Phase.ANSWER: 1, Phase.PLAY: 2}
@@ -60,6 +62,9 @@ class CoreAndaState(AndaState):
             k = _bytes(n)
             args = self._memo["args"] = (n, self.black.to_bytes(k, "little"), self.white.to_bytes(k, "little"))
         return args
+
+    def summary(self) -> tuple[int, int, Groups, Groups]:
+        return core.anda_summary(*self._args())
 
     def _me(self) -> int:
         return 0 if self.to_move is Colour.BLACK else 1

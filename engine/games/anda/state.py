@@ -260,6 +260,11 @@ class AndaState(StoneState):
             return self._with(phase=PLAY)
         raise IllegalMove(f"{self.format(action)} is not an action of Anda")
 
+    def summary(self) -> tuple[int, int, R.Groups, R.Groups]:
+        """The board as the players' evaluations read it: ``anda_regions.summary`` (the core's
+        state answers it in the core)."""
+        return R.summary(self.board, self.black, self.white)
+
     def legal_cells(self) -> int:
         if not self._placing():
             return 0

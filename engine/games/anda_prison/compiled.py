@@ -2,7 +2,7 @@
 
 The state is :class:`AndaPrisonState` with the same fields and API; the board work of a
 placement or a two-stone turn (put the stones, check (2), the one removal step, check (3))
-and the legal single placements run in the core. Phases, the annihilation ban, releases,
+the legal single placements and the players' board summary (``summary``) run in the core. Phases, the annihilation ban, releases,
 proposals, pairs' shapes and the score stay those of ``state.py``, the specification. A
 core state equals and hashes like the Python state of the same position. Importing this
 module needs the core installed (ImportError else).
@@ -18,6 +18,7 @@ from ...core import Colour
 from ...errors import IllegalMove
 from ...compiled import core_rules
 from ...game import GameInfo
+from ..anda_regions import Groups
 from .state import RULES as PYTHON_RULES, AndaPrisonState
 
 _FIELDS = tuple(f.name for f in fields(AndaPrisonState) if f.compare)
@@ -40,10 +41,17 @@ class CorePrisonState(AndaPrisonState):
     __hash__ = AndaPrisonState.__hash__
 
     def _args(self) -> tuple[int, bytes, bytes, int]:
-        n = self.variant.size
-        k = core.board_bytes(n)
-        return (n, self.black.to_bytes(k, "little"), self.white.to_bytes(k, "little"),
-                0 if self.to_move is Colour.BLACK else 1)
+        """The board as the core's functions take it (built once per state)."""
+        args = self._memo.get("args")
+        if args is None:
+            n = self.variant.size
+            k = core.board_bytes(n)
+            args = self._memo["args"] = (n, self.black.to_bytes(k, "little"), self.white.to_bytes(k, "little"),
+                                         0 if self.to_move is Colour.BLACK else 1)
+        return args
+
+    def summary(self) -> tuple[int, int, Groups, Groups]:
+        return core.anda_summary(*self._args()[:3])
 
     def _try(self, cells: tuple[int, ...], lay: Any = None) -> AndaPrisonState | str:
         sims = self._memo.setdefault("sims", {})

@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from .. import anda_regions as R
 from . import board as board_mod
 from . import pairs
 from .phases import (AGREED, CORNERS, DECLINED, KOMI, KOMI_SWAP, PAIR, PAIR_PHASES, PAIR_SWAP, PLAY, PROPOSED, SWAP,
@@ -162,6 +163,11 @@ class AndaPrisonState(StoneState):
                 got = str(exc)
             sims[key] = got
         return got
+
+    def summary(self) -> tuple[int, int, R.Groups, R.Groups]:
+        """The board as the players' evaluations read it: ``anda_regions.summary`` (the core's
+        state answers it in the core)."""
+        return R.summary(self.board, self.black, self.white)
 
     def legal_cells(self) -> int:
         cells = self._memo.get("cells")

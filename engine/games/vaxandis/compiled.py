@@ -1,7 +1,8 @@
 """Vaxandis answered by the compiled core (``hexarena_core``, core/): :class:`CoreVaxandisState`.
 
 The state is :class:`VaxandisState` with the same fields and API; the legal moves, a
-move's effect and random playouts (uniform over every legal action) run in the core.
+move's effect, random playouts (uniform over every legal action) and the players'
+``summary`` run in the core.
 Placements, the pie, positions and the reasons of refusals stay those of ``state.py``
 and ``moves.py``, the specification. A core state equals and hashes like the Python
 state of the same position. Importing this module needs the core installed.
@@ -19,9 +20,13 @@ from ...compiled import core_rules
 from ...game import GameInfo, GameState
 from .moves import Levels, why_illegal
 from .state import PLAY, RULES as PYTHON_RULES, Phase, VaxandisState, _settings
+from .summary import Summary
 
 _PHASE = {Phase.OPEN: 0, Phase.SWAP: 1, Phase.PLAY: 2}
 _PHASES = (Phase.OPEN, Phase.SWAP, Phase.PLAY)
+#: The position as the core's functions take it: (n, freeze=group, touch=path, black, white,
+#: levels, to_move).
+Args = tuple[int, bool, bool, bytes, bytes, list[tuple[int, bytes]], int]
 
 
 def _int(data: bytes) -> int:
@@ -45,13 +50,24 @@ class CoreVaxandisState(VaxandisState):
 
     __hash__ = VaxandisState.__hash__
 
-    def _args(self) -> tuple[int, bool, bool, bytes, bytes, list[tuple[int, bytes]], int]:
-        n = self.variant.size
-        k = core.board_bytes(n)
-        _, _, group, path = _settings(self.variant)
-        return (n, group, path, self.black.to_bytes(k, "little"), self.white.to_bytes(k, "little"),
-                [(h, bb.to_bytes(k, "little")) for h, bb in self.levels],
-                0 if self.to_move is Colour.BLACK else 1)
+    def _args(self) -> Args:
+        """The position as the core's functions take it (built once per state)."""
+        args: Args | None = self._memo.get("args")
+        if args is None:
+            n = self.variant.size
+            k = core.board_bytes(n)
+            _, _, group, path = _settings(self.variant)
+            args = self._memo["args"] = (n, group, path, self.black.to_bytes(k, "little"),
+                                         self.white.to_bytes(k, "little"),
+                                         [(h, bb.to_bytes(k, "little")) for h, bb in self.levels],
+                                         0 if self.to_move is Colour.BLACK else 1)
+        return args
+
+    def summary(self, ranks: int) -> Summary:
+        found: Summary | None = self._memo.get(("summary", ranks))
+        if found is None:
+            found = self._memo[("summary", ranks)] = core.vaxandis_summary(*self._args(), ranks)
+        return found
 
     def targets(self) -> dict[int, int]:
         found = self._memo.get("targets")
@@ -71,8 +87,11 @@ class CoreVaxandisState(VaxandisState):
             own, enemy = self._sides()
             raise IllegalMove(why_illegal(own, enemy, self.levels, self.heights(), tb, move.src, move.dst, group))
         black, white, levels = got
-        return CoreVaxandisState(self.variant, self.to_move.other, self.ply + 1, _int(black), _int(white),
-                                 _levels(levels), PLAY)
+        nxt = CoreVaxandisState(self.variant, self.to_move.other, self.ply + 1, _int(black), _int(white),
+                                _levels(levels), PLAY)
+        n, group, path, _, _, _, me = self._args()
+        nxt._memo["args"] = (n, group, path, black, white, levels, 1 - me)      # the core's bytes, as they came
+        return nxt
 
     def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
         end, swaps, _ = core_playout(self, rng.getrandbits(64), cap)
@@ -86,6 +105,8 @@ def core_playout(state: CoreVaxandisState, seed: int, cap: int) -> tuple[CoreVax
         *state._args()[:-1], 0 if state.to_move is Colour.BLACK else 1, state.ply, _PHASE[state.phase], cap, seed)
     end = CoreVaxandisState(state.variant, Colour.BLACK if to_move == 0 else Colour.WHITE, ply, _int(b), _int(w),
                             _levels(levels), _PHASES[phase])
+    n, group, path = state._args()[:3]
+    end._memo["args"] = (n, group, path, b, w, levels, to_move)     # the core's bytes, as they came
     outcome = None if winner < 0 else Outcome(Colour.BLACK if winner == 0 else Colour.WHITE, Termination.NO_MOVES)
     return end, swaps, outcome
 

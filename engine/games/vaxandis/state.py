@@ -26,6 +26,7 @@ from ...game import GameInfo, GameState, StoneState, Variant
 from ...geometry import hexagon, iter_bits, nth_bit
 from ...position import Position, count_key, phase_key
 from .moves import Levels, Tables, apply_move, grow, heights_of, tables, targets, touched_by
+from .summary import Summary, frozen_stacks, tallest
 
 
 
@@ -78,6 +79,23 @@ class VaxandisState(StoneState):
             _, tb, group, path = _settings(self.variant)
             found = targets(own, enemy, self.levels, tb, group, path)
             self._memo["targets"] = found
+        return found
+
+    def actions(self, colour: Colour) -> int:
+        """How many actions `colour` would have here (placements + moves), whoever is to move."""
+        side = self if colour is self.to_move else type(self)(self.variant, colour, self.ply, self.black,
+                                                             self.white, self.levels, self.phase)
+        return self.legal_cells().bit_count() + sum(bb.bit_count() for bb in side.targets().values())
+
+    def summary(self, ranks: int) -> Summary:
+        """The board as the players' evaluations read it (``summary.Summary``, with each colour's
+        `ranks` tallest heights; the core's state answers it in the core)."""
+        found: Summary | None = self._memo.get(("summary", ranks))
+        if found is None:
+            frozen_b, frozen_w = frozen_stacks(self.board, self.black, self.white, self.levels)
+            found = self._memo[("summary", ranks)] = (
+                frozen_b.bit_count(), frozen_w.bit_count(), tallest(self.levels, self.black, ranks),
+                tallest(self.levels, self.white, ranks), self.actions(Colour.BLACK), self.actions(Colour.WHITE))
         return found
 
     def heights(self) -> list[int]:
