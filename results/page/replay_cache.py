@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from hexarena.engine.actions import Action
@@ -146,6 +145,7 @@ class ReplayCache:
         paths = [p for _, p in missing]
         workers = min(os.cpu_count() or 1, 8)
         if self.parallel and len(missing) >= PARALLEL_FROM and workers > 1:
+            from concurrent.futures import ProcessPoolExecutor      # a cold report's replays only: not on a run's path
             with ProcessPoolExecutor(workers) as pool:
                 done = list(pool.map(replay_file, paths, chunksize=32))
         else:

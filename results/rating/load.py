@@ -18,8 +18,6 @@ and returned as warnings instead. Missing files raise the usual ``OSError``.
 """
 from __future__ import annotations
 
-import sys
-
 import csv
 import os
 import shlex
@@ -33,8 +31,8 @@ import pandas as pd
 from hexarena.engine.errors import RulesError
 from hexarena.engine.numbers import whole
 from hexarena.results.record.game import GameRecord
-from hexarena.results.record.identity import label
 from hexarena.results.record.journal import JournalError, journal_path, read_journal
+from hexarena.results.rating.row import game_row as game_row
 
 CSV_COLUMNS = ("game", "size", "first", "second", "winner")
 FRAME_COLUMNS = ("game", "size", "first", "second", "winner", "score", "termination", "forfeit", "faulty")
@@ -134,20 +132,6 @@ def games_frame(records: Iterable[GameRecord], identity: bool = False) -> pd.Dat
     """The frame of the non-void records, in their order; `identity`: players named by their
     identity labels (see the module docstring)."""
     return frame_from_rows([game_row(r, identity) for r in records if not r.void])
-
-
-def game_row(r: GameRecord, identity: bool = False) -> tuple:
-    """A non-void record as the frame's row (game, size, first, second, winner, termination,
-    forfeit, faulty), its strings interned: a run that keeps a row per game keeps ~120 bytes."""
-    kind = r.forfeit.kind if r.forfeit is not None else ""
-    faulty = (r.faulty or r.loser or "") if kind else ""
-    first, second, winner = r.first, r.second, r.winner
-    if identity:
-        first, second = label(r, first), label(r, second)
-        winner = label(r, winner) if winner else winner
-        faulty = label(r, faulty) if faulty else faulty
-    words = [sys.intern(str(w)) if w else w for w in (r.game, first, second, winner, r.termination, kind, faulty)]
-    return (words[0], r.size, *words[1:])
 
 
 def frame_from_rows(rows: list[tuple]) -> pd.DataFrame:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from hexarena.results.rating.load import games_frame
+from hexarena.results.rating.row import adjudicated_text as adjudicated_text
 from hexarena.results.rating.counts import Counts, aggregate
 from hexarena.results.rating.ratings import Fit, fit
 from hexarena.results.record.game import GROUP_KEYS, GameRecord
@@ -119,11 +120,6 @@ def summary_table(records: list[GameRecord]) -> str:
 def adjudicated_kinds(records: Iterable[GameRecord]) -> Counter[str]:
     """Adjudicated games by how they were decided (:attr:`GameRecord.adjudicated_by`)."""
     return Counter(r.adjudicated_by for r in records if r.adjudicated_by is not None)
-
-
-def adjudicated_text(kinds: Mapping[str, int]) -> str:
-    """`resign 3, draw 1`: counts of adjudicated games by kind, in the kinds' order."""
-    return ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items()))
 
 
 def adjudicated_line(records: Sequence[GameRecord]) -> str | None:
