@@ -25,7 +25,6 @@ from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JournalError, journal_path, read_journal
 from hexarena.results.page.replay_cache import ReplayCache
 from hexarena.results.page.report_sections import identities, rating_groups, sprt_state, terminations
-from hexarena.results.page.refresher import ReportRefresher as ReportRefresher
 
 REPORT_NAME = "report.html"
 #: Record fields the games list shows, with their short keys in the page's data.
