@@ -9,6 +9,7 @@ import os
 import shlex
 import signal
 import sys
+import threading
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
@@ -130,6 +131,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
                 # in flight = running: one game per slot of the cluster, the next one submitted as one ends
                 games_at_once = min(concurrency, on_cluster.slots) if on_cluster else concurrency
                 signals.running = True
+                threading.Thread(target=_import_the_end, name="hexarena-import", daemon=True).start()
                 with view:
                     records = await run_tournament(config, out, concurrency=games_at_once, resume=resume,
                                                    warn=warn, observer=view, launcher=launcher,
@@ -159,6 +161,19 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     if played["void"] and not played["counted"]:
         raise click.ClickException(f"no game of this run counted: all {played['void']} were void (the reasons "
                                    f"are in {out}/journal.jsonl and the logs; --resume plays them again)")
+
+
+def _import_the_end() -> None:
+    """Import what the run's end needs (the final tables and page: pandas, jinja2, the page's
+    template), in a thread started as the games start: it then runs beside the games (in the
+    time this process waits for engines or workers), not after the last game."""
+    try:
+        import hexarena.results.rating.repeats  # noqa: F401
+        import hexarena.results.rating.report  # noqa: F401
+        from hexarena.results.page.html_report import load_template
+        load_template()
+    except Exception:       # the end does it again and reports what fails there
+        pass
 
 
 async def serve_folder(out: Path, port: int, task_status=None) -> None:

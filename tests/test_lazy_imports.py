@@ -36,3 +36,13 @@ def test_the_ratings_command_takes_its_group_keys_from_the_record_without_pandas
     from hexarena.results.rating import report
     assert commands_ratings.GROUP_KEYS is report.GROUP_KEYS
     assert "pandas" not in _loaded("import hexarena.commands_ratings")
+
+
+def test_a_run_starts_its_games_without_pandas():
+    """What a tournament imports before its first game (the runner, its quiet view, the report's
+    refresher, a worker process): pandas comes with the final tables, in a thread while the games play."""
+    start = ("import hexarena.supervise, hexarena.referee.tournament.run, hexarena.referee.tournament.preflight, "
+             "hexarena.referee.tournament.workers, hexarena.referee.console.panel, hexarena.results.page.refresher, "
+             "hexarena.referee.tournament.worker; "
+             "from hexarena.referee.console.panel import make_view; import sys; make_view(sys.stdout, quiet=True)")
+    assert _loaded(start) == ["trio"]

@@ -27,6 +27,7 @@ from hexarena.results.page.replay_cache import ReplayCache
 from hexarena.results.page.report_sections import identities, rating_groups, sprt_state, terminations
 
 REPORT_NAME = "report.html"
+TEMPLATE = "report.html.j2"
 #: Record fields the games list shows, with their short keys in the page's data.
 GAME_FIELDS = {"id": "id", "game": "g", "size": "n", "variant": "v", "first": "f", "second": "s",
                "black": "b", "white": "w", "winner": "win", "result": "r", "termination": "t",
@@ -94,7 +95,7 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
         "boards": {key: Markup(board_template(game, size)) for key, (game, size) in sorted(boards.items())},
         "style": Markup(_asset("report.css") + STYLE), "script": Markup("\n".join(map(_asset, VIEWER_SCRIPTS))),
     }
-    return _environment().get_template("report.html.j2").render(context), len(records)
+    return _environment().get_template(TEMPLATE).render(context), len(records)
 
 
 def game_entry(record: GameRecord, replayed: dict | None) -> dict:
@@ -117,9 +118,17 @@ _ENV: jinja2.Environment | None = None
 
 
 def _environment() -> jinja2.Environment:
+    """The page's jinja2 environment; its compiled templates are kept by jinja2's bytecode cache
+    (a folder of this user's in the temporary directory), so a process compiles them once per change."""
     global _ENV
     if _ENV is None:
         _ENV = jinja2.Environment(loader=jinja2.PackageLoader("hexarena.results.page", "templates"),
                                   autoescape=True, undefined=jinja2.StrictUndefined,
-                                  trim_blocks=True, lstrip_blocks=True)
+                                  trim_blocks=True, lstrip_blocks=True,
+                                  bytecode_cache=jinja2.FileSystemBytecodeCache())
     return _ENV
+
+
+def load_template() -> None:
+    """Load the page's template now (a run does it while its games play, for its final page)."""
+    _environment().get_template(TEMPLATE)
