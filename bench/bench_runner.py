@@ -18,11 +18,15 @@ a user runs them:
 
 Figures, per row:
 
-* runner CPU/move   the runner process's own user + system CPU (from
-                    /proc/PID/stat, read once it has exited and before it
-                    is reaped: its engines, its children, excluded), over
-                    the moves of all its games (plies; for chess, half-moves
-                    of its PGN's PlyCount tags).
+* runner CPU/move   the runner's user + system CPU over the moves of all its
+                    games (plies; for chess, half-moves of its PGN's
+                    PlyCount tags): its own process's (from /proc/PID/stat,
+                    read once it has exited and before it is reaped; its
+                    engines excluded) plus, for hexarena on worker processes
+                    (`-j 2`), the workers' (their /proc/PID/stat, sampled
+                    every SAMPLE seconds while they run: the last sample
+                    of each, so at most SAMPLE seconds of each worker's end
+                    are missed). `own` is the runner's own process alone.
 * moves/s           moves over the run's wall time (process start to exit).
 * games/s j2/j1     games/s at `-j 2` over games/s at `-j 1`.
 * fixed cost        start to first game (the process's start to the first
@@ -31,6 +35,10 @@ Figures, per row:
                     its SGF file's time less the record's `seconds`, its end
                     the journal's last write; fastchess: its `Started game`
                     and `Finished game` lines, timed as they arrive.
+
+Before the runs, hexarena's modules are compiled to bytecode (as an installed
+package has them; an environment with PYTHONDONTWRITEBYTECODE would otherwise
+make every process of every run compile them again: ~0.25 s each).
 
 and the ratio of hexarena's CPU per move and moves/s to fastchess's at the
 same `-j`. Both runners share the machine with their engines: at `-j 2` on
@@ -56,16 +64,70 @@ from hexarena.results.record.journal import read_journal
 
 TICK = os.sysconf("SC_CLK_TCK")
 GAMES = (("spelde", 6), ("anda", 9))
+SAMPLE = 0.02           # seconds between two readings of the worker processes' CPU
+WORKER = b"hexarena.worker"
+
+
+def compile_package() -> None:
+    """Write the bytecode of hexarena's modules, as an installed package has it."""
+    import compileall
+    import importlib.util
+    for name in ("hexarena", *(f"hexarena.{sub}" for sub in ("engine", "protocol", "players", "referee", "results"))):
+        spec = importlib.util.find_spec(name)
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            compileall.compile_dir(folder, quiet=1)
+
+
+def _stat_cpu(pid: int | str) -> float:
+    with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+        fields = fh.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / TICK       # utime, stime (fields 14, 15 of stat(5))
+
+
+class WorkersCpu(threading.Thread):
+    """The CPU of a runner's worker processes (its children running `python -m hexarena.worker`),
+    sampled from /proc every SAMPLE seconds until :meth:`stop`; :attr:`seconds` sums the last
+    sample of each."""
+
+    def __init__(self, runner: int):
+        super().__init__(daemon=True)
+        self.runner, self.seen, self.done = runner, {}, threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(SAMPLE):
+            try:
+                tasks = os.listdir(f"/proc/{self.runner}/task")
+            except OSError:
+                return
+            for task in tasks:
+                try:
+                    with open(f"/proc/{self.runner}/task/{task}/children", encoding="ascii") as fh:
+                        children = fh.read().split()
+                except OSError:
+                    continue
+                for pid in children:
+                    try:
+                        if pid not in self.seen:
+                            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                                if WORKER not in fh.read():
+                                    continue
+                        self.seen[pid] = _stat_cpu(pid)
+                    except (OSError, ValueError, IndexError):
+                        pass
+
+    def stop(self) -> float:
+        self.done.set()
+        self.join()
+        return sum(self.seen.values())
 
 
 def own_cpu_at_exit(proc: subprocess.Popen) -> float:
     """Seconds of user + system CPU of `proc` itself (not its children), read from /proc once it has
     exited and before it is reaped (waitid with WNOWAIT); then reaps it."""
     os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
-    with open(f"/proc/{proc.pid}/stat", encoding="ascii") as fh:
-        fields = fh.read().rpartition(")")[2].split()
+    cpu = _stat_cpu(proc.pid)
     proc.wait()
-    return (int(fields[11]) + int(fields[12])) / TICK       # utime, stime (fields 14, 15 of stat(5))
+    return cpu
 
 
 def hexarena_config(game: str, size: int, games: int) -> str:
@@ -83,16 +145,19 @@ def run_hexarena(game: str, size: int, games: int, jobs: int, work: Path) -> dic
     start = time.time()
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert proc.stderr is not None
+    workers = WorkersCpu(proc.pid)
+    workers.start()
     err = proc.stderr.read()
     cpu = own_cpu_at_exit(proc)
     end = time.time()
+    workers_cpu = workers.stop()
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}:\n{err.decode(errors='replace')}")
     records = read_journal(out)
     first = min((out / str(r.sgf)).stat().st_mtime - r.seconds for r in records if r.sgf)
     last = (out / "journal.jsonl").stat().st_mtime
     return {"runner": "hexarena", "game": f"{game} n={size}", "j": jobs, "games": len(records),
-            "moves": sum(r.plies for r in records), "cpu": cpu, "wall": end - start,
+            "moves": sum(r.plies for r in records), "cpu": cpu + workers_cpu, "own": cpu, "wall": end - start,
             "to first": first - start, "to exit": end - last, "void": sum(r.void for r in records)}
 
 
@@ -133,7 +198,7 @@ def run_fastchess(binary: str, stockfish: str, games: int, jobs: int, work: Path
     if proc.returncode != 0 or not starts or not ends:
         raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}:\n{''.join(tail)}")
     return {"runner": "fastchess", "game": "chess, stockfish nodes=1", "j": jobs, "games": len(ends),
-            "moves": pgn_moves(pgn.read_text(encoding="utf-8", errors="replace")), "cpu": cpu,
+            "moves": pgn_moves(pgn.read_text(encoding="utf-8", errors="replace")), "cpu": cpu, "own": cpu,
             "wall": end - start, "to first": min(starts) - start, "to exit": end - max(ends), "void": 0}
 
 
@@ -152,6 +217,7 @@ def rows(results: list[dict]) -> list[dict]:
             "runner": r["runner"], "game": r["game"], "-j": str(r["j"]), "games": str(r["games"]),
             "moves": str(r["moves"]), "CPU/move us": f"{per_move * 1e6:.0f}",
             "x fc": f"{per_move / (fc['cpu'] / fc['moves']):.1f}" if fc else "",
+            "own us": f"{r['own'] / max(r['moves'], 1) * 1e6:.0f}",
             "moves/s": f"{rate:,.0f}", "x fc ": f"{rate / (fc['moves'] / fc['wall']):.2f}" if fc else "",
             "games/s j2/j1": f"{scale:.2f}" if scale else "",
             "start->1st s": f"{r['to first']:.2f}", "last->exit s": f"{r['to exit']:.2f}"})
@@ -171,6 +237,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.fastchess and not os.access(args.fastchess, os.X_OK):
         parser.error(f"--fastchess {args.fastchess}: not an executable file")
     results = []
+    compile_package()
     with tempfile.TemporaryDirectory() as tmp:
         work = args.keep or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)

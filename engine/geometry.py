@@ -82,6 +82,8 @@ class Hexagon:
     perimeter: int = field(init=False)
     shifts: tuple[int, ...] = field(init=False)         # bit offset of each direction
     rank: tuple[int, ...] = field(init=False, repr=False)  # bit -> position in notation order
+    site_names: tuple[str, ...] = field(init=False, repr=False)   # bit -> its name (every bit of the grid)
+    named: dict[str, int] = field(init=False, repr=False, compare=False)  # a site's name -> its bit
 
     def __post_init__(self) -> None:
         n = self.n
@@ -138,6 +140,8 @@ class Hexagon:
         put(self, "corners", corners)
         put(self, "sides", tuple(sides))
         put(self, "perimeter", perimeter)
+        put(self, "site_names", tuple(f"{chr(97 + b % w)}{b // w + 1}" for b in range(size)))
+        put(self, "named", {self.site_names[b]: b for b in bits})
         put(self, "shifts", tuple(dc + dr * w for dc, dr in DIRECTIONS))
         rank = [0] * size
         for i, b in enumerate(bits):
@@ -173,6 +177,8 @@ class Hexagon:
 
     # -- notation -------------------------------------------------------------
     def name(self, bit: int) -> str:
+        if 0 <= bit < len(self.site_names):
+            return self.site_names[bit]
         ci, ri = self.coords(bit)
         return f"{chr(97 + ci)}{ri + 1}"
 
@@ -182,6 +188,9 @@ class Hexagon:
         Raises InvalidNotation when the text is not a letter and a row number,
         IllegalMove when it is well formed but off this board.
         """
+        bit = self.named.get(text)           # a site's own name: the common case
+        if bit is not None:
+            return bit
         m = _CELL.match(text.lower())
         if not m or m.group(2).startswith("0"):
             raise InvalidNotation(f"not a site: {shown(text)}")
@@ -192,7 +201,8 @@ class Hexagon:
 
     def names(self, bb: int) -> list[str]:
         """The names of a bitboard's sites in canonical order."""
-        return [self.name(b) for b in self.sorted_sites(iter_bits(bb))]
+        names = self.site_names
+        return [names[b] for b in self.sorted_sites(iter_bits(bb))]
 
     # -- bitboard operations ----------------------------------------------------
     def expand(self, bb: int) -> int:

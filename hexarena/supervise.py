@@ -9,6 +9,7 @@ import os
 import shlex
 import signal
 import sys
+import threading
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
@@ -97,7 +98,8 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     from hexarena.referee.console.live import final_summary
     from hexarena.referee.console.panel import make_view
     from hexarena.referee.tournament.run import process_launcher
-    from hexarena.results.page.html_report import ReportRefresher
+    from hexarena.referee.tournament.workers import started_early
+    from hexarena.results.page.refresher import ReportRefresher
     from hexarena.results.record.journal import JOURNAL_NAME, read_journal
 
     view = make_view(sys.stdout, quiet)
@@ -120,18 +122,22 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
             await nursery.start(signals.watch, nursery.cancel_scope)
             if serve is not None:
                 await nursery.start(serve_folder, out, serve)
-            if check_engines:
-                await preflight_or_fail(config, out, launcher, on_cluster)
-            play = on_cluster.player(config, out, signals.abandon, warn) if on_cluster else None
-            # in flight = running: one game per slot of the cluster, the next one submitted as one ends
-            games_at_once = min(concurrency, on_cluster.slots) if on_cluster else concurrency
             processes = 0 if on_cluster else default_workers(concurrency) if workers is None else workers
-            signals.running = True
-            with view:
-                records = await run_tournament(config, out, concurrency=games_at_once, resume=resume, warn=warn,
-                                               observer=view, launcher=launcher, on_record=on_record, play=play,
-                                               stop=signals.stop, affinity=affinity, workers=processes,
-                                               should_stop=sprt.should_stop if sprt is not None else None)
+            # the worker processes start while the pre-flight runs: their start-up overlaps it
+            with started_early(min(processes, concurrency)):
+                if check_engines:
+                    await preflight_or_fail(config, out, launcher, on_cluster)
+                play = on_cluster.player(config, out, signals.abandon, warn) if on_cluster else None
+                # in flight = running: one game per slot of the cluster, the next one submitted as one ends
+                games_at_once = min(concurrency, on_cluster.slots) if on_cluster else concurrency
+                signals.running = True
+                threading.Thread(target=_import_the_end, name="hexarena-import", daemon=True).start()
+                with view:
+                    records = await run_tournament(config, out, concurrency=games_at_once, resume=resume,
+                                                   warn=warn, observer=view, launcher=launcher,
+                                                   on_record=on_record, play=play, stop=signals.stop,
+                                                   affinity=affinity, workers=processes,
+                                                   should_stop=sprt.should_stop if sprt is not None else None)
             nursery.cancel_scope.cancel()
         if signals.signalled:
             raise KeyboardInterrupt
@@ -155,6 +161,19 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     if played["void"] and not played["counted"]:
         raise click.ClickException(f"no game of this run counted: all {played['void']} were void (the reasons "
                                    f"are in {out}/journal.jsonl and the logs; --resume plays them again)")
+
+
+def _import_the_end() -> None:
+    """Import what the run's end needs (the final tables and page: pandas, jinja2, the page's
+    template), in a thread started as the games start: it then runs beside the games (in the
+    time this process waits for engines or workers), not after the last game."""
+    try:
+        import hexarena.results.rating.repeats  # noqa: F401
+        import hexarena.results.rating.report  # noqa: F401
+        from hexarena.results.page.html_report import load_template
+        load_template()
+    except Exception:       # the end does it again and reports what fails there
+        pass
 
 
 async def serve_folder(out: Path, port: int, task_status=None) -> None:

@@ -44,3 +44,13 @@ def test_hexarena_report_fits_the_ratings_without_pandas_or_trio(tmp_path):
     build_folder(tmp_path, 12)
     loaded = _loaded("from hexarena.cli import main; main()", "report", str(tmp_path))
     assert loaded == ["numpy"] and (tmp_path / "report.html").is_file()
+
+
+def test_a_run_starts_its_games_without_pandas():
+    """What a tournament imports before its first game (the runner, its quiet view, the report's
+    refresher, a worker process): pandas comes with the final tables, in a thread while the games play."""
+    start = ("import hexarena.supervise, hexarena.referee.tournament.run, hexarena.referee.tournament.preflight, "
+             "hexarena.referee.tournament.workers, hexarena.referee.console.panel, hexarena.results.page.refresher, "
+             "hexarena.referee.tournament.worker; "
+             "from hexarena.referee.console.panel import make_view; import sys; make_view(sys.stdout, quiet=True)")
+    assert _loaded(start) == ["trio"]

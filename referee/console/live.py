@@ -24,10 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from hexarena.results.rating.load import frame_from_rows, game_row, games_frame
+from hexarena.results.rating.row import adjudicated_text, game_row
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.printable import printable_lines
-from hexarena.results.rating.report import adjudicated_text, build_reports
 
 from ..tournament.schedule import ScheduledGame
 
@@ -74,8 +73,10 @@ class Progress:
     """Counts of a tournament so far; fed by events, read by views (not thread-safe writers: one
     trio thread writes; readers copy)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, elo_every: int = ELO_EVERY):
-        self.clock, self.elo_every = clock, elo_every
+    def __init__(self, clock: Callable[[], float] = time.monotonic, elo_every: int = ELO_EVERY, fit: bool = True):
+        """`fit`: whether the ratings are fitted at the plan and every `elo_every` finished games
+        (a quiet view shows none: its run fits none)."""
+        self.clock, self.elo_every, self.fit = clock, elo_every, fit
         self.t0 = clock()
         self.total = 0
         self.rows: list[tuple] = []              # every non-void record as its rating row (load.game_row)
@@ -93,7 +94,8 @@ class Progress:
         self.total = len(done) + len(pending)
         for r in done.values():
             self._count(r)
-        self.refit()
+        if self.fit:
+            self.refit()
 
     def started(self, game: ScheduledGame) -> None:
         self.flights[game.id] = Flight(game, self.clock())
@@ -111,7 +113,7 @@ class Progress:
             return
         self.rows.append(game_row(record))
         self._count(record)
-        if len(self.rows) - self._fitted_at >= self.elo_every:
+        if self.fit and len(self.rows) - self._fitted_at >= self.elo_every:
             self.refit()
 
     def _count(self, r: GameRecord) -> None:
@@ -121,9 +123,13 @@ class Progress:
             self.adjudicated[r.adjudicated_by] += 1
 
     def refit(self) -> None:
+        """Fit the ratings of the rows so far (pandas: some tens of milliseconds, and the import of
+        pandas at the first fit)."""
         self._fitted_at = len(self.rows)
         if not self.rows:
             return
+        from hexarena.results.rating.load import frame_from_rows
+        from hexarena.results.rating.report import build_reports
         try:
             table = build_reports(frame_from_rows(self.rows), by=())[0].ratings
         except (ValueError, ArithmeticError):
@@ -232,8 +238,9 @@ class PlainView(View):
 
 def final_summary(records: list[GameRecord]) -> str:
     """The tables printed at the end: ratings and first-player advantage, head to head, repeated games."""
+    from hexarena.results.rating.load import games_frame
     from hexarena.results.rating.repeats import repeats_text
-    from hexarena.results.rating.report import format_crosstable, summary_table
+    from hexarena.results.rating.report import build_reports, format_crosstable, summary_table
     parts = [summary_table(records)]
     frame = games_frame(records)
     if not frame.empty:

@@ -17,7 +17,7 @@ from rich.text import Text
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.printable import printable
 
-from hexarena.results.rating.report import adjudicated_text
+from hexarena.results.rating.row import adjudicated_text
 
 from .live import ELO_EVERY, PlainView, Progress, View, clock_text, result_line
 
@@ -80,7 +80,7 @@ class PanelView(View):
 def make_view(stream: TextIO, quiet: bool = False, elo_every: int = ELO_EVERY,
               terminal: bool | None = None):
     """The panel on a terminal (`terminal` None: ask rich whether `stream` is one), else plain lines."""
-    progress = Progress(elo_every=elo_every)
+    progress = Progress(elo_every=elo_every, fit=not quiet)
     if quiet:
         return PlainView(progress, stream, quiet=True)
     console = Console(file=stream, highlight=False, force_terminal=terminal)

@@ -11,9 +11,11 @@ that is not whole. A failure to write stops the file, never the game.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import time
 from pathlib import Path
+from json.encoder import encode_basestring_ascii as _string     # a str as json.dumps writes it
 from typing import IO, Any
 
 from ..game.clock import Limits
@@ -66,17 +68,21 @@ class LiveFile:
             return
         colour, token = moves.actions[-1]
         times = moves.times[-1]
-        line: dict[str, Any] = {"ply": plies, "c": colour.letter, "a": token, "at": round(time.time(), 3)}
+        # the line json.dumps would write, built directly (once per action, on the game's path)
+        text = f'{{"ply":{plies:d},"c":"{colour.letter}","a":{_string(token)},"at":{round(time.time(), 3)!r}'
         if times is not None:
-            line["t"], line["l"] = times
+            text += f',"t":{_number(times[0])},"l":{_number(times[1])}'
         if moves.analysis[-1] is not None:
-            line["i"] = moves.analysis[-1]
-        self._write(line)
+            text += ',"i":' + json.dumps(moves.analysis[-1], separators=(",", ":"))
+        self._put(text + "}\n")
 
     def _write(self, line: dict[str, Any]) -> None:
+        self._put(json.dumps(line, separators=(",", ":")) + "\n")
+
+    def _put(self, text: str) -> None:
         assert self.file is not None
         try:
-            self.file.write(json.dumps(line, separators=(",", ":")) + "\n")
+            self.file.write(text)
             self.file.flush()
         except (OSError, ValueError):
             self.close()
@@ -93,6 +99,11 @@ class LiveFile:
         self.close()
         if exc is not None:                 # cancelled or failed: no record will be journaled
             remove(self.out, self.header["id"])
+
+
+def _number(x: float | None) -> str:
+    """`x` as json.dumps writes it."""
+    return "null" if x is None else repr(x) if math.isfinite(x) else json.dumps(x)
 
 
 def remove(out: Path, game_id: str) -> None:

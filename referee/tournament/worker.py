@@ -55,6 +55,8 @@ async def serve(inbox: trio.abc.ReceiveStream, outbox: trio.abc.SendStream) -> N
     """Serve one runner until the end of its input, or until it says abandon."""
     frames = Frames(inbox)
     setup = await frames.next()
+    if setup is None:
+        return                  # started early (workers.started_early) and not used: the run did not start
     if not isinstance(setup, WorkerSetup):
         raise SystemExit(f"hexarena.worker: expected a WorkerSetup first, got {type(setup).__name__}")
     say, said = trio.open_memory_channel[tuple](math.inf)

@@ -36,8 +36,8 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
 
 import trio
@@ -51,7 +51,7 @@ from .pool import StartCounter
 from .schedule import ScheduledGame
 from .wire import FrameError, Frames, WorkerSetup, frame
 
-__all__ = ["ABANDON_GRACE", "REPLAYS", "WorkerFailed", "worker_processes"]
+__all__ = ["ABANDON_GRACE", "REPLAYS", "WorkerFailed", "started_early", "worker_processes"]
 
 REPLAYS = 2             # a game lost with its worker is played again at most this often, then void
 ABANDON_GRACE = 10.0    # seconds a worker gets to stop its engines when told to abandon its games
@@ -90,7 +90,8 @@ class _Process:
                                       stdout=subprocess.PIPE, start_new_session=True, close_fds=True)
         assert self.popen.stdin is not None and self.popen.stdout is not None
         self.stdin = _stream(self.popen.stdin)
-        self.frames = Frames(_stream(self.popen.stdout))
+        self.stdout = _stream(self.popen.stdout)
+        self.frames = Frames(self.stdout)
         self.ready = False
         self.ended: str | None = None           # how it ended, once it has
         self.waiting: dict[str, _Waiter] = {}
@@ -123,7 +124,7 @@ class _Workers:
         async with self.locks[index]:
             proc = self.processes[index]
             if proc is None or proc.ended is not None:
-                proc = _Process()
+                proc = _EARLY.pop(0) if _EARLY else _Process()
                 self.processes[index] = proc
                 self.nursery.start_soon(self._listen, proc)
                 try:
@@ -239,6 +240,29 @@ class _Workers:
 
     def _alive(self) -> list[_Process]:
         return [p for p in self.processes if p is not None and p.ended is None]
+
+
+_EARLY: list[_Process] = []      # processes of :func:`started_early`, not yet taken by a run
+
+
+@contextmanager
+def started_early(count: int) -> Iterator[None]:
+    """Start `count` worker processes now, while the caller does something else (the pre-flight):
+    their interpreters import the referee meanwhile and then wait for their setup. The run's
+    :func:`worker_processes` takes them before it starts any of its own; those not taken by the
+    end of the block are killed (they hold no engine: they have not been given their setup)."""
+    started = [_Process() for _ in range(count)]
+    _EARLY.extend(started)
+    try:
+        yield
+    finally:
+        for proc in started:
+            if proc in _EARLY:
+                _EARLY.remove(proc)
+                proc.popen.kill()
+                proc.popen.wait()
+                proc.stdin.close()
+                proc.stdout.close()
 
 
 class RemoteSlot:

@@ -11,11 +11,7 @@ kept between reports by :mod:`hexarena.results.page.replay_cache`).
 """
 from __future__ import annotations
 
-import math
 import os
-import subprocess
-import time
-from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -30,6 +26,7 @@ from hexarena.results.page.replay_cache import ReplayCache
 from hexarena.results.page.report_sections import identities, rating_groups, sprt_state, terminations
 
 REPORT_NAME = "report.html"
+TEMPLATE = "report.html.j2"
 #: Record fields the games list shows, with their short keys in the page's data.
 GAME_FIELDS = {"id": "id", "game": "g", "size": "n", "variant": "v", "first": "f", "second": "s",
                "black": "b", "white": "w", "winner": "win", "result": "r", "termination": "t",
@@ -97,7 +94,7 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
         "boards": {key: Markup(board_template(game, size)) for key, (game, size) in sorted(boards.items())},
         "style": Markup(_asset("report.css") + STYLE), "script": Markup("\n".join(map(_asset, VIEWER_SCRIPTS))),
     }
-    return _environment().get_template("report.html.j2").render(context), len(records)
+    return _environment().get_template(TEMPLATE).render(context), len(records)
 
 
 def game_entry(record: GameRecord, replayed: dict | None) -> dict:
@@ -135,6 +132,8 @@ class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
 
 
 def _environment() -> jinja2.Environment:
+    """The page's jinja2 environment; its compiled templates are kept by jinja2's bytecode cache
+    (a folder of this user's in the temporary directory), so a process compiles them once per change."""
     global _ENV
     if _ENV is None:
         try:
@@ -147,66 +146,6 @@ def _environment() -> jinja2.Environment:
     return _ENV
 
 
-class ReportRefresher:
-    """Keeps DIR/report.html current while a tournament runs, off the path of the games.
-
-    `on_record` (the runner's per-record callback) counts finished games; every
-    `every` games, once `interval` seconds have passed since the last refresh
-    started and none is running, it starts `command` (the caller's: `hexarena
-    report DIR`) as a child process, which reads the viewer data the referee
-    wrote beside the journal (DIR/report-cache.jsonl) and replays nothing. The
-    referee neither waits for it nor shares an interpreter with it. `finish`
-    stops a refresh still running and writes the final page in this process.
-    A failure to write the page is a warning, never the tournament's end.
-    """
-
-    def __init__(self, out: Path, warn: Callable[[str], None], command: list[str], every: int = 10,
-                 interval: float = 5.0):
-        self.out, self.warn, self.command = out, warn, command
-        self.every, self.interval = every, interval
-        self.count = 0
-        self.child: subprocess.Popen | None = None
-        self._started = -math.inf           # time.monotonic() of the last refresh started
-        self._warned = False
-
-    def on_record(self, record: object) -> None:
-        self.count += 1
-        if self.count % self.every or not self._idle() or time.monotonic() - self._started < self.interval:
-            return
-        self._started = time.monotonic()
-        try:
-            self.child = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                          stderr=subprocess.DEVNULL)
-        except OSError as exc:
-            self._warn_once(f"report.html not refreshed: cannot start {self.command[0]!r}: {exc}")
-
-    def _idle(self) -> bool:
-        """No refresh running (the last one's failure, if any, is warned about once)."""
-        if self.child is None or self.child.poll() is None:
-            return self.child is None
-        if self.child.returncode != 0:
-            self._warn_once(f"report.html not refreshed: {' '.join(self.command[1:])} exited "
-                            f"with status {self.child.returncode}")
-        self.child = None
-        return True
-
-    def _warn_once(self, message: str) -> None:
-        if not self._warned:
-            self._warned = True
-            self.warn(message)
-
-    def write(self) -> Path | None:
-        try:
-            return write_report(self.out)[0]
-        except Exception as exc:          # the page is a convenience: say why and go on
-            self.warn(f"report.html not written: {exc}")
-            return None
-
-    def finish(self) -> Path | None:
-        """The final page, written here (a refresh still running is stopped first)."""
-        if self.child is not None and self.child.poll() is None:
-            self.child.terminate()
-            self.child.wait()
-            self.child = None
-        self._idle()
-        return self.write()
+def load_template() -> None:
+    """Load the page's template now (a run does it while its games play, for its final page)."""
+    _environment().get_template(TEMPLATE)

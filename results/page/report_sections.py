@@ -14,8 +14,9 @@ from pathlib import Path
 import numpy as np
 
 from hexarena.results.rating.columns import advantage_columns, head_to_head, rank_order, rating_columns
-from hexarena.results.rating.counts import count_rows, game_row
+from hexarena.results.rating.counts import count_rows
 from hexarena.results.rating.groups import Group, adjudicated_kinds, fit_groups
+from hexarena.results.rating.row import game_row
 from hexarena.results.record.game import FORFEIT_KINDS
 from hexarena.results.sprt_tracker import SPRT_FILE
 from hexarena.results.record.game import GameRecord

@@ -7,14 +7,12 @@ from game rows (what `hexarena report` does: numpy only, pandas is not loaded).
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hexarena.results.record.game import FORFEIT_KINDS, GameRecord
-from hexarena.results.record.identity import label
+from hexarena.results.record.game import FORFEIT_KINDS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -136,18 +134,3 @@ def _count(names: tuple[str, ...], first: np.ndarray, second: np.ndarray, game_c
     used = np.unique(np.concatenate([first, second]))
     counts = Counts(names, pools, rows // n % n, rows % n, rows // (n * n), wins, losses, draws, forfeits)
     return counts if len(used) == n else counts.select(list(range(p)))
-
-
-def game_row(r: GameRecord, identity: bool = False) -> tuple:
-    """A non-void record as a row of games (game, size, first, second, winner, termination,
-    forfeit, faulty), its strings interned: a run that keeps a row per game keeps ~120 bytes.
-    `identity`: players named by their identity labels (:mod:`hexarena.results.record.identity`)."""
-    kind = r.forfeit.kind if r.forfeit is not None else ""
-    faulty = (r.faulty or r.loser or "") if kind else ""
-    first, second, winner = r.first, r.second, r.winner
-    if identity:
-        first, second = label(r, first), label(r, second)
-        winner = label(r, winner) if winner else winner
-        faulty = label(r, faulty) if faulty else faulty
-    words = [sys.intern(str(w)) if w else w for w in (r.game, first, second, winner, r.termination, kind, faulty)]
-    return (words[0], r.size, *words[1:])

@@ -30,9 +30,9 @@ import pandas as pd
 
 from hexarena.engine.errors import RulesError
 from hexarena.engine.numbers import whole
-from hexarena.results.rating.counts import game_row
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JournalError, journal_path, read_journal
+from hexarena.results.rating.row import game_row
 
 CSV_COLUMNS = ("game", "size", "first", "second", "winner")
 FRAME_COLUMNS = ("game", "size", "first", "second", "winner", "score", "termination", "forfeit", "faulty")

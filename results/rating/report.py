@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from hexarena.results.rating.load import games_frame
+from hexarena.results.rating.row import adjudicated_text as adjudicated_text
 from hexarena.results.rating.counts import aggregate
 from hexarena.results.rating.groups import Group, adjudicated_kinds, fit_groups
 from hexarena.results.record.game import GROUP_KEYS, GameRecord
@@ -80,9 +81,6 @@ def summary_table(records: list[GameRecord]) -> str:
                       *(["", adjudicated] if adjudicated else [])])
 
 
-def adjudicated_text(kinds: Mapping[str, int]) -> str:
-    """`resign 3, draw 1`: counts of adjudicated games by kind, in the kinds' order."""
-    return ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items()))
 
 
 def adjudicated_line(records: Sequence[GameRecord]) -> str | None:

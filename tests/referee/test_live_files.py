@@ -102,3 +102,26 @@ def test_a_folder_that_cannot_be_written_stops_the_file_not_the_game(tmp_path):
     with LiveFile(tmp_path, {"id": "spelde-4/0001"}) as live:
         assert live.file is None
         live.close()
+
+
+def test_an_action_line_is_the_json_of_its_fields_whatever_they_hold(tmp_path):
+    from hexarena.engine.core import Colour
+    from hexarena.referee.game.faults import Moves
+    cases = [("e5", None, None), ("a1/b2,c3", (0.012, None), None), ('odd "token" \\ é', (1.5, 118.25),
+             [{"move": "e5", "score": -0.5, "pv": ["e5", "f6"]}]), ("resign", (0.0, 0.0), []), ("x", (2, float("inf")), None)]
+    header = {"id": "g/1", "game": "spelde", "size": 5}
+    with LiveFile(tmp_path, header) as live:
+        moves = Moves()
+        for plies, (token, times, info) in enumerate(cases, 1):
+            moves.actions.append((Colour.WHITE if plies % 2 else Colour.BLACK, token))
+            moves.times.append(times)
+            moves.analysis.append(info)
+            live.ply(plies, moves)
+    written = lines_of(live_path(tmp_path, "g/1"))[1:]
+    for plies, ((token, times, info), line) in enumerate(zip(cases, written), 1):
+        expected = {"ply": plies, "c": "W" if plies % 2 else "B", "a": token, "at": line["at"]}
+        if times is not None:
+            expected["t"], expected["l"] = times
+        if info is not None:
+            expected["i"] = info
+        assert line == expected and isinstance(line["at"], float)

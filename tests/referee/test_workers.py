@@ -71,6 +71,28 @@ def test_a_worker_that_cannot_start_stops_the_run_with_an_error(tmp_path, monkey
     assert not (tmp_path / "engines.live").exists()
 
 
+def test_workers_started_early_play_the_run_and_those_left_over_end_with_the_block(tmp_path):
+    async def main() -> tuple[list[int | None], list[int | None], int]:
+        before = workers._Process.serial
+        with workers.started_early(3):
+            early = [proc.popen for proc in workers._EARLY]
+            await run(players(2), tmp_path, concurrency=2, workers=2)
+            left = [proc.popen.pid for proc in workers._EARLY]
+        started = workers._Process.serial - before
+        return [p.returncode for p in early if p.pid not in left], [p.returncode for p in early if p.pid in left], started
+    used, left, started = trio.run(main)
+    assert started == 3                                      # the run started none of its own
+    assert used == [0, 0] and left == [-signal.SIGKILL]      # the third one was never given its setup
+    assert not workers._EARLY
+    assert len(read_journal(tmp_path)) == 2
+
+
+def test_a_worker_process_given_no_setup_exits_quietly():
+    done = subprocess.run([sys.executable, "-m", "hexarena.worker", str(os.getpid())], stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=PATIENCE)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
 def test_a_launcher_that_cannot_be_pickled_is_refused_with_workers(tmp_path):
     with pytest.raises(TournamentError, match="cannot go to a worker process"):
         trio.run(partial(run, players(1), tmp_path, concurrency=1, workers=1, launcher=lambda *a: None))

@@ -145,7 +145,7 @@ def test_replays_are_kept_in_the_folder_and_a_changed_record_is_replayed_again(f
 
 def test_a_running_tournament_rewrites_its_report_every_few_games(tmp_path):
     import sys
-    from hexarena.results.page.html_report import ReportRefresher
+    from hexarena.results.page.refresher import ReportRefresher
     build_folder(tmp_path, 4, seed=2, cap=20)
     warnings: list[str] = []
     command = [sys.executable, "-m", "hexarena", "report", str(tmp_path)]
