@@ -4,7 +4,7 @@
 One real tournament (`hexarena tournament`, engines as processes): `mcts` with the core
 (`core`) against `mcts` without it (`python`, run with HEXARENA_CORE=0), each game at its
 smallest recommended size, N games per game (pairs with seats exchanged after two fresh
-random plies), X seconds a move. It prints per game the core's score (draws 1/2) with a 95%
+random plies), X seconds a move (a move clock alone: each search may use its whole move). It prints per game the core's score (draws 1/2) with a 95%
 normal interval, and in all. The core must be installed (`pip install ./core`). A run is
 resumable: `--out DIR` again plays only what is missing.
 """
@@ -24,8 +24,7 @@ from hexarena.engine import compiled, registry
 
 
 def config_text(games: int, seconds: float) -> str:
-    lines = ["seed = 44", f"games_per_pair = {games}", "", "[time]", f"move = {seconds}",
-             f"main = {seconds * 400:g}", "",
+    lines = ["seed = 44", f"games_per_pair = {games}", "", "[time]", f"move = {seconds}", "",
              '[engines.core]', 'player = "mcts"', "",
              '[engines.python]', 'player = "mcts"', 'env = { HEXARENA_CORE = "0" }', ""]
     for game_id in registry.playable():
