@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from hexarena.cluster import Cluster
     from hexarena.referee.tournament.config import TournamentConfig
+    from hexarena.referee.tournament.run import RunOutcome
     from hexarena.results.record.game import GameRecord
 
 
@@ -106,16 +107,13 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     refresher = ReportRefresher(out, warn, [sys.executable, "-m", "hexarena", "report", str(out)])
     signals = Signals(trio.Event())
 
-    played = {"void": 0, "counted": 0}               # the games of this run (not those resumed from the journal)
-
     def on_record(record: GameRecord) -> None:
-        played["void" if record.void else "counted"] += 1
         refresher.on_record(record)
         line = sprt.add(record) if sprt is not None else None
         if line and not quiet:
             echo(line)
 
-    async def supervised(on_cluster: Cluster | None) -> list[GameRecord]:
+    async def supervised(on_cluster: Cluster | None) -> RunOutcome:
         async with trio.open_nursery() as nursery:
             await nursery.start(signals.watch, nursery.cancel_scope)
             if serve is not None:
@@ -128,14 +126,14 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
             processes = 0 if on_cluster else default_workers(concurrency) if workers is None else workers
             signals.running = True
             with view:
-                records = await run_tournament(config, out, concurrency=games_at_once, resume=resume, warn=warn,
+                outcome = await run_tournament(config, out, concurrency=games_at_once, resume=resume, warn=warn,
                                                observer=view, launcher=launcher, on_record=on_record, play=play,
                                                stop=signals.stop, affinity=affinity, workers=processes,
                                                should_stop=sprt.should_stop if sprt is not None else None)
             nursery.cancel_scope.cancel()
         if signals.signalled:
             raise KeyboardInterrupt
-        return records
+        return outcome
 
     echo(f"output: {out}", err=True)
     if affinity:
@@ -143,7 +141,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
         echo("pinned cores: " + ", ".join(f"slot {i} on CPU {format_cpus(cpus)}" for i, cpus in enumerate(affinity, 1)),
              err=True)
     with _interrupted(out, cluster), _open_cluster(cluster) as on_cluster:
-        trio.run(supervised, on_cluster)
+        outcome = trio.run(supervised, on_cluster)
     records = read_journal(out / JOURNAL_NAME)        # whole records: the repeated-games check reads actions
     void = sum(r.void for r in records)
     echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
@@ -152,8 +150,8 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
         echo(f"report: {page}")
     if sprt is not None:
         echo(sprt.finish())
-    if played["void"] and not played["counted"]:
-        raise click.ClickException(f"no game of this run counted: all {played['void']} were void (the reasons "
+    if outcome.void and not outcome.counted:
+        raise click.ClickException(f"no game of this run counted: all {outcome.void} were void (the reasons "
                                    f"are in {out}/journal.jsonl and the logs; --resume plays them again)")
 
 
@@ -175,7 +173,7 @@ async def serve_folder(out: Path, port: int, task_status=None) -> None:
         (task_status or trio.TASK_STATUS_IGNORED).started()
 
 
-async def run_tournament(*args, **kwargs) -> list[GameRecord]:
+async def run_tournament(*args, **kwargs) -> RunOutcome:
     """hexarena.referee.tournament.run, imported when a run starts (it needs trio)."""
     from hexarena.referee.tournament.run import run
     return await run(*args, **kwargs)
