@@ -78,7 +78,10 @@ class Progress:
         self.clock, self.elo_every = clock, elo_every
         self.t0 = clock()
         self.total = 0
-        self.rows: list[tuple] = []              # every non-void record as its rating row (load.game_row)
+        # the non-void records as their rating rows (load.game_row), each distinct row with its count:
+        # bounded by the pairings and outcomes, not by the games
+        self.rows: Counter[tuple] = Counter()
+        self.done = 0                              # non-void records (the counts' sum)
         self.played_now = 0                        # games finished in this run (void included)
         self.flights: dict[str, Flight] = {}
         self.forfeits: Counter[tuple[str, str]] = Counter()    # (engine, termination)
@@ -89,7 +92,8 @@ class Progress:
 
     def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None:
         done = {r.id: r for r in records if not r.void}
-        self.rows = [game_row(r) for r in done.values()]
+        self.rows = Counter(game_row(r) for r in done.values())
+        self.done = len(done)
         self.total = len(done) + len(pending)
         for r in done.values():
             self._count(r)
@@ -109,9 +113,10 @@ class Progress:
         if record.void:
             self.voids[void_kind(record)] += 1
             return
-        self.rows.append(game_row(record))
+        self.rows[game_row(record)] += 1
+        self.done += 1
         self._count(record)
-        if len(self.rows) - self._fitted_at >= self.elo_every:
+        if self.done - self._fitted_at >= self.elo_every:
             self.refit()
 
     def _count(self, r: GameRecord) -> None:
@@ -121,18 +126,14 @@ class Progress:
             self.adjudicated[r.adjudicated_by] += 1
 
     def refit(self) -> None:
-        self._fitted_at = len(self.rows)
+        self._fitted_at = self.done
         if not self.rows:
             return
         try:
-            table = build_reports(frame_from_rows(self.rows), by=())[0].ratings
+            table = build_reports(frame_from_rows(list(self.rows.elements())), by=())[0].ratings
         except (ValueError, ArithmeticError):
             return
         self.elo = {p: (float(e), float(pm)) for p, e, pm in zip(table["player"], table["elo"], table["pm95"])}
-
-    @property
-    def done(self) -> int:
-        return len(self.rows)
 
     @property
     def elapsed(self) -> float:
@@ -149,10 +150,10 @@ class Progress:
     def standings(self) -> list[Standing]:
         games: Counter[str] = Counter()
         score: defaultdict[str, float] = defaultdict(float)
-        for _, _, first, second, winner, *_ in self.rows:
+        for (_, _, first, second, winner, *_), n in self.rows.items():
             for name in (first, second):
-                games[name] += 1
-                score[name] += 1.0 if winner == name else 0.5 if winner is None else 0.0
+                games[name] += n
+                score[name] += n * (1.0 if winner == name else 0.5 if winner is None else 0.0)
         rows = [Standing(n, games[n], score[n], *self.elo.get(n, (None, None))) for n in games]
         return sorted(rows, key=lambda s: (-(s.elo if s.elo is not None else -1e9), -s.score, s.name))
 
