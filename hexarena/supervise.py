@@ -95,11 +95,11 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     import trio
 
     from hexarena.commands_sprt import tracker_for_run
-    from hexarena.referee.console.live import final_summary
+    from hexarena.referee.console.live import final_summary, journal_summaries
     from hexarena.referee.console.panel import make_view
     from hexarena.referee.tournament.run import process_launcher
     from hexarena.results.page.html_report import ReportRefresher
-    from hexarena.results.record.journal import JOURNAL_NAME, read_journal
+    from hexarena.results.record.journal import JOURNAL_NAME
 
     view = make_view(sys.stdout, quiet)
     launcher = partial(process_launcher, log_protocol=log_protocol, log_cap=config.log_cap)
@@ -142,10 +142,10 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
              err=True)
     with _interrupted(out, cluster), _open_cluster(cluster) as on_cluster:
         outcome = trio.run(supervised, on_cluster)
-    records = read_journal(out / JOURNAL_NAME)        # whole records: the repeated-games check reads actions
+    records, repeats = journal_summaries(out / JOURNAL_NAME)
     void = sum(r.void for r in records)
     echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
-    echo(final_summary(records))
+    echo(final_summary(records, repeats))
     if (page := refresher.finish()) is not None:
         echo(f"report: {page}")
     if sprt is not None:

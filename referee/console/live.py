@@ -18,6 +18,7 @@ tables). :func:`result_line` names the winner and the colours:
 """
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -25,7 +26,9 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from hexarena.results.rating.load import frame_from_rows, game_row, games_frame
+from hexarena.results.rating.repeats import RepeatFinder, Repeats
 from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import iter_journal
 from hexarena.results.record.printable import printable_lines
 from hexarena.results.rating.report import adjudicated_text, build_reports
 
@@ -231,9 +234,10 @@ class PlainView(View):
         self.stream.flush()
 
 
-def final_summary(records: list[GameRecord]) -> str:
-    """The tables printed at the end: ratings and first-player advantage, head to head, repeated games."""
-    from hexarena.results.rating.repeats import repeats_text
+def final_summary(records: list[GameRecord], repeats: list[Repeats] | None = None) -> str:
+    """The tables printed at the end: ratings and first-player advantage, head to head, repeated games
+    (`repeats`, or those of `records`: see :func:`journal_summaries`)."""
+    from hexarena.results.rating.repeats import repeated_games, repeats_text
     from hexarena.results.rating.report import format_crosstable, summary_table
     parts = [summary_table(records)]
     frame = games_frame(records)
@@ -243,7 +247,19 @@ def final_summary(records: list[GameRecord]) -> str:
             parts += ["", "head to head (row's score against column, by rank)", format_crosstable(report.crosstable)]
         except (ValueError, ArithmeticError):
             pass
-    repeats = repeats_text(records)
-    if repeats:
-        parts += ["", repeats]
+    text = repeats_text(repeated_games(records) if repeats is None else repeats)
+    if text:
+        parts += ["", text]
     return "\n".join(parts)
+
+
+def journal_summaries(path: str | os.PathLike) -> tuple[list[GameRecord], list[Repeats]]:
+    """A journal's records as summaries (:meth:`GameRecord.summary`), read one at a time, and the
+    repeated games among the whole records: what :func:`final_summary` needs, without holding
+    every game's actions. JournalError on a bad line."""
+    finder = RepeatFinder()
+    summaries = []
+    for record in iter_journal(path):
+        finder.add(record)
+        summaries.append(record.summary())
+    return summaries, finder.found()
