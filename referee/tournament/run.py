@@ -110,8 +110,8 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
     `play_scheduled(game, config, out, launcher)`; `overhead` hears the
     referee's own seconds for each action (see
     :data:`~hexarena.referee.game.match.Overhead`). `on_record` and the observer
-    get each whole record once (the observer's `plan`, the journal's records at the start);
-    whatever they keep, their memory grows with it.
+    get each whole record once (the observer's `plan` gets the journal's records at the start,
+    as summaries); whatever they keep, their memory grows with it.
     TournamentError (before anything runs) if the folder cannot be used, also
     when another process runs in it.
     """

@@ -142,3 +142,16 @@ def test_a_run_keeps_no_record_of_a_finished_game(tmp_path):
                                on_record=on_record, observer=view))
     assert outcome == RunOutcome(pending=24, played=24) and len(alive) == 24
     assert max(alive) <= 2 * 2 + 1, alive                # the writer's, and at most two a slot
+
+
+def test_the_outcome_says_why_a_run_left_games_unstarted(tmp_path):
+    cfg = spelde_config(2, a=["x"], b=["y"])
+    launcher = partial(_mem_launcher, plan={})
+    decided = trio.run(partial(run, cfg, tmp_path / "sprt", launcher=launcher, should_stop=lambda: True))
+    assert decided == RunOutcome(pending=2, stopped="should_stop") and read_journal(tmp_path / "sprt") == []
+
+    async def stopped_at_once():
+        stop = trio.Event()
+        stop.set()
+        return await run(cfg, tmp_path / "stop", launcher=launcher, stop=stop)
+    assert trio.run(stopped_at_once) == RunOutcome(pending=2, stopped="stop")
