@@ -50,8 +50,8 @@ def _config(games: int) -> config_mod.TournamentConfig:
 
 def local(config: config_mod.TournamentConfig, out: Path, n: int) -> dict[str, float]:
     t0 = time.perf_counter()
-    records = trio.run(partial(run, config, out, concurrency=n))
-    return {"wall": time.perf_counter() - t0, "setup": 0.0, "void": sum(r.void for r in records)}
+    outcome = trio.run(partial(run, config, out, concurrency=n))
+    return {"wall": time.perf_counter() - t0, "setup": 0.0, "void": outcome.void}
 
 
 def cluster(config: config_mod.TournamentConfig, out: Path, n: int) -> dict[str, float]:
@@ -64,11 +64,11 @@ def cluster(config: config_mod.TournamentConfig, out: Path, n: int) -> dict[str,
 
         def lost(message: str) -> None:
             raise SystemExit(message)
-        records = trio.run(partial(run, config, out, concurrency=dask.slots, play=dask.player(config, out, lost)))
+        outcome = trio.run(partial(run, config, out, concurrency=dask.slots, play=dask.player(config, out, lost)))
         t2 = time.perf_counter()
         game = schedule(config)[0]
         trip = median_of(lambda: dask.client.submit(_echo, game, config, pure=False).result(), repeat=20)
-    return {"wall": t2 - t1, "setup": t1 - t0, "void": sum(r.void for r in records), "trip": trip}
+    return {"wall": t2 - t1, "setup": t1 - t0, "void": outcome.void, "trip": trip}
 
 
 def _echo(*args: object) -> tuple:

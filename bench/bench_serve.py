@@ -42,6 +42,7 @@ import trio
 from bench.bench_soak import percentile, soak_config
 from bench.common import baseline_us, table
 from hexarena.referee.tournament.run import run
+from hexarena.results.record.journal import read_journal
 from hexarena.web.app import new_token
 from hexarena.web.server import serve, url
 from hexarena.web.site import watch_app
@@ -106,10 +107,11 @@ CPU: dict[str, list[float]] = {"referee": [], "server": []}
 
 def alone(games: int, jobs: int, out: Path) -> tuple[float, list[int]]:
     t0, c0 = time.perf_counter(), time.process_time()
-    records = trio.run(lambda: run(soak_config(games), out, concurrency=jobs))
-    actions = sum(r.plies for r in records)
-    CPU["referee"].append((time.process_time() - c0) / actions * 1e3)
-    return actions_per_second(records, time.perf_counter() - t0), []
+    trio.run(lambda: run(soak_config(games), out, concurrency=jobs))
+    cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+    records = read_journal(out)
+    CPU["referee"].append(cpu / sum(r.plies for r in records) * 1e3)
+    return actions_per_second(records, wall), []
 
 
 def beside(games: int, jobs: int, out: Path) -> tuple[float, list[int]]:
@@ -118,8 +120,10 @@ def beside(games: int, jobs: int, out: Path) -> tuple[float, list[int]]:
     try:
         watching = clients(server.port, server.token, out.name)
         t0, s0 = time.perf_counter(), cpu_seconds(server.process.pid)
-        records = trio.run(lambda: run(soak_config(games), out, concurrency=jobs))
-        speed = actions_per_second(records, time.perf_counter() - t0)
+        trio.run(lambda: run(soak_config(games), out, concurrency=jobs))
+        wall = time.perf_counter() - t0
+        records = read_journal(out)
+        speed = actions_per_second(records, wall)
         time.sleep(0.5)                              # the last events reach the clients
         CPU["server"].append((cpu_seconds(server.process.pid) - s0) / sum(r.plies for r in records) * 1e3)
     finally:
@@ -138,8 +142,9 @@ def inside(games: int, jobs: int, out: Path) -> tuple[float, list[int]]:
             assert url("127.0.0.1", port, token)
             watching = await trio.to_thread.run_sync(clients, port, token, out.name)
             t0 = time.perf_counter()
-            records = await run(soak_config(games), out, concurrency=jobs)
-            result["speed"] = actions_per_second(records, time.perf_counter() - t0)
+            await run(soak_config(games), out, concurrency=jobs)
+            wall = time.perf_counter() - t0
+            result["speed"] = actions_per_second(read_journal(out), wall)
             await trio.sleep(0.5)
             nursery.cancel_scope.cancel()
         result["events"] = stop_clients(watching)

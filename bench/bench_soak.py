@@ -53,6 +53,7 @@ from hexarena.engine.core import Termination
 from hexarena.referee.engines import eager
 from hexarena.referee.tournament import config as config_mod
 from hexarena.referee.tournament.run import run
+from hexarena.results.record.journal import read_journal
 
 MAIN, INCREMENT = 0.1, 0.01
 
@@ -95,9 +96,9 @@ def soak(games: int, jobs: int, out: Path, restart: str = "fault") -> dict:
     """Play the soak tournament in `out`; its records, wall seconds and per-action overheads."""
     overheads: list[float] = []
     t0, c0 = time.perf_counter(), time.process_time()
-    records = trio.run(lambda: run(soak_config(games, restart), out, concurrency=jobs, overhead=overheads.append))
+    trio.run(lambda: run(soak_config(games, restart), out, concurrency=jobs, overhead=overheads.append))
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    return {"records": records, "wall": wall, "cpu": cpu, "overheads": overheads, "restart": restart,
+    return {"records": read_journal(out), "wall": wall, "cpu": cpu, "overheads": overheads, "restart": restart,
             "spin": eager.SPIN}
 
 

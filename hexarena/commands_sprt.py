@@ -14,7 +14,7 @@ import click
 
 from hexarena.terminal import echo
 from hexarena.results.record.game import GameRecord
-from hexarena.results.record.journal import JOURNAL_NAME, JournalError, journal_path, read_journal
+from hexarena.results.record.journal import JOURNAL_NAME, JournalError, iter_journal, journal_path, read_journal
 from hexarena.results.sprt import MODELS, SprtSettings, evaluate, pairs, unpaired
 from hexarena.results.sprt_tracker import SprtTracker
 
@@ -33,7 +33,7 @@ def tracker_for_run(config: TournamentConfig, out: Path) -> SprtTracker | None:
     if config.sprt is None:
         return None
     path = out / JOURNAL_NAME
-    records = read_journal(path) if path.exists() else []
+    records = iter_journal(path) if path.exists() else []        # read one at a time: the tracker keeps counts
     return SprtTracker(config.sprt.settings, config.sprt.engine, config.sprt.opponent, records,
                        schedule_pairs(config), out)
 

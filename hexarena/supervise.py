@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from hexarena.cluster import Cluster
     from hexarena.referee.tournament.config import TournamentConfig
+    from hexarena.referee.tournament.run import RunOutcome
     from hexarena.results.record.game import GameRecord
 
 
@@ -95,12 +96,12 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     import trio
 
     from hexarena.commands_sprt import tracker_for_run
-    from hexarena.referee.console.live import final_summary
+    from hexarena.referee.console.live import final_summary, journal_summaries
     from hexarena.referee.console.panel import make_view
     from hexarena.referee.tournament.run import process_launcher
     from hexarena.referee.tournament.workers import started_early
     from hexarena.results.page.refresher import ReportRefresher
-    from hexarena.results.record.journal import JOURNAL_NAME, read_journal
+    from hexarena.results.record.journal import JOURNAL_NAME
 
     view = make_view(sys.stdout, quiet)
     launcher = partial(process_launcher, log_protocol=log_protocol, log_cap=config.log_cap)
@@ -108,16 +109,13 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     refresher = ReportRefresher(out, warn, [sys.executable, "-m", "hexarena", "report", str(out)])
     signals = Signals(trio.Event())
 
-    played = {"void": 0, "counted": 0}               # the games of this run (not those resumed from the journal)
-
     def on_record(record: GameRecord) -> None:
-        played["void" if record.void else "counted"] += 1
         refresher.on_record(record)
         line = sprt.add(record) if sprt is not None else None
         if line and not quiet:
             echo(line)
 
-    async def supervised(on_cluster: Cluster | None) -> list[GameRecord]:
+    async def supervised(on_cluster: Cluster | None) -> RunOutcome:
         async with trio.open_nursery() as nursery:
             await nursery.start(signals.watch, nursery.cancel_scope)
             if serve is not None:
@@ -133,7 +131,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
                 signals.running = True
                 threading.Thread(target=_import_the_end, name="hexarena-import", daemon=True).start()
                 with view:
-                    records = await run_tournament(config, out, concurrency=games_at_once, resume=resume,
+                    outcome = await run_tournament(config, out, concurrency=games_at_once, resume=resume,
                                                    warn=warn, observer=view, launcher=launcher,
                                                    on_record=on_record, play=play, stop=signals.stop,
                                                    affinity=affinity, workers=processes,
@@ -141,7 +139,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
             nursery.cancel_scope.cancel()
         if signals.signalled:
             raise KeyboardInterrupt
-        return records
+        return outcome
 
     echo(f"output: {out}", err=True)
     if affinity:
@@ -149,17 +147,17 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
         echo("pinned cores: " + ", ".join(f"slot {i} on CPU {format_cpus(cpus)}" for i, cpus in enumerate(affinity, 1)),
              err=True)
     with _interrupted(out, cluster), _open_cluster(cluster) as on_cluster:
-        trio.run(supervised, on_cluster)
-    records = read_journal(out / JOURNAL_NAME)        # whole records: the repeated-games check reads actions
+        outcome = trio.run(supervised, on_cluster)
+    records, repeats = journal_summaries(out / JOURNAL_NAME)
     void = sum(r.void for r in records)
     echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
-    echo(final_summary(records))
+    echo(final_summary(records, repeats))
     if (page := refresher.finish()) is not None:
         echo(f"report: {page}")
     if sprt is not None:
         echo(sprt.finish())
-    if played["void"] and not played["counted"]:
-        raise click.ClickException(f"no game of this run counted: all {played['void']} were void (the reasons "
+    if outcome.void and not outcome.counted:
+        raise click.ClickException(f"no game of this run counted: all {outcome.void} were void (the reasons "
                                    f"are in {out}/journal.jsonl and the logs; --resume plays them again)")
 
 
@@ -194,7 +192,7 @@ async def serve_folder(out: Path, port: int, task_status=None) -> None:
         (task_status or trio.TASK_STATUS_IGNORED).started()
 
 
-async def run_tournament(*args, **kwargs) -> list[GameRecord]:
+async def run_tournament(*args, **kwargs) -> RunOutcome:
     """hexarena.referee.tournament.run, imported when a run starts (it needs trio)."""
     from hexarena.referee.tournament.run import run
     return await run(*args, **kwargs)

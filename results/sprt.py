@@ -287,11 +287,7 @@ def pairs(records: Iterable[GameRecord], engine: str, opponent: str,
             done[r.id] = r
     members: dict[tuple, list[str]] = {}
     for gid, r in done.items():
-        key: tuple | None = None
-        if r.pair is not None:
-            key = (*r.group, r.pair)
-        elif schedule_pairs is not None and gid in schedule_pairs:
-            key = schedule_pairs[gid]
+        key = pair_key(r, schedule_pairs)
         if key is not None:
             members.setdefault(key, []).append(gid)
     out = []
@@ -300,6 +296,16 @@ def pairs(records: Iterable[GameRecord], engine: str, opponent: str,
         if len(ids) == 2:
             out.append(Pair((ids[0], ids[1]), sum(game_points(done[gid], engine) for gid in ids)))
     return out
+
+
+def pair_key(record: GameRecord, schedule_pairs: Mapping[str, tuple[str, int, str, int]] | None = None
+             ) -> tuple | None:
+    """The pair of a record (see :func:`pairs`): its group and pair number, or None."""
+    if record.pair is not None:
+        return (*record.group, record.pair)
+    if schedule_pairs is not None and record.id in schedule_pairs:
+        return schedule_pairs[record.id]
+    return None
 
 
 def unpaired(records: Iterable[GameRecord]) -> int:
@@ -341,6 +347,10 @@ class SprtState:
 
 def evaluate(settings: SprtSettings, pair_list: Sequence[Pair]) -> SprtState:
     """The test on every finished pair (what a live run shows after its last pair)."""
-    counts = pentanomial(pair_list)
+    return evaluate_counts(settings, pentanomial(pair_list))
+
+
+def evaluate_counts(settings: SprtSettings, counts: list[int]) -> SprtState:
+    """The test on the pentanomial `counts` (kept, not copied)."""
     value = settings.llr(counts) if any(counts) else 0.0
     return SprtState(settings, counts, value, settings.verdict(value) if any(counts) else None)

@@ -13,42 +13,65 @@ from pathlib import Path
 
 from .record.game import GameRecord
 from .record.journal import write_atomic
-from .sprt import SprtSettings, SprtState, estimate, evaluate, pairs
+from .sprt import SprtSettings, SprtState, estimate, evaluate_counts, game_points, pair_key
 
 
 SPRT_FILE = "sprt.json"
 
 
 class SprtTracker:
-    """The test during a run: `add` each journaled record, ask `should_stop` before a pair."""
+    """The test during a run: `add` each journaled record, ask `should_stop` before a pair.
+
+    It keeps counts, and the pairs with one game finished (their game's id and points), never
+    the records. Of a game journaled twice without void (which the runner does not write),
+    the later record replaces the earlier while its pair waits; once the pair is counted, a
+    later record opens it again."""
 
     def __init__(self, settings: SprtSettings, engine: str, opponent: str, records: Iterable[GameRecord],
                  schedule_pairs: Mapping[str, tuple[str, int, str, int]] | None = None, out: Path | None = None):
         self.settings, self.engine, self.opponent = settings, engine, opponent
         self.schedule_pairs = schedule_pairs
         self.out = out
-        self.records = [r.summary() for r in records]
+        self.counts = [0] * 5                  # [LL, LD, WL+DD, WD, WW] of the finished pairs
+        self.waiting: dict[tuple, tuple[str, float]] = {}     # pair -> its one finished game: id, points
+        self.counted = 0                       # the non-void records
+        for r in records:
+            self._take(r)
         self.state = self._evaluate()
         self._save()
 
     def _evaluate(self) -> SprtState:
-        return evaluate(self.settings, pairs(self.records, self.engine, self.opponent, self.schedule_pairs))
+        return evaluate_counts(self.settings, list(self.counts))
+
+    def _take(self, r: GameRecord) -> None:
+        if r.void:
+            return
+        self.counted += 1
+        key = pair_key(r, self.schedule_pairs) if {r.first, r.second} == {self.engine, self.opponent} else None
+        if key is None:
+            return
+        points = game_points(r, self.engine)
+        other = self.waiting.pop(key, None)
+        if other is None or other[0] == r.id:
+            self.waiting[key] = (r.id, points)
+        else:
+            self.counts[round((other[1] + points) * 2)] += 1
 
     def add(self, record: GameRecord) -> str | None:
         """Count a finished game; the new LLR line when it completed a pair, else None."""
-        self.records.append(record.summary())
-        before = sum(self.state.counts)
+        before = sum(self.counts)
+        self._take(record)
+        if sum(self.counts) == before:
+            return None
         try:
             self.state = self._evaluate()
         except ValueError as exc:          # no likelihood maximum found: keep the last state, say so
             return f"SPRT not updated: {exc}"
-        if sum(self.state.counts) == before:
-            return None
         self._save()
         return f"{self.settings.line(self.state.llr)} {self.state.counts}"
 
     def games(self) -> int:
-        return sum(not r.void for r in self.records)
+        return self.counted
 
     def capped(self) -> bool:
         cap = self.settings.max_games

@@ -18,14 +18,17 @@ tables). :func:`result_line` names the winner and the colours:
 """
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
+from hexarena.results.rating.repeats import RepeatFinder, Repeats
 from hexarena.results.rating.row import adjudicated_text, game_row
 from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import iter_journal
 from hexarena.results.record.printable import printable_lines
 
 from ..tournament.schedule import ScheduledGame
@@ -79,7 +82,10 @@ class Progress:
         self.clock, self.elo_every, self.fit = clock, elo_every, fit
         self.t0 = clock()
         self.total = 0
-        self.rows: list[tuple] = []              # every non-void record as its rating row (load.game_row)
+        # the non-void records as their rating rows (load.game_row), each distinct row with its count:
+        # bounded by the pairings and outcomes, not by the games
+        self.rows: Counter[tuple] = Counter()
+        self.done = 0                              # non-void records (the counts' sum)
         self.played_now = 0                        # games finished in this run (void included)
         self.flights: dict[str, Flight] = {}
         self.forfeits: Counter[tuple[str, str]] = Counter()    # (engine, termination)
@@ -90,7 +96,8 @@ class Progress:
 
     def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None:
         done = {r.id: r for r in records if not r.void}
-        self.rows = [game_row(r) for r in done.values()]
+        self.rows = Counter(game_row(r) for r in done.values())
+        self.done = len(done)
         self.total = len(done) + len(pending)
         for r in done.values():
             self._count(r)
@@ -111,9 +118,10 @@ class Progress:
         if record.void:
             self.voids[void_kind(record)] += 1
             return
-        self.rows.append(game_row(record))
+        self.rows[game_row(record)] += 1
+        self.done += 1
         self._count(record)
-        if self.fit and len(self.rows) - self._fitted_at >= self.elo_every:
+        if self.fit and self.done - self._fitted_at >= self.elo_every:
             self.refit()
 
     def _count(self, r: GameRecord) -> None:
@@ -125,20 +133,16 @@ class Progress:
     def refit(self) -> None:
         """Fit the ratings of the rows so far (pandas: some tens of milliseconds, and the import of
         pandas at the first fit)."""
-        self._fitted_at = len(self.rows)
+        self._fitted_at = self.done
         if not self.rows:
             return
         from hexarena.results.rating.load import frame_from_rows
         from hexarena.results.rating.report import build_reports
         try:
-            table = build_reports(frame_from_rows(self.rows), by=())[0].ratings
+            table = build_reports(frame_from_rows(list(self.rows.elements())), by=())[0].ratings
         except (ValueError, ArithmeticError):
             return
         self.elo = {p: (float(e), float(pm)) for p, e, pm in zip(table["player"], table["elo"], table["pm95"])}
-
-    @property
-    def done(self) -> int:
-        return len(self.rows)
 
     @property
     def elapsed(self) -> float:
@@ -155,10 +159,10 @@ class Progress:
     def standings(self) -> list[Standing]:
         games: Counter[str] = Counter()
         score: defaultdict[str, float] = defaultdict(float)
-        for _, _, first, second, winner, *_ in self.rows:
+        for (_, _, first, second, winner, *_), n in self.rows.items():
             for name in (first, second):
-                games[name] += 1
-                score[name] += 1.0 if winner == name else 0.5 if winner is None else 0.0
+                games[name] += n
+                score[name] += n * (1.0 if winner == name else 0.5 if winner is None else 0.0)
         rows = [Standing(n, games[n], score[n], *self.elo.get(n, (None, None))) for n in games]
         return sorted(rows, key=lambda s: (-(s.elo if s.elo is not None else -1e9), -s.score, s.name))
 
@@ -236,10 +240,11 @@ class PlainView(View):
         self.stream.flush()
 
 
-def final_summary(records: list[GameRecord]) -> str:
-    """The tables printed at the end: ratings and first-player advantage, head to head, repeated games."""
+def final_summary(records: list[GameRecord], repeats: list[Repeats] | None = None) -> str:
+    """The tables printed at the end: ratings and first-player advantage, head to head, repeated games
+    (`repeats`, or those of `records`: see :func:`journal_summaries`)."""
     from hexarena.results.rating.load import games_frame
-    from hexarena.results.rating.repeats import repeats_text
+    from hexarena.results.rating.repeats import repeated_games, repeats_text
     from hexarena.results.rating.report import build_reports, format_crosstable, summary_table
     parts = [summary_table(records)]
     frame = games_frame(records)
@@ -249,7 +254,19 @@ def final_summary(records: list[GameRecord]) -> str:
             parts += ["", "head to head (row's score against column, by rank)", format_crosstable(report.crosstable)]
         except (ValueError, ArithmeticError):
             pass
-    repeats = repeats_text(records)
-    if repeats:
-        parts += ["", repeats]
+    text = repeats_text(repeated_games(records) if repeats is None else repeats)
+    if text:
+        parts += ["", text]
     return "\n".join(parts)
+
+
+def journal_summaries(path: str | os.PathLike) -> tuple[list[GameRecord], list[Repeats]]:
+    """A journal's records as summaries (:meth:`GameRecord.summary`), read one at a time, and the
+    repeated games among the whole records: what :func:`final_summary` needs, without holding
+    every game's actions. JournalError on a bad line."""
+    finder = RepeatFinder()
+    summaries = []
+    for record in iter_journal(path):
+        finder.add(record)
+        summaries.append(record.summary())
+    return summaries, finder.found()

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from hexarena.results.record.game import GameRecord
-from hexarena.results.record.journal import JOURNAL_NAME, JournalError, cut_torn_tail, read_journal, write_atomic
+from hexarena.results.record.journal import JOURNAL_NAME, JournalError, cut_torn_tail, iter_journal, write_atomic
 
 from . import config as config_mod
 from . import growth
@@ -46,7 +46,8 @@ def load_saved(out: str | os.PathLike) -> TournamentConfig:
 
 def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
             warn: Callable[[str], None] = lambda s: None) -> tuple[list[ScheduledGame], list[GameRecord]]:
-    """Check or create the folder; return the games still to play and the journal so far."""
+    """Check or create the folder; return the games still to play and the journal so far, its
+    records as summaries (:meth:`GameRecord.summary`: read one at a time, no per-action list kept)."""
     out = Path(out)
     saved, journal = out / CONFIG_NAME, out / JOURNAL_NAME
     wanted = config_mod.to_dict(config)
@@ -78,25 +79,32 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
             raise TournamentError(f"{journal} exists but {saved} does not: not a hexarena tournament folder")
         out.mkdir(parents=True, exist_ok=True)
         write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
+    games = _check_schedule(history + [config], out)
     records: list[GameRecord] = []
+    mismatch = None
     if journal.exists():
         torn = cut_torn_tail(journal)
         if torn is not None:
             warn(torn)
         errors: list[JournalError] = []
-        records = read_journal(journal, errors)
+        mismatch = growth.check_journal(games, _kept(iter_journal(journal, errors), records))
         if errors:
             shown = "\n  ".join(str(e) for e in errors[:20])
             more = f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else ""
             raise TournamentError(f"{journal} has {len(errors)} unreadable line(s):\n  {shown}{more}\n"
                                   f"repair it with: hexarena repair {shlex.quote(str(out))}  (bad lines move, "
                                   "verbatim, to a side file; their games are replayed)")
-    games = _check_schedule(history + [config], out)
-    mismatch = growth.check_journal(games, records)
     if mismatch:
         raise TournamentError(f"{journal}: {mismatch}; was it written by another config or version?")
     done = {r.id for r in records if not r.void}
     return [g for g in games if g.id not in done], records
+
+
+def _kept(records: Iterator[GameRecord], summaries: list[GameRecord]) -> Iterator[GameRecord]:
+    """`records`, each also appended to `summaries` as its summary."""
+    for r in records:
+        summaries.append(r.summary())
+        yield r
 
 
 def _check_schedule(configs: list[TournamentConfig], out: Path) -> list[ScheduledGame]:

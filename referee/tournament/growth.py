@@ -16,6 +16,7 @@ an engine's transcript (`log_protocol`) on or off, or pinned cores
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 from hexarena.results.record.game import GameRecord
@@ -111,19 +112,21 @@ def _subset(key: str, old: list, new: list) -> str | None:
     return f"{key}: {', '.join(map(repr, missing))} removed (a grown tournament may only add)" if missing else None
 
 
-def check_journal(games: list[ScheduledGame], records: list[GameRecord]) -> str | None:
-    """The first journaled game whose schedule entry now differs (another game under its id), or None."""
+def check_journal(games: list[ScheduledGame], records: Iterable[GameRecord]) -> str | None:
+    """The first journaled game whose schedule entry now differs (another game under its id), or None.
+    `records` is read to its end."""
     by_id = {g.id: g for g in games}
+    found = None
     for r in records:
         g = by_id.get(r.id)
-        if r.void or g is None:
+        if found is not None or r.void or g is None:
             continue
         ours = (g.game, g.size, g.variant, g.first, g.second)
         theirs = (r.game, r.size, r.variant, r.first, r.second)
         if ours != theirs or (r.actions is not None and tuple(r.actions[:r.opening]) != g.opening):
-            return (f"journal game {r.id} was {' '.join(map(str, theirs))}, the schedule now says "
-                    f"{' '.join(map(str, ours))}")
-    return None
+            found = (f"journal game {r.id} was {' '.join(map(str, theirs))}, the schedule now says "
+                     f"{' '.join(map(str, ours))}")
+    return found
 
 
 def schedule_for(configs: list[TournamentConfig]) -> list[ScheduledGame]:

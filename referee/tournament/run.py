@@ -92,10 +92,11 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
               observer: Observer | None = None, should_stop: Callable[[], bool] | None = None,
               play: PlayGame | None = None, stop: trio.Event | None = None,
               overhead: Overhead | None = None, workers: int = 0,
-              affinity: Sequence[tuple[int, ...]] | None = None) -> list[GameRecord]:
-    """Play every pending game in `concurrency` slots (one game at a time each); return the whole
-    journal's records as summaries (:meth:`GameRecord.summary`: without the per-action lists; read
-    the journal for those).
+              affinity: Sequence[tuple[int, ...]] | None = None) -> RunOutcome:
+    """Play every pending game in `concurrency` slots (one game at a time each); return the run's
+    counts (:class:`RunOutcome`). The run keeps nothing per finished game: the journal is the
+    record (:func:`~hexarena.results.record.journal.read_journal`), `on_record` and the observer
+    hear each record as it is journaled.
 
     `workers` = 0 plays every slot in this process; P > 0 spreads the slots over P worker processes
     (:mod:`.workers`; at most one per slot), `launcher` then goes to them pickled (a partial of
@@ -109,7 +110,8 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
     `play_scheduled(game, config, out, launcher)`; `overhead` hears the
     referee's own seconds for each action (see
     :data:`~hexarena.referee.game.match.Overhead`). `on_record` and the observer
-    get each whole record once; whatever they keep, they keep as a summary.
+    get each whole record once (the observer's `plan` gets the journal's records at the start,
+    as summaries); whatever they keep, their memory grows with it.
     TournamentError (before anything runs) if the folder cannot be used, also
     when another process runs in it.
     """
@@ -132,6 +134,23 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
 
 
 @dataclass
+class RunOutcome:
+    """What one run did; the games are in the journal. `pending`: the games to play at the start
+    (the schedule minus the journal's counted games); `played`: the records this run journaled,
+    `void` of them void (a resume plays those again); `stopped`: why pending games were left
+    unstarted: "stop" (the `stop` event), "should_stop" (its answer), None (none was left)."""
+    pending: int
+    played: int = 0
+    void: int = 0
+    stopped: str | None = None
+
+    @property
+    def counted(self) -> int:
+        """The non-void records this run journaled."""
+        return self.played - self.void
+
+
+@dataclass
 class _Hooks:
     """What a run reports to and asks of its caller (see :func:`run`)."""
     on_record: OnRecord | None
@@ -145,30 +164,30 @@ class _Hooks:
 
 
 async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, launcher: Launcher,
-               warn: Callable[[str], None], hooks: _Hooks) -> list[GameRecord]:
+               warn: Callable[[str], None], hooks: _Hooks) -> RunOutcome:
     pending, journaled = prepare(config, out, resume, warn)
     live_files.clear(out)                         # a killed run's files: its games are replayed
-    records = [r.summary() for r in journaled]      # the run keeps summaries only: its memory stays flat
-    del journaled
     if launcher is process_launcher:
         launcher = partial(process_launcher, log_cap=config.log_cap)
     on_record = hooks.on_record
     if hooks.observer is not None:
-        hooks.observer.plan(pending, records)
+        hooks.observer.plan(pending, journaled)
         on_record = _both(hooks.observer.finished, on_record)
-    games = _until(pending, hooks.should_stop)    # shared by the workers: trio switches tasks only at awaits
-    counter = StartCounter(1 + max((n or 0 for r in records for n in r.processes or ()), default=0))
+    counter = StartCounter(1 + max((n or 0 for r in journaled for n in r.processes or ()), default=0))
+    del journaled                                 # the run keeps nothing per game: the journal is the record
+    outcome = RunOutcome(len(pending))
+    games = _until(pending, hooks.should_stop, outcome)   # shared by the slots: trio switches tasks only at awaits
     send, receive = trio.open_memory_channel(0)
     with JournalWriter(out / JOURNAL_NAME) as writer, guard_engines(out):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(_write, receive, writer, records, on_record, out)
+            nursery.start_soon(_write, receive, writer, outcome, on_record, out)
             async with send, _slots(config, out, min(concurrency, len(pending)), launcher, counter, hooks,
                                     warn) as slots:
                 async with trio.open_nursery() as tasks:
                     for slot in slots:
-                        tasks.start_soon(_work, games, send.clone(), slot, hooks)
+                        tasks.start_soon(_work, games, send.clone(), slot, hooks, outcome)
     live_files.clear(out)
-    return records
+    return outcome
 
 
 class Slot(Protocol):
@@ -249,21 +268,25 @@ def unpicklable(value: object) -> str | None:
     return None
 
 
-def _until(pending: list[ScheduledGame], should_stop: Callable[[], bool] | None) -> Iterator[ScheduledGame]:
+def _until(pending: list[ScheduledGame], should_stop: Callable[[], bool] | None,
+           outcome: RunOutcome) -> Iterator[ScheduledGame]:
     """The pending games, until `should_stop` answers True before a game that opens a pair."""
     for game in pending:
         if should_stop is not None and game.opens_pair and should_stop():
+            outcome.stopped = "should_stop"
             return
         yield game
 
 
-async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, slot: Slot, hooks: _Hooks) -> None:
+async def _work(games: Iterator[ScheduledGame], send: trio.MemorySendChannel, slot: Slot, hooks: _Hooks,
+                outcome: RunOutcome) -> None:
     """Play games in `slot` until none is left or `hooks.stop` is set. Under `should_stop`, wait
     until each record is journaled and reported before taking the next game, so that the test
     has seen it."""
     async with send, slot:
         for game in games:
             if hooks.stop.is_set():
+                outcome.stopped = "stop"
                 return
             on_ply = None
             if hooks.observer is not None:
@@ -284,13 +307,14 @@ def _both(first: OnRecord, second: OnRecord | None) -> OnRecord:
     return call
 
 
-async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, records: list[GameRecord],
+async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, outcome: RunOutcome,
                  on_record: OnRecord | None, out: Path) -> None:
     async with receive:
         async for record, reported in receive:
             await trio.to_thread.run_sync(writer.append, record)     # not cancellable: a line is whole
             live_files.remove(out, record.id)
-            records.append(record.summary())
+            outcome.played += 1
+            outcome.void += record.void
             if on_record is not None:
                 on_record(record)
             reported.set()

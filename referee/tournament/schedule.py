@@ -31,7 +31,7 @@ from ..game import openings as op
 from .config import GameSpec, TournamentConfig
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScheduledGame:
     id: str
     game: str

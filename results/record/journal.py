@@ -43,6 +43,11 @@ def read_journal(path: str | os.PathLike, errors: list[JournalError] | None = No
     return list(_iter_records(p, errors))
 
 
+def iter_journal(path: str | os.PathLike, errors: list[JournalError] | None = None) -> Iterator[GameRecord]:
+    """The records of :func:`read_journal`, read one at a time (a reader that keeps less than every record)."""
+    return _iter_records(journal_path(path), errors)
+
+
 def journal_lines(p: Path) -> Iterator[tuple[int, bytes]]:
     """The non-blank lines of a journal as bytes, with their line numbers (lines end at b"\\n" only)."""
     with open(p, "rb") as fh:

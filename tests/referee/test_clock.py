@@ -397,7 +397,9 @@ def _real_game(tmp_path, time: dict, think: float):
             "engines": {"thinker": {"cmd": ["{python}", "-c", THINKER, str(think)]},
                         "random": {"player": "random"}},
             "games": [{"game": "spelde", "size": 5, "ply_cap": 6}]}
-    [record] = trio.run(partial(run, C.from_dict(data), tmp_path, concurrency=1))
+    from hexarena.results.record.journal import read_journal
+    trio.run(partial(run, C.from_dict(data), tmp_path, concurrency=1))
+    [record] = read_journal(tmp_path)
     return record, (tmp_path / "logs" / f"{record.id}.1-thinker.log").read_text()
 
 

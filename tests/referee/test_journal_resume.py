@@ -16,7 +16,8 @@ from tests.support.tournament import mem_launcher as _mem_launcher, spelde_confi
 def play(cfg, out, resume=False, warnings=None):
     launcher = partial(_mem_launcher, plan={})
     warn = (warnings.append if warnings is not None else lambda s: None)
-    return trio.run(partial(run, cfg, out, concurrency=2, resume=resume, launcher=launcher, warn=warn))
+    trio.run(partial(run, cfg, out, concurrency=2, resume=resume, launcher=launcher, warn=warn))
+    return read_journal(out)
 
 
 def test_a_torn_last_line_is_cut_and_its_game_replayed(tmp_path):

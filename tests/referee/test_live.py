@@ -12,6 +12,8 @@ from hexarena import cli
 from hexarena.referee.console.live import Progress, result_line
 from hexarena.referee.console.panel import make_view
 from hexarena.referee.tournament.schedule import ScheduledGame
+from hexarena.results.rating.load import games_frame
+from hexarena.results.rating.report import build_reports
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import read_journal
 
@@ -57,6 +59,22 @@ def test_progress_counts_flights_scores_forfeits_and_voids():
     assert {s.name: s.score for s in p.standings()} == {"a": 1.5, "b": 1.5}
     assert all(s.elo is not None for s in p.standings())       # refitted after 2 more games
     assert "3/4 games" in p.status_line() and "void: unsupported 1" in p.status_line()
+
+
+def test_progress_keeps_one_row_per_distinct_outcome_whatever_the_number_of_games():
+    p = Progress(elo_every=7)
+    p.plan([], [])
+    outcomes = [("a", "b", "a"), ("a", "b", "b"), ("b", "a", "a"), ("b", "a", None)]
+    records = [record(f"g/{i}", winner=w, first=f, second=s, black=f, white=s) for i in range(200)
+               for f, s, w in [outcomes[i * 7 % 4]]]
+    for r in records:
+        p.finished(r)
+    p.refit()
+    assert p.done == 200 and len(p.rows) == 4 and sum(p.rows.values()) == 200
+    table = build_reports(games_frame(records), by=())[0].ratings      # the fit over every game, rebuilt
+    assert p.elo == {n: (float(e), float(pm)) for n, e, pm in zip(table["player"], table["elo"], table["pm95"])}
+    score = {n: sum(1.0 if r.winner == n else 0.5 if r.winner is None else 0.0 for r in records) for n in "ab"}
+    assert {s.name: (s.games, s.score) for s in p.standings()} == {n: (200, score[n]) for n in "ab"}
 
 
 @pytest.mark.slow

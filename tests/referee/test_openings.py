@@ -7,6 +7,7 @@ import pytest
 import trio
 from sgfmill import sgf
 
+from hexarena.referee.console.live import final_summary, journal_summaries
 from hexarena.referee.tournament import config as C
 from hexarena.referee.tournament.run import run
 from hexarena.results.record.journal import read_journal
@@ -20,7 +21,7 @@ def tournament(tmp_path, entry: dict, games_per_pair: int = 2, **engines) -> lis
     config = C.from_dict({"seed": 3, "games_per_pair": games_per_pair, "engines": engines,
                           "time": {"move": 10, "start": 20}, "games": [entry]})
     trio.run(partial(run, config, tmp_path, concurrency=2))
-    return read_journal(tmp_path)                   # whole records: the run returns summaries
+    return read_journal(tmp_path)                   # whole records: the run returns counts
 
 
 @pytest.mark.slow
@@ -45,6 +46,10 @@ def test_paired_games_share_their_opening_with_seats_exchanged(tmp_path):
 def test_deterministic_engines_replay_games_without_openings_and_not_with_random_ones(tmp_path):
     same = tournament(tmp_path / "plain", {"game": "spelde", "size": 4}, games_per_pair=4)
     assert repeated_games(same) and repeated_games(same)[0].repeated == 2      # games 3, 4 repeat 1, 2
+    summaries, repeats = journal_summaries(tmp_path / "plain" / "journal.jsonl")   # the end of a run's reader
+    assert repeats == repeated_games(same) and summaries == [r.summary() for r in same]
+    assert "identical games: one vs two on spelde-4 pie: 2 of 4" in final_summary(summaries, repeats)
+    assert final_summary(summaries, repeats) == final_summary(same)
     varied = tournament(tmp_path / "random", {"game": "spelde", "size": 4, "random_openings": 2}, games_per_pair=4)
     assert not any(r.void for r in varied)
     assert len({tuple(r.actions) for r in varied}) == 4 and repeated_games(varied) == []

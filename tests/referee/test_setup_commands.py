@@ -16,6 +16,7 @@ from hexarena.referee.game.clock import Limits
 from hexarena.referee.game.match import Seat, Setup, play_game
 from hexarena.referee.tournament import config as C
 from hexarena.referee.tournament.run import run
+from hexarena.results.record.journal import read_journal
 from tests.support.fakes12 import fake12_argv
 
 SETUP = ["frobnicate on", "hash 16"]
@@ -36,7 +37,8 @@ def _config(tmp_path: Path, flags: str, restart: str) -> Path:
 @pytest.mark.parametrize("restart", ["game", "fault"])
 def test_setup_commands_are_sent_once_to_every_process_after_its_handshake(tmp_path: Path, restart: str) -> None:
     out = tmp_path / "o"
-    records = trio.run(partial(run, C.load(_config(tmp_path, "v12", restart)), out, concurrency=1))
+    trio.run(partial(run, C.load(_config(tmp_path, "v12", restart)), out, concurrency=1))
+    records = read_journal(out)
     assert len(records) == 2 and all(r.termination != "void" for r in records), [r.reason for r in records]
     seat = {r.id: (1 if r.first == "setup" else 2) for r in records}
     sent = {r.id: _got(out / "logs" / f"{r.id}.{seat[r.id]}-setup.log") for r in records}

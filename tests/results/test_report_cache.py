@@ -32,7 +32,8 @@ def _tournament(folder, plan=None, games=(("spelde", 5, "pie", ("f3",)), ("anda"
 
     async def main():
         return await run(cfg, folder, concurrency=2, launcher=partial(mem_launcher, plan=plan or {}))
-    return trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+    return read_journal(folder)
 
 
 def test_each_game_s_entry_is_what_a_replay_of_its_record_gives(tmp_path):

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import json
+import random
+from dataclasses import replace
 
 from hexarena.results.record.game import GameRecord
 from hexarena.results.page.report_sections import sprt_state
-from hexarena.results.sprt import SprtSettings
+from hexarena.results.sprt import SprtSettings, evaluate, pairs
 from hexarena.results.sprt_tracker import SprtTracker
 
 
@@ -40,3 +42,31 @@ def test_a_finished_schedule_without_a_decision_says_so(tmp_path):
     assert tracker.state.counts == [0, 0, 1, 0, 0] and not tracker.should_stop()
     assert tracker.finish().endswith("no decision (schedule finished)")
     assert json.loads((tmp_path / "sprt.json").read_text())["decision"] == "no decision (schedule finished)"
+
+
+def test_a_tracker_keeps_counts_and_open_pairs_only_and_agrees_with_the_journal_s_pairs():
+    rng = random.Random(7)
+    records = []
+    for k in range(300):
+        a, b = rng.choice([("new", "old"), ("old", "new"), ("new", "third")])
+        for seat, (first, second) in enumerate([(a, b), (b, a)]):
+            gid = f"g/{2 * k + seat:04d}"
+            winner = rng.choice([first, second, None])
+            if rng.random() < 0.1:
+                records.append(replace(won(gid, first, second, first, k), winner=None, result="Void",
+                                       termination="void"))
+            if seat == 0 or rng.random() < 0.9:        # some pairs stay half played
+                records.append(replace(won(gid, first, second, first, k), winner=winner,
+                                       pair=None if k % 5 == 0 else k))
+    rng.shuffle(records)
+    schedule = {f"g/{2 * k + s:04d}": ("spelde", 4, "pie", k) for k in range(0, 300, 5) for s in (0, 1)}
+    settings = SprtSettings(elo0=0, elo1=5)
+    tracker = SprtTracker(settings, "new", "old", records[:100], schedule)
+    for r in records[100:]:
+        tracker.add(r)
+    expected = evaluate(settings, pairs(records, "new", "old", schedule))
+    assert tracker.state == expected and sum(expected.counts) > 100
+    assert tracker.games() == sum(not r.void for r in records)
+    done = {r.id for r in records if not r.void and {r.first, r.second} == {"new", "old"}}
+    halves = {k for k in range(300) if len({f"g/{2 * k:04d}", f"g/{2 * k + 1:04d}"} & done) == 1}
+    assert set(tracker.waiting) == {("spelde", 4, "pie", k) for k in halves}       # nothing else is kept
