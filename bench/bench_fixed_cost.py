@@ -23,7 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.bench_runner import compile_package, hexarena_config
+from bench.bench_runner import hexarena_config
+from tests.support.bytecode import compile_package
 
 DRIVER = r'''
 import atexit, sys, time

@@ -60,22 +60,13 @@ import time
 from pathlib import Path
 
 from bench.common import table
+from tests.support.bytecode import compile_package
 from hexarena.results.record.journal import read_journal
 
 TICK = os.sysconf("SC_CLK_TCK")
 GAMES = (("spelde", 6), ("anda", 9))
 SAMPLE = 0.02           # seconds between two readings of the worker processes' CPU
 WORKER = b"hexarena.worker"
-
-
-def compile_package() -> None:
-    """Write the bytecode of hexarena's modules, as an installed package has it."""
-    import compileall
-    import importlib.util
-    for name in ("hexarena", *(f"hexarena.{sub}" for sub in ("engine", "protocol", "players", "referee", "results"))):
-        spec = importlib.util.find_spec(name)
-        for folder in (spec.submodule_search_locations or []) if spec else []:
-            compileall.compile_dir(folder, quiet=1)
 
 
 def _stat_cpu(pid: int | str) -> float:
