@@ -131,15 +131,17 @@ class Progress:
             self.adjudicated[r.adjudicated_by] += 1
 
     def refit(self) -> None:
-        """Fit the ratings of the rows so far (pandas: some tens of milliseconds, and the import of
-        pandas at the first fit)."""
+        """Fit the ratings of the games so far, from each distinct row with its count (numpy: a
+        fit costs what the pairings and outcomes make, not the number of games)."""
         self._fitted_at = self.done
         if not self.rows:
             return
-        from hexarena.results.rating.load import frame_from_rows
-        from hexarena.results.rating.report import build_reports
+        from hexarena.results.rating.columns import rating_columns
+        from hexarena.results.rating.counts import count_rows
+        from hexarena.results.rating.ratings import fit
         try:
-            table = build_reports(frame_from_rows(list(self.rows.elements())), by=())[0].ratings
+            counts = count_rows(list(self.rows), list(self.rows.values()))
+            table = rating_columns(fit(counts), counts)
         except (ValueError, ArithmeticError):
             return
         self.elo = {p: (float(e), float(pm)) for p, e, pm in zip(table["player"], table["elo"], table["pm95"])}

@@ -78,9 +78,11 @@ def aggregate(frame: pd.DataFrame) -> Counts:
                   frame["forfeit"].to_numpy(object)[hit], frame["faulty"].to_numpy(object)[hit], hit)
 
 
-def count_rows(rows: list[tuple]) -> Counts:
+def count_rows(rows: list[tuple], weights: list[int] | None = None) -> Counts:
     """Counts of game rows (:func:`game_row`'s tuples, in their order): the same as
-    ``aggregate(frame_from_rows(rows))``, without building the frame (pandas is not loaded)."""
+    ``aggregate(frame_from_rows(rows))``, without building the frame (pandas is not loaded).
+    `weights`: how many games each row stands for (a running tournament keeps each distinct
+    row once with its count); None: one game each."""
     if not rows:
         rows_game, rows_size, first_names, second_names, winners, kinds, faulty = [], [], [], [], [], [], []
     else:
@@ -94,16 +96,17 @@ def count_rows(rows: list[tuple]) -> Counts:
     games, game_codes = np.unique(np.array(rows_game, dtype=object), return_inverse=True)
     sizes, size_codes = np.unique(np.array(rows_size, dtype=np.int64), return_inverse=True)
     hit = np.array([bool(k) for k in kinds], dtype=bool)
+    weight = np.ones(len(rows)) if weights is None else np.array(weights, dtype=float)
     return _count(names, first, second, game_codes.astype(np.int64), games, size_codes, sizes, outcome,
-                  np.array(kinds, dtype=object)[hit], np.array(faulty, dtype=object)[hit], hit)
+                  np.array(kinds, dtype=object)[hit], np.array(faulty, dtype=object)[hit], hit, weight)
 
 
 def _count(names: tuple[str, ...], first: np.ndarray, second: np.ndarray, game_codes: np.ndarray,
            games: np.ndarray, size_codes: np.ndarray, sizes: np.ndarray, outcome: np.ndarray,
-           kinds: np.ndarray, faulty: np.ndarray, hit: np.ndarray) -> Counts:
+           kinds: np.ndarray, faulty: np.ndarray, hit: np.ndarray, weight: np.ndarray | None = None) -> Counts:
     """Counts of games given as codes: players (`names`), game ids and sizes; `outcome` the
     first player's result (0 lost, 1 draw, 2 won); the forfeits' kinds and faulty players,
-    of the games where `hit` is set."""
+    of the games where `hit` is set; `weight`: games per entry (None: one each)."""
     combo = game_codes * len(sizes) + size_codes
     present = np.flatnonzero(np.bincount(combo, minlength=len(games) * len(sizes)))
     pool_of_key = sorted((str(games[k // len(sizes)]), int(sizes[k % len(sizes)])) for k in present.tolist())
@@ -116,13 +119,13 @@ def _count(names: tuple[str, ...], first: np.ndarray, second: np.ndarray, game_c
     key = (pool_key * n + first) * n + second
     table: np.ndarray
     if p * n * n <= 1 << 22:      # a dense count table is cheapest
-        dense = np.bincount(key * 3 + outcome, minlength=p * n * n * 3).reshape(-1, 3)
+        dense = np.bincount(key * 3 + outcome, weight, minlength=p * n * n * 3).reshape(-1, 3)
         rows = np.flatnonzero(dense.sum(axis=1))
         table = dense[rows]
     else:
         rows, inverse = np.unique(key, return_inverse=True)
         table = np.zeros((len(rows), 3))
-        np.add.at(table, (inverse, outcome), 1)
+        np.add.at(table, (inverse, outcome), 1 if weight is None else weight)
     losses, draws, wins = (table[:, k].astype(float) for k in range(3))
     forfeits = np.zeros((p, n, len(FORFEIT_KINDS)))
     if hit.any():
@@ -130,7 +133,7 @@ def _count(names: tuple[str, ...], first: np.ndarray, second: np.ndarray, game_c
         at = np.array([index.get(f, -1) for f in faulty])
         kind = np.array([FORFEIT_KINDS.index(k) for k in kinds])
         known = at >= 0              # a fault blamed on no player of the game is not counted
-        np.add.at(forfeits, (pool_key[hit][known], at[known], kind[known]), 1)
+        np.add.at(forfeits, (pool_key[hit][known], at[known], kind[known]), 1 if weight is None else weight[hit][known])
     used = np.unique(np.concatenate([first, second]))
     counts = Counts(names, pools, rows // n % n, rows % n, rows // (n * n), wins, losses, draws, forfeits)
     return counts if len(used) == n else counts.select(list(range(p)))

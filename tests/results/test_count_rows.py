@@ -3,6 +3,7 @@ frame of the same rows (tests/test_lazy_imports.py: the report loads no pandas).
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 
@@ -44,3 +45,11 @@ def test_count_rows_is_aggregate_of_the_frame():
 def test_a_player_who_only_appears_as_winner_of_another_pool_is_dropped_alike():
     rows = [("spelde", 5, "a", "b", "c", "", "", ""), ("spelde", 5, "b", "a", "a", "", "time", "b")]
     _same(count_rows(rows), aggregate(frame_from_rows(rows)))
+
+
+def test_distinct_rows_with_their_counts_are_the_games_they_stand_for():
+    rng = random.Random(5)
+    for games in (1, 9, 300):
+        rows = _rows(rng, games)
+        distinct = Counter(rows)
+        _same(count_rows(list(distinct), list(distinct.values())), count_rows(rows))
