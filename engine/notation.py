@@ -26,11 +26,12 @@ _SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=1 << 12)
 def parse_action(token: str, board: Hexagon, forms: frozenset[type]) -> Action:
     """Decode one token for a game whose action classes are `forms` (Resign is always allowed).
-    Actions are immutable values, so the decoded tokens are kept: a replay of many games
-    decodes each token of a board once."""
+    Actions are immutable values, so the most recent 4,096 decoded tokens are kept: a replay of
+    many games decodes a board's common tokens once (a cap that keeps ~1.5 MB: Spelde's tokens
+    with their flips are mostly distinct, and a long run must not hold every one it has read)."""
     t = token.strip().lower()
     word = WORDS.get(t)
     if word is not None:
