@@ -1,4 +1,4 @@
-"""The referee's memory over a long run: RSS after 100 games and after N.
+"""The referee's memory over a long run: RSS after 100 games, after N/2 and after N.
 
     python -m bench.bench_memory [--games N] [-j J] [--workers P]
 
@@ -8,8 +8,10 @@ Spelde n=6, Fischer 0.1 s + 0.01 s, engines kept) with the live view's state
 process (`--workers 0`, the default) or in P worker processes, and reads the
 resident set size (/proc/PID/status, VmRSS) of this process (the runner) and
 of each worker process as records are journaled. Figures: RSS after 100
-games, after N, and the growth per game between the two (KB); goal: flat (the
-growth per game near 0, whatever N).
+games, after N/2 and after N, the growth per game from 100 to N and over the
+second half alone (KB; the first hundreds of games fill bounded caches, such
+as the decoded tokens of notation.parse_action); goal: flat (the second
+half's growth near 0, whatever N).
 """
 from __future__ import annotations
 
@@ -70,7 +72,7 @@ class Sampler(View):
 
 
 def measure(games: int, jobs: int, workers: int, out: Path) -> tuple[dict[int, tuple[int, list[int]]], float]:
-    sampler = Sampler({100, games})
+    sampler = Sampler({100, games // 2, games})
     t0 = time.perf_counter()
     trio.run(lambda: run(soak_config(games), out, concurrency=jobs, observer=sampler, workers=workers))
     return sampler.samples, time.perf_counter() - t0
@@ -88,13 +90,14 @@ def main(argv: list[str] | None = None) -> None:
         samples, wall = measure(args.games, args.jobs, args.workers, Path(tmp) / "soak")
     where = f"{args.workers} worker processes" if args.workers else "in this process"
     print(f"referee memory: {args.games} games of Spelde n=6, random vs random, -j {args.jobs} {where}, {wall:.0f} s")
-    (runner0, workers0), (runner1, workers1) = samples[100], samples[args.games]
-    rows = [("runner", runner0, runner1)] + [(f"worker {i}", a, b) for i, (a, b) in
-                                             enumerate(zip(workers0, workers1), 1)]
-    print(table([{"process": name, "RSS MB after 100": f"{a / 1024:.1f}",
+    half = args.games // 2
+    (runner0, workers0), (runner_h, workers_h), (runner1, workers1) = samples[100], samples[half], samples[args.games]
+    rows = [("runner", runner0, runner_h, runner1)] + [(f"worker {i}", a, h, b) for i, (a, h, b) in
+                                                       enumerate(zip(workers0, workers_h, workers1), 1)]
+    print(table([{"process": name, "RSS MB after 100": f"{a / 1024:.1f}", f"after {half}": f"{h / 1024:.1f}",
                   f"after {args.games}": f"{b / 1024:.1f}",
-                  "growth KB/game": f"{(b - a) / (args.games - 100):.2f}"} for name, a, b in rows]))
-
+                  "growth KB/game": f"{(b - a) / (args.games - 100):.2f}",
+                  "second half": f"{(b - h) / (args.games - half):.2f}"} for name, a, h, b in rows]))
 
 if __name__ == "__main__":
     main()
