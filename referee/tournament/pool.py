@@ -86,6 +86,10 @@ class EnginePool:
         self._idle.clear()
         return await self._cm.__aexit__(*exc_info)
 
+    def kept(self) -> tuple[int, ...]:
+        """The start numbers of the processes kept idle for later games."""
+        return tuple(proc.number for proc in self._idle)
+
     def lease(self, spec: EngineSpec, seed: int, log: Path, seat: int) -> Lease:
         """One seat's engine for one game (`seat`: 0 or 1)."""
         return Lease(self, spec, seed, log, seat)

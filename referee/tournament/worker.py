@@ -5,9 +5,10 @@ talks to it in frames (:mod:`.wire`) over the worker's stdin and stdout.
 In: one :class:`.wire.WorkerSetup`, then ``("play", slot, game)`` for each game,
 ``("abandon",)`` to stop at once; end of input ends the worker after the
 games it holds (the runner sends it only when none is in flight). Out:
-``("ready",)``; ``("record", id, record, overheads)`` once per game, its SGF
+``("ready",)``; ``("record", id, record, overheads, slot, kept)`` once per game, its SGF
 already written under the output folder (:func:`.run.play_scheduled`, exactly
-as in the runner's own process); ``("plies", {id: plies})`` for the games in
+as in the runner's own process), with the start numbers of the engines its slot
+keeps for later games (the runner forgets the numbers of the others); ``("plies", {id: plies})`` for the games in
 flight, at most every :data:`PLY_TICK` seconds; ``("live", pid, started)``
 for every engine process group started and stopped, which the runner writes
 to its ``engines.live`` (so that no engine outlives the run); ``("error", id,
@@ -73,7 +74,7 @@ async def serve(inbox: trio.abc.ReceiveStream, outbox: trio.abc.SendStream) -> N
                         send, receive = trio.open_memory_channel[ScheduledGame](1)
                         queues[slot] = send
                         pool = slot_pool(setup.launcher, counter, setup.config, slot, setup.affinity)
-                        slots.start_soon(_slot, receive, pool, setup, plies, say.send_nowait)
+                        slots.start_soon(_slot, slot, receive, pool, setup, plies, say.send_nowait)
                     say.send_nowait(("ready",))
                     while (message := await frames.next()) is not None:
                         if cast(tuple, message)[0] == "abandon":
@@ -87,8 +88,8 @@ async def serve(inbox: trio.abc.ReceiveStream, outbox: trio.abc.SendStream) -> N
             say.close()                 # the sender writes what is left, then ends
 
 
-async def _slot(games: trio.MemoryReceiveChannel[ScheduledGame], pool: EnginePool, setup: WorkerSetup,
-                plies: dict[str, int], say: Callable[[tuple], None]) -> None:
+async def _slot(slot: int, games: trio.MemoryReceiveChannel[ScheduledGame], pool: EnginePool,
+                setup: WorkerSetup, plies: dict[str, int], say: Callable[[tuple], None]) -> None:
     async with games, pool:
         async for game in games:
             overheads: list[float] = []
@@ -99,7 +100,7 @@ async def _slot(games: trio.MemoryReceiveChannel[ScheduledGame], pool: EnginePoo
                 say(("error", game.id, traceback.format_exc()))
                 continue
             plies.pop(game.id, None)
-            say(("record", game.id, record, overheads))
+            say(("record", game.id, record, overheads, slot, pool.kept()))
 
 
 async def _tick(plies: dict[str, int], say: trio.MemorySendChannel[tuple]) -> None:

@@ -115,7 +115,8 @@ class _Workers:
                  warn: Callable[[str], None], overhead: Callable[[float], None] | None):
         self.nursery, self.setups, self.counter, self.warn, self.overhead = nursery, setups, counter, warn, overhead
         self.processes: list[_Process | None] = [None] * len(setups)
-        self.numbers: dict[tuple[int, int], int] = {}
+        self.numbers: dict[tuple[int, int], int] = {}          # (worker serial, its number) -> the run's
+        self.held: dict[tuple[int, int], set[int]] = {}         # (worker serial, slot) -> numbers in the map
         self.closing = False
         self.locks = [trio.Lock() for _ in setups]
 
@@ -187,10 +188,12 @@ class _Workers:
                 if (on_ply := proc.on_ply.get(game_id)) is not None:
                     on_ply(plies)
         elif kind == "record":
-            _, game_id, record, overheads = message
+            _, game_id, record, overheads, slot, kept = message
             if record.processes is not None:
+                local = [n for n in record.processes if n is not None]
                 record = replace(record, processes=[None if n is None else self._number(proc, n)
                                                     for n in record.processes])
+                self._forget(proc, slot, local, kept)
             if self.overhead is not None:
                 for seconds in overheads:
                     self.overhead(seconds)
@@ -210,6 +213,16 @@ class _Workers:
         if key not in self.numbers:
             self.numbers[key] = self.counter.take()
         return self.numbers[key]
+
+    def _forget(self, proc: _Process, slot: int, played: list[int], kept: tuple[int, ...]) -> None:
+        """Drop the numbers of slot `slot`'s engines that it no longer keeps (a process is not
+        used again once its slot let it go): the map holds the live processes, not every one
+        started in the run."""
+        held = self.held.setdefault((proc.serial, slot), set())
+        held.update(played)
+        for local in held.difference(kept):
+            self.numbers.pop((proc.serial, local), None)
+        held.intersection_update(kept)
 
     async def close(self) -> None:
         """End every worker's input: each stops its engines and exits (no game is in flight)."""

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 from functools import partial
+from types import SimpleNamespace
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ import trio
 from hexarena.referee.engines.groups import sole
 from hexarena.referee.tournament import config as C
 from hexarena.referee.tournament import workers
+from hexarena.referee.tournament.pool import StartCounter
 from hexarena.referee.tournament.run import TournamentError, run
 from hexarena.results.record.journal import read_journal
 from tests.support.fakes import alive, pids_in
@@ -50,6 +52,25 @@ def test_two_worker_processes_play_the_games_one_process_plays(tmp_path):
         assert (tmp_path / "spread" / r.sgf).is_file()
         assert (tmp_path / "spread" / f"logs/{r.id}.1-{r.first}.log").is_file()
     assert not (tmp_path / "spread" / "engines.live").exists()
+
+
+def test_the_run_maps_only_the_engine_numbers_its_slots_still_keep():
+    """A worker's engine numbers map to the run's; those of processes a slot let go are forgotten
+    (with a fresh process per game the map would otherwise grow by two entries a game)."""
+    kept_engines = workers._Workers(None, [], StartCounter(), print, None)     # type: ignore[arg-type]
+    worker = SimpleNamespace(serial=1)
+    run_numbers = []
+    for game in range(100):                 # restart = "game": two new processes a game, none kept
+        local = [2 * game + 1, 2 * game + 2]
+        run_numbers += [kept_engines._number(worker, n) for n in local]
+        kept_engines._forget(worker, 0, local, ())
+    assert run_numbers == list(range(1, 201)) and kept_engines.numbers == {}
+    first = [kept_engines._number(worker, n) for n in (501, 502)]
+    for _ in range(3):                      # restart = "fault": the slot keeps its two processes
+        kept_engines._forget(worker, 0, [501, 502], (501, 502))
+        assert [kept_engines._number(worker, n) for n in (501, 502)] == first
+    kept_engines._forget(worker, 0, [501, 502], (502,))
+    assert list(kept_engines.numbers) == [(1, 502)]
 
 
 def test_a_grown_tournament_resumed_on_workers_plays_only_the_new_games(tmp_path):
