@@ -6,7 +6,6 @@ players and runs the referee) and call ``trio.run``.
 """
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 from datetime import datetime
@@ -205,7 +204,7 @@ def _split_name(text: str) -> tuple[str | None, str]:
 @click.option("--games-per-pair", type=int, default=None,
               help="Override the config (under the config's own limits).")
 @click.option("-j", "--concurrency", type=click.IntRange(1), default=None,
-              help="Games at a time (default: the number of CPUs; with --cluster: what the workers take).")
+              help="Games at a time (default: the CPUs this process may use; with --cluster: what the workers take).")
 @click.option("--workers", type=click.IntRange(0), default=None, metavar="P",
               help="Worker processes the games are spread over; 0 plays them in this process "
                    "(default: 0 with -j 1, else one per game at once, at most one per CPU; docs/tournament.md).")
@@ -255,7 +254,8 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
     if slots is not None:
         concurrency = len(slots)
     elif cluster is None:
-        concurrency = concurrency or os.cpu_count() or 1
+        from hexarena.referee.tournament.affinity import cpu_count
+        concurrency = concurrency or cpu_count()
     elif workers:
         raise click.UsageError("--workers plays games on this machine; --cluster plays them on the cluster's")
     supervise.run(config, _out_dir(out), concurrency or 1_000_000, resume=resume, quiet=quiet,

@@ -5,7 +5,6 @@ end here; this module wires those pieces, each of which lives with what it serve
 """
 from __future__ import annotations
 
-import os
 import shlex
 import signal
 import sys
@@ -80,8 +79,9 @@ async def preflight_or_fail(config: TournamentConfig, out: Path, launcher, clust
 def default_workers(concurrency: int) -> int:
     """The worker processes of a local run when --workers is not given (docs/tournament.md,
     "Games on every core"): none for one game at a time, else one per game at once up to one
-    per CPU."""
-    return 0 if concurrency == 1 else min(concurrency, os.cpu_count() or 1)
+    per CPU this process may use."""
+    from hexarena.referee.tournament.affinity import cpu_count
+    return 0 if concurrency == 1 else min(concurrency, cpu_count())
 
 
 def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, quiet: bool,

@@ -19,7 +19,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any, TypeVar
 
-__all__ = ["AffinityError", "parse_cpus", "format_cpus", "usable_cpus", "slot_cpus", "read_option", "plan",
+__all__ = ["AffinityError", "cpu_count", "parse_cpus", "format_cpus", "usable_cpus", "slot_cpus", "read_option", "plan",
            "pinned"]
 
 #: The highest CPU number a list may name (Linux's CONFIG_NR_CPUS is at most 8192).
@@ -54,6 +54,15 @@ def format_cpus(cpus: tuple[int, ...]) -> str:
         else:
             runs.append([cpu, cpu])
     return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def cpu_count() -> int:
+    """How many processors this process may run on (`taskset`, a container's cpuset), not the
+    machine's count; the machine's where the system cannot say (no ``sched_getaffinity``)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def usable_cpus() -> tuple[int, ...]:

@@ -19,7 +19,6 @@ file or a folder the check made is removed).
 """
 from __future__ import annotations
 
-import os
 import shlex
 import shutil
 import tempfile
@@ -31,6 +30,7 @@ import trio
 from hexarena.engine import registry
 from hexarena.protocol.controller import CommandFailed, ControllerError
 
+from .affinity import cpu_count
 from .config import EngineSpec, TournamentConfig
 from .folder_lock import LOCK_NAME, FolderBusy, hold_folder
 from ..engines.groups import sole
@@ -109,7 +109,7 @@ def stderr_tail(log: Path) -> str:
 async def _check_all(config: TournamentConfig, logs: Path, launcher: Launcher, problems: list[str]) -> None:
     """Check every engine, as many at once as there are cores (their start-ups overlap);
     their problems in config order."""
-    limiter = trio.CapacityLimiter(os.cpu_count() or 1)
+    limiter = trio.CapacityLimiter(cpu_count())
     found: list[list[str]] = [[] for _ in config.engines]
 
     async def check(engine: EngineSpec, mine: list[str]) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -152,3 +154,13 @@ def test_the_config_s_affinity_is_read_checked_and_saved_and_changes_no_game(tmp
             C.load(_config(tmp_path, f"affinity = {value}\n"))
     from hexarena.referee.tournament.growth import same_play
     assert same_play(C.to_dict(C.load(_config(tmp_path))), C.to_dict(config))
+
+
+def test_the_default_counts_the_cpus_this_process_may_use_not_the_machine_s():
+    code = ("from hexarena.referee.tournament.affinity import cpu_count; "
+            "from hexarena.supervise import default_workers; print(cpu_count(), default_workers(8))")
+    pinned = subprocess.run(["taskset", "-c", "0", sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
+    assert pinned.stdout.split() == ["1", "1"]
+    free = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert free.stdout.split() == [str(len(os.sched_getaffinity(0))), str(min(8, len(os.sched_getaffinity(0))))]
