@@ -1,5 +1,5 @@
 """The strength the compiled core gives MCTS: `python -m bench.bench_core_strength [--games N]
-[--seconds X] [-j J] [--out DIR]`.
+[--seconds X] [-j J] [--out DIR] [--only GAME...]`.
 
 One real tournament (`hexarena tournament`, engines as processes): `mcts` with the core
 (`core`) against `mcts` without it (`python`, run with HEXARENA_CORE=0), each game at its
@@ -23,11 +23,11 @@ from bench.common import table
 from hexarena.engine import compiled, registry
 
 
-def config_text(games: int, seconds: float) -> str:
+def config_text(games: int, seconds: float, only: list[str] | None = None) -> str:
     lines = ["seed = 44", f"games_per_pair = {games}", "", "[time]", f"move = {seconds}", "",
              '[engines.core]', 'player = "mcts"', "",
              '[engines.python]', 'player = "mcts"', 'env = { HEXARENA_CORE = "0" }', ""]
-    for game_id in registry.playable():
+    for game_id in only or registry.playable():
         info = registry.get(game_id)
         lines += ["[[games]]", f'game = "{game_id}"', f"size = {min(info.sizes)}", "random_openings = 2", ""]
     return "\n".join(lines)
@@ -58,13 +58,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.2, help="seconds a move (default %(default)s)")
     parser.add_argument("-j", type=int, default=2, help="games at once (default %(default)s)")
     parser.add_argument("--out", type=Path, help="the tournament folder (default: a temporary one)")
+    parser.add_argument("--only", nargs="+", choices=registry.playable(), metavar="GAME",
+                        help="these games only (default: all five)")
     args = parser.parse_args()
     if compiled.active() is None:
         sys.exit("the compiled core is not installed (pip install ./core) or HEXARENA_CORE=0 is set")
     folder = args.out or Path(tempfile.mkdtemp(prefix="hexarena-strength-"))
     folder.mkdir(parents=True, exist_ok=True)
     config = folder / "strength.toml"
-    config.write_text(config_text(args.games, args.seconds), encoding="utf-8")
+    config.write_text(config_text(args.games, args.seconds, args.only), encoding="utf-8")
     out = folder / "run"
     resume = ["--resume"] if (out / "journal.jsonl").exists() else []
     started = time.monotonic()
