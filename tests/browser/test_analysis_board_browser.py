@@ -15,7 +15,7 @@ import pytest
 from hexarena.results.page.board_svg import action_sites
 from hexarena.results.page.replay import replay_record
 from hexarena.results.record.journal import read_journal
-from tests.support.chromium import CHROMIUM, DRIVER, MISSING, chromium, severe
+from tests.support.chromium import CHROMIUM, DRIVER, MISSING, board_is, chromium, severe
 from tests.support.web import start_server
 
 pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
@@ -25,8 +25,6 @@ from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
                                                                         reason=MISSING)]
-READ_BOARD = """return Array.from(document.querySelectorAll('#board g.site')).filter(g => g.dataset.stone)
-    .map(g => [g.dataset.site, g.dataset.stone + (g.dataset.height === '1' ? '' : g.dataset.height)]);"""
 
 
 @pytest.fixture(scope="module")
@@ -47,15 +45,6 @@ def record(tmp_path_factory) -> Path:
     [game] = read_journal(out)
     assert game.sgf and game.plies >= 6
     return out / game.sgf
-
-
-def stones(state) -> dict[str, str]:
-    board = state.board
-    return {board.name(b): c.value + (str(h) if h > 1 else "") for b, (c, h) in state.to_position().stacks.items()}
-
-
-def board_is(driver, state) -> None:
-    WebDriverWait(driver, 10).until(lambda d: dict(d.execute_script(READ_BOARD)) == stones(state))
 
 
 def test_the_board_steps_branches_and_shows_the_engines_analysis(browser, record, tmp_path):

@@ -11,7 +11,7 @@ import pytest
 
 from hexarena.results.page.replay import replay_record
 from hexarena.results.record.journal import read_journal
-from tests.support.chromium import CHROMIUM, DRIVER, MISSING, chromium, severe
+from tests.support.chromium import CHROMIUM, DRIVER, MISSING, board_is, chromium, severe
 from tests.support.folders import build_folder
 from tests.support.web import start_server
 
@@ -22,23 +22,12 @@ from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
                                                                         reason=MISSING)]
-READ_BOARD = """return Array.from(document.querySelectorAll('#board g.site')).filter(g => g.dataset.stone)
-    .map(g => [g.dataset.site, g.dataset.stone + (g.dataset.height === '1' ? '' : g.dataset.height)]);"""
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
     with chromium("1300,1000") as driver:
         yield driver
-
-
-def stones(state) -> dict[str, str]:
-    board = state.board
-    return {board.name(b): c.value + (str(h) if h > 1 else "") for b, (c, h) in state.to_position().stacks.items()}
-
-
-def board_is(driver, state) -> None:
-    WebDriverWait(driver, 10).until(lambda d: dict(d.execute_script(READ_BOARD)) == stones(state))
 
 
 def open_analysis(driver, server, game_id: str) -> None:

@@ -12,7 +12,6 @@ docs/img/play.png is play-refused.png.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from hexarena.engine import registry
 from hexarena.engine.actions import WORDS, Komi, Resign
 from hexarena.engine.game import GameState
 from hexarena.results.record.journal import read_journal
-from tests.support.chromium import CHROMIUM, DRIVER, MISSING, chromium, severe
+from tests.support.chromium import CHROMIUM, DRIVER, MISSING, READ_BOARD, board_is, chromium, severe
 from tests.support.web import Server, start_server
 
 pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
@@ -34,8 +33,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.skipif(CHROMIUM
 SIZE = 3
 MAX_GAMES = 8           # per game id, to use every form
 CAP = 60                # plies after which the person resigns (Vaxandis need not end)
-READ_BOARD = """return Array.from(document.querySelectorAll('#board g.site')).filter(g => g.dataset.stone)
-    .map(g => [g.dataset.site, g.dataset.stone + (g.dataset.height === '1' ? '' : g.dataset.height)]);"""
 
 
 @pytest.fixture(scope="module")
@@ -54,12 +51,6 @@ def replayed(game: str, tokens: list[str]) -> GameState:
     for token in tokens:
         state = state.play(state.parse(token))
     return state
-
-
-def stones_by_rules(state: GameState) -> dict[str, str]:
-    board = state.board
-    return {board.name(b): c.value + (str(h) if h > 1 else "")
-            for b, (c, h) in state.to_position().stacks.items()}
 
 
 def wait_turn(driver, timeout: float = 60) -> bool:
@@ -145,7 +136,7 @@ def play_one(driver, game: str, colour: str, seed: int, out: Path, used: set[typ
         while wait_turn(driver):
             tokens = tokens_in_page(driver)
             state = replayed(game, tokens)
-            WebDriverWait(driver, 10).until(lambda d: dict(d.execute_script(READ_BOARD)) == stones_by_rules(state))
+            board_is(driver, state)
             others_done = forms - {Resign} <= used or len(tokens) >= CAP
             token = choose(state, used, rng, others_done)
             perform(driver, state, token, shots, shot_done)

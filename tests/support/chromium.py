@@ -63,3 +63,20 @@ def exchanges(driver) -> list[dict]:
         elif message.get("method") == "Network.responseReceivedExtraInfo":
             one["status"] = params.get("statusCode")
     return [one for key, one in seen.items() if key and one["method"] is not None]
+
+
+#: The stones a board of `hexarena serve`/`play` shows: [site, colour + height when above 1].
+READ_BOARD = """return Array.from(document.querySelectorAll('#board g.site')).filter(g => g.dataset.stone)
+    .map(g => [g.dataset.site, g.dataset.stone + (g.dataset.height === '1' ? '' : g.dataset.height)]);"""
+
+
+def stones_by_rules(state) -> dict[str, str]:
+    """What READ_BOARD should read for a rules' `state`."""
+    board = state.board
+    return {board.name(b): c.value + (str(h) if h > 1 else "") for b, (c, h) in state.to_position().stacks.items()}
+
+
+def board_is(driver, state, seconds: float = 10) -> None:
+    """Wait until the page's board shows the stones of `state`."""
+    from selenium.webdriver.support.wait import WebDriverWait
+    WebDriverWait(driver, seconds).until(lambda d: dict(d.execute_script(READ_BOARD)) == stones_by_rules(state))
