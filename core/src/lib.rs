@@ -9,6 +9,7 @@ pub mod evaluation;
 pub mod geometry;
 pub mod marbanta;
 pub mod rng;
+pub mod search;
 pub mod spelde;
 pub mod vaxandis;
 mod python;

@@ -1,0 +1,15 @@
+//! MCTS in the core: the tree of `players/mcts.py` over any game that implements
+//! [`SearchGame`]. The Python player (players/mcts.py) stays the specification of the
+//! search's behaviour; this module runs a whole iteration (descent, expansion, the leaf's
+//! evaluation, the backup) without crossing into Python.
+//!
+//! * `game.rs` (this contract): what the tree asks of a game.
+//! * `tree.rs`: the search itself (statistics, UCT and RAVE, progressive widening,
+//!   the solver, the refutation check, the pie decision, reuse between moves).
+//! * `python.rs`: the Python class `Search` and `search_open`.
+//! * one file per game (`anda.rs`, `anda_prison.rs`, `spelde.rs`, `vaxandis.rs`,
+//!   `marbanta.rs`): its `SearchGame` and its `open`, which reads a Python state.
+
+pub mod game;
+
+pub use game::{Colour, Config, Rooted, SearchGame};
