@@ -31,6 +31,10 @@ class Command:
     args: tuple[str, ...]
 
 
+#: preprocess's character table: HT becomes a space; other control characters but LF, and DEL, go.
+_PREPROCESS = {**{code: None for code in range(32) if code not in (9, 10)}, 9: " ", 127: None}
+
+
 def preprocess(line: str) -> str | None:
     """Apply GTP preprocessing to one input line; None if nothing is left.
 
@@ -38,18 +42,7 @@ def preprocess(line: str) -> str | None:
     HT becomes a space, everything from `#` is cut, and a line that is then
     empty or blank yields None (it gets no response).
     """
-    kept = []
-    for ch in line:
-        code = ord(ch)
-        if ch == "#":
-            break
-        if ch == "\t":
-            kept.append(" ")
-        elif code < 32 and ch != "\n" or code == 127:
-            continue
-        else:
-            kept.append(ch)
-    text = "".join(kept).strip()
+    text = line.split("#", 1)[0].translate(_PREPROCESS).strip()
     return text or None
 
 
