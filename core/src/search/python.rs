@@ -141,5 +141,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SEARCH_GAMES", SEARCH_GAMES.to_vec())?;
     m.add_class::<PySearch>()?;
     m.add_function(wrap_pyfunction!(search_open, m)?)?;
+    m.add_function(wrap_pyfunction!(super::vaxandis::vaxandis_search_score, m)?)?;
     Ok(())
 }
