@@ -10,6 +10,7 @@
 //! * one file per game (`anda.rs`, `anda_prison.rs`, `spelde.rs`, `vaxandis.rs`,
 //!   `marbanta.rs`): its `SearchGame` and its `open`, which reads a Python state.
 
+pub mod anda;
 pub mod game;
 
 pub use game::{Colour, Config, Rooted, SearchGame};
