@@ -6,7 +6,7 @@
 
 use pyo3::prelude::*;
 
-use super::game::{Colour, SearchGame};
+use super::game::{Colour, Rooted, SearchGame};
 use crate::anda::board::Verdict;
 use crate::anda::{Anda, Phase, BLACK, WHITE};
 use crate::bitboard::Bb;
@@ -365,6 +365,13 @@ pub fn read<const N: usize>(geo: &'static Hexagon, state: &Bound<PyAny>) -> PyRe
 /// The side of a Python Anda state's board.
 pub fn size(state: &Bound<PyAny>) -> PyResult<usize> {
     state.getattr("variant")?.getattr("size")?.extract()
+}
+
+/// The search's root from a Python Anda state.
+pub fn open(state: &Bound<PyAny>) -> PyResult<Box<dyn Rooted>> {
+    let n = size(state)?;
+    let geo = board(n)?;
+    by_size!(n, N => Ok(Box::new(read::<N>(geo, state)?) as Box<dyn Rooted>))
 }
 
 /// `evaluate` of a Python Anda state, as the compiled search computes it (the tests hold it
