@@ -1,14 +1,18 @@
 """Anda's compiled search (core/src/search/anda.rs) with real Anda states: the static evaluation
 equals players/games/anda.py's, the root's actions are the rules' in every phase and read back
-as notation, an immediate win is played, a seeded search repeats, and a whole game against
-random play stays legal. Skips when the core is not installed."""
+as notation, an immediate win is played, a seeded search and `mcts:N` repeat, and a whole game
+of `mcts` against random play stays legal. Skips when the core is not installed."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
+from hexarena.engine import compiled
 from hexarena.engine.game import GameState
+from hexarena.players import MctsBot, get
+from hexarena.players.base import Budget
+from hexarena.players.compiled_search import CompiledTree
 from hexarena.players.games import narrow_for, selection_for
 from hexarena.players.games.anda import evaluate
 from hexarena.players.selection import UCT
@@ -21,8 +25,8 @@ VARIANTS = ((5, "pie"), (5, "nopie opening=cells"), (7, "pie opening=cells"), (9
 
 
 def as_core(state: GameState) -> GameState:
-    from hexarena.engine.games.anda import compiled
-    return compiled._core(state)
+    from hexarena.engine.games.anda.compiled import _core
+    return _core(state)
 
 
 def states(seed: int, size: int, tokens: str, komi: int = 0) -> list[GameState]:
@@ -105,3 +109,30 @@ def test_a_seeded_search_repeats() -> None:
         search.run(iterations=300)
         return search.choose(), search.children()
     assert run(4) == run(4)
+
+
+def test_mcts_n_with_a_seed_gives_the_same_move_twice() -> None:
+    for state in (states(5, 7, "pie")[20], as_core(states(5, 7, "pie")[20]), new("anda", 7)):
+        bot = MctsBot(iterations=200, seconds=None)
+        first, second = (bot.search(state, random.Random(7)) for _ in range(2))
+        assert first.action == second.action and first.iterations == 200
+        assert isinstance(first.tree, CompiledTree) == (compiled.active() is not None)  # HEXARENA_CORE
+        if isinstance(first.tree, CompiledTree) and isinstance(second.tree, CompiledTree):
+            assert first.tree.children() == second.tree.children()
+        assert get("mcts:200")(state, random.Random(7)) == first.action
+
+
+@pytest.mark.parametrize("tokens", ["pie", "nopie opening=cells"])
+def test_a_whole_game_of_mcts_against_random_play_is_legal(tokens: str) -> None:
+    state = as_core(new("anda", 5, *tokens.split()))
+    rng, tree = random.Random(11), None
+    bot = MctsBot(iterations=60, seconds=None)
+    cap = state.info.ply_cap(5)
+    while state.outcome() is None and state.ply < cap:
+        if state.ply % 2 == 0:
+            found = bot.search(state, rng, Budget(), tree)
+            action, tree = found.action, found.tree
+        else:
+            action = state.random_action(rng)
+        state = state.play(action)               # IllegalMove fails the test
+    assert state.outcome() is not None or state.ply == cap
