@@ -4,15 +4,11 @@
 //! candidates of `players/games/common.py` `placement_order`, and the leaf value of its
 //! `CutoffPlayout` (random plies, then `evaluate` squashed).
 
-use pyo3::prelude::*;
-
-use super::game::{Colour, Rooted, SearchGame};
+use super::game::{Colour, SearchGame};
 use crate::anda::board::Verdict;
-use crate::anda::{Anda, Phase, BLACK, WHITE};
+use crate::anda::{Anda, Phase};
 use crate::bitboard::Bb;
-use crate::evaluation::anda_summary;
 use crate::geometry::{features_adjacent, Hexagon};
-use crate::python::{bits, board, by_size};
 use crate::rng::Rng;
 
 /// An action of Anda (engine/actions.py): sites are bits; a pair is canonical (its first
@@ -27,60 +23,9 @@ pub enum Action {
     Pass,
 }
 
-/// players/games/anda.py `SCALE`: Black's advantage that makes an expected score of 1/(1+e^-1).
-pub const SCALE: f64 = 6.0;
-
 /// The referee's ply cap (state.py `ply_cap`): 10 x sites, adjudged a draw.
 pub fn ply_cap(geo: &Hexagon) -> u32 {
     10 * geo.site_count() as u32
-}
-
-/// The random plies of the leaf value before the static evaluation (players/games/anda.py
-/// `evaluator`): 40 from n = 9 on, 10 below.
-pub fn depth(geo: &Hexagon) -> u32 {
-    if geo.n >= 9 {
-        40
-    } else {
-        10
-    }
-}
-
-/// players/games/common.py `safety`: stones weighted by how safe their group is.
-fn safety(groups: &[(u32, u32)]) -> f64 {
-    let mut total = 0.0;
-    for &(size, safe) in groups {
-        let size = f64::from(size);
-        total += match safe {
-            0 => -size,
-            1 => -0.4 * size,
-            _ => 0.3 * size,
-        };
-    }
-    total
-}
-
-/// players/games/anda.py `evaluate`: Black's advantage (stones + territory + safety, each
-/// Black's minus White's, less half a point per komi pass left), the same float.
-pub fn static_score<const N: usize>(g: &Anda<N>) -> f64 {
-    let [b, w] = g.board.st;
-    let (tb, tw, gb, gw) = anda_summary(g.geo, b, w);
-    let whole = (i64::from(b.count()) - i64::from(w.count())) + (i64::from(tb) - i64::from(tw));
-    let score = whole as f64 + (safety(&gb) - safety(&gw));
-    score - 0.5 * f64::from(g.komi)
-}
-
-/// players/evaluators.py `squash`: an advantage as an expected score.
-pub fn squash(score: f64, scale: f64) -> f64 {
-    let x = (score / scale).clamp(-60.0, 60.0);
-    1.0 / (1.0 + (-x).exp())
-}
-
-fn value_of(winner: Option<Colour>) -> f64 {
-    match winner {
-        Some(BLACK) => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
-    }
 }
 
 /// `rng.shuffle` (Fisher-Yates from the end).
@@ -337,51 +282,11 @@ impl<const N: usize> SearchGame for Anda<N> {
     }
 }
 
-/// A Python `AndaState` (engine/games/anda/state.py or its core form) as the core's state.
-pub fn read<const N: usize>(geo: &'static Hexagon, state: &Bound<PyAny>) -> PyResult<Anda<N>> {
-    let bytes = geo.bits().div_ceil(8);
-    let stones = |what: &str| -> PyResult<Bb<N>> {
-        let bytes: Vec<u8> = state.getattr(what)?.call_method1("to_bytes", (bytes, "little"))?.extract()?;
-        bits::<N>(geo, what, &bytes)
-    };
-    let colour = |c: Bound<PyAny>| -> PyResult<usize> {
-        Ok(if c.getattr("value")?.extract::<String>()? == "b" { BLACK } else { WHITE })
-    };
-    let variant = state.getattr("variant")?;
-    let cells = variant.call_method1("option", ("opening",))?.extract::<String>()? == "cells";
-    let phase = match state.getattr("phase")?.extract::<String>()?.as_str() {
-        "offer" => Phase::Offer,
-        "answer" => Phase::Answer,
-        _ => Phase::Play,
-    };
-    let mut first = [false; 2];
-    for c in state.getattr("first")?.try_iter()? {
-        first[colour(c?)?] = true;
-    }
-    Ok(Anda::new(geo, cells, stones("black")?, stones("white")?, colour(state.getattr("to_move")?)?,
-                 state.getattr("ply")?.extract()?, state.getattr("komi")?.extract()?, first, phase))
-}
-
-/// The side of a Python Anda state's board.
-pub fn size(state: &Bound<PyAny>) -> PyResult<usize> {
-    state.getattr("variant")?.getattr("size")?.extract()
-}
-
-/// The search's root from a Python Anda state.
-pub fn open(state: &Bound<PyAny>) -> PyResult<Box<dyn Rooted>> {
-    let n = size(state)?;
-    let geo = board(n)?;
-    by_size!(n, N => Ok(Box::new(read::<N>(geo, state)?) as Box<dyn Rooted>))
-}
-
-/// `evaluate` of a Python Anda state, as the compiled search computes it (the tests hold it
-/// to players/games/anda.py).
-#[pyfunction]
-pub fn anda_search_score(state: &Bound<PyAny>) -> PyResult<f64> {
-    let n = size(state)?;
-    let geo = board(n)?;
-    by_size!(n, N => Ok(static_score(&read::<N>(geo, state)?)))
-}
-
+mod read;
 #[cfg(test)]
 mod tests;
+mod value;
+
+pub use read::{anda_search_score, open, read};
+pub use value::{depth, squash, static_score, SCALE};
+use value::value_of;

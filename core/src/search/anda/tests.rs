@@ -2,7 +2,9 @@
 //! every phase, and the static evaluation on positions worked by hand.
 
 use super::*;
+use crate::evaluation::anda_summary;
 use crate::geometry::hexagon;
+use crate::anda::{BLACK, WHITE};
 
 fn start<const N: usize>(n: usize, seed: u64) -> Anda<N> {
     let phase = if seed.is_multiple_of(2) { Phase::Offer } else { Phase::Play };
@@ -217,4 +219,21 @@ fn notation_is_the_python_tokens() {
     assert_eq!(g.notation(Action::Komi(7)), "komi=7");
     let words: Vec<String> = [Action::Swap, Action::Keep, Action::Pass].map(|a| g.notation(a)).into();
     assert_eq!(words, ["swap", "keep", "pass"]);
+}
+
+#[test]
+fn random_action_is_uniform_over_the_legal_actions() {
+    let g = all_states().into_iter()
+        .find(|g| g.can_pass() && g.legal_cells().count() > 4 && g.board.empty.count() > g.legal_cells().count() + 4)
+        .expect("a placing turn of White with komi, some sites refused");
+    let mut legal = Vec::new();
+    assert!(g.list(usize::MAX, &mut legal));
+    let mut rng = Rng::new(9);
+    let draws = 2000 * legal.len();
+    let mut seen = std::collections::HashMap::new();
+    for _ in 0..draws {
+        *seen.entry(g.random_action(&mut rng).unwrap()).or_insert(0usize) += 1;
+    }
+    assert_eq!(seen.len(), legal.len());
+    assert!(seen.values().all(|&k| (1800..2200).contains(&k)), "{seen:?}");
 }
