@@ -4,7 +4,8 @@
 One real tournament (`hexarena tournament`, engines as processes): `mcts` with the core
 (`core`) against `mcts` without it (`python`, run with HEXARENA_CORE=0), each game at its
 smallest recommended size, N games per game (pairs with seats exchanged after two fresh
-random plies), X seconds a move (a move clock alone: each search may use its whole move). It prints per game the core's score (draws 1/2) with a 95%
+random plies; in Anda after the pie fixed at ``komi=0 keep``, as lab/ladder.py's ``PREFIX``:
+a random komi decides most pairs by colour), X seconds a move (a move clock alone: each search may use its whole move). It prints per game the core's score (draws 1/2) with a 95%
 normal interval, and in all. The core must be installed (`pip install ./core`). A run is
 resumable: `--out DIR` again plays only what is missing.
 """
@@ -23,13 +24,20 @@ from bench.common import table
 from hexarena.engine import compiled, registry
 
 
+#: The opening of the games whose random pie would decide them (lab/ladder.py's PREFIX).
+PIE_FIXED = {"anda": "komi=0 keep"}
+
+
 def config_text(games: int, seconds: float, only: list[str] | None = None) -> str:
     lines = ["seed = 44", f"games_per_pair = {games}", "", "[time]", f"move = {seconds}", "",
              '[engines.core]', 'player = "mcts"', "",
              '[engines.python]', 'player = "mcts"', 'env = { HEXARENA_CORE = "0" }', ""]
     for game_id in only or registry.playable():
         info = registry.get(game_id)
-        lines += ["[[games]]", f'game = "{game_id}"', f"size = {min(info.sizes)}", "random_openings = 2", ""]
+        lines += ["[[games]]", f'game = "{game_id}"', f"size = {min(info.sizes)}"]
+        if game_id in PIE_FIXED:
+            lines.append(f'openings = ["{PIE_FIXED[game_id]}"]')
+        lines += ["random_openings = 2", ""]
     return "\n".join(lines)
 
 

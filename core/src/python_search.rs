@@ -113,5 +113,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(anda_summary, m)?)?;
     m.add_function(wrap_pyfunction!(marbanta_actions, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::search::anda::anda_search_score, m)?)?;
     Ok(())
 }

@@ -49,6 +49,14 @@ pub struct Anda<const N: usize> {
     pub board: Board<N>,
 }
 
+/// Two states are equal when their positions are (the Python state's equality).
+impl<const N: usize> PartialEq for Anda<N> {
+    fn eq(&self, o: &Self) -> bool {
+        (self.geo.n, self.cells, self.to_move, self.ply, self.komi, self.first, self.phase, self.board.st)
+            == (o.geo.n, o.cells, o.to_move, o.ply, o.komi, o.first, o.phase, o.board.st)
+    }
+}
+
 impl<const N: usize> Anda<N> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(

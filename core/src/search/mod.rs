@@ -12,6 +12,7 @@
 //! * one file per game (`anda.rs`, `anda_prison.rs`, `spelde.rs`, `vaxandis.rs`,
 //!   `marbanta.rs`): its `SearchGame` and its `open`, which reads a Python state.
 
+pub mod anda;
 mod choice;
 mod descent;
 pub mod game;
