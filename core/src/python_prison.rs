@@ -115,5 +115,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prison_state, m)?)?;
     m.add_function(wrap_pyfunction!(prison_play, m)?)?;
     m.add_function(wrap_pyfunction!(prison_playout, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::search::anda_prison::prison_search_value, m)?)?;
     Ok(())
 }

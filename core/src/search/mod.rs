@@ -11,6 +11,7 @@
 //! * one file per game (`anda.rs`, `anda_prison.rs`, `spelde.rs`, `vaxandis.rs`,
 //!   `marbanta.rs`): its `SearchGame` and its `open`, which reads a Python state.
 
+pub mod anda_prison;
 pub mod game;
 mod node;
 pub mod python;

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use super::game::{Config, Rooted, Searcher};
 
 /// The games with a compiled search, by their ids.
-pub const SEARCH_GAMES: &[&str] = &["vaxandis"];
+pub const SEARCH_GAMES: &[&str] = &["anda-prison", "vaxandis"];
 
 /// A root child: (action, visits, mean, exact value when solved).
 type Child = (String, u32, f64, Option<f64>);
@@ -109,6 +109,7 @@ impl PySearch {
 
 fn open(game_id: &str, state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
     match game_id {
+        "anda-prison" => super::anda_prison::open(state),
         "vaxandis" => super::vaxandis::open(state),
         _ => Err(PyValueError::new_err(format!("no compiled search for the game {game_id:?}"))),
     }
