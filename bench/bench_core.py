@@ -17,7 +17,10 @@ sizes (or those given), one table row:
 ``--mcts SECONDS``: a second table instead, MCTS iterations a second (the built-in
 ``mcts``, the game's own evaluator and selection) at each game's default size, from the
 same position in both modes (12 random plies of the Python rules from the start, read
-into the core's rules), a search of SECONDS each, core and Python, and their ratio.
+into the core's rules), a search of SECONDS each, core and Python, and their ratio. The
+core mode is the core's rules, and the core's whole search where it has the game's
+(``hexarena_core.SEARCH_GAMES``, players/compiled_search.py); the Python mode runs with
+``HEXARENA_CORE=0`` (the Python rules and the Python tree).
 
 Everything is measured in the same run, so the ratios compare on a loaded machine.
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import random
 import re
 import resource
@@ -38,7 +42,7 @@ from itertools import islice
 from pathlib import Path
 
 from bench.common import table
-from hexarena.engine import registry
+from hexarena.engine import compiled, registry
 
 LIMIT_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "limit" / "anda_limit.c"
 #: Legal actions listed per sampled state at most.
@@ -112,9 +116,18 @@ def mcts_rows(games: list[str], seconds: float, rounds: int) -> list[dict]:
         rate = {"core": 0.0, "python": 0.0}
         for _ in range(rounds):
             for mode, state in states.items():
-                t0 = time.perf_counter()
-                found = MctsBot(seconds=seconds).search(state, random.Random(5))
-                rate[mode] = max(rate[mode], found.iterations / (time.perf_counter() - t0))
+                switch = os.environ.get(compiled.SWITCH)
+                if mode == "python":
+                    os.environ[compiled.SWITCH] = "0"
+                try:
+                    t0 = time.perf_counter()
+                    found = MctsBot(seconds=seconds).search(state, random.Random(5))
+                    rate[mode] = max(rate[mode], found.iterations / (time.perf_counter() - t0))
+                finally:
+                    if switch is None:
+                        os.environ.pop(compiled.SWITCH, None)
+                    else:
+                        os.environ[compiled.SWITCH] = switch
         rows.append({"game": game, "n": start.variant.size, "iterations/s core": f"{rate['core']:.0f}",
                      "iterations/s python": f"{rate['python']:.0f}",
                      "core/python": f"{rate['core'] / rate['python']:.1f}x"})
