@@ -215,8 +215,8 @@ def _compare_prison(state: AndaPrisonState, rng: random.Random, every: bool) -> 
             expected = None
         assert (None if after is None else from_core(state.variant, *after)) == expected, (
             state.position(), state.format(action))
-        COUNTS["anda-prison", "actions"] += 1
-    COUNTS["anda-prison", "positions"] += 1
+        COUNTS["anda-prison state", "actions"] += 1
+    COUNTS["anda-prison state", "positions"] += 1
     return actions
 
 
@@ -239,11 +239,11 @@ def test_prison_whole_state_agrees_at_every_ply(n: int) -> None:
                     end, _, outcome = core_playout(state, rng.getrandbits(64), RULES.ply_cap(n))
                     assert load(RULES, end.position()).outcome() == outcome, (state.position(), end.position())
                     assert outcome is not None or end.ply >= RULES.ply_cap(n)
-                    COUNTS["anda-prison", "playouts"] += 1
+                    COUNTS["anda-prison state", "playouts"] += 1
                 if not actions or state.ply >= RULES.ply_cap(n):
                     break
                 state = state.play(state.random_action(rng))
-            COUNTS["anda-prison", "games"] += 1
+            COUNTS["anda-prison state", "games"] += 1
 
 
 @pytest.mark.skipif("anda-prison" not in GAMES, reason="the core does not implement Anda-prison")
@@ -256,3 +256,4 @@ def test_prison_whole_state_agrees_on_fuzzed_positions() -> None:
         state = load(RULES, random_position("anda-prison", rng))
         assert isinstance(state, AndaPrisonState)
         _compare_prison(state, rng, False)
+        COUNTS["anda-prison state", "fuzzed positions"] += 1
