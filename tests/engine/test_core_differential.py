@@ -221,7 +221,7 @@ def _compare_prison(state: AndaPrisonState, rng: random.Random, every: bool) -> 
 
 
 @pytest.mark.skipif("anda-prison" not in GAMES, reason="the core does not implement Anda-prison")
-@pytest.mark.parametrize("n", range(2, 10))
+@pytest.mark.parametrize("n", [*range(2, 10), 11, 13])     # 11, 13: the 8- and 11-word boards
 def test_prison_whole_state_agrees_at_every_ply(n: int) -> None:
     """The core's whole Anda-prison state (anda_prison::Prison) against state.py at every ply
     of seeded random games in every balance (_compare_prison: every legal action played up to
