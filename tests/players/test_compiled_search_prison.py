@@ -1,7 +1,7 @@
 """Anda-prison's compiled search (core/src/search/anda_prison.rs) with real Anda-prison states:
 the static evaluation equals players/games/anda_prison.py's, the root's actions are the rules'
-in every phase and read back as notation, a seeded ``mcts:N`` repeats, and whole games of the
-core's MCTS against random play stay legal. Skips when the core is not installed."""
+in every phase and read back as notation, an immediate win is played, a seeded ``mcts:N``
+repeats, and whole games of the core's MCTS against random play stay legal. Skips when the core is not installed."""
 from __future__ import annotations
 
 import random
@@ -84,6 +84,26 @@ def test_the_roots_children_are_the_legal_actions_in_notation() -> None:
                 assert set(actions) == set(legal), state.position()
             phases.add(state.phase)
     assert len(phases) >= 7, phases
+
+
+def test_an_immediate_win_is_played() -> None:
+    """Where some actions win at once (a placement leaving the opponent no placement and no
+    release, an `accept` when ahead) and others do not, a short search plays a winning one."""
+    def wins(state: GameState, action: object) -> bool:
+        outcome = state.play(action).outcome()
+        return outcome is not None and outcome.winner is state.to_move
+
+    found = 0
+    for seed in range(8):
+        for state in states(seed, 5, "nopie")[-16:]:
+            actions = list(state.legal_actions())
+            winning = [a for a in actions if wins(state, a)]
+            if winning and len(winning) < len(actions):
+                search = open_search(state, seed=state.ply)
+                search.run(iterations=20)
+                assert wins(state, state.parse(search.choose())), state.position()
+                found += 1
+    assert found
 
 
 def test_mcts_n_with_a_seed_gives_the_same_move_twice() -> None:
