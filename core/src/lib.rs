@@ -13,4 +13,5 @@ pub mod search;
 pub mod spelde;
 pub mod vaxandis;
 mod python;
+mod python_prison;
 mod python_search;

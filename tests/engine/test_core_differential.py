@@ -19,7 +19,11 @@ import pytest
 pytest.importorskip("hexarena_core", reason="the compiled core (core/) is not installed")
 
 from hexarena.engine import compiled, registry  # noqa: E402
+from hexarena.engine.actions import (Accept, Action, Decline, Keep, Komi, Pair, Place, Propose,  # noqa: E402
+                                     Release, Swap)
+from hexarena.engine.errors import IllegalMove  # noqa: E402
 from hexarena.engine.game import GameInfo, Variant  # noqa: E402
+from hexarena.engine.games.anda_prison.state import AndaPrisonState  # noqa: E402
 
 from tests.support.differential import COUNTS, compare, load, rules  # noqa: E402
 from tests.support.positions_drawn import random_position  # noqa: E402
@@ -161,3 +165,95 @@ def test_marbanta_lists_every_action_past_one_call() -> None:
                 return
             state = state.play(state.random_action(rng))
     pytest.fail(f"no turn of more than {LISTED} actions in 40 random games")
+
+
+PRISON_WORDS = (Swap(), Keep(), Release(), Propose(), Accept(), Decline())
+
+
+def _prison_args(action: Action) -> tuple[int, int, int]:
+    """An action as `prison_play` takes it: (kind, a, b)."""
+    match action:
+        case Place(cell):
+            return 0, cell, 0
+        case Pair(a, b):
+            return 1, a, b
+        case Komi(k):
+            return 2, k, 0
+    return 3 + [type(w) for w in PRISON_WORDS].index(type(action)), 0, 0
+
+
+def _prison_probes(state: AndaPrisonState, actions: list[Action], rng: random.Random, every: bool) -> list[Action]:
+    """The actions to play in both: the legal ones (all or a sample), every word, komi
+    offers in and out of range, placements and pairs on sites drawn from the whole board."""
+    sites = state.board.sites
+    probes = actions if every else rng.sample(actions, min(len(actions), 12))
+    probes = [*probes, *PRISON_WORDS, Komi(0), Komi(state.board.site_count), Komi(state.board.site_count + 1)]
+    probes += [Place(rng.choice(sites)) for _ in range(len(sites) if every else 12)]
+    probes += [Pair(*state.board.sorted_sites((rng.choice(sites), rng.choice(sites)))) for _ in range(12)]
+    probes += [Pair(*state.board.sorted_sites(rng.sample(state.board.corners, 2))) for _ in range(4)]
+    return probes
+
+
+def _compare_prison(state: AndaPrisonState, rng: random.Random, every: bool) -> list[Action]:
+    """One position in the core's whole Anda-prison state (``prison_state``, ``prison_play``)
+    and in state.py: the end, the legal placements, the legal actions in order and in
+    notation, the state after each probe (the refusals must agree); its legal actions."""
+    import hexarena_core as core
+    from hexarena.engine.games.anda_prison.compiled import core_outcome, core_state, from_core
+    n, black, white, fields = core_state(state)
+    got, cells, tokens = core.prison_state(n, black, white, fields)
+    assert (None if got is None else core_outcome(got)) == state.outcome(), state.position()
+    assert int.from_bytes(cells, "little") == state.legal_cells(), state.position()
+    actions = list(state.legal_actions())
+    assert tokens == [state.format(a) for a in actions], state.position()
+    assert [state.parse(t) for t in tokens] == actions
+    for action in _prison_probes(state, actions, rng, every):
+        after = core.prison_play(n, black, white, fields, *_prison_args(action))
+        try:
+            expected: AndaPrisonState | None = state.play(action)
+        except IllegalMove:
+            expected = None
+        assert (None if after is None else from_core(state.variant, *after)) == expected, (
+            state.position(), state.format(action))
+        COUNTS["anda-prison state", "actions"] += 1
+    COUNTS["anda-prison state", "positions"] += 1
+    return actions
+
+
+@pytest.mark.skipif("anda-prison" not in GAMES, reason="the core does not implement Anda-prison")
+@pytest.mark.parametrize("n", [*range(2, 10), 11, 13])     # 11, 13: the 8- and 11-word boards
+def test_prison_whole_state_agrees_at_every_ply(n: int) -> None:
+    """The core's whole Anda-prison state (anda_prison::Prison) against state.py at every ply
+    of seeded random games in every balance (_compare_prison: every legal action played up to
+    n=4, a sample beyond), and the core's random playouts, whose ends the rules confirm."""
+    from hexarena.engine.games.anda_prison.compiled import core_playout
+    from hexarena.engine.games.anda_prison.state import RULES
+    for balance in RULES.balances:
+        variant = RULES.variant(n, [balance])
+        for g in range(3 if n <= 5 else 1):
+            rng = random.Random(f"prison {n} {balance} {g}")
+            state = RULES.new_game(variant, (0, 2, 5)[g % 3])
+            while True:
+                actions = _compare_prison(state, rng, n <= 4)
+                if state.ply % 5 == 0:
+                    end, _, outcome = core_playout(state, rng.getrandbits(64), RULES.ply_cap(n))
+                    assert load(RULES, end.position()).outcome() == outcome, (state.position(), end.position())
+                    assert outcome is not None or end.ply >= RULES.ply_cap(n)
+                    COUNTS["anda-prison state", "playouts"] += 1
+                if not actions or state.ply >= RULES.ply_cap(n):
+                    break
+                state = state.play(state.random_action(rng))
+            COUNTS["anda-prison state", "games"] += 1
+
+
+@pytest.mark.skipif("anda-prison" not in GAMES, reason="the core does not implement Anda-prison")
+def test_prison_whole_state_agrees_on_fuzzed_positions() -> None:
+    """The well-formed random positions of test_positions_as_written (any phase with any
+    prison, first turns, annihilations and last mover), in the core's whole state."""
+    from hexarena.engine.games.anda_prison.state import RULES
+    rng = random.Random("differential prison state")
+    for _ in range(400):
+        state = load(RULES, random_position("anda-prison", rng))
+        assert isinstance(state, AndaPrisonState)
+        _compare_prison(state, rng, False)
+        COUNTS["anda-prison state", "fuzzed positions"] += 1

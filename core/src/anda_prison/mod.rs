@@ -1,9 +1,16 @@
 //! Anda-prison's placement (RULES.md section 3, docs/rules/anda-prison.md) on Anda's
 //! incremental board: put the stones; (2) the placed group must not be smothered; one
 //! evaluation sends every smothered group of both colours to the prison; (3) the placed
-//! group must not be smothered at the end of the turn. The turn structure (phases, the
-//! annihilation ban, releases, proposals) stays in `engine/games/anda_prison/`, the
-//! specification; the differential test holds this module to `board.py`'s `resolve`.
+//! group must not be smothered at the end of the turn. The whole state over it (phases,
+//! pairs, the annihilation ban, releases, proposals, the score): `state.rs`, `pairs.rs`,
+//! `random.rs`. `engine/games/anda_prison/` is the specification; the differential test
+//! holds this module to `board.py`'s `resolve` and the state to `state.py`.
+
+pub mod pairs;
+pub mod random;
+pub mod state;
+
+pub use state::{Action, Fields, Outcome, Phase, Prison, Termination};
 
 use crate::anda::board::Board;
 use crate::bitboard::Bb;
@@ -240,3 +247,6 @@ mod tests {
         assert!(random_boards::<3>(7, 100) > 10_000);
     }
 }
+
+#[cfg(test)]
+mod tests_state;

@@ -13,6 +13,7 @@
 //!   `marbanta.rs`): its `SearchGame` and its `open`, which reads a Python state.
 
 pub mod anda;
+pub mod anda_prison;
 mod choice;
 mod descent;
 pub mod game;

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use super::game::{Config, Rooted, Searcher};
 
 /// The games with a compiled search, by their ids.
-pub const SEARCH_GAMES: &[&str] = &["anda", "vaxandis"];
+pub const SEARCH_GAMES: &[&str] = &["anda", "anda-prison", "vaxandis"];
 
 /// A root child: (action, visits, mean, exact value when solved).
 type Child = (String, u32, f64, Option<f64>);
@@ -121,6 +121,7 @@ impl PySearch {
 fn open(game_id: &str, state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
     match game_id {
         "anda" => super::anda::open(state),
+        "anda-prison" => super::anda_prison::open(state),
         "vaxandis" => super::vaxandis::open(state),
         _ => Err(PyValueError::new_err(format!("no compiled search for the game {game_id:?}"))),
     }

@@ -1,0 +1,237 @@
+//! Anda-prison's [`SearchGame`]: the compiled MCTS over the whole state
+//! ([`Prison`], core/src/anda_prison), as the Python player searches Anda-prison
+//! (players/games/anda_prison.py): every phase, the ply cap (adjudicated by the agreement
+//! score), the candidates of a normal turn (`placement_order` over every empty site, the
+//! release and the proposal among the rest), and the leaf value of its `StaticEvaluation`
+//! (`evaluate` squashed by SCALE; the end's value when over or at the cap).
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use super::game::{Colour, Rooted, SearchGame};
+use crate::anda_prison::{Action, Phase, Prison};
+use crate::bitboard::Bb;
+use crate::evaluation::anda_summary;
+use crate::python::{board, by_size};
+use crate::python_prison::{state, PyFields};
+use crate::rng::Rng;
+
+/// players/games/anda_prison.py `SCALE`.
+pub const SCALE: f64 = 6.0;
+
+/// players/games/common.py `safety`: stones weighted by how safe their group is.
+fn safety(groups: &[(u32, u32)]) -> f64 {
+    let mut total = 0.0;
+    for &(size, safe) in groups {
+        let size = f64::from(size);
+        total += match safe {
+            0 => -size,
+            1 => -0.4 * size,
+            _ => 0.3 * size,
+        };
+    }
+    total
+}
+
+/// players/evaluators.py `squash`.
+fn squash(score: f64, scale: f64) -> f64 {
+    let x = (score / scale).clamp(-60.0, 60.0);
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// `rng.shuffle` (Fisher-Yates from the end).
+fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
+    for i in (1..v.len()).rev() {
+        v.swap(i, rng.below(i as u32 + 1) as usize);
+    }
+}
+
+fn places<const N: usize>(bb: Bb<N>) -> impl Iterator<Item = Action> {
+    bb.iter().map(|s| Action::Place(s as u16))
+}
+
+/// players/games/anda_prison.py `evaluate`: Black's advantage (the agreement score's
+/// territory and prison, half the stones, the groups' safety; each Black's minus White's),
+/// the same float.
+pub fn static_score<const N: usize>(g: &Prison<N>) -> f64 {
+    let [b, w] = g.board.st;
+    let (tb, tw, gb, gw) = anda_summary(g.geo(), b, w);
+    let prison = i64::from(g.f.prison[1]) - i64::from(g.f.prison[0]);
+    let score = (i64::from(tb) - i64::from(tw) + prison) as f64
+        + 0.5 * (i64::from(b.count()) - i64::from(w.count())) as f64;
+    score + safety(&gb) - safety(&gw)
+}
+
+fn value_of(winner: Option<Colour>) -> f64 {
+    match winner {
+        Some(0) => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    }
+}
+
+impl<const N: usize> SearchGame for Prison<N> {
+    type Action = Action;
+
+    fn to_move(&self) -> Colour {
+        self.f.to_move
+    }
+
+    fn ply(&self) -> u32 {
+        self.f.ply
+    }
+
+    fn outcome(&self) -> Option<Option<Colour>> {
+        self.end_or_cap(self.ply_cap()).map(|o| o.winner)
+    }
+
+    fn list(&self, cap: usize, out: &mut Vec<Action>) -> bool {
+        if SearchGame::outcome(self).is_some() {
+            out.clear();
+            return true;
+        }
+        self.actions(cap, out)
+    }
+
+    /// players/games/anda_prison.py `candidates`: in a normal turn, a placement on every
+    /// empty site and the release and the proposal when offered, in `placement_order`'s
+    /// bands (the rest, those next to an enemy stone, those joining two or more of the
+    /// mover's groups), each shuffled.
+    fn candidates(&self, rng: &mut Rng, out: &mut Vec<Action>) -> bool {
+        if !self.normal() {
+            return false;
+        }
+        let (p, w) = (self.f.to_move, self.geo().width);
+        let b = &self.board;
+        let empty = b.empty;
+        let near_enemy = b.st[1 - p].grow(w).and(empty);
+        let (mut joining, mut seen) = (Bb::<N>::ZERO, Bb::<N>::ZERO);
+        for (g, around) in b.grp[p].iter().zip(&b.gexp[p]) {
+            if g.any() {
+                let around = around.and(empty);
+                joining = joining.or(around.and(seen));
+                seen = seen.or(around);
+            }
+        }
+        out.clear();
+        out.extend(places(empty.andnot(near_enemy).andnot(joining)));
+        if self.can_release() {
+            out.push(Action::Release);
+        }
+        if self.f.phase == Phase::Play {
+            out.push(Action::Propose);
+        }
+        shuffle(out, rng);
+        let band = out.len();
+        out.extend(places(empty.and(near_enemy).andnot(joining)));
+        shuffle(&mut out[band..], rng);
+        let band = out.len();
+        out.extend(places(empty.and(joining)));
+        shuffle(&mut out[band..], rng);
+        true
+    }
+
+    fn random_action(&self, rng: &mut Rng) -> Option<Action> {
+        if SearchGame::outcome(self).is_some() {
+            return None;
+        }
+        Prison::random_action(self, rng)
+    }
+
+    fn legal_cell_count(&self) -> u32 {
+        self.legal_cells().count()
+    }
+
+    fn play(&self, action: Action) -> Option<Self> {
+        Prison::play(self, action)
+    }
+
+    fn is_swap(action: Action) -> bool {
+        action == Action::Swap
+    }
+
+    /// players/evaluators.py `StaticEvaluation(evaluate, SCALE)`: the end's value when the
+    /// game is over or at the cap, else `evaluate` squashed.
+    fn evaluate(&self, _searcher: Colour, _rng: &mut Rng, _trace: Option<&mut Vec<(Colour, Action)>>) -> f64 {
+        match SearchGame::outcome(self) {
+            Some(winner) => value_of(winner),
+            None => squash(static_score(self), SCALE),
+        }
+    }
+
+    fn notation(&self, action: Action) -> String {
+        Prison::notation(self, action)
+    }
+}
+
+/// A Python `AndaPrisonState` (engine/games/anda_prison/state.py or its core form) as
+/// (side, black, white, fields) for `python_prison::state`.
+fn read(s: &Bound<PyAny>) -> PyResult<(usize, Vec<u8>, Vec<u8>, PyFields)> {
+    let n: usize = s.getattr("variant")?.getattr("size")?.extract()?;
+    let bytes = board(n)?.bits().div_ceil(8);
+    let stones = |what: &str| -> PyResult<Vec<u8>> {
+        s.getattr(what)?.call_method1("to_bytes", (bytes, "little"))?.extract()
+    };
+    let colour = |c: Bound<PyAny>| -> PyResult<usize> { Ok(usize::from(c.getattr("value")?.extract::<String>()? == "w")) };
+    let colours = |what: &str| -> PyResult<u8> {
+        let mut bits = 0;
+        for c in s.getattr(what)?.try_iter()? {
+            bits |= 1 << colour(c?)?;
+        }
+        Ok(bits)
+    };
+    let phase: String = s.getattr("phase")?.extract()?;
+    let phase = Phase::ALL.iter().position(|p| p.word() == phase)
+        .ok_or_else(|| PyValueError::new_err(format!("not a phase of Anda-prison: {phase:?}")))? as u8;
+    let last = s.getattr("last")?;
+    let last = if last.is_none() { -1 } else { colour(last)? as i8 };
+    let fields = (colour(s.getattr("to_move")?)?, s.getattr("ply")?.extract()?, phase, colours("first")?,
+                  s.getattr("prison_black")?.extract()?, s.getattr("prison_white")?.extract()?,
+                  colours("annihilated")?, s.getattr("komi")?.extract()?, last);
+    Ok((n, stones("black")?, stones("white")?, fields))
+}
+
+/// The search's root from a Python Anda-prison state.
+pub fn open(s: &Bound<PyAny>) -> PyResult<Box<dyn Rooted>> {
+    let (n, black, white, fields) = read(s)?;
+    let geo = board(n)?;
+    by_size!(n, N => Ok(Box::new(state::<N>(geo, &black, &white, fields)?) as Box<dyn Rooted>))
+}
+
+/// (`evaluate`, the leaf value) of a Python Anda-prison state, as the compiled search
+/// computes them (the tests hold them to players/games/anda_prison.py).
+#[pyfunction]
+pub fn prison_search_value(s: &Bound<PyAny>) -> PyResult<(f64, f64)> {
+    let (n, black, white, fields) = read(s)?;
+    let geo = board(n)?;
+    by_size!(n, N => {
+        let g = state::<N>(geo, &black, &white, fields)?;
+        Ok((static_score(&g), g.evaluate(0, &mut Rng::new(0), None)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::hexagon;
+
+    #[test]
+    fn candidates_cover_every_legal_action_of_a_normal_turn() {
+        let geo = hexagon(5);
+        let mut rng = Rng::new(5);
+        let (mut cand, mut legal) = (Vec::new(), Vec::new());
+        for balance in ["nopie", "pie", "corners"] {
+            let mut g = Prison::<2>::new_game(geo, balance, 2);
+            while SearchGame::outcome(&g).is_none() {
+                assert!(g.list(usize::MAX, &mut legal));
+                if g.candidates(&mut rng, &mut cand) {
+                    assert!(legal.iter().all(|a| cand.contains(a)), "ply {}", g.f.ply);
+                    assert!(cand.iter().all(|&a| legal.contains(&a) == g.play(a).is_some()));
+                }
+                let v = g.evaluate(0, &mut rng, None);
+                assert!((0.0..=1.0).contains(&v));
+                g = g.play(SearchGame::random_action(&g, &mut rng).unwrap()).unwrap();
+            }
+        }
+    }
+}
