@@ -18,16 +18,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hexarena.engine import compiled
+from hexarena.engine.actions import Action
 from hexarena.engine.game import GameState
 
-from .base import Budget
 from .selection import UCT, Rave
-
-if TYPE_CHECKING:
-    from .mcts import MctsBot, SearchResult
 
 
 @dataclass(frozen=True)
@@ -43,19 +40,19 @@ class CompiledTree:
         return found
 
 
-def usable(bot: MctsBot, state: GameState) -> bool:
-    """Whether `bot` searches `state` in the core (see the module docstring)."""
-    if bot.evaluator is not None or bot.selection is not None or bot.narrow is not None:
-        return False
+def usable(state: GameState) -> bool:
+    """Whether the core has a search of the game of `state` and is active (a bot with the
+    game's own evaluator, selection and widening then searches there)."""
     core = compiled.active()
     return core is not None and state.info.id in getattr(core, "SEARCH_GAMES", ())
 
 
-def search(bot: MctsBot, state: GameState, rng: random.Random, budget: Budget, tree: object) -> SearchResult:
-    """:meth:`MctsBot.search` in the core (`tree`: the last result's tree, kept where it leads
-    to `state`)."""
+def search(state: GameState, rng: random.Random, iterations: int | None, seconds: float | None,
+           tree: object) -> tuple[Action, CompiledTree, int, int]:
+    """:meth:`MctsBot.search` in the core with `iterations` and/or `seconds` (`tree`: the last
+    result's tree, kept where it leads to `state`): the action, the tree, the iterations
+    and the depth reached."""
     from .games import narrow_for, selection_for
-    from .mcts import SearchResult
     core = compiled.installed()
     assert core is not None
     selection = selection_for(state)
@@ -65,11 +62,11 @@ def search(bot: MctsBot, state: GameState, rng: random.Random, budget: Budget, t
                              rng.getrandbits(64))
     if isinstance(tree, CompiledTree):
         found.reuse(tree.search)
-    done = found.run(bot.iterations, bot.move_seconds(budget))
+    done = found.run(iterations, seconds)
     token = found.choose()
     if token is None:
         raise ValueError("the game is over")
-    return SearchResult(state.parse(token), CompiledTree(found, state), done, found.depth)
+    return state.parse(token), CompiledTree(found, state), done, found.depth
 
 
 __all__ = ["CompiledTree", "usable", "search"]

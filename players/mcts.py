@@ -145,8 +145,9 @@ class MctsBot:
         if state.outcome() is not None:
             raise ValueError("the game is over")
         from . import compiled_search
-        if compiled_search.usable(self, state):
-            return compiled_search.search(self, state, rng, budget, tree)
+        if self.evaluator is None and self.selection is None and self.narrow is None \
+                and compiled_search.usable(state):
+            return SearchResult(*compiled_search.search(state, rng, self.iterations, self.move_seconds(budget), tree))
         evaluator, selection = self.evaluator, self.selection
         from .games import candidates_for, evaluator_for, narrow_for, selection_for
         game_evaluator = evaluator or evaluator_for(state)

@@ -26,7 +26,7 @@ def as_core(state: GameState) -> GameState:
 
 
 def run(state: GameState, iterations: int, seed: int = 1, tree: object = None) -> SearchResult:
-    return search(MctsBot(iterations=iterations, seconds=None), state, random.Random(seed), Budget(), tree)
+    return SearchResult(*search(state, random.Random(seed), iterations, None, tree))
 
 
 def wins(state: GameState, action: object) -> bool:
@@ -133,12 +133,15 @@ def test_the_info_line_of_a_compiled_search() -> None:
 
 
 def test_the_bot_searches_in_the_core_only_with_the_games_own_parts() -> None:
-    from hexarena.players.compiled_search import usable
+    from hexarena.players.compiled_search import CompiledTree
     from hexarena.players.selection import UCT
     state = as_core(new("vaxandis", 4, "nopie"))
-    assert usable(MctsBot(iterations=10, seconds=None), state) == _active()
-    assert not usable(MctsBot(iterations=10, seconds=None, selection=UCT()), state)
-    assert not usable(MctsBot(iterations=10, seconds=None, narrow=False), state)
+
+    def in_core(bot: MctsBot) -> bool:
+        return isinstance(bot.search(state, random.Random(1)).tree, CompiledTree)
+    assert in_core(MctsBot(iterations=10, seconds=None)) == _active()
+    assert not in_core(MctsBot(iterations=10, seconds=None, selection=UCT()))
+    assert not in_core(MctsBot(iterations=10, seconds=None, narrow=False))
 
 
 def _active() -> bool:

@@ -10,7 +10,7 @@ import pytest
 
 from hexarena.engine.game import GameState
 from hexarena.players import MctsBot
-from hexarena.players.base import Budget
+from hexarena.players.mcts import SearchResult
 from hexarena.players.compiled_search import CompiledTree, search
 from hexarena.players.games import narrow_for, selection_for
 from hexarena.players.games.anda_prison import KNOWLEDGE, evaluate
@@ -109,7 +109,7 @@ def test_an_immediate_win_is_played() -> None:
 def test_mcts_n_with_a_seed_gives_the_same_move_twice() -> None:
     state = as_core(states(3, 7, "pie")[20])
     def run(seed: int) -> tuple[object, list]:
-        result = search(MctsBot(iterations=300, seconds=None), state, random.Random(seed), Budget(), None)
+        result = SearchResult(*search(state, random.Random(seed), 300, None, None))
         assert isinstance(result.tree, CompiledTree) and result.iterations == 300
         return result.action, result.tree.children()
     assert run(4) == run(4)
@@ -120,7 +120,6 @@ def test_a_whole_game_against_random_play_stays_legal(size: int, balance: str) -
     """The core's MCTS (its tree handed from move to move) against `random`, every other ply
     (first or second): every action it plays is legal (state.play raises IllegalMove else)
     until the rules end the game or the ply cap."""
-    bot = MctsBot(iterations=60, seconds=None)
     for first in (0, 1):
         rng = random.Random(size + first)
         state = as_core(new("anda-prison", size, balance))
@@ -128,7 +127,7 @@ def test_a_whole_game_against_random_play_stays_legal(size: int, balance: str) -
         searched = 0
         while state.outcome() is None and state.ply < state.info.ply_cap(size):
             if state.ply % 2 == first:
-                result = search(bot, state, rng, Budget(), tree)
+                result = SearchResult(*search(state, rng, 60, None, tree))
                 action, tree = result.action, result.tree
                 searched += 1
             else:
