@@ -11,7 +11,6 @@ import pytest
 from hexarena.engine.actions import Swap
 from hexarena.engine.game import GameState
 from hexarena.players import MctsBot
-from hexarena.players.base import Budget
 from hexarena.players.compiled_search import CompiledTree, search
 from hexarena.players.insight import search_info
 from hexarena.players.mcts import SearchResult

@@ -9,7 +9,6 @@ import random
 import pytest
 
 from hexarena.engine.game import GameState
-from hexarena.players import MctsBot
 from hexarena.players.mcts import SearchResult
 from hexarena.players.compiled_search import CompiledTree, search
 from hexarena.players.games import narrow_for, selection_for
