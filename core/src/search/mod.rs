@@ -11,5 +11,7 @@
 //!   `marbanta.rs`): its `SearchGame` and its `open`, which reads a Python state.
 
 pub mod game;
+pub mod marbanta;
+pub mod spelde;
 
 pub use game::{Colour, Config, Rooted, SearchGame};
