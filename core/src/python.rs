@@ -622,5 +622,6 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(vaxandis_moves, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_move, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_playout, m)?)?;
-    crate::python_search::register(m)
+    crate::python_search::register(m)?;
+    crate::search::python::register(m)
 }

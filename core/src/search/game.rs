@@ -52,6 +52,9 @@ pub trait SearchGame: Clone + PartialEq + Send + 'static {
     /// The action in HGP notation, as the Python rules write it (`str(action)` /
     /// `state.format_action`), so that Python can parse it back.
     fn notation(&self, action: Self::Action) -> String;
+    /// Whether `evaluate` depends on `searcher` (a searcher-relative term): then a tree grown
+    /// while the searching player held the other colour is not reused (players/mcts.py).
+    const SEARCHER_RELATIVE: bool = false;
 }
 
 /// The search's settings, taken from the Python player (players/games KNOWLEDGE).
@@ -68,6 +71,34 @@ pub struct Config {
 /// A game state of any game, ready to root a search (`search/tree.rs` implements it for
 /// every [`SearchGame`]; a game's `open` returns its state boxed as this).
 pub trait Rooted: Send {
-    /// The search rooted at this state.
-    fn into_search(self: Box<Self>, config: Config, seed: u64) -> Box<dyn std::any::Any + Send>;
+    /// The search rooted at this state, its random draws seeded by `seed`.
+    fn into_search(self: Box<Self>, config: Config, seed: u64) -> Box<dyn Searcher>;
+}
+
+/// One move's search of any game (`search/tree.rs`'s `Search<G>` behind a trait object):
+/// what the Python class `Search` (`search/python.rs`) calls.
+pub trait Searcher: Send {
+    /// Takes the tree of `previous` (a search of the same game) when one of its nodes within
+    /// `REUSE_DEPTH` actions of its root holds this search's root state, with its statistics;
+    /// whether it did. Not when the game's evaluator is searcher-relative and the previous
+    /// root's mover held the other colour.
+    fn reuse(&mut self, previous: Box<dyn Searcher>) -> bool;
+    /// Iterates until `iterations` (None: no bound), `seconds` (None: no bound, else also the
+    /// settled early stop) or a proof of the root; the iterations run.
+    fn run(&mut self, iterations: Option<u64>, seconds: Option<f64>) -> u64;
+    /// The action to play (a proven win, the pie decision by value, else the most visited child
+    /// that is not a proven loss, checked against a refutation in one) in notation; None
+    /// without a root child. The checks stop at `1 + REFUTATION_GRACE` times the seconds of
+    /// the last `run`.
+    fn choose(&mut self) -> Option<String>;
+    /// (The chosen child's value for its mover (exact when solved, else its mean), the
+    /// principal variation in notation: the chosen action, then the most visited child while
+    /// it has visits, at most `plies` actions); None before `choose`.
+    fn chosen(&self, plies: usize) -> Option<(f64, Vec<String>)>;
+    /// The iterations of the last `run`, the most plies below the root an iteration reached.
+    fn counts(&self) -> (u64, u32);
+    /// Each root child as (action, visits, mean, exact value when solved).
+    fn children(&self) -> Vec<(String, u32, f64, Option<f64>)>;
+    /// The search as `Any`, for `reuse` to take a previous search of the same game.
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any>;
 }

@@ -4,6 +4,7 @@
 //! evaluation, the backup) without crossing into Python.
 //!
 //! * `game.rs` (this contract): what the tree asks of a game.
+//! * `node.rs`: the arena's nodes and the choice at the root (players/tree.py, choice.py).
 //! * `tree.rs`: the search itself (statistics, UCT and RAVE, progressive widening,
 //!   the solver, the refutation check, the pie decision, reuse between moves).
 //! * `python.rs`: the Python class `Search` and `search_open`.
@@ -12,6 +13,10 @@
 
 pub mod game;
 pub mod marbanta;
+mod node;
+pub mod python;
 pub mod spelde;
+pub mod tree;
+pub mod vaxandis;
 
-pub use game::{Colour, Config, Rooted, SearchGame};
+pub use game::{Colour, Config, Rooted, SearchGame, Searcher};
