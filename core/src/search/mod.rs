@@ -8,6 +8,7 @@
 //! * `tree.rs`: the search itself (statistics, UCT and RAVE, progressive widening,
 //!   the solver, the refutation check, the pie decision, reuse between moves).
 //! * `python.rs`: the Python class `Search` and `search_open`.
+//! * `python_games.rs`: the stone games' Python states read for `open`, and `search_probe`.
 //! * one file per game (`anda.rs`, `anda_prison.rs`, `spelde.rs`, `vaxandis.rs`,
 //!   `marbanta.rs`): its `SearchGame` and its `open`, which reads a Python state.
 
@@ -15,6 +16,7 @@ pub mod game;
 pub mod marbanta;
 mod node;
 pub mod python;
+mod python_games;
 pub mod spelde;
 pub mod tree;
 pub mod vaxandis;

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use super::game::{Config, Rooted, Searcher};
 
 /// The games with a compiled search, by their ids.
-pub const SEARCH_GAMES: &[&str] = &["vaxandis"];
+pub const SEARCH_GAMES: &[&str] = &["marbanta", "spelde", "vaxandis"];
 
 /// A root child: (action, visits, mean, exact value when solved).
 type Child = (String, u32, f64, Option<f64>);
@@ -103,6 +103,8 @@ impl PySearch {
 
 fn open(game_id: &str, state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
     match game_id {
+        "marbanta" => super::marbanta::open(state),
+        "spelde" => super::spelde::open(state),
         "vaxandis" => super::vaxandis::open(state),
         _ => Err(PyValueError::new_err(format!("no compiled search for the game {game_id:?}"))),
     }
@@ -124,5 +126,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SEARCH_GAMES", SEARCH_GAMES.to_vec())?;
     m.add_class::<PySearch>()?;
     m.add_function(wrap_pyfunction!(search_open, m)?)?;
+    m.add_function(wrap_pyfunction!(super::python_games::search_probe, m)?)?;
     Ok(())
 }
