@@ -5,7 +5,8 @@
   `visits`, the most plies below the root an iteration reached as `depth`, and
   the principal variation: the action played, then the most visited child
   (ties: the most wins) at each step while it has visits, at most
-  :data:`PV_PLIES` actions and within the line's byte bound.
+  :data:`PV_PLIES` actions and within the line's byte bound (a search in the
+  core, players/compiled_search.py, tells the same from its tree).
 * :func:`evaluation_info` (heuristic, greedy): the state after the action
   valued for its mover, `winrate` 1, 0 or 1/2 when the action ends the game,
   else the logistic of the game's evaluation over its scale
@@ -21,6 +22,7 @@ from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 from hexarena.protocol.analysis import MAX_LINE_BYTES, Info
 
+from .compiled_search import CompiledTree
 from .games import MissingKnowledge, evaluation_for
 from .mcts import SearchResult
 from .tree import Node
@@ -31,6 +33,8 @@ PV_PLIES = 12
 
 def search_info(result: SearchResult) -> Info:
     """The info line of a finished MCTS search (see the module docstring)."""
+    if isinstance(result.tree, CompiledTree):
+        return _compiled_info(result, result.tree)
     root = result.tree.root
     child = next((c for c in root.children if c.action == result.action), None)
     if child is None:
@@ -46,7 +50,21 @@ def search_info(result: SearchResult) -> Info:
         assert best.action is not None
         pv.append(node.state.format(best.action))
         node = best
-    info = Info(winrate=round(winrate, 4), visits=result.iterations, depth=result.depth, pv=tuple(pv))
+    return _bounded(Info(winrate=round(winrate, 4), visits=result.iterations, depth=result.depth, pv=tuple(pv)))
+
+
+def _compiled_info(result: SearchResult, tree: CompiledTree) -> Info:
+    """`search_info` of a search in the core (players/compiled_search.py): the same figures,
+    read from the core's tree."""
+    chosen = tree.search.chosen(PV_PLIES)
+    if chosen is None:
+        return Info(visits=result.iterations, depth=result.depth)
+    winrate, pv = chosen
+    return _bounded(Info(winrate=round(winrate, 4), visits=result.iterations, depth=result.depth, pv=tuple(pv)))
+
+
+def _bounded(info: Info) -> Info:
+    """`info` with its principal variation cut to the line's byte bound."""
     while len(info.line().encode()) > MAX_LINE_BYTES and len(info.pv) > 1:
         info = Info(winrate=info.winrate, visits=info.visits, depth=info.depth, pv=info.pv[:-1])
     return info

@@ -66,6 +66,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from collections.abc import Callable
 
 from hexarena.engine.actions import Action, Swap, holder_after
@@ -78,6 +79,9 @@ from .choice import best_child, lost, settled
 from .evaluators import Evaluator, Trace, for_searcher
 from .selection import UCT, Rave, Selection
 from .tree import Node, Tree
+
+if TYPE_CHECKING:
+    from .compiled_search import CompiledTree
 
 #: Above this many legal actions a node samples candidates instead of listing them.
 ENUMERATION_CAP = 256
@@ -98,7 +102,7 @@ DEFAULT_SECONDS = 1.0
 @dataclass(frozen=True)
 class SearchResult:
     action: Action
-    tree: Tree
+    tree: Tree | CompiledTree            # CompiledTree: the core's search (players/compiled_search.py)
     iterations: int
     depth: int = 0          # the most plies below the root one iteration reached
 
@@ -135,15 +139,20 @@ class MctsBot:
         return min(limits) if limits else None
 
     def search(self, state: GameState, rng: random.Random, budget: Budget = Budget(),
-               tree: Tree | None = None) -> SearchResult:
-        """Search `state`, reusing `tree` (the last result's) where it leads to `state`."""
+               tree: Tree | CompiledTree | None = None) -> SearchResult:
+        """Search `state`, reusing `tree` (the last result's) where it leads to `state`; in the
+        compiled core where it has the game's search (players/compiled_search.py)."""
         if state.outcome() is not None:
             raise ValueError("the game is over")
+        from . import compiled_search
+        if compiled_search.usable(self, state):
+            return compiled_search.search(self, state, rng, budget, tree)
         evaluator, selection = self.evaluator, self.selection
         from .games import candidates_for, evaluator_for, narrow_for, selection_for
         game_evaluator = evaluator or evaluator_for(state)
         evaluator = for_searcher(game_evaluator, state.to_move)
-        if evaluator is not game_evaluator and tree is not None and tree.root.state.to_move is not state.to_move:
+        if not isinstance(tree, Tree) or (evaluator is not game_evaluator
+                                          and tree.root.state.to_move is not state.to_move):
             tree = None      # a searcher-relative evaluator's values for the colour held before a swap
         selection = selection or selection_for(state)
         narrow = narrow_for(state) if self.narrow is None else self.narrow

@@ -95,8 +95,9 @@ pub trait Searcher: Send {
     /// principal variation in notation: the chosen action, then the most visited child while
     /// it has visits, at most `plies` actions); None before `choose`.
     fn chosen(&self, plies: usize) -> Option<(f64, Vec<String>)>;
-    /// The iterations of the last `run`, the most plies below the root an iteration reached.
-    fn counts(&self) -> (u64, u32);
+    /// The iterations of the last `run`, the most plies below the root an iteration reached,
+    /// the root's visits (those of a reused tree included).
+    fn counts(&self) -> (u64, u32, u32);
     /// Each root child as (action, visits, mean, exact value when solved).
     fn children(&self) -> Vec<(String, u32, f64, Option<f64>)>;
     /// The search as `Any`, for `reuse` to take a previous search of the same game.

@@ -95,6 +95,12 @@ impl PySearch {
         self.with(|s| s.counts().1)
     }
 
+    /// The root's visits (those of a reused tree included).
+    #[getter]
+    fn visits(&self) -> PyResult<u32> {
+        self.with(|s| s.counts().2)
+    }
+
     /// Each root child as (action, visits, mean, exact value when solved else None).
     fn children(&self) -> PyResult<Vec<Child>> {
         self.with(|s| s.children())

@@ -425,8 +425,8 @@ impl<G: SearchGame> Searcher for Search<G> {
         Some((value, pv))
     }
 
-    fn counts(&self) -> (u64, u32) {
-        (self.done, self.depth)
+    fn counts(&self) -> (u64, u32, u32) {
+        (self.done, self.depth, self.nodes[ROOT].visits)
     }
 
     fn children(&self) -> Vec<(String, u32, f64, Option<f64>)> {
