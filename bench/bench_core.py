@@ -17,7 +17,9 @@ sizes (or those given), one table row:
 ``--mcts SECONDS``: a second table instead, MCTS iterations a second (the built-in
 ``mcts``, the game's own evaluator and selection) at each game's default size, from the
 same position in both modes (12 random plies of the Python rules from the start, read
-into the core's rules), a search of SECONDS each, core and Python, and their ratio.
+into the core's rules), a search of SECONDS each, core and Python, and their ratio. Core:
+the core's rules, and the core's search where it has the game's (players/compiled_search.py);
+Python: the Python search on the Python rules (``HEXARENA_CORE=0`` while it runs).
 
 Everything is measured in the same run, so the ratios compare on a loaded machine.
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import random
 import re
 import resource
@@ -38,7 +41,7 @@ from itertools import islice
 from pathlib import Path
 
 from bench.common import table
-from hexarena.engine import registry
+from hexarena.engine import compiled, registry
 
 LIMIT_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "limit" / "anda_limit.c"
 #: Legal actions listed per sampled state at most.
@@ -112,9 +115,17 @@ def mcts_rows(games: list[str], seconds: float, rounds: int) -> list[dict]:
         rate = {"core": 0.0, "python": 0.0}
         for _ in range(rounds):
             for mode, state in states.items():
-                t0 = time.perf_counter()
-                found = MctsBot(seconds=seconds).search(state, random.Random(5))
-                rate[mode] = max(rate[mode], found.iterations / (time.perf_counter() - t0))
+                switch = os.environ.pop(compiled.SWITCH, None)
+                if mode == "python":
+                    os.environ[compiled.SWITCH] = "0"
+                try:
+                    t0 = time.perf_counter()
+                    found = MctsBot(seconds=seconds).search(state, random.Random(5))
+                    rate[mode] = max(rate[mode], found.iterations / (time.perf_counter() - t0))
+                finally:
+                    os.environ.pop(compiled.SWITCH, None)
+                    if switch is not None:
+                        os.environ[compiled.SWITCH] = switch
         rows.append({"game": game, "n": start.variant.size, "iterations/s core": f"{rate['core']:.0f}",
                      "iterations/s python": f"{rate['python']:.0f}",
                      "core/python": f"{rate['core'] / rate['python']:.1f}x"})
@@ -138,7 +149,6 @@ def main() -> None:
     ap.add_argument("--mcts", type=float, metavar="SECONDS", help="MCTS iterations a second instead (see above)")
     ap.add_argument("--rounds", type=int, default=2, help="searches per mode and game with --mcts")
     args = ap.parse_args()
-    from hexarena.engine import compiled
     if compiled.installed() is None:
         sys.exit("bench_core: the compiled core is not installed (pip install ./core)")
     games = [g for g in registry.playable() if compiled.implements(g) and (not args.only or g in args.only)]
