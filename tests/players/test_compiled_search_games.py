@@ -141,3 +141,14 @@ def test_a_whole_game_of_mcts_against_random_is_legal(game: str, tokens: list[st
         assert state.is_legal(action), (state.position(), action)
         state = state.play(action)
     assert state.outcome() is not None
+
+
+@pytest.mark.parametrize("game,size,answers", [("spelde", 4, {"swap"}), ("marbanta", 5, {"swap", "keep"})])
+def test_the_pie_decision_comes_from_the_search(game: str, size: int, answers: set[str]) -> None:
+    info = rules(game)
+    state = info.new_game(info.variant(size, ["pie"]), 0)
+    state = state.play(state.random_action(random.Random(3)))      # the pie's opening; White answers
+    result = run(state, 300, 0)
+    assert isinstance(result.tree, CompiledTree) and state.is_legal(result.action)
+    children = {token for token, *_ in result.tree.children()}
+    assert answers <= children
