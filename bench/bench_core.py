@@ -17,9 +17,10 @@ sizes (or those given), one table row:
 ``--mcts SECONDS``: a second table instead, MCTS iterations a second (the built-in
 ``mcts``, the game's own evaluator and selection) at each game's default size, from the
 same position in both modes (12 random plies of the Python rules from the start, read
-into the core's rules), a search of SECONDS each, core and Python, and their ratio. Core:
-the core's rules, and the core's search where it has the game's (players/compiled_search.py);
-Python: the Python search on the Python rules (``HEXARENA_CORE=0`` while it runs).
+into the core's rules), a search of SECONDS each, core and Python, and their ratio. The
+core mode is the core's rules, and the core's whole search where it has the game's
+(``hexarena_core.SEARCH_GAMES``, players/compiled_search.py); the Python mode runs with
+``HEXARENA_CORE=0`` (the Python rules and the Python tree).
 
 Everything is measured in the same run, so the ratios compare on a loaded machine.
 """
@@ -115,7 +116,7 @@ def mcts_rows(games: list[str], seconds: float, rounds: int) -> list[dict]:
         rate = {"core": 0.0, "python": 0.0}
         for _ in range(rounds):
             for mode, state in states.items():
-                switch = os.environ.pop(compiled.SWITCH, None)
+                switch = os.environ.get(compiled.SWITCH)
                 if mode == "python":
                     os.environ[compiled.SWITCH] = "0"
                 try:
@@ -123,8 +124,9 @@ def mcts_rows(games: list[str], seconds: float, rounds: int) -> list[dict]:
                     found = MctsBot(seconds=seconds).search(state, random.Random(5))
                     rate[mode] = max(rate[mode], found.iterations / (time.perf_counter() - t0))
                 finally:
-                    os.environ.pop(compiled.SWITCH, None)
-                    if switch is not None:
+                    if switch is None:
+                        os.environ.pop(compiled.SWITCH, None)
+                    else:
                         os.environ[compiled.SWITCH] = switch
         rows.append({"game": game, "n": start.variant.size, "iterations/s core": f"{rate['core']:.0f}",
                      "iterations/s python": f"{rate['python']:.0f}",
@@ -149,6 +151,7 @@ def main() -> None:
     ap.add_argument("--mcts", type=float, metavar="SECONDS", help="MCTS iterations a second instead (see above)")
     ap.add_argument("--rounds", type=int, default=2, help="searches per mode and game with --mcts")
     args = ap.parse_args()
+    from hexarena.engine import compiled
     if compiled.installed() is None:
         sys.exit("bench_core: the compiled core is not installed (pip install ./core)")
     games = [g for g in registry.playable() if compiled.implements(g) and (not args.only or g in args.only)]

@@ -18,6 +18,8 @@ from hexarena.engine.core import Colour
 from hexarena.engine.game import GameInfo, GameState
 from hexarena.engine.games import anda_regions as R
 from hexarena.players import MctsBot
+from hexarena.players.compiled_search import CompiledTree
+from hexarena.players.tree import Tree
 from hexarena.players.games import evaluation_for
 
 GAMES = ["anda", "anda-prison", "marbanta", "spelde", "vaxandis"]
@@ -140,6 +142,14 @@ def test_mcts_n_with_a_seed_is_reproducible(game: str, core: bool) -> None:
     bot = MctsBot(iterations=150, seconds=None)
     runs = [bot.search(state, random.Random(7)) for _ in range(2)]
     assert runs[0].action == runs[1].action
-    stats = [[(c.action, c.visits, c.wins) for c in run.tree.root.children] for run in runs]
+    stats = [root_stats(run.tree) for run in runs]
     assert stats[0] == stats[1]
+
+
+def root_stats(tree: Tree | CompiledTree) -> list[tuple[object, ...]]:
+    """Each root child's action and statistics, from the Python tree or the core's
+    (players/compiled_search.py)."""
+    if isinstance(tree, CompiledTree):
+        return list(tree.children())
+    return [(c.action, c.visits, c.wins) for c in tree.root.children]
 

@@ -5,13 +5,16 @@
 //!
 //! * `game.rs` (this contract): what the tree asks of a game.
 //! * `node.rs`: the arena's nodes and the choice at the root (players/tree.py, choice.py).
-//! * `tree.rs`: the search itself (statistics, UCT and RAVE, progressive widening,
-//!   the solver, the refutation check, the pie decision, reuse between moves).
+//! * `tree.rs`: the search itself (budgets, the root's opening, listing, expansion,
+//!   progressive widening, reuse between moves); `descent.rs`: an iteration (UCT and
+//!   RAVE, the backup, the solver); `choice.rs`: the refutation check and the `Searcher`.
 //! * `python.rs`: the Python class `Search` and `search_open`.
 //! * `python_games.rs`: the stone games' Python states read for `open`, and `search_probe`.
 //! * one file per game (`anda.rs`, `anda_prison.rs`, `spelde.rs`, `vaxandis.rs`,
 //!   `marbanta.rs`): its `SearchGame` and its `open`, which reads a Python state.
 
+mod choice;
+mod descent;
 pub mod game;
 pub mod marbanta;
 mod node;
