@@ -25,7 +25,8 @@ def _session(argv: list[str], lines: list[str]) -> list[str]:
     return answers
 
 
-@pytest.mark.parametrize("bot, game", [("mcts:300", "spelde"), ("mcts:300", "anda"), ("heuristic", "vaxandis"),
+@pytest.mark.parametrize("bot, game", [("mcts:300", "spelde"), ("mcts:300", "anda"), ("mcts:300", "vaxandis"),
+                                       ("heuristic", "vaxandis"),
                                        ("greedy", "spelde"), ("heuristic", "anda-prison")])
 def test_a_served_bot_tells_what_it_thinks_of_each_move(bot: str, game: str) -> None:
     info = registry.get(game)

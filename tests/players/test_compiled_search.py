@@ -144,3 +144,19 @@ def test_the_bot_searches_in_the_core_only_with_the_games_own_parts() -> None:
 def _active() -> bool:
     from hexarena.engine import compiled
     return compiled.active() is not None
+
+
+@pytest.mark.parametrize("searcher", [0, 1])
+def test_the_cut_off_score_is_players_games_vaxandis(searcher: int) -> None:
+    """The core's leaf score: `evaluate_search` plus `trailing` for the searching player, on the
+    states of random games of both sizes 4 and 5 and every phase."""
+    from hexarena.engine.core import Colour
+    from hexarena.players.games.vaxandis import evaluate_search, trailing
+    colour = Colour.BLACK if searcher == 0 else Colour.WHITE
+    for size, tokens in ((4, ()), (5, ("nopie",))):
+        state = new("vaxandis", size, *tokens)
+        rng = random.Random(size)
+        while state.outcome() is None and state.ply < 120:
+            want = evaluate_search(state) + trailing(state, colour)
+            assert core.vaxandis_search_score(state, searcher) == pytest.approx(want, abs=1e-9)
+            state = state.play(state.random_action(rng))

@@ -2,7 +2,7 @@
 //! with a compiled search, `SEARCH_GAMES`) and `search_open`, which roots one at a Python
 //! state (players/compiled_search.py drives it).
 
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -19,16 +19,27 @@ type Child = (String, u32, f64, Option<f64>);
 #[pyclass(name = "Search", module = "hexarena_core")]
 pub struct PySearch {
     game: String,
-    inner: Mutex<Option<Box<dyn Searcher>>>,
+    inner: Mutex<Slot>,
 }
 
 fn gone() -> PyErr {
     PyRuntimeError::new_err("this search's tree went to a later search (reuse)")
 }
 
+type Slot = Option<Box<dyn Searcher>>;
+
 impl PySearch {
+    /// The search, or RuntimeError while another thread runs it (waiting for it with the GIL
+    /// held could deadlock: the running thread takes the GIL back before it lets go).
+    fn lock(&self) -> PyResult<MutexGuard<'_, Slot>> {
+        self.inner.try_lock().map_err(|e| match e {
+            TryLockError::WouldBlock => PyRuntimeError::new_err("the search is running in another thread"),
+            TryLockError::Poisoned(_) => PyRuntimeError::new_err("a search panicked"),
+        })
+    }
+
     fn with<T>(&self, f: impl FnOnce(&mut dyn Searcher) -> T) -> PyResult<T> {
-        let mut guard = self.inner.lock().map_err(|_| PyRuntimeError::new_err("a search panicked"))?;
+        let mut guard = self.lock()?;
         let searcher = guard.as_mut().ok_or_else(gone)?;
         Ok(f(searcher.as_mut()))
     }
@@ -50,7 +61,7 @@ impl PySearch {
         if std::ptr::eq(&*previous, self) || previous.game != self.game {
             return Ok(false);
         }
-        let taken = previous.inner.lock().map_err(|_| PyRuntimeError::new_err("a search panicked"))?.take();
+        let taken = previous.lock()?.take();
         match taken {
             None => Ok(false),
             Some(tree) => self.with(|s| s.reuse(tree)),
@@ -64,7 +75,7 @@ impl PySearch {
         if iterations.is_none() && seconds.is_none() {
             return Err(PyValueError::new_err("a search needs an iteration or a time budget"));
         }
-        let mut guard = self.inner.lock().map_err(|_| PyRuntimeError::new_err("a search panicked"))?;
+        let mut guard = self.lock()?;
         let searcher = guard.as_mut().ok_or_else(gone)?;
         Ok(py.allow_threads(|| searcher.run(iterations, seconds)))
     }
@@ -72,7 +83,7 @@ impl PySearch {
     /// The action to play, in notation, checked against a refutation in one; None when the
     /// root has no child.
     fn choose(&self, py: Python<'_>) -> PyResult<Option<String>> {
-        let mut guard = self.inner.lock().map_err(|_| PyRuntimeError::new_err("a search panicked"))?;
+        let mut guard = self.lock()?;
         let searcher = guard.as_mut().ok_or_else(gone)?;
         Ok(py.allow_threads(|| searcher.choose()))
     }
@@ -132,6 +143,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SEARCH_GAMES", SEARCH_GAMES.to_vec())?;
     m.add_class::<PySearch>()?;
     m.add_function(wrap_pyfunction!(search_open, m)?)?;
+    m.add_function(wrap_pyfunction!(super::vaxandis::vaxandis_search_score, m)?)?;
     m.add_function(wrap_pyfunction!(super::python_games::search_probe, m)?)?;
     Ok(())
 }

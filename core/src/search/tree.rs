@@ -1,9 +1,10 @@
 //! One move's MCTS over a [`SearchGame`]: players/mcts.py's `_Search` (the specification:
 //! the same listing and sampling of actions, progressive widening, solver, UCT and RAVE
 //! arithmetic, budgets, early stop and refutation check), with the nodes in an arena
-//! (`node.rs`). Here: the search's state, its budgets, the root's opening, the listing,
-//! expansion and widening of nodes; the iteration is in `descent.rs`, the choice in `choice.rs`. Values are Black's score in the colours of the state they were computed in,
-//! exchanged across every `swap` on the way up.
+//! (`node.rs`). Values are Black's score in the colours of the state they were computed in,
+//! exchanged across every `swap` on the way up. Here: the search's state, its budgets, the
+//! root's opening, the listing, expansion and widening of nodes; the iteration is in
+//! `descent.rs`, the choice in `choice.rs`.
 
 use std::time::Instant;
 

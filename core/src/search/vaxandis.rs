@@ -221,14 +221,25 @@ fn to_bytes(x: &Bound<'_, PyAny>, k: usize) -> PyResult<Vec<u8>> {
     x.call_method1("to_bytes", (k, "little"))?.extract()
 }
 
-/// The search's root from a Python Vaxandis state (engine/games/vaxandis/state.py's fields).
-pub fn open(state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
+/// A Python Vaxandis state's fields as `crate::python::vaxandis` takes them.
+struct Fields {
+    n: usize,
+    group: bool,
+    path: bool,
+    black: Vec<u8>,
+    white: Vec<u8>,
+    levels: Vec<(u32, Vec<u8>)>,
+    to_move: usize,
+    ply: u32,
+    phase: u8,
+}
+
+fn read(state: &Bound<'_, PyAny>) -> PyResult<Fields> {
     let variant = state.getattr("variant")?;
     let n: usize = variant.getattr("size")?.extract()?;
     let option = |name: &str| -> PyResult<String> { variant.call_method1("option", (name,))?.extract() };
     let (group, path) = (option("freeze")? == "group", option("touch")? == "path");
-    let geo = board(n)?;
-    let k = geo.bits().div_ceil(8);
+    let k = board(n)?.bits().div_ceil(8);
     let black = to_bytes(&state.getattr("black")?, k)?;
     let white = to_bytes(&state.getattr("white")?, k)?;
     let mut levels = Vec::new();
@@ -237,7 +248,6 @@ pub fn open(state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
         levels.push((h, to_bytes(&bb, k)?));
     }
     let to_move: String = state.getattr("to_move")?.getattr("value")?.extract()?;
-    let to_move = usize::from(to_move == "w");
     let ply: u32 = state.getattr("ply")?.extract()?;
     let phase: String = state.getattr("phase")?.getattr("value")?.extract()?;
     let phase = match phase.as_str() {
@@ -245,9 +255,29 @@ pub fn open(state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
         "swap" => 1,
         _ => 2,
     };
-    by_size!(n, N => {
-        let g = vaxandis::<N>(geo, group, path, &black, &white, levels, to_move, ply, phase)?;
+    Ok(Fields { n, group, path, black, white, levels, to_move: usize::from(to_move == "w"), ply, phase })
+}
+
+/// The search's root from a Python Vaxandis state (engine/games/vaxandis/state.py's fields).
+pub fn open(state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
+    let f = read(state)?;
+    let geo = board(f.n)?;
+    by_size!(f.n, N => {
+        let g = vaxandis::<N>(geo, f.group, f.path, &f.black, &f.white, f.levels, f.to_move, f.ply, f.phase)?;
         Ok(Box::new(Game::new(g)) as Box<dyn Rooted>)
+    })
+}
+
+/// Vaxandis: the search's cut-off score of a Python state (`Game::score`: `evaluate_search` plus
+/// `trailing` for the searcher holding `searcher`), for the tests against players/games/vaxandis.py.
+#[pyfunction]
+pub fn vaxandis_search_score(state: &Bound<'_, PyAny>, searcher: usize) -> PyResult<f64> {
+    let f = read(state)?;
+    let geo = board(f.n)?;
+    let searcher = crate::python::colour(searcher)?;
+    by_size!(f.n, N => {
+        let g = vaxandis::<N>(geo, f.group, f.path, &f.black, &f.white, f.levels, f.to_move, f.ply, f.phase)?;
+        Ok(Game::new(g).score(searcher))
     })
 }
 

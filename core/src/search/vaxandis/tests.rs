@@ -159,3 +159,42 @@ fn the_pie_is_decided_by_value() {
     assert!(crate::search::node::find(&s.nodes, 0, &later).is_some());
     assert!(!Search::new(later, UCT, 6).reuse(Box::new(s)));
 }
+
+/// Every node's visits cover its children's, and a node's children are distinct actions.
+fn check_tree(s: &Search<Game<2>>) {
+    for n in &s.nodes {
+        let below: u32 = n.children.iter().map(|&c| s.nodes[c].visits).sum();
+        assert!(below <= n.visits || n.visits == 0 && below == 0, "{below} > {}", n.visits);
+        let actions: std::collections::HashSet<_> = n.children.iter().map(|&c| s.nodes[c].action).collect();
+        assert_eq!(actions.len(), n.children.len());
+    }
+}
+
+#[test]
+fn rave_gathers_amaf_statistics_and_narrow_nodes_widen_progressively() {
+    let g = states(5, 8, 1)[12].clone();
+    let mut rave = Search::new(g.clone(), Config { exploration: 0.5, rave: Some(300.0), narrow: false }, 1);
+    rave.run(Some(400), None);
+    check_tree(&rave);
+    assert!(rave.nodes[0].children.iter().any(|&c| rave.nodes[c].amaf_visits > 0));
+    assert_eq!(rave.nodes[0].visits, 400);
+    let mut narrow = Search::new(g, Config { exploration: 1.0, rave: None, narrow: true }, 1);
+    narrow.run(Some(400), None);
+    check_tree(&narrow);
+    for (i, n) in narrow.nodes.iter().enumerate().skip(1) {
+        // (a node whose children are all proven losses widens at once: not counted)
+        let lost = n.children.iter().any(|&c| narrow.nodes[c].lost());
+        // the last child came at a visit before this one's count: fewer than 1 + 2 sqrt(visits - 1) before it
+        let before = n.visits.saturating_sub(1) as f64;
+        assert!(lost || n.children.len() <= 1 || ((n.children.len() - 1) as f64) < 1.0 + 2.0 * before.sqrt(),
+                "node {i}: {} children, {} visits", n.children.len(), n.visits);
+    }
+}
+
+#[test]
+fn a_time_budget_ends_the_search() {
+    let mut s = Search::new(states(5, 9, 1)[6].clone(), UCT, 1);
+    assert!(s.run(None, Some(0.05)) > 0);
+    check_tree(&s);
+    assert!(s.choose().is_some());
+}
