@@ -480,7 +480,7 @@ fn vaxandis_playout<'py>(
     })
 }
 
-fn spelde_game<const N: usize>(geo: &'static Hexagon, rule: u8, black: &[u8], white: &[u8], to_move: usize, ply: u32,
+pub(crate) fn spelde_game<const N: usize>(geo: &'static Hexagon, rule: u8, black: &[u8], white: &[u8], to_move: usize, ply: u32,
                                phase: u8) -> PyResult<Spelde<N>> {
     let rule = match rule {
         0 => Rule::Literal,

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from hexarena.engine import registry
+from hexarena.engine import compiled, registry
 from hexarena.engine.actions import Place, Swap, holder_after
 from hexarena.engine.geometry import iter_bits
 from hexarena.engine.core import Colour
@@ -106,6 +106,14 @@ def test_rave_gathers_amaf_statistics_and_plays_legally() -> None:
 
 
 # -- the tree between moves -------------------------------------------------------------
+@pytest.fixture
+def python_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Python search (players/mcts.py) whatever the core has: Spelde's compiled search
+    (players/compiled_search.py) keeps its tree in the core."""
+    monkeypatch.setenv(compiled.SWITCH, "0")
+
+
+@pytest.mark.usefixtures("python_search")
 def test_tree_reuse_keeps_the_subtree_of_the_actions_played() -> None:
     bot = MctsBot(iterations=400, seconds=None)
     state = walk(new("spelde", 4, "nopie"), 8, 2)
@@ -128,6 +136,7 @@ def test_tree_reuse_keeps_the_subtree_of_the_actions_played() -> None:
     assert fresh.tree.root.visits == fresh.iterations
 
 
+@pytest.mark.usefixtures("python_search")
 def test_a_player_hands_its_bot_the_tree_of_the_last_search() -> None:
     """players.base.Player (the served engine's and the in-process benches' reuse): the
     next search starts from the subtree of the actions played; forget starts afresh."""
@@ -183,6 +192,7 @@ def test_the_move_budget_ends_a_search_that_has_iterations_to_spare() -> None:
     assert result.iterations < 10**9 and state.is_legal(result.action)
 
 
+@pytest.mark.usefixtures("python_search")
 def test_a_pie_decision_is_legal_and_comes_from_the_search() -> None:
     state = new("spelde", 4)
     state = state.play(state.random_action(random.Random(3)))      # Black's first stone; White may swap

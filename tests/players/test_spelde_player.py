@@ -16,15 +16,19 @@ import pytest
 from hexarena.engine.game import GameState
 from hexarena.engine.geometry import iter_bits
 from hexarena.players import MctsBot
+from hexarena.players.compiled_search import CompiledTree
 from hexarena.players.games import selection_for
 from hexarena.players.selection import UCT
 from tests.support.positions import new, walk
 
 
 def top_share(state: GameState, bot: MctsBot) -> float:
-    """The most visited root child's share of the root's visits after one search."""
-    root = bot.search(state, random.Random(1)).tree.root
-    return max(child.visits for child in root.children) / root.visits
+    """The most visited root child's share of the root's visits after one search (in the
+    core's tree where the bot searches in the core, players/compiled_search.py)."""
+    tree = bot.search(state, random.Random(1)).tree
+    if isinstance(tree, CompiledTree):
+        return max(visits for _, visits, _, _ in tree.children()) / tree.search.visits
+    return max(child.visits for child in tree.root.children) / tree.root.visits
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -192,7 +192,16 @@ impl<const N: usize> Marbanta<N> {
 
     /// `random_step`, telling the action played (None when the mover has none).
     pub fn step(&mut self, rng: &mut Rng, swaps: &mut u32) -> Option<Played<N>> {
-        let played = match self.phase {
+        let played = self.draw(rng)?;
+        *swaps += u32::from(played == Played::Swap(true));
+        self.apply(played);
+        Some(played)
+    }
+
+    /// One uniformly random action (state.py's random_action distribution), not played; None
+    /// when the mover has none.
+    pub fn draw(&self, rng: &mut Rng) -> Option<Played<N>> {
+        match self.phase {
             Phase::Pie => {
                 let empty = self.empty();
                 let k = empty.count();
@@ -201,20 +210,9 @@ impl<const N: usize> Marbanta<N> {
                 }
                 let b = empty.nth(rng.below(k));
                 let w = empty.andnot(Bb::bit(b));
-                let w = w.nth(rng.below(k - 1));
-                self.put(0, Bb::bit(b));
-                self.put(1, Bb::bit(w));
-                self.phase = if self.pie { Phase::Swap } else { Phase::Play };
-                self.to_move = if self.pie { 1 } else { 0 };
-                Played::Pie(b, w)
+                Some(Played::Pie(b, w.nth(rng.below(k - 1))))
             }
-            Phase::Swap => {
-                let swap = rng.below(2);
-                *swaps += swap;
-                self.phase = Phase::Play;
-                self.to_move = 0;
-                Played::Swap(swap == 1)
-            }
+            Phase::Swap => Some(Played::Swap(rng.below(2) == 1)),
             Phase::Play => {
                 let free = self.free();
                 let mut cand = free.and(self.sighted());
@@ -226,17 +224,33 @@ impl<const N: usize> Marbanta<N> {
                     let r = cand.nth(rng.below(k));
                     let n = self.root_size(free, r);
                     if n > 0 {
-                        let group = sample_group(self.geo, free, r, n, rng);
-                        self.put(self.to_move, group);
-                        self.to_move = 1 - self.to_move;
-                        break Played::Group(r, group);
+                        return Some(Played::Group(r, sample_group(self.geo, free, r, n, rng)));
                     }
                     cand.clear(r);
                 }
             }
-        };
+        }
+    }
+
+    /// Play a legal action.
+    pub fn apply(&mut self, played: Played<N>) {
+        match played {
+            Played::Pie(b, w) => {
+                self.put(0, Bb::bit(b));
+                self.put(1, Bb::bit(w));
+                self.phase = if self.pie { Phase::Swap } else { Phase::Play };
+                self.to_move = if self.pie { 1 } else { 0 };
+            }
+            Played::Swap(_) => {
+                self.phase = Phase::Play;
+                self.to_move = 0;
+            }
+            Played::Group(_, group) => {
+                self.put(self.to_move, group);
+                self.to_move = 1 - self.to_move;
+            }
+        }
         self.ply += 1;
-        Some(played)
     }
 
     /// Random actions until the mover has no turn (it wins) or the ply reaches `cap`:
@@ -270,7 +284,7 @@ impl<const N: usize> Marbanta<N> {
 
 /// An action a random step played: the pie stones (black's site, white's), the swap
 /// decision (true: `swap`, false: `keep`), or a new group (its root, every stone of it).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Played<const N: usize> {
     Pie(usize, usize),
     Swap(bool),

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use super::game::{Config, Rooted, Searcher};
 
 /// The games with a compiled search, by their ids.
-pub const SEARCH_GAMES: &[&str] = &["anda", "anda-prison", "vaxandis"];
+pub const SEARCH_GAMES: &[&str] = &["anda", "anda-prison", "marbanta", "spelde", "vaxandis"];
 
 /// A root child: (action, visits, mean, exact value when solved).
 type Child = (String, u32, f64, Option<f64>);
@@ -122,6 +122,8 @@ fn open(game_id: &str, state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
     match game_id {
         "anda" => super::anda::open(state),
         "anda-prison" => super::anda_prison::open(state),
+        "marbanta" => super::marbanta::open(state),
+        "spelde" => super::spelde::open(state),
         "vaxandis" => super::vaxandis::open(state),
         _ => Err(PyValueError::new_err(format!("no compiled search for the game {game_id:?}"))),
     }
@@ -144,5 +146,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySearch>()?;
     m.add_function(wrap_pyfunction!(search_open, m)?)?;
     m.add_function(wrap_pyfunction!(super::vaxandis::vaxandis_search_score, m)?)?;
+    m.add_function(wrap_pyfunction!(super::python_games::search_probe, m)?)?;
     Ok(())
 }

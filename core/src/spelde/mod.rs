@@ -36,7 +36,7 @@ pub enum Phase {
 }
 
 /// An action: a placement on `cell` flipping `flips` (empty: a plain placement), or `swap`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Action<const N: usize> {
     Place(usize, Bb<N>),
     Swap,
@@ -46,7 +46,7 @@ pub enum Action<const N: usize> {
 /// may begin (the same bits are other sites on another board).
 type Key = (usize, Rule, Vec<u64>, Vec<u64>);
 /// Flip sets as their words.
-type Sets = Rc<Vec<Vec<u64>>>;
+pub(crate) type Sets = Rc<Vec<Vec<u64>>>;
 
 thread_local! {
     /// (side, rule, group, starts) -> whether a path-shaped flip set exists, as flips.py's lru_cache.
@@ -150,7 +150,7 @@ fn has_path_set<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, starts:
 }
 
 /// Every path-shaped flip set of `group` from `starts` (as `path_sets`), cached per thread.
-fn cached_path_sets<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, starts: Bb<N>) -> Sets {
+pub(crate) fn cached_path_sets<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, starts: Bb<N>) -> Sets {
     let key = (geo.n, rule, group.0.to_vec(), starts.0.to_vec());
     if let Some(known) = PATHS.with(|c| c.borrow().0.get(&key).cloned()) {
         return known;
@@ -197,7 +197,7 @@ impl<const N: usize> Spelde<N> {
         bb.grow(self.geo.width).and(self.geo.mask::<N>())
     }
 
-    fn starts(&self, group: Bb<N>, placed: usize) -> Bb<N> {
+    pub(crate) fn starts(&self, group: Bb<N>, placed: usize) -> Bb<N> {
         if self.rule == Rule::Standard {
             self.geo.nbr::<N>(placed).and(group)
         } else {
