@@ -15,8 +15,6 @@ import pytest
 
 from hexarena.engine import registry
 from hexarena.engine.game import GameInfo, GameState
-from hexarena.players import MctsBot
-from hexarena.players.base import Budget
 from hexarena.players.compiled_search import CompiledTree, search
 from hexarena.players.mcts import SearchResult
 from hexarena.players.games import evaluator_for
@@ -55,7 +53,7 @@ def states(game: str, sizes: tuple[int, ...], seeds: int) -> Iterator[GameState]
 
 def run(state: GameState, iterations: int, seed: int) -> SearchResult:
     """``mcts:iterations``'s search of `state` in the core."""
-    return search(MctsBot(iterations=iterations, seconds=None), state, random.Random(seed), Budget(), None)
+    return SearchResult(*search(state, random.Random(seed), iterations, None, None))
 
 
 def wins(state: GameState, action: object) -> bool:
