@@ -4,10 +4,10 @@
 //! candidates of `players/games/common.py` `placement_order`, and the leaf value of its
 //! `CutoffPlayout` (random plies, then `evaluate` squashed).
 
+use super::common::{outcome_value, placement_order};
 use super::game::{Colour, SearchGame};
 use crate::anda::board::Verdict;
 use crate::anda::{Anda, Phase};
-use crate::bitboard::Bb;
 use crate::geometry::{features_adjacent, Hexagon};
 use crate::rng::Rng;
 
@@ -26,17 +26,6 @@ pub enum Action {
 /// The referee's ply cap (state.py `ply_cap`): 10 x sites, adjudged a draw.
 pub fn ply_cap(geo: &Hexagon) -> u32 {
     10 * geo.site_count() as u32
-}
-
-/// `rng.shuffle` (Fisher-Yates from the end).
-fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
-    for i in (1..v.len()).rev() {
-        v.swap(i, rng.below(i as u32 + 1) as usize);
-    }
-}
-
-fn places<const N: usize>(bb: Bb<N>) -> impl Iterator<Item = Action> {
-    bb.iter().map(|s| Action::Place(s as u16))
 }
 
 impl<const N: usize> Anda<N> {
@@ -114,7 +103,7 @@ impl<const N: usize> Anda<N> {
         let mut swapped = false;
         for _ in 0..depth {
             if let Some(winner) = self.end() {
-                return (Some(value_of(winner)), swapped);
+                return (Some(outcome_value(winner)), swapped);
             }
             let Some(action) = SearchGame::random_action(self, rng) else { break };
             trace.push((self.to_move, action));
@@ -165,29 +154,9 @@ impl<const N: usize> SearchGame for Anda<N> {
         if legal.is_zero() {
             return false;
         }
-        let (p, w) = (self.to_move, self.geo.width);
-        let empty = self.board.empty;
-        let near_enemy = self.board.st[1 - p].grow(w).and(empty);
-        let (mut joining, mut seen) = (Bb::<N>::ZERO, Bb::<N>::ZERO);
-        for (g, around) in self.board.grp[p].iter().zip(&self.board.gexp[p]) {
-            if g.any() {
-                let around = around.and(empty);
-                joining = joining.or(around.and(seen));
-                seen = seen.or(around);
-            }
-        }
-        out.clear();
-        out.extend(places(legal.andnot(near_enemy).andnot(joining)));
-        if self.can_pass() {
-            out.push(Action::Pass);
-        }
-        shuffle(out, rng);
-        let bands = out.len();
-        out.extend(places(legal.and(near_enemy).andnot(joining)));
-        shuffle(&mut out[bands..], rng);
-        let bands = out.len();
-        out.extend(places(legal.and(joining)));
-        shuffle(&mut out[bands..], rng);
+        let others: &[Action] = if self.can_pass() { &[Action::Pass] } else { &[] };
+        placement_order(&self.board, self.to_move, legal, others,
+                        |s| Action::Place(s as u16), rng, out);
         true
     }
 
@@ -259,7 +228,7 @@ impl<const N: usize> SearchGame for Anda<N> {
             None => (None, g.playout(cap.min(g.ply + depth), rng).swaps % 2 == 1),
         };
         let value = done.unwrap_or_else(|| match g.end() {
-            Some(winner) => value_of(winner),
+            Some(winner) => outcome_value(winner),
             None => squash(static_score(&g), SCALE),
         });
         if swapped {
@@ -288,5 +257,5 @@ mod tests;
 mod value;
 
 pub use read::{anda_search_score, open, read};
-pub use value::{depth, squash, static_score, SCALE};
-use value::value_of;
+pub use super::common::squash;
+pub use value::{depth, static_score, SCALE};

@@ -8,9 +8,9 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::common::{outcome_value, placement_order, safety, squash};
 use super::game::{Colour, Rooted, SearchGame};
 use crate::anda_prison::{Action, Phase, Prison};
-use crate::bitboard::Bb;
 use crate::evaluation::anda_summary;
 use crate::python::{board, by_size};
 use crate::python_prison::{state, PyFields};
@@ -18,37 +18,6 @@ use crate::rng::Rng;
 
 /// players/games/anda_prison.py `SCALE`.
 pub const SCALE: f64 = 6.0;
-
-/// players/games/common.py `safety`: stones weighted by how safe their group is.
-fn safety(groups: &[(u32, u32)]) -> f64 {
-    let mut total = 0.0;
-    for &(size, safe) in groups {
-        let size = f64::from(size);
-        total += match safe {
-            0 => -size,
-            1 => -0.4 * size,
-            _ => 0.3 * size,
-        };
-    }
-    total
-}
-
-/// players/evaluators.py `squash`.
-fn squash(score: f64, scale: f64) -> f64 {
-    let x = (score / scale).clamp(-60.0, 60.0);
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// `rng.shuffle` (Fisher-Yates from the end).
-fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
-    for i in (1..v.len()).rev() {
-        v.swap(i, rng.below(i as u32 + 1) as usize);
-    }
-}
-
-fn places<const N: usize>(bb: Bb<N>) -> impl Iterator<Item = Action> {
-    bb.iter().map(|s| Action::Place(s as u16))
-}
 
 /// players/games/anda_prison.py `evaluate`: Black's advantage (the agreement score's
 /// territory and prison, half the stones, the groups' safety; each Black's minus White's),
@@ -60,14 +29,6 @@ pub fn static_score<const N: usize>(g: &Prison<N>) -> f64 {
     let score = (i64::from(tb) - i64::from(tw) + prison) as f64
         + 0.5 * (i64::from(b.count()) - i64::from(w.count())) as f64;
     score + safety(&gb) - safety(&gw)
-}
-
-fn value_of(winner: Option<Colour>) -> f64 {
-    match winner {
-        Some(0) => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
-    }
 }
 
 impl<const N: usize> SearchGame for Prison<N> {
@@ -101,33 +62,15 @@ impl<const N: usize> SearchGame for Prison<N> {
         if !self.normal() {
             return false;
         }
-        let (p, w) = (self.f.to_move, self.geo().width);
-        let b = &self.board;
-        let empty = b.empty;
-        let near_enemy = b.st[1 - p].grow(w).and(empty);
-        let (mut joining, mut seen) = (Bb::<N>::ZERO, Bb::<N>::ZERO);
-        for (g, around) in b.grp[p].iter().zip(&b.gexp[p]) {
-            if g.any() {
-                let around = around.and(empty);
-                joining = joining.or(around.and(seen));
-                seen = seen.or(around);
-            }
-        }
-        out.clear();
-        out.extend(places(empty.andnot(near_enemy).andnot(joining)));
+        let mut others = Vec::with_capacity(2);
         if self.can_release() {
-            out.push(Action::Release);
+            others.push(Action::Release);
         }
         if self.f.phase == Phase::Play {
-            out.push(Action::Propose);
+            others.push(Action::Propose);
         }
-        shuffle(out, rng);
-        let band = out.len();
-        out.extend(places(empty.and(near_enemy).andnot(joining)));
-        shuffle(&mut out[band..], rng);
-        let band = out.len();
-        out.extend(places(empty.and(joining)));
-        shuffle(&mut out[band..], rng);
+        placement_order(&self.board, self.f.to_move, self.board.empty, &others,
+                        |s| Action::Place(s as u16), rng, out);
         true
     }
 
@@ -154,7 +97,7 @@ impl<const N: usize> SearchGame for Prison<N> {
     /// game is over or at the cap, else `evaluate` squashed.
     fn evaluate(&self, _searcher: Colour, _rng: &mut Rng, _trace: Option<&mut Vec<(Colour, Action)>>) -> f64 {
         match SearchGame::outcome(self) {
-            Some(winner) => value_of(winner),
+            Some(winner) => outcome_value(winner),
             None => squash(static_score(self), SCALE),
         }
     }

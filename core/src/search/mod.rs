@@ -15,6 +15,7 @@
 
 pub mod anda;
 pub mod anda_prison;
+mod common;
 mod choice;
 mod descent;
 pub mod game;

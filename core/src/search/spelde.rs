@@ -7,6 +7,7 @@ use std::cell::OnceCell;
 
 use pyo3::prelude::*;
 
+use super::common::{outcome_value, squash};
 use super::game::{Colour, Rooted, SearchGame};
 use super::python_games::Fields;
 use crate::bitboard::Bb;
@@ -36,19 +37,6 @@ impl<const N: usize> PartialEq for Game<N> {
 /// The referee's default cap: sites + 2 (state.py `ply_cap`).
 pub fn ply_cap(sites: usize) -> u32 {
     sites as u32 + 2
-}
-
-fn squash(score: f64, scale: f64) -> f64 {
-    let x = (score / scale).clamp(-60.0, 60.0);
-    1.0 / (1.0 + (-x).exp())
-}
-
-fn end_value(winner: Option<Colour>) -> f64 {
-    match winner {
-        None => 0.5,
-        Some(0) => 1.0,
-        Some(_) => 0.0,
-    }
 }
 
 impl<const N: usize> Game<N> {
@@ -185,7 +173,7 @@ impl<const N: usize> SearchGame for Game<N> {
 
     fn evaluate(&self, _searcher: Colour, _rng: &mut Rng, _trace: Option<&mut Vec<(Colour, Action<N>)>>) -> f64 {
         match self.outcome() {
-            Some(winner) => end_value(winner),
+            Some(winner) => outcome_value(winner),
             None => squash(self.score(), SCALE),
         }
     }

@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 
+use super::common::squash;
 use super::game::{Colour, Rooted, SearchGame};
 use crate::evaluation::vaxandis_summary;
 use crate::python::{board, by_size, vaxandis};
@@ -82,11 +83,6 @@ impl<const N: usize> Game<N> {
             Some(_) => 0.0,
         }
     }
-}
-
-fn squash(score: f64, scale: f64) -> f64 {
-    let x = (score / scale).clamp(-60.0, 60.0);
-    1.0 / (1.0 + (-x).exp())
 }
 
 impl<const N: usize> SearchGame for Game<N> {

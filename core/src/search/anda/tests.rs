@@ -2,6 +2,7 @@
 //! every phase, and the static evaluation on positions worked by hand.
 
 use super::*;
+use crate::bitboard::Bb;
 use crate::evaluation::anda_summary;
 use crate::geometry::hexagon;
 use crate::anda::{BLACK, WHITE};
@@ -186,7 +187,7 @@ fn replayed<const N: usize>(g: &Anda<N>, trace: &[(Colour, Action)]) -> f64 {
         h = SearchGame::play(&h, a).expect("a traced action is legal");
     }
     let value = match SearchGame::outcome(&h) {
-        Some(winner) => value_of(winner),
+        Some(winner) => outcome_value(winner),
         None => squash(static_score(&h), SCALE),
     };
     if swapped { 1.0 - value } else { value }
