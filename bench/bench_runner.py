@@ -75,8 +75,18 @@ def _stat_cpu(pid: int | str) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK       # utime, stime (fields 14, 15 of stat(5))
 
 
+def is_worker(pid: int | str) -> bool:
+    """A runner's worker process: ``python -m hexarena.worker``, or forked and named so (its comm)."""
+    with open(f"/proc/{pid}/comm", "rb") as fh:
+        if fh.read().strip() == WORKER:
+            return True
+    with open(f"/proc/{pid}/cmdline", "rb") as fh:
+        return WORKER in fh.read()
+
+
 class WorkersCpu(threading.Thread):
-    """The CPU of a runner's worker processes (its children running `python -m hexarena.worker`),
+    """The CPU of a runner's worker processes (its children running `python -m hexarena.worker`, or
+    forked and named ``hexarena.worker``),
     sampled from /proc every SAMPLE seconds until :meth:`stop`; :attr:`seconds` sums the last
     sample of each."""
 
@@ -98,10 +108,8 @@ class WorkersCpu(threading.Thread):
                     continue
                 for pid in children:
                     try:
-                        if pid not in self.seen:
-                            with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                                if WORKER not in fh.read():
-                                    continue
+                        if pid not in self.seen and not is_worker(pid):
+                            continue
                         self.seen[pid] = _stat_cpu(pid)
                     except (OSError, ValueError, IndexError):
                         pass

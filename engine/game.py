@@ -37,7 +37,7 @@ from .actions import Action, Swap
 from .core import Colour, Outcome, Termination
 from .errors import UnknownVariant
 from .geometry import Hexagon, hexagon, iter_bits
-from .notation import format_action, parse_action
+from .notation import format_action, parse_action, read_action
 from .position import Key, Position, format_position, read_keys
 
 
@@ -249,6 +249,10 @@ class GameState(abc.ABC):
     def parse(self, token: str) -> Action:
         """Decode a token for this game and board: InvalidNotation or IllegalMove on bad input."""
         return self.info.parse_action(token, self.board)
+
+    def read(self, token: str) -> tuple[Action, str]:
+        """:meth:`parse` and the canonical token of the action (:meth:`format`), in one call."""
+        return read_action(token, self.board, self.info.forms)
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,14 @@ def parse_action(token: str, board: Hexagon, forms: frozenset[type]) -> Action:
     raise InvalidNotation(f"not an action: {shown(token)}")
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def read_action(token: str, board: Hexagon, forms: frozenset[type]) -> tuple[Action, str]:
+    """:func:`parse_action` and the canonical token of the action it decodes (:func:`format_action`),
+    the most recent 4,096 tokens kept (the referee reads each engine's answer so)."""
+    action = parse_action.__wrapped__(token, board, forms)
+    return action, format_action(action, board)
+
+
 def _build(shape: str, m: re.Match[str], t: str, board: Hexagon, forms: frozenset[type]) -> Action:
     def want(cls: type) -> None:
         if cls not in forms:

@@ -96,6 +96,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     import trio
 
     from hexarena.commands_sprt import tracker_for_run
+    from hexarena.worker import Forked, can_fork
     from hexarena.referee.console.live import final_summary, journal_summaries
     from hexarena.referee.console.panel import make_view
     from hexarena.referee.tournament.run import process_launcher
@@ -120,9 +121,9 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
             await nursery.start(signals.watch, nursery.cancel_scope)
             if serve is not None:
                 await nursery.start(serve_folder, out, serve)
-            processes = 0 if on_cluster else default_workers(concurrency) if workers is None else workers
             # the worker processes start while the pre-flight runs: their start-up overlaps it
-            with started_early(min(processes, concurrency)):
+            # (forked before the loop started, they are ready already)
+            with started_early(min(processes, concurrency), forked.take if forked.ready else None):
                 if check_engines:
                     await preflight_or_fail(config, out, launcher, on_cluster)
                 play = on_cluster.player(config, out, signals.abandon, warn) if on_cluster else None
@@ -147,7 +148,9 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
         echo("pinned cores: " + ", ".join(f"slot {i} on CPU {format_cpus(cpus)}" for i, cpus in enumerate(affinity, 1)),
              err=True)
     with _interrupted(out, cluster), _open_cluster(cluster) as on_cluster:
-        outcome = trio.run(supervised, on_cluster)
+        processes = 0 if on_cluster else default_workers(concurrency) if workers is None else workers
+        with Forked(min(processes, concurrency) if can_fork() else 0) as forked:
+            outcome = trio.run(supervised, on_cluster)
     records, repeats = journal_summaries(out / JOURNAL_NAME)
     void = sum(r.void for r in records)
     echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")

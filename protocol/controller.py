@@ -191,7 +191,7 @@ class ResponseReader:
             text = raw.decode("utf-8").strip() if raw else ""
         except UnicodeDecodeError:
             return None
-        return Response(_id(digits.decode("ascii")), mark == b"=", text)
+        return Response(int(digits) if digits else None, mark == b"=", text)     # ASCII digits, 20 at most
 
     def buffered(self) -> bool:
         """True when part of a response is held (bytes other than blank lines)."""

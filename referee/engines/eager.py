@@ -81,12 +81,24 @@ class EagerReceive(trio.abc.ReceiveStream):
         return data
 
     async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        """What the pipe holds, polled as :meth:`receive_now` does (not again right after a
+        :meth:`receive_now` that found nothing), else once the event loop finds the pipe
+        readable: one trip through the loop (the wrapped stream adds a checkpoint before its
+        first read); an error, or a closed stream, is the wrapped stream's to report."""
         dry, self._dry = self._dry, False
         await trio.lowlevel.checkpoint_if_cancelled()
         if not dry:
             data = self._poll(max_bytes or 65536, self.spin)
             if data is not None:
                 return data
+        while self.inner.fileno() >= 0:
+            await trio.lowlevel.wait_readable(self._fd)
+            try:
+                return os.read(self._fd, max_bytes or 65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                break
         return await self.inner.receive_some(max_bytes)
 
     def _poll(self, max_bytes: int, spin: float) -> bytes | None:

@@ -42,7 +42,7 @@ from typing import Any
 import trio
 
 from hexarena.engine import registry
-from hexarena.engine.actions import Action, Resign, holders_after
+from hexarena.engine.actions import Action, Resign, holder_after, holders_after
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState, Variant
@@ -286,7 +286,7 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
         answer, charge = await _genmove(mover, seat, colour, clock, limits[seat], command, asks.decimal(seat))
         token, lines = split_answer(answer)
         try:
-            action = state.parse(token)
+            action, canonical = state.read(token)
             if isinstance(action, Resign):
                 return _Played(Outcome(colour.other, Termination.RESIGN), f"{mover.name} resigned", moves)
             after = state.play(action)
@@ -294,7 +294,6 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
             raise _Forfeit(seat, Termination.MALFORMED, f"{mover.name} answered {shown(token)}: {exc}") from None
         except IllegalMove as exc:
             raise _Forfeit(seat, Termination.ILLEGAL, f"{mover.name} played {shown(token)}: {exc}") from None
-        canonical = state.format(action)
         kept: list[dict] | None = None
         if command == "genmove_analyze":
             kept, notes = read_info(lines, state, canonical)
@@ -316,7 +315,8 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
                            f"{other.name} refused play {colour.word} {canonical}: {exc.message}") from None
         except ControllerError as exc:
             raise _Forfeit(1 - seat, _fault(exc), f"play {canonical}: {exc}") from None
-        moves.holder = holders_after(moves.holder, action)
+        if holder_after(colour, action) is not colour:
+            moves.holder = holders_after(moves.holder, action)
         state = after
 
 

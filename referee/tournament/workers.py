@@ -1,7 +1,8 @@
 """The runner's worker processes: games on every core, one process owning the run.
 
 With ``workers = P`` the run's slots (``-j N``) are spread over P worker
-processes (``python -m hexarena.worker``, :mod:`.worker`), slot ``i`` on
+processes (``python -m hexarena.worker``, or forked by the CLI before its loop
+starts: hexarena/worker.py; both run :mod:`.worker`), slot ``i`` on
 worker ``i % P``; each worker has its own trio loop and its slots' engines.
 This process keeps everything else: the schedule, the folder lock, the
 journal and its single writer, the live view, the report and the SPRT. A
@@ -39,6 +40,7 @@ import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
+from typing import Protocol
 
 import trio
 
@@ -78,19 +80,43 @@ class _Waiter:
         self.done.set()
 
 
+class Child(Protocol):
+    """A worker process as the runner handles it (what ``subprocess.Popen`` offers of it)."""
+
+    pid: int
+
+    def wait(self) -> int: ...
+
+    def poll(self) -> int | None: ...
+
+    def send_signal(self, sig: int) -> None: ...
+
+    def kill(self) -> None: ...
+
+
+#: Starts a worker process otherwise than ``python -m hexarena.worker`` (hexarena/worker.py's
+#: fork): the process, and the file descriptors of its input's and its output's pipe ends.
+StartWorker = Callable[[], tuple[Child, int, int]]
+
+
 class _Process:
-    """One worker process (a worker that dies is replaced by a new one of its own)."""
+    """One worker process (a worker that dies is replaced by a new one of its own): run as
+    ``python -m hexarena.worker``, or started by `start`."""
 
     serial = 0
 
-    def __init__(self) -> None:
+    def __init__(self, start: StartWorker | None = None) -> None:
         _Process.serial += 1
         self.serial = _Process.serial
-        self.popen = subprocess.Popen([sys.executable, "-m", ENTRY, str(os.getpid())], stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, start_new_session=True, close_fds=True)
-        assert self.popen.stdin is not None and self.popen.stdout is not None
-        self.stdin = _stream(self.popen.stdin)
-        self.stdout = _stream(self.popen.stdout)
+        self.popen: Child
+        if start is None:
+            popen = subprocess.Popen([sys.executable, "-m", ENTRY, str(os.getpid())], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, start_new_session=True, close_fds=True)
+            assert popen.stdin is not None and popen.stdout is not None
+            self.popen, self.stdin, self.stdout = popen, _stream(popen.stdin), _stream(popen.stdout)
+        else:
+            self.popen, stdin, stdout = start()
+            self.stdin, self.stdout = trio.lowlevel.FdStream(stdin), trio.lowlevel.FdStream(stdout)
         self.frames = Frames(self.stdout)
         self.ready = False
         self.ended: str | None = None           # how it ended, once it has
@@ -259,12 +285,13 @@ _EARLY: list[_Process] = []      # processes of :func:`started_early`, not yet t
 
 
 @contextmanager
-def started_early(count: int) -> Iterator[None]:
-    """Start `count` worker processes now, while the caller does something else (the pre-flight):
-    their interpreters import the referee meanwhile and then wait for their setup. The run's
-    :func:`worker_processes` takes them before it starts any of its own; those not taken by the
-    end of the block are killed (they hold no engine: they have not been given their setup)."""
-    started = [_Process() for _ in range(count)]
+def started_early(count: int, start: StartWorker | None = None) -> Iterator[None]:
+    """Start `count` worker processes now (by `start`, else as ``python -m hexarena.worker``),
+    while the caller does something else (the pre-flight): they get ready meanwhile and then
+    wait for their setup. The run's :func:`worker_processes` takes them before it starts any of
+    its own; those not taken by the end of the block are killed (they hold no engine: they have
+    not been given their setup)."""
+    started = [_Process(start) for _ in range(count)]
     _EARLY.extend(started)
     try:
         yield

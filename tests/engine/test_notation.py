@@ -4,7 +4,7 @@ from hexarena.engine.actions import (Accept, Grow, Komi, Move, Pair, Pass, PieSt
                             Split, Swap)
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.geometry import hexagon
-from hexarena.engine.notation import format_action, parse_action
+from hexarena.engine.notation import format_action, parse_action, read_action
 
 B = hexagon(5)
 ALL = frozenset({Place, Pair, Split, Move, Grow, Komi, Swap, Pass, Release, Accept})
@@ -35,6 +35,19 @@ def test_set_like_parts_are_canonicalised():
     assert parse_action("d4/f5,d5", B, ALL) == Split(c("d4"), 1 << c("d5") | 1 << c("f5"))
     assert parse_action("e5:f6,e6", B, ALL) == Grow(c("e5"), (c("e6"), c("f6")))
     assert format_action(Pair(c("i9"), c("a1")), B) == "a1,i9"
+
+
+@pytest.mark.parametrize("token", ["E5", " i9,a1", "d4/f5,d5", "e5:f6,e6", "Swap", "resign", "komi=07"])
+def test_read_action_is_the_decoded_action_and_its_canonical_token(token):
+    action = parse_action(token, B, ALL)
+    assert read_action(token, B, ALL) == (action, format_action(action, B))
+    assert read_action(token, B, ALL) == (action, format_action(action, B))       # kept
+
+
+@pytest.mark.parametrize("token, error", [("e5/", InvalidNotation), ("z9", IllegalMove), ("e5,e5", IllegalMove)])
+def test_read_action_raises_what_parse_action_raises(token, error):
+    with pytest.raises(error):
+        read_action(token, B, ALL)
 
 
 def test_pie_stones_keep_their_order():

@@ -114,6 +114,46 @@ def test_a_worker_process_given_no_setup_exits_quietly():
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
 
 
+FORK = r"""
+import os, sys, time
+from pathlib import Path
+from hexarena.worker import can_fork, fork
+assert can_fork()
+kept_read, kept_write = os.pipe()           # a file of the runner's: the worker must not hold it
+child, to_worker, from_worker = fork()
+os.close(kept_write)
+for _ in range(1000):                        # until the worker has named itself (or 10 s)
+    comm = Path(f"/proc/{child.pid}/comm").read_text().strip()
+    session = os.getsid(child.pid) == child.pid
+    if comm == "hexarena.worker" and session:
+        break
+    time.sleep(0.01)
+os.close(to_worker)                          # no setup: the worker ends
+print(comm, session, os.read(kept_read, 1) == b"", os.read(from_worker, 1) == b"", child.wait())
+"""
+
+
+def test_a_forked_worker_is_named_holds_none_of_the_runners_files_and_given_no_setup_exits_quietly():
+    done = subprocess.run([sys.executable, "-c", FORK], capture_output=True, text=True, timeout=PATIENCE)
+    assert (done.stdout, done.stderr) == ("hexarena.worker True True True 0\n", "")
+
+
+def test_a_run_on_forked_workers_plays_the_games_one_process_plays(tmp_path):
+    """The CLI forks its worker processes before its loop starts (hexarena/worker.py, fork)."""
+    config = tmp_path / "t.toml"
+    config.write_text('games_per_pair = 4\nseed = 5\n[engines.random]\nplayer = "random"\nrestart = "fault"\n'
+                      '[engines.greedy]\nplayer = "greedy"\nrestart = "fault"\n[[games]]\ngame = "spelde"\nsize = 4\n',
+                      encoding="utf-8")
+    spread, here = tmp_path / "spread", tmp_path / "here"
+    for out, jobs in ((spread, "2"), (here, "1")):
+        referee = start_referee(config, out, "-j", jobs)
+        _, err = referee.communicate(timeout=PATIENCE)
+        assert referee.returncode == 0, err
+    assert game_for_game(sorted(read_journal(spread), key=lambda r: r.id)) == \
+        game_for_game(sorted(read_journal(here), key=lambda r: r.id))
+    assert not (spread / "engines.live").exists()
+
+
 def test_a_launcher_that_cannot_be_pickled_is_refused_with_workers(tmp_path):
     with pytest.raises(TournamentError, match="cannot go to a worker process"):
         trio.run(partial(run, players(1), tmp_path, concurrency=1, workers=1, launcher=lambda *a: None))
@@ -134,15 +174,17 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def is_worker(pid: int) -> bool:
+    """`python -m hexarena.worker`, or a worker forked by the runner (named so: its comm)."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_bytes().strip() == b"hexarena.worker" \
+            or b"hexarena.worker" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
 def workers_of(referee) -> list[int]:
-    found = []
-    for pid in children(referee.pid):
-        try:
-            if b"hexarena.worker" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                found.append(pid)
-        except OSError:
-            pass
-    return found
+    return [pid for pid in children(referee.pid) if is_worker(pid)]
 
 
 def every_pid_in_logs(out: Path) -> list[int]:
