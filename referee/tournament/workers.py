@@ -144,6 +144,7 @@ class _Workers:
         self.numbers: dict[tuple[int, int], int] = {}          # (worker serial, its number) -> the run's
         self.held: dict[tuple[int, int], set[int]] = {}         # (worker serial, slot) -> numbers in the map
         self.closing = False
+        self.failed = False          # a worker did not start: the run stops with that one error
         self.locks = [trio.Lock() for _ in setups]
 
     async def running(self, index: int) -> _Process:
@@ -204,7 +205,8 @@ class _Workers:
                 for waiter in proc.waiting.values():
                     waiter.settle(lost=f"ended ({proc.ended})")
                 proc.waiting.clear()
-        if not proc.ready and not self.closing:
+        if not proc.ready and not self.closing and not self.failed:
+            self.failed = True      # the others that fail the same way need not say it again
             raise WorkerFailed(f"a worker process ({ENTRY}) did not start: it {proc.ended}")
 
     def _take(self, proc: _Process, message, live: leftovers.EngineRecord | None) -> None:
