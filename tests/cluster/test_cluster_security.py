@@ -27,14 +27,35 @@ from tests.support.realcluster import (RUN_TIMEOUT, finish, hexarena, journal, l
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
 
-def refused(address: str, security=None) -> str:
-    """The error a `distributed.Client` gets connecting to `address` (AssertionError if it connects)."""
+#: A client's attempt, in a process of its own: distributed's Client can hang in its own
+#: start-up when a connection is refused at once (its loop thread stopping as it starts),
+#: and a hung client in the test process would hang the suite.
+_CLIENT = """
+import sys
+import distributed
+security = distributed.Security.temporary() if sys.argv[2] == "temporary" else None
+try:
+    client = distributed.Client(sys.argv[1], timeout=5, security=security)
+except Exception as exc:
+    print(f"refused: {type(exc).__name__}: {exc}")
+    sys.exit(0)
+print("connected")
+client.close()
+"""
+
+
+def refused(address: str, security: str = "none") -> str:
+    """How a `distributed.Client` (with a temporary certificate when `security` is
+    "temporary") fails to connect to `address`; AssertionError if it connects. A client that
+    has not connected within a minute counts as refused."""
     try:
-        client = distributed.Client(address, timeout=5, security=security)
-    except Exception as exc:        # whatever Dask raises: the point is that no client is made
-        return f"{type(exc).__name__}: {exc}"
-    client.close()
-    raise AssertionError(f"a client without the run's credentials connected to {address}")
+        done = subprocess.run([sys.executable, "-c", _CLIENT, address, security], capture_output=True,
+                              text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        return "no connection within 60 s"
+    assert not done.stdout.startswith("connected"), f"a client without the run's credentials connected to {address}"
+    assert done.stdout.startswith("refused: "), done.stdout + done.stderr
+    return done.stdout
 
 
 def test_a_client_without_the_runs_credentials_cannot_use_a_local_cluster(tmp_path):
@@ -49,7 +70,7 @@ def test_a_client_without_the_runs_credentials_cannot_use_a_local_cluster(tmp_pa
     address = found.group(1)
     refused(address)                                        # TLS, without a certificate
     refused(address.replace("tls://", "tcp://"))            # plain TCP
-    refused(address, distributed.Security.temporary())      # a certificate, not the run's
+    refused(address, "temporary")      # a certificate, not the run's
     stdout = run.stdout.read()
     run.wait(timeout=RUN_TIMEOUT)
     reader.join(timeout=10)
@@ -104,7 +125,7 @@ def test_the_tls_recipe_plays_on_a_scheduler_that_refuses_other_clients(tmp_path
         assert dask.address.startswith("tls://")
         refused(dask.address)
         refused(dask.address.replace("tls://", "tcp://"))
-        refused(dask.address, distributed.Security.temporary())
+        refused(dask.address, "temporary")
         bare = subprocess.run([sys.executable, "-m", "hexarena", "tournament", str(cfg_path), "--out",
                                str(tmp_path / "bare"), "--cluster", dask.address], cwd=tmp_path, text=True,
                               capture_output=True, timeout=RUN_TIMEOUT)
