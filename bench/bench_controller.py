@@ -141,7 +141,7 @@ class _EchoReceive(EagerReceive):
     def __init__(self, send: _EchoSend) -> None:
         self.send = send
 
-    def receive_now(self, max_bytes: int = 65536) -> bytes | None:
+    def receive_now(self, max_bytes: int = 65536, spin: bool = True) -> bytes | None:
         data, self.send.answer = self.send.answer, b""
         return data
 
