@@ -19,6 +19,7 @@ from hexarena.commands_check import check
 from hexarena.commands_sprt import parse_sprt_words, sprt
 from hexarena.commands_status import status
 from hexarena.commands_ratings import ratings, repair
+from hexarena.engine import registry
 from hexarena.terminal import SafeGroup
 
 # The referee, trio and pandas are imported inside the commands that use them, so that
@@ -57,7 +58,7 @@ def engine(name: str, seed: int, log: str | None) -> None:
 @main.command()
 @click.argument("cmd_a")
 @click.argument("cmd_b")
-@click.option("--game", default="spelde", show_default=True, help="Game id.")
+@click.option("--game", default=registry.DEFAULT_GAME, show_default=True, help="Game id.")
 @click.option("--size", type=int, default=None, help="Board side (default: the game's default).")
 @click.option("--variant", default="", help="Variant words, e.g. 'nopie flips=dense'.")
 @click.option("--komi", type=int, default=None, help="Send `komi K` to both engines.")

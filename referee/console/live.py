@@ -14,7 +14,7 @@ reads no clock but the one it is given. Two views print it:
 
 ``quiet`` views print nothing while running (the caller prints the final
 tables). :func:`result_line` names the winner and the colours:
-``spelde-5-pie/0003  greedy (black) beat random (white): no-moves, 24 plies, 3.1 s``.
+``GAME-5-pie/0003  greedy (black) beat random (white): no-moves, 24 plies, 3.1 s``.
 """
 from __future__ import annotations
 
