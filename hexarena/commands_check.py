@@ -1,4 +1,4 @@
-"""`hexarena check`: the HGP compliance sequence against any engine, graded by tier (referee/check.py)."""
+"""`hexarena check`: the HGP compliance sequence against any engine, graded by tier (referee/check/)."""
 from __future__ import annotations
 
 import os
