@@ -100,6 +100,7 @@ class Study:
             "stones": {board.name(b): c.value + (str(h) if h > 1 else "") for b, (c, h) in state.to_position().stacks.items()},
             "last": board.names(sum(1 << s for s in last)), "to_move": state.to_move.value,
             "phase": state.info.key_text(state.to_position(), "phase"), "ply": len(tokens),
+            "shown": "; ".join(state.info.shown(state.position_keys())),
             "result": None if outcome is None else f"{outcome.result()} ({outcome.termination.value})",
             "build": {"targets": board.names(first.targets), "words": builder.words, "komi": builder.komi,
                       "hint": first.hint},

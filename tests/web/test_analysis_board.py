@@ -114,3 +114,17 @@ def test_a_position_string(tmp_path):
         assert status == 502 and "does not list set_position" in answer["refused"]
     finally:
         server.stop()
+
+
+def test_the_board_data_carries_the_keys_the_game_shows():
+    server = start_server(["analyse", "anda-prison 3 w .../..../..b../..../... prison=2,1"])
+    try:
+        status, pos = post(server, "/analyse/position", {"tokens": []})
+        assert status == 200 and pos["shown"] == "prison: 2 black, 1 white", pos
+    finally:
+        server.stop()
+    spelde = start_server(["analyse", "spelde 3 w .../..../..b../..../... variant=nopie ply=1"])
+    try:
+        assert post(spelde, "/analyse/position", {"tokens": []})[1]["shown"] == ""
+    finally:
+        spelde.stop()
