@@ -27,6 +27,12 @@ from hexarena.terminal import SafeGroup
 @click.version_option(package_name="hexarena")
 def main() -> None:
     """hexarena: referee and tournaments for abstract games on hexagonal boards."""
+    from hexarena.engine import registry
+    from hexarena.engine.errors import UnknownGame
+    try:
+        registry.added()            # a bad HEXARENA_GAMES is said once, before any command runs
+    except UnknownGame as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 for _command in (match, tournament, ratings, commands_view.show, commands_view.render, commands_view.report,

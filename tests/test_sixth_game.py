@@ -66,6 +66,13 @@ def test_a_bad_setting_is_named_with_its_entry(monkeypatch, value, message):
         registry.playable()
 
 
+def test_a_bad_setting_stops_every_command_with_its_message(monkeypatch):
+    monkeypatch.setenv(registry.GAMES_SETTING, "tests.support.no_such_module:RULES")
+    result = invoke("show", "tiny 3 b ../.../..")
+    assert result.exit_code == 1 and "HEXARENA_GAMES entry 'tests.support.no_such_module:RULES'" in result.stderr
+    assert "Traceback" not in result.output + result.stderr
+
+
 @pytest.mark.slow
 def test_a_tournament_of_the_added_game_journals_draws_reports_and_serves_it(tiny, tmp_path):
     conf = tmp_path / "tiny.toml"
