@@ -52,7 +52,8 @@ def test_a_match_is_a_tournament_continued_and_grown_by_tournament_resume(tmp_pa
                    "--size", "4", "--games", "6", "--out", str(out), "--move-time", "5", "-q", "--resume")
     assert again.exit_code == 0, again.output + again.stderr
     assert len(read_journal(out)) == 6
-    assert invoke("match", RANDOM, RANDOM, "--resume").exit_code == 2
+    no_out = invoke("match", RANDOM, RANDOM, "--resume")
+    assert no_out.exit_code == 2 and "--resume needs --out" in no_out.stderr
 
 
 def test_match_rejects_a_bad_variant_with_a_clear_message(tmp_path):
