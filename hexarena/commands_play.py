@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from hexarena.engine import registry
 from hexarena.terminal import echo
 
 DEFAULT_OUT = "hexarena-out"
@@ -24,7 +25,7 @@ GRACE, FLUSH = 5.0, 0.5
 @click.command()
 @click.option("--engine", "engine_cmd", required=True, metavar='"CMD"',
               help="The engine's command line (split like a shell, never run by one), or a built-in player's name.")
-@click.option("--game", default="spelde", show_default=True, help="Game id.")
+@click.option("--game", default=registry.DEFAULT_GAME, show_default=True, help="Game id.")
 @click.option("--size", type=int, default=None, help="Board side (default: the game's default).")
 @click.option("--variant", default="", help="Variant words, e.g. 'nopie flips=dense'.")
 @click.option("--komi", type=int, default=None, help="Send `komi K` to both sides.")

@@ -32,9 +32,10 @@ def show(target: str, ply: int | None, every: bool, svg_out: str | None) -> None
     """Draw a game record (replayed through the rules) or a position string.
 
     TARGET is an SGF file written by hexarena, or a quoted position string
-    such as "spelde 3 w .../..../..b../..../... variant=nopie". A record is
-    checked as it is replayed: an action the rules refuse is reported with
-    its ply and the file is left untouched. Under each position drawn, the
+    (docs/protocol.md, "The position string"), such as
+    "GAME 3 w .../..../..b../..../...". A record is checked as it is
+    replayed: an action the rules refuse is reported with its ply and the
+    file is left untouched. Under each position drawn, the
     info lines its engine gave with the action (SGF XA), when it gave any.
     """
     if not _is_file(target):

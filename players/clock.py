@@ -29,7 +29,7 @@ LATENCY = 0.15
 LATENCY_SHARE = 0.3
 #: Fischer: the increment counts at most up to this many times the share of the time left
 #: (``left / moves``). GTP's words are whole seconds, so an increment of 0.1 s is told as
-#: `1` (referee/clock.py); spending the told second every move would drain the clock to
+#: `1` (referee/game/clock.py); spending the told second every move would drain the clock to
 #: nothing. Capped, a real increment is banked until the time left covers it.
 FISCHER_CAP = 2.0
 #: The fewest and most own moves expected to remain in a game.

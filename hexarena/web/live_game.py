@@ -1,5 +1,5 @@
 """One game in flight, followed through its live file (DIR/live/<id>.jsonl, written by the
-referee: hexarena/referee/tournament/live_files.py) and replayed through the rules.
+referee: referee/tournament/live_files.py) and replayed through the rules.
 
 :meth:`LiveGame.read` takes the whole lines added since the last read (a line still being
 written waits for the next read); each action is parsed and played by the game's rules, so

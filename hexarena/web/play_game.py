@@ -200,6 +200,7 @@ class PlayGame:
             "version": self.version, "game": game.game, "size": game.size, "variant": game.variant,
             "names": {c.value: n for c, n in names.items()}, "you": you.value, "to_move": mover.value,
             "phase": state.info.key_text(state.to_position(), "phase"), "ply": len(self.tokens),
+            "shown": "; ".join(state.info.shown(state.position_keys())),
             "stones": stones, "last": board.names(sum(1 << s for s in action_sites(self.last))),
             "tokens": self.tokens, "your_turn": self.your_turn(), "clocks": self._clocks(),
             "running": running, "result": None, "error": self.error,

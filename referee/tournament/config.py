@@ -168,7 +168,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
 
 
 def scheduled_games(config: TournamentConfig) -> int:
-    """How many games the schedule of `config` holds (referee/schedule.py), counted without building it."""
+    """How many games the schedule of `config` holds (referee/tournament/schedule.py), counted without building it."""
     names = [e.name for e in config.engines]
     total = 0
     for spec in config.games:

@@ -147,3 +147,21 @@ def sprt_state(directory: str | Path) -> list[tuple[str, str]] | None:
     if not isinstance(data, dict):
         return [("error", f"{SPRT_FILE} is not a JSON object")]
     return [(str(k), v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()]
+
+
+#: At most this many games in the report's list of forfeits and voids (the newest are kept).
+FAULTS_SHOWN = 200
+#: A reason longer than this is cut, with `...`, in that list.
+REASON_SHOWN = 300
+
+
+def faults(records: Sequence[GameRecord]) -> dict:
+    """Every forfeited or void game, newest last, with why: its id, the engine at fault (or ""),
+    the kind (`forfeit: illegal`, `void: start`) and the referee's reason; at most FAULTS_SHOWN
+    games (`more`: how many older ones are left out). The template escapes every string."""
+    found = [r for r in records if r.void or r.forfeit is not None]
+    rows = [{"id": r.id, "faulty": r.faulty or "",
+             "kind": f"void: {r.void_cause}" if r.void else f"forfeit: {r.forfeit}" if r.forfeit else "",
+             "reason": r.reason if len(r.reason) <= REASON_SHOWN else r.reason[:REASON_SHOWN] + "..."}
+            for r in found[-FAULTS_SHOWN:]]
+    return {"rows": rows, "more": max(0, len(found) - FAULTS_SHOWN)}

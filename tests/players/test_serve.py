@@ -12,7 +12,8 @@ import pytest
 from hexarena.players.serve import serve
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
+#: The conformance kit (a transcript runner and its framing cases), kept in the repository.
+KIT = ROOT / "tests" / "fixtures" / "conformance"
 SESSION = "1 protocol_version\n\n# a comment\n2 game spelde nopie\n3 boardsize 5\n4 genmove b\n5 genmove w\n6 quit\n7 name\n"
 
 
@@ -88,10 +89,7 @@ def test_python_m_players_unknown_bot() -> None:
 
 
 def test_conformance_kit_framing_checks() -> None:
-    runner = SHARED / "conformance" / "hgp_transcript.py"
-    cases = SHARED / "conformance" / "gtp-framing.hgp"
-    if not runner.exists() or not cases.exists():
-        pytest.skip(f"the shared conformance kit is not at {SHARED / 'conformance'}")
+    runner, cases = KIT / "hgp_transcript.py", KIT / "gtp-framing.hgp"
     proc = subprocess.run([sys.executable, str(runner), str(cases), "--", sys.executable, "-m", "hexarena.players", "random"],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     last = proc.stdout.strip().splitlines()[-1]

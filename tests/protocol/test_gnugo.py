@@ -16,7 +16,8 @@ from hexarena import cli
 from hexarena.referee.engines.process import open_engine
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
+#: The conformance kit (a transcript runner and its framing cases), kept in the repository.
+KIT = ROOT / "tests" / "fixtures" / "conformance"
 
 
 def _gnugo() -> str | None:
@@ -72,10 +73,7 @@ def test_our_controller_drives_gnugo_through_the_standard_commands(tmp_path):
 
 
 def test_conformance_kit_framing_checks_pass_on_gnugo():
-    runner = SHARED / "conformance" / "hgp_transcript.py"
-    cases = SHARED / "conformance" / "gtp-framing.hgp"
-    if not runner.exists() or not cases.exists():
-        pytest.skip(f"the shared conformance kit is not at {SHARED / 'conformance'}")
+    runner, cases = KIT / "hgp_transcript.py", KIT / "gtp-framing.hgp"
     proc = subprocess.run([sys.executable, str(runner), str(cases), "--", GNUGO, "--mode", "gtp"],
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     last = proc.stdout.strip().splitlines()[-1]

@@ -12,7 +12,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from hexarena import cli
+from hexarena import cli, commands_run
 from hexarena.referee.tournament import config as C
 from hexarena.results.record.journal import read_journal
 from tests.support.fakes import alive, fake_argv, pids_in
@@ -34,6 +34,26 @@ def test_match_plays_alternating_games_and_prints_ratings(tmp_path):
     assert [(r.first, r.second) for r in records] == [("random", "python"), ("python", "random")]
     assert "ratings over 2 games" in result.output
     assert (out / records[0].sgf).exists()
+
+
+@pytest.mark.slow
+def test_a_match_is_a_tournament_continued_and_grown_by_tournament_resume(tmp_path):
+    out = tmp_path / "m"
+    played = invoke("match", RANDOM, "greedy=" + RANDOM.replace("random", "greedy"), "--game", "spelde",
+                    "--size", "4", "--games", "2", "--out", str(out), "--move-time", "5", "-q")
+    assert played.exit_code == 0, played.output + played.stderr
+    saved = C.from_dict(json.loads((out / "tournament.json").read_text()), "tournament.json")
+    assert saved.games_per_pair == 2 and sorted(e.name for e in saved.engines) == ["greedy", "random"]
+    assert saved.limits.move == 5
+    grown = invoke("tournament", "--out", str(out), "--resume", "--games-per-pair", "4", "-j", "1", "-q")
+    assert grown.exit_code == 0, grown.output + grown.stderr
+    assert len(read_journal(out)) == 4
+    again = invoke("match", RANDOM, "greedy=" + RANDOM.replace("random", "greedy"), "--game", "spelde",
+                   "--size", "4", "--games", "6", "--out", str(out), "--move-time", "5", "-q", "--resume")
+    assert again.exit_code == 0, again.output + again.stderr
+    assert len(read_journal(out)) == 6
+    no_out = invoke("match", RANDOM, RANDOM, "--resume")
+    assert no_out.exit_code == 2 and "--resume needs --out" in no_out.stderr
 
 
 def test_match_rejects_a_bad_variant_with_a_clear_message(tmp_path):
@@ -125,4 +145,4 @@ def test_sigterm_stops_a_running_tournament_and_its_engines(tmp_path):
 def test_the_default_output_folder_is_ignored_by_git():
     from pathlib import Path
     ignored = (Path(__file__).resolve().parents[2] / ".gitignore").read_text(encoding="utf-8").splitlines()
-    assert f"/{cli.DEFAULT_OUT}/" in ignored
+    assert f"/{commands_run.DEFAULT_OUT}/" in ignored

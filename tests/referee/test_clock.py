@@ -405,7 +405,7 @@ def _real_game(tmp_path, time: dict, think: float):
 
 @pytest.mark.slow
 def test_a_real_fischer_game_lets_an_engine_think_longer_than_a_move_cap_would(tmp_path):
-    """Issue 15: a 2.5 s move on a 60 s + 1 s clock is in time; with `move = 2` it is not."""
+    """A 2.5 s move on a 60 s + 1 s clock is in time; with `move = 2` it is not."""
     from sgfmill import sgf
 
     record, log = _real_game(tmp_path / "clock", {"main": 60, "increment": 1}, 2.5)

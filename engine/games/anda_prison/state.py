@@ -405,5 +405,7 @@ RULES = GameInfo(
     keys=(phase_key("anda-prison", Phase, PLAY), komi_key(), pair_key("prison"), colours_key("first"),
           colours_key("annihilated"), colour_key("last"), count_key("ply")),
     uses_komi=True,
+    drawing="points",
+    shown_keys=("prison",),
 )
 AndaPrisonState.info = RULES

@@ -318,5 +318,6 @@ RULES = GameInfo(
     ply_cap=ply_cap,
     keys=(phase_key("vaxandis", Phase, PLAY), count_key("ply")),
     stacks=True,
+    drawing="points",
 )
 VaxandisState.info = RULES

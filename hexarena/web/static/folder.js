@@ -72,9 +72,10 @@
       if (height) height.textContent = stone && stone[1] !== "1" ? stone[1] : "";
     }
     const lines = entry.svg.querySelectorAll("text.status");
-    const [mover, phase] = game.status.split(" ");
+    const [head, shown] = game.status.split("|");
+    const [mover, phase] = head.split(" ");
     lines[0].textContent = WORD[mover] + " to move, phase " + phase;
-    lines[1].textContent = "ply " + game.ply;
+    lines[1].textContent = (shown ? shown + "; " : "") + "ply " + game.ply;
     lines[2].textContent = game.last_token ? "last: " + game.last_token : "";
     entry.svg.setAttribute("data-ply", String(game.ply));
   }

@@ -36,7 +36,7 @@
     const lines = document.querySelectorAll("#board text.status");
     if (lines.length === 3) {
       lines[0].textContent = WORD[game.to_move] + " to move, phase " + game.phase;
-      lines[1].textContent = "ply " + game.ply;
+      lines[1].textContent = (game.shown ? game.shown + "; " : "") + "ply " + game.ply;
       lines[2].textContent = game.tokens.length ? "last: " + game.tokens[game.tokens.length - 1] : "";
     }
   }
