@@ -1,6 +1,6 @@
 """Every bench script runs to its end at a tiny size, so that a bench cannot rot unseen.
 
-Each runs as a process of its own, as a person runs it (`python -m bench.NAME ARGS`), and must exit 0
+Each runs as a process of its own, as a person runs it (`python -m bench.<script> ARGS`), and must exit 0
 and print its table. The figures of such a run mean nothing: the sizes are the smallest that pass
 through every row. A bench script without a line in SMOKE fails the first test.
 """
