@@ -11,6 +11,7 @@ import importlib
 from .errors import InvalidPosition, UnknownGame
 from .game import GameInfo, GameState
 from .position import parse_position
+from .suggest import did_you_mean
 
 #: Every game id of the protocol, in the protocol's order, with its package under engine/games/.
 GAME_MODULES: dict[str, str] = {
@@ -33,7 +34,8 @@ def get(game_id: str) -> GameInfo:
     """The rules of a game; UnknownGame if the id is not one of GAME_MODULES."""
     gid = game_id.lower()
     if gid not in GAME_MODULES:
-        raise UnknownGame(f"no game {game_id!r}; games: {', '.join(GAME_MODULES)}")
+        raise UnknownGame(f"no game {game_id!r}{did_you_mean(game_id, GAME_MODULES)}; games: "
+                          f"{', '.join(GAME_MODULES)}")
     info = _loaded.get(gid)
     if info is None:
         module = importlib.import_module(f"{__package__}.games.{GAME_MODULES[gid]}")

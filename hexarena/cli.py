@@ -106,6 +106,8 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
 
     Example: hexarena match "python -m hexarena.players random" "python -m hexarena.players greedy" --size 5
     """
+    from hexarena.flag_errors import flag_error
+    from hexarena.players import problem
     from hexarena.referee.tournament import config as config_mod
     from hexarena.referee.tournament.config import ConfigError
     named = [_split_name(c) for c in (cmd_a, cmd_b)]
@@ -140,9 +142,9 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
     if adjudicate_words is not None:
         data["adjudication"] = _table_words(adjudicate_words, "--adjudicate")
     try:
-        config = config_mod.from_dict(data, "hexarena match")
+        config = config_mod.from_dict(data, "hexarena match", players=problem)
     except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise flag_error(exc) from None
     supervise.run(config, _out_dir(out), concurrency, resume=False, quiet=quiet, check_engines=not no_preflight,
          log_protocol=log_protocol, workers=workers)
 
@@ -232,6 +234,7 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
     """
     if resume and out is None:
         raise click.UsageError("--resume needs --out, the folder of the tournament to continue")
+    from hexarena.players import problem
     from hexarena.referee.tournament import config as config_mod
     from hexarena.referee.tournament.config import ConfigError
     from hexarena.referee.tournament.run import TournamentError, load_saved
@@ -240,7 +243,7 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
             assert out is not None      # checked above: --resume needs --out
             load_saved(out)             # TournamentError naming the folder when it holds no tournament
         if config_file is not None:
-            config = config_mod.load(config_file)
+            config = config_mod.load(config_file, players=problem)
         elif resume:
             assert out is not None
             config = load_saved(out)

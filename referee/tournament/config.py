@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -102,9 +103,15 @@ def player_cmd(name: str) -> tuple[str, ...]:
     return tuple(name if w == "NAME" else w for w in PLAYER_CMD)
 
 
-def load(path: str | Path) -> TournamentConfig:
+#: What is wrong with a built-in player's name (a sentence), None when it names one: the players'
+#: own check (hexarena.players.problem), given by the layer that may import the players.
+PlayerCheck = Callable[[str], "str | None"]
+
+
+def load(path: str | Path, players: PlayerCheck | None = None) -> TournamentConfig:
     """Read and validate a TOML file; ConfigError on any defect: text that is not UTF-8, a path
-    that is no regular file of at most MAX_CONFIG_BYTES, or one that cannot be read."""
+    that is no regular file of at most MAX_CONFIG_BYTES, or one that cannot be read. `players`
+    as in from_dict."""
     try:
         text = read_text(path, MAX_CONFIG_BYTES, "config")
     except UnicodeDecodeError as exc:
@@ -113,27 +120,30 @@ def load(path: str | Path) -> TournamentConfig:
         raise ConfigError(str(path), "", str(exc).removeprefix(f"config {str(path)!r} ")) from None
     except OSError as exc:
         raise ConfigError(str(path), "", f"cannot read: {exc.strerror or exc}") from None
-    return loads(text, str(path), Path(path).parent)
+    return loads(text, str(path), Path(path).parent, players)
 
 
-def loads(text: str, source: str = "<config>", base: Path | None = None) -> TournamentConfig:
-    """Validate the text of a TOML config (`source` names it in errors; `base` as in from_dict);
-    ConfigError on any defect."""
+def loads(text: str, source: str = "<config>", base: Path | None = None,
+          players: PlayerCheck | None = None) -> TournamentConfig:
+    """Validate the text of a TOML config (`source` names it in errors; `base` and `players` as in
+    from_dict); ConfigError on any defect."""
     try:
         data = tomllib.loads(text)
     except ValueError as exc:   # TOMLDecodeError, or int()'s digit limit on an integer of thousands of digits
         raise ConfigError(source, "", f"not valid TOML: {exc}") from None
-    return from_dict(data, source, key_lines(text), base)
+    return from_dict(data, source, key_lines(text), base, players)
 
 
 def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None = None,
-              base: Path | None = None) -> TournamentConfig:
+              base: Path | None = None, players: PlayerCheck | None = None) -> TournamentConfig:
     """Validate a decoded config table (TOML or the saved JSON copy).
 
     `base` is the folder relative paths (openings files, cwd) are read from;
-    None: the current folder.
+    None: the current folder. `players` checks each `player = "NAME"` (the name and its budget)
+    as the config is read; None: only its form is checked here, the rest when the player starts.
     """
     ctx = KeyReader(source, lines or {}, base)
+    ctx.players = players
     ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games", "sprt", "logs",
                         "affinity", "adjudication"})
     engines = _engines(ctx, data.get("engines"), data.get("time", {}))
@@ -276,6 +286,8 @@ def _engines(ctx: KeyReader, table: object, time: object = None) -> tuple[Engine
             player = spec["player"]
             if not isinstance(player, str) or not PLAYER.match(player):
                 raise ctx.error(f"{key}.player", f"expected a player name, got {player!r}")
+            if ctx.players is not None and (wrong := ctx.players(player)) is not None:
+                raise ctx.error(f"{key}.player", wrong)
             cmd = player_cmd(player)
         else:
             cmd = tuple(ctx.strings(spec["cmd"], f"{key}.cmd"))

@@ -39,7 +39,7 @@ def test_match_plays_alternating_games_and_prints_ratings(tmp_path):
 def test_match_rejects_a_bad_variant_with_a_clear_message(tmp_path):
     result = invoke("match", RANDOM, RANDOM, "--variant", "flips=wild", "--out", str(tmp_path / "x"))
     assert result.exit_code == 2
-    assert "games[0].variants: flips=wild" in result.stderr
+    assert "--variant: flips=wild" in result.stderr
 
 
 @pytest.mark.slow
