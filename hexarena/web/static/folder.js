@@ -124,17 +124,7 @@
 
   function info(holder, data) {
     holder.textContent = "";
-    if (!data) return;
-    el("span", holder, "analysis of ply " + data.ply + ": ", "muted");
-    for (const line of data.lines.slice(0, 3)) {
-      const parts = [];
-      if (line.winrate !== undefined) parts.push("winrate " + line.winrate);
-      if (line.score !== undefined) parts.push("score " + line.score);
-      if (line.visits !== undefined) parts.push("visits " + line.visits);
-      if (line.depth !== undefined) parts.push("depth " + line.depth);
-      if (line.pv) parts.push("pv " + line.pv.join(" ") + (line.more ? " …" : ""));
-      el("div", holder, parts.join(", ") || line.line);
-    }
+    if (data) window.hexarenaAnalysis.render(holder, data.ply, data.name, data.row);
   }
 
   function gone(id) {

@@ -35,7 +35,7 @@
     }
     const lines = document.querySelectorAll("#board text.status");
     if (lines.length === 3) {
-      lines[0].textContent = WORD[game.to_move] + " to move, phase " + game.phase;
+      lines[0].textContent = game.result ? "game over" : WORD[game.to_move] + " to move, phase " + game.phase;
       lines[1].textContent = "ply " + game.ply;
       lines[2].textContent = game.tokens.length ? "last: " + game.tokens[game.tokens.length - 1] : "";
     }
@@ -97,25 +97,17 @@
       moves.appendChild(li);
     });
     moves.scrollTop = moves.scrollHeight;
-    $("result").textContent = game.result ? "Game over: " + game.result.text +
-      (game.result.sgf ? "; recorded in " + game.result.folder + "/" + game.result.sgf : "") : game.error;
+    $("news").textContent = game.news || "";
+    $("result").textContent = game.result ? "Game over. " + game.result.text : game.error;
+    $("recorded").textContent = game.result ? game.result.detail +
+      (game.result.sgf ? "; recorded in " + game.result.folder + "/" + game.result.sgf : "") : "";
   }
 
   function drawAnalysis() {
     const a = game.analysis;
-    $("analysis").hidden = !(a && a.lines.length);
-    if (!(a && a.lines.length)) return;
-    const out = [a.engine + ", after ply " + a.ply + ":"];
-    for (const info of a.lines) {
-      const parts = [];
-      if (info.winrate !== undefined) parts.push("winrate " + (100 * info.winrate).toFixed(1) + "%");
-      if (info.score !== undefined) parts.push("score " + info.score);
-      if (info.visits !== undefined) parts.push("visits " + info.visits);
-      if (info.depth !== undefined) parts.push("depth " + info.depth);
-      if (info.pv) parts.push("pv " + info.pv.join(" ") + (info.more ? " …" : ""));
-      out.push(parts.length ? parts.join(", ") : info.line);
-    }
-    $("analysis-text").textContent = out.join("\n");
+    $("analysis").hidden = !a;
+    $("analysis-text").textContent = "";
+    if (a) window.hexarenaAnalysis.render($("analysis-text"), a.ply, a.name, a.row);
   }
 
   function drawClocks() {
