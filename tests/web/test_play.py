@@ -137,6 +137,10 @@ def test_refusals_change_nothing(tmp_path):
         status, answer = post(server, "/play/action", {"token": "a1"})        # the engine thinks 2 s
         assert status == 409 and "not your turn" in answer["refused"]
         assert state(server)["tokens"] == ["c3"]
+        page = server.request("/")
+        assert page.status == 200 and 'href="/play/rules"' in page.body and "The rules of vaxandis" in page.body
+        rules = server.request("/play/rules")
+        assert rules.status == 200 and rules.body.startswith("# Vaxandis")
     finally:
         code, _, err = server.stop()
     assert code == 130 and "Traceback" not in err

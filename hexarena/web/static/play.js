@@ -4,6 +4,13 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const WORD = { b: "Black", w: "White" };
+  // What a komi offer means in each game that has one (docs/rules/anda.md, anda-prison.md).
+  const KOMI = {
+    "anda": "Komi: the passes White may make during the game (each pass spends one and skips White's " +
+      "turn). After the offer the other side keeps its colour or swaps, so offer what makes the game even.",
+    "anda-prison": "Komi: black stones put in the prison at the start (each counts for White at the end). " +
+      "After the offer the other side keeps its colour or swaps, so offer what makes the game even.",
+  };
   const sites = new Map();
   document.querySelectorAll("#board g.site").forEach((el) => sites.set(el.dataset.site, el));
   let game = JSON.parse($("play-data").textContent);
@@ -81,6 +88,7 @@
       buttons.appendChild(button);
     }
     $("komi").hidden = !(b && b.komi.length);
+    $("komi-help").textContent = KOMI[game.game] || "";
     if (b && b.komi.length) {
       $("komi-value").min = String(b.komi[0]);
       $("komi-value").max = String(b.komi[b.komi.length - 1]);
