@@ -144,7 +144,7 @@ def play_one(driver, game: str, colour: str, seed: int, out: Path, used: set[typ
             token = choose(state, used, rng, others_done)
             perform(driver, state, token, shots, shot_done)
             used.add(Resign if token == "resign" else form(state, token))
-        assert "recorded in" in driver.find_element(By.ID, "result").text
+        assert "recorded in" in driver.find_element(By.ID, "recorded").text
         server.process.wait(timeout=20)     # the page has the final state: the server stops by itself
         assert severe(driver) == []
         driver.save_screenshot(str(shots / f"play-{game}.png"))

@@ -140,6 +140,8 @@ def test_a_game_page_follows_its_game_in_flight_to_its_end(running):
             assert time.monotonic() < deadline, "the game page never saw its game end"
             info = driver.find_element(By.ID, "live-info").text
             assert info == "" or ANALYSIS.match(info), info
+            for clock in driver.find_elements(By.CSS_SELECTOR, "#live-panel .clock"):
+                assert re.fullmatch(r"(Black|White) (\d+:\d\d\.\d|\(.*\))", clock.text), clock.text
             if not shot and driver.execute_script("return window.seen.length") >= 4:
                 driver.save_screenshot(str(IMAGES / "serve-game.png"))
                 shot = True
@@ -148,6 +150,8 @@ def test_a_game_page_follows_its_game_in_flight_to_its_end(running):
         wait_until(lambda: driver.find_element(By.ID, "v-ply").text == f"ply {record.plies} of {record.plies}",
                    "the finished game's last ply")
         assert record.result in driver.find_element(By.ID, "game-state").text
+        assert driver.execute_script("return document.querySelector('#v-board text.status').textContent") == "game over"
+        assert not driver.find_element(By.ID, "v-close").is_displayed()     # one game: nothing to close
         assert driver.find_element(By.ID, "analyse").is_displayed()
         assert not driver.find_element(By.ID, "analyse-live").is_displayed()  # ... and the record once it ended
         seen = driver.execute_script("return window.seen")         # recorded in the page: no reload

@@ -141,7 +141,8 @@
     }
     const [mover, phase, prison] = statuses[ply].split(" ");
     const lines = svg.querySelectorAll("text.status");
-    lines[0].textContent = WORD[mover] + " to move, phase " + phase;
+    const over = ply === game.m.length && game.r && game.r !== "*";     // a finished game's last position
+    lines[0].textContent = over ? "game over" : WORD[mover] + " to move, phase " + phase;
     const [pb, pw] = (prison || "").split(",");
     lines[1].textContent = (prison ? "prison: " + pb + " black, " + pw + " white; " : "") + "ply " + ply;
     const parts = [];
