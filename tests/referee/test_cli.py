@@ -50,7 +50,7 @@ def test_tournament_from_a_file_then_resume_and_refusals(tmp_path):
     out = tmp_path / "t"
     result = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "1", "-j", "1", "-q")
     assert result.exit_code == 0, result.output + result.stderr
-    assert len(read_journal(out)) == 1 and "ratings over 1 games" in result.output
+    assert len(read_journal(out)) == 1 and "ratings over 1 game" in result.output
     again = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "1")
     assert again.exit_code == 1 and "already holds a tournament: add --resume" in again.stderr
     first_line = (out / "journal.jsonl").read_text()
