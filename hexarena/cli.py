@@ -229,7 +229,8 @@ def tournament(config_file: str | None, out: str | None, games_per_pair: int | N
                cluster: str | None, affinity: str | None, serve_port: int | None) -> None:
     """Run a tournament from CONFIG.toml (docs/tournament.md) and print the ratings.
 
-    With no CONFIG: random against greedy on every playable game at a small size.
+    With no CONFIG: a round-robin of the built-in players random, greedy and heuristic on every
+    playable game at a small size (docs/tournament.md).
     With --resume and no CONFIG: the config saved in --out.
     """
     if resume and out is None:

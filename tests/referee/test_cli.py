@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shlex
 import signal
 import subprocess
@@ -75,15 +76,18 @@ def test_tournament_reports_config_errors_with_file_and_line(tmp_path):
 @pytest.mark.slow
 def test_tournament_without_arguments_runs_the_built_in_defaults(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
-    result = invoke("tournament", "--games-per-pair", "1", "-j", "2")      # one game per playable game
+    result = invoke("tournament", "--games-per-pair", "1", "-j", "2")      # one game per pair and game
     assert result.exit_code == 0, result.stderr
     [out] = (tmp_path / "hexarena-out").iterdir()
     saved = C.from_dict(json.loads((out / "tournament.json").read_text()), "tournament.json")
     assert saved == dataclasses.replace(C.default_config(), games_per_pair=1)
     records = read_journal(out)
-    assert sorted(r.game for r in records) == sorted(g.game for g in C.default_config().games)
-    assert all(not r.void and {r.first, r.second} == {"random", "greedy"} for r in records)
-    assert "rank player" in result.output and "greedy" in result.output
+    assert sorted(r.game for r in records) == sorted(3 * [g.game for g in C.default_config().games])
+    assert {frozenset((r.first, r.second)) for r in records} == {frozenset(p) for p in
+                                                                 (("random", "greedy"), ("random", "heuristic"),
+                                                                  ("greedy", "heuristic"))}
+    assert all(not r.void and r.termination.value != "ply-cap" for r in records)      # every game ends
+    assert re.search(r"rank +player", result.output) and "heuristic" in result.output
 
 
 def test_engine_serves_a_built_in_player():
