@@ -40,6 +40,6 @@ def flag_error(exc: ConfigError, flags: dict[str, str] = FLAGS) -> click.UsageEr
     if where is None and (m := _ENGINE.match(key)):
         where = f"engine {m.group(1)}" + (f" ({m.group(2)})" if m.group(2) and m.group(2) != "cmd" else "")
     if where is None:
-        where = next((f"{flag} ({key[len(k) + 1:]})" for k, flag in flags.items()
+        where = next((f"{flag} {key[len(k) + 1:]}" for k, flag in flags.items()
                       if key.startswith(k + ".")), key)
     return click.UsageError(f"{where}: {exc.message}" if where else exc.message)
