@@ -125,7 +125,8 @@
       const cell = $("clock-" + c).querySelector(".clock");
       if (left === null || left === undefined) { cell.textContent = "no limit"; continue; }
       if (game.running === c) left = Math.max(0, left - spent);
-      const m = Math.floor(left / 60), s = left - 60 * m;
+      const tenths = Math.floor(left * 10 + 1e-6);          // rounded down: never 0:60.0
+      const m = Math.floor(tenths / 600), s = (tenths - 600 * m) / 10;
       cell.textContent = m + ":" + (s < 10 ? "0" : "") + s.toFixed(1);
     }
   }
