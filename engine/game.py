@@ -87,6 +87,7 @@ class GameInfo:
     drawing: str = "cells"                      # drawings show each site as a hexagonal "cells" or as
                                                 # one of the "points" of a triangular grid
     shown_keys: tuple[str, ...] = ()            # position keys every drawing shows beside the phase
+    komi_words: str = ""                        # what a komi offer means, told to a person who makes one
 
     def __post_init__(self) -> None:
         if self.drawing not in DRAWINGS:

@@ -20,6 +20,7 @@ import os
 from .errors import InvalidPosition, UnknownGame
 from .game import GameInfo, GameState
 from .position import parse_position
+from .suggest import did_you_mean
 
 #: The built-in game ids, in the protocol's order, each with its package under engine/games/.
 GAME_MODULES: dict[str, str] = {
@@ -89,7 +90,7 @@ def get(game_id: str) -> GameInfo:
         return info
     extra = added()
     if gid not in extra:
-        raise UnknownGame(f"no game {game_id!r}; games: {', '.join(playable())}")
+        raise UnknownGame(f"no game {game_id!r}{did_you_mean(game_id, playable())}; games: {', '.join(playable())}")
     return extra[gid][1]
 
 

@@ -74,6 +74,8 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
     Example: hexarena match "python -m hexarena.players random" "python -m hexarena.players greedy" --size 5
     """
     from hexarena.referee.tournament import config as config_mod
+    from hexarena.flag_errors import flag_error
+    from hexarena.players import problem
     from hexarena.referee.tournament.config import ConfigError
     named = [_split_name(c) for c in (cmd_a, cmd_b)]
     argv = [shlex.split(c) for _, c in named]
@@ -107,9 +109,9 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
     if adjudicate_words is not None:
         data["adjudication"] = _table_words(adjudicate_words, "--adjudicate")
     try:
-        config = config_mod.from_dict(data, "hexarena match")
+        config = config_mod.from_dict(data, "hexarena match", players=problem)
     except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise flag_error(exc) from None
     if flags["resume"] and flags["out"] is None:
         raise click.UsageError("--resume needs --out, the folder of the match to continue")
     run_config(config, concurrency_default=1, **flags)

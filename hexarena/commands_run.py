@@ -103,20 +103,22 @@ def out_dir(out: str | None) -> Path:
 def tournament(config_file: str | None, games_per_pair: int | None, **flags: Any) -> None:
     """Run a tournament from CONFIG.toml (docs/tournament.md) and print the ratings.
 
-    With no CONFIG: random against greedy on every playable game at a small size.
+    With no CONFIG: a round-robin of the built-in players random, greedy and heuristic on every
+    playable game at a small size (docs/tournament.md).
     With --resume and no CONFIG: the config saved in --out.
     """
     out, resume = flags["out"], flags["resume"]
     if resume and out is None:
         raise click.UsageError("--resume needs --out, the folder of the tournament to continue")
     from hexarena.referee.tournament import config as config_mod
+    from hexarena.players import problem
     from hexarena.referee.tournament.config import ConfigError
     from hexarena.referee.tournament.run import TournamentError, load_saved
     try:
         if resume:
             load_saved(out)             # TournamentError naming the folder when it holds no tournament
         if config_file is not None:
-            config = config_mod.load(config_file)
+            config = config_mod.load(config_file, players=problem)
         elif resume:
             config = load_saved(out)
         else:

@@ -102,7 +102,7 @@ def report(directory: str, output: str | None, rebuild: bool) -> None:
     for warning in warnings:
         echo(f"warning: {warning}", err=True)
     size = path.stat().st_size
-    echo(f"{path}: {games} games, {size / 1024:.0f} KiB, {time.perf_counter() - started:.2f} s")
+    echo(f"{path}: {games} game{'s' * (games != 1)}, {size / 1024:.0f} KiB, {time.perf_counter() - started:.2f} s")
 
 
 def _is_file(target: str) -> bool:

@@ -27,6 +27,7 @@ from typing import TextIO
 
 from hexarena.results.rating.repeats import RepeatFinder, Repeats
 from hexarena.results.rating.row import adjudicated_text, game_row
+from hexarena.results.rating.words import games_text, signed_whole, whole
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import iter_journal
 from hexarena.results.record.printable import printable_lines
@@ -176,7 +177,7 @@ class Progress:
         rows = self.standings()
         if rows:
             text += " " + ", ".join(f"{s.name} {s.score:g}/{s.games}" + (
-                f" ({s.elo:+.0f}±{s.pm95:.0f})" if s.elo is not None else "") for s in rows)
+                f" ({signed_whole(s.elo)}±{whole(s.pm95)})" if s.elo is not None else "") for s in rows)
         if self.forfeits:
             text += "; forfeits: " + ", ".join(f"{e} {t} {n}" for (e, t), n in sorted(self.forfeits.items()))
         if self.adjudicated:

@@ -17,6 +17,7 @@ from hexarena.results.rating.columns import advantage_columns, head_to_head, ran
 from hexarena.results.rating.counts import count_rows
 from hexarena.results.rating.groups import Group, adjudicated_kinds, fit_groups
 from hexarena.results.rating.row import game_row
+from hexarena.results.rating.words import signed_whole, whole
 from hexarena.results.record.game import FORFEIT_KINDS
 from hexarena.results.sprt_tracker import SPRT_FILE
 from hexarena.results.record.game import GameRecord
@@ -77,7 +78,7 @@ def elo_chart(ratings: list[dict]) -> dict:
 
     out = [{"player": r["player"], "y": 24 * i + 20, "x": x(r["elo"]),
             "x0": x(r["elo"] - (r["pm"] or 0)), "x1": x(r["elo"] + (r["pm"] or 0)),
-            "label": f"{r['elo']:+.0f} ± {r['pm'] or 0:.0f}"} for i, r in enumerate(rows)]
+            "label": f"{signed_whole(r['elo'])} ± {whole(r['pm'] or 0)}"} for i, r in enumerate(rows)]
     ticks = [{"x": x(v), "label": f"{v:+.0f}" if v else "0"} for v in np.arange(lo, hi + step / 2, step)]
     return {"rows": out, "ticks": ticks, "height": 24 * len(rows) + 40, "left": left,
             "right": left + width, "axis_y": 24 * len(rows) + 8}

@@ -51,7 +51,7 @@ def test_serve_stops_at_end_of_input() -> None:
 
 
 def test_serve_unknown_bot() -> None:
-    with pytest.raises(ValueError, match="bots: random, greedy"):
+    with pytest.raises(ValueError, match="players: random, greedy"):
         serve_text("1 name\n", bot="nosuch")
 
 

@@ -42,7 +42,7 @@ def test_check_against_gnugo_passes_framing_and_fails_the_dialect_cleanly():
     assert "SKIP games: the HGP game checks need a game list from `list_games`" in out
     assert "NOTIMPL hgp_version: not in list_commands (analysis, optional)" in out     # a GTP engine: HGP 1.1 at most
     assert out.splitlines()[-1].endswith("passed, 2 failed, 1 skipped, 2 not implemented; "
-                                         "play: FAILED (3); analysis: not implemented")
+                                         "play: FAILED (2 failed, 1 skipped); analysis: not implemented")
 
 
 def test_our_controller_drives_gnugo_through_the_standard_commands(tmp_path):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shlex
 import signal
 import subprocess
@@ -59,7 +60,7 @@ def test_a_match_is_a_tournament_continued_and_grown_by_tournament_resume(tmp_pa
 def test_match_rejects_a_bad_variant_with_a_clear_message(tmp_path):
     result = invoke("match", RANDOM, RANDOM, "--variant", "flips=wild", "--out", str(tmp_path / "x"))
     assert result.exit_code == 2
-    assert "games[0].variants: flips=wild" in result.stderr
+    assert "--variant: flips=wild" in result.stderr
 
 
 @pytest.mark.slow
@@ -70,7 +71,7 @@ def test_tournament_from_a_file_then_resume_and_refusals(tmp_path):
     out = tmp_path / "t"
     result = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "1", "-j", "1", "-q")
     assert result.exit_code == 0, result.output + result.stderr
-    assert len(read_journal(out)) == 1 and "ratings over 1 games" in result.output
+    assert len(read_journal(out)) == 1 and "ratings over 1 game" in result.output
     again = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "1")
     assert again.exit_code == 1 and "already holds a tournament: add --resume" in again.stderr
     first_line = (out / "journal.jsonl").read_text()
@@ -95,15 +96,18 @@ def test_tournament_reports_config_errors_with_file_and_line(tmp_path):
 @pytest.mark.slow
 def test_tournament_without_arguments_runs_the_built_in_defaults(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
-    result = invoke("tournament", "--games-per-pair", "1", "-j", "2")      # one game per playable game
+    result = invoke("tournament", "--games-per-pair", "1", "-j", "2")      # one game per pair and game
     assert result.exit_code == 0, result.stderr
     [out] = (tmp_path / "hexarena-out").iterdir()
     saved = C.from_dict(json.loads((out / "tournament.json").read_text()), "tournament.json")
     assert saved == dataclasses.replace(C.default_config(), games_per_pair=1)
     records = read_journal(out)
-    assert sorted(r.game for r in records) == sorted(g.game for g in C.default_config().games)
-    assert all(not r.void and {r.first, r.second} == {"random", "greedy"} for r in records)
-    assert "rank player" in result.output and "greedy" in result.output
+    assert sorted(r.game for r in records) == sorted(3 * [g.game for g in C.default_config().games])
+    assert {frozenset((r.first, r.second)) for r in records} == {frozenset(p) for p in
+                                                                 (("random", "greedy"), ("random", "heuristic"),
+                                                                  ("greedy", "heuristic"))}
+    assert all(not r.void and r.termination.value != "ply-cap" for r in records)      # every game ends
+    assert re.search(r"rank +player", result.output) and "heuristic" in result.output
 
 
 def test_engine_serves_a_built_in_player():

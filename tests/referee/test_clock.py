@@ -29,7 +29,7 @@ def seats(a: MemEngine, b: MemEngine) -> tuple[Seat, Seat]:
 
 def test_clock_without_main_time_gives_the_move_limit_every_time():
     clock = Clock(Limits(move=5))
-    assert clock.budget(0) == 5 and clock.told(0) is None and clock.left == [None, None]
+    assert clock.budget(0) == 5 and clock.told(0) == ("5", "1") and clock.left == [None, None]
     assert clock.charge(0, 4.9)
     assert clock.budget(0) == 5
     assert clock.charge(1, 5.05)                 # inside the 50 ms margin
@@ -240,6 +240,25 @@ def test_fischer_clock_runs_out_after_several_moves():
         assert [int(c.split()[2]) for c in told] == [10, 7, 5, 2]
         assert "time_settings 10 0 0" in slow.received
     run_mock(main)
+
+
+def test_a_move_limit_alone_is_told_as_one_byoyomi_period_before_every_genmove():
+    async def main():
+        a, b = MemEngine("a", think=lambda k: 0.4), MemEngine("b", seed=2, think=lambda k: 1.2)
+        await play_game(Setup("spelde", 4), seats(a, b), Limits(move=2.5))
+        for engine in (a, b):
+            assert "time_settings 0 2 1" in engine.received
+            asked = [i for i, c in enumerate(engine.received) if c.startswith("genmove")]
+            assert asked and all(re.fullmatch(r"time_left (black|white) 2 1", engine.received[i - 1])
+                                 for i in asked), engine.received
+    run_mock(main)
+
+
+def test_a_move_limit_alone_is_told_in_decimal_seconds_to_an_hgp_12_engine():
+    clock = Clock(Limits(move=0.5))
+    assert clock.told(0, decimal=True) == ("0.500", "1") and clock.told(0) == ("1", "1")    # never told 0
+    assert clock.settings(0, kgs=True, decimal=True) == ("kgs-time_settings", "byoyomi", "0.000", "0.500", "1")
+    assert clock.charge(0, 0.5) and clock.told(1, decimal=True) == ("0.500", "1")
 
 
 def test_the_time_of_one_engine_is_not_charged_to_the_other():
@@ -468,3 +487,13 @@ def test_time_table_errors_name_the_key(time, odds, key):
     with pytest.raises(ConfigError) as info:
         _config(time, odds)
     assert info.value.key == key, str(info.value)
+
+
+@pytest.mark.slow
+def test_a_real_engine_under_a_move_limit_alone_is_told_time_left_before_every_genmove(tmp_path):
+    record, log = _real_game(tmp_path / "move", {"move": 1.5}, 0.1)
+    assert record.termination == "ply-cap", record.reason
+    lines = [line.split(" ", 2)[2] for line in log.splitlines() if line.startswith("got ")]   # the thinker's own log
+    assert "kgs-time_settings byoyomi 0.000 1.500 1" in lines, log
+    asked = [i for i, line in enumerate(lines) if line.startswith("genmove")]
+    assert len(asked) == 3 and all(lines[i - 1] == "time_left black 1.500 1" for i in asked), log

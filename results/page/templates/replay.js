@@ -142,7 +142,8 @@
     const [head, shown] = statuses[ply].split("|");
     const [mover, phase] = head.split(" ");
     const lines = svg.querySelectorAll("text.status");
-    lines[0].textContent = WORD[mover] + " to move, phase " + phase;
+    const over = ply === game.m.length && game.r && game.r !== "*";     // a finished game's last position
+    lines[0].textContent = over ? "game over" : WORD[mover] + " to move, phase " + phase;
     lines[1].textContent = (shown ? shown + "; " : "") + "ply " + ply;
     const parts = [];
     if (ply) parts.push("last: " + game.m[ply - 1]);
