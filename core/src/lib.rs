@@ -12,6 +12,6 @@ pub mod rng;
 pub mod search;
 pub mod spelde;
 pub mod vaxandis;
+pub mod input;
+#[cfg(feature = "python")]
 mod python;
-mod python_prison;
-mod python_search;
