@@ -13,5 +13,6 @@ pub mod search;
 pub mod spelde;
 pub mod vaxandis;
 pub mod input;
+pub mod kit;
 #[cfg(feature = "python")]
 mod python;
