@@ -14,5 +14,7 @@ pub mod spelde;
 pub mod vaxandis;
 pub mod input;
 pub mod kit;
+#[cfg(feature = "capi")]
+pub mod capi;
 #[cfg(feature = "python")]
 mod python;
