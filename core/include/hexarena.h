@@ -61,6 +61,8 @@ void hx_game_free(hx_game *g);
 
 /* 0 black, 1 white. */
 hx_status hx_to_move(const hx_game *g, int *colour);
+/* Actions played since the start (the position's ply). */
+hx_status hx_ply(const hx_game *g, uint32_t *ply);
 /* *over 1 when the game is over; *winner 0, 1, or -1 (a draw, or not over). */
 hx_status hx_outcome(const hx_game *g, int *over, int *winner);
 /* HGP final_score: "B+", "W+", "B+2.5", "0"; HX_ERR_ILLEGAL while the game goes on. */

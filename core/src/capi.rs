@@ -175,6 +175,18 @@ pub unsafe extern "C" fn hx_to_move(g: *const HxGame, colour: *mut c_int) -> c_i
     })
 }
 
+/// Actions played since the start into `*ply` (the position's `ply`).
+#[no_mangle]
+pub unsafe extern "C" fn hx_ply(g: *const HxGame, ply: *mut u32) -> c_int {
+    guard(|| {
+        let g = tryc!(game(g));
+        if !ply.is_null() {
+            *ply = g.ply();
+        }
+        HX_OK
+    })
+}
+
 /// Whether the game is over (`*over` 0/1) and its winner (`*winner`: 0 black, 1 white,
 /// -1 a draw or still going on). Either pointer may be NULL.
 #[no_mangle]

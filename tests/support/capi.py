@@ -1,6 +1,7 @@
 """The core's C ABI (core/include/hexarena.h) driven from Python with ctypes, for the tests
-that hold the C library to the Python rules. The library is ``HEXARENA_CAPI_LIB`` or
-core/target/{release,debug}/libhexarena_core.so built with ``--features capi``."""
+that hold the C library to the Python rules. The library is ``HEXARENA_CAPI_LIB``, else
+the first libhexarena_core.so with the C ABI (``--features capi``) of core/target/kit/release
+(tests/support/kits.py, .ci/run), core/target/release and core/target/debug."""
 from __future__ import annotations
 
 import ctypes
@@ -15,7 +16,7 @@ def find_library() -> ctypes.CDLL | None:
     """The C library when one with the C ABI is built, else None."""
     named = os.environ.get("HEXARENA_CAPI_LIB")
     candidates = [Path(named)] if named else [CORE / "target" / kind / "libhexarena_core.so"
-                                              for kind in ("release", "debug")]
+                                              for kind in ("kit/release", "release", "debug")]
     for path in candidates:
         if path.is_file():
             lib = ctypes.CDLL(str(path))
