@@ -35,7 +35,9 @@ from bench.common import table
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "core"
 TARGET = CORE / "target" / "kit"
-LIMIT_SOURCE = ROOT.parent / "shared" / "limit" / "anda_limit.c"
+#: ../shared/limit/anda_limit.c from the checkout or any folder above it (a worktree sits deeper).
+LIMIT_SOURCE = next((p / "shared" / "limit" / "anda_limit.c" for p in ROOT.parents
+                     if (p / "shared" / "limit" / "anda_limit.c").is_file()), ROOT.parent / "shared" / "limit" / "anda_limit.c")
 
 
 def build(folder: Path, limit: Path) -> tuple[Path, Path, Path]:
