@@ -8,6 +8,14 @@
 //! * Every function returns an `hx_status` (0 = `HX_OK`); on an error `hx_last_error()` gives
 //!   its message (thread-local, valid until the next call on the same thread).
 //! * No panic crosses the boundary: one becomes `HX_ERR_PANIC`.
+//!
+//! # Safety
+//!
+//! For every function: each pointer argument is NULL (refused with `HX_ERR_ARGUMENT`
+//! where a value is needed, skipped where an output is optional) or valid for what the
+//! header says; a game handle is one the library made and has not freed, used by one
+//! thread at a time; a buffer holds `cap` bytes; strings in are NUL-terminated UTF-8.
+#![allow(clippy::missing_safety_doc)]
 
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};

@@ -52,7 +52,7 @@ fn header() -> BTreeMap<String, (Vec<String>, String)> {
         let Some(open) = proto.find("hx_").filter(|_| proto.contains('(')) else { continue };
         let Some(paren) = proto.find('(') else { continue };
         let head = proto[..paren].trim();
-        let name = head.rsplit(|c: char| c == ' ' || c == '*').next().unwrap().to_string();
+        let name = head.rsplit([' ', '*']).next().unwrap().to_string();
         if !name.starts_with("hx_") || open > paren {
             continue;
         }
@@ -63,7 +63,7 @@ fn header() -> BTreeMap<String, (Vec<String>, String)> {
         } else {
             args.split(',').map(|p| {
                 let p = p.trim();
-                let name_at = p.rfind(|c: char| c == ' ' || c == '*').unwrap() + 1;
+                let name_at = p.rfind([' ', '*']).unwrap() + 1;
                 rust_type(&p[..name_at])
             }).collect()
         };
