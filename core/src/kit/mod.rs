@@ -298,13 +298,15 @@ impl Game {
     }
 
     fn next(&self, action: &Action) -> Result<Box<dyn Rules>, Refusal> {
-        if self.outcome().is_some() {
-            return Err(Refusal::Illegal("the game is over".into()));
+        let over = self.outcome().is_some();
+        if let Some(next) = (!over).then(|| self.rules.play(action)).flatten() {
+            return Ok(next);
         }
-        self.rules.play(action).ok_or_else(|| {
-            Refusal::Illegal(format!("{} is not a legal action of {} now", self.format(action),
-                                     if self.rules.to_move() == 0 { "black" } else { "white" }))
-        })
+        Err(Refusal::Illegal(self.rules.why(action).unwrap_or_else(|| match over {
+            true => "the game is over".into(),
+            false => format!("{} is not a legal action of {} now", self.format(action),
+                             if self.rules.to_move() == 0 { "black" } else { "white" }),
+        })))
     }
 
     /// Plays `action` for the side to move; on a refusal the game is unchanged.

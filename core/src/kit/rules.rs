@@ -2,6 +2,7 @@
 //! [`Game`](super::Game) and the crate's rules (`crate::anda`, ...) through their
 //! [`SearchGame`]s, with the ply cap off (the rules alone end a game here).
 
+use crate::anda::board::Verdict;
 use crate::anda::{Anda, Phase as APhase};
 use crate::anda_prison::{self as ap, Prison, Termination};
 use crate::bitboard::Bb;
@@ -55,6 +56,8 @@ pub(crate) trait Rules: Send {
     fn actions(&self, cap: usize) -> Option<Vec<Action>>;
     fn legal_cells(&self) -> Vec<Site>;
     fn play(&self, action: &Action) -> Option<Box<dyn Rules>>;
+    /// The rules' reason for refusing `action`, where they give a specific one.
+    fn why(&self, action: &Action) -> Option<String>;
     fn random_action(&self, rng: &mut Rng) -> Option<Action>;
     /// Random actions to the end or `cap` plies; the swaps played.
     fn playout(&mut self, cap: u32, rng: &mut Rng) -> u32;
@@ -73,6 +76,9 @@ pub(crate) trait Kit: SearchGame {
     fn outer(&self, action: Self::Action) -> Action;
     fn run(&mut self, cap: u32, rng: &mut Rng) -> u32;
     fn describe_(&self, pos: &mut Position);
+    fn why_(&self, _action: &Action) -> Option<String> {
+        None
+    }
 }
 
 impl<G: Kit> Rules for G {
@@ -119,6 +125,9 @@ impl<G: Kit> Rules for G {
     }
     fn playout(&mut self, cap: u32, rng: &mut Rng) -> u32 {
         self.run(cap, rng)
+    }
+    fn why(&self, action: &Action) -> Option<String> {
+        self.why_(action)
     }
     fn describe(&self, pos: &mut Position) {
         self.describe_(pos)
@@ -202,6 +211,26 @@ impl<const N: usize> Kit for Anda<N> {
         pos.set("komi", self.komi.to_string());
         pos.set("first", colours_text(u8::from(self.first[0]) | u8::from(self.first[1]) << 1));
         pos.set("ply", self.ply.to_string());
+    }
+    /// engine/games/anda/state.py's reasons for a refused placement.
+    fn why_(&self, action: &Action) -> Option<String> {
+        let &Action::Place(s) = action else { return None };
+        let name = self.geo.name(usize::from(s));
+        if self.phase != APhase::Play {
+            return Some("no placement now".into());
+        }
+        if self.eliminated().is_some() {
+            return Some("the game is over".into());
+        }
+        if self.first[self.to_move] {
+            return Some("the first turn places two stones (a pair such as a1,i9)".into());
+        }
+        match self.board.probe(self.to_move, usize::from(s)).verdict {
+            Verdict::Occupied => Some(format!("{name} is occupied")),
+            Verdict::Territory => Some(format!("{name} is {} territory", ["black", "white"][1 - self.to_move])),
+            Verdict::Suicide => Some(format!("{name} would remove only the stone placed")),
+            Verdict::Legal => None,
+        }
     }
 }
 
