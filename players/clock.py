@@ -1,7 +1,7 @@
 """The serving loop's clock arithmetic: what the engine was told -> seconds for one move.
 
 Pure functions of values (hexarena.protocol.clock): no bot reads a clock; the
-serving loop (players/serve.py) turns `time_settings` / `kgs-time_settings` /
+serving loop (players/sdk.py) turns `time_settings` / `kgs-time_settings` /
 `time_left` into ``Budget.move_seconds`` with :func:`move_budget`.
 
 The share: the time left in the current stage over the moves still expected
