@@ -88,6 +88,8 @@ class GameInfo:
                                                 # one of the "points" of a triangular grid
     shown_keys: tuple[str, ...] = ()            # position keys every drawing shows beside the phase
     komi_words: str = ""                        # what a komi offer means, told to a person who makes one
+    first_run_size: int | None = None           # the side of `hexarena tournament` with no config, when its
+                                                # quick players' games would not end by the rules at min(sizes)
 
     def __post_init__(self) -> None:
         if self.drawing not in DRAWINGS:

@@ -260,19 +260,16 @@ def _engine_dict(e: EngineSpec) -> dict:
 #: The players of `hexarena tournament` with no config: the built-in players quick enough for a
 #: first run (mcts thinks 1 s a move).
 DEFAULT_PLAYERS = ("random", "greedy", "heuristic")
-#: Sides below a game's smallest recommended one where the default players finish their games
-#: (Vaxandis: at side 4 random and greedy play to the 300-ply cap; at side 3 they end by the rules).
-DEFAULT_SIDES = {"vaxandis": 3}
 
 
 def default_config(games_per_pair: int = 2) -> TournamentConfig:
     """`hexarena tournament` with no config: a round-robin of DEFAULT_PLAYERS on every playable
-    game at its smallest recommended side (DEFAULT_SIDES where its games would not end), in its
+    game at its smallest recommended side (GameInfo.first_run_size where its games would not end), in its
     default variant, `games_per_pair` games per pair and game (seats alternating)."""
     games = []
     for gid in registry.playable():
         info = registry.get(gid)
-        side = DEFAULT_SIDES.get(gid, min(info.sizes))
+        side = info.first_run_size or min(info.sizes)
         games.append(GameSpec(gid, (side,), (info.describe(info.variant(None)).split(" ", 1)[1],)))
     engines = tuple(EngineSpec(n, player_cmd(n), restart="fault") for n in DEFAULT_PLAYERS)
     return TournamentConfig(engines, tuple(games), games_per_pair=games_per_pair)
