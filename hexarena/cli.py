@@ -16,6 +16,7 @@ import click
 
 from hexarena import commands_play, commands_serve, commands_view, supervise
 from hexarena.commands_check import check
+from hexarena.commands_openings import openings
 from hexarena.commands_sprt import parse_sprt_words, sprt
 from hexarena.commands_status import status
 from hexarena.commands_ratings import ratings, repair
@@ -38,6 +39,7 @@ for _command in (commands_view.show, commands_view.render, commands_view.report,
                  commands_serve.serve):
     main.add_command(_command)
 main.add_command(commands_play.play)
+main.add_command(openings)
 
 
 @main.command()
