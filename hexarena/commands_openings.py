@@ -72,3 +72,91 @@ def stats(folders: tuple[str, ...], by: str, band: tuple[float, float], sort: st
                  f"{s.split} split by seat ({100 * s.split / s.pairs if s.pairs else 0:.1f}%), "
                  f"{s.flagged} of {s.openings} openings outside {100 * band[0]:.0f}-{100 * band[1]:.0f}%")
         echo()
+
+
+def _board_options(f):
+    for option in reversed([
+            click.option("--game", required=True, help="Game id."),
+            click.option("--size", type=int, default=None, help="Board side (default: the game's default)."),
+            click.option("--variant", default="", help="Variant words, e.g. 'nopie'."),
+            click.option("--engine", "engine_cmd", required=True,
+                         help="The judging engine: a built-in player's name (mcts:100) or a command line."),
+            click.option("--seed", type=int, default=0, show_default=True, help="Seed of the candidates and games."),
+            click.option("-j", "--concurrency", type=click.IntRange(1), default=1, show_default=True,
+                         help="Engine processes (winrates) or games (self-play) at once.")]):
+        f = option(f)
+    return f
+
+
+def _board(game: str, size: int | None, variant: str, komi: int | None):
+    from hexarena.engine import registry
+    from hexarena.engine.errors import RulesError
+    from hexarena.openings_play import Board
+    try:
+        info = registry.get(game)
+        v = info.variant(size, variant.split())
+    except (KeyError, ValueError, RulesError) as exc:
+        raise click.BadParameter(f"{game} size {size} variant {variant!r}: {exc}", param_hint="--game") from None
+    if komi is not None and not info.uses_komi:
+        raise click.BadParameter(f"{info.id} has no komi setting", param_hint="--komi")
+    return Board(info.id, v.size, " ".join(info.describe(v).split()[1:]), komi)
+
+
+def _progress(total: float, what: str):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    return Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=Console(stderr=True), transient=False)
+
+
+@openings.command("generate")
+@_board_options
+@click.option("--komi", type=int, default=None, help="Send `komi K` (games with a komi setting).")
+@click.option("--count", type=click.IntRange(1), required=True, help="Openings in the book.")
+@click.option("--band", default="45-55", show_default=True, callback=_band,
+              help="First-seat value to keep, in percent.")
+@click.option("--plies", type=click.IntRange(1, 20), default=2, show_default=True, help="Actions per opening.")
+@click.option("--after", default="", help="A line every opening starts with (e.g. 'komi=4 keep').")
+@click.option("--candidates", type=click.IntRange(1), default=None,
+              help="Candidate lines judged (default: 3 x --count).")
+@click.option("--judge", "how", type=click.Choice(["auto", "winrate", "selfplay"]), default="auto",
+              show_default=True, help="By the engine's genmove_analyze winrate, by self-play games, or the "
+                                      "winrate when the engine gives one.")
+@click.option("--games", type=click.IntRange(2), default=4, show_default=True,
+              help="Self-play games per candidate (in pairs, seats exchanged).")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="The book file to write.")
+@click.option("--work", type=click.Path(file_okay=False), default=None,
+              help="Folder of the judgements, for a resumed run (default: OUT.work).")
+def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: int, concurrency: int,
+             komi: int | None, count: int, band: tuple[float, float], plies: int, after: str,
+             candidates: int | None, how: str, games: int, out: str, work: str | None) -> None:
+    """Write a book of COUNT openings of PLIES actions whose first-seat value lies in --band: candidate
+    lines from the start (distinct under the hexagon's 12 symmetries), judged by the engine, each
+    kept line checked by the rules. A second run with the same arguments resumes (docs/openings.md)."""
+    from hexarena import openings_generate as gen
+    from hexarena.referee.game.openings import OpeningError
+    from hexarena.web.adviser import AdviserError
+    from hexarena.openings_play import NoWinrate
+    board = _board(game, size, variant, komi)
+    plan = gen.Plan(board, engine_cmd, count, band, plies, candidates or 3 * count, tuple(after.split()), how,
+                    games, seed, concurrency)
+    try:
+        lines = gen.candidates(plan)
+    except OpeningError as exc:
+        raise click.ClickException(f"--after {after!r}: {exc}" if after else str(exc)) from None
+    folder = Path(work) if work else Path(out + ".work")
+    folder.mkdir(parents=True, exist_ok=True)
+    echo(f"{len(lines)} candidate lines of {plies} plies; judgements in {folder}", err=True)
+    with _progress(len(lines), "judged") as bar:
+        task = bar.add_task("judged", total=len(lines))
+        try:
+            values, judged_by = gen.judge(plan, lines, folder, lambda n: bar.advance(task, n),
+                                          lambda s: bar.console.print(s))
+        except (NoWinrate, AdviserError, OpeningError) as exc:
+            raise click.ClickException(str(exc)) from None
+    kept = gen.choose(plan, lines, values)
+    gen.write_book(Path(out), plan, kept, judged_by)
+    inside = sum(band[0] <= v <= band[1] for v in values.values())
+    echo(f"{out}: {len(kept)} openings ({inside} of {len(values)} judged lines in the band)")
+    if len(kept) < count:
+        echo(f"fewer than the {count} asked: raise --candidates, widen --band or change --plies", err=True)
