@@ -160,3 +160,47 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
     echo(f"{out}: {len(kept)} openings ({inside} of {len(values)} judged lines in the band)")
     if len(kept) < count:
         echo(f"fewer than the {count} asked: raise --candidates, widen --band or change --plies", err=True)
+
+
+@openings.command("komi")
+@_board_options
+@click.option("--start", type=click.IntRange(0), default=0, show_default=True, help="The first komi played.")
+@click.option("--step", type=click.IntRange(1), default=2, show_default=True,
+              help="The first step of the bracketing (doubles while the score stays on one side).")
+@click.option("--batch", type=click.IntRange(2), default=8, show_default=True, help="Games per round (in pairs).")
+@click.option("--rounds", type=click.IntRange(1), default=8, show_default=True, help="Rounds (one komi each).")
+@click.option("--random-plies", type=click.IntRange(0, 20), default=0, show_default=True,
+              help="Random plies opening each game pair (after the komi pie's `komi=K keep`).")
+@click.option("--work", type=click.Path(file_okay=False), default=None,
+              help="Folder of the rounds' tournaments, for a resumed run (default: a temporary folder).")
+def komi(game: str, size: int | None, variant: str, engine_cmd: str, seed: int, concurrency: int, start: int,
+         step: int, batch: int, rounds: int, random_plies: int, work: str | None) -> None:
+    """Estimate the komi at which the first seat scores 50% in self-play of the engine: ROUNDS rounds of
+    BATCH games, each at the komi the games so far point to, then a logistic fit of the first seat's
+    score over komi with a 95% interval (docs/openings.md)."""
+    from hexarena import openings_komi as ok
+    from hexarena.openings_play import work_folder
+    board = _board(game, size, variant, None)
+    search = ok.Search(board, engine_cmd, start, step, batch - batch % 2, rounds, random_plies, seed, concurrency)
+    try:
+        way = ok.komi_way(board)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--variant") from None
+    folder = work_folder(Path(work) if work else None)
+    echo(f"komi by {'the opening komi=K keep' if way == 'opening' else 'the komi command'}; rounds in {folder}",
+         err=True)
+    with _progress(rounds * search.batch, "games") as bar:
+        task = bar.add_task("games", total=rounds * search.batch)
+        results, fitted = ok.run_search(search, folder, lambda: bar.advance(task, 1), lambda s: bar.console.print(s))
+    echo(f"{'komi':>5} {'games':>6} {'1st seat':>9}")
+    for k in sorted(results):
+        n, p = results[k]
+        echo(f"{k:>5} {n:>6} {100 * p / n:>8.1f}%")
+    if fitted is None or fitted.fair is None:
+        echo("no fair komi yet: the scores do not fall with the komi in these games; play more rounds")
+        return
+    interval = fitted.interval
+    shown = f"{interval[0]:.1f} to {interval[1]:.1f}" if interval else "not yet bounded (play more rounds)"
+    near = round(fitted.fair)
+    echo(f"fair komi {fitted.fair:.2f} (95% interval {shown}); at komi {near} the fitted first-seat score is "
+         f"{100 * fitted.score(near):.1f}% ({fitted.games} games)")
