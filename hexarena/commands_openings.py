@@ -192,15 +192,24 @@ def komi(game: str, size: int | None, variant: str, engine_cmd: str, seed: int, 
     with _progress(rounds * search.batch, "games") as bar:
         task = bar.add_task("games", total=rounds * search.batch)
         results, fitted = ok.run_search(search, folder, lambda: bar.advance(task, 1), lambda s: bar.console.print(s))
-    echo(f"{'komi':>5} {'games':>6} {'1st seat':>9}")
+    from hexarena.results.openings import wilson
+    echo(f"{'komi':>5} {'games':>6} {'1st seat':>9} {'95% interval':>13}")
     for k in sorted(results):
         n, p = results[k]
-        echo(f"{k:>5} {n:>6} {100 * p / n:>8.1f}%")
+        lo, hi = wilson(p / n, n)
+        echo(f"{k:>5} {n:>6} {100 * p / n:>8.1f}% {100 * lo:>5.1f}-{100 * hi:>5.1f}%")
     if fitted is None or fitted.fair is None:
-        echo("no fair komi yet: the scores do not fall with the komi in these games; play more rounds")
+        n, p = results.get(0, (0, 0.0))
+        if n and wilson(p / n, n)[1] < 0.5:
+            echo("fair komi 0: the second seat leads already at komi 0 (95% interval of the first seat's "
+                 "score below 50%), and a komi is never negative")
+        else:
+            echo("no fair komi yet: the scores do not fall with the komi in these games; play more rounds")
         return
     interval = fitted.interval
     shown = f"{interval[0]:.1f} to {interval[1]:.1f}" if interval else "not yet bounded (play more rounds)"
-    near = round(fitted.fair)
+    import math
+    near = min((k for k in (math.floor(fitted.fair), math.ceil(fitted.fair)) if k >= 0),
+               key=lambda k: abs(fitted.score(k) - 0.5), default=0)
     echo(f"fair komi {fitted.fair:.2f} (95% interval {shown}); at komi {near} the fitted first-seat score is "
          f"{100 * fitted.score(near):.1f}% ({fitted.games} games)")
