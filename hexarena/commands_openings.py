@@ -69,7 +69,8 @@ def stats(folders: tuple[str, ...], by: str, band: tuple[float, float], sort: st
             lo, hi = s.interval
             echo(f"{'-'.join([s.group[0], str(s.group[1]), *s.group[2].split()])}: {s.games} games, first seat "
                  f"{100 * s.score:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%), {s.pairs} pairs, "
-                 f"{s.split} split by seat ({100 * s.split / s.pairs if s.pairs else 0:.1f}%), "
+                 f"{s.split} split by seat ({100 * s.split / s.pairs if s.pairs else 0:.1f}%; independent games "
+                 f"at this score would split {100 * s.chance:.0f}%), "
                  f"{s.flagged} of {s.openings} openings outside {100 * band[0]:.0f}-{100 * band[1]:.0f}%")
         echo()
 
@@ -100,6 +101,19 @@ def _board(game: str, size: int | None, variant: str, komi: int | None):
     if komi is not None and not info.uses_komi:
         raise click.BadParameter(f"{info.id} has no komi setting", param_hint="--komi")
     return Board(info.id, v.size, " ".join(info.describe(v).split()[1:]), komi)
+
+
+def _interruptible(work, hint: str):
+    """`work()`, and on Ctrl-C (a KeyboardInterrupt, alone or in trio's exception group) the message
+    `hint` and exit status 130 instead of a traceback."""
+    try:
+        return work()
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt) or (isinstance(exc, BaseExceptionGroup)
+                                                  and exc.subgroup(KeyboardInterrupt) is not None):
+            echo(f"interrupted: {hint}", err=True)
+            sys.exit(130)
+        raise
 
 
 def _progress(total: float, what: str):
@@ -150,8 +164,9 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
     with _progress(len(lines), "judged") as bar:
         task = bar.add_task("judged", total=len(lines))
         try:
-            values, judged_by = gen.judge(plan, lines, folder, lambda n: bar.advance(task, n),
-                                          lambda s: bar.console.print(s))
+            values, judged_by = _interruptible(
+                lambda: gen.judge(plan, lines, folder, lambda n: bar.advance(task, n), lambda s: bar.console.print(s)),
+                f"the same command resumes from {folder}")
         except (NoWinrate, AdviserError, OpeningError) as exc:
             raise click.ClickException(str(exc)) from None
     kept = gen.choose(plan, lines, values)
@@ -191,7 +206,9 @@ def komi(game: str, size: int | None, variant: str, engine_cmd: str, seed: int, 
          err=True)
     with _progress(rounds * search.batch, "games") as bar:
         task = bar.add_task("games", total=rounds * search.batch)
-        results, fitted = ok.run_search(search, folder, lambda: bar.advance(task, 1), lambda s: bar.console.print(s))
+        results, fitted = _interruptible(
+            lambda: ok.run_search(search, folder, lambda: bar.advance(task, 1), lambda s: bar.console.print(s)),
+            f"the same command with --work {folder} resumes")
     from hexarena.results.openings import wilson
     echo(f"{'komi':>5} {'games':>6} {'1st seat':>9} {'95% interval':>13}")
     for k in sorted(results):

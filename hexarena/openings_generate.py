@@ -93,6 +93,9 @@ def judge(plan: Plan, lines: list[tuple[str, ...]], work: Path, tick: Callable[[
                 if line in todo and games:
                     done(line, points / games, "selfplay", games)
             how = "selfplay"
+    if how != "selfplay" and len(known) > 3 and len({round(v, 4) for v in known.values()}) == 1:
+        say(f"every line was judged {next(iter(known.values())):.3f}: the engine's winrate does not tell these "
+            f"lines apart here (e.g. a komi offer chosen by rule); try --judge selfplay")
     return known, how if how != "auto" else "winrate"
 
 

@@ -124,9 +124,7 @@ def opening_stats(games: Mapping[tuple[int, str], _Game], grouping: str = "playe
     stats: dict[tuple, OpeningStats] = {}
     members: dict[tuple, list[str]] = {}
     for (n, gid), (group, pair, first, _second, winner, line) in games.items():
-        if grouping == "book":
-            cut = plies.get((n, group), 0)
-            line = line[:len(line) - cut] if cut else line
+        line = _grouped(line, plies.get((n, group), 0) if grouping == "book" else 0)
         s = stats.get((group, line))
         if s is None:
             s = stats[group, line] = OpeningStats(group, line)
@@ -141,16 +139,17 @@ def opening_stats(games: Mapping[tuple[int, str], _Game], grouping: str = "playe
         first_game, second_game = games[n, a], games[n, b]
         engine = first_game[2]
         points = sum(0.5 if g[4] is None else 1.0 if g[4] == engine else 0.0 for g in (first_game, second_game))
-        line = first_game[5]
-        if grouping == "book":
-            cut = plies.get((n, group), 0)
-            line = line[:len(line) - cut] if cut else line
-        s = stats[group, line]
+        s = stats[group, _grouped(first_game[5], plies.get((n, group), 0) if grouping == "book" else 0)]
         s.penta[round(points * 2)] += 1
         seat_winners = {_seat_won(g) for g in (first_game, second_game)}
         if len(seat_winners) == 1 and None not in seat_winners:
             s.split += 1
     return list(stats.values())
+
+
+def _grouped(line: tuple[str, ...], cut: int) -> tuple[str, ...]:
+    """The line without its last `cut` actions (the random plies after the book line)."""
+    return line[:len(line) - cut] if cut else line
 
 
 def _seat_won(game: _Game) -> int | None:
@@ -197,6 +196,12 @@ class Summary:
     pairs: int
     split: int
     flagged: int
+
+    @property
+    def chance(self) -> float:
+        """The share of pairs split by seat if each game were an independent draw at the group's
+        first-seat score s: s^2 + (1 - s)^2 (draws aside)."""
+        return self.score ** 2 + (1 - self.score) ** 2
 
 
 def summaries(stats: Iterable[OpeningStats], band: tuple[float, float] = DEFAULT_BAND) -> list[Summary]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import trio
 from click.testing import CliRunner
 
@@ -73,3 +74,11 @@ def test_bad_after_line_is_refused_by_name(tmp_path):
     result = CliRunner().invoke(main, ["openings", "generate", "--game", "spelde", "--size", "4", "--engine",
                                        "mcts:10", "--count", "1", "--after", "z99", "--out", str(tmp_path / "b")])
     assert result.exit_code == 1 and "--after" in result.output and "z99" in result.output
+
+
+def test_the_first_seats_value_follows_the_swap():
+    from hexarena.openings_play import first_seat_value
+    start = BOARD.start()
+    assert first_seat_value(start, (), 0.7) == 0.7                 # the first seat to move
+    assert first_seat_value(start, ("e4",), 0.7) == pytest.approx(0.3)   # the second seat to move
+    assert first_seat_value(start, ("e4", "swap"), 0.7) == 0.7     # swapped: the first seat moves, as White
