@@ -92,7 +92,10 @@ def _board_options(f):
 def _board(game: str, size: int | None, variant: str, komi: int | None):
     from hexarena.engine import registry
     from hexarena.engine.errors import RulesError
+    from hexarena.engine.geometry import MAX_SIZE, MIN_SIZE
     from hexarena.openings_play import Board
+    if size is not None and not MIN_SIZE <= size <= MAX_SIZE:
+        raise click.BadParameter(f"{size}: a board side is {MIN_SIZE} to {MAX_SIZE}", param_hint="--size")
     try:
         info = registry.get(game)
         v = info.variant(size, variant.split())
@@ -167,7 +170,7 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
             values, judged_by = _interruptible(
                 lambda: gen.judge(plan, lines, folder, lambda n: bar.advance(task, n), lambda s: bar.console.print(s)),
                 f"the same command resumes from {folder}")
-        except (NoWinrate, AdviserError, OpeningError) as exc:
+        except (NoWinrate, AdviserError, OpeningError, gen.NoGames) as exc:
             raise click.ClickException(str(exc)) from None
     kept = gen.choose(plan, lines, values)
     gen.write_book(Path(out), plan, kept, judged_by)

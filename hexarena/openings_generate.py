@@ -19,6 +19,10 @@ from hexarena.results.record.journal import write_atomic
 from hexarena.openings_play import Board, NoWinrate, scores, selfplay, selfplay_config, winrates
 
 JUDGED = "judged.jsonl"
+
+
+class NoGames(Exception):
+    """Self-play judged no line: every game was void (the engine did not start or failed)."""
 JUDGES = ("auto", "winrate", "selfplay")
 
 
@@ -89,9 +93,14 @@ def judge(plan: Plan, lines: list[tuple[str, ...]], work: Path, tick: Callable[[
             folder = work / "selfplay"
             per_game = 1 / plan.games
             trio.run(selfplay, config, folder, plan.concurrency, lambda: tick(per_game))
+            judged = 0
             for line, (games, points) in scores(folder).items():
                 if line in todo and games:
                     done(line, points / games, "selfplay", games)
+                    judged += 1
+            if not judged:
+                raise NoGames(f"no self-play game counted: every game was void (reasons in "
+                              f"{folder / 'journal.jsonl'}, engine logs in {folder / 'logs'})")
             how = "selfplay"
     if how != "selfplay" and len(known) > 3 and len({round(v, 4) for v in known.values()}) == 1:
         say(f"every line was judged {next(iter(known.values())):.3f}: the engine's winrate does not tell these "

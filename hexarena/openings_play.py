@@ -88,9 +88,19 @@ async def winrates(cmd: str, board: Board, lines: Sequence[tuple[str, ...]], con
                 raise NoWinrate(f"{adviser.name} gave no winrate after {' '.join(line) or 'the start'}")
             done(line, first_seat_value(start, line, rates[0]))
 
-    async with trio.open_nursery() as workers:
-        for _ in range(concurrency):
-            workers.start_soon(judge)
+    try:
+        async with trio.open_nursery() as workers:
+            for _ in range(concurrency):
+                workers.start_soon(judge)
+    except BaseExceptionGroup as group:             # the first worker's failure, as itself
+        from hexarena.web.adviser import AdviserError
+        for kind in (NoWinrate, AdviserError):
+            found = group.subgroup(kind)
+            while isinstance(found, BaseExceptionGroup):
+                found = found.exceptions[0]
+            if found is not None:
+                raise found from None
+        raise
 
 
 def selfplay_config(cmd: str, board: Board, lines: Sequence[tuple[str, ...]], games: int, seed: int,

@@ -82,3 +82,21 @@ def test_the_first_seats_value_follows_the_swap():
     assert first_seat_value(start, (), 0.7) == 0.7                 # the first seat to move
     assert first_seat_value(start, ("e4",), 0.7) == pytest.approx(0.3)   # the second seat to move
     assert first_seat_value(start, ("e4", "swap"), 0.7) == 0.7     # swapped: the first seat moves, as White
+
+
+def test_an_engine_without_winrates_is_judged_by_selfplay(tmp_path):
+    out = tmp_path / "book.txt"
+    result = CliRunner().invoke(main, ["openings", "generate", "--game", "spelde", "--size", "4", "--engine",
+                                       "random", "--count", "2", "--plies", "1", "--candidates", "2", "--games", "2",
+                                       "--band", "0-100", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "gave no winrate" in result.output
+    assert "2 self-play games a line" in header_of(out.read_text())
+    assert len(_book(out)) == 2
+
+
+def test_an_engine_that_cannot_start_is_named(tmp_path):
+    result = CliRunner().invoke(main, ["openings", "generate", "--game", "spelde", "--size", "4", "--engine",
+                                       str(tmp_path / "no-such-engine"), "--count", "1", "--out",
+                                       str(tmp_path / "b.txt")])
+    assert result.exit_code == 1 and "cannot start" in result.output and "no-such-engine" in result.output
