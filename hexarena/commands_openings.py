@@ -106,6 +106,21 @@ def _board(game: str, size: int | None, variant: str, komi: int | None):
     return Board(info.id, v.size, " ".join(info.describe(v).split()[1:]), komi)
 
 
+def advisers_for(cmd: str, logs: Path):
+    """The judging engine's advisers (hexarena/openings_play.py, `Advisers`): each a fresh process of
+    `cmd` (a built-in player's name or a command line), its log `logs/judge-N.log`."""
+    from hexarena.commands_analyse import make_adviser
+    from hexarena.openings_play import Advisers
+    from hexarena.web.adviser import AdviserError
+
+    def new(n: int):
+        adviser = make_adviser(cmd)
+        assert adviser is not None
+        adviser.log = logs / f"judge-{n}.log"
+        return adviser
+    return Advisers(new, (AdviserError,))
+
+
 def _interruptible(work, hint: str):
     """`work()`, and on Ctrl-C (a KeyboardInterrupt, alone or in trio's exception group) the message
     `hint` and exit status 130 instead of a traceback."""
@@ -168,7 +183,8 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
         task = bar.add_task("judged", total=len(lines))
         try:
             values, judged_by = _interruptible(
-                lambda: gen.judge(plan, lines, folder, lambda n: bar.advance(task, n), lambda s: bar.console.print(s)),
+                lambda: gen.judge(plan, lines, folder, advisers_for(engine_cmd, folder),
+                                  lambda n: bar.advance(task, n), lambda s: bar.console.print(s)),
                 f"the same command resumes from {folder}")
         except (NoWinrate, AdviserError, OpeningError, gen.NoGames) as exc:
             raise click.ClickException(str(exc)) from None

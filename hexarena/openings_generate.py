@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hexarena.results.record.journal import write_atomic
-from hexarena.openings_play import Board, NoWinrate, scores, selfplay, selfplay_config, winrates
+from hexarena.openings_play import Advisers, Board, NoWinrate, scores, selfplay, selfplay_config, winrates
 
 JUDGED = "judged.jsonl"
 
@@ -63,10 +63,10 @@ def read_judged(work: Path) -> dict[tuple[str, ...], float]:
     return out
 
 
-def judge(plan: Plan, lines: list[tuple[str, ...]], work: Path, tick: Callable[[int], None],
+def judge(plan: Plan, lines: list[tuple[str, ...]], work: Path, advisers: Advisers, tick: Callable[[int], None],
           say: Callable[[str], None]) -> tuple[dict[tuple[str, ...], float], str]:
-    """Each line's first-seat value (the ones `work` holds already, and the others judged now) and
-    how they were judged (``winrate`` or ``selfplay``)."""
+    """Each line's first-seat value (the ones `work` holds already, and the others judged now, by
+    winrates from `advisers` or by self-play) and how they were judged (``winrate`` or ``selfplay``)."""
     import trio
     known = read_judged(work)
     todo = [line for line in lines if line not in known]
@@ -79,7 +79,7 @@ def judge(plan: Plan, lines: list[tuple[str, ...]], work: Path, tick: Callable[[
             log.flush()
         if todo and how in ("auto", "winrate"):
             try:
-                trio.run(winrates, plan.engine, plan.board, todo, plan.concurrency, work,
+                trio.run(winrates, advisers, plan.board, todo, plan.concurrency,
                          lambda line, v: (done(line, v, "winrate"), tick(1)))
                 how = "winrate"
             except NoWinrate as exc:

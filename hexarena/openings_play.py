@@ -18,6 +18,16 @@ from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 
 
+@dataclass(frozen=True)
+class Advisers:
+    """How to start the judging engine: `new(n)` gives an unstarted Adviser (hexarena/web/adviser.py,
+    built by the CLI: only its command modules import the web package) for the n-th line, and
+    `failures` are the errors it raises when the engine cannot answer."""
+
+    new: Callable[[int], Any]
+    failures: tuple[type[BaseException], ...]
+
+
 class NoWinrate(Exception):
     """The engine gave no winrate (it lists no `genmove_analyze`, or its info lines carry none)."""
 
@@ -59,14 +69,14 @@ def first_seat_value(start: GameState, line: Sequence[str], winrate: float) -> f
     return winrate if holders[state.to_move] == 1 else 1.0 - winrate
 
 
-async def winrates(cmd: str, board: Board, lines: Sequence[tuple[str, ...]], concurrency: int, logs: Path,
+async def winrates(advisers: Advisers, board: Board, lines: Sequence[tuple[str, ...]], concurrency: int,
                    done: Callable[[tuple[str, ...], float], None]) -> None:
     """Ask the engine for its `genmove_analyze` winrate after each line, a fresh process a line
-    (started with seed 0), `concurrency` at once; `done(line, first seat's value)` as each is known. NoWinrate when the engine gives none;
-    AdviserError when it cannot answer."""
+    (`advisers.new(n)`: the n-th line's, web/adviser.py's Adviser), `concurrency` at once;
+    `done(line, first seat's value)` as each is known. NoWinrate when the engine gives none;
+    one of `advisers.failures` when it cannot answer."""
     import trio
 
-    from hexarena.commands_analyse import make_adviser
     from hexarena.referee.game.openings import replay
 
     start = board.start()
@@ -75,9 +85,7 @@ async def winrates(cmd: str, board: Board, lines: Sequence[tuple[str, ...]], con
     async def judge() -> None:
         for n, line in todo:
             state = replay(start, line)[1]
-            adviser = make_adviser(cmd)             # a fresh process a line: its judgement is the line's alone
-            assert adviser is not None
-            adviser.log = logs / f"judge-{n + 1}.log"
+            adviser = advisers.new(n + 1)        # a fresh process a line: its judgement is the line's alone
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(adviser.run)
                 answer = await adviser.ask(state, list(line), board.komi or 0)
@@ -93,8 +101,7 @@ async def winrates(cmd: str, board: Board, lines: Sequence[tuple[str, ...]], con
             for _ in range(concurrency):
                 workers.start_soon(judge)
     except BaseExceptionGroup as group:             # the first worker's failure, as itself
-        from hexarena.web.adviser import AdviserError
-        for kind in (NoWinrate, AdviserError):
+        for kind in (NoWinrate, *advisers.failures):
             found = group.subgroup(kind)
             while isinstance(found, BaseExceptionGroup):
                 found = found.exceptions[0]

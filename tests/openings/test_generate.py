@@ -10,6 +10,7 @@ import trio
 from click.testing import CliRunner
 
 from hexarena.cli import main
+from hexarena.commands_openings import advisers_for
 from hexarena.openings_play import Board, scores, winrates
 from hexarena.referee.game.book import canonical_key, header_of
 from hexarena.referee.game.openings import parse_line, read_file
@@ -46,7 +47,7 @@ def test_winrate_book_is_legal_distinct_in_the_band_and_rejudged_alike(tmp_path)
 
     again: dict = {}
     sample = [line for line, _ in book[:2]]
-    trio.run(winrates, "mcts:40", BOARD, sample, 1, tmp_path, lambda line, v: again.__setitem__(line, v))
+    trio.run(winrates, advisers_for("mcts:40", tmp_path), BOARD, sample, 1, lambda line, v: again.__setitem__(line, v))
     assert {line: round(v, 3) for line, v in again.items()} == {line: v for line, v in book[:2]}
 
     before = out.read_text()
