@@ -67,7 +67,8 @@ def stats(folders: tuple[str, ...], by: str, band: tuple[float, float], sort: st
             echo(line)
         for s in op.summaries(rows, band):
             lo, hi = s.interval
-            echo(f"{'-'.join([s.group[0], str(s.group[1]), *s.group[2].split()])}: {s.games} games, first seat "
+            echo(f"{'-'.join([s.group[0], str(s.group[1]), *s.group[2].split()])}: {s.games} games "
+                 f"({s.draws} drawn), first seat "
                  f"{100 * s.score:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%), {s.pairs} pairs, "
                  f"{s.split} split by seat ({100 * s.split / s.pairs if s.pairs else 0:.1f}%; independent games "
                  f"at this score would split {100 * s.chance:.0f}%), "

@@ -97,7 +97,8 @@ def measure(out: Path, concurrency: int, games: int, engine: str, names: list[st
             stats = op.opening_stats(op.collect([iter_journal(folder / "journal.jsonl")]), "played")
             (s,) = op.summaries(stats)
             expected = s.score ** 2 + (1 - s.score) ** 2
-            rows.append(f"| {name} | {'book' if book else 'random_openings = 2'} | {len(stats)} | {s.games} | "
+            rows.append(f"| {name} | {'book' if book else 'random_openings = 2'} | {len(stats)} | {s.games} "
+                        f"({s.draws} drawn) | "
                         f"{100 * s.score:.1f}% ({100 * s.interval[0]:.1f}-{100 * s.interval[1]:.1f}) | "
                         f"{s.pairs} | {100 * s.split / max(1, s.pairs):.1f}% | {100 * expected:.1f}% | "
                         f"{seconds:.0f} s |")

@@ -6,7 +6,7 @@ random plies included) and ``book`` (the line without its last ``random_openings
 plies, i.e. the line of the openings file). Per opening and group (game, size,
 variant):
 
-* ``games``: finished (non-void) games; ``score``: the first seat's score (a win 1,
+* ``games``: finished (non-void) games, ``draws`` among them; ``score``: the first seat's score (a win 1,
   a draw 1/2) over them, with a 95% Wilson interval;
 * ``pairs``: finished game pairs (both games of a pair number, in one folder);
   ``penta``: their pentanomial counts [LL, LD, WL+DD, WD, WW] from the side of the
@@ -60,6 +60,7 @@ class OpeningStats:
     line: tuple[str, ...]
     games: int = 0
     points: float = 0.0                     # the first seat's points
+    draws: int = 0
     penta: list[int] = field(default_factory=lambda: [0] * 5)
     split: int = 0
 
@@ -90,7 +91,7 @@ class OpeningStats:
     def row(self, band: tuple[float, float] = DEFAULT_BAND) -> dict:
         lo, hi = self.interval
         return {"game": self.group[0], "size": self.group[1], "variant": self.group[2],
-                "opening": " ".join(self.line) or "(none)", "games": self.games, "pairs": self.pairs,
+                "opening": " ".join(self.line) or "(none)", "games": self.games, "draws": self.draws, "pairs": self.pairs,
                 "score": round(self.score, 4), "low": round(lo, 4), "high": round(hi, 4),
                 "penta": list(self.penta), "split": self.split, "split_share": round(self.split_share, 4),
                 "flag": self.flag(band)}
@@ -129,6 +130,7 @@ def opening_stats(games: Mapping[tuple[int, str], _Game], grouping: str = "playe
         if s is None:
             s = stats[group, line] = OpeningStats(group, line)
         s.games += 1
+        s.draws += winner is None
         s.points += 0.5 if winner is None else 1.0 if winner == first else 0.0
         if pair is not None:
             members.setdefault((n, group, pair), []).append(gid)
@@ -191,6 +193,7 @@ class Summary:
     group: tuple[str, int, str]
     openings: int
     games: int
+    draws: int
     score: float
     interval: tuple[float, float]
     pairs: int
@@ -215,7 +218,7 @@ def summaries(stats: Iterable[OpeningStats], band: tuple[float, float] = DEFAULT
         games = sum(s.games for s in rows)
         points = sum(s.points for s in rows)
         score = points / games if games else 0.5
-        out.append(Summary(group, len(rows), games, score, wilson(score, games), sum(s.pairs for s in rows),
+        out.append(Summary(group, len(rows), games, sum(s.draws for s in rows), score, wilson(score, games), sum(s.pairs for s in rows),
                            sum(s.split for s in rows), sum(1 for s in rows if s.flag(band))))
     return out
 
@@ -234,7 +237,7 @@ def parse_band(text: str) -> tuple[float, float]:
     return lo, hi
 
 
-CSV_COLUMNS = ("by", "game", "size", "variant", "opening", "games", "pairs", "score", "low", "high",
+CSV_COLUMNS = ("by", "game", "size", "variant", "opening", "games", "draws", "pairs", "score", "low", "high",
                "LL", "LD", "WL+DD", "WD", "WW", "split", "split_share", "flag")
 
 
@@ -242,7 +245,7 @@ def csv_rows(stats: Iterable[OpeningStats], by: str, band: tuple[float, float]) 
     """The rows of the CSV (:data:`CSV_COLUMNS`)."""
     for s in stats:
         r = s.row(band)
-        yield [by, r["game"], r["size"], r["variant"], r["opening"], r["games"], r["pairs"], r["score"],
+        yield [by, r["game"], r["size"], r["variant"], r["opening"], r["games"], r["draws"], r["pairs"], r["score"],
                r["low"], r["high"], *r["penta"], r["split"], r["split_share"], r["flag"]]
 
 

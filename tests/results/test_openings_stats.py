@@ -48,6 +48,19 @@ def _expected(path, cut: int = 0) -> dict:
     return dict(out)
 
 
+def _draws(path) -> dict:
+    """Per (group, line): the drawn games, from the raw JSON lines (the last record of each id)."""
+    last = {}
+    for line in path.read_text().splitlines():
+        d = json.loads(line)
+        if d["termination"] != "void":
+            last[d["id"]] = d
+    out: dict = defaultdict(int)
+    for d in last.values():
+        out[(d["game"], d["size"], d["variant"]), tuple(d["actions"][:d["opening"]])] += d["winner"] is None
+    return out
+
+
 def _check(stats, expected):
     assert {(s.group, s.line) for s in stats} == set(expected)
     for s in stats:
@@ -114,6 +127,7 @@ def test_cli_table_and_csv(tmp_path):
     path = tmp_path / "journal.jsonl"
     build_journal(path, book=2, random_plies=0, rounds=2)
     expected = _expected(path)
+    draws = _draws(path)
     result = CliRunner().invoke(main, ["openings", "stats", str(path)])
     assert result.exit_code == 0, result.output
     assert "openings by the played line" in result.output and "book line" not in result.output
@@ -125,6 +139,7 @@ def test_cli_table_and_csv(tmp_path):
         games, points, penta, split = expected[(row["game"], int(row["size"]), row["variant"]),
                                                tuple(row["opening"].split())]
         assert int(row["games"]) == games and int(row["split"]) == split
+        assert int(row["draws"]) == draws[(row["game"], int(row["size"]), row["variant"]), tuple(row["opening"].split())]
         assert [int(row[k]) for k in ("LL", "LD", "WL+DD", "WD", "WW")] == penta
         assert math.isclose(float(row["score"]), points / games, abs_tol=1e-4)
     result = CliRunner().invoke(main, ["openings", "stats", str(path), "--band", "70-30"])
