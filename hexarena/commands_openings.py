@@ -179,6 +179,10 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
         raise click.ClickException(f"--after {after!r}: {exc}" if after else str(exc)) from None
     folder = Path(work) if work else Path(out + ".work")
     folder.mkdir(parents=True, exist_ok=True)
+    try:
+        gen.claim(plan, folder)
+    except gen.WorkMismatch as exc:
+        raise click.UsageError(str(exc)) from None
     echo(f"{len(lines)} candidate lines of {plies} plies; judgements in {folder}", err=True)
     with _progress(len(lines), "judged") as bar:
         task = bar.add_task("judged", total=len(lines))

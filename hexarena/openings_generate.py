@@ -19,6 +19,11 @@ from hexarena.results.record.journal import write_atomic
 from hexarena.openings_play import Advisers, Board, NoWinrate, scores, selfplay, selfplay_config, winrates
 
 JUDGED = "judged.jsonl"
+JUDGE_FILE = "judge.json"           # what the judgements in WORK were made with
+
+
+class WorkMismatch(Exception):
+    """The work folder holds judgements made another way (another engine, board or judge)."""
 
 
 class NoGames(Exception):
@@ -47,6 +52,26 @@ def candidates(plan: Plan) -> list[tuple[str, ...]]:
     """The candidate lines, seeded (referee/game/book.py `expand`); OpeningError."""
     from hexarena.referee.game.book import expand
     return expand(plan.board.start(), plan.plies, plan.candidates, plan.seed, plan.prefix)
+
+
+def claim(plan: Plan, work: Path) -> None:
+    """Record in `work` what its judgements are made with, or check that a resumed run makes them the
+    same way; WorkMismatch naming the difference otherwise."""
+    b = plan.board
+    wanted = {"game": b.game, "size": b.size, "variant": b.variant, "komi": b.komi, "engine": plan.engine,
+              "judge": plan.judge, "games": plan.games, "seed": plan.seed}
+    path = work / JUDGE_FILE
+    if path.exists():
+        try:
+            held = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            held = {}
+        for key, value in wanted.items():
+            if held.get(key) != value:
+                raise WorkMismatch(f"{work} holds judgements made with {key} {held.get(key)!r}, not {value!r}: "
+                                   f"give another --work, or delete it to judge again")
+        return
+    write_atomic(path, json.dumps(wanted) + "\n")
 
 
 def read_judged(work: Path) -> dict[tuple[str, ...], float]:

@@ -101,3 +101,11 @@ def test_an_engine_that_cannot_start_is_named(tmp_path):
                                        str(tmp_path / "no-such-engine"), "--count", "1", "--out",
                                        str(tmp_path / "b.txt")])
     assert result.exit_code == 1 and "cannot start" in result.output and "no-such-engine" in result.output
+
+
+def test_a_work_folder_of_another_engine_is_not_mixed_in(tmp_path):
+    args = ["openings", "generate", "--game", "spelde", "--size", "4", "--count", "1", "--plies", "1",
+            "--candidates", "2", "--band", "0-100", "--out", str(tmp_path / "b.txt")]
+    assert CliRunner().invoke(main, [*args, "--engine", "mcts:10"]).exit_code == 0
+    result = CliRunner().invoke(main, [*args, "--engine", "mcts:20"])
+    assert result.exit_code == 2 and "'mcts:10', not 'mcts:20'" in result.output
