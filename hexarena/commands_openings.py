@@ -167,6 +167,8 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
     lines from the start (distinct under the hexagon's 12 symmetries), judged by the engine, each
     kept line checked by the rules. A second run with the same arguments resumes (docs/openings.md)."""
     from hexarena import openings_generate as gen
+    from hexarena.referee.tournament.config import ConfigError
+    from hexarena.referee.tournament.folder import TournamentError
     from hexarena.referee.game.openings import OpeningError
     from hexarena.web.adviser import AdviserError
     from hexarena.openings_play import NoWinrate
@@ -191,7 +193,7 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
                 lambda: gen.judge(plan, lines, folder, advisers_for(engine_cmd, folder),
                                   lambda n: bar.advance(task, n), lambda s: bar.console.print(s)),
                 f"the same command resumes from {folder}")
-        except (NoWinrate, AdviserError, OpeningError, gen.NoGames) as exc:
+        except (NoWinrate, AdviserError, OpeningError, gen.NoGames, TournamentError, ConfigError) as exc:
             raise click.ClickException(str(exc)) from None
     kept = gen.choose(plan, lines, values)
     gen.write_book(Path(out), plan, kept, judged_by)
@@ -218,6 +220,8 @@ def komi(game: str, size: int | None, variant: str, engine_cmd: str, seed: int, 
     BATCH games, each at the komi the games so far point to, then a logistic fit of the first seat's
     score over komi with a 95% interval (docs/openings.md)."""
     from hexarena import openings_komi as ok
+    from hexarena.referee.tournament.config import ConfigError
+    from hexarena.referee.tournament.folder import TournamentError
     from hexarena.openings_play import work_folder
     board = _board(game, size, variant, None)
     search = ok.Search(board, engine_cmd, start, step, batch - batch % 2, rounds, random_plies, seed, concurrency)
@@ -230,9 +234,12 @@ def komi(game: str, size: int | None, variant: str, engine_cmd: str, seed: int, 
          err=True)
     with _progress(rounds * search.batch, "games") as bar:
         task = bar.add_task("games", total=rounds * search.batch)
-        results, fitted = _interruptible(
-            lambda: ok.run_search(search, folder, lambda: bar.advance(task, 1), lambda s: bar.console.print(s)),
-            f"the same command with --work {folder} resumes")
+        try:
+            results, fitted = _interruptible(
+                lambda: ok.run_search(search, folder, lambda: bar.advance(task, 1), lambda s: bar.console.print(s)),
+                f"the same command with --work {folder} resumes")
+        except (TournamentError, ConfigError) as exc:
+            raise click.ClickException(str(exc)) from None
     from hexarena.results.openings import wilson
     echo(f"{'komi':>5} {'games':>6} {'1st seat':>9} {'95% interval':>13}")
     for k in sorted(results):
