@@ -13,6 +13,7 @@ import click
 from hexarena import commands_analyse, commands_play, commands_serve, commands_view
 from hexarena.commands_check import check
 from hexarena.commands_match import match
+from hexarena.commands_openings import openings
 from hexarena.commands_run import tournament
 from hexarena.commands_sprt import sprt
 from hexarena.commands_status import status
@@ -36,7 +37,8 @@ def main() -> None:
 
 
 for _command in (match, tournament, ratings, commands_view.show, commands_view.render, commands_view.report,
-                 status, sprt, repair, check, commands_serve.serve, commands_analyse.analyse, commands_play.play):
+                 status, sprt, repair, check, commands_serve.serve, commands_analyse.analyse, commands_play.play,
+                 openings):
     main.add_command(_command)
 
 

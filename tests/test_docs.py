@@ -129,6 +129,11 @@ def test_hexarena_command_lines_name_only_real_commands_and_options(page):
         command = cli.main.commands.get(name)
         if command is None:
             continue                                    # prose: "hexarena itself", "hexarena referees"
+        if isinstance(command, click.Group):            # `hexarena openings stats ...`: the subcommand's options
+            word, _, rest = rest.strip().partition(" ")
+            command = command.commands.get(word)
+            if command is None:
+                continue
         rest = rest.split(" -- ", 1)[0]                 # `check -- CMD ARGS`: the engine's own options
         rest = re.sub(r"\"[^\"]*\"|'[^']*'", "", rest)    # quoted engine command lines
         for flag in re.findall(r"(?<![\w{\"'=-])--[a-z][a-z0-9-]*", rest):

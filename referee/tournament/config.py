@@ -398,6 +398,11 @@ def _openings(ctx: KeyReader, entry: dict, key: str, spec: GameSpec) -> GameSpec
     lines: list[tuple[str, str]] = []             # (where, text)
     if isinstance(raw, str):
         path = Path(raw) if ctx.base is None or Path(raw).is_absolute() else ctx.base / raw
+        if raw.startswith(op.BOOK_PREFIX):
+            try:
+                path = op.book_path(raw[len(op.BOOK_PREFIX):])
+            except op.OpeningError as exc:
+                raise ctx.error(f"{key}.openings", str(exc)) from None
         try:
             lines = [(f"{path}:{no}", text) for no, text in op.read_file(path)]
         except FileLimitError as exc:

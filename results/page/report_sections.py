@@ -166,3 +166,24 @@ def faults(records: Sequence[GameRecord]) -> dict:
              "reason": r.reason if len(r.reason) <= REASON_SHOWN else r.reason[:REASON_SHOWN] + "..."}
             for r in found[-FAULTS_SHOWN:]]
     return {"rows": rows, "more": max(0, len(found) - FAULTS_SHOWN)}
+
+
+def opening_sections(records: Sequence[GameRecord], folder: str | Path) -> list[dict] | None:
+    """The openings section (results/openings.py): per grouping (the played line; the book line when
+    the folder's config adds random plies) its title, rows and per-group summaries; None when no
+    game had an opening."""
+    from hexarena.results import openings as op
+    if not any(r.opening for r in records):
+        return None
+    games = op.collect([records])
+    plies = op.saved_random_plies(folder)
+    out = []
+    for grouping in ("played", "book") if plies else ("played",):
+        stats = op.ordered(op.opening_stats(games, grouping, plies))
+        title = "by the played line (random plies included)" if grouping == "played" else "by the book line alone"
+        summaries = [{"group": "-".join([s.group[0], str(s.group[1]), *s.group[2].split()]), "games": s.games,
+                      "score": s.score, "low": s.interval[0], "high": s.interval[1], "pairs": s.pairs,
+                      "split": s.split, "flagged": s.flagged, "openings": s.openings}
+                     for s in op.summaries(stats)]
+        out.append({"title": title, "rows": [s.row() for s in stats], "summaries": summaries})
+    return out
