@@ -15,12 +15,7 @@ from hexarena.engine.core import Colour, Termination
 from hexarena.engine.game import GameState
 from hexarena.protocol.controller import ControllerError, EngineTimeout
 from hexarena.results.record.game import VoidCause
-
-#: One action's time: seconds its engine took and the seconds left on its clock after it
-#: (None without a clock); None for an opening action, which no engine chose.
-ActionTime = tuple[float, float | None] | None
-#: One action's analysis: the info lines kept (journal form), None when the engine was not asked.
-ActionInfo = list[dict] | None
+from hexarena.results.record.moves import Move
 
 
 def _seats_at_start() -> dict[Colour, int]:
@@ -29,13 +24,11 @@ def _seats_at_start() -> dict[Colour, int]:
 
 @dataclass
 class Moves:
-    """The actions played so far, their times, analysis, and who holds which colour; `states`:
-    every state of the game so far, the initial one first, and `played` the action that led
-    to each next one (the referee's own replay of the game, for the report's viewer)."""
+    """The moves played so far (each with its times and analysis), and who holds which colour;
+    `states`: every state of the game so far, the initial one first, and `played` the action that
+    led to each next one (the referee's own replay of the game, for the report's viewer)."""
 
-    actions: list[tuple[Colour, str]] = field(default_factory=list)
-    times: list[ActionTime] = field(default_factory=list)
-    analysis: list[ActionInfo] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
     holder: dict[Colour, int] = field(default_factory=_seats_at_start)
     opening: int = 0                 # the first `opening` actions are the schedule's opening
     identities: list[list[str | None]] | None = None   # [name, version] by seat, from the handshake

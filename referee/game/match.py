@@ -50,6 +50,7 @@ from hexarena.engine.numbers import shown
 from hexarena.protocol.analysis import split_answer
 from hexarena.protocol.controller import CommandFailed, ControllerError, EngineTimeout
 from hexarena.results.record.game import Ending, Forfeit, GameRecord, VoidCause
+from hexarena.results.record.moves import Move
 
 from ..engines.groups import sole
 from ..engines.process import EngineChannel, EngineStartFailed
@@ -72,9 +73,8 @@ Played = Callable[[list[GameState], list[Action]], None]
 Overhead = Callable[[float], None]
 
 #: Called after each action an engine chose: the number of actions so far (the opening's
-#: included) and the game's moves (:class:`~.faults.Moves`: the action, its times and its
-#: analysis are the last items of their lists). The live view and DIR/live/ files hear it.
-OnPly = Callable[[int, _Moves], None]
+#: included) and the move just played. The live view and DIR/live/ files hear it.
+OnPly = Callable[[int, Move], None]
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
                     overhead: Overhead | None = None, played: Played | None = None) -> GameRecord:
     """Play one game to its end and return the referee's verdict as the game's record (its
     `sgf` and `processes` are the caller's to add); never raises on engine misbehaviour
-    (ValueError/UnknownGame only for a bad `setup`). `on_ply(plies, moves)` is called after each
+    (ValueError/UnknownGame only for a bad `setup`). `on_ply(plies, move)` is called after each
     action an engine chose (see :data:`OnPly`), `overhead` with the referee's own seconds for each
     action an engine chose, `played` with the game's states and actions once it ended in play (by
     the rules, the cap, a resignation or a forfeit). `limits` may be one pair of limits per seat
@@ -170,7 +170,7 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
         return GameRecord.voided(**identity, cause=v.cause, reason=v.reason,
                                  faulty=None if v.seat is None else names[v.seat], pair=pair, komi=setup.komi,
                                  started=started, seconds=round(time.monotonic() - t0, 3),
-                                 actions=[], think=[], colours="", left=[])
+                                 moves=())
     except _Forfeit as f:
         moves = f.moves
         loser = next(c for c, s in moves.holder.items() if s == f.seat)
@@ -182,7 +182,7 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
         traceback.print_exc()
         return GameRecord.voided(**identity, cause=VoidCause.REFEREE, reason=f"referee error: {exc!r}",
                                  pair=pair, komi=setup.komi, started=started,
-                                 seconds=round(time.monotonic() - t0, 3), actions=[], think=[], colours="", left=[])
+                                 seconds=round(time.monotonic() - t0, 3), moves=())
     if played is not None:
         played(ended.moves.states, ended.moves.played)
     return _record(identity, ended.outcome, ended.reason, ended.moves, None, pair, setup.komi, started, t0,
@@ -208,14 +208,10 @@ def _record(identity: dict[str, Any], outcome: Outcome, reason: str, moves: _Mov
     return GameRecord(
         **identity, black=holder[Colour.BLACK], white=holder[Colour.WHITE],
         winner=None if outcome.winner is None else holder[outcome.winner], result=outcome.result(),
-        termination=Ending(outcome.termination.value), plies=len(moves.actions), reason=reason,
-        faulty=faulty, started=started, seconds=round(time.monotonic() - t0, 3),
-        actions=[token for _, token in moves.actions], opening=moves.opening,
-        think=[None if t is None else t[0] for t in moves.times], komi=komi, pair=pair, forfeit=forfeit,
-        colours="".join(colour.letter for colour, _ in moves.actions),
-        left=[None if t is None else t[1] for t in moves.times],
-        analysis=moves.analysis if any(a is not None for a in moves.analysis) else None,
-        identities=moves.identities, adjudication=adjudication)
+        termination=Ending(outcome.termination.value), plies=len(moves.moves), reason=reason,
+        faulty=faulty, started=started, seconds=round(time.monotonic() - t0, 3), opening=moves.opening,
+        komi=komi, pair=pair, forfeit=forfeit, identities=moves.identities, adjudication=adjudication,
+        moves=tuple(moves.moves))
 
 
 @dataclass(frozen=True)
@@ -259,11 +255,11 @@ def _timed(on_ply: OnPly, channels: list[EngineChannel], report: Callable[[float
 
     mark = [trio.current_time(), waited()]
 
-    def ply(plies: int, moves: _Moves) -> None:
+    def ply(plies: int, move: Move) -> None:
         now, w = trio.current_time(), waited()
         report(now - mark[0] - (w - mark[1]))
         mark[0], mark[1] = now, w
-        on_ply(plies, moves)
+        on_ply(plies, move)
     return ply
 
 
@@ -274,9 +270,9 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
         outcome = state.outcome()
         if outcome is not None:
             return _Played(outcome, "ended by the rules", moves)
-        if len(moves.actions) >= cap:
+        if len(moves.moves) >= cap:
             return _Played(state.adjudicate(), f"ply cap {cap}", moves)
-        if judge is not None and (verdict := judge.verdict(len(moves.actions))) is not None:
+        if judge is not None and (verdict := judge.verdict(len(moves.moves))) is not None:
             return _Played(verdict.outcome(moves.holder), verdict.reason((channels[0].name, channels[1].name),
                                                                        judge.rules), moves, verdict.as_dict())
         colour = state.to_move
@@ -298,15 +294,15 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
         if command == "genmove_analyze":
             kept, notes = read_info(lines, state, canonical)
             for note in notes:
-                mover.note(f"ply {len(moves.actions) + 1}: {note}")
-        moves.actions.append((colour, canonical))
-        moves.times.append((round(charge.elapsed, 3), None if charge.left is None else round(charge.left, 3)))
-        moves.analysis.append(kept)
+                mover.note(f"ply {len(moves.moves) + 1}: {note}")
+        moves.moves.append(Move(canonical, colour.letter, round(charge.elapsed, 3),
+                                None if charge.left is None else round(charge.left, 3),
+                                None if kept is None else tuple(kept)))
         if judge is not None:
             judge.saw(seat, kept)
         moves.states.append(after)
         moves.played.append(action)
-        on_ply(len(moves.actions), moves)
+        on_ply(len(moves.moves), moves.moves[-1])
         try:
             await other.command("play", colour.word, canonical,
                                 deadline=trio.current_time() + limits[1 - seat].command)
@@ -332,9 +328,7 @@ async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState
                 await ch.command("play", colour.word, token, deadline=trio.current_time() + limits[seat].command)
             except ControllerError as exc:
                 raise _Void(VoidCause.OPENING, f"opening: {ch.name} failed play {colour.word} {token}: {exc}", seat) from None
-        moves.actions.append((colour, token))
-        moves.times.append(None)
-        moves.analysis.append(None)
+        moves.moves.append(Move(token, colour.letter))
         moves.holder = holders_after(moves.holder, action)
         state = state.play(action)
         moves.states.append(state)

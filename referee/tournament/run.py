@@ -30,13 +30,13 @@ import trio
 from hexarena.engine import registry
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JOURNAL_NAME, JournalWriter, write_atomic
+from hexarena.results.record.moves import Move
 from hexarena.results.record.sgf import sgf_text
 from hexarena.results.page.replay_cache import remember
 
 from .config import EngineSpec, TournamentConfig
 from .folder import CONFIG_NAME as CONFIG_NAME, TournamentError as TournamentError
 from .folder import load_saved as load_saved, prepare
-from ..game.faults import Moves
 from ..game.match import Overhead, Seat, Setup, play_game
 from .affinity import pinned
 from . import live_files
@@ -361,8 +361,8 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     return record
 
 
-def _ply(live: live_files.LiveFile, on_ply: Callable[[int], None] | None, plies: int, moves: Moves) -> None:
-    live.ply(plies, moves)
+def _ply(live: live_files.LiveFile, on_ply: Callable[[int], None] | None, plies: int, move: Move) -> None:
+    live.ply(plies, move)
     if on_ply is not None:
         on_ply(plies)
 

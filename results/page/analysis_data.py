@@ -1,13 +1,13 @@
 """What the engines thought of each action, as compact data for the report's viewer.
 
-Read from a record's `analysis` (the info lines of `genmove_analyze` the
-referee kept, docs/protocol.md, "Analysis"), not from the SGF: the replay
+Read from the analysis of a record's moves (the info lines of `genmove_analyze`
+the referee kept, docs/protocol.md, "Analysis"), not from the SGF: the replay
 cache (:mod:`.replay_cache`) is untouched by it. One game's data, present
 only when some action has info lines:
 
 * ``seat``: per action, the seat of its mover, ``0`` (the first player,
   `f` of the games list) or ``1`` (the second); ``c``: per action, the
-  mover's colour, ``B`` or ``W`` (the record's `colours`)
+  mover's colour, ``B`` or ``W``
 * ``rows``: per action, null (the engine was not asked, or kept no line) or
   ``{"b": ..., "w": ..., "l": [...], "pv": [...]}``: ``w`` the mover's
   winrate as told (the first line that gives one), ``b`` the same as Black's
@@ -36,20 +36,20 @@ SWAP = next(word for word, kind in WORDS.items() if kind is Swap)
 
 def analysis_data(record: GameRecord) -> dict | None:
     """The viewer's analysis of one game (see the module docstring), or None when it has none."""
-    actions, colours, analysis = record.actions, record.colours, record.analysis
-    if analysis is None or actions is None or colours is None or not any(analysis):
-        return None
-    if not len(actions) == len(colours) == len(analysis):
+    moves = record.moves
+    if moves is None or not any(m.analysis for m in moves) or any(m.colour is None for m in moves):
         return None
     holders = {"B": 0, "W": 1}
-    seats, rows = [], []
-    for token, colour, infos in zip(actions, colours, analysis):
+    seats, colours, rows = [], [], []
+    for move in moves:
+        colour = str(move.colour)
         seats.append(str(holders[colour]))
-        after = ("W" if colour == "B" else "B") if token == SWAP else colour
-        if token == SWAP:
+        colours.append(colour)
+        after = ("W" if colour == "B" else "B") if move.action == SWAP else colour
+        if move.action == SWAP:
             holders = {"B": holders["W"], "W": holders["B"]}
-        rows.append(_row(infos, after) if infos else None)
-    return {"seat": "".join(seats), "c": colours, "rows": rows}
+        rows.append(_row(list(move.analysis), after) if move.analysis else None)
+    return {"seat": "".join(seats), "c": "".join(colours), "rows": rows}
 
 
 def _row(infos: list[dict], holds: str) -> dict | None:

@@ -37,14 +37,14 @@ def played(config: C.TournamentConfig, out: Path, **kw) -> list:
 
 def game_for_game(records: list) -> list[tuple]:
     return [(r.id, r.first, r.second, r.black, r.white, r.winner, r.result, r.termination, r.plies,
-             tuple(r.actions), r.pair) for r in records]
+             tuple(r.tokens), r.pair) for r in records]
 
 
 def test_two_worker_processes_play_the_games_one_process_plays(tmp_path):
     here = played(players(8), tmp_path / "here", concurrency=1)
     spread = played(players(8), tmp_path / "spread", concurrency=2, workers=2)
     assert game_for_game(spread) == game_for_game(here)
-    assert len({tuple(r.actions) for r in here}) > 1                 # not all one game
+    assert len({tuple(r.tokens) for r in here}) > 1                 # not all one game
     numbers = {n for r in spread for n in r.processes}
     assert numbers == {1, 2, 3, 4}                                   # two slots, each keeping its two engines
     assert all(r.processes[0] != r.processes[1] for r in spread)
