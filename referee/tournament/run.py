@@ -37,7 +37,7 @@ from hexarena.results.page.replay_cache import remember
 from .config import EngineSpec, TournamentConfig
 from .folder import CONFIG_NAME as CONFIG_NAME, TournamentError as TournamentError
 from .folder import load_saved as load_saved, prepare
-from ..game.match import Overhead, Seat, Setup, play_game
+from ..game.match import Overhead, Refereed, Seat, Setup, referee
 from .affinity import pinned
 from . import live_files
 from ..engines.capped_log import DEFAULT_LOG_CAP
@@ -345,11 +345,10 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening,
                   config.adjudication)
     limits = (config.limits_of(game.first), config.limits_of(game.second))
-    trail: list = []            # the states and actions the referee played: the report's viewer data
     with live_files.LiveFile(out, live_files.header(game, limits)) as live:
-        record = await play_game(setup, (seats[0], seats[1]), limits, partial(_ply, live, on_ply), game_id=game.id,
-                                 pair=game.pair, overhead=overhead,
-                                 played=lambda states, actions: trail.extend((states, actions)))
+        refereed = await referee(setup, (seats[0], seats[1]), limits, partial(_ply, live, on_ply), game_id=game.id,
+                                 pair=game.pair, overhead=overhead)
+    record = refereed.record
     processes = [lease.number for lease in leases] if leases else None
     if record.void:
         seen = f" (see {logs[record.faulty]})" if record.faulty is not None else ""
@@ -357,7 +356,7 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     sgf = f"games/{game.id}.sgf"
     record = replace(record, sgf=sgf, processes=processes)
     text = sgf_text(record, registry.get(game.game).sgf_number, sgf_time(limits))
-    await trio.to_thread.run_sync(_write_game, out, record, text, trail)
+    await trio.to_thread.run_sync(_write_game, out, replace(refereed, record=record), text)
     return record
 
 
@@ -367,9 +366,9 @@ def _ply(live: live_files.LiveFile, on_ply: Callable[[int], None] | None, plies:
         on_ply(plies)
 
 
-def _write_game(out: Path, record: GameRecord, text: str, trail: list) -> None:
+def _write_game(out: Path, refereed: Refereed, text: str) -> None:
     """The game's SGF file, then its entry in the report's cache (DIR/report-cache.jsonl) from the
-    states the referee played (`trail`: states, actions), so that no report replays it."""
-    write_atomic(out / str(record.sgf), text)
-    if trail:
-        remember(out, record, text, *trail)
+    states the referee played, so that no report replays it."""
+    write_atomic(out / str(refereed.record.sgf), text)
+    if refereed.states:
+        remember(out, refereed.record, text, list(refereed.states), list(refereed.actions))
