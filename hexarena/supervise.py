@@ -123,7 +123,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
                 await nursery.start(serve_folder, out, serve)
             # the worker processes start while the pre-flight runs: their start-up overlaps it
             # (forked before the loop started, they are ready already)
-            with started_early(min(processes, concurrency), forked.take if forked.ready else None):
+            with started_early(min(processes, concurrency), forked.take if forked.ready else None) as early:
                 if check_engines:
                     await preflight_or_fail(config, out, launcher, on_cluster)
                 play = on_cluster.player(config, out, signals.abandon, warn) if on_cluster else None
@@ -135,7 +135,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
                     outcome = await run_tournament(config, out, concurrency=games_at_once, resume=resume,
                                                    warn=warn, observer=view, launcher=launcher,
                                                    on_record=on_record, play=play, stop=signals.stop,
-                                                   affinity=affinity, workers=processes,
+                                                   affinity=affinity, workers=processes, early=early,
                                                    should_stop=sprt.should_stop if sprt is not None else None)
             nursery.cancel_scope.cancel()
         if signals.signalled:

@@ -20,7 +20,7 @@ import pickle
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -47,6 +47,9 @@ from ..game.clock import sgf_time
 from .folder_lock import FolderBusy, hold_folder
 from .pool import EnginePool, Launcher, StartCounter
 from .schedule import ScheduledGame
+
+if TYPE_CHECKING:
+    from .workers import EarlyWorkers
 
 OnRecord = Callable[[GameRecord], None]
 #: Plays one game elsewhere (hexarena/cluster.py); must have written its SGF and logs under `out` on return.
@@ -92,14 +95,15 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
               observer: Observer | None = None, should_stop: Callable[[], bool] | None = None,
               play: PlayGame | None = None, stop: trio.Event | None = None,
               overhead: Overhead | None = None, workers: int = 0,
-              affinity: Sequence[tuple[int, ...]] | None = None) -> RunOutcome:
+              affinity: Sequence[tuple[int, ...]] | None = None, early: EarlyWorkers | None = None) -> RunOutcome:
     """Play every pending game in `concurrency` slots (one game at a time each); return the run's
     counts (:class:`RunOutcome`). The run keeps nothing per finished game: the journal is the
     record (:func:`~hexarena.results.record.journal.read_journal`), `on_record` and the observer
     hear each record as it is journaled.
 
     `workers` = 0 plays every slot in this process; P > 0 spreads the slots over P worker processes
-    (:mod:`.workers`; at most one per slot), `launcher` then goes to them pickled (a partial of
+    (:mod:`.workers`; at most one per slot; `early`: processes started before the run, taken
+    first, :func:`.workers.started_early`), `launcher` then goes to them pickled (a partial of
     :func:`process_launcher` does) and TournamentError says so when it cannot. `affinity`: the
     CPUs of each slot (:func:`.affinity.plan`), its engines pinned to them.
 
@@ -125,7 +129,7 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
         raise TournamentError(f"the engine launcher cannot go to a worker process ({why}): use workers=0")
     out = Path(out)
     hooks = _Hooks(on_record, observer, should_stop, play, stop if stop is not None else trio.Event(), overhead,
-                   workers, tuple(affinity) if affinity else None)
+                   workers, tuple(affinity) if affinity else None, early)
     try:
         with hold_folder(out):
             return await _run(config, out, concurrency, resume, launcher, warn, hooks)
@@ -161,6 +165,7 @@ class _Hooks:
     overhead: Overhead | None = None
     workers: int = 0
     affinity: tuple[tuple[int, ...], ...] | None = None
+    early: EarlyWorkers | None = None
 
 
 async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, launcher: Launcher,
@@ -252,7 +257,8 @@ async def _slots(config: TournamentConfig, out: Path, count: int, launcher: Laun
         from .wire import WorkerSetup
         from .workers import worker_processes
         setup = WorkerSetup(config, out.resolve(), launcher, (), hooks.overhead is not None, hooks.affinity)
-        async with worker_processes(setup, hooks.workers, count, counter, warn, hooks.overhead) as remote:
+        async with worker_processes(setup, hooks.workers, count, counter, warn, hooks.overhead,
+                                    hooks.early) as remote:
             yield remote
     else:
         yield [LocalSlot(slot_pool(launcher, counter, config, i, hooks.affinity), config, out, hooks.overhead)

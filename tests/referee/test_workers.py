@@ -93,19 +93,37 @@ def test_a_worker_that_cannot_start_stops_the_run_with_an_error(tmp_path, monkey
 
 
 def test_workers_started_early_play_the_run_and_those_left_over_end_with_the_block(tmp_path):
-    async def main() -> tuple[list[int | None], list[int | None], int]:
-        before = workers._Process.serial
-        with workers.started_early(3):
-            early = [proc.popen for proc in workers._EARLY]
-            await run(players(2), tmp_path, concurrency=2, workers=2)
-            left = [proc.popen.pid for proc in workers._EARLY]
-        started = workers._Process.serial - before
-        return [p.returncode for p in early if p.pid not in left], [p.returncode for p in early if p.pid in left], started
-    used, left, started = trio.run(main)
-    assert started == 3                                      # the run started none of its own
+    async def main() -> tuple[list[int | None], list[int | None], list[int]]:
+        with workers.started_early(3) as early:
+            started = [proc.popen for proc in early.waiting]
+            await run(players(2), tmp_path, concurrency=2, workers=2, early=early)
+            left = [proc.popen.pid for proc in early.waiting]
+        assert early.waiting == []
+        ran = [r.processes for r in read_journal(tmp_path)]
+        return ([p.returncode for p in started if p.pid not in left], [p.returncode for p in started if p.pid in left],
+                [n for numbers in ran for n in numbers or ()])
+    used, left, numbers = trio.run(main)
     assert used == [0, 0] and left == [-signal.SIGKILL]      # the third one was never given its setup
-    assert not workers._EARLY
-    assert len(read_journal(tmp_path)) == 2
+    assert len(numbers) == 4 and len(read_journal(tmp_path)) == 2
+
+
+def test_a_run_not_given_the_early_workers_leaves_them_waiting_and_the_block_ends_them(tmp_path):
+    async def main() -> list[int | None]:
+        with workers.started_early(1) as early:
+            waiting = [proc.popen for proc in early.waiting]
+            await run(players(2), tmp_path, concurrency=2, workers=1)
+            assert [proc.popen for proc in early.waiting] == waiting          # no other run took it
+        return [p.returncode for p in waiting]
+    assert trio.run(main) == [-signal.SIGKILL] and len(read_journal(tmp_path)) == 2
+
+
+def test_the_workers_module_keeps_no_mutable_state_of_its_own():
+    kept = {name: value for name, value in vars(workers).items() if not name.startswith("__")
+            and isinstance(value, (list, dict, set, bytearray))}
+    assert kept == {}
+    classes = [v for v in vars(workers).values() if isinstance(v, type) and v.__module__ == workers.__name__]
+    assert [(c.__name__, n) for c in classes for n, v in vars(c).items()
+            if not n.startswith("_") and isinstance(v, (int, list, dict, set))] == []
 
 
 def test_a_worker_process_given_no_setup_exits_quietly():
