@@ -135,10 +135,11 @@ def test_a_worker_process_given_no_setup_exits_quietly():
 FORK = r"""
 import os, sys, time
 from pathlib import Path
-from hexarena.worker import can_fork, fork
+from hexarena.worker import ForkedWorker, can_fork
 assert can_fork()
 kept_read, kept_write = os.pipe()           # a file of the runner's: the worker must not hold it
-child, to_worker, from_worker = fork()
+child = ForkedWorker.start()
+to_worker, from_worker = child.to_worker, child.from_worker
 os.close(kept_write)
 for _ in range(1000):                        # until the worker has named itself (or 10 s)
     comm = Path(f"/proc/{child.pid}/comm").read_text().strip()
@@ -157,7 +158,7 @@ def test_a_forked_worker_is_named_holds_none_of_the_runners_files_and_given_no_s
 
 
 def test_a_run_on_forked_workers_plays_the_games_one_process_plays(tmp_path):
-    """The CLI forks its worker processes before its loop starts (hexarena/worker.py, fork)."""
+    """The CLI forks its worker processes before its loop starts (hexarena/worker.py, ForkedWorker)."""
     config = tmp_path / "t.toml"
     config.write_text('games_per_pair = 4\nseed = 5\n[engines.random]\nplayer = "random"\nrestart = "fault"\n'
                       '[engines.greedy]\nplayer = "greedy"\nrestart = "fault"\n[[games]]\ngame = "spelde"\nsize = 4\n',
