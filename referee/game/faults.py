@@ -15,7 +15,7 @@ each such error into an ending where it talks to the engine.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hexarena.engine.actions import Action
 from hexarena.engine.core import Colour, Outcome, Termination
@@ -62,7 +62,8 @@ def at_fault(end: End) -> int | None:
     return None if isinstance(end, Finished) else end.seat
 
 
-def _seats_at_start() -> dict[Colour, int]:
+def seats_at_start() -> dict[Colour, int]:
+    """Who holds which colour before any action: seat 1 (0) Black, seat 2 (1) White."""
     return {Colour.BLACK: 0, Colour.WHITE: 1}
 
 
@@ -77,22 +78,17 @@ class Played:
 
     end: Finished | Forfeited
     moves: tuple[Move, ...] = ()
-    holder: dict[Colour, int] | None = None
+    holder: dict[Colour, int] = field(default_factory=seats_at_start)
     opening: int = 0
     identities: list[list[str | None]] | None = None
     states: tuple[GameState, ...] = ()
     actions: tuple[Action, ...] = ()
 
-    @property
-    def holders(self) -> dict[Colour, int]:
-        """`holder`, or the seats at the start when the game ended before any action."""
-        return self.holder if self.holder is not None else _seats_at_start()
-
     def outcome(self) -> Outcome:
         """Who won, by colour, and how: a forfeit's loser is the colour its seat held."""
         if isinstance(self.end, Finished):
             return self.end.outcome
-        loser = next(c for c, s in self.holders.items() if s == self.end.seat)
+        loser = next(c for c, s in self.holder.items() if s == self.end.seat)
         return Outcome(loser.other, self.end.termination)
 
 

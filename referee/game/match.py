@@ -59,7 +59,7 @@ from ..engines.process import EngineChannel, EngineStartFailed
 from .adjudication import Adjudication, Judge
 from .analysis import read_info
 from .clock import Charge, Clock, Limits
-from .faults import End, Finished, Forfeited, Played, Voided, at_fault, fault_of
+from .faults import End, Finished, Forfeited, Played, Voided, at_fault, fault_of, seats_at_start
 from .handshake import Hello, handshakes
 
 Connect = Callable[[], AbstractAsyncContextManager[EngineChannel]]
@@ -204,7 +204,7 @@ def _record(identity: dict[str, Any], played: Played, seconds: float, pair: int 
     """The record of a game that ended in play: by the rules, the ply cap, a resignation, an adjudication
     or a forfeit."""
     names = (identity["first"], identity["second"])
-    holder = {colour: names[seat] for colour, seat in played.holders.items()}
+    holder = {colour: names[seat] for colour, seat in played.holder.items()}
     outcome, end = played.outcome(), played.end
     forfeited = isinstance(end, Forfeited)
     return GameRecord(
@@ -241,7 +241,7 @@ class _Trail:
     states: list[GameState]
     moves: list[Move] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
-    holder: dict[Colour, int] = field(default_factory=lambda: {Colour.BLACK: 0, Colour.WHITE: 1})
+    holder: dict[Colour, int] = field(default_factory=seats_at_start)
     opening: int = 0
 
     def add(self, move: Move, action: Action, after: GameState) -> None:
