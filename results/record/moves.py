@@ -5,13 +5,14 @@ Standard library only. A journal line of schema 3 holds the game's moves as one 
 live files, docs/tournament.md "Live files"):
 
 * `a`: the action's canonical token (always present);
-* `c`: the colour of its mover, `B` or `W`;
+* `c`: the colour of its mover, `B` or `W` (the referee always writes it; a move read from a
+  schema-1 line, which did not record it, has none);
 * `t`: the seconds its engine took to answer `genmove`;
 * `l`: the seconds left on the mover's clock after it;
 * `i`: the info lines its engine gave with `genmove_analyze`, each an object with `line`
   (verbatim) and the keys read from it (`winrate`, `score`, `visits`, `depth`, `pv`, `other`).
 
-Every key but `a` is left out when it has no value: `t` and `l` for an opening action (no
+Every other key is left out when it has no value: `t` and `l` for an opening action (no
 engine chose it), `l` without a clock, `i` for an action asked with `genmove`. Lines of
 schemas 1 and 2 kept the same facts in parallel lists (`actions`, `think`, `colours`, `left`,
 `analysis`); :func:`moves_of_lists` reads them.
@@ -52,7 +53,7 @@ class Move:
         return out
 
 
-MOVE_KEYS = {"a", "c", "t", "l", "i"}
+MOVE_KEYS = frozenset({"a", "c", "t", "l", "i"})
 
 
 def moves_from_json(value: object) -> tuple[Move, ...] | None:

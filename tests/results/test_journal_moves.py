@@ -95,8 +95,8 @@ def test_a_journal_line_resumed_in_schema_3_keeps_the_schema_2_folder_s_ratings(
     ("moves", {"a": "c3"}, "field 'moves' must be a list or null"),
     ("moves", [{"a": "c3", "c": "B"}, {"a": 4}], "field 'moves': move 2: 'a' must be a string"),
     ("moves", [{"a": "c3", "c": "X"}], "field 'moves': move 1: 'c' must be B or W"),
-    ("moves", [{"a": "c3", "t": "fast"}], "field 'moves': move 1: 't' must be a number of seconds"),
-    ("moves", [{"a": "c3", "i": [{"winrate": 1}]}], "field 'moves': move 1: 'i' must be null or a list of objects"),
+    ("moves", [{"a": "c3", "c": "B", "t": "fast"}], "field 'moves': move 1: 't' must be a number of seconds"),
+    ("moves", [{"a": "c3", "c": "B", "i": [{"winrate": 1}]}], "field 'moves': move 1: 'i' must be null or a list of objects"),
     ("moves", [{"a": "c3", "x": 1}], "field 'moves': move 1: unknown key(s) x"),
 ])
 def test_a_field_of_the_wrong_type_is_an_error_naming_the_line_and_the_field(tmp_path, field, value, said):
