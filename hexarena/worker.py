@@ -60,9 +60,9 @@ def _serve(runner: int) -> None:
 
 
 def can_fork() -> bool:
-    """Whether :meth:`ForkedWorker.start` may be used now: on Linux, while this thread is the process's only
-    one (a fork copies this thread alone, and any lock another one holds stays held). Call it
-    before a trio loop starts, never inside one."""
+    """Whether :meth:`ForkedWorker.start` may be used now: on Linux, while this thread is the
+    process's only one (a fork copies this thread alone, and any lock another one holds stays
+    held). Call it before a trio loop starts, never inside one."""
     return sys.platform.startswith("linux") and threading.active_count() == 1
 
 
