@@ -162,13 +162,17 @@ class GameRecord:
         """The (game, size, variant) the game belongs to: ratings pool it, pairs live in it."""
         return self.game, self.size, self.variant
 
-    def to_json(self) -> str:
-        """The journal line (schema 3) of this record, without its newline."""
+    def to_dict(self) -> dict:
+        """The journal's JSON object (schema 3) of this record, which :meth:`from_dict` reads."""
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["schema"] = SCHEMA
         if self.moves is not None:
             data["moves"] = [m.to_json() for m in self.moves]
-        return json.dumps(data, ensure_ascii=False, sort_keys=False)
+        return data
+
+    def to_json(self) -> str:
+        """The journal line (schema 3) of this record, without its newline."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=False)
 
     @classmethod
     def voided(cls, id: str, game: str, size: int, variant: str, first: str, second: str,

@@ -44,6 +44,7 @@ def test_schema_3_writes_one_list_of_moves_and_reads_it_back():
     assert data["moves"] == [{"a": "c3", "c": "B"}, {"a": "d4", "c": "W", "t": 0.25, "l": 59.75, "i": list(LINES)},
                              {"a": "swap", "c": "B", "t": 0.5, "i": []}, {"a": "e5", "c": "W", "t": 1.0, "l": 58.5}]
     assert GameRecord.from_dict(data) == record
+    assert GameRecord.from_dict(record.to_dict()) == record       # the form a cluster worker sends
     assert GameRecord.from_dict(json.loads(replace(record, moves=None).to_json())).moves is None
 
 
