@@ -31,7 +31,7 @@ import pandas as pd
 from hexarena.engine.errors import RulesError
 from hexarena.engine.numbers import whole
 from hexarena.results.record.game import GameRecord
-from hexarena.results.record.journal import JournalError, journal_path, read_journal
+from hexarena.results.record.journal import JournalError, iter_journal, journal_path
 from hexarena.results.rating.row import game_row
 
 CSV_COLUMNS = ("game", "size", "first", "second", "winner")
@@ -195,16 +195,15 @@ def _looks_like_json(p: Path) -> bool:
 
 def _load_journal(p: Path, identity: bool = False) -> tuple[pd.DataFrame, list[BadLine]]:
     errors: list[JournalError] = []
-    records = read_journal(p, errors)
-    problems = [BadLine(e.path, e.line, e.reason) for e in errors]
     seen: dict[str, int] = {}
     kept = []
-    for r in records:
+    for r in iter_journal(p, errors, summary=True):      # summaries, one at a time: no moves kept
         if r.void:
             continue
         seen[r.id] = seen.get(r.id, 0) + 1
         if seen[r.id] == 1:
             kept.append(r)
+    problems = [BadLine(e.path, e.line, e.reason) for e in errors]
     for gid, n in seen.items():
         if n > 1:   # records carry no line numbers; the id is what the user can grep for
             problems.append(BadLine(str(journal_path(p)), 0, f"game id {gid!r} has {n} non-void records (kept the first)"))

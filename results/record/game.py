@@ -190,13 +190,10 @@ class GameRecord:
         schema = data.get("schema", 1)
         if not _is_int(schema) or not 1 <= schema <= SCHEMA:
             raise ValueError(f"field 'schema': {schema!r} is not a schema this release reads (1 to {SCHEMA})")
-        known = {f.name: f for f in fields(cls)}
-        lists = set(PARALLEL_LISTS) if schema < 3 else set()
-        unknown = set(data) - (set(known) - ({"moves"} if schema < 3 else set())) - lists
+        unknown = data.keys() - (_FIELDS if schema == SCHEMA else _OLD_FIELDS)
         if unknown:
             raise ValueError(f"unknown field(s) {', '.join(sorted(unknown))}")
-        required = [n for n, f in known.items() if f.default is MISSING]
-        missing = [n for n in required if n not in data]
+        missing = [n for n in _REQUIRED if n not in data]
         if missing:
             raise ValueError(f"missing field(s) {', '.join(missing)}")
         for name, (kinds, text) in _TYPES.items():
@@ -226,6 +223,12 @@ class GameRecord:
                                           and all(p is None or _is_int(p) for p in processes)):
             raise ValueError("field 'processes' must be null or a list of integers or nulls")
         return cls(**words)
+
+
+#: The fields of a schema-3 line, of a schema-1 or -2 line, and those every line has.
+_FIELDS = frozenset(f.name for f in fields(GameRecord))
+_OLD_FIELDS = (_FIELDS - {"moves"}) | set(PARALLEL_LISTS)
+_REQUIRED = tuple(f.name for f in fields(GameRecord) if f.default is MISSING)
 
 
 #: The JSON types of a journal line's scalar fields: (types, what the error says); None allows null.

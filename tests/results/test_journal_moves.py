@@ -109,7 +109,12 @@ def test_a_field_of_the_wrong_type_is_an_error_naming_the_line_and_the_field(tmp
     assert len(read_journal(journal, errors)) == 1
     assert [(e.line, e.reason) for e in errors] == [(2, errors[0].reason)] and said in errors[0].reason
     result = CliRunner().invoke(main, ["ratings", str(journal)])
-    assert f"{journal}:2:" in result.output + result.stderr and "Traceback" not in result.output + result.stderr
+    said = result.output + result.stderr
+    assert "Traceback" not in said
+    if field == "moves":        # ratings read summaries: the moves are the report's and the resume's to check
+        assert f"{journal}:2:" not in said
+    else:
+        assert f"{journal}:2:" in said
 
 
 @pytest.mark.parametrize("field, value, said", [
