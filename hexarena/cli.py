@@ -20,6 +20,7 @@ from hexarena.commands_sprt import parse_sprt_words, sprt
 from hexarena.commands_status import status
 from hexarena.commands_ratings import ratings, repair
 from hexarena.terminal import SafeGroup
+from hexarena.ladder import commands as ladder_commands
 
 # The referee, trio and pandas are imported inside the commands that use them, so that
 # `hexarena engine NAME` starts as fast as `python -m hexarena.players NAME`.
@@ -38,6 +39,8 @@ for _command in (commands_view.show, commands_view.render, commands_view.report,
                  commands_serve.serve):
     main.add_command(_command)
 main.add_command(commands_play.play)
+main.add_command(ladder_commands.ladder)     # hexarena/ladder: the rating server and its bridge
+main.add_command(ladder_commands.connect)
 
 
 @main.command()

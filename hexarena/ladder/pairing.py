@@ -1,0 +1,36 @@
+"""A round's pairings in one pool: pure, given the idle players, their ratings and history.
+
+Players are sorted by rating plus noise (:data:`NOISE` Elo, normal) and paired with the nearest
+one below them that was not their last opponent (a rematch only when no one else is left); an
+odd one out meets an anchor (the server's own players: a fresh process each game, so an anchor
+may play several games at once). In each game the player who has played first more often (the
+balance of its firsts over its seconds) plays second; a tie is drawn at random.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+NOISE = 60.0
+
+
+def pair_round(idle: Sequence[str], anchors: Sequence[str], rating: Mapping[str, float],
+               last: Mapping[str, str], balance: Mapping[str, int], rng: random.Random) -> list[tuple[str, str]]:
+    """(first, second) of each game of the round; every name of `idle` plays at most once."""
+    order = sorted(idle, key=lambda n: rating.get(n, 0.0) + rng.gauss(0.0, NOISE), reverse=True)
+    games: list[tuple[str, str]] = []
+    while len(order) >= 2:
+        a = order.pop(0)
+        pick = next((i for i, b in enumerate(order) if last.get(a) != b and last.get(b) != a), 0)
+        games.append(seats(a, order.pop(pick), balance, rng))
+    if order and anchors:
+        games.append(seats(order[0], rng.choice(list(anchors)), balance, rng))
+    return games
+
+
+def seats(a: str, b: str, balance: Mapping[str, int], rng: random.Random) -> tuple[str, str]:
+    """The pair in seat order: the one with more firsts than seconds plays second."""
+    ba, bb = balance.get(a, 0), balance.get(b, 0)
+    if ba == bb:
+        return (a, b) if rng.random() < 0.5 else (b, a)
+    return (a, b) if ba < bb else (b, a)
