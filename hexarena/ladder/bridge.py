@@ -130,12 +130,13 @@ class Bridge:
         self.draining = False
         self.started = 0                # games begun
         self.finished = 0
-        self.game: str | None = None    # the game in hand
+        self.game: str | None = None    # the game in hand (the last begun)
+        self.open: set[str] = set()     # games begun whose end is not told yet
         self.ws = None
         self.stop_now = trio.CancelScope()
 
     def done(self) -> bool:
-        return self.draining and self.game is None
+        return self.draining and not self.open
 
     async def run(self) -> int:
         status = 130                    # unless _run returns: stopped at once by a second Ctrl-C
@@ -176,7 +177,7 @@ class Bridge:
                         await self.ws.send_message(wire.dump("drain"))
                     except ConnectionClosed:
                         pass
-                if self.game is None:
+                if not self.open:
                     scope.cancel()
 
     async def _connections(self) -> int:
@@ -248,9 +249,10 @@ class Bridge:
             self._end(data)
 
     async def _begin(self, ws, game: str, resume: object) -> None:
-        fresh = self.game != game
+        fresh = game not in self.open
         self.game = game
         if fresh:
+            self.open.add(game)
             self.started += 1
             if self.o.games is not None and self.started >= self.o.games:
                 self.draining = True
@@ -294,9 +296,11 @@ class Bridge:
 
     def _end(self, data: dict) -> None:
         game = str(data.get("game"))
-        if game != self.game:
+        if game not in self.open:
             return
-        self.game = None
+        self.open.discard(game)
+        if game == self.game:
+            self.game = None
         self.finished += 1
         sgf = data.get("sgf")
         where = ""
