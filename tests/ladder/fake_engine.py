@@ -14,7 +14,7 @@ inner = subprocess.Popen([sys.executable, "-m", "hexarena.players", "random"], s
 genmoves = 0
 for line in sys.stdin:
     words = line.split()
-    if len(words) >= 2 and words[1] == "genmove":
+    if len(words) >= 2 and words[1].startswith("genmove"):
         genmoves += 1
         if mode == "slow":
             time.sleep(pause)

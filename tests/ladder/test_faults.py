@@ -1,0 +1,58 @@
+"""Faults of engines and of connections: a crash or an illegal answer forfeits that game only; a
+bridge killed mid-game and started again within its time continues the game."""
+from __future__ import annotations
+
+import sys
+
+from .harness import FAKE, Bridge, Server, add_account, journal, pool_toml, until
+
+
+def test_an_engine_that_crashes_or_answers_illegally_forfeits_and_the_rest_goes_on(tmp_path, procs):
+    data = tmp_path / "data"
+    names = ("crasher", "cheat", "honest")
+    tokens = {n: add_account(data, n) for n in names}
+    server = Server(tmp_path, pool_toml(), data)
+    procs.append(server)
+    engines = {"crasher": [sys.executable, FAKE, "2", "crash"], "cheat": [sys.executable, FAKE, "2", "illegal"],
+               "honest": ["random"]}
+    bridges = {n: Bridge(tmp_path, server.ws, n, tokens[n], engines[n], "--games", "3") for n in names}
+    procs.extend(bridges.values())
+    for b in bridges.values():
+        assert b.wait() == 0, b.output()
+    records = journal(data / "p")
+    crashed = [r for r in records if r.get("faulty") == "crasher"]
+    illegal = [r for r in records if r.get("faulty") == "cheat"]
+    assert crashed and all(r["termination"] == "forfeit" or r.get("forfeit") == "crash" for r in crashed), crashed
+    assert illegal and all(r.get("forfeit") in ("illegal", "malformed") for r in illegal), illegal
+    assert not [r for r in records if r.get("faulty") == "honest"]
+    # the crasher's bridge started a fresh engine and played its other games
+    assert "starting a fresh engine" in bridges["crasher"].output()
+    assert len([r for r in records if "crasher" in (r["first"], r["second"])]) >= 3
+    assert "Traceback" not in server.stderr()
+
+
+def test_a_bridge_killed_mid_game_and_restarted_continues_that_game(tmp_path, procs):
+    data = tmp_path / "data"
+    token = add_account(data, "phoenix")
+    # moves of 0.2 s each against an anchor; 8 s a move leaves time for a restart
+    server = Server(tmp_path, pool_toml(move=8.0, size=5), data)
+    procs.append(server)
+    slow = [sys.executable, FAKE, "0", "slow", "0.2"]
+    first = Bridge(tmp_path, server.ws, "phoenix", token, slow, "--games", "1", tag="-1")
+    procs.append(first)
+    live = data / "p" / "live"
+
+    def mid_game():
+        files = list(live.glob("p-*.jsonl")) if live.exists() else []
+        return files and len(files[0].read_text().splitlines()) >= 5 and files[0]
+    path = until(mid_game, "the game to be a few plies in")
+    first.kill()
+    game = path.stem
+    second = Bridge(tmp_path, server.ws, "phoenix", token, slow, "--games", "1", tag="-2")
+    procs.append(second)
+    assert second.wait() == 0, second.output()
+    record = next(r for r in journal(data / "p") if r["id"] == game)
+    assert record["faulty"] is None and record["reason"] in ("ended by the rules",) or \
+        record["reason"].startswith("ply cap"), record
+    assert f"{game}: resuming" in second.output()
+    assert f"phoenix resumes {game}" in server.stderr()
