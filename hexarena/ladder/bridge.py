@@ -29,6 +29,7 @@ from trio_websocket import ConnectionClosed, HandshakeError, open_websocket_url
 
 from hexarena.protocol.controller import CommandFailed, ControllerError
 from hexarena.referee.engines.channel import EngineChannel
+from hexarena.referee.engines.groups import sole
 from hexarena.referee.engines.process import EngineStartFailed, open_engine
 from hexarena.results.record.journal import write_atomic
 
@@ -184,12 +185,11 @@ class Bridge:
         backoff = 1.0
         while not self.done():
             try:
-                async with open_websocket_url(self.o.url, max_message_size=1 << 22, connect_timeout=10) as ws:
-                    self.ws = ws
-                    await self._login(ws)
-                    backoff = 1.0
-                    await self._session(ws)
+                try:
+                    await self._connection()
                     return 0
+                except BaseExceptionGroup as group:       # trio wraps what leaves a nursery
+                    raise sole(group) from None
             except Refused as exc:
                 self.say(f"error: refused by the server: {exc}")
                 return 2
@@ -204,7 +204,16 @@ class Bridge:
                 self.say(f"connection to {self.o.url} lost ({_why(exc)}); again in {wait:.1f} s")
                 await trio.sleep(wait)
                 backoff = min(backoff * 2, MAX_BACKOFF)
+            else:
+                backoff = 1.0
         return 0
+
+    async def _connection(self) -> None:
+        """One connection: login, then games until the bridge is done."""
+        async with open_websocket_url(self.o.url, max_message_size=1 << 22, connect_timeout=10) as ws:
+            self.ws = ws
+            await self._login(ws)
+            await self._session(ws)
 
     async def _login(self, ws) -> None:
         name, version = self.engine.identity
@@ -217,6 +226,9 @@ class Bridge:
         if reply["t"] != "welcome":
             raise Refused(f"unexpected answer to the login: {reply['t']!r}")
         self.say(f"connected as {self.o.account} to {self.o.url} (pools: {', '.join(reply.get('pools', []))})")
+        for game in sorted(self.open - {reply.get("resume")}):
+            self.open.discard(game)           # void at the server's restart, or lost on time meanwhile
+            self.say(f"{game}: not resumed by the server (void if it restarted, else lost while away)")
         if self.draining:
             await ws.send_message(wire.dump("drain"))
 
@@ -318,7 +330,7 @@ def _why(exc: BaseException) -> str:
         reason = exc.reason
         return f"closed: {reason.name} {reason.code} {reason.reason or ''}".strip()
     if isinstance(exc, HandshakeError):
-        return f"WebSocket handshake failed: {exc}"
+        return f"WebSocket handshake failed: {type(exc).__name__} {exc}".strip()
     if isinstance(exc, trio.TooSlowError):
         return "timed out"
     return str(exc) or type(exc).__name__

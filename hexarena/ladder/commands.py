@@ -33,8 +33,11 @@ def ladder() -> None:
 @click.option("--data", "data", required=True, type=click.Path(file_okay=False),
               help="The server's folder: accounts (SQLite) and one tournament folder per pool.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="Port (0: a free one).")
-def serve(config: str, data: str, host: str, port: int) -> None:
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port of the pages (0: a free one).")
+@click.option("--ws-port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port of the bridges' WebSocket endpoint (0: a free one).")
+def serve(config: str, data: str, host: str, port: int, ws_port: int) -> None:
     """Run the ladder of CONFIG. The first line printed holds the pages' address and the
     bridges' WebSocket address; Ctrl-C or SIGTERM stops it (games in flight are void)."""
     from .config import ConfigError, load
@@ -44,7 +47,7 @@ def serve(config: str, data: str, host: str, port: int) -> None:
     except ConfigError as exc:
         raise click.ClickException(str(exc)) from None
     try:
-        stopped = run(conf, Path(data), host, port, _say, lambda s: _err(f"ladder: {s}"))
+        stopped = run(conf, Path(data), host, port, _say, lambda s: _err(f"ladder: {s}"), ws_port)
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     if stopped:

@@ -20,7 +20,6 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import trio
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from hexarena.referee.engines.channel import EngineChannel
 
@@ -28,6 +27,7 @@ from . import wire
 from .accounts import Ledger, Store, token_matches
 from .config import LadderConfig
 from .remote import RemoteEngine, RemoteReceive, RemoteSend
+from .sockets import Gone, Socket
 from .wire import WireError
 
 
@@ -42,7 +42,7 @@ class Refused(Exception):
 class Link:
     """One logged-in bridge connection."""
 
-    def __init__(self, ws: WebSocket, account: str, peer: str, pools: set[str], identity: tuple[str, str]):
+    def __init__(self, ws: Socket, account: str, peer: str, pools: set[str], identity: tuple[str, str]):
         self.ws, self.account, self.peer, self.pools, self.identity = ws, account, peer, pools, identity
         self.engine: RemoteEngine | None = None       # the game in hand
         self.draining = False
@@ -70,9 +70,8 @@ class Hub:
 
     # -- the endpoint ----------------------------------------------------------------------
 
-    async def endpoint(self, ws: WebSocket) -> None:
-        peer = f"{ws.client.host}:{ws.client.port}" if ws.client else "unknown"
-        await ws.accept()
+    async def endpoint(self, ws: Socket) -> None:
+        peer = ws.peer
         self.open += 1
         link: Link | None = None
         row = self.ledger.opened(None, peer)
@@ -89,7 +88,7 @@ class Hub:
             who = repr(link.account) if link is not None else repr(exc.account) if exc.account else "a connection"
             self.log(f"refused {who} from {peer}: {exc}")
             await _close(ws, wire.dump("refused", reason=str(exc)), exc.code)
-        except (WebSocketDisconnect, WebSocketDisconnected, trio.BrokenResourceError, trio.ClosedResourceError):
+        except (Gone, trio.BrokenResourceError, trio.ClosedResourceError):
             how = "disconnected"
         finally:
             self.open -= 1
@@ -97,7 +96,7 @@ class Hub:
                 self._leave(link)
             self.ledger.closed(row, how)
 
-    async def _login(self, ws: WebSocket, peer: str) -> Link:
+    async def _login(self, ws: Socket, peer: str) -> Link:
         data = None
         with trio.move_on_after(self.bounds.login_seconds):
             try:
@@ -130,8 +129,10 @@ class Hub:
         link = Link(ws, account, peer, pools, (name, version))
         self.links.append(link)
         self.log(f"{account} logged in from {peer} ({name} {version}; pools {', '.join(sorted(pools))})")
-        await link.send(wire.dump("welcome", pools=sorted(pools)))
-        await self._reattach(link)
+        waiting = self._waiting(link)
+        await link.send(wire.dump("welcome", pools=sorted(pools), resume=waiting.game if waiting else None))
+        if waiting is not None:
+            await self._attach(link, waiting, resume=True)
         return link
 
     def _pools(self, account: str, asked: list[str], games: list[str]) -> set[str]:
@@ -208,19 +209,19 @@ class Hub:
         self.engines[f"{game}/{link.account}"] = engine
         link.engine = engine
 
-    async def _reattach(self, link: Link) -> None:
-        """Give a returning bridge the game its account left running, if one is waiting."""
-        for engine in self.engines.values():
-            if engine.account == link.account and engine.link is None and not engine.ended \
-                    and engine.pool in link.pools:
-                await self._attach(link, engine, resume=True)
-                return
+    def _waiting(self, link: Link) -> RemoteEngine | None:
+        """The game the account left running, if one waits for a bridge in the link's pools."""
+        return next((e for e in self.engines.values() if e.account == link.account and e.link is None
+                     and not e.ended and e.pool in link.pools), None)
 
     async def _attach(self, link: Link, engine: RemoteEngine, resume: bool) -> None:
         link.engine = engine
 
         async def send(line: str, within: float) -> None:
-            await link.send(wire.dump("command", game=engine.game, line=line, within=round(within, 3)))
+            try:
+                await link.send(wire.dump("command", game=engine.game, line=line, within=round(within, 3)))
+            except Gone:
+                engine.detach(link)          # the line stays pending: sent again when the account is back
 
         engine.attach(link, send)
         spec = self.config.pool(engine.pool)
@@ -255,14 +256,14 @@ class Hub:
                 with trio.move_on_after(5):
                     try:
                         await link.send(record_line)
-                    except Exception:
+                    except Gone:
                         pass
 
 
-async def _close(ws: WebSocket, last: str, code: int) -> None:
+async def _close(ws: Socket, last: str, code: int) -> None:
     with trio.move_on_after(2):
         try:
             await ws.send_text(last)
             await ws.close(code)
-        except Exception:
+        except Gone:
             pass

@@ -21,7 +21,7 @@ import jinja2
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hexarena.engine import registry
@@ -30,7 +30,6 @@ from hexarena.referee.tournament.live_files import live_path
 from hexarena.results.page.board_svg import board_svg
 from hexarena.web.app import SECURITY_HEADERS, base_routes
 
-from . import wire
 
 if TYPE_CHECKING:
     from .rounds import Ladder
@@ -50,7 +49,7 @@ def _html(template: str, status: int = 200, **context) -> HTMLResponse:
 
 
 def build_app(ladder: Ladder) -> ASGIApp:
-    """The pages and the bridges' WebSocket endpoint (:data:`wire.PATH`)."""
+    """The pages (the bridges' endpoint is served beside them: :mod:`.sockets`)."""
 
     def pool_of(request: Request):
         pool = ladder.pools.get(request.path_params["name"])
@@ -59,7 +58,7 @@ def build_app(ladder: Ladder) -> ASGIApp:
         return pool
 
     async def index(request: Request) -> Response:
-        ws = f"ws://{request.headers.get('host', '')}{wire.PATH}"
+        ws = ladder.ws_url
         return _html("ladder_index.html.j2", title="hexarena ladder", pools=list(ladder.pools.values()), ws=ws,
                      connected=len(ladder.hub.links))
 
@@ -112,7 +111,7 @@ def build_app(ladder: Ladder) -> ASGIApp:
 
     routes = [Route("/", index), Route("/pool/{name}", pool_page), Route("/pool/{name}/standings.json", standings),
               Route("/pool/{name}/player/{player}", player), Route("/pool/{name}/game/{game}.sgf", sgf),
-              WebSocketRoute(wire.PATH, ladder.hub.endpoint), *base_routes()]
+              *base_routes()]
     app = Starlette(routes=routes, exception_handlers={_NotFound: _not_found})
     return _Secured(app)
 

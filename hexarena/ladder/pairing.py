@@ -3,27 +3,30 @@
 Players are sorted by rating plus noise (:data:`NOISE` Elo, normal) and paired with the nearest
 one below them that was not their last opponent (a rematch only when no one else is left); an
 odd one out meets an anchor (the server's own players: a fresh process each game, so an anchor
-may play several games at once). In each game the player who has played first more often (the
+may play several games at once) once it has waited a round (`patient`), so that two players whose
+games end a moment apart meet each other. In each game the player who has played first more often (the
 balance of its firsts over its seconds) plays second; a tie is drawn at random.
 """
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 NOISE = 60.0
 
 
 def pair_round(idle: Sequence[str], anchors: Sequence[str], rating: Mapping[str, float],
-               last: Mapping[str, str], balance: Mapping[str, int], rng: random.Random) -> list[tuple[str, str]]:
-    """(first, second) of each game of the round; every name of `idle` plays at most once."""
+               last: Mapping[str, str], balance: Mapping[str, int], rng: random.Random,
+               patient: Collection[str] | None = None) -> list[tuple[str, str]]:
+    """(first, second) of each game of the round; every name of `idle` plays at most once. The odd
+    one out meets an anchor only when it is in `patient` (None: always)."""
     order = sorted(idle, key=lambda n: rating.get(n, 0.0) + rng.gauss(0.0, NOISE), reverse=True)
     games: list[tuple[str, str]] = []
     while len(order) >= 2:
         a = order.pop(0)
         pick = next((i for i, b in enumerate(order) if last.get(a) != b and last.get(b) != a), 0)
         games.append(seats(a, order.pop(pick), balance, rng))
-    if order and anchors:
+    if order and anchors and (patient is None or order[0] in patient):
         games.append(seats(order[0], rng.choice(list(anchors)), balance, rng))
     return games
 

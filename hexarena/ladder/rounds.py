@@ -25,14 +25,18 @@ class Ladder:
         self.ledger = Ledger(self.store)
         self.pools = {p.name: Pool(p, config, data, self.ledger, log) for p in config.pools}
         self.hub = Hub(config, self.store, self.ledger, log)
+        self.ws_url = ""                    # the bridges' address, once it listens
 
     async def rounds(self, pool: Pool, nursery: trio.Nursery) -> None:
         """Pair the pool's idle connections every `interval` seconds and start their games."""
+        waited: set[str] = set()          # idle at the previous round too
         while True:
             await trio.sleep(self.config.interval)
             idle = {link.account: link for link in self.hub.idle(pool.spec.name)}
-            for first, second in pair_round(list(idle), pool.spec.anchors, pool.rating(), pool.last,
-                                            pool.balance, pool.rng):
+            games = pair_round(list(idle), pool.spec.anchors, pool.rating(), pool.last, pool.balance, pool.rng,
+                               patient=waited)
+            waited = set(idle) - {name for game in games for name in game}
+            for first, second in games:
                 game_id = pool.next_id()
                 for name in (first, second):
                     if name in idle:

@@ -1,8 +1,8 @@
 """``hexarena ladder serve``: the pools, their rounds, the bridges' endpoint and the pages, in one
 trio process under hypercorn.
 
-The first line on stdout is ``http://HOST:PORT/ ws://HOST:PORT/ladder/ws``: the pages and the
-address bridges connect to. Every `interval` seconds each pool pairs its idle connections
+The first line on stdout is ``http://HOST:PORT/ ws://HOST:WSPORT/ladder/ws``: the pages (hypercorn)
+and the address bridges connect to (trio-websocket, :mod:`.sockets`). Every `interval` seconds each pool pairs its idle connections
 (:mod:`.pairing`) and starts their games; each game is journaled in the pool's folder as it ends
 and the pool's standings are refitted. SIGINT or SIGTERM stops the server at once: games in
 flight are void (voided in the journal at the next start, never rated).
@@ -21,7 +21,7 @@ from hypercorn.trio import serve as hypercorn_serve
 
 from hexarena.web.app import bracketed
 
-from . import wire
+from . import sockets, wire
 from .config import LadderConfig
 from .pages import build_app
 from .rounds import Ladder
@@ -35,14 +35,14 @@ def _hypercorn(host: str, port: int, config: LadderConfig) -> Config:
     quiet.setLevel(logging.WARNING)
     c.errorlog = quiet
     c.graceful_timeout = 0.5
-    c.websocket_max_message_size = config.bounds.message_bytes    # larger: closed with 1009
     c.h11_max_incomplete_size = 16 * 1024
     return c
 
 
 def run(config: LadderConfig, data: Path, host: str, port: int, say: Callable[[str], None],
-        log: Callable[[str], None]) -> bool:
-    """Serve until SIGINT or SIGTERM (then True). OSError when the address cannot be bound."""
+        log: Callable[[str], None], ws_port: int = 0) -> bool:
+    """Serve the pages on PORT and the bridges' endpoint on WS_PORT (0: free ones) until SIGINT or
+    SIGTERM (then True). OSError when an address cannot be bound."""
     ladder = Ladder(config, data, log)
     app = build_app(ladder)
 
@@ -53,7 +53,9 @@ def run(config: LadderConfig, data: Path, host: str, port: int, say: Callable[[s
                     await pool.refit()
                 binds = await nursery.start(partial(hypercorn_serve, app, _hypercorn(host, port, config)))  # type: ignore[arg-type]
                 bound = int(binds[0].rpartition(":")[2])
-                say(f"http://{bracketed(host)}:{bound}/ ws://{bracketed(host)}:{bound}{wire.PATH}")
+                ws_bound = await nursery.start(sockets.serve, ladder.hub.endpoint, host, ws_port, config.bounds)
+                ladder.ws_url = f"ws://{bracketed(host)}:{ws_bound}{wire.PATH}"
+                say(f"http://{bracketed(host)}:{bound}/ {ladder.ws_url}")
                 for pool in ladder.pools.values():
                     nursery.start_soon(ladder.rounds, pool, nursery)
                 async for _ in signals:

@@ -31,18 +31,19 @@ def add_account(data: Path, name: str) -> str:
 class Server:
     """`hexarena ladder serve` in its own process; `url` the pages, `ws` the bridges' address."""
 
-    def __init__(self, tmp: Path, config: str, data: Path, port: int = 0):
+    def __init__(self, tmp: Path, config: str, data: Path, port: int = 0, ws_port: int = 0):
         self.path = tmp / "ladder.toml"
         self.path.write_text(config)
         self.data = data
         self.err = open(tmp / f"server-{time.monotonic_ns()}.err", "w+")
         self.proc = subprocess.Popen([*HEXARENA, "ladder", "serve", str(self.path), "--data", str(data),
-                                      "--port", str(port)], stdout=subprocess.PIPE, stderr=self.err, text=True)
+                                      "--port", str(port), "--ws-port", str(ws_port)], stdout=subprocess.PIPE, stderr=self.err, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         assert line.startswith("http://127.0.0.1:"), (line, self.stderr())
         self.url, self.ws = line.split()
         self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
+        self.ws_port = int(self.ws.rsplit(":", 1)[1].split("/")[0])
 
     def stderr(self) -> str:
         self.err.flush()

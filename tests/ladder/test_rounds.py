@@ -19,7 +19,7 @@ def test_four_bridges_play_rounds_and_the_pool_is_a_tournament_folder(tmp_path, 
     for b in bridges:
         assert b.wait() == 0, b.output()
     records = journal(data / "p")
-    played = [r for r in records if r["result"] != "void"]
+    played = [r for r in records if r["termination"] != "void"]
     for name, bridge in zip(tokens, bridges):
         mine = [r for r in played if name in (r["first"], r["second"])]
         assert len(mine) >= 3, (name, bridge.output())
