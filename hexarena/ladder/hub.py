@@ -9,7 +9,8 @@ a connection before its login is accepted but the socket itself.
 
 Once in, a connection (:class:`Link`) is idle until a round pairs it; it then relays the HGP of
 its game. Messages are bounded in size (the WebSocket layer's `message_bytes`) and in rate (a
-token bucket of `burst` messages refilled at `messages_per_second`), and a connection silent for
+token bucket of `burst` messages refilled at `messages_per_second`; the answer to a command in
+flight is free, the server having asked for it), and a connection silent for
 `idle_seconds` is closed. When a connection drops during a game, the game goes on: its engine
 waits, its clock running, for the account to come back (:meth:`Hub.login` reattaches it).
 """
@@ -158,33 +159,34 @@ class Hub:
                 text = await link.ws.receive_text()
             if idle.cancelled_caught:
                 raise Refused(f"no message for {b.idle_seconds:g} s", wire.BOUND)
+            try:
+                solicited = await self._message(link, wire.load(text))
+            except WireError as exc:
+                raise Refused(f"bad message: {exc}", wire.BOUND) from None
             now = trio.current_time()
-            tokens = min(float(b.burst), tokens + (now - last) * b.messages_per_second) - 1
+            tokens = min(float(b.burst), tokens + (now - last) * b.messages_per_second) - (not solicited)
             last = now
             if tokens < 0:
                 raise Refused(f"more than {b.messages_per_second:g} messages a second", wire.BOUND)
-            try:
-                data = wire.load(text)
-                await self._message(link, data)
-            except WireError as exc:
-                raise Refused(f"bad message: {exc}", wire.BOUND) from None
 
-    async def _message(self, link: Link, data: dict) -> None:
+    async def _message(self, link: Link, data: dict) -> bool:
+        """Act on one message; True for the answer to a command in flight (the server asked for
+        it, so it does not count against the rate bound)."""
         kind = data["t"]
         if kind == "ping":
-            return
+            return False
         if kind == "drain":
             link.draining = True
-            return
+            return False
         if kind not in ("answer", "crashed"):
             raise WireError(f"unknown message {kind!r}")
         engine = link.engine
         if engine is None or data.get("game") != engine.game:
-            return                                       # a late word about a game already over
+            return False                                 # a late word about a game already over
         if kind == "crashed":
             engine.crash()
-        elif not engine.answer(wire.text(data, "text", self.bounds.message_bytes)):
-            self.log(f"{link.account}: unsolicited answer in {engine.game} dropped")
+            return False
+        return engine.answer(wire.text(data, "text", self.bounds.message_bytes))
 
     def _leave(self, link: Link) -> None:
         if link in self.links:

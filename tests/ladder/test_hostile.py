@@ -1,0 +1,71 @@
+"""Hostile clients of the bridges' endpoint: each bound refuses clearly, and the server goes on
+(an honest bridge still plays afterwards, no traceback)."""
+from __future__ import annotations
+
+import json
+
+import trio
+from trio_websocket import ConnectionClosed, open_websocket_url
+
+from .harness import Bridge, Server, add_account, journal, pool_toml
+
+BOUNDS = ("[bounds]\nmessage_bytes = 4096\nmessages_per_second = 20\nburst = 10\nper_account = 1\n"
+          "connections = 3\nlogin_seconds = 1\n")
+
+
+async def _exchange(url: str, messages: list[str], wait: float = 5.0) -> tuple[list[dict], int | None]:
+    """Send `messages`, then read until the server closes: (JSON messages received, close code)."""
+    got: list[dict] = []
+    async with open_websocket_url(url) as ws:
+        try:
+            for m in messages:
+                await ws.send_message(m)
+            with trio.fail_after(wait):
+                while True:
+                    got.append(json.loads(await ws.get_message()))
+        except ConnectionClosed as exc:
+            return got, exc.reason.code
+    return got, None
+
+
+def _login(account: str, token: str) -> str:
+    return json.dumps({"t": "login", "version": 1, "account": account, "token": token, "pools": [],
+                       "games": ["spelde"], "name": "x", "engine_version": "1"})
+
+
+def test_hostile_clients_are_refused_and_the_server_goes_on(tmp_path, procs):
+    data = tmp_path / "data"
+    token = add_account(data, "mal")
+    honest = add_account(data, "ok")
+    server = Server(tmp_path, pool_toml(extra=BOUNDS), data)
+    procs.append(server)
+    url = server.ws
+
+    async def main() -> None:
+        got, code = await _exchange(url, ["GET / HTTP/1.0 garbage"])
+        assert code == 4001 and "the first message must be a login" in got[-1]["reason"]
+        got, code = await _exchange(url, [])                                 # silent: the login time runs out
+        assert code == 4001 and "no login within 1 s" in got[-1]["reason"]
+        got, code = await _exchange(url, ["x" * 10_000])                     # over message_bytes
+        assert code == 1009
+        got, code = await _exchange(url, [_login("mal", token)] + [json.dumps({"t": "ping"})] * 40)
+        assert code == 4008 and "more than 20 messages a second" in got[-1]["reason"]
+        got, code = await _exchange(url, [_login("mal", token), json.dumps({"t": "rm -rf"})])
+        assert code == 4008 and "unknown message" in got[-1]["reason"]
+        # one connection an account; three in all
+        async with open_websocket_url(url) as first:
+            await first.send_message(_login("mal", token))
+            assert json.loads(await first.get_message())["t"] == "welcome"
+            got, code = await _exchange(url, [_login("mal", token)])
+            assert code == 4001 and "already has 1 connection" in got[-1]["reason"]
+            async with open_websocket_url(url) as a, open_websocket_url(url) as b:
+                got, code = await _exchange(url, [])
+                assert code == 4008 and "its most connections (3)" in got[-1]["reason"]
+                del a, b
+    trio.run(main)
+    bridge = Bridge(tmp_path, server.ws, "ok", honest, ["random"], "--games", "1")
+    procs.append(bridge)
+    assert bridge.wait() == 0, bridge.output()
+    assert [r for r in journal(data / "p") if "ok" in (r["first"], r["second"])]
+    log = server.stderr()
+    assert "Traceback" not in log and "from 127.0.0.1:" in log
