@@ -21,14 +21,25 @@ def pair_round(idle: Sequence[str], anchors: Sequence[str], rating: Mapping[str,
     """(first, second) of each game of the round; every name of `idle` plays at most once. The odd
     one out meets an anchor only when it is in `patient` (None: always)."""
     order = sorted(idle, key=lambda n: rating.get(n, 0.0) + rng.gauss(0.0, NOISE), reverse=True)
-    games: list[tuple[str, str]] = []
+    pairs: list[list[str]] = []
     while len(order) >= 2:
         a = order.pop(0)
-        pick = next((i for i, b in enumerate(order) if last.get(a) != b and last.get(b) != a), 0)
-        games.append(seats(a, order.pop(pick), balance, rng))
+        pick = next((i for i, b in enumerate(order) if not _rematch(a, b, last)), 0)
+        pairs.append([a, order.pop(pick)])
+    for p in pairs:                  # a rematch left at the end: trade partners with another pair
+        if _rematch(*p, last):
+            for q in pairs:
+                if q is not p and not _rematch(p[0], q[1], last) and not _rematch(q[0], p[1], last):
+                    p[1], q[1] = q[1], p[1]
+                    break
+    games = [seats(a, b, balance, rng) for a, b in pairs]
     if order and anchors and (patient is None or order[0] in patient):
         games.append(seats(order[0], rng.choice(list(anchors)), balance, rng))
     return games
+
+
+def _rematch(a: str, b: str, last: Mapping[str, str]) -> bool:
+    return last.get(a) == b or last.get(b) == a
 
 
 def seats(a: str, b: str, balance: Mapping[str, int], rng: random.Random) -> tuple[str, str]:
