@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import trio
-from trio_websocket import ConnectionClosed, HandshakeError, open_websocket_url
+from trio_websocket import ConnectionClosed, HandshakeError, WebSocketConnection, open_websocket_url
 
 from hexarena.protocol.controller import CommandFailed, ControllerError
 from hexarena.referee.engines.channel import EngineChannel
@@ -133,7 +133,7 @@ class Bridge:
         self.finished = 0
         self.game: str | None = None    # the game in hand (the last begun)
         self.open: set[str] = set()     # games begun whose end is not told yet
-        self.ws = None
+        self.ws: WebSocketConnection | None = None
         self.stop_now = trio.CancelScope()
 
     def done(self) -> bool:
@@ -328,6 +328,8 @@ class Bridge:
 def _why(exc: BaseException) -> str:
     if isinstance(exc, ConnectionClosed):
         reason = exc.reason
+        if reason is None:
+            return "closed"
         return f"closed: {reason.name} {reason.code} {reason.reason or ''}".strip()
     if isinstance(exc, HandshakeError):
         return f"WebSocket handshake failed: {type(exc).__name__} {exc}".strip()

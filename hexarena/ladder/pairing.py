@@ -27,7 +27,7 @@ def pair_round(idle: Sequence[str], anchors: Sequence[str], rating: Mapping[str,
         pick = next((i for i, b in enumerate(order) if not _rematch(a, b, last)), 0)
         pairs.append([a, order.pop(pick)])
     for p in pairs:                  # a rematch left at the end: trade partners with another pair
-        if _rematch(*p, last):
+        if _rematch(p[0], p[1], last):
             for q in pairs:
                 if q is not p and not _rematch(p[0], q[1], last) and not _rematch(q[0], p[1], last):
                     p[1], q[1] = q[1], p[1]
