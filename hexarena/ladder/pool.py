@@ -42,6 +42,7 @@ from .standings import Standing, fit
 #: Opens the remote engine of `account` for game `game_id` (the hub's side).
 RemoteOpen = Callable[[str, str, str], AbstractAsyncContextManager[EngineChannel]]
 REMOTE_CMD = ("remote",)
+REFIT_GAP = 2.0         # seconds between two fits of a pool's standings
 
 
 @dataclass
@@ -92,6 +93,7 @@ class Pool:
         self.in_flight: dict[str, tuple[str, str]] = {}
         self.busy: set[str] = set()              # accounts playing in this pool now
         self.rng = random.Random()
+        self.stale = trio.Event()                 # games ended since the last fit
         self._numbered = 0
 
     def _save_config(self) -> None:
@@ -136,6 +138,15 @@ class Pool:
     async def refit(self) -> None:
         self.standings = await trio.to_thread.run_sync(fit, self.out, self.anchor, self.config.provisional)
 
+    async def refits(self) -> None:
+        """Refit the standings after games end, at most once every :data:`REFIT_GAP` seconds (a fit
+        reads the whole journal: its cost grows with the pool)."""
+        while True:
+            await self.stale.wait()
+            self.stale = trio.Event()
+            await self.refit()
+            await trio.sleep(REFIT_GAP)
+
     def rating(self) -> dict[str, float]:
         return {s.name: s.elo for s in self.standings}
 
@@ -176,7 +187,7 @@ class Pool:
         self.ledger.ended(game_id, "void" if record.void else "done")
         self._note(record)
         self._save_config()
-        await self.refit()
+        self.stale.set()
         return record
 
     def close(self) -> None:

@@ -58,6 +58,7 @@ def run(config: LadderConfig, data: Path, host: str, port: int, say: Callable[[s
                 say(f"http://{bracketed(host)}:{bound}/ {ladder.ws_url}")
                 for pool in ladder.pools.values():
                     nursery.start_soon(ladder.rounds, pool, nursery)
+                    nursery.start_soon(pool.refits)
                 async for _ in signals:
                     nursery.cancel_scope.cancel()
                     return True

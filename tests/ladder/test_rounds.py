@@ -5,7 +5,7 @@ import json
 import subprocess
 import sqlite3
 
-from .harness import HEXARENA, Bridge, Server, add_account, journal, pool_toml
+from .harness import HEXARENA, Bridge, Server, add_account, journal, pool_toml, until
 
 
 def test_four_bridges_play_rounds_and_the_pool_is_a_tournament_folder(tmp_path, procs):
@@ -33,7 +33,8 @@ def test_four_bridges_play_rounds_and_the_pool_is_a_tournament_folder(tmp_path, 
         for seat, name in enumerate((r["first"], r["second"])):
             if name in tokens:
                 assert r["identities"][seat][0] == f"hexarena-{engines[name][0]}"
-    # the standings page and `hexarena ratings` agree
+    # the standings page and `hexarena ratings` agree (once the last games are fitted)
+    until(lambda: sum(s["games"] for s in server.standings()["standings"]) == 2 * len(played), "the last fit")
     standings = server.standings()["standings"]
     rated = subprocess.run([*HEXARENA, "ratings", str(data / "p"), "--pooled", "--anchor", "random=0",
                             "--format", "json"], capture_output=True, text=True, timeout=120, check=True)
