@@ -41,6 +41,7 @@ START = 30.0            # seconds for the engine's first answer
 ASK = 10.0              # seconds for each pre-flight command
 SLACK = 10.0            # seconds past the server's deadline before the bridge gives up on its engine
 MAX_BACKOFF = 30.0
+MAX_ANSWER = 60_000     # bytes of one answer relayed (the server's default message bound is 65,536)
 
 
 class Refused(Exception):
@@ -295,6 +296,9 @@ class Bridge:
             answer = f"?{cid} {exc.message}"
         except (ControllerError, EngineFailed) as exc:
             await self._crashed(ws, str(exc))
+            return
+        if len(answer.encode()) > MAX_ANSWER:
+            await self._crashed(ws, f"an answer of {len(answer.encode())} bytes, more than the server takes")
             return
         await ws.send_message(wire.dump("answer", game=self.game, text=answer + "\n\n"))
 

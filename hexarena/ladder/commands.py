@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from hexarena.terminal import SafeGroup, echo
 
 TOKEN_ENV = "HEXARENA_LADDER_TOKEN"
+T = TypeVar("T")
 
 
 def _say(line: str) -> None:
@@ -64,14 +67,7 @@ def account() -> None:
 @click.option("--data", "data", required=True, type=click.Path(file_okay=False), help="The server's folder.")
 def account_add(name: str, data: str) -> None:
     """Make account NAME and print its token (alone on the first line, shown once only)."""
-    from .accounts import AccountError, Store
-    store = Store(Path(data))
-    try:
-        token = store.add(name)
-    except AccountError as exc:
-        raise click.ClickException(str(exc)) from None
-    finally:
-        store.close()
+    token = _on_store(data, lambda store: store.add(name))
     click.echo(token)
     echo(f"account {name} made; give its bridge the token through {TOKEN_ENV} or --token-file "
          "(it is shown only now)", err=True)
@@ -82,14 +78,7 @@ def account_add(name: str, data: str) -> None:
 @click.option("--data", "data", required=True, type=click.Path(file_okay=False), help="The server's folder.")
 def account_revoke(name: str, data: str) -> None:
     """Delete account NAME: its token stops working (its games stay in the journals)."""
-    from .accounts import AccountError, Store
-    store = Store(Path(data))
-    try:
-        store.revoke(name)
-    except AccountError as exc:
-        raise click.ClickException(str(exc)) from None
-    finally:
-        store.close()
+    _on_store(data, lambda store: store.revoke(name))
     echo(f"account {name} revoked")
 
 
@@ -97,13 +86,8 @@ def account_revoke(name: str, data: str) -> None:
 @click.option("--data", "data", required=True, type=click.Path(file_okay=False), help="The server's folder.")
 def account_list(data: str) -> None:
     """The accounts' names."""
-    from .accounts import Store
-    store = Store(Path(data))
-    try:
-        for name in store.names():
-            echo(name)
-    finally:
-        store.close()
+    for name in _on_store(data, lambda store: store.names()):
+        echo(name)
 
 
 @click.command("connect", context_settings={"ignore_unknown_options": True})
@@ -137,6 +121,18 @@ def connect(url: str, engine: tuple[str, ...], account: str, token_file: str | N
     options = Options(url, account, token, argv, Path(out), tuple(p for p in pools.split(",") if p), games)
     status = trio.run(Bridge(options, _say).run)
     sys.exit(status)
+
+
+def _on_store(data: str, act: Callable[[Any], T]) -> T:
+    """`act(store)` on the accounts of DATA; an AccountError becomes the command's error."""
+    from .accounts import AccountError, Store
+    store = Store(Path(data))
+    try:
+        return act(store)
+    except AccountError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        store.close()
 
 
 def _token(token_file: str | None) -> str:

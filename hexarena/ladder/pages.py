@@ -113,7 +113,7 @@ def build_app(ladder: Ladder) -> ASGIApp:
               Route("/pool/{name}/player/{player}", player), Route("/pool/{name}/game/{game}.sgf", sgf),
               *base_routes()]
     app = Starlette(routes=routes, exception_handlers={_NotFound: _not_found})
-    return _Secured(app)
+    return _secured(app)
 
 
 class _NotFound(Exception):
@@ -124,22 +124,16 @@ async def _not_found(request: Request, exc: Exception) -> Response:
     return PlainTextResponse(f"404 Not Found: {exc}\n", status_code=404)
 
 
-class _Secured:
-    """Adds the web server's security headers to every HTTP answer."""
-
-    def __init__(self, app: ASGIApp):
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def secured(message: Message) -> None:
+def _secured(app: ASGIApp) -> ASGIApp:
+    """`app` with the web server's security headers on every HTTP answer."""
+    async def secured_app(scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": list(message.get("headers", [])) + SECURITY_HEADERS}
+                headers = list(message.get("headers", []))
+                message = {**message, "headers": headers + SECURITY_HEADERS}
             await send(message)
-        await self.app(scope, receive, secured)
+        await app(scope, receive, send_with_headers if scope["type"] == "http" else send)
+    return secured_app
 
 
 def _live_board(pool, game_id: str) -> tuple[int, str]:

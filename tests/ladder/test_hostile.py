@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import trio
 from trio_websocket import ConnectionClosed, open_websocket_url
 
@@ -69,3 +70,36 @@ def test_hostile_clients_are_refused_and_the_server_goes_on(tmp_path, procs):
     assert [r for r in journal(data / "p") if "ok" in (r["first"], r["second"])]
     log = server.stderr()
     assert "Traceback" not in log and "from 127.0.0.1:" in log
+
+
+@pytest.mark.slow
+def test_a_flood_beside_honest_games_costs_them_no_time(tmp_path, procs):
+    """While a logged-in client floods the endpoint (and logs in again each time it is cut off),
+    two honest bridges play on a fast clock: none of their games is lost on time or by a fault."""
+    data = tmp_path / "data"
+    mal = add_account(data, "mal")
+    honest = {n: add_account(data, n) for n in ("h1", "h2")}
+    server = Server(tmp_path, pool_toml(move=0.3, anchors=()), data)
+    procs.append(server)
+    bridges = [Bridge(tmp_path, server.ws, n, t, ["random"], "--games", "4") for n, t in honest.items()]
+    procs.extend(bridges)
+    junk = json.dumps({"t": "ping", "pad": "x" * 3000})
+
+    async def flood() -> int:
+        cut = 0
+        while any(b.proc.poll() is None for b in bridges):
+            try:
+                async with open_websocket_url(server.ws) as ws:
+                    await ws.send_message(_login("mal", mal))
+                    while True:
+                        await ws.send_message(junk)
+            except ConnectionClosed:
+                cut += 1
+        return cut
+    cut = trio.run(flood)
+    assert cut >= 1
+    for b in bridges:
+        assert b.wait() == 0, b.output()
+    games = [r for r in journal(data / "p") if r["termination"] != "void"]
+    assert len(games) >= 4 and all(r["faulty"] is None for r in games), games
+    assert "Traceback" not in server.stderr()
