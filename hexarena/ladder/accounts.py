@@ -4,8 +4,8 @@ A token is shown once, when its account is made; the store keeps only a salted s
 and compares in constant time (:func:`hmac.compare_digest`). Checking an unknown account costs
 the same hash as a known one, so a refusal's timing does not tell which it was.
 
-Tables: ``accounts`` (name, salt, hash, made, revoked), ``connections`` (who connected from
-where, when, how it ended), ``games`` (each game a pool started: its players and its state,
+Tables: ``accounts`` (name, salt, hash, made), ``connections`` (each accepted login:
+account, peer, when, how it ended; refusals go to the server's log only), ``games`` (each game a pool started: its players and its state,
 ``playing`` until it is journaled or voided).
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ SCRYPT = dict(n=1 << 14, r=8, p=1, dklen=32)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (name TEXT PRIMARY KEY, salt BLOB NOT NULL, hash BLOB NOT NULL,
-    made REAL NOT NULL, revoked REAL);
+    made REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS connections (id INTEGER PRIMARY KEY, account TEXT, peer TEXT NOT NULL,
     opened REAL NOT NULL, closed REAL, how TEXT);
 CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, pool TEXT NOT NULL, first TEXT NOT NULL,
@@ -68,7 +68,7 @@ class Store:
         token = secrets.token_urlsafe(32)
         salt = secrets.token_bytes(16)
         try:
-            self.db.execute("INSERT INTO accounts VALUES (?, ?, ?, ?, NULL)",
+            self.db.execute("INSERT INTO accounts VALUES (?, ?, ?, ?)",
                             (name, salt, _hash(token, salt), time.time()))
         except sqlite3.IntegrityError:
             raise AccountError(f"account {name!r} exists (revoke it first to give it a new token)") from None
@@ -102,7 +102,7 @@ class Ledger:
     def __init__(self, store: Store):
         self.db = store.db
 
-    def opened(self, account: str | None, peer: str) -> int:
+    def opened(self, account: str, peer: str) -> int:
         return int(self.db.execute("INSERT INTO connections (account, peer, opened) VALUES (?, ?, ?)",
                                    (account, peer, time.time())).lastrowid or 0)
 

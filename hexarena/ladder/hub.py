@@ -75,14 +75,14 @@ class Hub:
         peer = ws.peer
         self.open += 1
         link: Link | None = None
-        row = self.ledger.opened(None, peer)
+        row: int | None = None                 # the ledger's row, once logged in (a refusal writes nothing)
         how = "closed"
         try:
             if self.open > self.bounds.connections:
                 raise Refused(f"the server holds its most connections ({self.bounds.connections}); try later",
                               wire.BOUND)
             link = await self._login(ws, peer)
-            self.ledger.db.execute("UPDATE connections SET account = ? WHERE id = ?", (link.account, row))
+            row = self.ledger.opened(link.account, peer)
             await self._serve(link)
         except Refused as exc:
             how = f"refused: {exc}"
@@ -95,7 +95,8 @@ class Hub:
             self.open -= 1
             if link is not None:
                 self._leave(link)
-            self.ledger.closed(row, how)
+            if row is not None:
+                self.ledger.closed(row, how)
 
     async def _login(self, ws: Socket, peer: str) -> Link:
         data = None
