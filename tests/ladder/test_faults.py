@@ -2,7 +2,9 @@
 bridge killed mid-game and started again within its time continues the game."""
 from __future__ import annotations
 
+import signal
 import sys
+import time
 
 from .harness import FAKE, Bridge, Server, add_account, journal, pool_toml, until
 
@@ -56,3 +58,32 @@ def test_a_bridge_killed_mid_game_and_restarted_continues_that_game(tmp_path, pr
         record["reason"].startswith("ply cap"), record
     assert f"{game}: resuming" in second.output()
     assert f"phoenix resumes {game}" in server.stderr()
+
+
+def test_ctrl_c_finishes_the_game_in_hand_and_twice_stops_at_once(tmp_path, procs):
+    data = tmp_path / "data"
+    token = add_account(data, "calm")
+    server = Server(tmp_path, pool_toml(move=5.0, size=5), data)
+    procs.append(server)
+    slow = [sys.executable, FAKE, "0", "slow", "0.1"]
+    live = data / "p" / "live"
+
+    def in_game():
+        return live.exists() and [p for p in live.glob("p-*.jsonl") if len(p.read_text().splitlines()) >= 3]
+    bridge = Bridge(tmp_path, server.ws, "calm", token, slow)
+    procs.append(bridge)
+    [path] = until(in_game, "a game under way")
+    bridge.proc.send_signal(signal.SIGINT)
+    assert bridge.wait() == 0, bridge.output()
+    records = journal(data / "p")
+    assert [r["id"] for r in records] == [path.stem] and records[0]["faulty"] is None, records
+    assert "finishing the game in hand" in bridge.output()
+
+    again = Bridge(tmp_path, server.ws, "calm", token, slow, tag="-2")
+    procs.append(again)
+    [path] = until(lambda: [p for p in (in_game() or []) if p.stem != records[0]["id"]], "a second game under way")
+    again.proc.send_signal(signal.SIGINT)
+    time.sleep(0.3)
+    again.proc.send_signal(signal.SIGINT)
+    assert again.wait() == 130, again.output()
+    assert "stopping now" in again.output() and "Traceback" not in again.output()
