@@ -243,14 +243,24 @@ class Hub:
         link = next((l for l in self.links if l.engine is engine), None)
         try:
             if link is not None:
-                await self._attach(link, engine, resume=False)
+                try:
+                    await self._attach(link, engine, resume=False)
+                except Gone:
+                    engine.detach(link)           # the account may come back within the start deadline
             yield EngineChannel(RemoteSend(engine), RemoteReceive(engine), account)
         finally:
-            engine.ended = True
-            self.engines.pop(key, None)
-            for l in self.links:
-                if l.engine is engine:
-                    l.engine = None
+            self.release(game, account)
+
+    def release(self, game: str, account: str) -> None:
+        """End `account`'s part in `game`: its connection is idle again (also when the game never
+        opened its seat: the other seat failed first)."""
+        engine = self.engines.pop(f"{game}/{account}", None)
+        if engine is None:
+            return
+        engine.ended = True
+        for link in self.links:
+            if link.engine is engine:
+                link.engine = None
 
     async def ended(self, record_line: str, game: str, accounts: list[str]) -> None:
         """Tell the accounts' connections how `game` ended (best effort)."""

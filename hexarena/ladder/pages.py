@@ -68,7 +68,8 @@ def build_app(ladder: Ladder) -> ASGIApp:
             page = max(0, int(request.query_params.get("page", "0")))
         except ValueError:
             page = 0
-        newest = pool.finished[::-1][page * PAGE:(page + 1) * PAGE]
+        end = max(0, len(pool.finished) - page * PAGE)
+        newest = pool.finished[max(0, end - PAGE):end][::-1]
         flight = sorted(pool.in_flight.items())
         boards = [(gid, players, _live_board(pool, gid)) for gid, players in flight[:BOARDS]]
         return _html("ladder_pool.html.j2", title=f"pool {pool.spec.name}", pool=pool, standings=pool.standings,
@@ -101,7 +102,8 @@ def build_app(ladder: Ladder) -> ASGIApp:
     async def sgf(request: Request) -> Response:
         pool = pool_of(request)
         game = request.path_params["game"]
-        if not any(g.id == game and not g.void for g in pool.finished[-100_000:]):
+        summary = pool.by_id.get(game)
+        if summary is None or summary.void:
             raise _NotFound(f"no finished game {game!r}")
         try:
             text = (pool.out / "games" / f"{game}.sgf").read_text(encoding="utf-8")

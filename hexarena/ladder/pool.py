@@ -8,7 +8,8 @@ The folder holds ``tournament.json`` (the pool as a tournament: its game, clock 
 Every game runs through the referee's :func:`play_scheduled` (the turn loop, clocks,
 adjudication, SGF and live file of a local game); a remote seat's engine is a
 :class:`~.remote.RemoteEngine` channel, its limits widened by the pool's network allowance
-(``network`` seconds on its margin and on each command's deadline).
+(``network`` seconds on its margin and on each command's deadline; its first command gets a
+command's deadline, not a start's: the bridge's engine is already running).
 
 A game still marked playing in the ledger when the server starts was in flight at a stop or a
 crash: it is voided (a void record in the journal, cause ``referee``: never rated) unless its
@@ -61,8 +62,9 @@ class Summary:
 
 
 def allowance(limits: Limits, network: float) -> Limits:
-    """A remote seat's limits: `network` seconds more on the margin, the start and each command."""
-    return replace(limits, margin=limits.margin + network, start=limits.start + network,
+    """A remote seat's limits: `network` seconds more on the margin and each command; its first
+    command has a command's deadline, not a start's (the bridge's engine is running already)."""
+    return replace(limits, margin=limits.margin + network, start=limits.command + network,
                    command=limits.command + network)
 
 
@@ -79,6 +81,7 @@ class Pool:
         if torn:
             say(f"{spec.name}: {torn}")
         self.finished: list[Summary] = []
+        self.by_id: dict[str, Summary] = {}
         self.last: dict[str, str] = {}          # player -> its last opponent
         self.balance: dict[str, int] = {}       # player -> firsts minus seconds
         if (self.out / JOURNAL_NAME).exists():
@@ -113,8 +116,9 @@ class Pool:
         return self.spec.anchors[0] if self.spec.anchors else None
 
     def _note(self, r: GameRecord) -> None:
-        self.finished.append(Summary(r.id, r.first, r.second, r.winner, r.result, r.reason, r.plies, r.void,
-                                     r.identities))
+        summary = Summary(r.id, r.first, r.second, r.winner, r.result, r.reason, r.plies, r.void, r.identities)
+        self.finished.append(summary)
+        self.by_id[r.id] = summary
         if not r.void:
             self.last[r.first], self.last[r.second] = r.second, r.first
             self.balance[r.first] = self.balance.get(r.first, 0) + 1

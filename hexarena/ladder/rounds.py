@@ -44,7 +44,14 @@ class Ladder:
                 nursery.start_soon(self._game, pool, game_id, first, second)
 
     async def _game(self, pool: Pool, game_id: str, first: str, second: str) -> None:
-        record = await pool.play(game_id, first, second, self.hub.remote)
+        try:
+            record = await pool.play(game_id, first, second, self.hub.remote)
+        except Exception as exc:         # the server's own failure (a full disk): this game only
+            self.log(f"{game_id}: the server failed to play it: {exc!r} (void at the next start)")
+            return
+        finally:
+            for name in (first, second):
+                self.hub.release(game_id, name)
         sgf = ""
         if record.sgf is not None:
             try:

@@ -29,9 +29,10 @@ async def _exchange(url: str, messages: list[str], wait: float = 5.0) -> tuple[l
     return got, None
 
 
-def _login(account: str, token: str) -> str:
-    return json.dumps({"t": "login", "version": 1, "account": account, "token": token, "pools": [],
-                       "games": ["spelde"], "name": "x", "engine_version": "1"})
+def _login(account: str, token: str, pools: tuple[str, ...] | list[str] = (),
+           games: tuple[str, ...] | list[str] = ("spelde",)) -> str:
+    return json.dumps({"t": "login", "version": 1, "account": account, "token": token, "pools": list(pools),
+                       "games": list(games), "name": "x", "engine_version": "1"})
 
 
 def test_hostile_clients_are_refused_and_the_server_goes_on(tmp_path, procs):
@@ -79,9 +80,11 @@ def test_a_flood_beside_honest_games_costs_them_no_time(tmp_path, procs):
     data = tmp_path / "data"
     mal = add_account(data, "mal")
     honest = {n: add_account(data, n) for n in ("h1", "h2")}
-    server = Server(tmp_path, pool_toml(move=0.3, anchors=()), data)
+    elsewhere = '[[pools]]\nname = "q"\ngame = "vaxandis"\nsize = 4\n[pools.time]\nmove = 1\n'
+    server = Server(tmp_path, pool_toml(move=0.3, anchors=(), extra=elsewhere), data)  # the flooder plays in q, alone
     procs.append(server)
-    bridges = [Bridge(tmp_path, server.ws, n, t, ["random"], "--games", "4") for n, t in honest.items()]
+    bridges = [Bridge(tmp_path, server.ws, n, t, ["random"], "--games", "4", "--pools", "p")
+               for n, t in honest.items()]
     procs.extend(bridges)
     junk = json.dumps({"t": "ping", "pad": "x" * 3000})
 
@@ -90,7 +93,7 @@ def test_a_flood_beside_honest_games_costs_them_no_time(tmp_path, procs):
         while any(b.proc.poll() is None for b in bridges):
             try:
                 async with open_websocket_url(server.ws) as ws:
-                    await ws.send_message(_login("mal", mal))
+                    await ws.send_message(_login("mal", mal, ["q"], ["vaxandis"]))
                     while True:
                         await ws.send_message(junk)
             except ConnectionClosed:
