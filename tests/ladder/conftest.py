@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import Bridge, Server
+from tests.support.ladder import Bridge, Server
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import signal
 import sys
 import time
 
-from .harness import FAKE, Bridge, Server, add_account, journal, pool_toml, until
+from tests.support.ladder import FAKE, Bridge, Server, add_account, journal, pool_toml, until
 
 
 def test_an_engine_that_crashes_or_answers_illegally_forfeits_and_the_rest_goes_on(tmp_path, procs):

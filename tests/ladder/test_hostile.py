@@ -8,7 +8,7 @@ import pytest
 import trio
 from trio_websocket import ConnectionClosed, open_websocket_url
 
-from .harness import Bridge, Server, add_account, journal, pool_toml
+from tests.support.ladder import Bridge, Server, add_account, journal, pool_toml
 
 BOUNDS = ("[bounds]\nmessage_bytes = 4096\nmessages_per_second = 20\nburst = 10\nper_account = 1\n"
           "connections = 3\nlogin_seconds = 1\n")

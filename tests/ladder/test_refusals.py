@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 
-from .harness import HEXARENA, Bridge, Server, add_account, pool_toml, until
+from tests.support.ladder import HEXARENA, Bridge, Server, add_account, pool_toml, until
 
 
 def test_a_wrong_token_and_an_unknown_account_are_refused(tmp_path, procs):

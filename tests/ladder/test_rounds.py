@@ -5,7 +5,7 @@ import json
 import subprocess
 import sqlite3
 
-from .harness import HEXARENA, Bridge, Server, add_account, journal, pool_toml, until
+from tests.support.ladder import HEXARENA, Bridge, Server, add_account, journal, pool_toml, until
 
 
 def test_four_bridges_play_rounds_and_the_pool_is_a_tournament_folder(tmp_path, procs):

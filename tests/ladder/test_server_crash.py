@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from .harness import FAKE, HEXARENA, Bridge, Server, add_account, journal, pool_toml, until
+from tests.support.ladder import FAKE, HEXARENA, Bridge, Server, add_account, journal, pool_toml, until
 
 
 @pytest.mark.slow

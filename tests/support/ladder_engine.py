@@ -1,4 +1,4 @@
-"""A misbehaving engine for the ladder's tests: the built-in random player behind a relay that,
+"""A misbehaving engine for the ladder's tests (tests/ladder/): the built-in random player behind a relay that,
 on its Nth `genmove` (argv[1] = N, 0: never), does what argv[2] says: `crash` (exit), `illegal`
 (answers a cell off the board), or `slow` (every genmove waits argv[3] seconds first)."""
 from __future__ import annotations

@@ -11,7 +11,7 @@ import urllib.request
 from pathlib import Path
 
 HEXARENA = [sys.executable, "-m", "hexarena"]
-FAKE = str(Path(__file__).with_name("fake_engine.py"))
+FAKE = str(Path(__file__).with_name("ladder_engine.py"))
 WAIT = 120.0          # the most seconds any wait of a test takes before it fails
 
 
