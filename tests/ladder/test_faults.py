@@ -33,16 +33,21 @@ def test_an_engine_that_crashes_or_answers_illegally_forfeits_and_the_rest_goes_
     assert "Traceback" not in server.stderr()
 
 
-def test_a_bridge_killed_mid_game_and_restarted_continues_that_game(tmp_path, procs):
+def _slow_pool(tmp_path, procs, account: str, move: float, pause: float):
+    """A server whose pool has `move` seconds a move, an account, and the command of an engine
+    taking `pause` seconds a move: (data folder, server, token, engine, live folder)."""
     data = tmp_path / "data"
-    token = add_account(data, "phoenix")
-    # moves of 0.2 s each against an anchor; 8 s a move leaves time for a restart
-    server = Server(tmp_path, pool_toml(move=8.0, size=5), data)
+    token = add_account(data, account)
+    server = Server(tmp_path, pool_toml(move=move, size=5), data)
     procs.append(server)
-    slow = [sys.executable, FAKE, "0", "slow", "0.2"]
+    return data, server, token, [sys.executable, FAKE, "0", "slow", str(pause)], data / "p" / "live"
+
+
+def test_a_bridge_killed_mid_game_and_restarted_continues_that_game(tmp_path, procs):
+    # moves of 0.2 s each against an anchor; 8 s a move leaves time for a restart
+    data, server, token, slow, live = _slow_pool(tmp_path, procs, "phoenix", 8.0, 0.2)
     first = Bridge(tmp_path, server.ws, "phoenix", token, slow, "--games", "1", tag="-1")
     procs.append(first)
-    live = data / "p" / "live"
 
     def mid_game():
         files = list(live.glob("p-*.jsonl")) if live.exists() else []
@@ -61,12 +66,7 @@ def test_a_bridge_killed_mid_game_and_restarted_continues_that_game(tmp_path, pr
 
 
 def test_ctrl_c_finishes_the_game_in_hand_and_twice_stops_at_once(tmp_path, procs):
-    data = tmp_path / "data"
-    token = add_account(data, "calm")
-    server = Server(tmp_path, pool_toml(move=5.0, size=5), data)
-    procs.append(server)
-    slow = [sys.executable, FAKE, "0", "slow", "0.1"]
-    live = data / "p" / "live"
+    data, server, token, slow, live = _slow_pool(tmp_path, procs, "calm", 5.0, 0.1)
 
     def in_game():
         return live.exists() and [p for p in live.glob("p-*.jsonl") if len(p.read_text().splitlines()) >= 3]
