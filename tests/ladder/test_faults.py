@@ -1,12 +1,17 @@
 """Faults of engines and of connections: a crash or an illegal answer forfeits that game only; a
-bridge killed mid-game and started again within its time continues the game."""
+bridge killed mid-game and started again within its time, or one whose network drops, continues
+the game; Ctrl-C on a bridge."""
 from __future__ import annotations
 
 import signal
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 from tests.support.ladder import FAKE, Bridge, Server, add_account, journal, pool_toml, until
+
+PROXY = str(Path(__file__).parents[1] / "support" / "ladder_proxy.py")
 
 
 def test_an_engine_that_crashes_or_answers_illegally_forfeits_and_the_rest_goes_on(tmp_path, procs):
@@ -87,3 +92,27 @@ def test_ctrl_c_finishes_the_game_in_hand_and_twice_stops_at_once(tmp_path, proc
     again.proc.send_signal(signal.SIGINT)
     assert again.wait() == 130, again.output()
     assert "stopping now" in again.output() and "Traceback" not in again.output()
+
+
+def test_a_bridge_that_loses_the_network_mid_game_comes_back_and_finishes_it(tmp_path, procs):
+    data, server, token, slow, live = _slow_pool(tmp_path, procs, "roamer", 8.0, 0.2)
+    proxy = subprocess.Popen([sys.executable, PROXY, str(server.ws_port)], stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(proxy.stdout.readline())
+        bridge = Bridge(tmp_path, f"ws://127.0.0.1:{port}/ladder/ws", "roamer", token, slow, "--games", "1")
+        procs.append(bridge)
+
+        def mid_game():
+            files = list(live.glob("p-*.jsonl")) if live.exists() else []
+            return files and len(files[0].read_text().splitlines()) >= 5 and files[0]
+        path = until(mid_game, "the game to be a few plies in")
+        proxy.send_signal(signal.SIGUSR1)                 # the network drops; the bridge lives on
+        assert bridge.wait() == 0, bridge.output()
+    finally:
+        proxy.kill()
+        proxy.wait(30)
+    record = next(r for r in journal(data / "p") if r["id"] == path.stem)
+    assert record["faulty"] is None, record
+    out = bridge.output()
+    assert "lost" in out and f"{path.stem}: resuming" in out
+    assert f"roamer resumes {path.stem}" in server.stderr()
