@@ -106,6 +106,8 @@ def test_a_bridge_that_loses_the_network_mid_game_comes_back_and_finishes_it(tmp
             files = list(live.glob("p-*.jsonl")) if live.exists() else []
             return files and len(files[0].read_text().splitlines()) >= 5 and files[0]
         path = until(mid_game, "the game to be a few plies in")
+        page = server.get("pool/p").decode()              # the game in flight, on a live board
+        assert "In flight (1)" in page and f"{path.stem}: " in page and "<svg" in page
         proxy.send_signal(signal.SIGUSR1)                 # the network drops; the bridge lives on
         assert bridge.wait() == 0, bridge.output()
     finally:
