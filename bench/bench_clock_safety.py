@@ -7,7 +7,7 @@ For each clock (Fischer 10 s + 0.1 s; byo-yomi 5 s main time + 3 periods of
 1 s), one `hexarena` tournament (engine processes, referee, journal) of the
 built-in `mcts` (1 s a move or less when the clock says so) against `random`
 on every game (or those --only names) at its smallest recommended size (Anda-prison capped at 2 x
-sites plies, as in lab/ladder.py), N games per game (default 40), seats
+sites plies, as in lab/strength.py), N games per game (default 40), seats
 alternating. Prints per game: games, mcts's time forfeits (goal 0), its other
 faults, its score, the mean and the longest think of its moves, and the
 wall time. The tournaments stay in --out (default: a temporary folder) for

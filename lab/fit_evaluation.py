@@ -2,7 +2,7 @@
 
 Run: ``python -m lab.fit_evaluation JOURNAL_OR_FOLDER... [--search | --evaluation
 MODULE:FUNCTION --scale S] [--phases 4]``, e.g. ``python -m lab.fit_evaluation
-docs/ladder/anda-7/mcts docs/ladder/anda-7/base``.
+docs/strength/anda-7/mcts docs/strength/anda-7/base``.
 
 Every game of the journals that the rules ended (draws at the ply cap count
 1/2; forfeits and void games are left out) is replayed, and each position
