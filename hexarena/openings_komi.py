@@ -2,10 +2,10 @@
 half, in self-play games of one engine (results/komi.py fits and chooses; each round is a
 tournament of the engine against itself in `WORK/round-NN-komi-K`, resumed when it is there).
 
-The komi reaches the game one of two ways: by the `komi` command (variants that take it, e.g.
-Anda `nopie`, Anda-prison `corners`), or, in a variant whose first actions are a komi pie
-(Anda `pie`), as the opening ``komi=K keep`` (the first seat offers K and the second keeps its
-seat).
+The komi reaches the game one of two ways: by the `komi` command (variants that take it), or,
+in a variant whose first actions are a komi pie (the rules accept `komi=K` then `keep` from the
+start: :func:`komi_way` asks them), as the opening ``komi=K keep`` (the first seat offers K and
+the second keeps its seat).
 """
 from __future__ import annotations
 

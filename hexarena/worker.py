@@ -70,7 +70,7 @@ class ForkedWorker:
     """A worker process forked from this one (the runner; see :func:`can_fork`): its pid and
     the runner's ends of its two pipes (`to_worker`, its stdin; `from_worker`, its stdout),
     waited for and signalled as the runner does any worker process (the `Child` protocol of
-    hexarena/referee/tournament/workers.py; as with ``subprocess.Popen``, a :meth:`poll`
+    referee/tournament/workers.py; as with ``subprocess.Popen``, a :meth:`poll`
     while a :meth:`wait` runs in another thread says it still runs)."""
 
     def __init__(self, pid: int, to_worker: int, from_worker: int):

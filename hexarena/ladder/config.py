@@ -5,8 +5,8 @@
     [bounds]                 # optional: see :class:`Bounds`
     [adjudication]           # optional: as a tournament's, for every pool
     [[pools]]
-    name = "spelde-5"
-    game = "spelde"
+    name = "GAME-5"
+    game = "GAME"            # a game id (registry.playable())
     size = 5
     variant = "pie"          # optional: the game's default
     network = 0.5            # seconds added to each deadline of a remote engine (default 0.5)

@@ -5,7 +5,7 @@
 * ``GET /play/state``: the game as JSON (:meth:`PlayGame.snapshot`);
 * ``GET /play/events``: the same, pushed as Server-Sent Events at every change (once the game's
   final state went out on it, :attr:`PlayGame.shown` is set: `hexarena play` then stops);
-* ``GET /play/rules``: the game's rules page (docs/rules/GAME.md, as text), where the source
+* ``GET /play/rules``: the game's rules page (`docs/rules/<game>.md`, as text), where the source
   tree is installed (``pip install -e``); the page links to it then;
 * ``POST /play/click`` ``{"clicks": [SITE...], "site": SITE}``: the builder's next step
   (engine/building.py): the sites that may come next, the action when the clicks make one, or
@@ -39,7 +39,7 @@ RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
 
 def rules_page(game_id: str) -> Path | None:
-    """The rules page of `game_id` (docs/rules/GAME.md) when the source tree has it, else None."""
+    """The rules page of `game_id` (`docs/rules/<game>.md`) when the source tree has it, else None."""
     path = RULES_DIR / f"{game_id}.md"
     return path if path.is_file() else None
 

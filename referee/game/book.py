@@ -2,7 +2,7 @@
 symmetries, and the book file (`hexarena openings generate` writes it; `openings = "book:NAME"`
 or a file name reads it, see openings.py).
 
-Pure: the rules replay every line; nothing runs an engine here (hexarena/openings_judge.py does).
+Pure: the rules replay every line; nothing runs an engine here (hexarena/openings_play.py does).
 
 A book file is an openings file (openings.py): one line of actions per opening, ``#`` comments.
 Its first line is a header comment saying how it was made; each opening's comment gives the

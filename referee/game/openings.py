@@ -54,7 +54,7 @@ def book_names() -> list[str]:
 
 
 def book_path(name: str) -> Path:
-    """The file of the shipped book `name` (``spelde-5-pie``); OpeningError naming the books there are."""
+    """The file of the shipped book `name` (``GAME-SIZE-VARIANT``, as the file names in game/books/ say); OpeningError naming the books there are."""
     if name in book_names():
         return BOOKS / f"{name}.txt"
     raise OpeningError(f"no shipped book {name!r} (books: {', '.join(book_names()) or 'none'})")

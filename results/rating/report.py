@@ -100,12 +100,13 @@ def adjudicated_line(records: Sequence[GameRecord]) -> str | None:
 
 
 def render_text(reports: Iterable[GroupReport], warnings: Sequence[str] = (), crosstables: bool = True) -> str:
-    """Every report as fixed-width text: ratings, advantages, crosstable and notes."""
+    """Every report as fixed-width text: ratings, advantages, crosstable and notes; the legend of the
+    ratings' columns under the first table only."""
     parts = [f"warning: {w}" for w in warnings]
-    for report in reports:
+    for k, report in enumerate(reports):
         anchor = f", {report.fit.anchor[0]} pinned at {report.fit.anchor[1]:g}" if report.fit.anchor else ", mean 0"
         parts += ["", f"== {report.title}: {games_text(report.games)}, {len(report.fit.players)} players{anchor} ==",
-                  format_ratings(report.ratings), LEGEND, "", "first-player advantage",
+                  format_ratings(report.ratings), *([LEGEND] if k == 0 else []), "", "first-player advantage",
                   format_advantage(report.advantage)]
         if crosstables:
             parts += ["", "head to head (row player's wins-losses[-draws] against the column player)",

@@ -100,7 +100,7 @@ class CoreMarbantaState(MarbantaState):
 
 
 def _action(kind: int, a: int, b: int, branches: list[int]) -> Action:
-    """An action of the core's trace (core/src/python_search.rs, `Step`)."""
+    """An action of the core's trace (core/src/python/evaluation.rs, `Step`)."""
     if kind == 3:
         return Grow(a, tuple(branches)) if branches else Place(a)
     if kind == 0:
