@@ -20,7 +20,7 @@ from hexarena.protocol.analysis import split_answer
 from hexarena.protocol.controller import ControllerError
 from hexarena.referee.engines.channel import EngineChannel
 from hexarena.referee.engines.process import EngineStartFailed, open_engine
-from hexarena.referee.game.analysis import read_info
+from hexarena.referee.game.analysis import read_off_loop
 from hexarena.results.page.board_svg import action_sites
 
 START_TIME = 30.0       # seconds for the engine's first answer (its start-up)
@@ -85,7 +85,7 @@ class Adviser:
             played = state.format(action)
         except ValueError as exc:
             raise AdviserError(f"{self.name} answered {token[:80]!r}: {exc}") from None
-        kept, notes = read_info(lines, state, played)
+        kept, notes = await read_off_loop(lines, state, played)
         for info in kept:
             info["pv_sites"] = _pv_sites(state, info.get("pv") or [])
         return {"engine": self.name, "action": played, "info": kept, "notes": notes, "command": command}

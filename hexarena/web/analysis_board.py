@@ -38,6 +38,7 @@ from hexarena.results.page.replay import Replay
 
 from .adviser import Adviser, AdviserError
 from .app import json_body, json_island, render
+from .offload import off_loop
 
 MAX_BODY = 1_000_000
 
@@ -114,7 +115,8 @@ async def _body(request: Request) -> dict:
     return data
 
 
-#: The study a request is about, or the answer refusing it (no such game, ...).
+#: The study a request is about, or the answer refusing it (no such game, ...); it may replay
+#: a record, so the routes call it off the event loop.
 Find = Callable[[Request], Study | Response]
 
 
@@ -128,7 +130,7 @@ def study_routes(page_path: str, base_path: str, find: Find) -> list[BaseRoute]:
     `base_path` + ``/position``, ``/click``, ``/ask`` (each path may have parameters: `find`
     reads them)."""
     async def page(request: Request) -> Response:
-        study = find(request)
+        study = await off_loop(find, request)
         if isinstance(study, Response):
             return study
         game, size = study.start.info.id, study.start.variant.size
@@ -138,22 +140,22 @@ def study_routes(page_path: str, base_path: str, find: Find) -> list[BaseRoute]:
                       board=Markup(board_template(game, size)))
 
     async def position(request: Request) -> Response:
-        study = find(request)
+        study = await off_loop(find, request)
         if isinstance(study, Response):
             return study
         try:
             data = await _body(request)
-            return JSONResponse(study.position(data["tokens"]))
+            return JSONResponse(await off_loop(study.position, data["tokens"]))
         except ValueError as exc:
             return JSONResponse({"refused": str(exc)}, status_code=400)
 
     async def click(request: Request) -> Response:
-        study = find(request)
+        study = await off_loop(find, request)
         if isinstance(study, Response):
             return study
         try:
             data = await _body(request)
-            builder = study.builder(data["tokens"])
+            builder = await off_loop(study.builder, data["tokens"])
             board = builder.board
             clicks, site = data.get("clicks", []), data.get("site", "")
             if not isinstance(clicks, list) or not all(isinstance(c, str) for c in clicks) or not isinstance(site, str):
@@ -168,14 +170,14 @@ def study_routes(page_path: str, base_path: str, find: Find) -> list[BaseRoute]:
                              "token": None if step.action is None else builder.state.format(step.action)})
 
     async def ask(request: Request) -> Response:
-        study = find(request)
+        study = await off_loop(find, request)
         if isinstance(study, Response):
             return study
         if study.adviser is None:
             return JSONResponse({"refused": "no engine: start the server with --engine CMD"}, status_code=409)
         try:
             data = await _body(request)
-            state = study.state(data["tokens"])
+            state = await off_loop(study.state, data["tokens"])
         except ValueError as exc:
             return JSONResponse({"refused": str(exc)}, status_code=400)
         if state.outcome() is not None:

@@ -26,6 +26,7 @@ from hexarena.results.page.replay_cache import RecordFieldError, record_file, re
 from hexarena.results.record.journal import parse_line
 
 from .app import json_island, render
+from .offload import off_loop
 from .folders import Folder
 from .watch import FolderWatch, sse
 
@@ -90,7 +91,7 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
             return not_found("no such folder")
         folder, watch = found
         game_id = request.path_params["game"]
-        entry = game_data(watch, game_id)
+        entry = await off_loop(game_data, watch, game_id)
         if entry is None:
             return not_found(f"no game {game_id} in {folder.key}")
         live = entry.get("r") == "*"
@@ -108,7 +109,7 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
         found = watch_of(request)
         if found is None:
             return not_found("no such folder")
-        entry = game_data(found[1], request.path_params["game"])
+        entry = await off_loop(game_data, found[1], request.path_params["game"])
         return not_found("no such game") if entry is None else JSONResponse(entry)
 
     async def board(request: Request) -> Response:

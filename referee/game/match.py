@@ -54,7 +54,7 @@ from hexarena.results.record.game import Ending, Forfeit, GameRecord, VoidCause
 from ..engines.groups import sole
 from ..engines.process import EngineChannel, EngineStartFailed
 from .adjudication import Adjudication, Judge
-from .analysis import read_info
+from .analysis import SeatAnalysis
 from .clock import Charge, Clock, Limits
 from .faults import ForfeitGame as _Forfeit, Moves as _Moves, SeatFault as _SeatFault
 from .faults import VoidGame as _Void, fault_of as _fault
@@ -270,6 +270,7 @@ def _timed(on_ply: OnPly, channels: list[EngineChannel], report: Callable[[float
 async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, clock: Clock,
                      limits: tuple[Limits, Limits], asks: _Asks, moves: _Moves,
                      on_ply: OnPly, judge: Judge | None) -> _Played:
+    analysis = SeatAnalysis()
     while True:
         outcome = state.outcome()
         if outcome is not None:
@@ -296,7 +297,7 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
             raise _Forfeit(seat, Termination.ILLEGAL, f"{mover.name} played {shown(token)}: {exc}") from None
         kept: list[dict] | None = None
         if command == "genmove_analyze":
-            kept, notes = read_info(lines, state, canonical)
+            kept, notes = await analysis.read(seat, lines, state, canonical)
             for note in notes:
                 mover.note(f"ply {len(moves.actions) + 1}: {note}")
         moves.actions.append((colour, canonical))
@@ -367,7 +368,7 @@ async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, l
                        f"(no answer {over:.3f} s past it)") from None
     except ControllerError as exc:
         raise _Forfeit(seat, Termination.CRASH, f"{command}: {exc}") from None
-    charge = clock.charge(seat, trio.current_time() - t0)
+    charge = clock.charge(seat, ch.answered_at - t0)       # its bytes' arrival, not our work after it
     if not charge:
         raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
                        f"(answered {charge.overrun:.3f} s past it)")
