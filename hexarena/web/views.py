@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import BaseRoute, Route
 
 from hexarena.engine import registry
+from hexarena.engine.geometry import MAX_SIZE, MIN_SIZE
 from hexarena.results.page.board_svg import board_template
 from hexarena.results.page.html_report import VIEWER_SCRIPTS, game_entry
 from hexarena.results.page.replay_cache import RecordFieldError, record_file, replay_file
@@ -99,7 +100,8 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
         analysable = live or (row is not None and bool(row.sgf))
         key = str(entry.get("bd", ""))
         game, _, size = key.rpartition("-")
-        svg = Markup(board_template(game, int(size))) if game in registry.playable() and size.isdigit() else ""
+        drawable = game in registry.playable() and size.isdigit() and MIN_SIZE <= int(size) <= MAX_SIZE
+        svg = Markup(board_template(game, int(size))) if drawable else ""
         return render("game.html.j2", title=f"{game_id}", key=folder.key, folder=folder.path.resolve().name,
                       game_id=game_id, live=live, data=json_island({"games": [entry]}),
                       analyse=f"/t/{folder.key}/analyse/{quote(game_id, safe='/')}" if analysable else "",
@@ -114,7 +116,7 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
 
     async def board(request: Request) -> Response:
         game, _, size = request.path_params["board"].rpartition("-")
-        if game not in registry.playable() or not size.isdigit() or not 2 <= int(size) <= 30:
+        if game not in registry.playable() or not size.isdigit() or not MIN_SIZE <= int(size) <= MAX_SIZE:
             return not_found("no such board")
         return Response(board_template(game, int(size), standalone=False), media_type="image/svg+xml")
 
