@@ -133,6 +133,7 @@ class FolderWatch:
         self.standings: list[dict[str, Any]] = []
         self.fitted = 0                              # records the standings were fitted on
         self._journal: tuple[int | None, int] = (None, 0)     # (inode, offset read up to)
+        self._counted: set[str] = set()              # ids with a counted record (journal.Counted)
 
     # -- the files ---------------------------------------------------------------------------
 
@@ -193,11 +194,21 @@ class FolderWatch:
             return []
         if news.restart:
             self.records, self.lines, self.warnings, self.fitted = [], {}, [], -1
+            self._counted = set()
         self._journal = (news.inode, news.offset)
         self.warnings += news.warnings
+        found = []
         for record, position, length in news.records:
+            if not record.void:
+                if record.id in self._counted:      # as every journal reader: the first counts
+                    self.warnings.append(f"{self.path / JOURNAL_NAME}: byte {position}: game id {record.id!r} "
+                                         "already has a record: this later one is not counted")
+                    continue
+                self._counted.add(record.id)
+            elif record.id in self._counted:        # a void line after the counted one: not its line
+                continue
             self.lines[record.id] = (position, length)
-        found = [record for record, _, _ in news.records]
+            found.append(record)
         self.records += found
         return found
 

@@ -196,19 +196,8 @@ def _looks_like_json(p: Path) -> bool:
 def _load_journal(p: Path, identity: bool = False) -> tuple[pd.DataFrame, list[BadLine]]:
     errors: list[JournalError] = []
     records = read_journal(p, errors)
-    problems = [BadLine(e.path, e.line, e.reason) for e in errors]
-    seen: dict[str, int] = {}
-    kept = []
-    for r in records:
-        if r.void:
-            continue
-        seen[r.id] = seen.get(r.id, 0) + 1
-        if seen[r.id] == 1:
-            kept.append(r)
-    for gid, n in seen.items():
-        if n > 1:   # records carry no line numbers; the id is what the user can grep for
-            problems.append(BadLine(str(journal_path(p)), 0, f"game id {gid!r} has {n} non-void records (kept the first)"))
-    return games_frame(kept, identity), problems
+    problems = [BadLine(e.path, e.line, e.reason) for e in errors]     # a repeated game id among them
+    return games_frame([r for r in records if not r.void], identity), problems
 
 
 def _load_csv(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:

@@ -64,10 +64,32 @@ def parse_line(line: bytes) -> GameRecord:
         raise ValueError("JSON nested too deeply") from None
 
 
+class Counted:
+    """The game ids that have a counted record so far, and the line of each.
+
+    A game has one counted record: its first record that is not void (a void game is replayed
+    under its id, so voids before it are history). A later record of a counted id is refused by
+    :meth:`check` and read as a bad line by every reader (status, ratings, the report, `serve`,
+    `--resume`, `hexarena repair`), so each gives the same answer."""
+
+    def __init__(self) -> None:
+        self.lines: dict[str, int] = {}
+
+    def check(self, record: GameRecord, line: int) -> GameRecord:
+        """`record`, read at `line`; ValueError when its game already has a counted record."""
+        if not record.void:
+            first = self.lines.setdefault(record.id, line)
+            if first != line:
+                raise ValueError(f"game id {record.id!r} already has a record (line {first}): "
+                                 "this later one is not counted")
+        return record
+
+
 def _iter_records(p: Path, errors: list[JournalError] | None) -> Iterator[GameRecord]:
+    counted = Counted()
     for no, line in journal_lines(p):
         try:
-            yield parse_line(line)
+            yield counted.check(parse_line(line), no)
         except (ValueError, TypeError) as exc:      # UnicodeDecodeError is a ValueError
             torn = "" if line.endswith(b"\n") else " (torn last line)"
             err = JournalError(p, no, f"{exc}{torn}")
