@@ -198,6 +198,7 @@ class GameRecord:
             words["forfeit"] = _schema1_forfeit(words)
         _check_analysis(data.get("analysis"))
         _check_adjudication(data.get("adjudication"))
+        _check_kinds(data)
         identities = data.get("identities")
         if identities is not None and not (
                 isinstance(identities, list) and len(identities) == 2
@@ -251,6 +252,37 @@ def _check_adjudication(value: object) -> None:
         raise ValueError("field 'adjudication': winrates must be two lists of numbers in 0..1 or nulls")
 
 
+#: Fields beyond the required ones, and what each must hold: (strings or null, numbers or null,
+#: whole numbers or null), each as one value or as a list of them.
+_TEXT = ("reason", "started")
+_MAYBE_TEXT = ("faulty", "sgf")
+_LISTS = {"actions": (str,), "think": (int, float, type(None)), "left": (int, float, type(None)),
+          "processes": (int, type(None))}
+
+
+def _check_kinds(data: dict) -> None:
+    """ValueError naming the first field of `data` whose value is not of its kind (the per-action
+    lists, the texts, `seconds`, `opening`, `schema`), so that every reader meets only records it
+    can use."""
+    for name in _TEXT:
+        if name in data and not isinstance(data[name], str):
+            raise ValueError(f"field {name!r} must be a string")
+    for name in _MAYBE_TEXT:
+        if data.get(name) is not None and not isinstance(data[name], str):
+            raise ValueError(f"field {name!r} must be a string or null")
+    if "seconds" in data and not (_is_number(data["seconds"]) and 0 <= data["seconds"] < 10 ** INT_DIGITS):
+        raise ValueError("field 'seconds' must be a number >= 0")
+    for name in ("opening", "schema"):
+        if name in data and not (_is_int(data[name]) and data[name] >= 0):
+            raise ValueError(f"field {name!r} must be an integer >= 0")
+    for name, kinds in _LISTS.items():
+        value = data.get(name)
+        if value is not None and not (isinstance(value, list) and all(
+                isinstance(v, kinds) and not isinstance(v, bool) for v in value)):
+            what = {"actions": "strings", "processes": "integers or nulls"}.get(name, "numbers or nulls")
+            raise ValueError(f"field {name!r} must be a list of {what}, or null")
+
+
 def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -272,7 +304,7 @@ def _word(enum: type[StrEnum], data: dict, name: str):
 def _schema1_forfeit(words: dict) -> Forfeit | None:
     """A schema-1 line's forfeit, from its structured fields: a game with a winner whose loser is
     at fault, ended by a forfeit's termination."""
-    if words["faulty"] is None or words["winner"] is None:
+    if words.get("faulty") is None or words["winner"] is None:
         return None
     try:
         return Forfeit(words["termination"].value)

@@ -57,11 +57,17 @@ def journal_lines(p: Path) -> Iterator[tuple[int, bytes]]:
 
 
 def parse_line(line: bytes) -> GameRecord:
-    """One journal line as a record; ValueError (a bad byte, bad JSON, a bad record) or TypeError."""
+    """One journal line as a record; ValueError (a bad byte, bad JSON, NaN or Infinity, a bad
+    record) or TypeError."""
     try:
-        return GameRecord.from_dict(json.loads(line.decode("utf-8")))
+        return GameRecord.from_dict(json.loads(line.decode("utf-8"), parse_constant=_no_constant))
     except RecursionError:                  # nesting too deep
         raise ValueError("JSON nested too deeply") from None
+
+
+def _no_constant(name: str) -> float:
+    """JSON has no NaN nor Infinity (Python's reader accepts them): a line holding one is bad."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 class Counted:
