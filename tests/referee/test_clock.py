@@ -468,3 +468,21 @@ def test_time_table_errors_name_the_key(time, odds, key):
     with pytest.raises(ConfigError) as info:
         _config(time, odds)
     assert info.value.key == key, str(info.value)
+
+
+@pytest.mark.parametrize("field, value", [("main", 1e308), ("move", 1e9), ("increment", 2e7), ("period", 1e308),
+                                          ("start", 1e10), ("command", 1e300), ("margin", 1e12)])
+def test_a_limit_past_ten_million_seconds_is_refused_naming_it(field, value):
+    extra = {"periods": 1, "control": "byoyomi"} if field == "period" else {"main": 60.0} if field == "increment" else {}
+    with pytest.raises(ValueError, match=f"{field} must be at most 10,000,000 seconds"):
+        Limits(**extra, **{field: value})
+
+
+def test_a_config_with_main_1e308_is_refused_at_its_check(tmp_path):
+    from hexarena.referee.tournament import config as C
+    from hexarena.referee.tournament.config_check import ConfigError
+    path = tmp_path / "t.toml"
+    path.write_text('[time]\nmain = 1e308\n[engines.a]\nplayer = "random"\n[engines.b]\nplayer = "random"\n'
+                    '[[games]]\ngame = "spelde"\nsize = 4\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"t.toml:1: time: main must be at most 10,000,000 seconds"):
+        C.load(path)
