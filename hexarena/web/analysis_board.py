@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import trio
 from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -115,6 +116,13 @@ async def _body(request: Request) -> dict:
     return data
 
 
+async def _give_up_when_gone(request: Request, scope: trio.CancelScope) -> None:
+    """Cancel `scope` once the client of `request` (its body read) disconnects."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+    scope.cancel()
+
+
 #: The study a request is about, or the answer refusing it (no such game, ...); it may replay
 #: a record, so the routes call it off the event loop.
 Find = Callable[[Request], Study | Response]
@@ -182,10 +190,20 @@ def study_routes(page_path: str, base_path: str, find: Find) -> list[BaseRoute]:
             return JSONResponse({"refused": str(exc)}, status_code=400)
         if state.outcome() is not None:
             return JSONResponse({"refused": "the game is over here"}, status_code=409)
-        try:
-            return JSONResponse(await study.adviser.ask(state, data["tokens"] if study.from_start else None, study.komi))
-        except AdviserError as exc:
-            return JSONResponse({"refused": str(exc)}, status_code=502)
+        give_up = trio.CancelScope()            # cancelled when the page goes before the question's turn
+        answer: dict | AdviserError
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_give_up_when_gone, request, give_up)
+            try:
+                answer = await study.adviser.ask(state, data["tokens"] if study.from_start else None,
+                                                 study.komi, give_up)
+            except AdviserError as exc:
+                answer = exc
+            finally:
+                nursery.cancel_scope.cancel()
+        if isinstance(answer, AdviserError):
+            return JSONResponse({"refused": str(answer)}, status_code=502)
+        return JSONResponse(answer)
 
     # the requests first: a page path ending in {game:path} would take them too
     return [Route(base_path + "/position", position, methods=["POST"]),
