@@ -91,7 +91,7 @@ class Adviser:
         (each with `pv_sites`: the sites of each pv action, for the drawing); AdviserError, also
         when :data:`WAITING` questions wait already, or when `give_up` is cancelled (the page
         went) while this one waits its turn (once asked, the engine's answer is awaited)."""
-        if self._waiting > WAITING:
+        if self._waiting >= WAITING:
             raise AdviserError(f"{self.name} is busy: {self._waiting} questions wait for it; ask again later")
         self._waiting += 1
         try:
