@@ -1,4 +1,5 @@
-"""Engines for tests of the referee's clocks beside a hostile one (real processes).
+"""Engines for tests of the referee's clocks beside a hostile one (real processes, the project's
+own engine side, protocol/engine_side.py).
 
 `flood_argv(signal)`: an engine that answers `genmove_analyze` with :data:`LINES` info lines,
 each a pv of distinct random legal actions as long as an info line may be (4096 bytes), and
@@ -16,93 +17,54 @@ from pathlib import Path
 LINES = 8
 
 ENGINE = r'''
-import random, sys, time
-from hexarena.engine import registry
-mode, signal, own = sys.argv[1], sys.argv[2], sys.argv[3]
-import os
-info = state = None
-size, tokens, rng = None, [], random.Random(11)
-listed = ["protocol_version", "name", "version", "known_command", "list_commands", "quit", "list_games",
-          "game", "boardsize", "clear_board", "play", "genmove", "hgp_version"]
-if mode == "flood":
-    listed.append("genmove_analyze")
+import os, random, sys, time
+from hexarena.protocol.analysis import MAX_LINE_BYTES, Analysed, Info
+from hexarena.protocol.engine_side import EngineSide
 
-def answer(cid, text=""):
-    sys.stdout.write("=" + cid + (" " + text if text else "") + "\n\n")
-    sys.stdout.flush()
+mode, signal, own, lines = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+rng = random.Random(11)
 
-def lines(state, action):
+def flood(state, action):
     out = []
-    for k in range(%d):
-        head = "info winrate 0.99 visits %%d pv %%s" %% (k, state.format(action))
-        words, walk = [head], state.play(action)
-        size = len(head)
+    for k in range(lines):
+        pv, walk, size = [state.format(action)], state.play(action), 64
         while walk.outcome() is None:
             move = walk.random_action(rng)
             token = walk.format(move)
-            if size + 1 + len(token) > 4096:
+            if size + 1 + len(token) > MAX_LINE_BYTES:
                 break
-            words.append(token)
+            pv.append(token)
             size += 1 + len(token)
             walk = walk.play(move)
-        out.append(" ".join(words))
-    return out
+        out.append(Info(winrate=0.99, visits=k, pv=tuple(pv)))
+    return tuple(out)
 
+def choose(state, clock):
+    action = state.random_action(rng)
+    return Analysed(action, flood(state, action)) if mode == "flood" else action
+
+engine = EngineSide(choose, name=mode)
 for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    cid, name, args = words[0], words[1], words[2:]
-    if name == "quit":
-        answer(cid)
+    t0, seen = time.monotonic(), os.path.getsize(signal)
+    thinking = "genmove" in line
+    if thinking and mode == "follow":
+        while os.path.getsize(signal) == seen:
+            time.sleep(0.0005)
+    answer = engine.handle(line)
+    if answer is not None:
+        sys.stdout.write(answer)
+        sys.stdout.flush()
+    if thinking:
+        with open(signal if mode == "flood" else own, "a") as f:
+            f.write("x" if mode == "flood" else "%.6f\n" % (time.monotonic() - t0))
+    if engine.finished:
         break
-    if name == "protocol_version":
-        answer(cid, "2")
-    elif name == "name":
-        answer(cid, mode)
-    elif name == "version":
-        answer(cid, "1")
-    elif name == "hgp_version":
-        answer(cid, "1.2")
-    elif name == "list_commands":
-        answer(cid, "\n".join(listed))
-    elif name == "list_games":
-        answer(cid, "\n".join(registry.playable()))
-    elif name == "game":
-        info, tokens = registry.get(args[0]), args[1:]
-        answer(cid)
-    elif name == "boardsize":
-        size = int(args[0])
-        answer(cid)
-    elif name == "clear_board":
-        state = info.new_game(info.variant(size, tokens), 0)
-        answer(cid)
-    elif name == "play":
-        state = state.play(state.parse(args[1]))
-        answer(cid)
-    elif name in ("genmove", "genmove_analyze"):
-        action = state.random_action(rng)
-        text = [state.format(action)] + (lines(state, action) if name == "genmove_analyze" else [])
-        state = state.play(action)
-        if mode == "flood":
-            answer(cid, "\n".join(text))
-            with open(signal, "a") as f:
-                f.write("x")
-        else:
-            t0, seen = time.monotonic(), os.path.getsize(signal)
-            while os.path.getsize(signal) == seen:
-                time.sleep(0.0005)
-            answer(cid, "\n".join(text))
-            with open(own, "a") as f:
-                f.write("%%.6f\n" %% (time.monotonic() - t0))
-    else:
-        answer(cid)
-''' % LINES
+'''
 
 
 def flood_argv(signal: Path) -> list[str]:
-    return [sys.executable, "-c", ENGINE, "flood", str(signal), ""]
+    return [sys.executable, "-c", ENGINE, "flood", str(signal), "", str(LINES)]
 
 
 def follower_argv(signal: Path, own: Path) -> list[str]:
-    return [sys.executable, "-c", ENGINE, "follow", str(signal), str(own)]
+    return [sys.executable, "-c", ENGINE, "follow", str(signal), str(own), "0"]
