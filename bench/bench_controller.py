@@ -10,14 +10,14 @@ process answering `=ID ` to every command, see ECHO), one child per row:
                  deadline): the floor a plain controller pays for two
                  process switches, each a sleep and a wake-up.
 * raw pipe, polled  the same with a non-blocking read retried with
-                 ``sched_yield`` (as referee/eager.py polls): the floor of a
+                 ``sched_yield`` (as referee/engines/eager.py polls): the floor of a
                  controller that spins instead of sleeping.
 * trio pipe      the same exchange on trio's process streams
                  (``send_all``, ``receive_some``): trio's own floor (an epoll
                  wake-up and a scheduler pass per answer).
 * controller     ``EngineChannel.command("name", deadline=...)`` through
-                 referee/process.py with the pipe fast path of
-                 referee/eager.py: id, encoding, the deadline, decoding, id check.
+                 referee/engines/process.py with the pipe fast path of
+                 referee/engines/eager.py: id, encoding, the deadline, decoding, id check.
 * controller, no fast path  the same with ``eager=False`` (every answer
                  waits in trio, under a cancel scope).
 * controller alone  the controller's own CPU per command, no pipe and no
@@ -141,7 +141,7 @@ class _EchoReceive(EagerReceive):
     def __init__(self, send: _EchoSend) -> None:
         self.send = send
 
-    def receive_now(self, max_bytes: int = 65536) -> bytes | None:
+    def receive_now(self, max_bytes: int = 65536, spin: bool = True) -> bytes | None:
         data, self.send.answer = self.send.answer, b""
         return data
 

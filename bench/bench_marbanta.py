@@ -6,6 +6,7 @@ Enumeration positions are taken from seeded random games at given plies.
 """
 from __future__ import annotations
 
+import argparse
 import random
 
 from bench.common import baseline_us, best_of, fresh_copy, table
@@ -30,10 +31,15 @@ def position_at(n: int, seed: int, ply: int) -> MarbantaState:
     return state
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--playouts", type=float, default=1.0,
+                        help="a factor on the playouts per size (default 1: 40, 30, 20)")
+    args = parser.parse_args(argv)
     base = baseline_us()
     rows = []
-    for n, count in PLAYOUTS.items():
+    for n, full in PLAYOUTS.items():
+        count = max(1, round(full * args.playouts))
         plies = [playout(n, seed).ply for seed in range(count)]
         # each seed's playout is deterministic: best of 3 runs, to shed other processes' load
         sec = sum(best_of(lambda: playout(n, seed), repeat=3) for seed in range(count)) / count

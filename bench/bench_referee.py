@@ -17,7 +17,7 @@ Figures:
 * not-waiting    the same wall time minus the time spent waiting for engine
                  answers (the channels' `wait_seconds`), per action: the
                  referee's own latency.
-Printed twice: with and without the pipe fast path (referee/eager.py).
+Printed twice: with and without the pipe fast path (referee/engines/eager.py).
 Goal: ref CPU/action and not-waiting under 0.5 ms. Ratios are to
 bench.common.baseline_us() measured in the same run.
 """

@@ -1,4 +1,4 @@
-"""Types of the extension module hexarena_core (core/src/python.rs, python_prison.rs, python_search.rs)."""
+"""Types of the extension module hexarena_core (core/src/python/)."""
 
 __version__: str
 GAMES: list[str]

@@ -205,9 +205,8 @@ class Builder:
         roles = _roles(Split, len(clicks))
         action = Split(cell, flips) if flips and state.is_legal(Split(cell, flips)) else None
         rest = candidates & ~flips
-        hint = "" if action else (_why(state, Split(cell, flips)) if flips else "click the stones to flip")
         if rest.bit_count() > EXACT_FLIPS:
-            return Step(clicks, roles, rest, action, True, hint, exact=False)
+            return Step(clicks, roles, rest, action, True, _flip_hint(state, cell, flips, action, True), exact=False)
         targets = 0
         more = False
         stones = list(iter_bits(rest))
@@ -218,7 +217,7 @@ class Builder:
                 more = True
         if action is None and not more:
             raise Refused(_why(state, Split(cell, flips)) if flips else f"no flip set splits the groups next to {board.name(cell)}")
-        return Step(clicks, roles, targets, action, more, hint)
+        return Step(clicks, roles, targets, action, more, _flip_hint(state, cell, flips, action, more))
 
     # -- words for people ---------------------------------------------------------------------------
     def _hint_start(self) -> str:
@@ -271,6 +270,21 @@ class Builder:
 def _roles(form: type, count: int) -> tuple[str, ...]:
     roles = ROLES.get(form, ("place",))
     return tuple(roles[min(i, len(roles) - 1)] for i in range(count))
+
+
+def _flip_hint(state: GameState, cell: int, flips: int, action: Action | None, more: bool) -> str:
+    """What to do next while a Spelde flip set is built: nothing to say once it is an action;
+    before any flip, to click the stones to flip; a set that is no action yet but may grow, the
+    rules' reason as a step on the way ("keep going"), not as a refusal."""
+    if action is not None:
+        return ""
+    if not flips:
+        return "click the stones to flip (in green)"
+    why = _why(state, Split(cell, flips))
+    if more:
+        return f"not an action yet ({why}): click more stones to flip (in green)" if why else \
+            "click more stones to flip (in green)"
+    return why
 
 
 def _why(state: GameState, action: Action) -> str:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, ClassVar
@@ -39,6 +39,10 @@ from .errors import UnknownVariant
 from .geometry import MAX_SIZE, MIN_SIZE, Hexagon, hexagon, iter_bits
 from .notation import format_action, parse_action, read_action
 from .position import Key, Position, format_position, read_keys
+
+
+#: How drawings show a board (``GameInfo.drawing``): hexagonal cells, or the points of a triangular grid.
+DRAWINGS = ("cells", "points")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +84,20 @@ class GameInfo:
     no_move_wins: bool = False                  # Marbanta: the player unable to move wins
     uses_komi: bool = False                     # the `komi` command means something
     stacks: bool = False                        # sites hold stacks with heights (Vaxandis)
+    drawing: str = "cells"                      # drawings show each site as a hexagonal "cells" or as
+                                                # one of the "points" of a triangular grid
+    shown_keys: tuple[str, ...] = ()            # position keys every drawing shows beside the phase
+    komi_words: str = ""                        # what a komi offer means, told to a person who makes one
+    first_run_size: int | None = None           # the side of `hexarena tournament` with no config, when its
+                                                # quick players' games would not end by the rules at min(sizes)
+
+    def __post_init__(self) -> None:
+        if self.drawing not in DRAWINGS:
+            raise ValueError(f"game {self.id!r}: drawing {self.drawing!r} is not one of {', '.join(DRAWINGS)}")
+        known = {k.name for k in self.keys}
+        unknown = [name for name in self.shown_keys if name not in known]
+        if unknown:
+            raise ValueError(f"game {self.id!r}: shown key {unknown[0]!r} is not one of its keys")
 
     def variant(self, size: int | None = None, tokens: list[str] | tuple[str, ...] = ()) -> Variant:
         """Build a variant from `game` arguments (balance and OPTION=VALUE, any order) at board
@@ -128,6 +146,17 @@ class GameInfo:
     def key_text(self, pos: Position, name: str) -> str:
         """The value of key `name` in `pos` as text: as written, else this game's default."""
         return pos.keys.get(name, self.position_defaults().get(name, ""))
+
+    def shown(self, keys: Mapping[str, str]) -> list[str]:
+        """The `shown_keys` as a drawing prints them, from a position's keys as text (a missing
+        key at its default): ``prison: 2 black, 0 white`` for a per-colour pair, else ``NAME: VALUE``."""
+        defaults = self.position_defaults()
+        out = []
+        for name in self.shown_keys:
+            value = keys.get(name, defaults[name])
+            black, comma, white = value.partition(",")
+            out.append(f"{name}: {black} black, {white} white" if comma else f"{name}: {value}")
+        return out
 
     def read_keys(self, pos: Position) -> dict[str, Any]:
         """The typed values of the game's own keys (defaults filled in); InvalidPosition

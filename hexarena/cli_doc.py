@@ -15,6 +15,32 @@ import click
 
 REGENERATE = "python -m hexarena.cli_doc > docs/cli.md"
 
+#: The rules every command follows, printed before the commands (tests/test_cli_doc.py checks them).
+RULES = """
+## Flags and config keys
+
+* **A config key says what is played**: the engines, the games and their variants, time, seeds,
+  openings, adjudication, SPRT. It lives in a tournament config (docs/tournament.md) and is saved
+  with the run in its folder (`tournament.json`); a resumed run keeps it (a key may only grow
+  the run). A file says it best, so `hexarena tournament CONFIG.toml` takes one.
+* **A flag says how this run goes**: where it writes (`--out`), how many games at once (`-j`), on
+  which processes or machines (`--workers`, `--cluster`, `--affinity`), whether it continues
+  (`--resume`), how much it prints (`-q`, `--serve`). A flag is never saved: the same run may
+  go on with other flags. `match` and `tournament` take the same flags of a run and run the same
+  way (`hexarena/commands_run.py`).
+* **An option that sets a config key names it** in its help, as `[config: KEY]`
+  (`hexarena match --move-time` sets `time.move`). `match` is a config written as options: it
+  builds a config of one pairing from them and runs it as `tournament` runs a file, so
+  `hexarena tournament --out OUT --resume` continues a match, and `--games-per-pair N` grows it.
+  A flag that stands in for a config key for this run only (`--affinity`, `--log-protocol`)
+  names that key too.
+* **One command, one job**: the web pages of tournament folders are `serve`, the analysis
+  board of one record is `analyse`, the play page is `play`.
+* **Outside text**: an argument the program cannot use is an error naming the option or argument
+  and the value (exit status 2, no traceback); a run that fails on its way (a config, an engine,
+  a folder) says what and where (exit status 1).
+"""
+
 
 def markdown(group: click.Group, name: str = "hexarena") -> str:
     """The Markdown page of `group` and every command under it, as one string ending in a newline."""
@@ -24,7 +50,7 @@ def markdown(group: click.Group, name: str = "hexarena") -> str:
              f"This page is generated from the click definitions (`{REGENERATE}`);",
              "edit the help texts in the code, not this page.", ""]
     lines += [f"* [`{path}`](#{_anchor(path)}): {summary}" for path, summary in _index(root)]
-    lines.append("")
+    lines += ["", *RULES.strip("\n").splitlines(), ""]
     lines += _section(root, level=2)
     return "\n".join(lines).rstrip("\n") + "\n"
 

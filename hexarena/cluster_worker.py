@@ -42,7 +42,7 @@ from hexarena.referee.tournament.run import play_scheduled, process_launcher
 #: argv: WORKER_PID ENGINE_ARGV... Runs the engine as its child (same stdin, stdout, stderr, same process
 #: group), lets go of the pipes, mirrors its exit status, and kills the whole group if WORKER_PID stops
 #: being its parent (the worker died); the engine also gets the parent-death signal of the guard, which
-#: the referee's spawn gives a parent-death signal in turn (referee/spawn.py), so a SIGKILLed worker takes
+#: the referee's spawn gives a parent-death signal in turn (referee/engines/spawn.py), so a SIGKILLed worker takes
 #: guard and engine with it. Standard library only: it runs as `python -I -S -c GUARD`.
 GUARD = r"""
 import ctypes, os, signal, subprocess, sys

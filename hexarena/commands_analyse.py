@@ -1,4 +1,5 @@
-"""`hexarena serve --analyse FILE.sgf [--engine CMD]`: the analysis board (hexarena/web/analysis_board.py)."""
+"""`hexarena analyse FILE.sgf|POSITION [--engine CMD]`: the analysis board in the browser
+(hexarena/web/analysis_board.py), and the engine every analysis board asks (`make_adviser`)."""
 from __future__ import annotations
 
 import sys
@@ -30,6 +31,22 @@ def make_adviser(engine_cmd: str | None) -> Adviser | None:
     return Adviser(argv, name, log)
 
 
+@click.command()
+@click.argument("what", metavar="FILE.sgf|POSITION")
+@click.option("--engine", "engine", default=None, metavar='"CMD"',
+              help="The engine the board asks about positions (a command line or a built-in player's name).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (beyond the loopback: a warning; every request still needs the token).")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="Port (0: a free one).")
+def analyse(what: str, engine: str | None, host: str, port: int) -> None:
+    """Open the analysis board of a game record (or of a quoted position string) in the browser:
+    step through it, try other lines, ask an engine (docs/browser.md, "Analysis board").
+
+    The first line printed is the address to open, with a fresh token; Ctrl-C stops the server.
+    """
+    serve_analysis(what, engine, host, port)
+
+
 def serve_analysis(what: str, engine_cmd: str | None, host: str, port: int) -> None:
     """Serve the analysis board of `what` (an SGF file, or else a position string), with the
     engine `engine_cmd` (a command line or a built-in player's name) when given, until Ctrl-C."""
@@ -51,7 +68,7 @@ def serve_analysis(what: str, engine_cmd: str | None, host: str, port: int) -> N
         try:
             study = Study.at(what, "analysis of a position", adviser)
         except RulesError as exc:
-            raise click.ClickException(f"--analyse {what[:60]!r}: no such file, nor a position string: {exc}") from None
+            raise click.ClickException(f"{what[:60]!r}: no such file, nor a position string: {exc}") from None
     tasks = [adviser.run] if adviser is not None else []
 
     def say(line: str) -> None:

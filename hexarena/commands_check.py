@@ -1,4 +1,4 @@
-"""`hexarena check`: the HGP compliance sequence against any engine, graded by tier (referee/check.py)."""
+"""`hexarena check`: the HGP compliance sequence against any engine, graded by tier (referee/check/)."""
 from __future__ import annotations
 
 import os
@@ -9,7 +9,7 @@ import tempfile
 import click
 
 from hexarena.terminal import echo
-from hexarena.engine.registry import GAME_MODULES
+from hexarena.engine import registry
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -38,8 +38,8 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
     from hexarena.referee.check.grading import summary as check_summary
     argv = shlex.split(cmd[0]) if len(cmd) == 1 else list(cmd)
     for gid in games:
-        if gid not in GAME_MODULES:
-            raise click.BadParameter(f"no game {gid!r}; games: {', '.join(GAME_MODULES)}", param_hint="--game")
+        if gid not in registry.playable():
+            raise click.BadParameter(f"no game {gid!r}; games: {', '.join(registry.playable())}", param_hint="--game")
     verdicts: list[Verdict] = []
 
     def emit(v: "Verdict") -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 import shlex
+import shutil
 import sys
 from dataclasses import replace
 from datetime import datetime, timezone
@@ -11,6 +12,7 @@ from typing import Any
 
 import click
 
+from hexarena.engine import registry
 from hexarena.terminal import echo
 
 DEFAULT_OUT = "hexarena-out"
@@ -24,7 +26,7 @@ GRACE, FLUSH = 5.0, 0.5
 @click.command()
 @click.option("--engine", "engine_cmd", required=True, metavar='"CMD"',
               help="The engine's command line (split like a shell, never run by one), or a built-in player's name.")
-@click.option("--game", default="spelde", show_default=True, help="Game id.")
+@click.option("--game", default=registry.DEFAULT_GAME, show_default=True, help="Game id.")
 @click.option("--size", type=int, default=None, help="Board side (default: the game's default).")
 @click.option("--variant", default="", help="Variant words, e.g. 'nopie flips=dense'.")
 @click.option("--komi", type=int, default=None, help="Send `komi K` to both sides.")
@@ -48,11 +50,16 @@ def play(engine_cmd: str, game: str, size: int | None, variant: str, komi: int |
          command_time: float | None, seed: int, out: str | None, host: str, port: int) -> None:
     """Play an engine in the browser: click your actions, the engine answers (docs/browser.md, "Play").
 
+    The engine is started once first (as `match` does): when it cannot start or does not play the
+    game, the command ends at once with the reason (exit 1) and nothing is recorded; a mistyped
+    built-in player's name is refused with a suggestion (exit 2).
     The first line printed is the address to open, with a fresh token. The game is recorded in
     --out like any other (journal.jsonl and games/*.sgf), so `hexarena ratings` rates you with
     the engines. Once the game is over the server prints where it is recorded and stops (exit 0),
     after the page has shown the result; Ctrl-C stops it before (exit 130).
     """
+    from hexarena.flag_errors import flag_error
+    from hexarena.players import problem
     from hexarena.referee.tournament import config as config_mod
     from hexarena.referee.tournament.config import ConfigError
     from hexarena.referee.tournament.schedule import schedule
@@ -78,19 +85,22 @@ def play(engine_cmd: str, game: str, size: int | None, variant: str, komi: int |
     data = {"seed": seed, "games_per_pair": 2, "time": time, "games": [entry],
             "engines": {person: mine, engine_name: spec}}
     try:
-        config = config_mod.from_dict(data, "hexarena play")
+        config = config_mod.from_dict(data, "hexarena play", players=problem)
     except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise flag_error(exc) from None
     black = colour == "black" or (colour == "random" and random.random() < 0.5)
     scheduled = next(g for g in schedule(config) if (g.first == person) == black)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     scheduled = replace(scheduled, id=f"{scheduled.group}/play-{stamp}", pair=None)
-    _serve(config, scheduled, person, Path(out) if out is not None else Path(DEFAULT_OUT) / "play", host, port)
+    folder = Path(out) if out is not None else Path(DEFAULT_OUT) / "play"
+    engine_started_or_fail(config, folder, engine_name)
+    _serve(config, scheduled, person, folder, host, port)
 
 
 def engine_table(cmd: str) -> tuple[str, dict[str, Any]]:
     """The engine's name and its config table: a built-in player's name, or a command line."""
-    from hexarena.players import get
+    from hexarena.engine.suggest import did_you_mean
+    from hexarena.players import BOTS, get, names
     words = shlex.split(cmd)
     if not words:
         raise click.UsageError("--engine is empty")
@@ -98,13 +108,40 @@ def engine_table(cmd: str) -> tuple[str, dict[str, Any]]:
         try:
             get(words[0])
             return words[0].replace(":", "-"), {"player": words[0]}
-        except ValueError:
-            pass
+        except ValueError as exc:
+            if "/" not in words[0] and shutil.which(words[0]) is None:
+                why = str(exc) if ":" in words[0] else (f"neither a built-in player{did_you_mean(words[0], BOTS)} "
+                                                        f"nor a program on PATH; players: {names()}")
+                raise click.UsageError(f"--engine {words[0]!r}: {why}") from None
     name = Path(words[0]).name
     if "-m" in words[:-1]:
         name = words[words.index("-m") + 1]
     name = "".join(c if c.isascii() and (c.isalnum() or c in "_.+-") else "-" for c in name).strip("-")[:40]
     return name or "engine", {"cmd": words}
+
+
+def engine_started_or_fail(config: Any, out: Path, engine: str) -> None:
+    """Start the engine once, as `match` does before its games (referee/tournament/preflight.py):
+    a ClickException (exit 1) with the reason when it cannot start or does not play the game,
+    before anything is served or journaled."""
+    import trio
+
+    from hexarena.referee.tournament.preflight import preflight
+    from hexarena.referee.tournament.run import TournamentError
+    try:
+        problems = trio.run(preflight, config, out, process_launcher_for(config), frozenset([engine]))
+    except TournamentError as exc:
+        raise click.ClickException(str(exc)) from None
+    if problems:
+        raise click.ClickException("not started: the engine failed its start-up check:\n  " + "\n  ".join(problems))
+
+
+def process_launcher_for(config: Any) -> Any:
+    """The launcher the game uses, for the start-up check (logs capped as the config says)."""
+    from functools import partial
+
+    from hexarena.referee.tournament.run import process_launcher
+    return partial(process_launcher, log_cap=config.log_cap)
 
 
 def _serve(config: Any, scheduled: Any, person: str, out: Path, host: str, port: int) -> None:

@@ -60,7 +60,7 @@ def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fm
             skip_bad: bool, out: str | None) -> None:
     """Elo ratings of the games in each PATH: a tournament folder, its journal, or a CSV file
     with columns game,size,first,second,winner (winner empty for a draw). Several paths are
-    rated together; game ids count per source (two tournaments' spelde-5-pie/0000 are two games)."""
+    rated together; game ids count per source (two tournaments' GAME-5-pie/0000 are two games)."""
     identity = by is not None and IDENTITY in by
     if by is not None:
         by = tuple(k for k in by if k != IDENTITY) or None

@@ -15,26 +15,22 @@ from hexarena.terminal import echo
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (beyond the loopback: a warning; every request still needs the token).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="Port (0: a free one).")
-@click.option("--analyse", "analyse", default=None, metavar="FILE.sgf|POSITION",
-              help="Serve the analysis board of a record (or of a position string) instead of folders "
-                   "(docs/browser.md, \"Analysis board\").")
+@click.option("--analyse", "analyse", default=None, hidden=True, expose_value=True)
 @click.option("--engine", "engine", default=None, metavar='"CMD"',
               help="The engine the analysis boards ask about positions (a command line or a built-in player's "
-                   "name): the board of --analyse, and each game's board (its page's Analyse link).")
+                   "name): each game's board (its page's Analyse link).")
 def serve(dirs: tuple[str, ...], host: str, port: int, analyse: str | None, engine: str | None) -> None:
     """Watch tournament folders in the browser: standings, live boards, finished games, each game's
     analysis board (docs/browser.md).
 
     The first line printed is the address to open, with a fresh token; Ctrl-C stops the server.
     """
-    from hexarena.commands_analyse import make_adviser, serve_analysis
+    from hexarena.commands_analyse import make_adviser
     if analyse is not None:
-        if dirs:
-            raise click.UsageError("--analyse FILE.sgf takes no DIR")
-        serve_analysis(analyse, engine, host, port)
-        return
+        raise click.UsageError(f"serve has no --analyse: the analysis board is a command of its own, "
+                               f"hexarena analyse FILE.sgf [--engine CMD]")
     if not dirs:
-        raise click.UsageError("give DIR (tournament folders) or --analyse FILE.sgf")
+        raise click.UsageError("give DIR (tournament folders); a record's analysis board is hexarena analyse FILE.sgf")
     from hexarena.web.server import run
     from hexarena.web.site import watch_app
 

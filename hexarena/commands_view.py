@@ -32,9 +32,10 @@ def show(target: str, ply: int | None, every: bool, svg_out: str | None) -> None
     """Draw a game record (replayed through the rules) or a position string.
 
     TARGET is an SGF file written by hexarena, or a quoted position string
-    such as "spelde 3 w .../..../..b../..../... variant=nopie". A record is
-    checked as it is replayed: an action the rules refuse is reported with
-    its ply and the file is left untouched. Under each position drawn, the
+    (docs/protocol.md, "The position string"), such as
+    "GAME 3 w .../..../..b../..../...". A record is checked as it is
+    replayed: an action the rules refuse is reported with its ply and the
+    file is left untouched. Under each position drawn, the
     info lines its engine gave with the action (SGF XA), when it gave any.
     """
     if not _is_file(target):
@@ -101,7 +102,7 @@ def report(directory: str, output: str | None, rebuild: bool) -> None:
     for warning in warnings:
         echo(f"warning: {warning}", err=True)
     size = path.stat().st_size
-    echo(f"{path}: {games} games, {size / 1024:.0f} KiB, {time.perf_counter() - started:.2f} s")
+    echo(f"{path}: {games} game{'s' * (games != 1)}, {size / 1024:.0f} KiB, {time.perf_counter() - started:.2f} s")
 
 
 def _is_file(target: str) -> bool:

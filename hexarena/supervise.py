@@ -102,6 +102,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     from hexarena.referee.tournament.run import process_launcher
     from hexarena.referee.tournament.workers import started_early
     from hexarena.results.page.refresher import ReportRefresher
+    from hexarena.results.rating.words import games_text
     from hexarena.results.record.journal import JOURNAL_NAME
 
     view = make_view(sys.stdout, quiet)
@@ -153,7 +154,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
             outcome = trio.run(supervised, on_cluster)
     records, repeats = journal_summaries(out / JOURNAL_NAME)
     void = sum(r.void for r in records)
-    echo(f"\n{len(records) - void} games, {void} void; journal, SGF and logs in {out}")
+    echo(f"\n{games_text(len(records) - void)}, {void} void; journal, SGF and logs in {out}")
     echo(final_summary(records, repeats))
     if (page := refresher.finish()) is not None:
         echo(f"report: {page}")

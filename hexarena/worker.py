@@ -1,8 +1,8 @@
 """`python -m hexarena.worker RUNNER_PID`: one worker process of a local run (docs/tournament.md,
-"Games on every core"), started by the runner (hexarena/referee/tournament/workers.py).
+"Games on every core"), started by the runner (referee/tournament/workers.py).
 
 It talks to the runner in frames on its stdin and on the stdout it had when it
-started (hexarena/referee/tournament/worker.py); its file descriptor 1 then
+started (referee/tournament/worker.py); its file descriptor 1 then
 points at stderr, so that nothing printed by accident can break a frame. It
 dies with the runner: the kernel sends it SIGKILL when the runner's thread
 that started it ends (``PR_SET_PDEATHSIG``, Linux), and it exits at once if

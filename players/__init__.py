@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from hexarena.engine.errors import RulesError
 from hexarena.engine.numbers import decimal, whole
+from hexarena.engine.suggest import did_you_mean
 
 from .base import Bot, Budget
 from .greedy import greedy_bot
@@ -45,6 +46,20 @@ MAX_SECONDS = 3600.0
 MAX_BUDGET = 10_000_000
 
 
+def names() -> str:
+    """Every built-in player's name and the forms with a budget, for messages."""
+    return ", ".join([*BOTS, *(f"{b}:N" for b in BUDGETED), *(f"{b}:Xs" for b in TIMED)])
+
+
+def problem(name: str) -> str | None:
+    """What is wrong with `name` as a built-in player (a sentence with a did-you-mean), None when it is one."""
+    try:
+        get(name)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 def get(name: str) -> Bot:
     """The bot called `name` (`NAME` or `NAME:N`); ValueError saying what is wrong otherwise."""
     base, sep, count = name.partition(":")
@@ -52,8 +67,8 @@ def get(name: str) -> Bot:
         try:
             return BOTS[name]
         except KeyError:
-            raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}, "
-                             f"{', '.join(f'{b}:N' for b in BUDGETED)}") from None
+            raise ValueError(f"unknown built-in player {name!r}{did_you_mean(name, BOTS)}; players: "
+                             f"{names()}") from None
     if count.endswith("s") and base in TIMED:
         try:
             seconds = decimal(count[:-1], "X")
@@ -62,8 +77,11 @@ def get(name: str) -> Bot:
         if not 0 < seconds <= MAX_SECONDS:
             raise ValueError(f"{name!r}: X in {base}:Xs must be seconds in (0, {MAX_SECONDS:g}]")
         return TIMED[base](seconds)
+    if base not in BOTS:
+        raise ValueError(f"unknown built-in player {base!r} in {name!r}{did_you_mean(base, BOTS)}; players: "
+                         f"{names()}")
     if base not in BUDGETED:
-        raise ValueError(f"bot {base!r} takes no budget; budgeted bots: "
+        raise ValueError(f"built-in player {base!r} takes no budget (write {base}); budgeted players: "
                          f"{', '.join(f'{b}:N' for b in BUDGETED)}")
     try:
         n = whole(count, "N")
@@ -75,4 +93,4 @@ def get(name: str) -> Bot:
 
 
 __all__ = ["BOTS", "BUDGETED", "TIMED", "Bot", "Budget", "MctsBot", "get", "greedy_bot",
-           "heuristic_bot", "random_bot"]
+           "heuristic_bot", "names", "problem", "random_bot"]

@@ -1,7 +1,7 @@
 """The serving loop's clock arithmetic: what the engine was told -> seconds for one move.
 
 Pure functions of values (hexarena.protocol.clock): no bot reads a clock; the
-serving loop (players/serve.py) turns `time_settings` / `kgs-time_settings` /
+serving loop (players/sdk.py) turns `time_settings` / `kgs-time_settings` /
 `time_left` into ``Budget.move_seconds`` with :func:`move_budget`.
 
 The share: the time left in the current stage over the moves still expected
@@ -29,7 +29,7 @@ LATENCY = 0.15
 LATENCY_SHARE = 0.3
 #: Fischer: the increment counts at most up to this many times the share of the time left
 #: (``left / moves``). GTP's words are whole seconds, so an increment of 0.1 s is told as
-#: `1` (referee/clock.py); spending the told second every move would drain the clock to
+#: `1` (referee/game/clock.py); spending the told second every move would drain the clock to
 #: nothing. Capped, a real increment is banked until the time left covers it.
 FISCHER_CAP = 2.0
 #: The fewest and most own moves expected to remain in a game.

@@ -2,16 +2,15 @@
 
 Free form by docs/protocol.md; nothing parses it. Row 2n-1 is at the top. Site
 (ci, ri) is drawn at column 2*ci - ri (in half-site steps), so each site's
-six neighbours sit around it. Vaxandis stacks higher than one show their
-height.
+six neighbours sit around it. Stacks higher than one show their height.
 
 Two forms. The compact one (`showboard`): each row labelled with its number
 on the left and its first and last site on the right. With ``edges=True``
 (`hexarena show`): row numbers on the left, and each column letter just
 past the column's lower end (under row 1 for the columns that reach it,
 right of the row below for the others), as HGP names them; the sites of the
-last action in parentheses, `(b)`; phase and prison (Anda-prison) in the
-header.
+last action in parentheses, `(b)`; the phase and the game's shown keys
+(``GameInfo.shown``) in the header.
 """
 from __future__ import annotations
 
@@ -32,9 +31,7 @@ def diagram(state: GameState, marked: frozenset[int] = frozenset(), edges: bool 
     if not edges:
         return "\n".join([header, *_compact_rows(state)])
     lines = [header + f", phase {state.info.key_text(pos, 'phase')}"]
-    if pos.game == "anda-prison":
-        black, _, white = state.info.key_text(pos, "prison").partition(",")
-        lines.append(f"prison: {black} black, {white} white")
+    lines += state.info.shown(pos.keys)
     if last_token:
         lines.append(f"last: {last_token}" + (" (sites in parentheses)" if marked else ""))
     return "\n".join(lines + _edge_rows(state, marked))

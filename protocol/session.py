@@ -16,7 +16,7 @@ from hexarena.engine.errors import IllegalMove
 from hexarena.engine.game import GameInfo, GameState, Variant
 from hexarena.engine.geometry import MAX_SIZE, MIN_SIZE
 
-DEFAULT_GAME = "spelde"
+DEFAULT_GAME = registry.DEFAULT_GAME
 
 
 class Session:

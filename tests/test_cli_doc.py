@@ -93,3 +93,19 @@ def test_nested_groups_and_hidden_commands():
     assert "Top \\<level>." in page
     assert "* [`tool pool add`](#tool-pool-add): Add ITEM." in page
     assert "secret" not in page
+
+
+def test_every_option_of_a_run_is_a_flag_of_the_run_or_names_the_config_key_it_sets():
+    from hexarena.commands_run import RUN_FLAGS
+    ctx = click.Context(cli.main, info_name="hexarena")
+    for word in ("match", "tournament"):
+        command = cli.main.get_command(ctx, word)
+        for param in command.params:
+            if isinstance(param, click.Option) and not param.hidden and param.name not in RUN_FLAGS:
+                assert "[config: " in (param.help or ""), f"hexarena {word} {param.opts[0]} names no config key"
+        assert {p.name for p in command.params} >= set(RUN_FLAGS), f"hexarena {word} lacks a flag of a run"
+
+
+def test_the_page_states_the_rules_of_the_command_line():
+    page = PAGE.read_text(encoding="utf-8")
+    assert "## Flags and config keys" in page and "[config: time.move]" in page

@@ -1,6 +1,8 @@
-"""README.md and docs/ say what is: links resolve, commands name real options, examples load."""
+"""README.md, docs/ and the product's docstrings say what is: links resolve, the files and modules
+named exist, commands name real options, examples load."""
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 import shlex
@@ -18,8 +20,12 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 # `hexarena COMMAND ...` up to the end of its code span or line (a trailing backslash continues it)
 COMMAND_LINE = re.compile(r"hexarena ([a-z]+)((?:\\\n|[^`\n])*)")
-# a file of the repository named in the text: `referee/sgf.py`, engine/games/spelde/ ...
-CODE_PATH = re.compile(r"(?<![\w./-])((?:engine|protocol|players|referee|results|bench|tests|examples|hexarena|\.ci)/[\w./-]*\w)")
+# a file of the repository named in the text: `referee/sgf.py`, engine/games/spelde/, docs/ladder/spelde-*/base
+# ...; under core/ only a name with a further folder or a suffix (`core/py` heads a table's ratio column)
+CODE_PATH = re.compile(r"(?<![\w./-])((?:engine|protocol|players|referee|results|bench|tests|examples|hexarena|docs|lab"
+                       r"|\.ci)/[\w./*-]*[\w*]|core/[\w-]+[/.][\w./*-]*[\w*])")
+#: The folders of the product's code, whose docstrings and comments name files and modules too.
+CODE = ("engine", "protocol", "players", "referee", "results", "hexarena", "bench", "lab", "examples")
 # a module, or a name in one: `results.record.game.GameRecord`, `hexarena.engine.registry`, python -m bench.bench_mcts
 DOTTED = re.compile(r"(?:`|python -m )((?:hexarena\.)?(?:engine|protocol|players|referee|results|bench|tests)(?:\.\w+)+)")
 PLACEHOLDER = "hexline"                                 # docs/architecture.md's example of a sixth game
@@ -57,12 +63,36 @@ def _anchors(page: Path) -> set[str]:
 
 @pytest.mark.parametrize("page", _pages_and_ids())
 def test_the_files_and_modules_named_exist(page):
-    text = page.read_text(encoding="utf-8")
-    missing = [path for path in sorted(set(CODE_PATH.findall(text)))
-               if PLACEHOLDER not in path and not (ROOT / path).exists() and not (ROOT / f"{path}.py").exists()]
+    missing = _missing(page.read_text(encoding="utf-8"))
+    assert not missing, f"{page.relative_to(ROOT)} names files or modules that do not exist: {missing}"
+
+
+def test_the_files_and_modules_named_in_docstrings_and_comments_exist():
+    missing = []
+    for folder in CODE:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            missing += [f"{path.relative_to(ROOT)}: {name}" for name in _missing("\n".join(_prose(text)))]
+    assert not missing, f"docstrings and comments name files or modules that do not exist: {missing}"
+
+
+def _prose(source: str) -> list[str]:
+    """The docstrings (module, classes, functions) and the comments of a Python source."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.append(ast.get_docstring(node, clean=False) or "")
+    found += [line.split("#", 1)[1] for line in source.splitlines() if "#" in line]
+    return found
+
+
+def _missing(text: str) -> list[str]:
+    """The repository paths (globs included) and dotted module names of `text` that do not exist."""
+    missing = [path for path in sorted(set(CODE_PATH.findall(text))) if PLACEHOLDER not in path
+               and not (any(ROOT.glob(path)) if "*" in path else (ROOT / path).exists() or (ROOT / f"{path}.py").exists())]
     missing += [name for name in sorted(set(DOTTED.findall(text)))
                 if PLACEHOLDER not in name and not _resolves(name)]
-    assert not missing, f"{page.relative_to(ROOT)} names files or modules that do not exist: {missing}"
+    return missing
 
 
 def _resolves(dotted: str) -> bool:
@@ -99,6 +129,11 @@ def test_hexarena_command_lines_name_only_real_commands_and_options(page):
         command = cli.main.commands.get(name)
         if command is None:
             continue                                    # prose: "hexarena itself", "hexarena referees"
+        if isinstance(command, click.Group):            # `hexarena openings stats ...`: the subcommand's options
+            word, _, rest = rest.strip().partition(" ")
+            command = command.commands.get(word)
+            if command is None:
+                continue
         rest = rest.split(" -- ", 1)[0]                 # `check -- CMD ARGS`: the engine's own options
         rest = re.sub(r"\"[^\"]*\"|'[^']*'", "", rest)    # quoted engine command lines
         for flag in re.findall(r"(?<![\w{\"'=-])--[a-z][a-z0-9-]*", rest):
@@ -123,10 +158,11 @@ def test_readme_test_command_is_what_ci_runs():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     tests = next(line.strip() for line in readme.splitlines() if line.strip().endswith("python -m pytest -q"))
-    run = next(line.strip() for line in ci.splitlines() if line.strip().startswith("python3 -m venv"))
-    steps, ci_steps = tests.split(" && "), run.split(" && ")
+    lines = [line.strip() for line in ci.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    ci_steps = [step for line in lines for step in line.split(" && ")]      # in order, across lines
+    steps = tests.split(" && ")
     assert [s for s in ci_steps if s in steps] == steps, (
-        f"README's test command {tests!r} is not what .ci/run runs ({run!r})")
+        f"README's test command {tests!r} is not what .ci/run runs, step by step ({ci_steps!r})")
 
 
 def test_readme_match_example_plays(tmp_path, monkeypatch):
@@ -141,3 +177,29 @@ def test_readme_match_example_plays(tmp_path, monkeypatch):
     result = CliRunner().invoke(cli.main, ["match", *words, "-q"], catch_exceptions=False)
     assert result.exit_code == 0, result.output + result.stderr
     assert "2 games, 0 void" in result.output
+
+
+#: A test reaching outside the repository: the folder above it, an absolute workspace path.
+OUTSIDE = re.compile(r"ROOT\.parent\b|parents\[[3-9]\]|[\"']/work/")
+#: Words telling how the code came to be rather than what it is.
+HISTORY = re.compile(r"\b(?:the issue|issue \d+|this session)\b", re.IGNORECASE)
+
+
+def test_no_test_reads_a_file_outside_the_repository():
+    found = [f"{path.relative_to(ROOT)}:{n}" for folder in ("tests", "bench/tests", "lab/tests")
+             for path in sorted((ROOT / folder).rglob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if OUTSIDE.search(line)]
+    assert found == [], f"tests that read outside the repository (ship the file under tests/fixtures/): {found}"
+
+
+def test_code_tests_and_docs_use_no_history_words():
+    files = [*PAGES, *(p for folder in (*CODE, "tests") for p in sorted((ROOT / folder).rglob("*.py")))]
+    found = [f"{path.relative_to(ROOT)}:{n}: {m.group(0)}" for path in files
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             for m in HISTORY.finditer(line) if path != Path(__file__).resolve()]
+    assert found == [], f"say what is, not how it came to be: {found}"
+
+
+def test_ci_runs_the_python_rules_and_search_without_the_core_too():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert "HEXARENA_CORE=0 python -m pytest -q tests/engine tests/players" in ci

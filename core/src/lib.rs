@@ -12,6 +12,9 @@ pub mod rng;
 pub mod search;
 pub mod spelde;
 pub mod vaxandis;
+pub mod input;
+pub mod kit;
+#[cfg(feature = "capi")]
+pub mod capi;
+#[cfg(feature = "python")]
 mod python;
-mod python_prison;
-mod python_search;

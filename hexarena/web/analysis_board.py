@@ -1,11 +1,11 @@
-"""The analysis board (`hexarena serve --analyse FILE.sgf|POSITION [--engine CMD]`): step through
+"""The analysis board (`hexarena analyse FILE.sgf|POSITION [--engine CMD]`): step through
 a record (or start from a position string), branch off by playing other actions, ask an engine
 about the position on screen.
 
 The server keeps no board: the page sends the line it shows (the actions from the start) and
 the rules replay it at each request.
 
-A study's routes (:func:`study_routes`; `serve --analyse` has one study, at ``/`` and
+A study's routes (:func:`study_routes`; `hexarena analyse` has one study, at ``/`` and
 ``/analyse``; `serve DIR` one per game, :mod:`.game_studies`), BASE being the study's base
 address, which the page's script reads from its JSON island:
 
@@ -102,6 +102,7 @@ class Study:
             "stones": {board.name(b): c.value + (str(h) if h > 1 else "") for b, (c, h) in state.to_position().stacks.items()},
             "last": board.names(sum(1 << s for s in last)), "to_move": state.to_move.value,
             "phase": state.info.key_text(state.to_position(), "phase"), "ply": len(tokens),
+            "shown": "; ".join(state.info.shown(state.position_keys())),
             "result": None if outcome is None else f"{outcome.result()} ({outcome.termination.value})",
             "build": {"targets": board.names(first.targets), "words": builder.words, "komi": builder.komi,
                       "hint": first.hint},
@@ -129,7 +130,7 @@ Find = Callable[[Request], Study | Response]
 
 
 def analysis_routes(study: Study) -> list[BaseRoute]:
-    """The routes of `hexarena serve --analyse`: the page at ``/``, its requests under ``/analyse``."""
+    """The routes of `hexarena analyse`: the page at ``/``, its requests under ``/analyse``."""
     return study_routes("/", study.base, lambda request: study)
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from .app import render
@@ -36,8 +36,10 @@ def folders_of(paths: list[Path]) -> list[Folder]:
 
 
 def index_routes(folders: list[Folder]) -> list[BaseRoute]:
-    """``/``: the list of folders."""
+    """``/``: the list of folders; with one folder, that folder's page (a redirect to it)."""
     async def index(request: Request) -> Response:
+        if len(folders) == 1:
+            return RedirectResponse(f"/t/{folders[0].key}/", status_code=303)
         shown = [{"key": f.key, "name": f.path.resolve().name, "path": str(f.path)} for f in folders]
         return render("index.html.j2", title="hexarena serve", folders=shown)
     return [Route("/", index, name="index")]

@@ -1,5 +1,5 @@
 """One game in flight, followed through its live file (DIR/live/<id>.jsonl, written by the
-referee: hexarena/referee/tournament/live_files.py) and replayed through the rules.
+referee: referee/tournament/live_files.py) and replayed through the rules.
 
 :meth:`LiveGame.read` takes the whole lines added since the last read (a line still being
 written waits for the next read); each action is parsed and played by the game's rules, so
@@ -21,17 +21,12 @@ from hexarena.engine.actions import Action, holders_after
 from hexarena.engine.core import Colour
 from hexarena.engine.errors import RulesError
 from hexarena.engine.game import GameState
+from hexarena.results.page.analysis_data import actions_analysis, analysis_row
 from hexarena.results.page.board_svg import action_sites
 from hexarena.results.page.html_report import GAME_FIELDS
 from hexarena.results.page.replay import Replay
 from hexarena.results.page.replay_data import game_data, site_text, status_text
 from hexarena.results.record.sgf import SgfNode
-
-#: The longest text of one info line passed on (characters), and the principal variation's
-#: actions passed on.
-INFO_CHARS = 200
-PV_SHOWN = 12
-
 
 class LiveGame:
     """A game in flight: its header (the live file's first line), every state since the start,
@@ -53,6 +48,7 @@ class LiveGame:
         self.actions: list[Action] = []
         self.lines: list[dict[str, Any] | None] = []     # None: an action of the opening
         self.holder: dict[Colour, int] = {Colour.BLACK: 0, Colour.WHITE: 1}
+        self.holders: list[dict[Colour, int]] = [self.holder]     # before each action, and after the last
         self.seat_left: list[float | None] = [None, None]
         self.error: str | None = None
 
@@ -136,6 +132,7 @@ class LiveGame:
         self.actions.append(action)
         self.lines.append(line)
         self.holder = holders_after(self.holder, action)
+        self.holders.append(self.holder)
 
     # -- what the pages show ----------------------------------------------------------------
 
@@ -176,13 +173,29 @@ class LiveGame:
         }
 
     def latest_info(self) -> dict[str, Any] | None:
-        """The analysis of the latest action that has some: its ply and its info lines (each cut
-        to what a page shows), or None."""
+        """The analysis of the latest action that has some, as every page shows it
+        (``hexarenaAnalysis.describe``): its ply, its mover's name and the report's row
+        (results/page/analysis_data.py: the winrate for the colour the mover then holds, visits,
+        depth, pv); None when no action has any."""
         self.catch_up()
-        line = next((line for line in reversed(self.lines) if line is not None and line.get("i")), None)
-        if line is None:
-            return None
-        return {"ply": line["ply"], "lines": [_info_line(d) for d in line["i"] if isinstance(d, dict)]}
+        for i in range(len(self.lines) - 1, -1, -1):
+            line = self.lines[i]
+            if line is None or not line.get("i"):
+                continue
+            seat = self.holders[i][self.states[i].to_move]
+            holds = next(colour for colour, holder in self.holders[i + 1].items() if holder == seat)
+            row = analysis_row([d for d in line["i"] if isinstance(d, dict)], holds.letter)
+            if row is not None:
+                return {"ply": line["ply"], "name": self.names()[seat], "row": row}
+        return None
+
+    def analysis(self) -> dict[str, Any] | None:
+        """The report's analysis data of the actions so far (the chart that grows as they come)."""
+        self.catch_up()
+        colours = [state.to_move.letter for state in self.states[:-1]]
+        infos = [None if line is None else [d for d in line.get("i") or [] if isinstance(d, dict)] or None
+                 for line in self.lines]
+        return actions_analysis(self.tokens, colours, infos)
 
     def entry(self) -> dict[str, Any]:
         """The game as the report's viewer reads it (html_report.game_entry's keys): the games-list
@@ -199,17 +212,6 @@ class LiveGame:
         entry: dict[str, Any] = {short: fields[name] for name, short in GAME_FIELDS.items()}
         seconds = [None if line is None else line.get("t") for line in self.lines]
         entry.update(game_data(Replay(SgfNode({}), self.states, self.tokens, self.actions, seconds)))
+        if (analysis := self.analysis()) is not None:
+            entry["a"] = analysis
         return entry
-
-
-def _info_line(info: dict[str, Any]) -> dict[str, Any]:
-    """An info line cut to what a page shows: its numbers, its pv's first actions, its text."""
-    out: dict[str, Any] = {k: info[k] for k in ("winrate", "score", "visits", "depth")
-                           if isinstance(info.get(k), (int, float)) and not isinstance(info.get(k), bool)}
-    pv = info.get("pv")
-    if isinstance(pv, list):
-        out["pv"] = [str(t) for t in pv[:PV_SHOWN]]
-        out["more"] = max(0, len(pv) - PV_SHOWN)
-    text = str(info.get("line", ""))
-    out["line"] = text if len(text) <= INFO_CHARS else text[: INFO_CHARS - 1] + "…"
-    return out

@@ -5,6 +5,8 @@
 * ``GET /play/state``: the game as JSON (:meth:`PlayGame.snapshot`);
 * ``GET /play/events``: the same, pushed as Server-Sent Events at every change (once the game's
   final state went out on it, :attr:`PlayGame.shown` is set: `hexarena play` then stops);
+* ``GET /play/rules``: the game's rules page (docs/rules/GAME.md, as text), where the source
+  tree is installed (``pip install -e``); the page links to it then;
 * ``POST /play/click`` ``{"clicks": [SITE...], "site": SITE}``: the builder's next step
   (engine/building.py): the sites that may come next, the action when the clicks make one, or
   why the click is refused (HTTP 200 either way: a refused click is an answer, not an error);
@@ -17,11 +19,12 @@ Every POST passes the app's Origin check (hexarena/web/app.py).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from collections.abc import AsyncIterator
 
 from markupsafe import Markup
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from hexarena.engine.building import Refused
@@ -31,6 +34,14 @@ from .app import json_body, json_island, render
 from .play_game import PlayGame, Refusal
 
 MAX_BODY = 65536
+#: The source tree's rules pages, one per game id (absent from an installed wheel).
+RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
+
+
+def rules_page(game_id: str) -> Path | None:
+    """The rules page of `game_id` (docs/rules/GAME.md) when the source tree has it, else None."""
+    path = RULES_DIR / f"{game_id}.md"
+    return path if path.is_file() else None
 
 
 def step_json(game: PlayGame, clicks: list[str], site: str) -> dict:
@@ -51,7 +62,15 @@ def play_routes(game: PlayGame) -> list[BaseRoute]:
         setup = game.setup.game
         title = f"{setup.game} {setup.size}: {setup.first} vs {setup.second}"
         return render("play.html.j2", title=title, data=json_island(game.snapshot()),
-                      board=Markup(board_template(setup.game, setup.size)))
+                      board=Markup(board_template(setup.game, setup.size)), game=setup.game,
+                      rules=rules_page(setup.game) is not None)
+
+    async def rules(request: Request) -> Response:
+        path = rules_page(game.setup.game.game)
+        if path is None:
+            return PlainTextResponse("404 Not Found: the rules pages are in the source tree's docs/rules/\n",
+                                     status_code=404)
+        return PlainTextResponse(path.read_text(encoding="utf-8"))
 
     async def state(request: Request) -> Response:
         return JSONResponse(game.snapshot())
@@ -96,5 +115,5 @@ def play_routes(game: PlayGame) -> list[BaseRoute]:
             return JSONResponse({"refused": str(exc)}, status_code=409)
         return JSONResponse({"played": played})
 
-    return [Route("/", page), Route("/play/state", state), Route("/play/events", events),
+    return [Route("/", page), Route("/play/state", state), Route("/play/events", events), Route("/play/rules", rules),
             Route("/play/click", click, methods=["POST"]), Route("/play/action", action, methods=["POST"])]

@@ -21,7 +21,7 @@ from typing import Any
 
 import trio
 
-from hexarena.engine.actions import Action, Resign, holders_after
+from hexarena.engine.actions import Action, Resign, Swap, holders_after
 from hexarena.engine.building import Builder
 from hexarena.engine.core import Colour
 from hexarena.engine.errors import IllegalMove, InvalidNotation
@@ -38,6 +38,7 @@ from hexarena.results.record.journal import JOURNAL_NAME, JournalWriter
 
 from .live_game import LiveGame
 from .person import PersonEngine
+from .play_words import end_words, swap_news
 
 
 #: Seconds left from which the page shows "no limit" (`hexarena play` gives a person without a
@@ -79,6 +80,7 @@ class PlayGame:
         self.holder = {Colour.BLACK: 0, Colour.WHITE: 1}
         self.tokens: list[str] = []
         self.last: Action | None = None
+        self.last_seat = 0                  # the seat that made the last action
         self.analysis: dict[str, Any] | None = None     # the engine's latest info lines (HGP 1.2)
         self.shown = trio.Event()           # a page has been sent the game's final state
         self._live = LiveGame(live_path(setup.out, setup.game.id))
@@ -134,6 +136,7 @@ class PlayGame:
             self.holder = {Colour.BLACK: 0, Colour.WHITE: 1}
         for before, action in actions[self._seen:]:
             self.clock.charge(self.holder[before.to_move], max(0.0, now - self._turn_start))
+            self.last_seat = self.holder[before.to_move]
             self._turn_start = now
             self.tokens.append(before.format(action))
             self.last = action
@@ -200,14 +203,19 @@ class PlayGame:
             "version": self.version, "game": game.game, "size": game.size, "variant": game.variant,
             "names": {c.value: n for c, n in names.items()}, "you": you.value, "to_move": mover.value,
             "phase": state.info.key_text(state.to_position(), "phase"), "ply": len(self.tokens),
+            "shown": "; ".join(state.info.shown(state.position_keys())),
+            "komi_words": state.info.komi_words,
             "stones": stones, "last": board.names(sum(1 << s for s in action_sites(self.last))),
             "tokens": self.tokens, "your_turn": self.your_turn(), "clocks": self._clocks(),
             "running": running, "result": None, "error": self.error,
-            "analysis": None if self.analysis is None else {**self.analysis, "engine": self.engine_name},
+            "analysis": self.analysis,
         }
+        if isinstance(self.last, Swap):
+            out["news"] = swap_news(self.last_seat == self.seat, self.engine_name, you)
         if self.record is not None:
             r = self.record
-            out["result"] = {"text": f"{r.result} ({r.termination.value}{': ' + r.reason if r.reason else ''})",
+            out["result"] = {"text": end_words(r, self.setup.person, self.engine_name, mover is you),
+                             "detail": f"{r.result} ({r.termination.value}{': ' + r.reason if r.reason else ''})",
                              "winner": r.winner, "sgf": r.sgf or "", "folder": str(self.setup.out)}
         if self.your_turn():
             b = self.builder()

@@ -177,7 +177,7 @@ def test_the_doubling_row_counts_the_pairs_of_the_gauntlet_and_the_doubling_tour
 
 
 def test_the_doubling_per_game_pools_the_pairs_of_both_sizes(tmp_path: Path) -> None:
-    """The issue asks for a doubling gain "in every game": one row per game, both sizes' pairs."""
+    """A doubling gain is judged "in every game": one row per game, both sizes' pairs."""
     f, s = "mcts-1s", "mcts-2s"
 
     def journal(folder: str, kind: str, winners: list[str]) -> None:

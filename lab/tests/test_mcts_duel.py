@@ -28,7 +28,7 @@ def test_budgets_modes_and_players_are_named() -> None:
 @pytest.mark.parametrize("spec, game, words", [
     ("1x", "anda", "a budget is seconds"),
     ("0s", "anda", "a budget is seconds"),
-    ("foo", "anda", "unknown bot 'foo'"),
+    ("foo", "anda", "unknown built-in player 'foo'"),
     ("4000+deep", "anda", "narrow, wide or plies=N"),
     ("4000+plies=x", "anda", "narrow, wide or plies=N"),
     ("1s+plies=40", "marbanta", "not cut-off playouts"),

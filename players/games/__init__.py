@@ -4,8 +4,9 @@ Each game of engine/registry.py has a module ``players/games/<module>.py`` (its
 package name there) that declares ``KNOWLEDGE``, a `GameKnowledge`
 (players/games/knowledge.py): its evaluation for the `heuristic` player and
 MCTS's evaluator, selection rule, candidates and widening. A game without
-one is an error (`MissingKnowledge`), never a silent default. Modules are
-imported on first use, as the registry's games are.
+one is an error (`MissingKnowledge`), never a silent default. A game that
+``HEXARENA_GAMES`` adds declares its ``KNOWLEDGE`` in the module that holds its
+GameInfo. Modules are imported on first use, as the registry's games are.
 """
 from __future__ import annotations
 
@@ -32,7 +33,10 @@ def knowledge_for(game_id: str) -> GameKnowledge:
     """The `KNOWLEDGE` declared by the game's module; MissingKnowledge when there is none."""
     module_name = registry.GAME_MODULES.get(game_id)
     if module_name is None:
-        raise MissingKnowledge(f"no game {game_id!r}; games: {', '.join(registry.GAME_MODULES)}")
+        added = registry.added().get(game_id)
+        if added is None:
+            raise MissingKnowledge(f"no game {game_id!r}; games: {', '.join(registry.playable())}")
+        return _added_knowledge(game_id, added[0])
     if game_id not in _knowledge:
         try:
             module = importlib.import_module(f"{__name__}.{module_name}")
@@ -46,6 +50,14 @@ def knowledge_for(game_id: str) -> GameKnowledge:
                                    f"for game {game_id!r}")
         _knowledge[game_id] = knowledge
     return _knowledge[game_id]
+
+
+def _added_knowledge(game_id: str, module_name: str) -> GameKnowledge:
+    """The `KNOWLEDGE` beside the GameInfo of a game HEXARENA_GAMES adds, in the same module."""
+    knowledge = getattr(importlib.import_module(module_name), "KNOWLEDGE", None)
+    if not isinstance(knowledge, GameKnowledge):
+        raise MissingKnowledge(f"{module_name} declares no KNOWLEDGE = GameKnowledge(...) for game {game_id!r}")
+    return knowledge
 
 
 def evaluation_for(game_id: str) -> tuple[Callable[[GameState], float], float]:

@@ -167,15 +167,18 @@ def summary(verdicts: Sequence[Verdict]) -> tuple[str, int]:
     """The summary line and the exit status: 0 only when no check failed or was skipped.
 
     The line counts each status and says which tier failed, e.g.
-    `37 passed, 0 failed, 0 skipped, 8 not implemented; play: passed; analysis: not implemented`.
+    `37 passed, 0 failed, 0 skipped, 8 not implemented; play: passed; analysis: not implemented`;
+    a tier fails by failed or skipped checks, counted apart (`play: FAILED (1 failed, 2 skipped)`).
     """
     count = {s: sum(v.status == s for v in verdicts) for s in ("PASS", "FAIL", "SKIP", "NOTIMPL")}
     tiers = []
     for tier in (PLAY, ANALYSIS):
         mine = [v for v in verdicts if v.tier == tier]
-        failed = sum(v.status in ("FAIL", "SKIP") for v in mine)
-        if failed:
-            tiers.append(f"{tier}: FAILED ({failed})")
+        failed = sum(v.status == "FAIL" for v in mine)
+        skipped = sum(v.status == "SKIP" for v in mine)
+        if failed or skipped:     # a skipped check (the engine stopped answering) fails the tier too
+            counted = [f"{failed} failed"] * bool(failed) + [f"{skipped} skipped"] * bool(skipped)
+            tiers.append(f"{tier}: FAILED ({', '.join(counted)})")
         elif any(v.status == "PASS" for v in mine):
             tiers.append(f"{tier}: passed" + (" in part" if any(v.status == "NOTIMPL" for v in mine) else ""))
         else:

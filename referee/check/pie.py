@@ -6,7 +6,7 @@ decision of its first real game. So for each game, at one size, the checker
 walks the balancing phases from the initial position by random play and,
 at every point where the rules offer `swap` or `keep`, takes each of them
 in turn (and one other action when the rules offer one, to reach the
-decisions after it: Anda-prison has three). Each decision line is played to
+decisions after it: a game may have three). Each decision line is played to
 the engine from a cleared board with `play`; after the decision the engine's
 `position` and `legal_moves` (when it lists them) are compared with the
 rules', and it is asked to `genmove` for the side the rules say is to move.

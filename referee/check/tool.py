@@ -192,9 +192,9 @@ def _known_games(text: str) -> str | None:
     ids = text.lower().split()
     if not ids:
         return "lists no game"
-    strange = [g for g in ids if g not in registry.GAME_MODULES]
+    strange = [g for g in ids if g not in registry.playable()]
     if strange:
-        return f"lists games HGP does not define: {', '.join(strange)}"
+        return f"lists games neither HGP defines nor HEXARENA_GAMES adds: {', '.join(strange)}"
     if not any(g in registry.playable() for g in ids):
         return "lists no game hexarena plays"
     return None

@@ -4,7 +4,7 @@
 game started, ply played, game finished; see ``tournament.Observer``); it
 reads no clock but the one it is given. Two views print it:
 
-* :class:`PanelView` (referee/panel.py, with `make_view`; stdout is a terminal): a live panel redrawn in place
+* :class:`PanelView` (referee/console/panel.py, with `make_view`; stdout is a terminal): a live panel redrawn in place
   with rich (games done/total, games in flight with their ply, elapsed time
   and ETA, standings with Elo ± every ``elo_every`` games, forfeits and
   voids by kind); finished games scroll above it, one line each.
@@ -14,7 +14,7 @@ reads no clock but the one it is given. Two views print it:
 
 ``quiet`` views print nothing while running (the caller prints the final
 tables). :func:`result_line` names the winner and the colours:
-``spelde-5-pie/0003  greedy (black) beat random (white): no-moves, 24 plies, 3.1 s``.
+``GAME-5-pie/0003  greedy (black) beat random (white): no-moves, 24 plies, 3.1 s``.
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from typing import TextIO
 
 from hexarena.results.rating.repeats import RepeatFinder, Repeats
 from hexarena.results.rating.row import adjudicated_text, game_row
+from hexarena.results.rating.words import games_text, signed_whole, whole
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import iter_journal
 from hexarena.results.record.printable import printable_lines
@@ -176,7 +177,7 @@ class Progress:
         rows = self.standings()
         if rows:
             text += " " + ", ".join(f"{s.name} {s.score:g}/{s.games}" + (
-                f" ({s.elo:+.0f}±{s.pm95:.0f})" if s.elo is not None else "") for s in rows)
+                f" ({signed_whole(s.elo)}±{whole(s.pm95)})" if s.elo is not None else "") for s in rows)
         if self.forfeits:
             text += "; forfeits: " + ", ".join(f"{e} {t} {n}" for (e, t), n in sorted(self.forfeits.items()))
         if self.adjudicated:

@@ -18,6 +18,7 @@ from hexarena.results.record.game import GameRecord
 from hexarena.results.record.printable import printable
 
 from hexarena.results.rating.row import adjudicated_text
+from hexarena.results.rating.words import signed_whole, whole
 
 from .live import ELO_EVERY, PlainView, Progress, View, clock_text, result_line
 
@@ -64,7 +65,7 @@ class PanelView(View):
             table = Table("engine", "games", "score", "elo", "±95", box=None, pad_edge=False)
             for s in rows:
                 table.add_row(Text(printable(s.name)), str(s.games), f"{s.score:g}",
-                              "" if s.elo is None else f"{s.elo:+.0f}", "" if s.pm95 is None else f"{s.pm95:.0f}")
+                              signed_whole(s.elo), whole(s.pm95))
             parts.append(table)
         extra = []
         if p.forfeits:

@@ -8,8 +8,8 @@ controller's error tree: EngineCrashed (EOF, broken pipe, the process
 exited), EngineTimeout (deadline passed), ProtocolViolation (garbage, wrong
 id, unsolicited output), CommandFailed (a `?` answer). After any error but
 CommandFailed the channel is broken and re-raises that error. The process
-side (:mod:`referee.process`) reports an exit with :meth:`engine_exited`.
-Over the pipe fast path (:mod:`referee.eager`) a command answered at once
+side (:mod:`referee.engines.process`) reports an exit with :meth:`engine_exited`.
+Over the pipe fast path (:mod:`referee.engines.eager`) a command answered at once
 runs without an await that could block, so without a cancel scope; the
 same checks apply to its answer. The fast path spins only for a kind of
 command (thinking: `genmove`; the others) whose last answer came within
@@ -59,15 +59,15 @@ class EngineChannel:
         self._exited = trio.Event()
         self._watched = watched                     # a process watcher will report the exit (engine_exited)
         self._in_flight: trio.CancelScope | None = None
-        # the pipe fast path (referee/eager.py), when both streams offer it (not with eager=False
+        # the pipe fast path (referee/engines/eager.py), when both streams offer it (not with eager=False
         # nor under a transcript: those streams are only awaited)
         self._now = (send, receive) if isinstance(send, EagerSend) and isinstance(receive, EagerReceive) else None
         self.wait_seconds = 0.0     # time spent waiting for answers (bench figure)
         #: When the last answer was complete: trio.current_time() at the read that brought its
         #: last bytes, taken before the referee parses them (what a clock charges to).
         self.answered_at = 0.0
-        self.relog: Callable[[Path], None] | None = None    # set by referee/process.py: logs to a new game's files
-        self.note: Callable[[str], None] = _unnoted          # set by referee/process.py: a line in the engine's log
+        self.relog: Callable[[Path], None] | None = None    # set by referee/engines/process.py: logs to a new game's files
+        self.note: Callable[[str], None] = _unnoted          # set by referee/engines/process.py: a line in the engine's log
         self.configured = False     # the engine's setup commands were answered (sent once per process)
         self._misses = [0, 0]       # fast-path polls in a row that found no answer: other commands, thinking
 
@@ -85,7 +85,7 @@ class EngineChannel:
         `deadline` is absolute, in ``trio.current_time()`` units; it covers
         the write and the read. Raises the controller errors listed above.
 
-        Over the pipe fast path (:mod:`referee.eager`) the command is first
+        Over the pipe fast path (:mod:`referee.engines.eager`) the command is first
         written and its answer read without awaiting; only what is left
         (part of a long command, an answer not there yet) is awaited, under
         a cancel scope with the deadline. A deadline fires only at an await,

@@ -15,11 +15,11 @@ and a wake-up, a scheduler pass) costs the referee more CPU than a spin
 that finds the answer, and ``sched_yield`` hands the core to the engine
 while it computes, so on a loaded machine a spin costs little CPU even
 when it waits. A spin that finds nothing is waste: the channel stops
-spinning for a kind of command whose answers miss it (referee/channel.py).
+spinning for a kind of command whose answers miss it (referee/engines/channel.py).
 
 Both wrappers are ordinary trio streams, and they also offer their fast
 path on its own, as plain functions that never await: ``send_now`` and
-``receive_now``. The channel (referee/channel.py) calls those first, so a
+``receive_now``. The channel (referee/engines/channel.py) calls those first, so a
 command answered at once costs no cancel scope and no trip through trio;
 it awaits the streams only for what is left.
 """

@@ -1,6 +1,6 @@
 """The engines of a run, written down so that none outlives the referee.
 
-Two lines of defence behind the parent-death signal (:mod:`referee.spawn`),
+Two lines of defence behind the parent-death signal (:mod:`referee.engines.spawn`),
 which kills an engine but not the children it forked:
 
 * :class:`LiveEngines` keeps ``OUT/engines.live``: one line ``PGID START``

@@ -1,9 +1,9 @@
-"""Engine processes: start, watch, stop (the channel to them is :mod:`referee.channel`).
+"""Engine processes: start, watch, stop (the channel to them is :mod:`referee.engines.channel`).
 
 :class:`EngineProcess` owns one child process, started from an argv list
-(never a shell) by :func:`referee.spawn.spawn`: own process group,
+(never a shell) by :func:`referee.engines.spawn.spawn`: own process group,
 parent-death signal, optional rlimits; stderr drained into a capped log
-(:mod:`referee.capped_log`). A watcher task waits for the process itself,
+(:mod:`referee.engines.capped_log`). A watcher task waits for the process itself,
 so an exit during a command is a crash at once, with its exit status or
 signal, even when children it forked keep the pipes open. ``aclose()``
 sends `quit`, waits briefly, then SIGTERMs and finally SIGKILLs the whole
@@ -84,10 +84,10 @@ class EngineProcess:
                     ) -> EngineProcess:
         """Spawn `argv`; its watcher and stderr drain run in `nursery`. `cwd` and `env` (the
         whole environment) go to the process; `transcript` is a file for every protocol line
-        (referee/transcript.py).
+        (referee/engines/transcript.py).
 
         `max_bytes` caps one response (see :class:`EngineChannel`), `log_cap`
-        the stderr log, `eager` switches the pipe fast path (:mod:`referee.eager`).
+        the stderr log, `eager` switches the pipe fast path (:mod:`referee.engines.eager`).
         The caller must `await engine.aclose()` before the nursery ends.
         Raises EngineStartFailed when the program cannot be spawned.
         """
@@ -204,7 +204,7 @@ async def open_engine(argv: Sequence[str], log_path: str | os.PathLike, name: st
     """Run an engine for the duration of the block and yield its channel.
 
     An error of the block (or EngineStartFailed) is raised again as itself
-    (:func:`referee.groups.sole`), not wrapped in the nursery's ExceptionGroup.
+    (:func:`referee.engines.groups.sole`), not wrapped in the nursery's ExceptionGroup.
     `cwd`, `env` and `transcript` go to :meth:`EngineProcess.start`.
     """
     try:

@@ -14,7 +14,7 @@ so the fork is safe while trio's worker threads run.
 
 Not covered: a grandchild that calls ``setsid`` (or ``setpgid``) leaves the
 group and does not get the parent-death signal of its parent; the record of
-live groups (:mod:`referee.leftovers`) cannot find it either.
+live groups (:mod:`referee.engines.leftovers`) cannot find it either.
 """
 from __future__ import annotations
 

@@ -11,6 +11,8 @@ Controls (``Limits.control``):
 
 * ``move``: a fixed time per move (``move`` seconds, default 10), no clock.
   ``none`` is read as ``move``: with no clock the move cap is the only limit.
+  Engines are told it as byo-yomi with no main time and one period of that
+  many seconds, with `time_left COLOUR T 1` before every move.
 * ``fischer``: ``main`` seconds, ``increment`` added after each answered move.
 * ``byoyomi``: ``main``, then ``periods`` periods of ``period`` seconds; a
   move finished inside a period keeps it, each period a move runs past is
@@ -226,12 +228,13 @@ class Clock:
         """The time by which a move started at `start` must be answered (margin included)."""
         return start + self.budget(seat) + self.seats[seat].margin
 
-    def told(self, seat: int, decimal: bool = False) -> tuple[str, str] | None:
+    def told(self, seat: int, decimal: bool = False) -> tuple[str, str]:
         """`time_left COLOUR T S` arguments T and S for the seat's next move (T rounded down, in
-        decimal seconds when `decimal`); None without a clock."""
+        decimal seconds when `decimal`). A per-move limit alone is byo-yomi with no main time and
+        one period (docs/protocol.md, "Time"): T is the limit, S is 1, before every move."""
         lim, t = self.seats[seat], self._time[seat]
         if not lim.clocked:
-            return None
+            return seconds_word(lim.cap, decimal, setting=True), "1"
         seconds, count = t.main, 0
         if t.overtime and lim.control == "byoyomi":
             seconds, count = lim.period, t.periods

@@ -3,7 +3,7 @@
 An opening is a tuple of canonical action tokens played from the initial
 position. They come from a file (``openings = "FILE"``: one opening per
 line, space-separated actions; ``#`` starts a comment; blank lines are
-skipped) or are drawn at random (``random_openings = N``: N actions of the
+skipped; ``openings = "book:NAME"`` reads a shipped book, :func:`book_path`) or are drawn at random (``random_openings = N``: N actions of the
 random player's distribution, from a seed derived from the tournament seed,
 the group and the opening's number, so the same config always gives the
 same openings and raising N keeps the first ones).
@@ -24,6 +24,8 @@ from hexarena.engine.game import GameState
 from hexarena.engine.numbers import shown
 from hexarena.results.record.files import read_text
 
+BOOKS = Path(__file__).parent / "books"      # the shipped books: NAME.txt, selected as "book:NAME"
+BOOK_PREFIX = "book:"
 MAX_FILE_BYTES = 64 << 20   # an openings file: a million openings of 60 characters
 RANDOM_TRIES = 100      # draws of one random opening before giving up (each game must go on after it)
 
@@ -44,6 +46,18 @@ def read_file(path: str | Path) -> list[tuple[int, str]]:
         if text:
             out.append((no, text))
     return out
+
+
+def book_names() -> list[str]:
+    """The names of the shipped books (`openings = "book:NAME"`), sorted."""
+    return sorted(p.stem for p in BOOKS.glob("*.txt"))
+
+
+def book_path(name: str) -> Path:
+    """The file of the shipped book `name` (``spelde-5-pie``); OpeningError naming the books there are."""
+    if name in book_names():
+        return BOOKS / f"{name}.txt"
+    raise OpeningError(f"no shipped book {name!r} (books: {', '.join(book_names()) or 'none'})")
 
 
 def initial(game: str, size: int, variant: str, komi: int | None = None) -> GameState:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -102,9 +103,15 @@ def player_cmd(name: str) -> tuple[str, ...]:
     return tuple(name if w == "NAME" else w for w in PLAYER_CMD)
 
 
-def load(path: str | Path) -> TournamentConfig:
+#: What is wrong with a built-in player's name (a sentence), None when it names one: the players'
+#: own check (hexarena.players.problem), given by the layer that may import the players.
+PlayerCheck = Callable[[str], "str | None"]
+
+
+def load(path: str | Path, players: PlayerCheck | None = None) -> TournamentConfig:
     """Read and validate a TOML file; ConfigError on any defect: text that is not UTF-8, a path
-    that is no regular file of at most MAX_CONFIG_BYTES, or one that cannot be read."""
+    that is no regular file of at most MAX_CONFIG_BYTES, or one that cannot be read. `players`
+    as in from_dict."""
     try:
         text = read_text(path, MAX_CONFIG_BYTES, "config")
     except UnicodeDecodeError as exc:
@@ -113,27 +120,30 @@ def load(path: str | Path) -> TournamentConfig:
         raise ConfigError(str(path), "", str(exc).removeprefix(f"config {str(path)!r} ")) from None
     except OSError as exc:
         raise ConfigError(str(path), "", f"cannot read: {exc.strerror or exc}") from None
-    return loads(text, str(path), Path(path).parent)
+    return loads(text, str(path), Path(path).parent, players)
 
 
-def loads(text: str, source: str = "<config>", base: Path | None = None) -> TournamentConfig:
-    """Validate the text of a TOML config (`source` names it in errors; `base` as in from_dict);
-    ConfigError on any defect."""
+def loads(text: str, source: str = "<config>", base: Path | None = None,
+          players: PlayerCheck | None = None) -> TournamentConfig:
+    """Validate the text of a TOML config (`source` names it in errors; `base` and `players` as in
+    from_dict); ConfigError on any defect."""
     try:
         data = tomllib.loads(text)
     except ValueError as exc:   # TOMLDecodeError, or int()'s digit limit on an integer of thousands of digits
         raise ConfigError(source, "", f"not valid TOML: {exc}") from None
-    return from_dict(data, source, key_lines(text), base)
+    return from_dict(data, source, key_lines(text), base, players)
 
 
 def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None = None,
-              base: Path | None = None) -> TournamentConfig:
+              base: Path | None = None, players: PlayerCheck | None = None) -> TournamentConfig:
     """Validate a decoded config table (TOML or the saved JSON copy).
 
     `base` is the folder relative paths (openings files, cwd) are read from;
-    None: the current folder.
+    None: the current folder. `players` checks each `player = "NAME"` (the name and its budget)
+    as the config is read; None: only its form is checked here, the rest when the player starts.
     """
     ctx = KeyReader(source, lines or {}, base)
+    ctx.players = players
     ctx.only(data, "", {"seed", "pairing", "challengers", "games_per_pair", "time", "engines", "games", "sprt", "logs",
                         "affinity", "adjudication"})
     engines = _engines(ctx, data.get("engines"), data.get("time", {}))
@@ -168,7 +178,7 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
 
 
 def scheduled_games(config: TournamentConfig) -> int:
-    """How many games the schedule of `config` holds (referee/schedule.py), counted without building it."""
+    """How many games the schedule of `config` holds (referee/tournament/schedule.py), counted without building it."""
     names = [e.name for e in config.engines]
     total = 0
     for spec in config.games:
@@ -247,14 +257,21 @@ def _engine_dict(e: EngineSpec) -> dict:
     return out
 
 
-def default_config(games_per_pair: int = 4) -> TournamentConfig:
-    """`hexarena tournament` with no config: random and greedy, every playable
-    game at its smallest recommended size, in its default variant."""
+#: The players of `hexarena tournament` with no config: the built-in players quick enough for a
+#: first run (mcts thinks 1 s a move).
+DEFAULT_PLAYERS = ("random", "greedy", "heuristic")
+
+
+def default_config(games_per_pair: int = 2) -> TournamentConfig:
+    """`hexarena tournament` with no config: a round-robin of DEFAULT_PLAYERS on every playable
+    game at its smallest recommended side (GameInfo.first_run_size where its games would not end), in its
+    default variant, `games_per_pair` games per pair and game (seats alternating)."""
     games = []
     for gid in registry.playable():
         info = registry.get(gid)
-        games.append(GameSpec(gid, (min(info.sizes),), (info.describe(info.variant(None)).split(" ", 1)[1],)))
-    engines = tuple(EngineSpec(n, player_cmd(n), restart="fault") for n in ("random", "greedy"))
+        side = info.first_run_size or min(info.sizes)
+        games.append(GameSpec(gid, (side,), (info.describe(info.variant(None)).split(" ", 1)[1],)))
+    engines = tuple(EngineSpec(n, player_cmd(n), restart="fault") for n in DEFAULT_PLAYERS)
     return TournamentConfig(engines, tuple(games), games_per_pair=games_per_pair)
 
 
@@ -276,6 +293,8 @@ def _engines(ctx: KeyReader, table: object, time: object = None) -> tuple[Engine
             player = spec["player"]
             if not isinstance(player, str) or not PLAYER.match(player):
                 raise ctx.error(f"{key}.player", f"expected a player name, got {player!r}")
+            if ctx.players is not None and (wrong := ctx.players(player)) is not None:
+                raise ctx.error(f"{key}.player", wrong)
             cmd = player_cmd(player)
         else:
             cmd = tuple(ctx.strings(spec["cmd"], f"{key}.cmd"))
@@ -379,6 +398,11 @@ def _openings(ctx: KeyReader, entry: dict, key: str, spec: GameSpec) -> GameSpec
     lines: list[tuple[str, str]] = []             # (where, text)
     if isinstance(raw, str):
         path = Path(raw) if ctx.base is None or Path(raw).is_absolute() else ctx.base / raw
+        if raw.startswith(op.BOOK_PREFIX):
+            try:
+                path = op.book_path(raw[len(op.BOOK_PREFIX):])
+            except op.OpeningError as exc:
+                raise ctx.error(f"{key}.openings", str(exc)) from None
         try:
             lines = [(f"{path}:{no}", text) for no, text in op.read_file(path)]
         except FileLimitError as exc:

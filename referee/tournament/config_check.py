@@ -3,6 +3,7 @@ best-effort map from TOML keys to line numbers. Standard library only."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -12,7 +13,7 @@ class ConfigError(ValueError):
     def __init__(self, source: str, key: str, message: str, line: int | None = None):
         where = f"{source}:{line}" if line else source
         super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
-        self.source, self.key, self.line = source, key, line
+        self.source, self.key, self.line, self.message = source, key, line, message
 
 
 class KeyReader:
@@ -21,6 +22,8 @@ class KeyReader:
 
     def __init__(self, source: str, lines: dict[str, int], base: Path | None = None):
         self.source, self.lines, self.base = source, lines, base
+        #: hexarena.players.problem when the caller may import the players (config.PlayerCheck)
+        self.players: Callable[[str], str | None] | None = None
 
     def error(self, key: str, message: str) -> ConfigError:
         line = self.lines.get(key)

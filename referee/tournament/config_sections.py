@@ -1,7 +1,7 @@
 """The tables of a tournament config beside the engines and games: `[time]` (also an engine's
 `[engines.X.time]`, time odds), `[sprt]`, `[logs]`, `[adjudication]`, and an engine's resource limits. Each table has
 its reader (the context `ctx` names file, key and line in errors) and its writer (the inverse,
-defaults filled in) for the copy a tournament keeps in its folder. See referee/config.py.
+defaults filled in) for the copy a tournament keeps in its folder. See referee/tournament/config.py.
 """
 from __future__ import annotations
 

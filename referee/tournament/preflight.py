@@ -55,10 +55,12 @@ def needs(config: TournamentConfig, name: str) -> list[Need]:
     return out
 
 
-async def preflight(config: TournamentConfig, out: Path, launcher: Launcher = process_launcher) -> list[str]:
+async def preflight(config: TournamentConfig, out: Path, launcher: Launcher = process_launcher,
+                    only: frozenset[str] | None = None) -> list[str]:
     """The problems found (empty when every engine answers and accepts every scheduled game).
 
-    Engines are stopped before returning; see the module doc for the logs and the folder.
+    `only`: the names of the engines to check (None: all; `hexarena play` checks its engine, not
+    the person). Engines are stopped before returning; see the module doc for the logs and the folder.
     """
     out = Path(out)
     found = out.exists(), (out / LOCK_NAME).exists()
@@ -68,7 +70,7 @@ async def preflight(config: TournamentConfig, out: Path, launcher: Launcher = pr
         launcher = partial(process_launcher, log_cap=config.log_cap)
     try:
         with hold_folder(out), guard_engines(out):
-            await _check_all(config, logs, launcher, problems)
+            await _check_all(config, logs, launcher, problems, only)
         if problems:
             _leave_as_found(out, *found)
         else:
@@ -106,9 +108,10 @@ def stderr_tail(log: Path) -> str:
     return "stderr: " + repr(" | ".join(text.splitlines()[-TAIL_LINES:]))
 
 
-async def _check_all(config: TournamentConfig, logs: Path, launcher: Launcher, problems: list[str]) -> None:
-    """Check every engine, as many at once as there are cores (their start-ups overlap);
-    their problems in config order."""
+async def _check_all(config: TournamentConfig, logs: Path, launcher: Launcher, problems: list[str],
+                     only: frozenset[str] | None = None) -> None:
+    """Check every engine (of `only` when given), as many at once as there are cores (their
+    start-ups overlap); their problems in config order."""
     limiter = trio.CapacityLimiter(cpu_count())
     found: list[list[str]] = [[] for _ in config.engines]
 
@@ -118,7 +121,8 @@ async def _check_all(config: TournamentConfig, logs: Path, launcher: Launcher, p
     try:
         async with trio.open_nursery() as nursery:
             for engine, mine in zip(config.engines, found):
-                nursery.start_soon(check, engine, mine)
+                if only is None or engine.name in only:
+                    nursery.start_soon(check, engine, mine)
     except ExceptionGroup as group:        # one engine's unexpected error, as a sequential check raised it
         raise sole(group) from None
     problems += [p for mine in found for p in mine]

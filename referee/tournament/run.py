@@ -54,7 +54,7 @@ PlayGame = Callable[[ScheduledGame], Awaitable[GameRecord]]
 
 
 class Observer(Protocol):
-    """What a live view hears of a run (referee/live.py); every call comes from the trio thread."""
+    """What a live view hears of a run (referee/console/live.py); every call comes from the trio thread."""
 
     def plan(self, pending: list[ScheduledGame], records: list[GameRecord]) -> None: ...
     def started(self, game: ScheduledGame) -> None: ...

@@ -10,7 +10,7 @@ plies after its opening, the same for every pairing of the group.
 
 Order: game pair round by round (round r = games 2r and 2r+1 of every
 pairing), then opening, then pairing. Each game has a stable id
-``GROUP/NNNN`` (e.g. ``spelde-6-pie/0007``, the variant's words joined with
+``GROUP/NNNN`` (e.g. ``GAME-6-pie/0007``, the variant's words joined with
 ``-``) and two seeds, one per seat, derived from the config seed and the id,
 so a replayed game gets the same seeds. The two games of a game pair share
 a ``pair`` number, unique in the group; the last game of an odd

@@ -15,13 +15,22 @@ only when some action has info lines:
   `swap` changes sides), ``l`` each kept line's values but its pv as text
   (``winrate 0.62 visits 4500 depth 9``), ``pv`` the first line's principal
   variation that has one (its first :data:`PV_SHOWN` actions; ``more``:
-  how many follow).
+  how many follow); ``h`` the colour the mover holds after its action (the
+  side its winrate speaks for), ``v``, ``d``, ``s``, ``o`` the visits,
+  depth, score and unknown keys (as text) of the line that gives the
+  winrate (else of the first line).
+
+The pages say it one way (``hexarenaAnalysis.describe`` in templates/analysis.js):
+the mover's name and colour, its winrate as a percentage for the colour it
+holds, visits, depth, the pv.
 
 Values are read defensively (a journal is outside data): a value of the
 wrong type is left out. Engine-supplied text (unknown keys, pv tokens) is
 data for ``textContent``, never markup.
 """
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from hexarena.engine.actions import WORDS, Swap
 
@@ -35,11 +44,20 @@ SWAP = next(word for word, kind in WORDS.items() if kind is Swap)
 
 
 def analysis_data(record: GameRecord) -> dict | None:
-    """The viewer's analysis of one game (see the module docstring), or None when it has none."""
+    """The viewer's analysis of one game (see the module docstring), or None when it has none.
+    The one reader of a record's per-action analysis for the pages."""
     actions, colours, analysis = record.actions, record.colours, record.analysis
-    if analysis is None or actions is None or colours is None or not any(analysis):
+    if analysis is None or actions is None or colours is None:
         return None
-    if not len(actions) == len(colours) == len(analysis):
+    return actions_analysis(actions, colours, analysis)
+
+
+def actions_analysis(actions: Sequence[str], colours: Sequence[str],
+                     analysis: Sequence[list[dict] | None]) -> dict | None:
+    """The viewer's analysis of the actions played so far (canonical tokens, each mover's colour
+    letter, each action's info lines in journal form or None): a finished game's record or a game
+    in flight (hexarena/web/live_game.py). None when no action has analysis."""
+    if not any(analysis) or not len(actions) == len(colours) == len(analysis):
         return None
     holders = {"B": 0, "W": 1}
     seats, rows = [], []
@@ -52,6 +70,12 @@ def analysis_data(record: GameRecord) -> dict | None:
     return {"seat": "".join(seats), "c": colours, "rows": rows}
 
 
+def analysis_row(infos: list[dict], holds: str) -> dict | None:
+    """One action's row (see the module docstring) from its info lines in journal form; `holds`:
+    the colour letter its mover holds after it. None when the lines give nothing to show."""
+    return _row(infos, holds)
+
+
 def _row(infos: list[dict], holds: str) -> dict | None:
     lines = [d for d in infos if isinstance(d, dict)]
     row: dict[str, object] = {}
@@ -59,6 +83,13 @@ def _row(infos: list[dict], holds: str) -> dict | None:
     if winrate is not None:
         row["w"] = round(winrate, 4)
         row["b"] = round(winrate if holds == "B" else 1 - winrate, 4)
+    first = next((d for d in lines if _winrate(d.get("winrate")) is not None), lines[0] if lines else {})
+    for key, short in (("visits", "v"), ("depth", "d"), ("score", "s")):
+        if _number(first.get(key)):
+            row[short] = first[key]
+    other = first.get("other")
+    if isinstance(other, dict) and (words := _other_words(other)):
+        row["o"] = words
     texts = [t for t in (_text(d) for d in lines) if t]
     if texts:
         row["l"] = texts
@@ -68,6 +99,8 @@ def _row(infos: list[dict], holds: str) -> dict | None:
         row["pv"] = pv[:PV_SHOWN]
         if len(pv) > PV_SHOWN:
             row["more"] = len(pv) - PV_SHOWN
+    if row:
+        row["h"] = holds
     return row or None
 
 
@@ -83,8 +116,14 @@ def _text(info: dict) -> str:
             words.append(f"{key} {info[key]}")
     other = info.get("other")
     if isinstance(other, dict):
-        words += [f"{k} {v}" for k, v in other.items() if isinstance(k, str) and isinstance(v, str)]
-    text = " ".join(words)
+        words.append(_other_words(other))
+    text = " ".join(w for w in words if w)
+    return text if len(text) <= LINE_CHARS else text[:LINE_CHARS - 1] + "…"
+
+
+def _other_words(other: dict) -> str:
+    """An info line's unknown keys and values as text (`nodes 77 note x`), cut to LINE_CHARS."""
+    text = " ".join(f"{k} {v}" for k, v in other.items() if isinstance(k, str) and isinstance(v, str))
     return text if len(text) <= LINE_CHARS else text[:LINE_CHARS - 1] + "…"
 
 

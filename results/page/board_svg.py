@@ -1,9 +1,9 @@
 """Boards as SVG: a pure function of a position and the last action.
 
-Anda, Spelde and Marbanta are drawn as hexagonal cells, Anda-prison and
-Vaxandis as the points of a triangular grid (as each seed describes its
-board; docs/rules/anda-prison.md: the same graph either way). Column letters and row
-numbers, as HGP names them, run along the edges.
+Each game says how its board is drawn (``GameInfo.drawing``): as hexagonal
+cells, or as the points of a triangular grid (the same graph either way), and
+which position keys are shown beside the phase (``GameInfo.shown_keys``).
+Column letters and row numbers, as HGP names them, run along the edges.
 
 Every site is one ``<g class="site" data-site="e5" data-stone="b"
 data-height="1" data-last="1">`` element: the drawing's state lives in its
@@ -23,8 +23,6 @@ from hexarena.engine.core import Colour
 from hexarena.engine.geometry import hexagon, iter_bits
 from hexarena.engine.position import Position
 
-#: Games drawn as points of a triangular grid; the others as hexagonal cells.
-POINT_GAMES = frozenset({"anda-prison", "vaxandis"})
 STEP = 36.0                          # pixels between neighbouring sites
 ROW = STEP * math.sqrt(3) / 2        # pixels between rows
 PAD = STEP * 1.25                    # room for the coordinates
@@ -50,12 +48,13 @@ STYLE = """
 
 
 def is_point_board(game: str) -> bool:
-    return game in POINT_GAMES
+    """Whether the game's board is drawn as the points of a triangular grid (else as cells)."""
+    return registry.get(game).drawing == "points"
 
 
 def action_sites(action: Action | None) -> frozenset[int]:
-    """Every site an action names: a pair's two stones, Spelde's flips, a Marbanta
-    root and its branches, a Vaxandis move's source and destination. Words: none."""
+    """Every site an action names: a pair's two stones, a split's site and flips, a growth's
+    root and branches, a move's source and destination. Words: none."""
     if action is None:
         return frozenset()
     if isinstance(action, Place):
@@ -74,14 +73,12 @@ def action_sites(action: Action | None) -> frozenset[int]:
 
 
 def status_lines(position: Position, last_token: str = "", note: str = "") -> tuple[str, str, str]:
-    """The three lines under a board: who moves and the phase; the prison (Anda-prison)
-    and the ply; the last action and a note (such as the result)."""
+    """The three lines under a board: who moves and the phase; the game's shown keys
+    (``GameInfo.shown``) and the ply; the last action and a note (such as the result)."""
+    info = registry.get(position.game)
     mover = position.to_move.name.capitalize()
-    first = f"{mover} to move, phase {registry.get(position.game).key_text(position, 'phase')}"
-    second = f"ply {registry.get(position.game).key_text(position, 'ply')}"
-    if position.game == "anda-prison":
-        black, _, white = registry.get(position.game).key_text(position, "prison").partition(",")
-        second = f"prison: {black} black, {white} white; " + second
+    first = f"{mover} to move, phase {info.key_text(position, 'phase')}"
+    second = "; ".join([*info.shown(position.keys), f"ply {info.key_text(position, 'ply')}"])
     third = "; ".join(t for t in (f"last: {last_token}" if last_token else "", note) if t)
     return first, second, third
 

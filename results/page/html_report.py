@@ -23,7 +23,8 @@ from hexarena.results.page.board_svg import STYLE, board_template
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JournalError, journal_path, read_journal
 from hexarena.results.page.replay_cache import ReplayCache
-from hexarena.results.page.report_sections import identities, rating_groups, sprt_state, terminations
+from hexarena.results.page.report_sections import (faults, identities, opening_sections, rating_groups,
+                                                   sprt_state, terminations)
 
 REPORT_NAME = "report.html"
 TEMPLATE = "report.html.j2"
@@ -87,8 +88,9 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
         "title": f"hexarena report: {folder.resolve().name}",
         "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "count": len(records), "void": sum(r.void for r in records),
-        "groups": groups, "terminations": terminations(records),
+        "groups": groups, "terminations": terminations(records), "faults": faults(records),
         "identities": identities(records), "sprt": sprt_state(folder),
+        "openings": opening_sections(records, folder),
         "warnings": warnings,
         "data": {"games": games},
         "boards": {key: Markup(board_template(game, size)) for key, (game, size) in sorted(boards.items())},

@@ -9,8 +9,9 @@ rules computed here. One game is a small JSON object:
   stone), ``g7w3`` (a white stack of 3), ``f6`` (emptied)
 * ``h``: per ply, the sites of the action when they differ from the changed
   sites (``-`` none), else ``""``
-* ``p``: ``{ply: "MOVER PHASE[ PRISON]"}`` at ply 0 and wherever the status is
-  not the previous one with the other side to move
+* ``p``: ``{ply: "MOVER PHASE[|SHOWN]"}`` at ply 0 and wherever the status is
+  not the previous one with the other side to move; SHOWN is the game's shown
+  keys as drawings print them (``GameInfo.shown``), joined by ``; ``
 
 A board string is never repeated: 1,000 games of 60 plies stay near a
 megabyte.
@@ -33,15 +34,16 @@ def site_text(colour_value: str, height: int, stacks: bool) -> str:
 
 
 def status_text(pos: Position) -> str:
-    """`b play` (mover, phase), with the prison for Anda-prison: `w play 2,0`."""
+    """`b play` (mover, phase), with the game's shown keys after a bar:
+    `w play|prison: 2 black, 0 white`."""
     return _status(registry.get(pos.game), pos.to_move.value, pos.keys)
 
 
 def _status(info: GameInfo, mover: str, keys: dict[str, str]) -> str:
-    def key(name: str) -> str:                      # GameInfo.key_text: as written, else the default
-        return keys[name] if name in keys else info.position_defaults().get(name, "")
-    text = f"{mover} {key('phase')}"
-    return text + f" {key('prison')}" if info.id == "anda-prison" else text
+    phase = keys["phase"] if "phase" in keys else info.position_defaults().get("phase", "")
+    text = f"{mover} {phase}"
+    shown = info.shown(keys)
+    return text + "|" + "; ".join(shown) if shown else text
 
 
 def game_data(replay: Replay) -> dict:

@@ -17,6 +17,7 @@ from hexarena.results.rating.columns import advantage_columns, head_to_head, ran
 from hexarena.results.rating.counts import count_rows
 from hexarena.results.rating.groups import Group, adjudicated_kinds, fit_groups
 from hexarena.results.rating.row import game_row
+from hexarena.results.rating.words import signed_whole, whole
 from hexarena.results.record.game import FORFEIT_KINDS
 from hexarena.results.sprt_tracker import SPRT_FILE
 from hexarena.results.record.game import GameRecord
@@ -77,7 +78,7 @@ def elo_chart(ratings: list[dict]) -> dict:
 
     out = [{"player": r["player"], "y": 24 * i + 20, "x": x(r["elo"]),
             "x0": x(r["elo"] - (r["pm"] or 0)), "x1": x(r["elo"] + (r["pm"] or 0)),
-            "label": f"{r['elo']:+.0f} ± {r['pm'] or 0:.0f}"} for i, r in enumerate(rows)]
+            "label": f"{signed_whole(r['elo'])} ± {whole(r['pm'] or 0)}"} for i, r in enumerate(rows)]
     ticks = [{"x": x(v), "label": f"{v:+.0f}" if v else "0"} for v in np.arange(lo, hi + step / 2, step)]
     return {"rows": out, "ticks": ticks, "height": 24 * len(rows) + 40, "left": left,
             "right": left + width, "axis_y": 24 * len(rows) + 8}
@@ -147,3 +148,42 @@ def sprt_state(directory: str | Path) -> list[tuple[str, str]] | None:
     if not isinstance(data, dict):
         return [("error", f"{SPRT_FILE} is not a JSON object")]
     return [(str(k), v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()]
+
+
+#: At most this many games in the report's list of forfeits and voids (the newest are kept).
+FAULTS_SHOWN = 200
+#: A reason longer than this is cut, with `...`, in that list.
+REASON_SHOWN = 300
+
+
+def faults(records: Sequence[GameRecord]) -> dict:
+    """Every forfeited or void game, newest last, with why: its id, the engine at fault (or ""),
+    the kind (`forfeit: illegal`, `void: start`) and the referee's reason; at most FAULTS_SHOWN
+    games (`more`: how many older ones are left out). The template escapes every string."""
+    found = [r for r in records if r.void or r.forfeit is not None]
+    rows = [{"id": r.id, "faulty": r.faulty or "",
+             "kind": f"void: {r.void_cause}" if r.void else f"forfeit: {r.forfeit}" if r.forfeit else "",
+             "reason": r.reason if len(r.reason) <= REASON_SHOWN else r.reason[:REASON_SHOWN] + "..."}
+            for r in found[-FAULTS_SHOWN:]]
+    return {"rows": rows, "more": max(0, len(found) - FAULTS_SHOWN)}
+
+
+def opening_sections(records: Sequence[GameRecord], folder: str | Path) -> list[dict] | None:
+    """The openings section (results/openings.py): per grouping (the played line; the book line when
+    the folder's config adds random plies) its title, rows and per-group summaries; None when no
+    game had an opening."""
+    from hexarena.results import openings as op
+    if not any(r.opening for r in records):
+        return None
+    games = op.collect([records])
+    plies = op.saved_random_plies(folder)
+    out = []
+    for grouping in ("played", "book") if plies else ("played",):
+        stats = op.ordered(op.opening_stats(games, grouping, plies))
+        title = "by the played line (random plies included)" if grouping == "played" else "by the book line alone"
+        summaries = [{"group": "-".join([s.group[0], str(s.group[1]), *s.group[2].split()]), "games": s.games,
+                      "score": s.score, "low": s.interval[0], "high": s.interval[1], "pairs": s.pairs,
+                      "split": s.split, "flagged": s.flagged, "openings": s.openings}
+                     for s in op.summaries(stats)]
+        out.append({"title": title, "rows": [s.row() for s in stats], "summaries": summaries})
+    return out

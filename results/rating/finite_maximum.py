@@ -71,11 +71,11 @@ def find_obstacles(c: Counts) -> Obstacles:
         grows = [words for direction, words in ((1, "first"), (-1, "second"))
                  if not has_negative_cycle(len(c.players), win, lose, np.where(pool == p, direction * sigma, 0))]
         if len(grows) == 2:         # both ways at once: only when the win graph already parts the players
-            reasons.append(f"no first-player advantage in {pool_label(c.pools[p])}: the results fit any edge "
-                           "for either side (the ratings of its players part without bound)")
+            reasons.append(f"no first-player advantage can be measured in {pool_label(c.pools[p])}: its results "
+                           "fit any edge for the first or the second player equally well")
         elif grows:
-            reasons.append(f"no finite first-player advantage in {pool_label(c.pools[p])}: "
-                           f"the results let the {grows[0]} player's edge grow without bound")
+            reasons.append(f"no first-player advantage can be measured in {pool_label(c.pools[p])}: "
+                           f"its results favour the {grows[0]} player every time, whatever its edge")
         if grows:
             unidentified.add(p)
     for p in unidentified:
@@ -169,7 +169,7 @@ def _describe_components(c: Counts, components: list[list[int]], win: np.ndarray
             reasons.append(f"{names} won every game" + (" against the other players" if group else ""))
         elif k not in beats:
             reasons.append(f"{names} lost every game" + (" against the other players" if group else ""))
-    return ["the win graph is not strongly connected: " + "; ".join(reasons)]
+    return ["some players only won or only lost against the others: " + "; ".join(reasons)]
 
 
 def _unidentified_pools(c: Counts) -> set[int]:

@@ -95,7 +95,7 @@ def load_games(path: str | os.PathLike, *, skip_bad: bool = False, identity: boo
 def load_many(paths: Iterable[str | os.PathLike], *, skip_bad: bool = False, identity: bool = False) -> Games:
     """Games of several folders, journals and CSV files, as one frame.
 
-    Game ids are qualified by their source: two tournaments' ``spelde-5-pie/0000``
+    Game ids are qualified by their source: two tournaments' ``GAME-5-pie/0000``
     are two games (duplicate ids are only looked for inside one journal). The
     same file named twice (also as a folder and its journal) is read once, with a
     warning. Bad lines of every source are reported together (LoadError).

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -22,8 +23,16 @@ from hexarena.results.rating.counts import aggregate
 from hexarena.results.rating.groups import Group, adjudicated_kinds, fit_groups
 from hexarena.results.record.game import GROUP_KEYS, GameRecord
 from hexarena.results.rating.tables import advantage_table, crosstable, los_table, ratings_table
+from hexarena.results.rating.words import games_text, whole
 
-PRIOR_NOTE = "* rests on a weak prior (two virtual draws against the pool): "
+PRIOR_NOTE = ("* rests on a weak prior (as if each player had drawn two games against the pool), as the "
+              "results alone cannot place it: ")
+#: What the ratings table's short columns mean (docs/ratings.md, "Columns"), printed under it.
+LEGEND = textwrap.fill(
+    "columns: ±95 the 95% interval of elo; score% first% second% its points per game in all, as first and as "
+    "second player; time illegal crash the games it lost on time, by an illegal or malformed action, by "
+    "crashing; opp its opponents' mean elo; LOS% the chance it is stronger than the player ranked next",
+    width=100, subsequent_indent="  ")
 
 
 class GroupReport(Group):
@@ -75,8 +84,8 @@ def summary_table(records: list[GameRecord]) -> str:
         return "no rated games (void games are not rated)"
     report = build_reports(frame, by=())[0]
     adjudicated = adjudicated_line(records)
-    return "\n".join([f"ratings over {report.games} games (Bradley-Terry, Elo scale, mean 0)",
-                      format_ratings(report.ratings), "", "first-player advantage per pool",
+    return "\n".join([f"ratings over {games_text(report.games)} (Bradley-Terry, Elo scale, mean 0)",
+                      format_ratings(report.ratings), LEGEND, "", "first-player advantage per pool",
                       format_advantage(report.advantage), *_notes(report),
                       *(["", adjudicated] if adjudicated else [])])
 
@@ -87,7 +96,7 @@ def adjudicated_line(records: Sequence[GameRecord]) -> str | None:
     """`adjudicated: 4 of 40 games (resign 3, draw 1)`, or None when no game was adjudicated."""
     kinds = adjudicated_kinds(records)
     played = sum(1 for r in records if not r.void)
-    return f"adjudicated: {sum(kinds.values())} of {played} games ({adjudicated_text(kinds)})" if kinds else None
+    return f"adjudicated: {sum(kinds.values())} of {games_text(played)} ({adjudicated_text(kinds)})" if kinds else None
 
 
 def render_text(reports: Iterable[GroupReport], warnings: Sequence[str] = (), crosstables: bool = True) -> str:
@@ -95,8 +104,8 @@ def render_text(reports: Iterable[GroupReport], warnings: Sequence[str] = (), cr
     parts = [f"warning: {w}" for w in warnings]
     for report in reports:
         anchor = f", {report.fit.anchor[0]} pinned at {report.fit.anchor[1]:g}" if report.fit.anchor else ", mean 0"
-        parts += ["", f"== {report.title}: {report.games} games, {len(report.fit.players)} players{anchor} ==",
-                  format_ratings(report.ratings), "", "first-player advantage",
+        parts += ["", f"== {report.title}: {games_text(report.games)}, {len(report.fit.players)} players{anchor} ==",
+                  format_ratings(report.ratings), LEGEND, "", "first-player advantage",
                   format_advantage(report.advantage)]
         if crosstables:
             parts += ["", "head to head (row player's wins-losses[-draws] against the column player)",
@@ -154,13 +163,13 @@ def format_ratings(table: pd.DataFrame) -> str:
     """The ratings table rounded for reading: Elo to 1, percentages to 0.1."""
     shown = pd.DataFrame({
         "rank": table["rank"], "player": table["player"],
-        "elo": [f"{e:.0f}" + ("*" if p else "") for e, p in zip(table["elo"], table["prior"])],
-        "±95": table["pm95"].map(lambda v: f"{v:.0f}"),
+        "elo": [whole(e) + ("*" if p else "") for e, p in zip(table["elo"], table["prior"])],
+        "±95": table["pm95"].map(whole),
         "games": table["games"], "wins": table["wins"], "losses": table["losses"], "draws": table["draws"],
         "score%": table["score"].map(_pct), "first%": table["score_first"].map(_pct),
         "second%": table["score_second"].map(_pct),
         "time": table["forfeit_time"], "illegal": table["forfeit_illegal"], "crash": table["forfeit_crash"],
-        "opp": table["avg_opp"].map(lambda v: f"{v:.0f}"),
+        "opp": table["avg_opp"].map(whole),
         "LOS%": table["los_next"].map(lambda v: _pct(100 * v)),
     })
     return shown.to_string(index=False, justify="right")
@@ -170,8 +179,8 @@ def format_advantage(table: pd.DataFrame) -> str:
     shown = pd.DataFrame({
         "game": table["game"], "size": table["size"], "games": table["games"],
         "first%": table["first_score"].map(_pct),
-        "advantage": [f"{a:.0f}" + ("*" if p else "") for a, p in zip(table["advantage"], table["prior"])],
-        "±95": table["pm95"].map(lambda v: f"{v:.0f}"),
+        "advantage": [whole(a) + ("*" if p else "") for a, p in zip(table["advantage"], table["prior"])],
+        "±95": table["pm95"].map(whole),
     })
     return shown.to_string(index=False, justify="right")
 

@@ -25,8 +25,8 @@ VOID_RESULT = "Void"
 
 class Ending(StrEnum):
     NO_MOVES = "no-moves"          # the player to move has no legal action
-    ELIMINATED = "eliminated"      # a colour has no stones left (Anda)
-    AGREEMENT = "agreement"        # an accepted proposal, scored (Anda-prison)
+    ELIMINATED = "eliminated"      # a colour has no stones left
+    AGREEMENT = "agreement"        # an accepted proposal, scored
     PLY_CAP = "ply-cap"            # the referee's cap, adjudicated
     ADJUDICATED = "adjudicated"    # the engines' winrates decided it ([adjudication], docs/tournament.md)
     RESIGN = "resign"

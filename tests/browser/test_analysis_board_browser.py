@@ -1,4 +1,4 @@
-"""The analysis board (`hexarena serve --analyse FILE.sgf --engine CMD`) in a real browser: it steps
+"""The analysis board (`hexarena analyse FILE.sgf --engine CMD`) in a real browser: it steps
 through a record of a real match with the board equal to the rules' position at every ply,
 branches off by a click, and shows the attached built-in engine's winrate and principal
 variation drawn on the board. Screenshots under the test's tmp folder (paths printed);
@@ -49,7 +49,7 @@ def record(tmp_path_factory) -> Path:
 
 def test_the_board_steps_branches_and_shows_the_engines_analysis(browser, record, tmp_path):
     replay = replay_record(record.read_text(encoding="utf-8"))
-    server = start_server(["serve", "--analyse", str(record), "--engine", "mcts:300"])
+    server = start_server(["analyse", str(record), "--engine", "mcts:300"])
     try:
         browser.get(server.url)
         board_is(browser, replay.states[-1])                    # opens on the final position

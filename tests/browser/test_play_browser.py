@@ -12,6 +12,8 @@ docs/img/play.png is play-refused.png.
 from __future__ import annotations
 
 import random
+import re
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from hexarena.engine.actions import WORDS, Komi, Resign
 from hexarena.engine.game import GameState
 from hexarena.results.record.journal import read_journal
 from tests.support.chromium import CHROMIUM, DRIVER, MISSING, READ_BOARD, board_is, chromium, severe
+from tests.support.fakes12 import fake12_argv
 from tests.support.web import Server, start_server
 
 pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
@@ -45,9 +48,9 @@ def tokens_in_page(driver) -> list[str]:
     return driver.execute_script("return Array.from(document.querySelectorAll('#moves li')).map(li => li.textContent);")
 
 
-def replayed(game: str, tokens: list[str]) -> GameState:
+def replayed(game: str, tokens: list[str], size: int = SIZE) -> GameState:
     info = registry.get(game)
-    state = info.new_game(info.variant(SIZE), 0)
+    state = info.new_game(info.variant(size), 0)
     for token in tokens:
         state = state.play(state.parse(token))
     return state
@@ -141,7 +144,7 @@ def play_one(driver, game: str, colour: str, seed: int, out: Path, used: set[typ
             token = choose(state, used, rng, others_done)
             perform(driver, state, token, shots, shot_done)
             used.add(Resign if token == "resign" else form(state, token))
-        assert "recorded in" in driver.find_element(By.ID, "result").text
+        assert "recorded in" in driver.find_element(By.ID, "recorded").text
         server.process.wait(timeout=20)     # the page has the final state: the server stops by itself
         assert severe(driver) == []
         driver.save_screenshot(str(shots / f"play-{game}.png"))
@@ -239,7 +242,8 @@ def test_the_engines_analysis_beside_the_board_and_resigning_takes_a_confirmatio
         [first] = tokens_in_page(browser)
         WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "analysis").is_displayed())
         text = browser.find_element(By.ID, "analysis-text").text
-        assert text.startswith("mcts-100, after ply 1:") and "winrate " in text and f"pv {first}" in text, text
+        assert re.match(r"ply 1, mcts-100 \(Black\): Black \d+\.\d% to win, visits \d+, depth \d+\n"
+                        rf"pv: 1\. {first}", text), text
         resign_button(browser).click()
         WebDriverWait(browser, 10).until(lambda d: "resign: click again to confirm|keep playing" in buttons(d))
         browser.find_element(By.ID, "resign-cancel").click()
@@ -257,8 +261,10 @@ def test_the_engines_analysis_beside_the_board_and_resigning_takes_a_confirmatio
         assert wait_turn(browser)
         resign_button(browser).click()
         resign_button(browser).click()
-        WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "result").text.startswith("Game over: B+R"))
-        assert "recorded in" in browser.find_element(By.ID, "result").text
+        WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "result").text.startswith("Game over"))
+        assert browser.find_element(By.ID, "result").text == "Game over. You resigned: mcts-100 wins (B+R)"
+        assert "recorded in" in browser.find_element(By.ID, "recorded").text
+        assert board_status(browser) == "game over"
         server.process.wait(timeout=10)     # the page had the final state: the server stops at once
         assert "the server stops" in browser.find_element(By.ID, "connection").text
         assert severe(browser) == []
@@ -268,3 +274,38 @@ def test_the_engines_analysis_beside_the_board_and_resigning_takes_a_confirmatio
     assert code == 0 and "Traceback" not in err, err
     [record] = read_journal(out)
     assert record.result == "B+R" and record.termination.value == "resign" and "recorded in" in said
+
+
+def board_status(driver) -> str:
+    return driver.execute_script("return document.querySelector('#board text.status').textContent;")
+
+
+def test_the_engine_s_swap_and_the_end_are_said_to_the_person(browser, tmp_path):
+    """An engine that swaps at once: the page says so and which colour the person plays now; the
+    game played out to its end says why it ended and who won, addressed to the person."""
+    out = tmp_path / "out"
+    server = start_server(["play", "--engine", shlex.join(fake12_argv("v12,swap")), "--game", "spelde",
+                           "--size", "2", "--out", str(out)])
+    try:
+        browser.get(server.url)
+        rng = random.Random(3)
+        swapped = False
+        while wait_turn(browser):
+            tokens = tokens_in_page(browser)
+            if tokens[-1:] == ["swap"]:
+                news = browser.find_element(By.ID, "news").text
+                assert news == "python swapped: you now play White", news
+                assert browser.find_element(By.ID, "turn").text == "Your turn (White)"
+                swapped = True
+            state = replayed("spelde", tokens, size=2)
+            perform(browser, state, state.format(rng.choice(list(state.legal_actions()))), tmp_path, {"spelde"})
+        assert swapped
+        result = browser.find_element(By.ID, "result").text
+        [record] = read_journal(out)
+        winner = "you win" if record.winner == "person" else "python wins"
+        assert re.fullmatch(rf"Game over\. (You have|python has) no legal move: {winner} \({re.escape(record.result)}\)",
+                            result), result
+        assert board_status(browser) == "game over" and severe(browser) == []
+    finally:
+        browser.get("about:blank")
+        server.stop()

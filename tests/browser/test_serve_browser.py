@@ -46,6 +46,11 @@ size = 4
 game = "vaxandis"
 size = 3
 """
+#: One action's analysis, as every page says it (results/page/templates/analysis.js, describe).
+ANALYSIS = re.compile(r"ply \d+, (mcts|greedy) \((Black|White)\): \2 \d+\.\d% to win(, visits \d+)?, depth \d+\n+"
+                      r"pv: \d+\. \S+")
+#: The analysis text of every card of the folder page that has some.
+READ_INFO = "return Array.from(document.querySelectorAll('.live-game .info')).map(e => e.innerText).filter(t => t);"
 #: Every card of the folder page: its game, the ply its board shows, and the board's sites.
 READ_CARDS = """return Array.from(document.querySelectorAll('#live-games .live-game')).map(card => {
   const svg = card.querySelector('svg.hexboard');
@@ -62,11 +67,12 @@ new MutationObserver((changes) => changes.forEach((c) => {
   if (c.type === 'attributes' && c.target.matches('svg.hexboard')) paint(c.target);
   c.addedNodes.forEach((n) => { if (n.matches && n.matches('svg.hexboard[data-ply]')) paint(n); });
 })).observe(document.getElementById('live-games'), {attributes: true, attributeFilter: ['data-ply'], subtree: true, childList: true});"""
-#: Records, in the page, the viewer's ply and board at every change of its ply line.
+#: Records, in the page, the viewer's ply, board and winrate chart's points at every change of its ply line.
 RECORD_VIEWER = """window.seen = [];
 const record = () => window.seen.push([document.getElementById('v-slider').value,
   Array.from(document.querySelectorAll('#v-board g.site')).map(
-    g => [g.dataset.site, g.getAttribute('data-stone'), g.getAttribute('data-height'), g.hasAttribute('data-last')])]);
+    g => [g.dataset.site, g.getAttribute('data-stone'), g.getAttribute('data-height'), g.hasAttribute('data-last')]),
+  document.querySelectorAll('#v-analysis circle.wr-dot').length]);
 new MutationObserver(record).observe(document.getElementById('v-ply'), {childList: true, characterData: true, subtree: true});
 record();"""
 
@@ -93,7 +99,10 @@ def shown_board(sites: list) -> tuple[dict[str, tuple[str, str]], set[str]]:
 def running(tmp_path_factory):
     """A tournament in one process and `hexarena serve` of its folder in another."""
     root = tmp_path_factory.mktemp("serve")
-    (root / "t.toml").write_text(CONFIG, encoding="utf-8")
+    # games long enough (Spelde on side 6) and enough of them that some are still to start once
+    # the browser is up, and last while its page opens, on a loaded machine too
+    config = CONFIG.replace("games_per_pair = 4", "games_per_pair = 8").replace("size = 4", "size = 6")
+    (root / "t.toml").write_text(config, encoding="utf-8")
     out = root / "out"
     tournament = subprocess.Popen([sys.executable, "-m", "hexarena", "tournament", str(root / "t.toml"), "--out",
                                    str(out), "-j", "2", "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -130,8 +139,13 @@ def test_a_game_page_follows_its_game_in_flight_to_its_end(running):
         driver.execute_script(RECORD_VIEWER)
         shot = False
         deadline = time.monotonic() + 300
+        clocks: set[str] = set()
         while driver.find_element(By.ID, "game-state").get_attribute("data-live") == "1":
             assert time.monotonic() < deadline, "the game page never saw its game end"
+            info = driver.find_element(By.ID, "live-info").text
+            assert info == "" or ANALYSIS.match(info), info
+            clocks |= set(driver.execute_script(
+                "return Array.from(document.querySelectorAll('#live-panel .clock')).map(c => c.textContent).filter(t => t);"))
             if not shot and driver.execute_script("return window.seen.length") >= 4:
                 driver.save_screenshot(str(IMAGES / "serve-game.png"))
                 shot = True
@@ -140,11 +154,16 @@ def test_a_game_page_follows_its_game_in_flight_to_its_end(running):
         wait_until(lambda: driver.find_element(By.ID, "v-ply").text == f"ply {record.plies} of {record.plies}",
                    "the finished game's last ply")
         assert record.result in driver.find_element(By.ID, "game-state").text
+        assert driver.execute_script("return document.querySelector('#v-board text.status').textContent") == "game over"
+        assert not driver.find_element(By.ID, "v-close").is_displayed()     # one game: nothing to close
         assert driver.find_element(By.ID, "analyse").is_displayed()
         assert not driver.find_element(By.ID, "analyse-live").is_displayed()  # ... and the record once it ended
+        assert clocks and all(re.fullmatch(r"(Black|White) (\d+:\d\d\.\d|\(.*\))", c) for c in clocks), clocks
         seen = driver.execute_script("return window.seen")         # recorded in the page: no reload
-        assert len({ply for ply, _ in seen}) >= 3, "the page did not follow the game"
-        for ply, sites in seen:
+        dots = {d for _, _, d in seen}              # the winrate chart's points at each ply shown
+        assert len(dots - {0}) >= 3, f"the chart did not grow while the game was in flight: {dots}"
+        assert len({ply for ply, _, _ in seen}) >= 3, "the page did not follow the game"
+        for ply, sites, _ in seen:
             assert shown_board(sites) == rules_board(record, int(ply)), f"{game_id} ply {ply}"
         assert severe(driver) == []
 
@@ -164,12 +183,15 @@ def test_the_folder_page_shows_every_game_in_flight_as_the_rules_place_it(tmp_pa
                                            "--out", str(out), "-j", "2", "-q"], stdout=subprocess.DEVNULL,
                                           stderr=subprocess.PIPE)
             shot = False
+            said: set[str] = set()              # the games' analysis, as the cards say it
             while tournament.poll() is None:
+                said |= set(driver.execute_script(READ_INFO))
                 if not shot and len(driver.execute_script(READ_CARDS)) >= 2:
                     driver.save_screenshot(str(IMAGES / "serve-folder.png"))
                     shot = True
                 time.sleep(0.2)
             assert tournament.returncode == 0, tournament.communicate()[1]
+            assert said and all(ANALYSIS.match(text) for text in said), said
             records = {r.id: r for r in read_journal(out / "journal.jsonl")}
             wait_until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#finished-list tbody tr")) == len(records),
                        "every game in the finished list")
@@ -219,8 +241,9 @@ def test_without_the_token_the_browser_gets_403_and_a_foreign_origin_cannot_post
 
 def test_each_page_keeps_the_content_security_policy(running):
     server, _, _ = running
-    for path in ("/", "/t/out/", "/static/folder.js", "/assets/replay.js", "/board/spelde-4.svg"):
+    for path, status in (("/", 303), ("/t/out/", 200), ("/static/folder.js", 200), ("/assets/replay.js", 200),
+                         ("/board/spelde-4.svg", 200)):
         answer = server.request(path)
-        assert answer.status == 200, path
+        assert answer.status == status, path
         assert "script-src 'self'" in answer.headers["content-security-policy"]
     assert "<script>" not in server.request("/t/out/").body            # no inline script

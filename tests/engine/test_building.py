@@ -2,6 +2,8 @@
 action of seeded random games is reachable by clicking its sites in token order."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from hexarena.engine import registry
@@ -128,6 +130,7 @@ def test_spelde_flips_offered_exactly_on_a_line():
     assert two.roles == ("place", "flip")
     edge = clicked(s, "f5 e5")
     assert edge.action is None and edge.more        # e5 with c5 splits; e5 alone does not
+    assert edge.hint.startswith("not an action yet (") and edge.hint.endswith("click more stones to flip (in green)")
     assert "not a stone of an enemy group" in refusal(s, "f5", "a1")
 
 
@@ -141,8 +144,10 @@ def test_spelde_large_groups_are_judged_when_picked():
     s = state("spelde", 7, "W " + " ".join(f"{c}7" for c in "abcdefghijklm"))
     step = clicked(s, "g6")
     assert not step.exact and step.targets.bit_count() == 13 and step.action is None
-    assert step.hint == "click the stones to flip"
-    assert "does not split" in clicked(s, "g6 a7").hint
+    assert step.hint == "click the stones to flip (in green)"
+    # a set that is no action yet says so as a step on the way, with the rules' reason
+    assert re.fullmatch(r"not an action yet \(.*does not split.*\): click more stones to flip \(in green\)",
+                        clicked(s, "g6 a7").hint)
     one = clicked(s, "g6 g7")
     assert one.exact and one.action == Split(s.board.parse("g6"), 1 << s.board.parse("g7"))
 

@@ -1,5 +1,7 @@
 """The rules of record live in the repository: docs/protocol.md and docs/rules/*.md stand alone,
-and every named test position they give (A-T1, B-T2, S-T1, ...) is pinned by a test."""
+and every named test position they give (A-T1, B-T2, S-T1, ...) is pinned by a test. The names
+the rules of record define are kept in tests/fixtures/rules-test-positions.txt: no test reads a
+file outside the repository."""
 from __future__ import annotations
 
 import re
@@ -11,8 +13,8 @@ from hexarena.engine import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "docs" / "protocol.md", ROOT / "docs" / "rules.md", *sorted((ROOT / "docs" / "rules").glob("*.md"))]
-#: The shared rules file, beside the repository in CI or at the team's workspace; absent in a clone.
-RULES_CANDIDATES = [ROOT.parent / "shared" / "RULES.md", Path("/work/shared/RULES.md")]
+#: The test positions the rules of record define, one name a line.
+DEFINED = ROOT / "tests" / "fixtures" / "rules-test-positions.txt"
 #: The letter of each game's test positions.
 LETTER = {"anda": "A", "anda-prison": "B", "spelde": "S", "vaxandis": "V", "marbanta": "M"}
 NAME = re.compile(r"\b([ABSVM])-T(\d+)\b")
@@ -60,11 +62,8 @@ def test_every_test_position_named_in_the_docs_is_in_the_test_suite() -> None:
 
 
 def test_the_docs_name_every_test_position_of_the_rules() -> None:
-    rules = next((p for p in RULES_CANDIDATES if p.is_file()), None)
+    lines = DEFINED.read_text(encoding="utf-8").splitlines()
+    expected = {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+    assert expected and all(NAME.fullmatch(name) for name in expected), expected
     documented = _docs_names()
-    if rules is None:       # a clone without the shared documents: the docs' own list is the reference
-        expected = documented
-    else:
-        expected = _names(rules.read_text())
-    assert expected, "no test position found"
-    assert expected <= documented, f"defined by RULES.md, missing from docs/: {sorted(expected - documented)}"
+    assert expected <= documented, f"defined by the rules of record, missing from docs/: {sorted(expected - documented)}"

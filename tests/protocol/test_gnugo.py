@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,8 +13,6 @@ from hexarena.protocol.controller import CommandFailed
 from hexarena import cli
 from hexarena.referee.engines.process import open_engine
 
-ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
 
 
 def _gnugo() -> str | None:
@@ -46,7 +42,7 @@ def test_check_against_gnugo_passes_framing_and_fails_the_dialect_cleanly():
     assert "SKIP games: the HGP game checks need a game list from `list_games`" in out
     assert "NOTIMPL hgp_version: not in list_commands (analysis, optional)" in out     # a GTP engine: HGP 1.1 at most
     assert out.splitlines()[-1].endswith("passed, 2 failed, 1 skipped, 2 not implemented; "
-                                         "play: FAILED (3); analysis: not implemented")
+                                         "play: FAILED (2 failed, 1 skipped); analysis: not implemented")
 
 
 def test_our_controller_drives_gnugo_through_the_standard_commands(tmp_path):
@@ -71,13 +67,3 @@ def test_our_controller_drives_gnugo_through_the_standard_commands(tmp_path):
     assert answers[6] == ""
 
 
-def test_conformance_kit_framing_checks_pass_on_gnugo():
-    runner = SHARED / "conformance" / "hgp_transcript.py"
-    cases = SHARED / "conformance" / "gtp-framing.hgp"
-    if not runner.exists() or not cases.exists():
-        pytest.skip(f"the shared conformance kit is not at {SHARED / 'conformance'}")
-    proc = subprocess.run([sys.executable, str(runner), str(cases), "--", GNUGO, "--mode", "gtp"],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
-    last = proc.stdout.strip().splitlines()[-1]
-    assert re.fullmatch(r"[1-9]\d* passed, 0 failed", last), proc.stdout
-    assert proc.returncode == 0

@@ -19,6 +19,7 @@ from hexarena.referee.game.clock import Limits
 from hexarena.referee.game.match import Seat, Setup, play_game
 from hexarena.referee.tournament import config as C, growth
 from hexarena.referee.tournament.schedule import ScheduledGame
+from hexarena.results.page.analysis_data import analysis_data
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.sgf import sgf_text
 from tests.support.fakes12 import fake12_argv
@@ -26,11 +27,12 @@ from tests.support.fakes12 import fake12_argv
 LIMITS = Limits(move=5.0, start=10.0, command=5.0)
 
 
-def _play(tmp_path: Path, flags: tuple[str, str], rules: Adjudication | None, analysis: bool = True) -> GameRecord:
+def _play(tmp_path: Path, flags: tuple[str, str], rules: Adjudication | None, analysis: bool = True,
+          variant: tuple[str, ...] = ("nopie",)) -> GameRecord:
     seats = tuple(Seat(name, partial(open_engine, fake12_argv(f), tmp_path / f"{name}.log", name),
                        analysis=analysis or name == "a")
                   for name, f in zip(("a", "b"), flags))
-    return trio.run(play_game, Setup("spelde", 4, ("nopie",), adjudication=rules), seats, LIMITS)
+    return trio.run(play_game, Setup("spelde", 4, variant, adjudication=rules), seats, LIMITS)
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +63,17 @@ def test_two_engines_that_agree_end_the_game_after_the_configured_moves(tmp_path
     assert f"{winner} wins" in record.reason and record.faulty is None and record.forfeit is None
     assert GameRecord.from_dict(json.loads(record.to_json())) == record
     assert _sgf_result(record) == result
+
+
+def test_a_winrate_after_the_engine_s_own_swap_speaks_for_the_colour_it_then_holds(tmp_path):
+    # a opens as Black; b swaps and holds Black from then on: its 0.97 is Black's, a's 0.03 White's
+    record = _play(tmp_path, ("v12,wr=0.03", "v12,swap,wr=0.97"), Adjudication(resign_moves=4), variant=())
+    assert (record.termination, record.winner, record.result) == ("adjudicated", "b", "B+")
+    data = analysis_data(record)
+    assert (data["c"][:3], data["seat"][:3]) == ("BWW", "010")        # b swapped as White; a then plays White
+    rows = data["rows"]
+    assert rows[1]["pv"] == ["swap"]
+    assert [(r["w"], r["b"]) for r in rows[:3]] == [(0.03, 0.03), (0.97, 0.97), (0.03, 0.97)]
 
 
 def test_an_engine_that_disagrees_prevents_it_and_a_break_restarts_the_count(tmp_path, played_out):

@@ -87,6 +87,6 @@ def test_match_adjudicates_with_the_table_s_keys_on_its_command_line(tmp_path):
     assert json.loads((out / "tournament.json").read_text(encoding="utf-8"))["adjudication"]["draw_moves"] == 0
     bad = invoke("match", f"sure={sure}", f"doubtful={doubtful}", "--out", str(tmp_path / "b"),
                  "--adjudicate", "resign_moves=two")
-    assert bad.exit_code == 2 and "adjudication.resign_moves: expected an integer" in bad.output, bad.output
+    assert bad.exit_code == 2 and "--adjudicate resign_moves: expected an integer" in bad.output, bad.output
     worse = invoke("match", f"sure={sure}", f"doubtful={doubtful}", "--out", str(tmp_path / "w"), "--adjudicate", "on")
     assert worse.exit_code == 2 and "--adjudicate: 'on' is not KEY=VALUE" in worse.output, worse.output

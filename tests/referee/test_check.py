@@ -143,7 +143,7 @@ def test_a_program_that_does_not_exist():
     assert result.exit_code == 1
     assert "FAIL start: engine: cannot start '/nonexistent/engine'" in result.output
     assert result.output.endswith("0 passed, 1 failed, 0 skipped, 0 not implemented; "
-                                  "play: FAILED (1); analysis: not checked\n")
+                                  "play: FAILED (1 failed); analysis: not checked\n")
 
 
 def test_wrong_answers_are_reported_against_our_rules():
@@ -243,7 +243,7 @@ def test_strict_demands_every_analysis_command():
         assert f"FAIL {command}: not in list_commands (--strict demands every command)" in fails, fails
     assert "FAIL spelde 3 play (wrong colour): expected '? illegal move', accepted (--strict)" in fails
     assert lines(result.output, "NOTIMPL") == []
-    assert re.search(r"; play: passed; analysis: FAILED \(\d+\)$", result.output, re.M), result.output
+    assert re.search(r"; play: passed; analysis: FAILED \(\d+ failed\)$", result.output, re.M), result.output
 
 
 @needs_node
@@ -253,11 +253,11 @@ def test_a_listed_analysis_command_answered_wrongly_fails():
     [fail] = lines(result.output, "FAIL")
     assert fail.startswith("FAIL spelde 3 legal_cells: legal cells differ from the rules: missing ['a2', ")
     assert "NOTIMPL legal_cells" not in result.output
-    assert re.search(r"; play: passed; analysis: FAILED \(1\)$", result.output, re.M), result.output
+    assert re.search(r"; play: passed; analysis: FAILED \(1 failed\)$", result.output, re.M), result.output
 
 
 def test_a_wrong_play_answer_fails_the_play_tier():
     result = check("--size", "3", "--", *misbehaving_example("lie"))
-    assert re.search(r"; play: passed; analysis: FAILED \(\d+\)$", result.output, re.M), result.output
+    assert re.search(r"; play: passed; analysis: FAILED \(\d+ failed\)$", result.output, re.M), result.output
     result = check("--game", "spelde", "--size", "3", "--", *misbehaving_example("crash"))
-    assert re.search(r"; play: FAILED \(\d+\); analysis: passed$", result.output, re.M), result.output
+    assert re.search(r"; play: FAILED \(1 failed, 1 skipped\); analysis: passed$", result.output, re.M), result.output

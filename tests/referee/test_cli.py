@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shlex
 import signal
 import subprocess
@@ -12,7 +13,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from hexarena import cli
+from hexarena import cli, commands_run
 from hexarena.referee.tournament import config as C
 from hexarena.results.record.journal import read_journal
 from tests.support.fakes import alive, fake_argv, pids_in
@@ -36,10 +37,30 @@ def test_match_plays_alternating_games_and_prints_ratings(tmp_path):
     assert (out / records[0].sgf).exists()
 
 
+@pytest.mark.slow
+def test_a_match_is_a_tournament_continued_and_grown_by_tournament_resume(tmp_path):
+    out = tmp_path / "m"
+    played = invoke("match", RANDOM, "greedy=" + RANDOM.replace("random", "greedy"), "--game", "spelde",
+                    "--size", "4", "--games", "2", "--out", str(out), "--move-time", "5", "-q")
+    assert played.exit_code == 0, played.output + played.stderr
+    saved = C.from_dict(json.loads((out / "tournament.json").read_text()), "tournament.json")
+    assert saved.games_per_pair == 2 and sorted(e.name for e in saved.engines) == ["greedy", "random"]
+    assert saved.limits.move == 5
+    grown = invoke("tournament", "--out", str(out), "--resume", "--games-per-pair", "4", "-j", "1", "-q")
+    assert grown.exit_code == 0, grown.output + grown.stderr
+    assert len(read_journal(out)) == 4
+    again = invoke("match", RANDOM, "greedy=" + RANDOM.replace("random", "greedy"), "--game", "spelde",
+                   "--size", "4", "--games", "6", "--out", str(out), "--move-time", "5", "-q", "--resume")
+    assert again.exit_code == 0, again.output + again.stderr
+    assert len(read_journal(out)) == 6
+    no_out = invoke("match", RANDOM, RANDOM, "--resume")
+    assert no_out.exit_code == 2 and "--resume needs --out" in no_out.stderr
+
+
 def test_match_rejects_a_bad_variant_with_a_clear_message(tmp_path):
     result = invoke("match", RANDOM, RANDOM, "--variant", "flips=wild", "--out", str(tmp_path / "x"))
     assert result.exit_code == 2
-    assert "games[0].variants: flips=wild" in result.stderr
+    assert "--variant: flips=wild" in result.stderr
 
 
 @pytest.mark.slow
@@ -50,7 +71,7 @@ def test_tournament_from_a_file_then_resume_and_refusals(tmp_path):
     out = tmp_path / "t"
     result = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "1", "-j", "1", "-q")
     assert result.exit_code == 0, result.output + result.stderr
-    assert len(read_journal(out)) == 1 and "ratings over 1 games" in result.output
+    assert len(read_journal(out)) == 1 and "ratings over 1 game" in result.output
     again = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "1")
     assert again.exit_code == 1 and "already holds a tournament: add --resume" in again.stderr
     first_line = (out / "journal.jsonl").read_text()
@@ -75,15 +96,18 @@ def test_tournament_reports_config_errors_with_file_and_line(tmp_path):
 @pytest.mark.slow
 def test_tournament_without_arguments_runs_the_built_in_defaults(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
-    result = invoke("tournament", "--games-per-pair", "1", "-j", "2")      # one game per playable game
+    result = invoke("tournament", "--games-per-pair", "1", "-j", "2")      # one game per pair and game
     assert result.exit_code == 0, result.stderr
     [out] = (tmp_path / "hexarena-out").iterdir()
     saved = C.from_dict(json.loads((out / "tournament.json").read_text()), "tournament.json")
     assert saved == dataclasses.replace(C.default_config(), games_per_pair=1)
     records = read_journal(out)
-    assert sorted(r.game for r in records) == sorted(g.game for g in C.default_config().games)
-    assert all(not r.void and {r.first, r.second} == {"random", "greedy"} for r in records)
-    assert "rank player" in result.output and "greedy" in result.output
+    assert sorted(r.game for r in records) == sorted(3 * [g.game for g in C.default_config().games])
+    assert {frozenset((r.first, r.second)) for r in records} == {frozenset(p) for p in
+                                                                 (("random", "greedy"), ("random", "heuristic"),
+                                                                  ("greedy", "heuristic"))}
+    assert all(not r.void and r.termination.value != "ply-cap" for r in records)      # every game ends
+    assert re.search(r"rank +player", result.output) and "heuristic" in result.output
 
 
 def test_engine_serves_a_built_in_player():
@@ -125,4 +149,4 @@ def test_sigterm_stops_a_running_tournament_and_its_engines(tmp_path):
 def test_the_default_output_folder_is_ignored_by_git():
     from pathlib import Path
     ignored = (Path(__file__).resolve().parents[2] / ".gitignore").read_text(encoding="utf-8").splitlines()
-    assert f"/{cli.DEFAULT_OUT}/" in ignored
+    assert f"/{commands_run.DEFAULT_OUT}/" in ignored

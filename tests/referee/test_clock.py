@@ -29,7 +29,7 @@ def seats(a: MemEngine, b: MemEngine) -> tuple[Seat, Seat]:
 
 def test_clock_without_main_time_gives_the_move_limit_every_time():
     clock = Clock(Limits(move=5))
-    assert clock.budget(0) == 5 and clock.told(0) is None and clock.left == [None, None]
+    assert clock.budget(0) == 5 and clock.told(0) == ("5", "1") and clock.left == [None, None]
     assert clock.charge(0, 4.9)
     assert clock.budget(0) == 5
     assert clock.charge(1, 5.05)                 # inside the 50 ms margin
@@ -242,6 +242,25 @@ def test_fischer_clock_runs_out_after_several_moves():
     run_mock(main)
 
 
+def test_a_move_limit_alone_is_told_as_one_byoyomi_period_before_every_genmove():
+    async def main():
+        a, b = MemEngine("a", think=lambda k: 0.4), MemEngine("b", seed=2, think=lambda k: 1.2)
+        await play_game(Setup("spelde", 4), seats(a, b), Limits(move=2.5))
+        for engine in (a, b):
+            assert "time_settings 0 2 1" in engine.received
+            asked = [i for i, c in enumerate(engine.received) if c.startswith("genmove")]
+            assert asked and all(re.fullmatch(r"time_left (black|white) 2 1", engine.received[i - 1])
+                                 for i in asked), engine.received
+    run_mock(main)
+
+
+def test_a_move_limit_alone_is_told_in_decimal_seconds_to_an_hgp_12_engine():
+    clock = Clock(Limits(move=0.5))
+    assert clock.told(0, decimal=True) == ("0.500", "1") and clock.told(0) == ("1", "1")    # never told 0
+    assert clock.settings(0, kgs=True, decimal=True) == ("kgs-time_settings", "byoyomi", "0.000", "0.500", "1")
+    assert clock.charge(0, 0.5) and clock.told(1, decimal=True) == ("0.500", "1")
+
+
 def test_the_time_of_one_engine_is_not_charged_to_the_other():
     async def main():
         a = MemEngine("a", think=lambda k: 3.0)
@@ -405,7 +424,7 @@ def _real_game(tmp_path, time: dict, think: float):
 
 @pytest.mark.slow
 def test_a_real_fischer_game_lets_an_engine_think_longer_than_a_move_cap_would(tmp_path):
-    """Issue 15: a 2.5 s move on a 60 s + 1 s clock is in time; with `move = 2` it is not."""
+    """A 2.5 s move on a 60 s + 1 s clock is in time; with `move = 2` it is not."""
     from sgfmill import sgf
 
     record, log = _real_game(tmp_path / "clock", {"main": 60, "increment": 1}, 2.5)
@@ -468,6 +487,16 @@ def test_time_table_errors_name_the_key(time, odds, key):
     with pytest.raises(ConfigError) as info:
         _config(time, odds)
     assert info.value.key == key, str(info.value)
+
+
+@pytest.mark.slow
+def test_a_real_engine_under_a_move_limit_alone_is_told_time_left_before_every_genmove(tmp_path):
+    record, log = _real_game(tmp_path / "move", {"move": 1.5}, 0.1)
+    assert record.termination == "ply-cap", record.reason
+    lines = [line.split(" ", 2)[2] for line in log.splitlines() if line.startswith("got ")]   # the thinker's own log
+    assert "kgs-time_settings byoyomi 0.000 1.500 1" in lines, log
+    asked = [i for i, line in enumerate(lines) if line.startswith("genmove")]
+    assert len(asked) == 3 and all(lines[i - 1] == "time_left black 1.500 1" for i in asked), log
 
 
 @pytest.mark.parametrize("field, value", [("main", 1e308), ("move", 1e9), ("increment", 2e7), ("period", 1e308),

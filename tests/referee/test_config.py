@@ -110,12 +110,13 @@ def test_toml_syntax_errors_and_missing_sections(tmp_path):
         C.from_dict({"engines": {"a b": {"player": "x"}, "c": {"player": "y"}}, "games": [{"game": "spelde"}]})
 
 
-def test_default_config_covers_every_playable_game_at_its_smallest_size():
+def test_default_config_covers_every_playable_game_at_a_side_where_its_games_end():
     cfg = C.default_config()
     assert [g.game for g in cfg.games] == registry.playable()
     for g in cfg.games:
-        assert g.sizes == (min(registry.get(g.game).sizes),)
-    assert [e.name for e in cfg.engines] == ["random", "greedy"]
+        assert g.sizes == ((3,) if g.game == "vaxandis" else (min(registry.get(g.game).sizes),))
+    assert [e.name for e in cfg.engines] == ["random", "greedy", "heuristic"] and cfg.pairing == "round-robin"
+    assert cfg.games_per_pair == 2
 
 
 # -- schedule ---------------------------------------------------------------------------------

@@ -96,7 +96,7 @@ def test_quiet_prints_only_the_final_tables(tmp_path):
     result = CliRunner().invoke(cli.main, ["match", f"r={RANDOM}", f"g={GREEDY}", "--size", "4", "--games", "1",
                                            "--out", str(tmp_path / "q"), "-q"], catch_exceptions=False)
     assert result.exit_code == 0
-    assert "spelde-4-pie/0000" not in result.output and "ratings over 1 games" in result.output
+    assert "spelde-4-pie/0000" not in result.output and "ratings over 1 game" in result.output
 
 
 def test_on_a_terminal_the_panel_draws_progress_flights_and_standings():

@@ -165,3 +165,21 @@ def test_a_running_tournament_rewrites_its_report_every_few_games(tmp_path):
     assert refresher.child is not None and refresher.child.wait() != 0
     assert refresher.finish() is None
     assert "report.html not refreshed" in warnings[0] and "no readable journal" in warnings[1]
+
+
+def test_the_page_says_why_each_game_was_forfeited_or_void_as_text(folder, tmp_path):
+    out = tmp_path / "faults"
+    out.mkdir()
+    (out / "games").symlink_to(folder / "games")
+    lines = [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    decided = next(d for d in lines if d["winner"])
+    decided.update(termination="illegal", forfeit="illegal", reason=f"illegal move {HOSTILE_NAME}",
+                   faulty=decided["second"] if decided["winner"] == decided["first"] else decided["first"])
+    (out / "journal.jsonl").write_text("".join(json.dumps(d) + "\n" for d in lines), encoding="utf-8")
+    html = write_report(out)[0].read_text(encoding="utf-8")
+    assert static_markup_problems(html) == []
+    section = html.split('id="faults"', 1)[1].split("</table>", 1)[0]
+    assert (f"<td>{decided['id']}</td><td>{decided['faulty']}</td><td>forfeit: illegal</td>"
+            "<td>illegal move &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;</td>") in section
+    assert section.count("<tr>") == 2                   # the header and the one forfeit
+    assert 'id="faults"' not in write_report(folder)[0].read_text(encoding="utf-8")

@@ -112,10 +112,18 @@ def test_summary_table_for_tiny_tournaments():
     assert "no rated games" in summary_table([])
     assert "no rated games" in summary_table([record("1", "a", "b", None, "void", "Void")])
     one = summary_table([record("1", "a", "b", "a")])
-    assert "ratings over 1 games" in one and "weak prior" in one
+    assert "ratings over 1 game " in one and "weak prior" in one
+    assert "columns: ±95 the 95% interval of elo" in one and "LOS% the chance it is stronger" in one
     two = summary_table([record("1", "a", "b", "a"), record("2", "b", "a", "a"),
                          record("3", "a", "b", "b"), record("4", "b", "a", "b", size=7)])
     assert "first-player advantage per pool" in two
     assert "anda     5" in two and "anda     7" in two
     lines = two.splitlines()
     assert lines[1].split()[:4] == ["rank", "player", "elo", "±95"]
+
+
+def test_numbers_for_people_have_no_minus_zero_and_counts_agree_in_number():
+    from hexarena.results.rating.words import games_text, signed_whole, whole
+    assert [whole(v) for v in (-0.4, 0.4, -0.6, 74.5, float("nan"), None)] == ["0", "0", "-1", "74", "", ""]
+    assert [signed_whole(v) for v in (-0.4, 0.4, 75.2, -12.0)] == ["0", "0", "+75", "-12"]
+    assert (games_text(1), games_text(0), games_text(40)) == ("1 game", "0 games", "40 games")

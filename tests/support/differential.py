@@ -25,7 +25,7 @@ class Counts(Counter):
     def lines(self) -> list[str]:
         games = sorted({g for g, _ in self})
         return [f"{g}: " + ", ".join(f"{self[g, w]} {w}" for w in ("games", "positions", "actions", "refusals",
-                                                                   "playouts", "fuzzed positions") if self[g, w])
+                                                                   "ends", "playouts", "fuzzed positions") if self[g, w])
                 for g in games]
 
 

@@ -10,6 +10,7 @@ argument, comma-separated):
 * `flood`: answers it with 11 good info lines;
 * `wr=A/B/...`: answers it with `info winrate A pv ACTION` on its first move, B on its second, ...,
   the last value on every later move; `-` for a move whose info line has no winrate;
+* `swap`: answers `swap` whenever it is legal (else a random move);
 * `slow`: takes 0.15 s a move;
 * `anon`: refuses `name` and `version`;
 * `refuse-setup`: refuses any command it does not know (`frobnicate ...`);
@@ -85,6 +86,8 @@ for line in sys.stdin:
         if "slow" in flags:
             time.sleep(0.15)
         action = state.random_action(rng)
+        if "swap" in flags and any(state.format(a) == "swap" for a in state.legal_actions()):
+            action = state.parse("swap")
         token = state.format(action)
         lines = [token]
         if name == "genmove_analyze" and "info" in flags:

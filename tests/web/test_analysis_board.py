@@ -37,7 +37,7 @@ def post(server: Server, path: str, body: dict) -> tuple[int, dict]:
 
 
 def test_positions_clicks_and_the_engines_analysis(sgf):
-    server = start_server(["serve", "--analyse", str(sgf), "--engine", "mcts:200"])
+    server = start_server(["analyse", str(sgf), "--engine", "mcts:200"])
     try:
         assert server.request("/", cookie=False).status == 403
         page = server.request("/")
@@ -59,7 +59,7 @@ def test_positions_clicks_and_the_engines_analysis(sgf):
 
 
 def test_without_an_engine_asking_is_refused(sgf):
-    server = start_server(["serve", "--analyse", str(sgf)])
+    server = start_server(["analyse", str(sgf)])
     try:
         status, answer = post(server, "/analyse/ask", {"tokens": []})
         assert status == 409 and "--engine" in answer["refused"]
@@ -69,20 +69,22 @@ def test_without_an_engine_asking_is_refused(sgf):
 
 def test_usage(sgf, tmp_path):
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "hexarena", "serve", *args], capture_output=True, text=True,
-                              timeout=60)
-    assert "takes no DIR" in run("--analyse", str(sgf), str(tmp_path)).stderr
-    assert "give DIR" in run("--engine", "random").stderr
+        return subprocess.run([sys.executable, "-m", "hexarena", *args], capture_output=True, text=True, timeout=60)
+    pointed = run("serve", "--analyse", str(sgf))
+    assert pointed.returncode == 2 and "hexarena analyse FILE.sgf" in pointed.stderr
+    assert "give DIR" in run("serve", "--engine", "random").stderr
     bad = tmp_path / "bad.sgf"
     bad.write_text("(;FF[4]SZ[4])", encoding="utf-8")
-    answer = run("--analyse", str(bad))
+    answer = run("analyse", str(bad))
     assert answer.returncode == 1 and "no XG[game id]" in answer.stderr
+    neither = run("analyse", "no-such-file.sgf")
+    assert neither.returncode == 1 and "no such file, nor a position string" in neither.stderr
 
 
 def test_an_engine_without_set_position_gets_the_line_replayed(sgf, tmp_path):
     seen = tmp_path / "seen.txt"
     engine = f"{sys.executable} {Path(__file__).with_name('replay_only_engine.py')} {seen}"
-    server = start_server(["serve", "--analyse", str(sgf), "--engine", engine])
+    server = start_server(["analyse", str(sgf), "--engine", engine])
     try:
         status, advice = post(server, "/analyse/ask", {"tokens": TOKENS})
         assert status == 200 and advice["command"] == "genmove_analyze" and advice["info"] == [], advice
@@ -97,7 +99,7 @@ def test_an_engine_without_set_position_gets_the_line_replayed(sgf, tmp_path):
 
 def test_a_position_string(tmp_path):
     position = "spelde 3 w .../..../..b../..../... variant=nopie ply=1"
-    server = start_server(["serve", "--analyse", position, "--engine", "mcts:100"])
+    server = start_server(["analyse", position, "--engine", "mcts:100"])
     try:
         status, pos = post(server, "/analyse/position", {"tokens": []})
         assert status == 200 and pos["to_move"] == "w" and len(pos["stones"]) == 1, pos
@@ -106,9 +108,23 @@ def test_a_position_string(tmp_path):
     finally:
         server.stop()
     engine = f"{sys.executable} {Path(__file__).with_name('replay_only_engine.py')} {tmp_path / 'seen.txt'}"
-    server = start_server(["serve", "--analyse", position, "--engine", engine])
+    server = start_server(["analyse", position, "--engine", engine])
     try:
         status, answer = post(server, "/analyse/ask", {"tokens": []})
         assert status == 502 and "does not list set_position" in answer["refused"]
     finally:
         server.stop()
+
+
+def test_the_board_data_carries_the_keys_the_game_shows():
+    server = start_server(["analyse", "anda-prison 3 w .../..../..b../..../... prison=2,1"])
+    try:
+        status, pos = post(server, "/analyse/position", {"tokens": []})
+        assert status == 200 and pos["shown"] == "prison: 2 black, 1 white", pos
+    finally:
+        server.stop()
+    spelde = start_server(["analyse", "spelde 3 w .../..../..b../..../... variant=nopie ply=1"])
+    try:
+        assert post(spelde, "/analyse/position", {"tokens": []})[1]["shown"] == ""
+    finally:
+        spelde.stop()

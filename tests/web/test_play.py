@@ -107,9 +107,9 @@ def test_the_engines_analysis_is_shown_and_the_server_stops_after_the_game(tmp_p
     try:
         now = wait_turn(server)
         analysis = now["analysis"]
-        assert analysis["engine"] == "mcts-100" and analysis["ply"] == 1, analysis
-        [info] = analysis["lines"]
-        assert 0 <= info["winrate"] <= 1 and info["pv"][0] == now["tokens"][0] and "winrate" in info["line"]
+        assert analysis["name"] == "mcts-100" and analysis["ply"] == 1, analysis
+        row = analysis["row"]                       # the engine holds Black: its winrate is Black's
+        assert 0 <= row["w"] <= 1 and row["h"] == "B" and row["pv"][0] == now["tokens"][0] and row["v"] >= 100
         started = time.monotonic()
         assert post(server, "/play/action", {"token": "resign"}) == (200, {"played": "resign"})
         server.process.wait(timeout=GRACE + 20)
@@ -137,6 +137,10 @@ def test_refusals_change_nothing(tmp_path):
         status, answer = post(server, "/play/action", {"token": "a1"})        # the engine thinks 2 s
         assert status == 409 and "not your turn" in answer["refused"]
         assert state(server)["tokens"] == ["c3"]
+        page = server.request("/")
+        assert page.status == 200 and 'href="/play/rules"' in page.body and "The rules of vaxandis" in page.body
+        rules = server.request("/play/rules")
+        assert rules.status == 200 and rules.body.startswith("# Vaxandis")
     finally:
         code, _, err = server.stop()
     assert code == 130 and "Traceback" not in err

@@ -21,9 +21,21 @@ from tests.support.web import start_server
 
 @pytest.fixture
 def server(tmp_path):
-    running = start_server(["serve", str(tmp_path)])
+    """`hexarena serve` of two folders: its `/` is their index."""
+    running = start_server(["serve", str(tmp_path / "one"), str(tmp_path / "two")])
     yield running
     running.stop(signal.SIGKILL)
+
+
+def test_one_folder_served_opens_on_its_page(tmp_path):
+    running = start_server(["serve", str(tmp_path / "t1")])
+    try:
+        answer = running.request("/")
+        assert answer.status == 303 and answer.headers["location"] == "/t/t1/"
+        page = running.request("/t/t1/")
+        assert page.status == 200 and "Games in flight" in page.body
+    finally:
+        running.stop(signal.SIGKILL)
 
 
 def test_the_first_line_is_the_address_with_a_fresh_token(tmp_path):

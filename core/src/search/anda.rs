@@ -251,11 +251,9 @@ impl<const N: usize> SearchGame for Anda<N> {
     }
 }
 
-mod read;
 #[cfg(test)]
 mod tests;
 mod value;
 
-pub use read::{anda_search_score, open, read};
 pub use super::common::squash;
 pub use value::{depth, static_score, SCALE};

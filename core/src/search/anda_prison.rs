@@ -5,15 +5,10 @@
 //! release and the proposal among the rest), and the leaf value of its `StaticEvaluation`
 //! (`evaluate` squashed by SCALE; the end's value when over or at the cap).
 
-use pyo3::exceptions::PyValueError;
-use pyo3::prelude::*;
-
 use super::common::{outcome_value, placement_order, safety, squash};
-use super::game::{Colour, Rooted, SearchGame};
+use super::game::{Colour, SearchGame};
 use crate::anda_prison::{Action, Phase, Prison};
 use crate::evaluation::anda_summary;
-use crate::python::{board, by_size};
-use crate::python_prison::{state, PyFields};
 use crate::rng::Rng;
 
 /// players/games/anda_prison.py `SCALE`.
@@ -105,52 +100,6 @@ impl<const N: usize> SearchGame for Prison<N> {
     fn notation(&self, action: Action) -> String {
         Prison::notation(self, action)
     }
-}
-
-/// A Python `AndaPrisonState` (engine/games/anda_prison/state.py or its core form) as
-/// (side, black, white, fields) for `python_prison::state`.
-fn read(s: &Bound<PyAny>) -> PyResult<(usize, Vec<u8>, Vec<u8>, PyFields)> {
-    let n: usize = s.getattr("variant")?.getattr("size")?.extract()?;
-    let bytes = board(n)?.bits().div_ceil(8);
-    let stones = |what: &str| -> PyResult<Vec<u8>> {
-        s.getattr(what)?.call_method1("to_bytes", (bytes, "little"))?.extract()
-    };
-    let colour = |c: Bound<PyAny>| -> PyResult<usize> { Ok(usize::from(c.getattr("value")?.extract::<String>()? == "w")) };
-    let colours = |what: &str| -> PyResult<u8> {
-        let mut bits = 0;
-        for c in s.getattr(what)?.try_iter()? {
-            bits |= 1 << colour(c?)?;
-        }
-        Ok(bits)
-    };
-    let phase: String = s.getattr("phase")?.extract()?;
-    let phase = Phase::ALL.iter().position(|p| p.word() == phase)
-        .ok_or_else(|| PyValueError::new_err(format!("not a phase of Anda-prison: {phase:?}")))? as u8;
-    let last = s.getattr("last")?;
-    let last = if last.is_none() { -1 } else { colour(last)? as i8 };
-    let fields = (colour(s.getattr("to_move")?)?, s.getattr("ply")?.extract()?, phase, colours("first")?,
-                  s.getattr("prison_black")?.extract()?, s.getattr("prison_white")?.extract()?,
-                  colours("annihilated")?, s.getattr("komi")?.extract()?, last);
-    Ok((n, stones("black")?, stones("white")?, fields))
-}
-
-/// The search's root from a Python Anda-prison state.
-pub fn open(s: &Bound<PyAny>) -> PyResult<Box<dyn Rooted>> {
-    let (n, black, white, fields) = read(s)?;
-    let geo = board(n)?;
-    by_size!(n, N => Ok(Box::new(state::<N>(geo, &black, &white, fields)?) as Box<dyn Rooted>))
-}
-
-/// (`evaluate`, the leaf value) of a Python Anda-prison state, as the compiled search
-/// computes them (the tests hold them to players/games/anda_prison.py).
-#[pyfunction]
-pub fn prison_search_value(s: &Bound<PyAny>) -> PyResult<(f64, f64)> {
-    let (n, black, white, fields) = read(s)?;
-    let geo = board(n)?;
-    by_size!(n, N => {
-        let g = state::<N>(geo, &black, &white, fields)?;
-        Ok((static_score(&g), g.evaluate(0, &mut Rng::new(0), None)))
-    })
 }
 
 #[cfg(test)]

@@ -5,13 +5,9 @@
 
 use std::cell::OnceCell;
 
-use pyo3::prelude::*;
-
-use super::game::{Colour, Rooted, SearchGame};
-use super::python_games::Fields;
+use super::game::{Colour, SearchGame};
 use crate::bitboard::Bb;
 use crate::marbanta::{Marbanta, Phase, Played};
-use crate::python::{bits, by_size, marbanta_phase};
 use crate::rng::Rng;
 
 /// A Marbanta state with its ply cap and whether the mover has a turn (computed once, when
@@ -168,20 +164,6 @@ impl<const N: usize> SearchGame for Game<N> {
             }
         }
     }
-}
-
-/// The search's state from a Python Marbanta state's fields (engine/games/marbanta/state.py).
-pub fn game<const N: usize>(f: &Fields<'_>) -> PyResult<Game<N>> {
-    let pie = f.variant.getattr("balance")?.extract::<String>()? == "pie";
-    let st = [bits::<N>(f.geo, "black", &f.black)?, bits::<N>(f.geo, "white", &f.white)?];
-    let phase = marbanta_phase(f.phase_code("pie")?)?;
-    Ok(Game::new(Marbanta::new(f.geo, pie, st, f.to_move, f.ply, phase)))
-}
-
-/// The search's root from a Python Marbanta state.
-pub fn open(state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
-    let f = Fields::read(state)?;
-    by_size!(f.geo.n, N => Ok(Box::new(game::<N>(&f)?) as Box<dyn Rooted>))
 }
 
 #[cfg(test)]

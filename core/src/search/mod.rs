@@ -8,10 +8,11 @@
 //! * `tree.rs`: the search itself (budgets, the root's opening, listing, expansion,
 //!   progressive widening, reuse between moves); `descent.rs`: an iteration (UCT and
 //!   RAVE, the backup, the solver); `choice.rs`: the refutation check and the `Searcher`.
-//! * `python.rs`: the Python class `Search` and `search_open`.
-//! * `python_games.rs`: the stone games' Python states read for `open`, and `search_probe`.
 //! * one file per game (`anda.rs`, `anda_prison.rs`, `spelde.rs`, `vaxandis.rs`,
-//!   `marbanta.rs`): its `SearchGame` and its `open`, which reads a Python state.
+//!   `marbanta.rs`): its `SearchGame`.
+//!
+//! Nothing here knows Python: the binding layer (`crate::python`) reads Python states
+//! into these games' states and roots a search at them.
 
 pub mod anda;
 pub mod anda_prison;
@@ -21,8 +22,6 @@ mod descent;
 pub mod game;
 pub mod marbanta;
 mod node;
-pub mod python;
-mod python_games;
 pub mod spelde;
 pub mod tree;
 pub mod vaxandis;

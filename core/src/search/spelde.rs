@@ -5,13 +5,9 @@
 
 use std::cell::OnceCell;
 
-use pyo3::prelude::*;
-
 use super::common::{outcome_value, squash};
-use super::game::{Colour, Rooted, SearchGame};
-use super::python_games::Fields;
+use super::game::{Colour, SearchGame};
 use crate::bitboard::Bb;
-use crate::python::{by_size, spelde_game};
 use crate::rng::Rng;
 use crate::spelde::{cached_path_sets, bad_stones, Action, Phase, Rule, Sets, Spelde};
 
@@ -191,24 +187,6 @@ impl<const N: usize> SearchGame for Game<N> {
             }
         }
     }
-}
-
-/// The search's state from a Python Spelde state's fields (engine/games/spelde/state.py).
-pub fn game<const N: usize>(f: &Fields<'_>) -> PyResult<Game<N>> {
-    let rule: String = f.variant.call_method1("option", ("flips",))?.extract()?;
-    let rule = match rule.as_str() {
-        "literal" => 0,
-        "dense" => 1,
-        _ => 2,
-    };
-    let g = spelde_game::<N>(f.geo, rule, &f.black, &f.white, f.to_move, f.ply, f.phase_code("open")?)?;
-    Ok(Game::new(g))
-}
-
-/// The search's root from a Python Spelde state.
-pub fn open(state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
-    let f = Fields::read(state)?;
-    by_size!(f.geo.n, N => Ok(Box::new(game::<N>(&f)?) as Box<dyn Rooted>))
 }
 
 #[cfg(test)]

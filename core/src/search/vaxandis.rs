@@ -3,12 +3,9 @@
 //! evaluation of players/games/vaxandis.py: 20 random plies, then `evaluate_search` plus the
 //! searcher's `trailing` term, squashed by SEARCH_SCALE (the same values).
 
-use pyo3::prelude::*;
-
 use super::common::squash;
-use super::game::{Colour, Rooted, SearchGame};
+use super::game::{Colour, SearchGame};
 use crate::evaluation::vaxandis_summary;
-use crate::python::{board, by_size, vaxandis};
 use crate::rng::Rng;
 use crate::vaxandis::{Phase, Vaxandis};
 
@@ -211,70 +208,6 @@ impl<const N: usize> SearchGame for Game<N> {
             Action::Swap => "swap".to_string(),
         }
     }
-}
-
-fn to_bytes(x: &Bound<'_, PyAny>, k: usize) -> PyResult<Vec<u8>> {
-    x.call_method1("to_bytes", (k, "little"))?.extract()
-}
-
-/// A Python Vaxandis state's fields as `crate::python::vaxandis` takes them.
-struct Fields {
-    n: usize,
-    group: bool,
-    path: bool,
-    black: Vec<u8>,
-    white: Vec<u8>,
-    levels: Vec<(u32, Vec<u8>)>,
-    to_move: usize,
-    ply: u32,
-    phase: u8,
-}
-
-fn read(state: &Bound<'_, PyAny>) -> PyResult<Fields> {
-    let variant = state.getattr("variant")?;
-    let n: usize = variant.getattr("size")?.extract()?;
-    let option = |name: &str| -> PyResult<String> { variant.call_method1("option", (name,))?.extract() };
-    let (group, path) = (option("freeze")? == "group", option("touch")? == "path");
-    let k = board(n)?.bits().div_ceil(8);
-    let black = to_bytes(&state.getattr("black")?, k)?;
-    let white = to_bytes(&state.getattr("white")?, k)?;
-    let mut levels = Vec::new();
-    for item in state.getattr("levels")?.try_iter()? {
-        let (h, bb): (u32, Bound<'_, PyAny>) = item?.extract()?;
-        levels.push((h, to_bytes(&bb, k)?));
-    }
-    let to_move: String = state.getattr("to_move")?.getattr("value")?.extract()?;
-    let ply: u32 = state.getattr("ply")?.extract()?;
-    let phase: String = state.getattr("phase")?.getattr("value")?.extract()?;
-    let phase = match phase.as_str() {
-        "open" => 0,
-        "swap" => 1,
-        _ => 2,
-    };
-    Ok(Fields { n, group, path, black, white, levels, to_move: usize::from(to_move == "w"), ply, phase })
-}
-
-/// The search's root from a Python Vaxandis state (engine/games/vaxandis/state.py's fields).
-pub fn open(state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
-    let f = read(state)?;
-    let geo = board(f.n)?;
-    by_size!(f.n, N => {
-        let g = vaxandis::<N>(geo, f.group, f.path, &f.black, &f.white, f.levels, f.to_move, f.ply, f.phase)?;
-        Ok(Box::new(Game::new(g)) as Box<dyn Rooted>)
-    })
-}
-
-/// Vaxandis: the search's cut-off score of a Python state (`Game::score`: `evaluate_search` plus
-/// `trailing` for the searcher holding `searcher`), for the tests against players/games/vaxandis.py.
-#[pyfunction]
-pub fn vaxandis_search_score(state: &Bound<'_, PyAny>, searcher: usize) -> PyResult<f64> {
-    let f = read(state)?;
-    let geo = board(f.n)?;
-    let searcher = crate::python::colour(searcher)?;
-    by_size!(f.n, N => {
-        let g = vaxandis::<N>(geo, f.group, f.path, &f.black, &f.white, f.levels, f.to_move, f.ply, f.phase)?;
-        Ok(Game::new(g).score(searcher))
-    })
 }
 
 #[cfg(test)]

@@ -361,5 +361,8 @@ RULES = GameInfo(
     balances=("pie", "nopie"), options=(("opening", ("features", "cells")),),
     forms=frozenset({Place, Pair, Komi, Swap, Keep, Pass}),
     new_game=new_game, from_position=from_position, ply_cap=ply_cap, uses_komi=True,
+    komi_words=("Komi: the passes White may make during the game (each pass spends one and skips White's "
+                "turn). After the offer the other side keeps its colour or swaps, so offer what makes the "
+                "game even."),
     keys=(phase_key("anda", Phase, PLAY), komi_key(), colours_key("first"), count_key("ply")))
 AndaState.info = RULES

@@ -405,5 +405,9 @@ RULES = GameInfo(
     keys=(phase_key("anda-prison", Phase, PLAY), komi_key(), pair_key("prison"), colours_key("first"),
           colours_key("annihilated"), colour_key("last"), count_key("ply")),
     uses_komi=True,
+    komi_words=("Komi: black stones put in the prison at the start (each counts for White at the end). "
+                "After the offer the other side keeps its colour or swaps, so offer what makes the game even."),
+    drawing="points",
+    shown_keys=("prison",),
 )
 AndaPrisonState.info = RULES

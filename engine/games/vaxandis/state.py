@@ -310,6 +310,7 @@ RULES = GameInfo(
     sgf_number=1004,
     sizes=(4, 5, 6),
     default_size=5,
+    first_run_size=3,       # at side 4 random and greedy play to the 300-ply cap; at 3 they end by the rules
     balances=("pie", "nopie"),
     options=(("freeze", ("stack", "group")), ("touch", ("path", "landing"))),
     forms=frozenset({Place, Move, Swap}),
@@ -318,5 +319,6 @@ RULES = GameInfo(
     ply_cap=ply_cap,
     keys=(phase_key("vaxandis", Phase, PLAY), count_key("ply")),
     stacks=True,
+    drawing="points",
 )
 VaxandisState.info = RULES

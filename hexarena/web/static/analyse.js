@@ -63,7 +63,7 @@
     const lines = document.querySelectorAll("#board text.status");
     if (lines.length === 3) {
       lines[0].textContent = WORD[pos.to_move] + " to move, phase " + pos.phase;
-      lines[1].textContent = "ply " + ply;
+      lines[1].textContent = (pos.shown ? pos.shown + "; " : "") + "ply " + ply;
       lines[2].textContent = pos.result ? "result " + pos.result : (ply ? "last: " + line[ply - 1] : "");
     }
     $("ply").textContent = "ply " + ply + " of " + line.length;

@@ -7,10 +7,10 @@ window.hexarenaClocks = (function () {
 
   function format(seconds) {
     if (seconds === null || seconds === undefined || !isFinite(seconds)) return "";
-    const s = Math.max(0, seconds);
-    const m = Math.floor(s / 60);
-    const rest = s - 60 * m;
-    return (m ? m + ":" + (rest < 10 ? "0" : "") + rest.toFixed(1) : rest.toFixed(1)) + " s";
+    const tenths = Math.floor(Math.max(0, seconds) * 10 + 1e-6);       // rounded down, as a clock runs
+    const m = Math.floor(tenths / 600);
+    const rest = (tenths - 600 * m) / 10;
+    return m + ":" + (rest < 10 ? "0" : "") + rest.toFixed(1);          // 1:00.0, 0:09.5
   }
 
   function remaining(state, nowSeconds) {

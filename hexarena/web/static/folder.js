@@ -31,7 +31,7 @@
     holder.textContent = "";
     if (!groups.length) { el("p", holder, "No rated games yet.", "muted"); return; }
     for (const g of groups) {
-      el("h3", holder, g.title + " (" + g.games + " games)");
+      el("h3", holder, g.title + " (" + g.games + (g.games === 1 ? " game)" : " games)"));
       if (g.error) el("p", holder, g.error, "warning");
       const table = el("table", holder, null, "ratings");
       const head = el("tr", table);
@@ -42,6 +42,10 @@
         for (const v of [r.rank, r.player + (r.prior ? "*" : ""), r.elo === null ? "" : sign(r.elo),
                          r.pm === null ? "" : Math.round(r.pm), r.games, r.wins, r.losses, r.draws,
                          r.score === null ? "" : r.score.toFixed(1) + "%"]) el("td", tr, v);
+      }
+      if (g.ratings.some((r) => r.prior)) {
+        el("p", holder, "* rests on a weak prior (two virtual draws against the pool): the results alone " +
+           "have no finite maximum (docs/ratings.md).", "note");
       }
     }
   }
@@ -72,9 +76,10 @@
       if (height) height.textContent = stone && stone[1] !== "1" ? stone[1] : "";
     }
     const lines = entry.svg.querySelectorAll("text.status");
-    const [mover, phase] = game.status.split(" ");
+    const [head, shown] = game.status.split("|");
+    const [mover, phase] = head.split(" ");
     lines[0].textContent = WORD[mover] + " to move, phase " + phase;
-    lines[1].textContent = "ply " + game.ply;
+    lines[1].textContent = (shown ? shown + "; " : "") + "ply " + game.ply;
     lines[2].textContent = game.last_token ? "last: " + game.last_token : "";
     entry.svg.setAttribute("data-ply", String(game.ply));
   }
@@ -101,6 +106,7 @@
         entry.sites = new Map();
         entry.svg.querySelectorAll("g.site").forEach((s) => entry.sites.set(s.dataset.site, s));
         card.querySelector(".board").appendChild(entry.svg);
+        entry.svg.addEventListener("click", () => card.classList.toggle("enlarged"));    // click to enlarge
         if (entry.latest) paint(entry, entry.latest);
       }).catch((e) => { card.querySelector(".board").textContent = String(e); });
     }
@@ -124,17 +130,7 @@
 
   function info(holder, data) {
     holder.textContent = "";
-    if (!data) return;
-    el("span", holder, "analysis of ply " + data.ply + ": ", "muted");
-    for (const line of data.lines.slice(0, 3)) {
-      const parts = [];
-      if (line.winrate !== undefined) parts.push("winrate " + line.winrate);
-      if (line.score !== undefined) parts.push("score " + line.score);
-      if (line.visits !== undefined) parts.push("visits " + line.visits);
-      if (line.depth !== undefined) parts.push("depth " + line.depth);
-      if (line.pv) parts.push("pv " + line.pv.join(" ") + (line.more ? " …" : ""));
-      el("div", holder, parts.join(", ") || line.line);
-    }
+    if (data) window.hexarenaAnalysis.render(holder, data.ply, data.name, data.row);
   }
 
   function gone(id) {
@@ -163,6 +159,10 @@
     $("live-count").textContent = "(" + cards.size + ")";
     $("finished-count").textContent = "(" + finished.size + ")";
   }
+
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") document.querySelectorAll(".live-game.enlarged").forEach((c) => c.classList.remove("enlarged"));
+  });
 
   // -- the stream -------------------------------------------------------------------------
   const source = new EventSource(status.dataset.events);

@@ -1,5 +1,6 @@
 // hexarena serve: one game in the report's replay viewer (replay.js). A game in flight follows
-// its event stream: `entry` (the viewer's data so far), `live` (clocks, latest analysis),
+// its event stream: `entry` (the viewer's data so far, its winrate chart growing with each
+// analysed action), `live` (clocks, latest analysis, as analysis.js's render says it),
 // `finished` (then the journaled game's data are fetched once). Strings are only set as text.
 "use strict";
 (function () {
@@ -20,14 +21,7 @@
     }
     const holder = $("live-info");
     holder.textContent = "";
-    if (game.info) {
-      holder.textContent = "analysis of ply " + game.info.ply + ": ";
-      for (const line of game.info.lines) {
-        const div = document.createElement("div");
-        div.textContent = line.line;
-        holder.appendChild(div);
-      }
-    }
+    if (game.info) window.hexarenaAnalysis.render(holder, game.info.ply, game.info.name, game.info.row);
     state.textContent = "in play: ply " + game.ply + (game.error ? "; " + game.error : "");
     state.dataset.ply = String(game.ply);
   }

@@ -35,8 +35,8 @@
     }
     const lines = document.querySelectorAll("#board text.status");
     if (lines.length === 3) {
-      lines[0].textContent = WORD[game.to_move] + " to move, phase " + game.phase;
-      lines[1].textContent = "ply " + game.ply;
+      lines[0].textContent = game.result ? "game over" : WORD[game.to_move] + " to move, phase " + game.phase;
+      lines[1].textContent = (game.shown ? game.shown + "; " : "") + "ply " + game.ply;
       lines[2].textContent = game.tokens.length ? "last: " + game.tokens[game.tokens.length - 1] : "";
     }
   }
@@ -81,6 +81,7 @@
       buttons.appendChild(button);
     }
     $("komi").hidden = !(b && b.komi.length);
+    $("komi-help").textContent = game.komi_words || "";      // declared by the game (GameInfo.komi_words)
     if (b && b.komi.length) {
       $("komi-value").min = String(b.komi[0]);
       $("komi-value").max = String(b.komi[b.komi.length - 1]);
@@ -97,25 +98,17 @@
       moves.appendChild(li);
     });
     moves.scrollTop = moves.scrollHeight;
-    $("result").textContent = game.result ? "Game over: " + game.result.text +
-      (game.result.sgf ? "; recorded in " + game.result.folder + "/" + game.result.sgf : "") : game.error;
+    $("news").textContent = game.news || "";
+    $("result").textContent = game.result ? "Game over. " + game.result.text : game.error;
+    $("recorded").textContent = game.result ? game.result.detail +
+      (game.result.sgf ? "; recorded in " + game.result.folder + "/" + game.result.sgf : "") : "";
   }
 
   function drawAnalysis() {
     const a = game.analysis;
-    $("analysis").hidden = !(a && a.lines.length);
-    if (!(a && a.lines.length)) return;
-    const out = [a.engine + ", after ply " + a.ply + ":"];
-    for (const info of a.lines) {
-      const parts = [];
-      if (info.winrate !== undefined) parts.push("winrate " + (100 * info.winrate).toFixed(1) + "%");
-      if (info.score !== undefined) parts.push("score " + info.score);
-      if (info.visits !== undefined) parts.push("visits " + info.visits);
-      if (info.depth !== undefined) parts.push("depth " + info.depth);
-      if (info.pv) parts.push("pv " + info.pv.join(" ") + (info.more ? " …" : ""));
-      out.push(parts.length ? parts.join(", ") : info.line);
-    }
-    $("analysis-text").textContent = out.join("\n");
+    $("analysis").hidden = !a;
+    $("analysis-text").textContent = "";
+    if (a) window.hexarenaAnalysis.render($("analysis-text"), a.ply, a.name, a.row);
   }
 
   function drawClocks() {
@@ -125,7 +118,8 @@
       const cell = $("clock-" + c).querySelector(".clock");
       if (left === null || left === undefined) { cell.textContent = "no limit"; continue; }
       if (game.running === c) left = Math.max(0, left - spent);
-      const m = Math.floor(left / 60), s = left - 60 * m;
+      const tenths = Math.floor(left * 10 + 1e-6);          // rounded down: never 0:60.0
+      const m = Math.floor(tenths / 600), s = (tenths - 600 * m) / 10;
       cell.textContent = m + ":" + (s < 10 ? "0" : "") + s.toFixed(1);
     }
   }

@@ -1,6 +1,10 @@
 // hexarena report: what the engines thought, beside the replay (data: results/page/analysis_data.py).
 // window.hexarenaAnalysis.open(holder, game) draws the winrate chart of a game into `holder` and
 // returns show(ply), or hides `holder` and returns null when the game has no analysis.
+// window.hexarenaAnalysis.render(holder, ply, name, row) writes one action's analysis the one way
+// every page shows it (the report, hexarena serve's folder and game pages, hexarena play):
+// "ply 12, mcts (White): White 62.0% to win, visits 4500, depth 9" then "pv: 12. e5 13. f6 ...";
+// describe(ply, name, row) gives the first line's text.
 // Engine-supplied strings are only ever set with textContent.
 "use strict";
 window.hexarenaAnalysis = (function () {
@@ -22,6 +26,30 @@ window.hexarenaAnalysis = (function () {
     if (text !== undefined) el.textContent = text;
     parent.appendChild(el);
     return el;
+  }
+
+  const percent = (p) => (100 * p).toFixed(1) + "%";
+
+  // One action's analysis in words: who moved (name, the colour held after the action), the
+  // winrate as a percentage for that colour, then score, visits, depth.
+  function describe(ply, name, row) {
+    const side = COLOUR[row.h] || "";
+    const parts = [];
+    if (row.w !== undefined) parts.push(side + " " + percent(row.w) + " to win");
+    if (row.s !== undefined) parts.push("score " + row.s);
+    if (row.v !== undefined) parts.push("visits " + row.v);
+    if (row.d !== undefined) parts.push("depth " + row.d);
+    if (row.o) parts.push(row.o);
+    return "ply " + ply + ", " + name + (side ? " (" + side + ")" : "") + (parts.length ? ": " + parts.join(", ") : "");
+  }
+
+  function render(holder, ply, name, row) {
+    html("p", "wr-head", holder, describe(ply, name, row));
+    if (row.pv) {
+      const pv = html("p", "wr-pv", holder, "pv: ");
+      row.pv.forEach((token, i) => html("span", "pv-action", pv, (ply + i) + ". " + token));
+      if (row.more) html("span", "pv-more", pv, "(" + row.more + " more)");
+    }
   }
 
   function open(holder, game) {
@@ -74,20 +102,13 @@ window.hexarenaAnalysis = (function () {
         html("p", "wr-none", detail, "ply " + ply + ": no analysis from " + who);
         return;
       }
-      const head = "ply " + ply + ", " + who + (row.w !== undefined
-        ? ": winrate " + row.w.toFixed(3) + ", Black " + (100 * row.b).toFixed(1) + "%" : "");
-      html("p", "wr-head", detail, head);
-      if (row.l) {
+      render(detail, ply, names[Number(a.seat[ply - 1])], row);
+      if (row.l && row.l.length > 1) {                 // every line the engine sent, as it sent its values
         const list = html("ul", "wr-lines", detail);
         row.l.forEach((text) => html("li", "", list, text));
-      }
-      if (row.pv) {
-        const pv = html("p", "wr-pv", detail, "pv: ");
-        row.pv.forEach((token, i) => html("span", "pv-action", pv, (ply + i) + ". " + token));
-        if (row.more) html("span", "pv-more", pv, "(" + row.more + " more)");
       }
     };
   }
 
-  return { open };
+  return { open, render, describe };
 })();

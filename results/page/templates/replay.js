@@ -139,11 +139,12 @@
       const height = el.querySelector(".height");
       if (height) height.textContent = stone && stone[1] !== "1" ? stone[1] : "";
     }
-    const [mover, phase, prison] = statuses[ply].split(" ");
+    const [head, shown] = statuses[ply].split("|");
+    const [mover, phase] = head.split(" ");
     const lines = svg.querySelectorAll("text.status");
-    lines[0].textContent = WORD[mover] + " to move, phase " + phase;
-    const [pb, pw] = (prison || "").split(",");
-    lines[1].textContent = (prison ? "prison: " + pb + " black, " + pw + " white; " : "") + "ply " + ply;
+    const over = ply === game.m.length && game.r && game.r !== "*";     // a finished game's last position
+    lines[0].textContent = over ? "game over" : WORD[mover] + " to move, phase " + phase;
+    lines[1].textContent = (shown ? shown + "; " : "") + "ply " + ply;
     const parts = [];
     if (ply) parts.push("last: " + game.m[ply - 1]);
     if (ply === game.m.length) parts.push("result " + game.r + " (" + game.t + ")");

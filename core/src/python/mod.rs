@@ -1,4 +1,5 @@
-//! The Python face of the core: the module `hexarena_core`.
+//! The Python face of the core: the module `hexarena_core` (cargo feature `python`), the one
+//! layer of the crate that uses pyo3.
 //!
 //! Functions take a position as plain values: the board side, bitboards as little-endian
 //! `bytes` in engine.geometry's layout (Python: `x.to_bytes(k, "little")`), colours as
@@ -13,70 +14,24 @@ use crate::anda::board::{Board, Verdict};
 use crate::anda::{Anda, Phase, Termination};
 use crate::anda_prison::{self as prison, Check};
 use crate::marbanta::{Marbanta, Phase as MPhase};
-use crate::spelde::{self, Action as SAction, Phase as SPhase, Rule, Spelde};
+use crate::spelde::{self, Action as SAction, Phase as SPhase};
 use crate::vaxandis::{Phase as VPhase, Vaxandis};
 use crate::bitboard::Bb;
-use crate::geometry::{hexagon, Hexagon, MAX_SIZE, MIN_SIZE};
+use crate::input::{self, bits, board, by_size, colour, marbanta_phase, site, InputError};
 use crate::rng::Rng;
 
-/// Run `$body` with `N` bound to the word count of side `$n` (one instantiation per bucket).
-macro_rules! by_size {
-    ($n:expr, $N:ident => $body:expr) => {
-        match $crate::geometry::words($n) {
-            1 | 2 => {
-                const $N: usize = 2;
-                $body
-            }
-            3 => {
-                const $N: usize = 3;
-                $body
-            }
-            4 | 5 => {
-                const $N: usize = 5;
-                $body
-            }
-            6..=8 => {
-                const $N: usize = 8;
-                $body
-            }
-            _ => {
-                const $N: usize = 11;
-                $body
-            }
-        }
-    };
-}
-pub(crate) use by_size;
+mod evaluation;
+mod prison_state;
+mod probe;
+mod read;
+mod search;
 
-pub(crate) fn board(n: usize) -> PyResult<&'static Hexagon> {
-    if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
-        return Err(PyValueError::new_err(format!("board side {n} outside {MIN_SIZE}..{MAX_SIZE}")));
+impl From<InputError> for PyErr {
+    fn from(e: InputError) -> PyErr {
+        PyValueError::new_err(e.0)
     }
-    Ok(hexagon(n))
 }
 
-pub(crate) fn bits<const N: usize>(geo: &Hexagon, what: &str, bytes: &[u8]) -> PyResult<Bb<N>> {
-    let bb = Bb::<N>::from_le_bytes(bytes)
-        .ok_or_else(|| PyValueError::new_err(format!("{what}: a bit beyond the board of side {}", geo.n)))?;
-    if !bb.within(&geo.mask::<N>()) {
-        return Err(PyValueError::new_err(format!("{what}: a bit off the board of side {}", geo.n)));
-    }
-    Ok(bb)
-}
-
-pub(crate) fn colour(c: usize) -> PyResult<usize> {
-    if c > 1 {
-        return Err(PyValueError::new_err(format!("colour {c}: expected 0 (black) or 1 (white)")));
-    }
-    Ok(c)
-}
-
-fn site(geo: &Hexagon, s: usize) -> PyResult<usize> {
-    if !geo.is_site(s) {
-        return Err(PyValueError::new_err(format!("site {s} is not on the board of side {}", geo.n)));
-    }
-    Ok(s)
-}
 
 pub(crate) fn out<const N: usize>(py: Python<'_>, bb: Bb<N>) -> Bound<'_, PyBytes> {
     PyBytes::new(py, &bb.to_le_bytes())
@@ -107,7 +62,7 @@ fn anda_place<'py>(
 ) -> PyResult<(u8, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
     let geo = board(n)?;
     let me = colour(me)?;
-    let s = self::site(geo, site)?;
+    let s = input::site(geo, site)?;
     by_size!(n, N => {
         let b = Board::<N>::new(geo, bits(geo, "black", black)?, bits(geo, "white", white)?);
         let pr = b.probe(me, s);
@@ -272,15 +227,6 @@ fn anda_playout<'py>(
     })
 }
 
-pub(crate) fn marbanta_phase(phase: u8) -> PyResult<MPhase> {
-    match phase {
-        0 => Ok(MPhase::Pie),
-        1 => Ok(MPhase::Swap),
-        2 => Ok(MPhase::Play),
-        _ => Err(PyValueError::new_err(format!("phase {phase}: expected 0, 1 or 2"))),
-    }
-}
-
 /// Marbanta: every legal root of the mover (phase play) with its N, in bit order.
 #[pyfunction]
 fn marbanta_roots(n: usize, black: &[u8], white: &[u8], to_move: usize) -> PyResult<Vec<(usize, u32)>> {
@@ -340,43 +286,6 @@ fn marbanta_playout<'py>(
 
 type Levels<'py> = Vec<(u32, Bound<'py, PyBytes>)>;
 
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn vaxandis<const N: usize>(
-    geo: &'static Hexagon,
-    freeze_group: bool,
-    touch_path: bool,
-    black: &[u8],
-    white: &[u8],
-    levels: Vec<(u32, Vec<u8>)>,
-    to_move: usize,
-    ply: u32,
-    phase: u8,
-) -> PyResult<Vaxandis<N>> {
-    let st = [bits::<N>(geo, "black", black)?, bits::<N>(geo, "white", white)?];
-    let mut height = vec![0; geo.bits()];
-    let mut all = Bb::<N>::ZERO;
-    for (h, bb) in levels {
-        let bb = bits::<N>(geo, "levels", &bb)?;
-        if h == 0 || all.meets(&bb) {
-            return Err(PyValueError::new_err("levels: heights are >= 1 and each site has one"));
-        }
-        all = all.or(bb);
-        for x in bb.iter() {
-            height[x] = h;
-        }
-    }
-    if all != st[0].or(st[1]) || st[0].meets(&st[1]) {
-        return Err(PyValueError::new_err("levels: the stacks must be exactly the black and white sites"));
-    }
-    let phase = match phase {
-        0 => VPhase::Open,
-        1 => VPhase::Swap,
-        2 => VPhase::Play,
-        _ => return Err(PyValueError::new_err(format!("phase {phase}: expected 0, 1 or 2"))),
-    };
-    Ok(Vaxandis { geo, freeze_group, touch_path, st, height, to_move, ply, phase })
-}
-
 fn levels_out<'py, const N: usize>(py: Python<'py>, g: &Vaxandis<N>) -> Levels<'py> {
     let mut by: std::collections::BTreeMap<u32, Bb<N>> = std::collections::BTreeMap::new();
     for x in g.st[0].or(g.st[1]).iter() {
@@ -402,7 +311,7 @@ fn vaxandis_moves<'py>(
     let geo = board(n)?;
     let to_move = colour(to_move)?;
     by_size!(n, N => {
-        let g = vaxandis::<N>(geo, freeze_group, touch_path, black, white, levels, to_move, 0, 2)?;
+        let g = input::vaxandis::<N>(geo, freeze_group, touch_path, black, white, levels, to_move, 0, 2)?;
         let mut outv = Vec::new();
         for src in g.st[to_move].iter() {
             let dsts = Bb::<N>::from_iter_bits(g.moves_from(src).into_iter().map(|(d, _)| d));
@@ -435,7 +344,7 @@ fn vaxandis_move<'py>(
     let to_move = colour(to_move)?;
     let (src, dst) = (site(geo, src)?, site(geo, dst)?);
     by_size!(n, N => {
-        let mut g = vaxandis::<N>(geo, freeze_group, touch_path, black, white, levels, to_move, 0, 2)?;
+        let mut g = input::vaxandis::<N>(geo, freeze_group, touch_path, black, white, levels, to_move, 0, 2)?;
         let Some((_, touched)) = g.moves_from(src).into_iter().find(|&(d, _)| d == dst) else {
             return Ok(None);
         };
@@ -468,7 +377,7 @@ fn vaxandis_playout<'py>(
     let geo = board(n)?;
     let to_move = colour(to_move)?;
     by_size!(n, N => {
-        let mut g = vaxandis::<N>(geo, freeze_group, touch_path, black, white, levels, to_move, ply, phase)?;
+        let mut g = input::vaxandis::<N>(geo, freeze_group, touch_path, black, white, levels, to_move, ply, phase)?;
         let (winner, swaps) = py.allow_threads(|| g.playout(cap, &mut Rng::new(seed)));
         let phase = match g.phase {
             VPhase::Open => 0,
@@ -480,34 +389,13 @@ fn vaxandis_playout<'py>(
     })
 }
 
-pub(crate) fn spelde_game<const N: usize>(geo: &'static Hexagon, rule: u8, black: &[u8], white: &[u8], to_move: usize, ply: u32,
-                               phase: u8) -> PyResult<Spelde<N>> {
-    let rule = match rule {
-        0 => Rule::Literal,
-        1 => Rule::Dense,
-        2 => Rule::Standard,
-        _ => return Err(PyValueError::new_err(format!("rule {rule}: expected 0 (literal), 1 (dense) or 2 (standard)"))),
-    };
-    let phase = match phase {
-        0 => SPhase::Open,
-        1 => SPhase::Swap,
-        2 => SPhase::Play,
-        _ => return Err(PyValueError::new_err(format!("phase {phase}: expected 0, 1 or 2"))),
-    };
-    let st = [bits::<N>(geo, "black", black)?, bits::<N>(geo, "white", white)?];
-    if st[0].meets(&st[1]) {
-        return Err(PyValueError::new_err("black and white share a site"));
-    }
-    Ok(Spelde { geo, rule, st, to_move: colour(to_move)?, ply, phase })
-}
-
 /// Spelde: the legal placement cells of colour `me` (`rule`: 0 literal, 1 dense, 2 standard).
 #[pyfunction]
 fn spelde_legal_cells<'py>(py: Python<'py>, n: usize, rule: u8, black: &[u8], white: &[u8], me: usize)
     -> PyResult<Bound<'py, PyBytes>> {
     let geo = board(n)?;
     by_size!(n, N => {
-        let g = spelde_game::<N>(geo, rule, black, white, me, 0, 2)?;
+        let g = input::spelde::<N>(geo, rule, black, white, me, 0, 2)?;
         Ok(out(py, g.legal_cells()))
     })
 }
@@ -521,7 +409,7 @@ fn spelde_allows(n: usize, rule: u8, black: &[u8], white: &[u8], me: usize, phas
     let geo = board(n)?;
     let cell = site(geo, cell)?;
     by_size!(n, N => {
-        let g = spelde_game::<N>(geo, rule, black, white, me, 0, phase)?;
+        let g = input::spelde::<N>(geo, rule, black, white, me, 0, phase)?;
         Ok(g.allows(cell, bits::<N>(geo, "named", named)?))
     })
 }
@@ -534,7 +422,7 @@ fn spelde_random_action<'py>(py: Python<'py>, n: usize, rule: u8, black: &[u8], 
                              seed: u64) -> PyResult<Option<(i64, Bound<'py, PyBytes>)>> {
     let geo = board(n)?;
     by_size!(n, N => {
-        let g = spelde_game::<N>(geo, rule, black, white, me, 0, phase)?;
+        let g = input::spelde::<N>(geo, rule, black, white, me, 0, phase)?;
         Ok(match g.random_action(&mut Rng::new(seed)) {
             None => None,
             Some(SAction::Swap) => Some((-1, out(py, Bb::<N>::ZERO))),
@@ -550,7 +438,7 @@ fn spelde_literal_actions<'py>(py: Python<'py>, n: usize, black: &[u8], white: &
     -> PyResult<Vec<(usize, Bound<'py, PyBytes>)>> {
     let geo = board(n)?;
     by_size!(n, N => {
-        let g = spelde_game::<N>(geo, 0, black, white, me, 0, 2)?;
+        let g = input::spelde::<N>(geo, 0, black, white, me, 0, 2)?;
         Ok(g.literal_actions(limit).into_iter().map(|(c, f)| (c, out(py, f))).collect())
     })
 }
@@ -565,7 +453,7 @@ fn spelde_playout<'py>(py: Python<'py>, n: usize, rule: u8, black: &[u8], white:
                        phase: u8, cap: u32, seed: u64) -> PyResult<SpeldePlayed<'py>> {
     let geo = board(n)?;
     by_size!(n, N => {
-        let mut g = spelde_game::<N>(geo, rule, black, white, to_move, ply, phase)?;
+        let mut g = input::spelde::<N>(geo, rule, black, white, to_move, ply, phase)?;
         let (winner, swaps) = py.allow_threads(|| g.playout(cap, &mut Rng::new(seed)));
         let phase = match g.phase {
             SPhase::Open => 0,
@@ -622,7 +510,7 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(vaxandis_moves, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_move, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_playout, m)?)?;
-    crate::python_prison::register(m)?;
-    crate::python_search::register(m)?;
-    crate::search::python::register(m)
+    prison_state::register(m)?;
+    evaluation::register(m)?;
+    search::register(m)
 }

@@ -7,7 +7,8 @@ use std::sync::{Mutex, MutexGuard, TryLockError};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use super::game::{Config, Rooted, Searcher};
+use super::read;
+use crate::search::{Config, Rooted, Searcher};
 
 /// The longest time budget `run` takes (about 31 years): the budget stays an ordinary duration.
 const MAX_SECONDS: f64 = 1e9;
@@ -128,11 +129,11 @@ impl PySearch {
 
 fn open(game_id: &str, state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
     match game_id {
-        "anda" => super::anda::open(state),
-        "anda-prison" => super::anda_prison::open(state),
-        "marbanta" => super::marbanta::open(state),
-        "spelde" => super::spelde::open(state),
-        "vaxandis" => super::vaxandis::open(state),
+        "anda" => read::anda_root(state),
+        "anda-prison" => read::prison_root(state),
+        "marbanta" => read::marbanta_root(state),
+        "spelde" => read::spelde_root(state),
+        "vaxandis" => read::vaxandis_root(state),
         _ => Err(PyValueError::new_err(format!("no compiled search for the game {game_id:?}"))),
     }
 }
@@ -153,7 +154,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SEARCH_GAMES", SEARCH_GAMES.to_vec())?;
     m.add_class::<PySearch>()?;
     m.add_function(wrap_pyfunction!(search_open, m)?)?;
-    m.add_function(wrap_pyfunction!(super::vaxandis::vaxandis_search_score, m)?)?;
-    m.add_function(wrap_pyfunction!(super::python_games::search_probe, m)?)?;
+    m.add_function(wrap_pyfunction!(read::vaxandis_search_score, m)?)?;
+    m.add_function(wrap_pyfunction!(super::probe::search_probe, m)?)?;
     Ok(())
 }

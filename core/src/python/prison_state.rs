@@ -3,30 +3,19 @@
 //! (to_move, ply, phase (phases.py's order, 0 `pair` .. 9 `agreed`), first (bit 0 black,
 //! bit 1 white), prison_black, prison_white, annihilated (bits as first), komi, last
 //! (-1 none)). An outcome is (winner: -1 a draw, termination: 0 no moves, 1 agreement,
-//! 2 the ply cap, twice the margin). Other arguments as in `python.rs`.
+//! 2 the ply cap, twice the margin). Other arguments as in `python/mod.rs`.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::anda_prison::{Action, Fields, Outcome, Phase, Prison, Termination};
-use crate::geometry::Hexagon;
-use crate::python::{bits, board, by_size, colour, out};
+use super::out;
+use crate::anda_prison::{Action, Fields, Outcome, Prison, Termination};
+use crate::input::{board, by_size, prison as state, PrisonFields as PyFields};
 use crate::rng::Rng;
 
-pub(crate) type PyFields = (usize, u32, u8, u8, u32, u32, u8, u32, i8);
 type PyOutcome = (i8, u8, u32);
 type PyState<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, PyFields);
-
-pub(crate) fn fields(t: PyFields) -> PyResult<Fields> {
-    let (to_move, ply, phase, first, prison_black, prison_white, annihilated, komi, last) = t;
-    let phase = *Phase::ALL.get(phase as usize)
-        .ok_or_else(|| PyValueError::new_err(format!("phase {phase}: expected 0..9")))?;
-    let pair = |b: u8| [b & 1 == 1, b & 2 == 2];
-    let last = if last < 0 { None } else { Some(colour(last as usize)?) };
-    Ok(Fields { to_move: colour(to_move)?, ply, phase, first: pair(first), prison: [prison_black, prison_white],
-                annihilated: pair(annihilated), komi, last })
-}
 
 fn fields_out(f: &Fields) -> PyFields {
     let bits = |b: [bool; 2]| u8::from(b[0]) | u8::from(b[1]) << 1;
@@ -41,15 +30,6 @@ fn outcome_out(o: Outcome) -> PyOutcome {
         Termination::PlyCap => 2,
     };
     (o.winner.map_or(-1, |c| c as i8), why, o.margin2)
-}
-
-pub(crate) fn state<const N: usize>(geo: &'static Hexagon, black: &[u8], white: &[u8], f: PyFields)
-    -> PyResult<Prison<N>> {
-    let st = [bits::<N>(geo, "black", black)?, bits::<N>(geo, "white", white)?];
-    if st[0].meets(&st[1]) {
-        return Err(PyValueError::new_err("black and white share a site"));
-    }
-    Ok(Prison::new(geo, st, fields(f)?))
 }
 
 fn state_out<'py, const N: usize>(py: Python<'py>, g: &Prison<N>) -> PyState<'py> {
@@ -115,6 +95,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prison_state, m)?)?;
     m.add_function(wrap_pyfunction!(prison_play, m)?)?;
     m.add_function(wrap_pyfunction!(prison_playout, m)?)?;
-    m.add_function(wrap_pyfunction!(crate::search::anda_prison::prison_search_value, m)?)?;
+    m.add_function(wrap_pyfunction!(super::read::prison_search_value, m)?)?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The Python face of what the players' search reads from the core (players/): traced
 //! random playouts for RAVE and the board summaries of the leaf evaluations. Arguments
-//! as in `python.rs`.
+//! as in `python/mod.rs`.
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -9,7 +9,8 @@ use crate::bitboard::Bb;
 use crate::evaluation::{anda_summary as summary, vaxandis_summary as vsummary, Groups};
 use crate::geometry::Hexagon;
 use crate::marbanta::{Marbanta, Phase as MPhase, Played};
-use crate::python::{bits, board, by_size, colour, marbanta_phase, out, vaxandis};
+use super::out;
+use crate::input::{bits, board, by_size, colour, marbanta_phase, vaxandis};
 use crate::rng::Rng;
 
 /// One traced action: (mover, kind, a, b, branches). Kinds: 0 the pie stones (a black's
@@ -113,6 +114,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(anda_summary, m)?)?;
     m.add_function(wrap_pyfunction!(marbanta_actions, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_summary, m)?)?;
-    m.add_function(wrap_pyfunction!(crate::search::anda::anda_search_score, m)?)?;
+    m.add_function(wrap_pyfunction!(super::read::anda_search_score, m)?)?;
     Ok(())
 }

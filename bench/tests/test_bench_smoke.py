@@ -1,0 +1,62 @@
+"""Every bench script runs to its end at a tiny size, so that a bench cannot rot unseen.
+
+Each runs as a process of its own, as a person runs it (`python -m bench.<script> ARGS`), and must exit 0
+and print its table. The figures of such a run mean nothing: the sizes are the smallest that pass
+through every row. A bench script without a line in SMOKE fails the first test.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1]
+ROOT = BENCH.parent
+
+#: The arguments of each bench script's smoke run.
+SMOKE: dict[str, list[str]] = {
+    "bench_adjudication": ["--games", "2", "--player", "mcts:20", "-j", "1"],
+    "bench_analysis": ["--games", "2", "--rounds", "1", "-j", "1"],
+    "bench_anda": ["--games", "1"],
+    "bench_anda_prison": ["--games", "1"],
+    "bench_clock_safety": ["--games", "1", "-j", "2", "--only", "spelde"],
+    "bench_cluster": ["2"],
+    "bench_controller": ["20"],
+    "bench_core": ["--games", "1", "--python-games", "1", "--sizes", "5"],
+    "bench_core_strength": ["--games", "2", "--seconds", "0.02", "--only", "spelde"],
+    "bench_faults": ["--repeat", "1"],
+    "bench_fixed_cost": ["--games", "2", "--rounds", "1"],
+    "bench_marbanta": ["--playouts", "0.05"],
+    "bench_mcts": ["--games", "1", "--seconds", "0.02", "--skip-strength"],
+    "bench_memory": ["--games", "200", "-j", "2"],
+    "bench_rating_coverage": ["--runs", "2"],
+    "bench_ratings": ["--players", "4", "--games", "40"],
+    "bench_referee": ["2"],
+    "bench_replay_check": ["1"],
+    "bench_report": ["20"],
+    "bench_runner": ["--games", "4"],
+    "bench_serve": ["--games", "4", "--rounds", "1", "--updates", "10", "-j", "1"],
+    "bench_soak": ["--games", "10", "-j", "2"],
+    "bench_spelde": ["--games", "10"],
+    "bench_spin": ["--rounds", "1", "--commands", "20"],
+    "bench_startup": ["1"],
+    "bench_vaxandis": ["--games", "0.1"],
+}
+
+
+def test_every_bench_has_a_smoke_run():
+    scripts = sorted(p.stem for p in BENCH.glob("bench_*.py"))
+    assert sorted(SMOKE) == scripts
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SMOKE))
+def test_bench_runs_at_a_tiny_size(name, tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", f"bench.{name}", *SMOKE[name]], cwd=tmp_path, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, f"bench.{name} exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+    assert len(proc.stdout.strip().splitlines()) >= 2, f"bench.{name} printed no table:\n{proc.stdout}"

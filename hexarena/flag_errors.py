@@ -1,0 +1,45 @@
+"""Config errors of the commands that build their config from flags (`match`, `play`), told
+in the flags' words: `--size: expected an integer in 2..13, got 20`, not the config key the
+flag became (`games[0].sizes`)."""
+from __future__ import annotations
+
+import re
+
+import click
+
+from hexarena.referee.tournament.config_check import ConfigError
+
+#: The config key each flag of `match` and `play` fills in.
+FLAGS: dict[str, str] = {
+    "games[0].game": "--game",
+    "games[0].size": "--size",
+    "games[0].sizes": "--size",
+    "games[0].variant": "--variant",
+    "games[0].variants": "--variant",
+    "games[0].komi": "--komi",
+    "games_per_pair": "--games",
+    "seed": "--seed",
+    "time": "the time flags",
+    "time.move": "--move-time",
+    "time.main": "--main-time",
+    "time.increment": "--increment",
+    "time.start": "--start-time",
+    "time.command": "--command-time",
+    "adjudication": "--adjudicate",
+    "sprt": "--sprt",
+}
+
+_ENGINE = re.compile(r"engines\.([^.]+)(?:\.(.+))?\Z")
+
+
+def flag_error(exc: ConfigError, flags: dict[str, str] = FLAGS) -> click.UsageError:
+    """The UsageError for a ConfigError raised on a config made from flags: the message after the
+    flag (or the engine) it came from; an unmapped key keeps its name."""
+    key = exc.key
+    where = flags.get(key)
+    if where is None and (m := _ENGINE.match(key)):
+        where = f"engine {m.group(1)}" + (f" ({m.group(2)})" if m.group(2) and m.group(2) != "cmd" else "")
+    if where is None:
+        where = next((f"{flag} {key[len(k) + 1:]}" for k, flag in flags.items()
+                      if key.startswith(k + ".")), key)
+    return click.UsageError(f"{where}: {exc.message}" if where else exc.message)

@@ -1,0 +1,176 @@
+"""The engine kit for Python: write one method, get a complete HGP engine.
+
+An author subclasses :class:`Engine` and fills in :meth:`Engine.choose`: the action to play
+in a state (the rules' ``GameState``, with the compiled core when it is installed) under a
+clock :class:`Budget`, optionally with what the engine thinks (:func:`analysed`).
+:func:`run` (or :func:`serve`) does the rest: the HGP loop on stdin/stdout with every
+command of docs/protocol.md (play, analysis and time commands, ``set_position``,
+``genmove_analyze`` info lines), the move's share of the clock (players/clock.py), a
+seeded ``random.Random`` (``--seed N``, and the ``hexarena-seed N`` command), a transcript
+(``--log FILE``) and diagnostics on stderr. hexarena's built-in players serve through it
+(players/serve.py). Public as ``hexarena.sdk``; API version :data:`API_VERSION` (the one
+number of the Python, Rust and C kits, docs/engines.md).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import traceback
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from importlib import metadata
+from typing import IO, TextIO
+
+from hexarena.engine.actions import (Accept, Action, Decline, Grow, Keep, Komi, Move, Pair, Pass, PieStones, Place,
+                                     Propose, Release, Resign, Split, Swap)
+from hexarena.engine.game import GameState
+from hexarena.engine.numbers import whole
+from hexarena.protocol.analysis import Analysed, Info
+from hexarena.protocol.clock import MoveClock
+from hexarena.protocol.commands import SEED_COMMAND
+from hexarena.protocol.engine_side import EngineSide
+from hexarena.protocol.framing import CommandError
+
+from .base import Budget
+from .clock import move_budget, moves_ahead
+
+#: The kits' API version: a minor step adds to the API, a major step changes or removes.
+API_VERSION = "1.0"
+
+__all__ = ["API_VERSION", "Accept", "Action", "Analysed", "Budget", "Decline", "Engine", "GameState", "Grow", "Info",
+           "Keep", "Komi", "Move", "Pair", "Pass", "PieStones", "Place", "Propose", "Release", "Resign", "Split", "Swap",
+           "analysed", "engine_side", "run", "serve"]
+
+
+class Engine:
+    """An HGP engine: override :meth:`choose`; `name` and `version` are what it answers to
+    ``name`` and ``version``."""
+
+    name: str = "python-engine"
+    version: str = "1.0"
+
+    def choose(self, state: GameState, budget: Budget, rng: random.Random) -> Action | Analysed:
+        """The action for the side to move in `state` (not over): one of
+        ``state.legal_actions()``, or ``Resign()``; or :func:`analysed` (the action and its
+        info lines for ``genmove_analyze``). `budget.move_seconds` is this move's share of
+        the clock (None: no clock), `budget.seconds` what is left on it; `rng` is the
+        engine's seeded randomness."""
+        raise NotImplementedError
+
+    def forget(self) -> None:
+        """Called when the engine is reseeded (``hexarena-seed``): drop what was kept
+        between moves (a search tree)."""
+
+    def log(self, *words: object) -> None:
+        """A diagnostic line on stderr (stdout carries HGP answers only)."""
+        print(f"[{self.name}]", *words, file=sys.stderr, flush=True)
+
+
+def analysed(action: Action, winrate: float | None = None, score: float | None = None, visits: int | None = None,
+             depth: int | None = None, pv: Sequence[str] = ()) -> Analysed:
+    """`action` with one ``genmove_analyze`` info line (docs/protocol.md "Analysis"): the
+    engine's chance to win (0..1), the expected margin, the positions searched, the plies,
+    the principal variation (tokens, the action played first)."""
+    return Analysed(action, (Info(winrate=winrate, score=score, visits=visits, depth=depth, pv=tuple(pv)),))
+
+
+def engine_side(engine: Engine, seed: int = 0) -> EngineSide:
+    """The sans-I/O HGP engine of `engine` (protocol/engine_side.py): one line in, the
+    answer out. Each move's :class:`Budget` comes from what the engine was told."""
+    rng = random.Random(seed)
+
+    def reseed(eng: EngineSide, args: tuple[str, ...]) -> str:
+        """`hexarena-seed N`: play from here as a process started with ``--seed N`` would."""
+        if len(args) != 1:
+            raise CommandError("syntax error: expected hexarena-seed N (a whole number)")
+        rng.seed(whole(args[0], "seed"))            # InvalidNotation: `syntax error`
+        engine.forget()
+        return ""
+
+    def choose(state: GameState, clock: MoveClock) -> Action | Analysed:
+        budget = Budget(clock.left.seconds if clock.left else None, move_budget(clock, moves_ahead(state)))
+        try:
+            return engine.choose(state, budget, rng)
+        except Exception:
+            engine.log("choose failed:\n" + traceback.format_exc().rstrip())
+            raise
+
+    return EngineSide(choose, name=engine.name, version=engine.version, extensions={SEED_COMMAND: reseed})
+
+
+class Transcript:
+    """Appends `TIMESTAMP <direction> text` lines to a log file (`>` received, `<` sent)."""
+
+    def __init__(self, path: str):
+        self._file: IO[str] = open(path, "a", encoding="utf-8")
+
+    def write(self, direction: str, text: str) -> None:
+        stamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+        for line in text.split("\n"):
+            self._file.write(f"{stamp} {direction} {line}\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _read_line(stdin: TextIO) -> str:
+    """One line as text ('' at end of input); undecodable bytes become U+FFFD."""
+    raw = getattr(stdin, "buffer", None)
+    if raw is not None:
+        return raw.readline().decode("utf-8", "replace")
+    return stdin.readline()
+
+
+def serve(engine: Engine | EngineSide, seed: int = 0, log: str | None = None, stdin: TextIO = sys.stdin,
+          stdout: TextIO = sys.stdout) -> int:
+    """Serve `engine` over HGP until `quit` or end of input: reads a line, answers it,
+    flushes. The exit status: 0, or 1 if stdout broke. `log` names a file that receives a
+    timestamped transcript of every line received and sent."""
+    side = engine if isinstance(engine, EngineSide) else engine_side(engine, seed)
+    transcript = Transcript(log) if log else None
+    if transcript:
+        transcript.write("#", f"serving {side.name} seed={seed}")
+    try:
+        while not side.finished:
+            line = _read_line(stdin)
+            if not line:
+                if transcript:
+                    transcript.write("#", "end of input")
+                break
+            if transcript:
+                transcript.write(">", line.rstrip("\r\n"))
+            response = side.handle(line)
+            if response is None:
+                continue
+            stdout.write(response)
+            stdout.flush()
+            if transcript:
+                transcript.write("<", response[:-2])
+    except BrokenPipeError:
+        if transcript:
+            transcript.write("#", "stdout closed")
+        return 1
+    finally:
+        if transcript:
+            transcript.close()
+    return 0
+
+
+def run(engine: Engine, argv: Sequence[str] | None = None) -> None:
+    """The engine's program: ``[--seed N] [--log FILE]`` from the command line, then
+    :func:`serve` on stdin/stdout; exits with its status."""
+    parser = argparse.ArgumentParser(prog=engine.name, description=f"{engine.name}: an HGP engine (hexarena.sdk)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
+    parser.add_argument("--log", default=None, help="append a timestamped transcript to FILE")
+    args = parser.parse_args(argv)
+    sys.exit(serve(engine, args.seed, args.log))
+
+
+def package_version() -> str:
+    """hexarena's installed version (the built-in engines' `version`)."""
+    try:
+        return metadata.version("hexarena")
+    except metadata.PackageNotFoundError:
+        return "0.0.0"

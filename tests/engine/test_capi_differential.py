@@ -1,0 +1,117 @@
+"""The core's C ABI (core/include/hexarena.h, through ctypes) against the Python rules, the
+specification, for every game: seeded random games in every variant at several board sides
+and the well-formed random positions of tests/support/positions_drawn.py, compared at every
+position (the position string, the end and the winner, the set of legal actions, the legal
+cells, refusals of a syntax error and of illegal actions, Anda's placements with the rules'
+reasons). The counts are
+printed at the end of the session. Skipped only when no C library is built (.ci/run builds
+one: ``cargo build --release --features capi`` in core/).
+"""
+from __future__ import annotations
+
+import importlib
+import itertools
+import random
+import zlib
+
+import pytest
+
+from hexarena.engine import registry
+from hexarena.engine.errors import IllegalMove, InvalidNotation
+from hexarena.engine.game import GameInfo, GameState
+
+from tests.support.capi import ILLEGAL, OK, SYNTAX, CGame, find_library
+from tests.support.differential import COUNTS, load
+from tests.support.positions_drawn import random_position
+
+LIB = find_library()
+pytestmark = pytest.mark.skipif(LIB is None, reason="no C library of the core (cargo build --features capi)")
+GAMES = registry.playable()
+SIZES = (2, 3, 5, 7)
+LISTED = 3000
+#: A token of a form no game but Vaxandis has, and one that Vaxandis lacks.
+FOREIGN = {"vaxandis": "d4/d5", "default": "e8-e6"}
+
+
+def python_rules(game: str) -> GameInfo:
+    return importlib.import_module(f"hexarena.engine.games.{registry.GAME_MODULES[game]}.state").RULES
+
+
+def variants(info: GameInfo) -> list[list[str]]:
+    names = [name for name, _ in info.options]
+    return [[balance, *(f"{k}={v}" for k, v in zip(names, values))]
+            for balance in info.balances for values in itertools.product(*(v for _, v in info.options))]
+
+
+def refusal(py: GameState, token: str) -> tuple[int, str]:
+    """The kind of the Python rules' answer to `token` and its reason."""
+    try:
+        py.play(py.parse(token))
+    except InvalidNotation as exc:
+        return SYNTAX, str(exc)
+    except IllegalMove as exc:
+        return ILLEGAL, str(exc)
+    return OK, ""
+
+
+def compare(py: GameState, c: CGame, rng: random.Random, label: str) -> list[str]:
+    """One position in both; the Python rules' legal actions (tokens) when listed."""
+    text = py.position()
+    assert c.position() == text
+    outcome = py.outcome()
+    over, winner = c.outcome()
+    assert over == (outcome is not None), text
+    if outcome is not None:
+        assert winner == (-1 if outcome.winner is None else "bw".index(outcome.winner.value)), text
+        COUNTS[label, "ends"] += 1
+    cells = py.legal_cells()
+    assert c.legal_cells() == sorted((b for b in py.board.sites if cells >> b & 1), key=py.board.order_key), text
+    listed = py.listed_actions(LISTED)
+    tokens = None if listed is None else [py.format(a) for a in listed]
+    if tokens is not None:
+        mine = c.legal_actions()
+        assert mine is not None and len(mine) == len(set(mine)), text
+        assert set(mine) == set(tokens), (text, set(mine) ^ set(tokens))
+        COUNTS[label, "actions"] += len(tokens)
+    sample = rng.sample(list(py.board.sites), min(6, len(py.board.sites)))
+    for token in [py.board.name(s) for s in sample] + [FOREIGN.get(py.info.id, FOREIGN["default"]), "swap"]:
+        code, reason = refusal(py, token)
+        assert c.check(token) == code, (text, token)
+        if code == ILLEGAL and py.info.id == "anda" and token[1:].isdigit():
+            assert LIB.hx_last_error().decode() == f"illegal move: {reason}", (text, token)   # the same reason
+        COUNTS[label, "refusals"] += 1
+    COUNTS[label, "positions"] += 1
+    return tokens or []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_seeded_games_agree_through_the_c_abi(game: str) -> None:
+    info = python_rules(game)
+    label = f"{game} (C ABI)"
+    for n, tokens in itertools.product(SIZES, variants(info)):
+        seed = zlib.crc32(" ".join([game, str(n), *tokens]).encode())
+        rng = random.Random(seed)
+        komi = 2 if info.uses_komi and n > 2 else 0
+        py = info.new_game(info.variant(n, tokens), komi)
+        c = CGame.new(LIB, game, n, " ".join(tokens), komi)
+        for _ in range(80 if game == "vaxandis" else 400):
+            compare(py, c, rng, label)
+            if py.outcome() is not None:
+                break
+            action = py.random_action(rng)
+            token = py.format(action)
+            assert c.play(token) == OK, (py.position(), token, LIB.hx_last_error())
+            py = py.play(action)
+        COUNTS[label, "games"] += 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fuzzed_positions_agree_through_the_c_abi(game: str) -> None:
+    info = python_rules(game)
+    label = f"{game} (C ABI)"
+    rng = random.Random(7)
+    for _ in range(150):
+        text = random_position(game, rng)
+        py = load(info, text)
+        compare(py, CGame.from_position(LIB, text), rng, label)
+        COUNTS[label, "fuzzed positions"] += 1

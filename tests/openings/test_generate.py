@@ -1,0 +1,111 @@
+"""`hexarena openings generate` with a built-in engine: legal lines, distinct under the symmetries,
+within the band, values the engine gives again when asked; resumed without judging again."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import trio
+from click.testing import CliRunner
+
+from hexarena.cli import main
+from hexarena.commands_openings import advisers_for
+from hexarena.openings_play import Board, scores, winrates
+from hexarena.referee.game.book import canonical_key, header_of
+from hexarena.referee.game.openings import parse_line, read_file
+
+BOARD = Board("spelde", 4, "pie")
+
+
+def _book(path: Path) -> list[tuple[tuple[str, ...], float]]:
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        tokens, _, comment = line.partition("#")
+        out.append((tuple(tokens.split()), float(comment.split()[-1])))
+    return out
+
+
+def test_winrate_book_is_legal_distinct_in_the_band_and_rejudged_alike(tmp_path):
+    out = tmp_path / "book.txt"
+    args = ["openings", "generate", "--game", "spelde", "--size", "4", "--engine", "mcts:40", "--count", "4",
+            "--plies", "2", "--candidates", "10", "--band", "25-75", "--out", str(out), "-j", "2"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    book = _book(out)
+    judged = [json.loads(t) for t in (tmp_path / "book.txt.work" / "judged.jsonl").read_text().splitlines()]
+    assert len(judged) == 10 and {j["by"] for j in judged} == {"winrate"}
+    inside = [j for j in judged if 0.25 <= j["value"] <= 0.75]
+    assert 0 < len(book) == min(4, len(inside))
+    start = BOARD.start()
+    assert len({canonical_key(start, line) for line, _ in book}) == len(book)
+    for line, value in book:
+        assert parse_line(" ".join(line), "spelde", 4, "pie") == line and len(line) == 2
+        assert 0.25 <= value <= 0.75
+    assert [text for _, text in read_file(out)] == [" ".join(line) for line, _ in book]   # a tournament reads it
+    assert "spelde-4-pie" in header_of(out.read_text()) and "mcts:40" in header_of(out.read_text())
+
+    again: dict = {}
+    sample = [line for line, _ in book[:2]]
+    trio.run(winrates, advisers_for("mcts:40", tmp_path), BOARD, sample, 1, lambda line, v: again.__setitem__(line, v))
+    assert {line: round(v, 3) for line, v in again.items()} == {line: v for line, v in book[:2]}
+
+    before = out.read_text()
+    result = CliRunner().invoke(main, args)              # resumed: nothing judged again
+    assert result.exit_code == 0, result.output
+    assert len((tmp_path / "book.txt.work" / "judged.jsonl").read_text().splitlines()) == 10
+    assert out.read_text() == before
+
+
+def test_selfplay_judgement_is_the_first_seats_score_of_the_journal(tmp_path):
+    out = tmp_path / "book.txt"
+    result = CliRunner().invoke(main, ["openings", "generate", "--game", "spelde", "--size", "4", "--engine",
+                                       "mcts:10", "--count", "3", "--plies", "1", "--candidates", "3", "--judge",
+                                       "selfplay", "--games", "2", "--band", "0-100", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    played = scores(tmp_path / "book.txt.work" / "selfplay")
+    book = _book(out)
+    assert len(book) == 3 and sum(g for g, _ in played.values()) == 6
+    for line, value in book:
+        games, points = played[line]
+        assert games == 2 and value == round(points / games, 3)
+
+
+def test_bad_after_line_is_refused_by_name(tmp_path):
+    result = CliRunner().invoke(main, ["openings", "generate", "--game", "spelde", "--size", "4", "--engine",
+                                       "mcts:10", "--count", "1", "--after", "z99", "--out", str(tmp_path / "b")])
+    assert result.exit_code == 1 and "--after" in result.output and "z99" in result.output
+
+
+def test_the_first_seats_value_follows_the_swap():
+    from hexarena.openings_play import first_seat_value
+    start = BOARD.start()
+    assert first_seat_value(start, (), 0.7) == 0.7                 # the first seat to move
+    assert first_seat_value(start, ("e4",), 0.7) == pytest.approx(0.3)   # the second seat to move
+    assert first_seat_value(start, ("e4", "swap"), 0.7) == 0.7     # swapped: the first seat moves, as White
+
+
+def test_an_engine_without_winrates_is_judged_by_selfplay(tmp_path):
+    out = tmp_path / "book.txt"
+    result = CliRunner().invoke(main, ["openings", "generate", "--game", "spelde", "--size", "4", "--engine",
+                                       "random", "--count", "2", "--plies", "1", "--candidates", "2", "--games", "2",
+                                       "--band", "0-100", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "gave no winrate" in result.output
+    assert "2 self-play games a line" in header_of(out.read_text())
+    assert len(_book(out)) == 2
+
+
+def test_an_engine_that_cannot_start_is_named(tmp_path):
+    result = CliRunner().invoke(main, ["openings", "generate", "--game", "spelde", "--size", "4", "--engine",
+                                       str(tmp_path / "no-such-engine"), "--count", "1", "--out",
+                                       str(tmp_path / "b.txt")])
+    assert result.exit_code == 1 and "cannot start" in result.output and "no-such-engine" in result.output
+
+
+def test_a_work_folder_of_another_engine_is_not_mixed_in(tmp_path):
+    args = ["openings", "generate", "--game", "spelde", "--size", "4", "--count", "1", "--plies", "1",
+            "--candidates", "2", "--band", "0-100", "--out", str(tmp_path / "b.txt")]
+    assert CliRunner().invoke(main, [*args, "--engine", "mcts:10"]).exit_code == 0
+    result = CliRunner().invoke(main, [*args, "--engine", "mcts:20"])
+    assert result.exit_code == 2 and "'mcts:10', not 'mcts:20'" in result.output

@@ -1,0 +1,57 @@
+"""hexarena.sdk: an engine written on it, served in a real process, answers HGP with what its
+`choose` returns: the clock's budget reaches it, its analysis becomes info lines, the seed
+decides its choices, its diagnostics go to stderr and never to stdout."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ENGINE = '''
+from hexarena.sdk import Engine, analysed, run
+
+class Probe(Engine):
+    name = "probe"
+
+    def choose(self, state, budget, rng):
+        self.log("budget", budget.seconds, budget.move_seconds)
+        action = rng.choice(list(state.legal_actions()))
+        return analysed(action, winrate=0.25, visits=7, pv=[state.format(action)])
+
+run(Probe())
+'''
+
+
+def session(tmp_path: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess:
+    script = tmp_path / "probe.py"
+    script.write_text(ENGINE)
+    return subprocess.run([sys.executable, str(script), *args], input="\n".join(lines) + "\nquit\n",
+                          capture_output=True, text=True, timeout=60)
+
+
+def answers(out: str) -> list[str]:
+    return [block for block in out.split("\n\n") if block]
+
+
+def test_an_sdk_engine_gets_its_budget_and_prints_its_analysis(tmp_path: Path) -> None:
+    run = session(tmp_path, ["1 name", "2 game spelde nopie", "3 boardsize 4", "4 kgs-time_settings fischer 30 1",
+                             "5 time_left b 20 0", "6 genmove_analyze b", "7 list_commands"])
+    got = answers(run.stdout)
+    assert got[0] == "=1 probe"
+    first, info = got[5].split("\n")
+    assert first.startswith("=6 ")
+    assert info == f"info winrate 0.25 visits 7 pv {first[3:]}"
+    assert "genmove_analyze" in got[6] and "set_position" in got[6] and "hexarena-seed" in got[6]
+    budget = [line for line in run.stderr.splitlines() if "budget" in line]
+    assert budget and budget[0].startswith("[probe] budget 20.0 "), run.stderr
+    assert 0 < float(budget[0].split()[-1]) < 20
+
+
+def test_the_seed_decides_the_choices(tmp_path: Path) -> None:
+    moves = ["game spelde nopie", "boardsize 5"] + ["genmove b", "genmove w"] * 3
+    same = [answers(session(tmp_path, moves, "--seed", "3").stdout) for _ in range(2)]
+    other = answers(session(tmp_path, moves, "--seed", "4").stdout)
+    assert same[0] == same[1]
+    assert same[0] != other
+    reseeded = answers(session(tmp_path, ["hexarena-seed 3"] + moves, "--seed", "4").stdout)
+    assert reseeded[1:] == same[0]

@@ -1,0 +1,168 @@
+"""`hexarena openings stats`: its counts equal those computed here from the journal's JSON lines."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections import defaultdict
+
+from click.testing import CliRunner
+
+from hexarena.cli import main
+from hexarena.results import openings as op
+from hexarena.results.record.journal import iter_journal
+from tests.support.opening_journal import build_journal
+
+
+def _expected(path, cut: int = 0) -> dict:
+    """Per (group, line): [games, first-seat points, pentanomial, split], from the raw JSON lines."""
+    last: dict[str, dict] = {}
+    for line in path.read_text().splitlines():
+        d = json.loads(line)
+        if d["termination"] != "void":
+            last[d["id"]] = d
+    out: dict = defaultdict(lambda: [0, 0.0, [0] * 5, 0])
+    by_pair = defaultdict(list)
+
+    def key(d):
+        line = tuple(d["actions"][:d["opening"]])
+        return (d["game"], d["size"], d["variant"]), line[:len(line) - cut]
+
+    for d in last.values():
+        e = out[key(d)]
+        e[0] += 1
+        e[1] += {None: 0.5, d["first"]: 1.0}.get(d["winner"], 0.0)
+        if d["pair"] is not None:
+            by_pair[d["pair"]].append(d)
+    for members in by_pair.values():
+        if len(members) != 2:
+            continue
+        g1, g2 = sorted(members, key=lambda d: d["id"])
+        hero = g1["first"]
+        points = sum({None: 0.5, hero: 1.0}.get(g["winner"], 0.0) for g in (g1, g2))
+        e = out[key(g1)]
+        e[2][int(points * 2)] += 1
+        seats = {None if g["winner"] is None else g["winner"] == g["first"] for g in (g1, g2)}
+        e[3] += seats in ({True}, {False})
+    return dict(out)
+
+
+def _draws(path) -> dict:
+    """Per (group, line): the drawn games, from the raw JSON lines (the last record of each id)."""
+    last = {}
+    for line in path.read_text().splitlines():
+        d = json.loads(line)
+        if d["termination"] != "void":
+            last[d["id"]] = d
+    out: dict = defaultdict(int)
+    for d in last.values():
+        out[(d["game"], d["size"], d["variant"]), tuple(d["actions"][:d["opening"]])] += d["winner"] is None
+    return out
+
+
+def _check(stats, expected):
+    assert {(s.group, s.line) for s in stats} == set(expected)
+    for s in stats:
+        games, points, penta, split = expected[s.group, s.line]
+        assert (s.games, s.points, s.penta, s.split) == (games, points, penta, split)
+        lo, hi = s.interval
+        assert lo <= s.score <= hi
+
+
+def test_counts_by_played_line_and_by_book_line(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    build_journal(path, book=3, book_plies=1, random_plies=1, rounds=3)
+    games = op.collect([iter_journal(path)])
+    played = op.opening_stats(games, "played")
+    _check(played, _expected(path))
+    book = op.opening_stats(games, "book", {(0, s.group): 1 for s in played})
+    _check(book, _expected(path, cut=1))
+    assert len(book) == 3 < len(played)                       # a fresh tail per round and book line
+    assert sum(s.games for s in book) == sum(s.games for s in played)
+    assert sum(s.pairs for s in book) == 3 * 3 * 3            # rounds x lines x pairings
+
+
+def test_two_folders_keep_their_pairs_apart(tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    build_journal(a, seed=1)
+    build_journal(b, seed=1)                                  # the same ids and pair numbers
+    one = op.opening_stats(op.collect([iter_journal(a)]), "played")
+    both = op.opening_stats(op.collect([iter_journal(a), iter_journal(b)]), "played")
+    assert {(s.group, s.line): (2 * s.games, [2 * c for c in s.penta]) for s in one} == \
+        {(s.group, s.line): (s.games, s.penta) for s in both}
+
+
+def test_wilson_interval_contains_the_score_and_narrows():
+    assert op.wilson(0.5, 0) == (0.0, 1.0)
+    lo10, hi10 = op.wilson(0.5, 10)
+    lo1000, hi1000 = op.wilson(0.5, 1000)
+    assert lo10 < lo1000 < 0.5 < hi1000 < hi10
+    assert math.isclose(hi1000 - lo1000, 2 * 1.96 * math.sqrt(0.25 / 1000), rel_tol=0.01)
+    assert op.wilson(1.0, 5)[1] == 1.0 and op.wilson(0.0, 5)[0] == 0.0
+
+
+def test_flags_against_the_band():
+    s = op.OpeningStats(("spelde", 5, "pie"), ("e5",), games=100, points=80)
+    assert s.flag((0.4, 0.6)) == "HIGH"
+    s.games, s.points = 4, 3
+    assert s.flag((0.4, 0.6)) == "high"                       # 75%, but the interval reaches the band
+    s.points = 2
+    assert s.flag((0.4, 0.6)) == ""
+
+
+def test_band_words():
+    assert op.parse_band("40-60") == (0.4, 0.6)
+    assert op.parse_band("0.45-0.55") == (0.45, 0.55)
+    for bad in ("60-40", "40", "x-60"):
+        try:
+            op.parse_band(bad)
+        except ValueError as exc:
+            assert "band" in str(exc)
+        else:
+            raise AssertionError(bad)
+
+
+def test_cli_table_and_csv(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    build_journal(path, book=2, random_plies=0, rounds=2)
+    expected = _expected(path)
+    draws = _draws(path)
+    result = CliRunner().invoke(main, ["openings", "stats", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "openings by the played line" in result.output and "book line" not in result.output
+    result = CliRunner().invoke(main, ["openings", "stats", str(path), "--csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    assert len(rows) == len(expected)
+    for row in rows:
+        games, points, penta, split = expected[(row["game"], int(row["size"]), row["variant"]),
+                                               tuple(row["opening"].split())]
+        assert int(row["games"]) == games and int(row["split"]) == split
+        assert int(row["draws"]) == draws[(row["game"], int(row["size"]), row["variant"]), tuple(row["opening"].split())]
+        assert [int(row[k]) for k in ("LL", "LD", "WL+DD", "WD", "WW")] == penta
+        assert math.isclose(float(row["score"]), points / games, abs_tol=1e-4)
+    result = CliRunner().invoke(main, ["openings", "stats", str(path), "--band", "70-30"])
+    assert result.exit_code == 2 and "band" in result.output
+
+
+def test_the_report_has_the_openings_section_with_both_groupings(tmp_path):
+    from hexarena.results.page.html_report import write_report
+    from tests.support.page_check import static_markup_problems
+    build_journal(tmp_path / "journal.jsonl", book=2, random_plies=1, rounds=2)
+    (tmp_path / "tournament.json").write_text(json.dumps({"games": [
+        {"game": "spelde", "sizes": [4], "variants": ["pie"], "random_openings": 1}]}), encoding="utf-8")
+    html = write_report(tmp_path, tmp_path / "r.html")[0].read_text(encoding="utf-8")
+    assert 'id="openings"' in html and "by the book line alone" in html
+    section = html[html.index('id="openings"'):html.index('id="games"')]
+    for (group, line), (games, _points, penta, _split) in _expected(tmp_path / "journal.jsonl", cut=1).items():
+        row = f"<td>{' '.join(line)}</td><td>{games}</td><td>{sum(penta)}</td>"
+        assert row in section
+    assert static_markup_problems(html) == []
+
+
+def test_the_report_has_no_openings_section_without_openings(tmp_path):
+    from hexarena.results.page.html_report import write_report
+    build_journal(tmp_path / "journal.jsonl", book=1, book_plies=0, random_plies=0, rounds=1)
+    html = write_report(tmp_path, tmp_path / "r.html")[0].read_text(encoding="utf-8")
+    assert 'id="openings"' not in html

@@ -1,0 +1,108 @@
+"""A game kept outside engine/ (tests/support/tiny_game.py), added by ``HEXARENA_GAMES``, goes
+through everything a built-in game does: a tournament between built-in players (random, and
+heuristic with the knowledge the game declares) as engine processes, its journal, SGF, HTML
+report, `hexarena show` and a `hexarena serve` page; and no product folder above the rules
+names a game.
+"""
+from __future__ import annotations
+
+import json
+import re
+import signal
+from pathlib import Path
+
+import pytest
+
+from hexarena.engine import registry
+from hexarena.engine.errors import UnknownGame
+from hexarena.results.record.journal import read_journal
+from tests.support.cli import invoke, temporary_folders_in_tmp_path  # noqa: F401 (autouse fixture)
+from tests.support.web import start_server
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = "tests.support.tiny_game:RULES"
+
+#: The folders above the rules, where no game may be named: what a game draws, shows and
+#: replays is declared by the game itself (GameInfo.drawing, GameInfo.shown_keys).
+ABOVE_THE_RULES = ("results", "protocol", "referee", "hexarena")
+
+
+@pytest.fixture
+def tiny(monkeypatch):
+    """HEXARENA_GAMES names Tiny for this process and every process it starts (the engines,
+    the server), which find tests/ on PYTHONPATH."""
+    monkeypatch.setenv(registry.GAMES_SETTING, TINY)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    return registry.get("tiny")
+
+
+def test_no_folder_above_the_rules_names_a_game():
+    ids = [*registry.GAME_MODULES, *registry.GAME_MODULES.values()]
+    word = re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True))
+                      + r")(?![\w-])", re.IGNORECASE)
+    found = []
+    for folder in ABOVE_THE_RULES:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".js", ".j2", ".html", ".css", ".toml", ".md"):
+                for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                    found += [f"{path.relative_to(ROOT)}:{n}: {m.group(0)}" for m in word.finditer(line)]
+    assert found == []
+
+
+def test_the_setting_adds_the_game_after_the_built_in_ones(tiny):
+    assert registry.playable() == [*registry.GAME_MODULES, "tiny"]
+    assert registry.from_position("tiny 3 w b../..../...../..../... ply=1").ply == 1
+
+
+@pytest.mark.parametrize("value, message", [
+    ("tests.support.tiny_game", "expected MODULE:ATTR"),
+    ("tests.support.no_such_module:RULES", "cannot import tests.support.no_such_module"),
+    ("tests.support.tiny_game:Phase", "has no GameInfo named Phase"),
+    (f"{TINY},{TINY}", "game id 'tiny' is taken"),
+])
+def test_a_bad_setting_is_named_with_its_entry(monkeypatch, value, message):
+    monkeypatch.setenv(registry.GAMES_SETTING, value)
+    with pytest.raises(UnknownGame, match=re.escape(message)):
+        registry.playable()
+
+
+def test_a_bad_setting_stops_every_command_with_its_message(monkeypatch):
+    monkeypatch.setenv(registry.GAMES_SETTING, "tests.support.no_such_module:RULES")
+    result = invoke("show", "tiny 3 b ../.../..")
+    assert result.exit_code == 1 and "HEXARENA_GAMES entry 'tests.support.no_such_module:RULES'" in result.stderr
+    assert "Traceback" not in result.output + result.stderr
+
+
+@pytest.mark.slow
+def test_a_tournament_of_the_added_game_journals_draws_reports_and_serves_it(tiny, tmp_path):
+    conf = tmp_path / "tiny.toml"
+    conf.write_text('[engines.random]\nplayer = "random"\n[engines.heuristic]\nplayer = "heuristic"\n'
+                    '[[games]]\ngame = "tiny"\nsize = 3\n')
+    out = tmp_path / "out"
+    ran = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "2", "-j", "1", "-q")
+    assert ran.exit_code == 0, ran.output + ran.stderr
+    records = read_journal(out)
+    assert len(records) == 2 and all(r.game == "tiny" and not r.void for r in records)
+    assert all(r.termination == "no-moves" for r in records)
+    sgf = (out / records[0].sgf).read_text()
+    assert "GM[1999]" in sgf and "XG[tiny]" in sgf and len(re.findall(r";[BW]\[", sgf)) == 19
+
+    report = (out / "report.html").read_text()
+    assert 'data-game="tiny"' in report and "largest: " in report
+
+    shown = invoke("show", str(out / records[0].sgf))
+    assert shown.exit_code == 0, shown.stderr
+    assert "tiny nopie 3, ply 19, over" in shown.output and re.search(r"largest: \d+ black, \d+ white", shown.output)
+
+    server = start_server(["serve", str(out)])
+    try:
+        index = server.request("/")
+        assert index.status == 200
+        folder = re.search(r'href="(/t/[^/"]+/)"', index.body).group(1)
+        page = server.request(f"{folder}game/{records[0].id}")
+        assert page.status == 200 and 'data-game="tiny"' in page.body and 'class="point"' in page.body
+        data = json.loads(server.request(f"{folder}data/{records[0].id}").body)
+        assert data["bd"] == "tiny-3" and data["p"]["0"] == "b play|largest: 0 black, 0 white"
+        assert len(data["m"]) == 19
+    finally:
+        server.stop(signal.SIGKILL)
