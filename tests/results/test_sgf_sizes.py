@@ -1,5 +1,5 @@
 """A record whose board side (SGF SZ) is outside 2..13: a clear error where a single file is
-read (`show`, `serve --analyse`), a note and the rest of the folder where a folder is read
+read (`show`, `analyse`), a note and the rest of the folder where a folder is read
 (`report`, `serve DIR`'s pages), never a traceback or a server error."""
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_no_game_makes_a_variant_outside_the_range():
                 registry.get(game).variant(size)
 
 
-@pytest.mark.parametrize("command", [["show"], ["serve", "--analyse"]])
+@pytest.mark.parametrize("command", [["show"], ["analyse"]])
 def test_commands_reading_one_file_end_with_a_clear_error(tmp_path, command):
     path = tmp_path / "big.sgf"
     path.write_text(_sgf("14"), encoding="utf-8")

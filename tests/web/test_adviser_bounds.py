@@ -25,7 +25,7 @@ def _ask(server: Server) -> tuple[int, dict]:
 
 def _server(tmp_path: Path, pause: float) -> Server:
     engine = f"{sys.executable} {Path(__file__).with_name('flaky_engine.py')} {tmp_path / 'crashed'} {pause}"
-    return start_server(["serve", "--analyse", POSITION, "--engine", engine])
+    return start_server(["analyse", POSITION, "--engine", engine])
 
 
 def test_a_crashed_engine_is_started_again(tmp_path):

@@ -23,7 +23,7 @@ def server(tmp_path_factory):
                         think=[None], colours="B", left=[None])
     path = tmp_path_factory.mktemp("bodies") / "game.sgf"
     path.write_text(sgf_text(record, registry.get("spelde").sgf_number), encoding="utf-8")
-    running = start_server(["serve", "--analyse", str(path)])
+    running = start_server(["analyse", str(path)])
     yield running
     code, _, err = running.stop()
     assert code == 130 and "Traceback" not in err
