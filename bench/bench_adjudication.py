@@ -79,8 +79,8 @@ def movers(record: GameRecord) -> list[int]:
     info = registry.get(record.game)
     state = info.new_game(info.variant(record.size, tuple(record.variant.split())), record.komi or 0)
     holder, out = {Colour.BLACK: 0, Colour.WHITE: 1}, []
-    for token in record.actions or []:
-        action = state.parse(token)
+    for move in record.moves or ():
+        action = state.parse(move.action)
         out.append(holder[state.to_move])
         holder = holders_after(holder, action)
         state = state.play(action)
@@ -89,7 +89,7 @@ def movers(record: GameRecord) -> list[int]:
 
 def judged(record: GameRecord, rules: Adjudication) -> Verdict | None:
     """The verdict `rules` give over a played-out game before its end, or None."""
-    analysis = record.analysis or [None] * record.plies
+    analysis = [None if m.analysis is None else list(m.analysis) for m in record.moves or ()]
     verdict = first_verdict(rules, movers(record), analysis, record.opening)
     return verdict if verdict is not None and verdict.ply < record.plies else None
 
@@ -113,10 +113,10 @@ def compare(adjudicated: list[GameRecord], played: list[GameRecord],
     count = wrong = same = differ = 0
     for r in adjudicated:
         full = by_id.get(r.id)
-        if full is None or full.actions is None or r.actions is None:
+        if full is None or full.tokens is None or r.tokens is None:
             continue
-        same += full.actions[:len(r.actions)] == r.actions and (r.termination == "adjudicated"
-                                                                 or full.actions == r.actions)
+        mine, theirs = r.tokens, full.tokens
+        same += theirs[:len(mine)] == mine and (r.termination == "adjudicated" or theirs == mine)
         offline = judged(full, rules)
         live = r.adjudication if r.termination == "adjudicated" else None
         differ += (offline.as_dict() if offline is not None else None) != live

@@ -140,7 +140,7 @@ def one_run(games: int, mode: str, lines: int, pv: int, jobs: int) -> tuple[floa
         from hexarena.results.record.journal import read_journal
         records = read_journal(out / "journal.jsonl")
     actions = sum(r.plies for r in records)
-    analysed = sum(1 for r in records for a in r.analysis or [] if a)
+    analysed = sum(1 for r in records for m in r.moves or () if m.analysis)
     return cpu, actions, analysed
 
 

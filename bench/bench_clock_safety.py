@@ -7,7 +7,7 @@ For each clock (Fischer 10 s + 0.1 s; byo-yomi 5 s main time + 3 periods of
 1 s), one `hexarena` tournament (engine processes, referee, journal) of the
 built-in `mcts` (1 s a move or less when the clock says so) against `random`
 on every game (or those --only names) at its smallest recommended size (Anda-prison capped at 2 x
-sites plies, as in lab/ladder.py), N games per game (default 40), seats
+sites plies, as in lab/strength.py), N games per game (default 40), seats
 alternating. Prints per game: games, mcts's time forfeits (goal 0), its other
 faults, its score, the mean and the longest think of its moves, and the
 wall time. The tournaments stay in --out (default: a temporary folder) for
@@ -56,7 +56,7 @@ def summary(records: list, only: list[str] | None = None) -> list[dict]:
     rows = []
     for gid in only or registry.playable():
         mine = [r for r in records if r.game == gid]
-        thinks = [t for r in mine for t, who in zip(r.think or [], movers(r)) if t is not None and who == "mcts"]
+        thinks = [m.think for r in mine for m, who in zip(r.moves or (), movers(r)) if m.think is not None and who == "mcts"]
         rows.append({
             "game": gid, "games": len(mine),
             "mcts time losses": sum(r.faulty == "mcts" and r.termination == "time" for r in mine),
@@ -74,8 +74,8 @@ def movers(record) -> list[str]:
     state = info.new_game(info.variant(record.size, record.variant.split()), 0)
     holders = {Colour.BLACK: record.first, Colour.WHITE: record.second}
     out = []
-    for token in record.actions or []:
-        action = state.parse(token)
+    for move in record.moves or ():
+        action = state.parse(move.action)
         out.append(holders[state.to_move])
         holders = holders_after(holders, action)
         state = state.play(action)

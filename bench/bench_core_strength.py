@@ -4,7 +4,7 @@
 One real tournament (`hexarena tournament`, engines as processes): `mcts` with the core
 (`core`) against `mcts` without it (`python`, run with HEXARENA_CORE=0), each game at its
 smallest recommended size, N games per game (pairs with seats exchanged after two fresh
-random plies; in Anda after the pie fixed at ``komi=0 keep``, as lab/ladder.py's ``PREFIX``:
+random plies; in Anda after the pie fixed at ``komi=0 keep``, as lab/strength.py's ``PREFIX``:
 a random komi decides most pairs by colour), X seconds a move (a move clock alone: each search may use its whole move). It prints per game the core's score (draws 1/2) with a 95%
 normal interval, and in all. The core must be installed (`pip install ./core`). A run is
 resumable: `--out DIR` again plays only what is missing.
@@ -24,7 +24,7 @@ from bench.common import table
 from hexarena.engine import compiled, registry
 
 
-#: The opening of the games whose random pie would decide them (lab/ladder.py's PREFIX).
+#: The opening of the games whose random pie would decide them (lab/strength.py's PREFIX).
 PIE_FIXED = {"anda": "komi=0 keep"}
 
 

@@ -54,7 +54,7 @@ async def bench(games: int, logdir: Path, eager: bool = True) -> dict[str, float
 
     marks: list[tuple[float, float, float]] = []
 
-    def on_ply(plies: int, moves: object) -> None:
+    def on_ply(plies: int, move: object) -> None:
         """(wall, CPU, engine wait) after each action: the turn loop seen from outside."""
         marks.append((time.perf_counter(), time.process_time(), sum(ch.wait_seconds for ch in channels[-2:])))
 

@@ -1,6 +1,9 @@
 """The compiled rules core: the extension module ``hexarena_core`` (core/, a distribution
 of its own), used when it is installed and the environment variable ``HEXARENA_CORE`` is
-not ``0``.
+not ``0``. This module is the one reader of that switch: :func:`active` reads it once, at the
+first question (a game package's import, for its rules), and keeps the answer for the
+process, so the rules and the search (players/compiled_search.py asks :func:`active` too)
+always agree.
 
 Each game whose package has a ``compiled`` module picks its ``RULES`` with :func:`choose`:
 the core-backed GameInfo when the core is active and implements the game, its Python
@@ -14,6 +17,7 @@ import importlib
 import os
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -34,8 +38,10 @@ def installed() -> ModuleType | None:
     return hexarena_core
 
 
+@cache
 def active() -> ModuleType | None:
-    """The core when it is installed and not switched off, else None."""
+    """The core when it is installed and not switched off, else None; the switch is read at the
+    first call and the answer kept (a later change of the environment changes nothing)."""
     if os.environ.get(SWITCH, "") == "0":
         return None
     return installed()

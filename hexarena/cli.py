@@ -19,6 +19,7 @@ from hexarena.commands_sprt import sprt
 from hexarena.commands_status import status
 from hexarena.commands_ratings import ratings, repair
 from hexarena.terminal import SafeGroup
+from hexarena.ladder import commands as ladder_commands
 
 # The referee, trio and pandas are imported inside the commands that use them, so that
 # `hexarena engine NAME` starts as fast as `python -m hexarena.players NAME`.
@@ -40,6 +41,8 @@ for _command in (match, tournament, ratings, commands_view.show, commands_view.r
                  status, sprt, repair, check, commands_serve.serve, commands_analyse.analyse, commands_play.play,
                  openings):
     main.add_command(_command)
+main.add_command(ladder_commands.ladder)     # hexarena/ladder: the rating server and its bridge
+main.add_command(ladder_commands.connect)
 
 
 @main.command()

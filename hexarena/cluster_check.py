@@ -100,11 +100,11 @@ def _check(record: GameRecord, game: ScheduledGame, adjudication: Adjudication |
         if record.winner is not None or record.result != VOID_RESULT:
             raise _Refused(f"a void game with winner {record.winner!r} and result {record.result!r}")
         return
-    actions, colours = record.actions, record.colours
-    if actions is None or colours is None or len(colours) != len(actions) or record.plies != len(actions):
-        raise _Refused("its actions, colours and plies do not match")
+    moves = record.moves
+    if moves is None or any(m.colour is None for m in moves) or record.plies != len(moves):
+        raise _Refused("its moves, their colours and its plies do not match")
     opening = len(game.opening)
-    if actions and (record.opening != opening or tuple(actions[:opening]) != game.opening):
+    if moves and (record.opening != opening or tuple(m.action for m in moves[:opening]) != game.opening):
         raise _Refused(f"it does not start with the schedule's opening {' '.join(game.opening) or '(none)'}")
 
     state = info.new_game(variant, game.komi or 0)
@@ -114,11 +114,12 @@ def _check(record: GameRecord, game: ScheduledGame, adjudication: Adjudication |
     holder: Holders = {Colour.BLACK: game.first, Colour.WHITE: game.second}
     before_last = holder
     movers: list[int] = []                      # the seat of each action's mover
-    for ply, token in enumerate(actions, 1):
+    for ply, move in enumerate(moves, 1):
+        token = move.action
         if state.outcome() is not None or ply > cap:
             raise _Refused(f"action {ply} ({token}) comes after the end of the game")
-        if colours[ply - 1] != state.to_move.letter:
-            raise _Refused(f"action {ply} ({token}) is marked {colours[ply - 1]!r}, {state.to_move.letter} was to move")
+        if move.colour != state.to_move.letter:
+            raise _Refused(f"action {ply} ({token}) is marked {move.colour!r}, {state.to_move.letter} was to move")
         try:
             action = state.parse(token)
             if isinstance(action, Resign):
@@ -135,11 +136,11 @@ def _check(record: GameRecord, game: ScheduledGame, adjudication: Adjudication |
         played.append(action)
 
     ending = record.termination
-    over, capped = state.outcome(), len(actions) >= cap
+    over, capped = state.outcome(), len(moves) >= cap
     if ending in RULE_ENDINGS or ending is Ending.PLY_CAP:
         if ending is Ending.PLY_CAP:
             if over is not None or not capped:
-                raise _Refused(f"ended by the ply cap after {len(actions)} of {cap} plies")
+                raise _Refused(f"ended by the ply cap after {len(moves)} of {cap} plies")
             over = state.adjudicate()
         elif over is None or over.termination.value != ending:
             raise _Refused(f"ended by {ending} where the rules say "
@@ -166,9 +167,7 @@ def _judged(record: GameRecord, movers: list[int], opening: int, rules: Adjudica
     _Refused when there is none then, or one came earlier."""
     if rules is None:
         raise _Refused("adjudicated in a tournament without [adjudication]")
-    analysis = record.analysis or [None] * len(movers)
-    if len(analysis) != len(movers):
-        raise _Refused("its analysis does not have one entry per action")
+    analysis = [None if m.analysis is None else list(m.analysis) for m in record.moves or ()]
     verdict = first_verdict(rules, movers, analysis, opening)
     if verdict is None:
         raise _Refused("the winrates do not decide the game")
@@ -188,9 +187,9 @@ def _check_forfeit(record: GameRecord, to_move: Colour | None, holder: Holders, 
     candidates: list[tuple[Holders, Colour]] = []
     if to_move is not None:
         candidates.append((holder, to_move))
-    if record.actions and record.plies > record.opening and ending in NOT_ITS_TURN:
-        candidates.append((before_last, Colour.parse(record.colours[-1]).other))     # type: ignore[index]
-    if not record.actions and ending in NOT_ITS_TURN:
+    if record.moves and record.plies > record.opening and ending in NOT_ITS_TURN:
+        candidates.append((before_last, Colour.parse(str(record.moves[-1].colour)).other))
+    if not record.moves and ending in NOT_ITS_TURN:
         candidates += [(holder, Colour.BLACK), (holder, Colour.WHITE)]
     for holders, loser in candidates:
         if holders[loser] == record.faulty:

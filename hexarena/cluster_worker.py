@@ -27,7 +27,7 @@ import sys
 import tempfile
 from contextlib import AbstractAsyncContextManager
 from importlib import metadata
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
@@ -81,7 +81,8 @@ def guarded_launcher(engine: EngineSpec, seed: int, log: Path) -> AbstractAsyncC
 
 @dataclass(frozen=True)
 class PlayedGame:
-    """What a worker sends back for one game: the record (as a dict) and the engine logs.
+    """What a worker sends back for one game: the record (as the journal's JSON object,
+    `GameRecord.to_dict`) and the engine logs.
 
     `files` maps a path relative to the output folder (``logs/ID.1-NAME.log``)
     to its bytes; `host` names the worker's machine. The coordinator checks the
@@ -110,7 +111,7 @@ def play_on_worker(game: ScheduledGame, config: TournamentConfig) -> PlayedGame:
         folder = Path(tmp)
         record = trio.run(partial(play_scheduled, game, config, folder, guarded_launcher))
         logs = {rel: data for rel, data in _collect(folder).items() if rel.startswith("logs/")}
-        return PlayedGame(asdict(record), logs, socket.gethostname())
+        return PlayedGame(record.to_dict(), logs, socket.gethostname())
 
 
 def preflight_on_worker(config: TournamentConfig) -> HostCheck:

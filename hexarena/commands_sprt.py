@@ -33,7 +33,7 @@ def tracker_for_run(config: TournamentConfig, out: Path) -> SprtTracker | None:
     if config.sprt is None:
         return None
     path = out / JOURNAL_NAME
-    records = iter_journal(path) if path.exists() else []        # read one at a time: the tracker keeps counts
+    records = iter_journal(path, summary=True) if path.exists() else []        # read one at a time: the tracker keeps counts
     return SprtTracker(config.sprt.settings, config.sprt.engine, config.sprt.opponent, records,
                        schedule_pairs(config), out)
 
@@ -51,7 +51,7 @@ def sprt(folder: str, elo0: float | None, elo1: float | None, alpha: float | Non
     """Recompute the SPRT of a two-engine match from its journal: the LLR with its bounds,
     the pentanomial counts and the Elo estimate with its 95% interval."""
     try:
-        records = read_journal(journal_path(folder))
+        records = read_journal(journal_path(folder), summary=True)
     except (OSError, JournalError) as exc:
         raise click.ClickException(f"cannot read the journal of {folder}: {exc}") from None
     config = _saved_config(folder)

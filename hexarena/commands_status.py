@@ -31,7 +31,7 @@ def status(folder: str, tables: bool) -> None:
     except (TournamentError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     errors: list[JournalError] = []
-    records = read_journal(out / JOURNAL_NAME, errors) if (out / JOURNAL_NAME).exists() else []
+    records = read_journal(out / JOURNAL_NAME, errors, summary=True) if (out / JOURNAL_NAME).exists() else []
     done = {r.id for r in records if not r.void}
     progress = Progress()
     progress.plan([g for g in games if g.id not in done], records)

@@ -9,6 +9,7 @@ import shlex
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
@@ -96,7 +97,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     import trio
 
     from hexarena.commands_sprt import tracker_for_run
-    from hexarena.worker import Forked, can_fork
+    from hexarena.worker import ForkedWorkers, can_fork
     from hexarena.referee.console.live import final_summary, journal_summaries
     from hexarena.referee.console.panel import make_view
     from hexarena.referee.tournament.run import process_launcher
@@ -110,6 +111,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     sprt = tracker_for_run(config, out)              # None without [sprt]; keeps DIR/sprt.json
     refresher = ReportRefresher(out, warn, [sys.executable, "-m", "hexarena", "report", str(out)])
     signals = Signals(trio.Event())
+    preload = Preload(_import_the_end, "importing the final tables and page", warn)
 
     def on_record(record: GameRecord) -> None:
         refresher.on_record(record)
@@ -124,19 +126,19 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
                 await nursery.start(serve_folder, out, serve)
             # the worker processes start while the pre-flight runs: their start-up overlaps it
             # (forked before the loop started, they are ready already)
-            with started_early(min(processes, concurrency), forked.take if forked.ready else None):
+            with started_early(min(processes, concurrency), forked.take if forked.ready else None) as early:
                 if check_engines:
                     await preflight_or_fail(config, out, launcher, on_cluster)
                 play = on_cluster.player(config, out, signals.abandon, warn) if on_cluster else None
                 # in flight = running: one game per slot of the cluster, the next one submitted as one ends
                 games_at_once = min(concurrency, on_cluster.slots) if on_cluster else concurrency
                 signals.running = True
-                threading.Thread(target=_import_the_end, name="hexarena-import", daemon=True).start()
+                preload.start()
                 with view:
                     outcome = await run_tournament(config, out, concurrency=games_at_once, resume=resume,
                                                    warn=warn, observer=view, launcher=launcher,
                                                    on_record=on_record, play=play, stop=signals.stop,
-                                                   affinity=affinity, workers=processes,
+                                                   affinity=affinity, workers=processes, early=early,
                                                    should_stop=sprt.should_stop if sprt is not None else None)
             nursery.cancel_scope.cancel()
         if signals.signalled:
@@ -150,8 +152,9 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
              err=True)
     with _interrupted(out, cluster), _open_cluster(cluster) as on_cluster:
         processes = 0 if on_cluster else default_workers(concurrency) if workers is None else workers
-        with Forked(min(processes, concurrency) if can_fork() else 0) as forked:
+        with ForkedWorkers(min(processes, concurrency) if can_fork() else 0) as forked:
             outcome = trio.run(supervised, on_cluster)
+    preload.finish()
     records, repeats = journal_summaries(out / JOURNAL_NAME)
     void = sum(r.void for r in records)
     echo(f"\n{games_text(len(records) - void)}, {void} void; journal, SGF and logs in {out}")
@@ -166,16 +169,40 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
 
 
 def _import_the_end() -> None:
-    """Import what the run's end needs (the final tables and page: pandas, jinja2, the page's
-    template), in a thread started as the games start: it then runs beside the games (in the
-    time this process waits for engines or workers), not after the last game."""
-    try:
-        import hexarena.results.rating.repeats  # noqa: F401
-        import hexarena.results.rating.report  # noqa: F401
-        from hexarena.results.page.html_report import load_template
-        load_template()
-    except Exception:       # the end does it again and reports what fails there
-        pass
+    """Import what the run's end needs: the final tables and page (pandas, jinja2, the page's template)."""
+    import hexarena.results.rating.repeats  # noqa: F401
+    import hexarena.results.rating.report  # noqa: F401
+    from hexarena.results.page.html_report import load_template
+    load_template()
+
+
+class Preload:
+    """`load` in a thread of its own, started as the games start: it then runs beside the games
+    (in the time this process waits for engines or workers), not after the last game. A daemon
+    thread, so an interrupted run does not wait for it; :meth:`finish` waits for it and reports
+    (a warning) the error it ended in, if any; the run's end does the same work again and fails
+    there in its own words."""
+
+    def __init__(self, load: Callable[[], None], what: str, report: Callable[[str], None]):
+        self.load, self.what, self.report = load, what, report
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="hexarena-preload", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.load()
+        except Exception as exc:
+            self.error = exc
+
+    def finish(self) -> None:
+        """Wait for the thread (when started), then report its error."""
+        if self.thread.ident is not None:
+            self.thread.join()
+        if self.error is not None:
+            self.report(f"{self.what} failed in advance: {type(self.error).__name__}: {self.error}")
 
 
 async def serve_folder(out: Path, port: int, task_status=None) -> None:

@@ -9,7 +9,7 @@ that started it ends (``PR_SET_PDEATHSIG``, Linux), and it exits at once if
 the runner is already gone; its engines die with it in turn. It ignores
 SIGINT: Ctrl-C is the runner's to handle.
 
-:func:`fork` starts the same worker as a fork of the runner, before the runner's
+:class:`ForkedWorker` starts the same worker as a fork of the runner, before the runner's
 trio loop starts: it has the runner's modules already imported, so it costs a
 fork instead of an interpreter's start-up (~0.25 s of CPU). It is named
 ``hexarena.worker`` (its ``comm``, which ``ps`` shows) and otherwise behaves as above.
@@ -23,6 +23,7 @@ import signal
 import sys
 import threading
 import traceback
+from typing import NoReturn
 
 import trio
 
@@ -59,20 +60,40 @@ def _serve(runner: int) -> None:
 
 
 def can_fork() -> bool:
-    """Whether :func:`fork` may be used now: on Linux, while this thread is the process's only
-    one (a fork copies this thread alone, and any lock another one holds stays held). Call it
-    before a trio loop starts, never inside one."""
+    """Whether :meth:`ForkedWorker.start` may be used now: on Linux, while this thread is the
+    process's only one (a fork copies this thread alone, and any lock another one holds stays
+    held). Call it before a trio loop starts, never inside one."""
     return sys.platform.startswith("linux") and threading.active_count() == 1
 
 
-class Child:
-    """A forked worker process, as the runner handles a ``subprocess.Popen`` (as there, a
-    :meth:`poll` while a :meth:`wait` runs in another thread says it still runs)."""
+class ForkedWorker:
+    """A worker process forked from this one (the runner; see :func:`can_fork`): its pid and
+    the runner's ends of its two pipes (`to_worker`, its stdin; `from_worker`, its stdout),
+    waited for and signalled as the runner does any worker process (the `Child` protocol of
+    hexarena/referee/tournament/workers.py; as with ``subprocess.Popen``, a :meth:`poll`
+    while a :meth:`wait` runs in another thread says it still runs)."""
 
-    def __init__(self, pid: int):
-        self.pid = pid
+    def __init__(self, pid: int, to_worker: int, from_worker: int):
+        self.pid, self.to_worker, self.from_worker = pid, to_worker, from_worker
         self.returncode: int | None = None
         self._reaping = threading.Lock()
+
+    @classmethod
+    def start(cls) -> ForkedWorker:
+        """Fork the worker: in its own session, holding no file of the runner's but stdin (its
+        pipe from the runner), stdout (its pipe to the runner) and stderr."""
+        runner = os.getpid()
+        child_in, runner_out = os.pipe()
+        runner_in, child_out = os.pipe()
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        gc.collect()                # what the runner no longer holds is closed here, not in the worker
+        pid = os.fork()
+        if pid == 0:
+            _be_the_worker(runner, child_in, child_out)      # never returns
+        os.close(child_in)
+        os.close(child_out)
+        return cls(pid, runner_out, runner_in)
 
     def poll(self) -> int | None:
         if self.returncode is None and self._reaping.acquire(blocking=False):
@@ -103,67 +124,61 @@ class Child:
     def kill(self) -> None:
         self.send_signal(signal.SIGKILL)
 
-
-def fork() -> tuple[Child, int, int]:
-    """A worker process forked from this one (the runner; see :func:`can_fork`), in its own
-    session, holding no file of the runner's but stdin (its pipe from the runner), stdout
-    (its pipe to the runner) and stderr: the process, and the runner's ends of the two pipes."""
-    runner = os.getpid()
-    child_in, runner_out = os.pipe()
-    runner_in, child_out = os.pipe()
-    for stream in (sys.stdout, sys.stderr):
-        stream.flush()
-    gc.collect()                # what the runner no longer holds is closed here, not in the worker
-    pid = os.fork()
-    if pid == 0:                                        # the worker: it never returns
-        code = 1
-        try:
-            gc.freeze()         # the runner's objects stay as they are: none is collected (or closes a file) here
-            os.setsid()
-            os.dup2(child_in, 0)
-            os.dup2(child_out, 1)
-            os.closerange(3, _highest_fd() + 1)
-            if sys.platform.startswith("linux"):
-                ctypes.CDLL(None).prctl(PR_SET_NAME, ctypes.c_char_p(NAME), 0, 0, 0)
-            _serve(runner)
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-        except BaseException:
-            traceback.print_exc()
-        finally:
-            os._exit(code)
-    os.close(child_in)
-    os.close(child_out)
-    return Child(pid), runner_out, runner_in
+    def close(self) -> None:
+        """Close the runner's ends of the pipes (a worker not handed to a run)."""
+        os.close(self.to_worker)
+        os.close(self.from_worker)
 
 
-class Forked:
-    """`count` workers forked at once, for the run to take (:meth:`take`, the runner's
-    ``started_early``); those not taken are killed when the block ends (they hold no engine)."""
+def _be_the_worker(runner: int, stdin: int, stdout: int) -> NoReturn:
+    """The forked child's whole life: serve the runner on `stdin` and `stdout`, then exit."""
+    code = 1
+    try:
+        gc.freeze()         # the runner's objects stay as they are: none is collected (or closes a file) here
+        os.setsid()
+        os.dup2(stdin, 0)
+        os.dup2(stdout, 1)
+        os.closerange(3, _highest_fd() + 1)
+        if sys.platform.startswith("linux"):
+            ctypes.CDLL(None).prctl(PR_SET_NAME, ctypes.c_char_p(NAME), 0, 0, 0)
+        _serve(runner)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        os._exit(code)
+
+
+class ForkedWorkers:
+    """`count` workers forked at once, waiting to be taken (:meth:`take`, the `start` of the
+    runner's ``started_early``); those not taken are killed when the block ends (they hold no
+    engine)."""
 
     def __init__(self, count: int):
         self.count = count
-        self.ready: list[tuple[Child, int, int]] = []
+        self.ready: list[ForkedWorker] = []
 
-    def __enter__(self) -> Forked:
+    def __enter__(self) -> ForkedWorkers:
         try:
             for _ in range(self.count):
-                self.ready.append(fork())
+                self.ready.append(ForkedWorker.start())
         except BaseException:
             self.__exit__()
             raise
         return self
 
-    def take(self) -> tuple[Child, int, int]:
-        return self.ready.pop(0)
+    def take(self) -> tuple[ForkedWorker, int, int]:
+        """The next forked worker, and the runner's ends of its input's and its output's pipes."""
+        worker = self.ready.pop(0)
+        return worker, worker.to_worker, worker.from_worker
 
     def __exit__(self, *exc_info) -> None:
-        for child, to_worker, from_worker in self.ready:
-            child.kill()
-            child.wait()
-            os.close(to_worker)
-            os.close(from_worker)
+        for worker in self.ready:
+            worker.kill()
+            worker.wait()
+            worker.close()
         self.ready.clear()
 
 

@@ -2,7 +2,7 @@
 
 Run: ``python -m lab.fit_evaluation JOURNAL_OR_FOLDER... [--search | --evaluation
 MODULE:FUNCTION --scale S] [--phases 4]``, e.g. ``python -m lab.fit_evaluation
-docs/ladder/anda-7/mcts docs/ladder/anda-7/base``.
+docs/strength/anda-7/mcts docs/strength/anda-7/base``.
 
 Every game of the journals that the rules ended (draws at the ply cap count
 1/2; forfeits and void games are left out) is replayed, and each position
@@ -45,12 +45,12 @@ def positions(record: GameRecord, evaluate: Callable[[GameState], float]) -> lis
     """(share of the game played, Black's advantage) of each position of a game before its end."""
     state = initial(record.game, record.size, record.variant)
     out = []
-    actions = record.actions or []
-    for ply, token in enumerate(actions):
+    moves = record.moves or ()
+    for ply, move in enumerate(moves):
         if state.outcome() is not None:
             break
-        out.append((ply / len(actions), evaluate(state)))
-        state = state.play(state.parse(token))
+        out.append((ply / len(moves), evaluate(state)))
+        state = state.play(state.parse(move.action))
     return out
 
 
@@ -67,7 +67,7 @@ def evaluation_of(module: ModuleType, search: bool) -> Callable[[GameState], flo
 
 def black_score(record: GameRecord) -> float | None:
     """1 Black won, 0 White won, 1/2 a draw; None for a game the rules did not end."""
-    if record.void or record.faulty is not None or not record.actions:
+    if record.void or record.faulty is not None or not record.moves:
         return None
     if record.winner is None:
         return 0.5

@@ -50,18 +50,18 @@ def positions(journals: list[str], players: str, plies_at: set[int], limit: int)
         for err in errors:
             print(f"skipped: {err}", file=sys.stderr)
         for record in records:
-            if not (record.actions and record.black.startswith(players) and record.white.startswith(players)):
+            if not (record.moves and record.black.startswith(players) and record.white.startswith(players)):
                 continue
             state = initial(record.game, record.size, record.variant)
             try:
-                for ply, token in enumerate(record.actions):
+                for ply, move in enumerate(record.moves):
                     if state.outcome() is not None:
                         break
                     if ply in plies_at:
                         found.append(state)
                         if len(found) == limit:
                             return found
-                    state = state.play(state.parse(token))
+                    state = state.play(state.parse(move.action))
             except RulesError as exc:
                 print(f"skipped: {path}: game {record.id}: {exc}", file=sys.stderr)
     return found

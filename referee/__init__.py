@@ -3,7 +3,7 @@ and the console view, in rooms (subpackages); every module lives in one.
 
 * ``engines``    engine processes: spawn under resource limits, the HGP channel with its
                  deadlines, stderr logs, transcripts, leftover processes. Imports protocol.
-* ``game``       one game: the turn loop (which returns a ``GameRecord``), clocks, openings.
+* ``game``       one game: the turn loop (which returns how the game ended), clocks, openings.
                  Imports engines, and engine, protocol, results.record.
 * ``tournament`` a run: config, schedule and growth, the engine pool of a slot, the runner and
                  its journal writer, the pre-flight. Imports engines, game, and results.

@@ -37,9 +37,9 @@ CONFIG_NAME = "tournament.json"     # a tournament folder's saved config (refere
 
 def opening_tokens(record: GameRecord) -> tuple[str, ...]:
     """The tokens of the record's opening (its first `opening` actions): the one reader of actions here."""
-    if not record.opening or record.actions is None:
+    if not record.opening or record.moves is None:
         return ()
-    return tuple(record.actions[:record.opening])
+    return tuple(m.action for m in record.moves[:record.opening])
 
 
 def wilson(score: float, n: int, z: float = Z95) -> tuple[float, float]:

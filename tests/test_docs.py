@@ -135,6 +135,9 @@ def test_hexarena_command_lines_name_only_real_commands_and_options(page):
             if command is None:
                 continue
         rest = rest.split(" -- ", 1)[0]                 # `check -- CMD ARGS`: the engine's own options
+        words = rest.split()
+        while isinstance(command, click.Group) and words and words[0] in command.commands:
+            command = command.commands[words.pop(0)]    # `ladder account add`: a group's subcommand
         rest = re.sub(r"\"[^\"]*\"|'[^']*'", "", rest)    # quoted engine command lines
         for flag in re.findall(r"(?<![\w{\"'=-])--[a-z][a-z0-9-]*", rest):
             if flag not in _options(command):

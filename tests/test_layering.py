@@ -363,7 +363,8 @@ def test_every_package_folder_is_listed_in_pyproject():
 #: The web server (hexarena/web) sits beside the CLI: it may import every package; of the
 #: package, only these modules (and its own) import it: the CLI and its command modules.
 WEB = "hexarena.web"
-WEB_IMPORTERS = ("hexarena.cli", "hexarena.commands_", "hexarena.supervise")
+WEB_IMPORTERS = ("hexarena.cli", "hexarena.commands_", "hexarena.supervise",
+                 "hexarena.ladder.")     # the ladder reuses the pages' machinery (security headers, assets)
 
 
 def web_violations(files: dict[str, str]) -> list[str]:
@@ -489,3 +490,24 @@ def test_the_outside_checker_catches_each_broken_rule(rel, source, expected):
 ])
 def test_the_outside_checker_accepts_the_allowed_imports(rel, source):
     assert outside_violations(rel, source) == []
+
+
+def test_nothing_imports_the_ladder():
+    """hexarena/ladder/ (the rating server and its bridge) sits beside the web server: only the
+    CLI (hexarena/cli.py, which registers its commands) imports it."""
+    found = []
+    for package, root in GRAPH_ROOTS.items():
+        for path in sorted((ROOT / package).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel.startswith("hexarena/ladder/") or rel in ("hexarena/cli.py", "tests/test_layering.py") \
+                    or rel.startswith("tests/ladder/") or rel.startswith("bench/"):
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and not node.level:
+                    names = [node.module or ""]
+                else:
+                    continue
+                found += [f"{rel}:{node.lineno}" for n in names if n.startswith("hexarena.ladder")]
+    assert found == []

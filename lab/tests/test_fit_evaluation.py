@@ -14,6 +14,7 @@ from lab import fit_evaluation as F
 from hexarena.engine.core import Colour
 from hexarena.referee.game.openings import initial
 from hexarena.results.record.game import GameRecord
+from hexarena.results.record.moves import Move, moves_of_lists
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +41,7 @@ def random_record(game: str, size: int, seed: int) -> GameRecord:
     return GameRecord(id=f"g/{seed:04d}", game=game, size=size, variant="pie", first="a", second="b",
                       black="a", white="b", winner=None if winner is None else name[winner],
                       result="0" if winner is None else ("B+" if winner is Colour.BLACK else "W+"),
-                      termination="ply-cap", plies=len(actions), actions=actions)
+                      termination="ply-cap", plies=len(actions), moves=moves_of_lists(actions))
 
 
 def test_black_score_and_positions_of_a_replayed_game() -> None:
@@ -57,7 +58,7 @@ def test_the_table_is_printed_and_bad_input_reported(tmp_path: Path) -> None:
     journal = tmp_path / "journal.jsonl"
     lines = [random_record("spelde", 5, seed).to_json() for seed in range(12)]
     broken = random_record("spelde", 5, 99)
-    broken.actions[5] = "zz99"                                   # not a site: that game is skipped
+    broken = replace(broken, moves=broken.moves[:5] + (Move("zz99", None),) + broken.moves[6:])                                   # not a site: that game is skipped
     journal.write_text("\n".join(lines + [broken.to_json(), "{not json"]) + "\n", encoding="utf-8")
     run = subprocess.run([sys.executable, "-m", "lab.fit_evaluation", str(tmp_path), "--phases", "2"],
                          cwd=ROOT, capture_output=True, text=True, timeout=120)

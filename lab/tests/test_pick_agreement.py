@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from lab import pick_agreement as P
 from hexarena.referee.game.openings import initial
 from hexarena.results.record.game import GameRecord
+from hexarena.results.record.moves import Move, moves_of_lists
 
 
 def record(seed: int, black: str = "mcts-1s", white: str = "mcts-2s", game: str = "spelde",
@@ -22,7 +24,7 @@ def record(seed: int, black: str = "mcts-1s", white: str = "mcts-2s", game: str 
         state = state.play(action)
     return GameRecord(id=f"g/{seed:04d}", game=game, size=size, variant="pie", first=black, second=white,
                       black=black, white=white, winner=None, result="0", termination="ply-cap",
-                      plies=len(actions), actions=actions)
+                      plies=len(actions), moves=moves_of_lists(actions))
 
 
 def journal(folder: Path, records: list[GameRecord], extra: str = "") -> Path:
@@ -36,7 +38,7 @@ def test_positions_come_from_games_between_the_named_players_at_the_asked_plies(
     states = P.positions([str(tmp_path)], "mcts", {4, 8}, 10)
     assert [s.ply for s in states] == [4, 8, 4, 8]              # games 1 and 3; greedy's game left out
     expected = initial("spelde", 5, "pie")
-    for token in record(3).actions[:8]:
+    for token in record(3).tokens[:8]:
         expected = expected.play(expected.parse(token))
     assert states[3] == expected
     assert len(P.positions([str(path)], "mcts", {4, 8}, 3)) == 3
@@ -59,7 +61,7 @@ def test_picks_per_budget_are_counted_and_reproducible(tmp_path: Path, capsys: p
 
 def test_bad_input_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     broken = record(4)
-    broken.actions[2] = "zz99"
+    broken = replace(broken, moves=broken.moves[:2] + (Move("zz99", None),) + broken.moves[3:])
     journal(tmp_path, [broken, record(5)], extra="{not json\n")
     states = P.positions([str(tmp_path)], "mcts", {4}, 10)
     assert len(states) == 1                                      # the broken game skipped, with a word

@@ -6,12 +6,12 @@ stones down has filled more of its room) less ``FREE`` times the free sites
 (Black's minus White's: empty sites next to no stone of that colour, where
 its new groups can still go).
 
-The weights are a logistic fit to the positions of the ladder's Marbanta
+The weights are a logistic fit to the positions of the strength study's Marbanta
 games (420 at n=7 and 9, 5-fold by game; docs/players.md
 has the figures): the earlier evaluation, the side to move's legal roots
 (greedy's measure), predicted nothing (log loss 0.69 in every phase, a
 coin's), this one 0.66, 0.46, 0.38, 0.33 by quarter of the game
-(`python -m lab.fit_evaluation docs/ladder/marbanta-*/base docs/ladder/marbanta-*/mcts`).
+(`python -m lab.fit_evaluation docs/strength/marbanta-*/base docs/strength/marbanta-*/mcts`).
 """
 from __future__ import annotations
 

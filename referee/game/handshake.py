@@ -8,7 +8,8 @@ to an engine that lists `hgp_version`), `hexarena-seed` when the seat has a
 seed and the engine lists it, and last the seat's setup commands, once per
 process (a kept process, which answered them in an earlier game, is not sent
 them again); a refused setup command voids the game (`unsupported`). Each seat's :class:`Hello` says what its engine
-listed and who it said it is. Faults raise :class:`~.faults.VoidGame` / :class:`~.faults.ForfeitGame`.
+listed and who it said it is. A fault ends the game: it is returned as a :class:`~.faults.Voided` or
+:class:`~.faults.Forfeited` value.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from hexarena.results.record.game import VoidCause
 
 from ..engines.process import EngineChannel
 from .clock import Clock, Limits
-from .faults import ForfeitGame, VoidGame, fault_of
+from .faults import Forfeited, Voided, fault_of
 
 
 #: The longest identity kept from `name` / `version` (characters; the rest is cut).
@@ -49,32 +50,30 @@ class Hello:
 
 async def handshakes(channels: list[EngineChannel], game: tuple[GameInfo, Variant, int | None],
                      limits: tuple[Limits, Limits], clock: Clock, seeds: tuple[int | None, int | None],
-                     setup: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())) -> tuple[Hello, Hello]:
+                     setup: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+                     ) -> tuple[Hello, Hello] | Forfeited | Voided:
     """Both engines' handshakes (`game`: what is played and the komi, None: not sent; `setup`:
-    each seat's setup command lines); a void of either voids the game, two forfeits void it
-    too, one forfeit is raised."""
-    voids: list[VoidGame] = []
-    forfeits: list[ForfeitGame] = []
-    hellos = [Hello(), Hello()]
-    for seat, ch in enumerate(channels):
-        try:
-            hellos[seat] = await _handshake(ch, seat, game, limits[seat], clock, seeds[seat], setup[seat])
-        except VoidGame as v:
-            voids.append(v)
-        except ForfeitGame as f:
-            forfeits.append(f)
+    each seat's setup command lines): both hellos, or how the game ended: a void of either
+    voids it, two forfeits void it too, one forfeit is the game's end."""
+    said = [await _handshake(ch, seat, game, limits[seat], clock, seeds[seat], setup[seat])
+            for seat, ch in enumerate(channels)]
+    voids = [s for s in said if isinstance(s, Voided)]
+    forfeits = [s for s in said if isinstance(s, Forfeited)]
     if voids:
-        raise voids[0]
+        return voids[0]
     if len(forfeits) == 2:
-        raise VoidGame(VoidCause.HANDSHAKE,
-                       f"both engines failed the handshake: {forfeits[0].reason}; {forfeits[1].reason}", None)
+        return Voided(VoidCause.HANDSHAKE,
+                      f"both engines failed the handshake: {forfeits[0].reason}; {forfeits[1].reason}", None)
     if forfeits:
-        raise forfeits[0]
-    return hellos[0], hellos[1]
+        return forfeits[0]
+    first, second = said
+    assert isinstance(first, Hello) and isinstance(second, Hello)
+    return first, second
 
 
 async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant, int | None],
-                     limits: Limits, clock: Clock, seed: int | None, setup: tuple[str, ...]) -> Hello:
+                     limits: Limits, clock: Clock, seed: int | None, setup: tuple[str, ...]
+                     ) -> Hello | Forfeited | Voided:
     info, variant, komi = game
 
     async def ask(name: str, *args: str) -> str:
@@ -83,27 +82,26 @@ async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant
     try:
         version = await ch.command("protocol_version", deadline=trio.current_time() + limits.start)
     except ControllerError as exc:
-        raise VoidGame(VoidCause.START, f"did not start: {exc}", seat) from None
+        return Voided(VoidCause.START, f"did not start: {exc}", seat)
     if version.strip() != "2":
-        raise VoidGame(VoidCause.UNSUPPORTED, f"{ch.name}: protocol_version {version!r}, expected 2", seat)
+        return Voided(VoidCause.UNSUPPORTED, f"{ch.name}: protocol_version {version!r}, expected 2", seat)
     try:
         identity = [await _optional(ask, "name"), await _optional(ask, "version")]
         try:
             games = (await ask("list_games")).split()
             if info.id not in games:
-                raise VoidGame(VoidCause.UNSUPPORTED, f"{ch.name}: does not list {info.id!r} in list_games", seat)
+                return Voided(VoidCause.UNSUPPORTED, f"{ch.name}: does not list {info.id!r} in list_games", seat)
             await ask("game", *info.describe(variant).split())
             await ask("boardsize", str(variant.size))
             if komi is not None:
                 await ask("komi", str(komi))
         except CommandFailed as exc:
-            raise VoidGame(VoidCause.UNSUPPORTED,
-                           f"{ch.name}: cannot play {info.describe(variant)} n={variant.size}: {exc.message}",
-                           seat) from None
+            return Voided(VoidCause.UNSUPPORTED,
+                          f"{ch.name}: cannot play {info.describe(variant)} n={variant.size}: {exc.message}", seat)
         try:
             await ask("clear_board")
         except CommandFailed as exc:
-            raise ForfeitGame(seat, Termination.CRASH, f"{ch.name}: refused clear_board: {exc.message}") from None
+            return Forfeited(seat, Termination.CRASH, f"{ch.name}: refused clear_board: {exc.message}")
         listed = await _optional(ask, "list_commands")
         hello = Hello(frozenset(listed.split()) if listed else frozenset(), *identity)
         optional = [clock.settings(seat, "kgs-time_settings" in hello.listed, hello.decimal)]
@@ -119,11 +117,11 @@ async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant
                 try:
                     await ask(*line.split(" "))
                 except CommandFailed as exc:
-                    raise VoidGame(VoidCause.UNSUPPORTED, f"{ch.name}: refused setup command `{line}`: {exc.message}",
-                                   seat) from None
+                    return Voided(VoidCause.UNSUPPORTED,
+                                  f"{ch.name}: refused setup command `{line}`: {exc.message}", seat)
             ch.configured = True
     except ControllerError as exc:
-        raise ForfeitGame(seat, fault_of(exc), f"handshake: {exc}") from None
+        return Forfeited(seat, fault_of(exc), f"handshake: {exc}")
     return hello
 
 

@@ -1,8 +1,10 @@
 """One game between two engines: handshake, opening, turn loop, clocks, verdict.
 
-Over ~300 lines on purpose: every engine fault of one game is classified here
-(the handshake's in referee/game/handshake.py, with the exceptions of faults.py),
-so the table below reads against these modules.
+Over ~300 lines on purpose: every engine fault of one game is classified here (the
+handshake's in referee/game/handshake.py), each ending the game as a value of faults.py,
+so the table below reads against these two modules and no other. The one place the game
+talks to an engine after the handshake (:func:`_ask`) turns the channel's controller errors
+into values too; exceptions are left for the referee's own failures.
 
 The referee decides every result from its own copy of the rules; engines
 are only asked for actions. Faults (docs/tournament.md, "Who is at fault"):
@@ -35,7 +37,7 @@ import time
 import traceback
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
@@ -50,21 +52,17 @@ from hexarena.engine.numbers import shown
 from hexarena.protocol.analysis import split_answer
 from hexarena.protocol.controller import CommandFailed, ControllerError, EngineTimeout
 from hexarena.results.record.game import Ending, Forfeit, GameRecord, VoidCause
+from hexarena.results.record.moves import Move
 
 from ..engines.groups import sole
 from ..engines.process import EngineChannel, EngineStartFailed
 from .adjudication import Adjudication, Judge
 from .analysis import SeatAnalysis
 from .clock import Charge, Clock, Limits
-from .faults import ForfeitGame as _Forfeit, Moves as _Moves, SeatFault as _SeatFault
-from .faults import VoidGame as _Void, fault_of as _fault
+from .faults import End, Finished, Forfeited, Played, Voided, at_fault, fault_of, seats_at_start
 from .handshake import Hello, handshakes
 
 Connect = Callable[[], AbstractAsyncContextManager[EngineChannel]]
-
-#: Hears the game as the referee played it, when it ended in play (not void): every state, the
-#: initial one first, and the action that led to each next one (`play_game(..., played=...)`).
-Played = Callable[[list[GameState], list[Action]], None]
 
 #: The referee's own seconds for one action chosen by an engine: the wall time since the previous
 #: action (or the end of the handshake) minus the time spent inside both channels' commands
@@ -72,9 +70,8 @@ Played = Callable[[list[GameState], list[Action]], None]
 Overhead = Callable[[float], None]
 
 #: Called after each action an engine chose: the number of actions so far (the opening's
-#: included) and the game's moves (:class:`~.faults.Moves`: the action, its times and its
-#: analysis are the last items of their lists). The live view and DIR/live/ files hear it.
-OnPly = Callable[[int, _Moves], None]
+#: included) and the move just played. The live view and DIR/live/ files hear it.
+OnPly = Callable[[int, Move], None]
 
 
 @dataclass(frozen=True)
@@ -115,27 +112,36 @@ class Setup:
 
 
 @dataclass(frozen=True)
-class _Played:
-    """What the turn loop returns: the game ended by the rules, the ply cap, a resignation or
-    an adjudication (with its journal form)."""
+class Refereed:
+    """One game as the referee decided it: how it ended (`end`: also a referee error, as the
+    void it makes), its `record` (its `sgf` and `processes` are the caller's to add), and the game
+    as the referee played it when it ended in play or by a forfeit: every state, the initial one
+    first, and the action that led to each next one (the report's viewer data; empty for a void
+    game and a forfeit in the handshake)."""
 
-    outcome: Outcome
-    reason: str
-    moves: _Moves
-    adjudication: dict | None = None
+    end: End
+    record: GameRecord
+    states: tuple[GameState, ...] = ()
+    actions: tuple[Action, ...] = ()
 
 
 async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tuple[Limits, Limits],
                     on_ply: OnPly | None = None, *, game_id: str = "", pair: int | None = None,
-                    overhead: Overhead | None = None, played: Played | None = None) -> GameRecord:
-    """Play one game to its end and return the referee's verdict as the game's record (its
-    `sgf` and `processes` are the caller's to add); never raises on engine misbehaviour
-    (ValueError/UnknownGame only for a bad `setup`). `on_ply(plies, moves)` is called after each
-    action an engine chose (see :data:`OnPly`), `overhead` with the referee's own seconds for each
-    action an engine chose, `played` with the game's states and actions once it ended in play (by
-    the rules, the cap, a resignation or a forfeit). `limits` may be one pair of limits per seat
-    (time odds); else a seat's own `limits`, then `limits`, time it. Each seat has its own clock, which follows it through
-    a swap."""
+                    overhead: Overhead | None = None) -> GameRecord:
+    """The record of one game played to its end: :func:`referee`'s record."""
+    refereed = await referee(setup, seats, limits, on_ply, game_id=game_id, pair=pair, overhead=overhead)
+    return refereed.record
+
+
+async def referee(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tuple[Limits, Limits],
+                  on_ply: OnPly | None = None, *, game_id: str = "", pair: int | None = None,
+                  overhead: Overhead | None = None) -> Refereed:
+    """Play one game to its end and return the referee's verdict (:class:`Refereed`); never
+    raises on engine misbehaviour (ValueError/UnknownGame only for a bad `setup`). `on_ply(plies,
+    move)` is called after each action an engine chose (see :data:`OnPly`), `overhead` with the
+    referee's own seconds for each action an engine chose. `limits` may be one pair of limits per
+    seat (time odds); else a seat's own `limits`, then `limits`, time it. Each seat has its own
+    clock, which follows it through a swap."""
     per_seat = limits if isinstance(limits, tuple) else (seats[0].limits or limits, seats[1].limits or limits)
     info = registry.get(setup.game)
     variant = info.variant(setup.size, setup.variant)
@@ -144,78 +150,70 @@ async def play_game(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tup
                                     variant=info.describe(variant).partition(" ")[2], first=names[0], second=names[1])
     started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     t0 = time.monotonic()
+    known = dict(pair=pair, komi=setup.komi, started=started)
     try:
         try:
             async with AsyncExitStack() as stack:
-                channels = []
-                try:
-                    for i, seat in enumerate(seats):
-                        try:
-                            channels.append(await stack.enter_async_context(seat.connect()))
-                        except EngineStartFailed as exc:
-                            raise _Void(VoidCause.START, f"did not start: {exc}", i) from None
-                    clock = Clock(per_seat)
-                    hellos = await handshakes(channels, (info, variant, setup.komi), per_seat, clock,
-                                              (seats[0].seed, seats[1].seed), (seats[0].commands, seats[1].commands))
-                    asks = _Asks(hellos, (seats[0].analysis, seats[1].analysis))
-                    ended = await _turns(channels, setup, info, variant, per_seat, clock, asks,
-                                          on_ply or (lambda n, m: None), overhead)
-                except _SeatFault as fault:
-                    _settle(seats, fault.seat)
-                    raise
-                _settle(seats, None, everyone=True)
+                ended = await _game(stack, setup, seats, (info, variant), per_seat, on_ply, overhead)
+                _settle(seats, ended.end if isinstance(ended, Played) else ended)
         except ExceptionGroup as group:     # a connect() that runs a nursery (trio >= 0.25) wraps errors
             raise sole(group) from None
-    except _Void as v:
-        return GameRecord.voided(**identity, cause=v.cause, reason=v.reason,
-                                 faulty=None if v.seat is None else names[v.seat], pair=pair, komi=setup.komi,
-                                 started=started, seconds=round(time.monotonic() - t0, 3),
-                                 actions=[], think=[], colours="", left=[])
-    except _Forfeit as f:
-        moves = f.moves
-        loser = next(c for c, s in moves.holder.items() if s == f.seat)
-        if played is not None:
-            played(moves.states, moves.played)
-        return _record(identity, Outcome(loser.other, f.termination), f.reason, moves, names[f.seat],
-                       pair, setup.komi, started, t0)
     except Exception as exc:      # a referee bug: void, keep the tournament going
         traceback.print_exc()
-        return GameRecord.voided(**identity, cause=VoidCause.REFEREE, reason=f"referee error: {exc!r}",
-                                 pair=pair, komi=setup.komi, started=started,
-                                 seconds=round(time.monotonic() - t0, 3), actions=[], think=[], colours="", left=[])
-    if played is not None:
-        played(ended.moves.states, ended.moves.played)
-    return _record(identity, ended.outcome, ended.reason, ended.moves, None, pair, setup.komi, started, t0,
-                   ended.adjudication)
+        ended = Voided(VoidCause.REFEREE, f"referee error: {exc!r}", None)
+    seconds = round(time.monotonic() - t0, 3)
+    if isinstance(ended, Voided):
+        return Refereed(ended, GameRecord.voided(**identity, cause=ended.cause, reason=ended.reason, seconds=seconds,
+                                                 faulty=None if ended.seat is None else names[ended.seat], moves=(),
+                                                 **known))
+    return Refereed(ended.end, _record(identity, ended, seconds, **known), ended.states, ended.actions)
 
 
-def _settle(seats: tuple[Seat, Seat], at_fault: int | None, everyone: bool = False) -> None:
+async def _game(stack: AsyncExitStack, setup: Setup, seats: tuple[Seat, Seat], game: tuple[GameInfo, Variant],
+                limits: tuple[Limits, Limits], on_ply: OnPly | None, overhead: Overhead | None) -> Played | Voided:
+    """Start both engines (their contexts on `stack`), shake hands, play the opening and the turns."""
+    channels = []
+    for i, seat in enumerate(seats):
+        try:
+            channels.append(await stack.enter_async_context(seat.connect()))
+        except EngineStartFailed as exc:
+            return Voided(VoidCause.START, f"did not start: {exc}", i)
+    clock = Clock(limits)
+    info, variant = game
+    hellos = await handshakes(channels, (info, variant, setup.komi), limits, clock,
+                              (seats[0].seed, seats[1].seed), (seats[0].commands, seats[1].commands))
+    if isinstance(hellos, Voided):
+        return hellos
+    if isinstance(hellos, Forfeited):
+        return Played(hellos)
+    asks = _Asks(hellos, (seats[0].analysis, seats[1].analysis))
+    return await _turns(channels, setup, game, limits, clock, asks, on_ply or (lambda n, m: None), overhead)
+
+
+def _settle(seats: tuple[Seat, Seat], end: End) -> None:
     """Tell each seat whether its engine may serve another game: every seat when the game ended
-    in play (`everyone`), else each seat but the one at fault (none when no seat is)."""
+    in play, else each seat but the one at fault (none when no seat is)."""
+    fault = at_fault(end)
     for i, seat in enumerate(seats):
         if seat.settle is not None:
-            seat.settle(everyone or (at_fault is not None and at_fault != i))
+            seat.settle(isinstance(end, Finished) or (fault is not None and fault != i))
 
 
-def _record(identity: dict[str, Any], outcome: Outcome, reason: str, moves: _Moves, faulty: str | None,
-            pair: int | None, komi: int | None, started: str, t0: float,
-            adjudication: dict | None = None) -> GameRecord:
+def _record(identity: dict[str, Any], played: Played, seconds: float, pair: int | None, komi: int | None,
+            started: str) -> GameRecord:
     """The record of a game that ended in play: by the rules, the ply cap, a resignation, an adjudication
     or a forfeit."""
     names = (identity["first"], identity["second"])
-    holder = {colour: names[seat] for colour, seat in moves.holder.items()}
-    forfeit = Forfeit(outcome.termination.value) if faulty is not None else None
+    holder = {colour: names[seat] for colour, seat in played.holder.items()}
+    outcome, end = played.outcome(), played.end
+    forfeited = isinstance(end, Forfeited)
     return GameRecord(
         **identity, black=holder[Colour.BLACK], white=holder[Colour.WHITE],
         winner=None if outcome.winner is None else holder[outcome.winner], result=outcome.result(),
-        termination=Ending(outcome.termination.value), plies=len(moves.actions), reason=reason,
-        faulty=faulty, started=started, seconds=round(time.monotonic() - t0, 3),
-        actions=[token for _, token in moves.actions], opening=moves.opening,
-        think=[None if t is None else t[0] for t in moves.times], komi=komi, pair=pair, forfeit=forfeit,
-        colours="".join(colour.letter for colour, _ in moves.actions),
-        left=[None if t is None else t[1] for t in moves.times],
-        analysis=moves.analysis if any(a is not None for a in moves.analysis) else None,
-        identities=moves.identities, adjudication=adjudication)
+        termination=Ending(outcome.termination.value), plies=len(played.moves), reason=end.reason,
+        faulty=names[end.seat] if forfeited else None, started=started, seconds=seconds, opening=played.opening,
+        komi=komi, pair=pair, forfeit=Forfeit(outcome.termination.value) if forfeited else None,
+        identities=played.identities, adjudication=None if forfeited else end.adjudication, moves=played.moves)
 
 
 @dataclass(frozen=True)
@@ -234,22 +232,43 @@ class _Asks:
         return self.hellos[seat].decimal
 
 
-async def _turns(channels: list[EngineChannel], setup: Setup, info: GameInfo, variant: Variant,
+@dataclass
+class _Trail:
+    """What one turn loop has played so far, its own while it runs; :meth:`ended` is the
+    game's :class:`Played` value."""
+
+    identities: list[list[str | None]]
+    states: list[GameState]
+    moves: list[Move] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+    holder: dict[Colour, int] = field(default_factory=seats_at_start)
+    opening: int = 0
+
+    def add(self, move: Move, action: Action, after: GameState) -> None:
+        self.moves.append(move)
+        self.actions.append(action)
+        self.states.append(after)
+
+    def ended(self, end: Finished | Forfeited) -> Played:
+        return Played(end, tuple(self.moves), dict(self.holder), self.opening, self.identities,
+                      tuple(self.states), tuple(self.actions))
+
+
+async def _turns(channels: list[EngineChannel], setup: Setup, game: tuple[GameInfo, Variant],
                  limits: tuple[Limits, Limits], clock: Clock, asks: _Asks, on_ply: OnPly,
-                 overhead: Overhead | None) -> _Played:
-    """Play the opening, then from there to the end; a forfeit raises _Forfeit carrying the moves so far."""
+                 overhead: Overhead | None) -> Played | Voided:
+    """Play the opening, then from there to the end: how the game ended and what was played."""
+    info, variant = game
     state: GameState = info.new_game(variant, setup.komi or 0)
     cap = setup.ply_cap if setup.ply_cap is not None else info.ply_cap(variant.size)
-    moves = _Moves(identities=[[h.name, h.version] for h in asks.hellos], states=[state])
+    trail = _Trail([[h.name, h.version] for h in asks.hellos], [state])
     if overhead is not None:
         on_ply = _timed(on_ply, channels, overhead)
-    try:
-        state = await _opening(channels, setup, state, limits, moves)
-        judge = Judge(setup.adjudication) if setup.adjudication is not None else None
-        return await _turn_loop(channels, state, cap, clock, limits, asks, moves, on_ply, judge)
-    except _Forfeit as f:
-        f.moves = moves
-        raise
+    opened = await _opening(channels, setup, state, limits, trail)
+    if isinstance(opened, Voided):
+        return opened
+    judge = Judge(setup.adjudication) if setup.adjudication is not None else None
+    return trail.ended(await _turn_loop(channels, opened, cap, clock, limits, asks, trail, on_ply, judge))
 
 
 def _timed(on_ply: OnPly, channels: list[EngineChannel], report: Callable[[float], None]) -> OnPly:
@@ -259,117 +278,120 @@ def _timed(on_ply: OnPly, channels: list[EngineChannel], report: Callable[[float
 
     mark = [trio.current_time(), waited()]
 
-    def ply(plies: int, moves: _Moves) -> None:
+    def ply(plies: int, move: Move) -> None:
         now, w = trio.current_time(), waited()
         report(now - mark[0] - (w - mark[1]))
         mark[0], mark[1] = now, w
-        on_ply(plies, moves)
+        on_ply(plies, move)
     return ply
 
 
 async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, clock: Clock,
-                     limits: tuple[Limits, Limits], asks: _Asks, moves: _Moves,
-                     on_ply: OnPly, judge: Judge | None) -> _Played:
+                     limits: tuple[Limits, Limits], asks: _Asks, trail: _Trail,
+                     on_ply: OnPly, judge: Judge | None) -> Finished | Forfeited:
+    """The turns from `state` to the game's end: by the rules, the cap, a resignation, an
+    adjudication or a forfeit."""
     analysis = SeatAnalysis()
     while True:
         outcome = state.outcome()
+        plies = len(trail.moves)
         if outcome is not None:
-            return _Played(outcome, "ended by the rules", moves)
-        if len(moves.actions) >= cap:
-            return _Played(state.adjudicate(), f"ply cap {cap}", moves)
-        if judge is not None and (verdict := judge.verdict(len(moves.actions))) is not None:
-            return _Played(verdict.outcome(moves.holder), verdict.reason((channels[0].name, channels[1].name),
-                                                                       judge.rules), moves, verdict.as_dict())
+            return Finished(outcome, "ended by the rules")
+        if plies >= cap:
+            return Finished(state.adjudicate(), f"ply cap {cap}")
+        if judge is not None and (verdict := judge.verdict(plies)) is not None:
+            return Finished(verdict.outcome(trail.holder),
+                            verdict.reason((channels[0].name, channels[1].name), judge.rules), verdict.as_dict())
         colour = state.to_move
-        seat = moves.holder[colour]
+        seat = trail.holder[colour]
         mover, other = channels[seat], channels[1 - seat]
         command = asks.genmove(seat)
-        answer, charge = await _genmove(mover, seat, colour, clock, limits[seat], command, asks.decimal(seat))
+        asked = await _genmove(mover, seat, colour, clock, limits[seat], command, asks.decimal(seat))
+        if isinstance(asked, Forfeited):
+            return asked
+        answer, charge = asked
         token, lines = split_answer(answer)
         try:
             action, canonical = state.read(token)
             if isinstance(action, Resign):
-                return _Played(Outcome(colour.other, Termination.RESIGN), f"{mover.name} resigned", moves)
+                return Finished(Outcome(colour.other, Termination.RESIGN), f"{mover.name} resigned")
             after = state.play(action)
         except InvalidNotation as exc:
-            raise _Forfeit(seat, Termination.MALFORMED, f"{mover.name} answered {shown(token)}: {exc}") from None
+            return Forfeited(seat, Termination.MALFORMED, f"{mover.name} answered {shown(token)}: {exc}")
         except IllegalMove as exc:
-            raise _Forfeit(seat, Termination.ILLEGAL, f"{mover.name} played {shown(token)}: {exc}") from None
+            return Forfeited(seat, Termination.ILLEGAL, f"{mover.name} played {shown(token)}: {exc}")
         kept: list[dict] | None = None
         if command == "genmove_analyze":
             kept, notes = await analysis.read(seat, lines, state, canonical)
             for note in notes:
-                mover.note(f"ply {len(moves.actions) + 1}: {note}")
-        moves.actions.append((colour, canonical))
-        moves.times.append((round(charge.elapsed, 3), None if charge.left is None else round(charge.left, 3)))
-        moves.analysis.append(kept)
+                mover.note(f"ply {plies + 1}: {note}")
+        trail.add(Move(canonical, colour.letter, round(charge.elapsed, 3),
+                       None if charge.left is None else round(charge.left, 3), None if kept is None else tuple(kept)),
+                  action, after)
         if judge is not None:
             judge.saw(seat, kept)
-        moves.states.append(after)
-        moves.played.append(action)
-        on_ply(len(moves.actions), moves)
-        try:
-            await other.command("play", colour.word, canonical,
-                                deadline=trio.current_time() + limits[1 - seat].command)
-        except CommandFailed as exc:
-            raise _Forfeit(1 - seat, Termination.CRASH,
-                           f"{other.name} refused play {colour.word} {canonical}: {exc.message}") from None
-        except ControllerError as exc:
-            raise _Forfeit(1 - seat, _fault(exc), f"play {canonical}: {exc}") from None
+        on_ply(plies + 1, trail.moves[-1])
+        told = await _ask(other, trio.current_time() + limits[1 - seat].command, "play", colour.word, canonical)
+        if isinstance(told, CommandFailed):
+            return Forfeited(1 - seat, Termination.CRASH,
+                             f"{other.name} refused play {colour.word} {canonical}: {told.message}")
+        if isinstance(told, ControllerError):
+            return Forfeited(1 - seat, fault_of(told), f"play {canonical}: {told}")
         if holder_after(colour, action) is not colour:
-            moves.holder = holders_after(moves.holder, action)
+            trail.holder = holders_after(trail.holder, action)
         state = after
 
 
 async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState, limits: tuple[Limits, Limits],
-                   moves: _Moves) -> GameState:
-    """Play the opening's actions on both engines with `play`; the game is VOID (nobody forfeits in an
-    opening) if an engine refuses or fails one. Returns the state after the opening."""
+                   trail: _Trail) -> GameState | Voided:
+    """Play the opening's actions on both engines with `play`: the state after it, or a void game
+    (nobody forfeits in an opening) when an engine refuses or fails one."""
     for token in setup.opening:
         action = state.parse(token)
         colour = state.to_move
         for seat, ch in enumerate(channels):
-            try:
-                await ch.command("play", colour.word, token, deadline=trio.current_time() + limits[seat].command)
-            except ControllerError as exc:
-                raise _Void(VoidCause.OPENING, f"opening: {ch.name} failed play {colour.word} {token}: {exc}", seat) from None
-        moves.actions.append((colour, token))
-        moves.times.append(None)
-        moves.analysis.append(None)
-        moves.holder = holders_after(moves.holder, action)
+            told = await _ask(ch, trio.current_time() + limits[seat].command, "play", colour.word, token)
+            if isinstance(told, ControllerError):
+                return Voided(VoidCause.OPENING, f"opening: {ch.name} failed play {colour.word} {token}: {told}", seat)
+        trail.holder = holders_after(trail.holder, action)
         state = state.play(action)
-        moves.states.append(state)
-        moves.played.append(action)
-    moves.opening = len(setup.opening)
+        trail.add(Move(token, colour.letter), action, state)
+    trail.opening = len(setup.opening)
     return state
 
 
 async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits,
-                   command: str = "genmove", decimal: bool = False) -> tuple[str, Charge]:
+                   command: str = "genmove", decimal: bool = False) -> tuple[str, Charge] | Forfeited:
     """The mover's answer to `command` (`genmove` or `genmove_analyze`) and its charge to the
-    mover's clock (told in decimal seconds when `decimal`); _Forfeit on any failure."""
+    mover's clock (told in decimal seconds when `decimal`), or the mover's forfeit."""
     told = clock.told(seat, decimal)
     if told is not None:
-        try:
-            await ch.command("time_left", colour.word, *told, deadline=trio.current_time() + limits.command)
-        except CommandFailed:
-            pass
-        except ControllerError as exc:
-            raise _Forfeit(seat, _fault(exc), f"time_left: {exc}") from None
+        said = await _ask(ch, trio.current_time() + limits.command, "time_left", colour.word, *told)
+        if isinstance(said, ControllerError) and not isinstance(said, CommandFailed):
+            return Forfeited(seat, fault_of(said), f"time_left: {said}")
     budget = clock.budget(seat)
     t0 = trio.current_time()
-    try:
-        answer = await ch.command(command, colour.word, deadline=clock.deadline(seat, t0))
-    except CommandFailed as exc:
-        raise _Forfeit(seat, Termination.MALFORMED, f"{ch.name}: {command} failed: {exc.message}") from None
-    except EngineTimeout:
+    answer = await _ask(ch, clock.deadline(seat, t0), command, colour.word)
+    if isinstance(answer, CommandFailed):
+        return Forfeited(seat, Termination.MALFORMED, f"{ch.name}: {command} failed: {answer.message}")
+    if isinstance(answer, EngineTimeout):
         over = trio.current_time() - t0 - budget
-        raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
-                       f"(no answer {over:.3f} s past it)") from None
-    except ControllerError as exc:
-        raise _Forfeit(seat, Termination.CRASH, f"{command}: {exc}") from None
+        return Forfeited(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
+                         f"(no answer {over:.3f} s past it)")
+    if isinstance(answer, ControllerError):
+        return Forfeited(seat, Termination.CRASH, f"{command}: {answer}")
     charge = clock.charge(seat, ch.answered_at - t0)       # its bytes' arrival, not our work after it
     if not charge:
-        raise _Forfeit(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
-                       f"(answered {charge.overrun:.3f} s past it)")
+        return Forfeited(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
+                         f"(answered {charge.overrun:.3f} s past it)")
     return answer, charge
+
+
+async def _ask(ch: EngineChannel, deadline: float, *words: str) -> str | ControllerError:
+    """The engine's answer to one command, or the controller error the command ended in: the one
+    place the game talks to an engine after the handshake (its callers turn an error into the
+    game's end)."""
+    try:
+        return await ch.command(*words, deadline=deadline)
+    except ControllerError as exc:
+        return exc

@@ -123,7 +123,7 @@ def check_journal(games: list[ScheduledGame], records: Iterable[GameRecord]) -> 
             continue
         ours = (g.game, g.size, g.variant, g.first, g.second)
         theirs = (r.game, r.size, r.variant, r.first, r.second)
-        if ours != theirs or (r.actions is not None and tuple(r.actions[:r.opening]) != g.opening):
+        if ours != theirs or (r.moves is not None and tuple(m.action for m in r.moves[:r.opening]) != g.opening):
             found = (f"journal game {r.id} was {' '.join(map(str, theirs))}, the schedule now says "
                      f"{' '.join(map(str, ours))}")
     return found

@@ -18,8 +18,9 @@ from pathlib import Path
 from json.encoder import encode_basestring_ascii as _string     # a str as json.dumps writes it
 from typing import IO, Any
 
+from hexarena.results.record.moves import Move
+
 from ..game.clock import Limits
-from ..game.faults import Moves
 from .schedule import ScheduledGame
 
 LIVE_DIR = "live"
@@ -62,18 +63,16 @@ class LiveFile:
             self.file = None
         return self
 
-    def ply(self, plies: int, moves: Moves) -> None:
+    def ply(self, plies: int, move: Move) -> None:
         """The `plies`-th action (an :data:`~hexarena.referee.game.match.OnPly` hook)."""
         if self.file is None:
             return
-        colour, token = moves.actions[-1]
-        times = moves.times[-1]
         # the line json.dumps would write, built directly (once per action, on the game's path)
-        text = f'{{"ply":{plies:d},"c":"{colour.letter}","a":{_string(token)},"at":{round(time.time(), 3)!r}'
-        if times is not None:
-            text += f',"t":{_number(times[0])},"l":{_number(times[1])}'
-        if moves.analysis[-1] is not None:
-            text += ',"i":' + json.dumps(moves.analysis[-1], separators=(",", ":"))
+        text = f'{{"ply":{plies:d},"c":"{move.colour}","a":{_string(move.action)},"at":{round(time.time(), 3)!r}'
+        if move.think is not None:
+            text += f',"t":{_number(move.think)},"l":{_number(move.left)}'
+        if move.analysis is not None:
+            text += ',"i":' + json.dumps(move.analysis, separators=(",", ":"))
         self._put(text + "}\n")
 
     def _write(self, line: dict[str, Any]) -> None:

@@ -20,7 +20,7 @@ import pickle
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -30,14 +30,14 @@ import trio
 from hexarena.engine import registry
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JOURNAL_NAME, JournalWriter, write_atomic
+from hexarena.results.record.moves import Move
 from hexarena.results.record.sgf import sgf_text
 from hexarena.results.page.replay_cache import remember
 
 from .config import EngineSpec, TournamentConfig
 from .folder import CONFIG_NAME as CONFIG_NAME, TournamentError as TournamentError
 from .folder import load_saved as load_saved, prepare
-from ..game.faults import Moves
-from ..game.match import Overhead, Seat, Setup, play_game
+from ..game.match import Overhead, Refereed, Seat, Setup, referee
 from .affinity import pinned
 from . import live_files
 from ..engines.capped_log import DEFAULT_LOG_CAP
@@ -47,6 +47,9 @@ from ..game.clock import sgf_time
 from .folder_lock import FolderBusy, hold_folder
 from .pool import EnginePool, Launcher, StartCounter
 from .schedule import ScheduledGame
+
+if TYPE_CHECKING:
+    from .workers import EarlyWorkers
 
 OnRecord = Callable[[GameRecord], None]
 #: Plays one game elsewhere (hexarena/cluster.py); must have written its SGF and logs under `out` on return.
@@ -92,14 +95,15 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
               observer: Observer | None = None, should_stop: Callable[[], bool] | None = None,
               play: PlayGame | None = None, stop: trio.Event | None = None,
               overhead: Overhead | None = None, workers: int = 0,
-              affinity: Sequence[tuple[int, ...]] | None = None) -> RunOutcome:
+              affinity: Sequence[tuple[int, ...]] | None = None, early: EarlyWorkers | None = None) -> RunOutcome:
     """Play every pending game in `concurrency` slots (one game at a time each); return the run's
     counts (:class:`RunOutcome`). The run keeps nothing per finished game: the journal is the
     record (:func:`~hexarena.results.record.journal.read_journal`), `on_record` and the observer
     hear each record as it is journaled.
 
     `workers` = 0 plays every slot in this process; P > 0 spreads the slots over P worker processes
-    (:mod:`.workers`; at most one per slot), `launcher` then goes to them pickled (a partial of
+    (:mod:`.workers`; at most one per slot; `early`: processes started before the run, taken
+    first, :func:`.workers.started_early`), `launcher` then goes to them pickled (a partial of
     :func:`process_launcher` does) and TournamentError says so when it cannot. `affinity`: the
     CPUs of each slot (:func:`.affinity.plan`), its engines pinned to them.
 
@@ -125,7 +129,7 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
         raise TournamentError(f"the engine launcher cannot go to a worker process ({why}): use workers=0")
     out = Path(out)
     hooks = _Hooks(on_record, observer, should_stop, play, stop if stop is not None else trio.Event(), overhead,
-                   workers, tuple(affinity) if affinity else None)
+                   workers, tuple(affinity) if affinity else None, early)
     try:
         with hold_folder(out):
             return await _run(config, out, concurrency, resume, launcher, warn, hooks)
@@ -161,6 +165,7 @@ class _Hooks:
     overhead: Overhead | None = None
     workers: int = 0
     affinity: tuple[tuple[int, ...], ...] | None = None
+    early: EarlyWorkers | None = None
 
 
 async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, launcher: Launcher,
@@ -252,7 +257,8 @@ async def _slots(config: TournamentConfig, out: Path, count: int, launcher: Laun
         from .wire import WorkerSetup
         from .workers import worker_processes
         setup = WorkerSetup(config, out.resolve(), launcher, (), hooks.overhead is not None, hooks.affinity)
-        async with worker_processes(setup, hooks.workers, count, counter, warn, hooks.overhead) as remote:
+        async with worker_processes(setup, hooks.workers, count, counter, warn, hooks.overhead,
+                                    hooks.early) as remote:
             yield remote
     else:
         yield [LocalSlot(slot_pool(launcher, counter, config, i, hooks.affinity), config, out, hooks.overhead)
@@ -345,11 +351,10 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening,
                   config.adjudication)
     limits = (config.limits_of(game.first), config.limits_of(game.second))
-    trail: list = []            # the states and actions the referee played: the report's viewer data
     with live_files.LiveFile(out, live_files.header(game, limits)) as live:
-        record = await play_game(setup, (seats[0], seats[1]), limits, partial(_ply, live, on_ply), game_id=game.id,
-                                 pair=game.pair, overhead=overhead,
-                                 played=lambda states, actions: trail.extend((states, actions)))
+        refereed = await referee(setup, (seats[0], seats[1]), limits, partial(_ply, live, on_ply), game_id=game.id,
+                                 pair=game.pair, overhead=overhead)
+    record = refereed.record
     processes = [lease.number for lease in leases] if leases else None
     if record.void:
         seen = f" (see {logs[record.faulty]})" if record.faulty is not None else ""
@@ -357,19 +362,19 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     sgf = f"games/{game.id}.sgf"
     record = replace(record, sgf=sgf, processes=processes)
     text = sgf_text(record, registry.get(game.game).sgf_number, sgf_time(limits))
-    await trio.to_thread.run_sync(_write_game, out, record, text, trail)
+    await trio.to_thread.run_sync(_write_game, out, replace(refereed, record=record), text)
     return record
 
 
-def _ply(live: live_files.LiveFile, on_ply: Callable[[int], None] | None, plies: int, moves: Moves) -> None:
-    live.ply(plies, moves)
+def _ply(live: live_files.LiveFile, on_ply: Callable[[int], None] | None, plies: int, move: Move) -> None:
+    live.ply(plies, move)
     if on_ply is not None:
         on_ply(plies)
 
 
-def _write_game(out: Path, record: GameRecord, text: str, trail: list) -> None:
+def _write_game(out: Path, refereed: Refereed, text: str) -> None:
     """The game's SGF file, then its entry in the report's cache (DIR/report-cache.jsonl) from the
-    states the referee played (`trail`: states, actions), so that no report replays it."""
-    write_atomic(out / str(record.sgf), text)
-    if trail:
-        remember(out, record, text, *trail)
+    states the referee played, so that no report replays it."""
+    write_atomic(out / str(refereed.record.sgf), text)
+    if refereed.states:
+        remember(out, refereed.record, text, list(refereed.states), list(refereed.actions))

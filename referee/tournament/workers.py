@@ -33,6 +33,7 @@ Guarantees, and how:
 """
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import subprocess
@@ -53,7 +54,7 @@ from .pool import StartCounter
 from .schedule import ScheduledGame
 from .wire import FrameError, Frames, WorkerSetup, frame
 
-__all__ = ["ABANDON_GRACE", "REPLAYS", "WorkerFailed", "started_early", "worker_processes"]
+__all__ = ["ABANDON_GRACE", "REPLAYS", "EarlyWorkers", "WorkerFailed", "started_early", "worker_processes"]
 
 REPLAYS = 2             # a game lost with its worker is played again at most this often, then void
 ABANDON_GRACE = 10.0    # seconds a worker gets to stop its engines when told to abandon its games
@@ -101,13 +102,11 @@ StartWorker = Callable[[], tuple[Child, int, int]]
 
 class _Process:
     """One worker process (a worker that dies is replaced by a new one of its own): run as
-    ``python -m hexarena.worker``, or started by `start`."""
-
-    serial = 0
+    ``python -m hexarena.worker``, or started by `start`. `serial` numbers it among the
+    processes of its run (:class:`_Workers` sets it when it takes the process)."""
 
     def __init__(self, start: StartWorker | None = None) -> None:
-        _Process.serial += 1
-        self.serial = _Process.serial
+        self.serial = 0
         self.popen: Child
         if start is None:
             popen = subprocess.Popen([sys.executable, "-m", ENTRY, str(os.getpid())], stdin=subprocess.PIPE,
@@ -138,8 +137,10 @@ class _Workers:
     """The worker processes of one run and the messages from them."""
 
     def __init__(self, nursery: trio.Nursery, setups: list[WorkerSetup], counter: StartCounter,
-                 warn: Callable[[str], None], overhead: Callable[[float], None] | None):
+                 warn: Callable[[str], None], overhead: Callable[[float], None] | None, early: EarlyWorkers | None = None):
         self.nursery, self.setups, self.counter, self.warn, self.overhead = nursery, setups, counter, warn, overhead
+        self.early = early
+        self.serials = itertools.count(1)
         self.processes: list[_Process | None] = [None] * len(setups)
         self.numbers: dict[tuple[int, int], int] = {}          # (worker serial, its number) -> the run's
         self.held: dict[tuple[int, int], set[int]] = {}         # (worker serial, slot) -> numbers in the map
@@ -152,7 +153,8 @@ class _Workers:
         async with self.locks[index]:
             proc = self.processes[index]
             if proc is None or proc.ended is not None:
-                proc = _EARLY.pop(0) if _EARLY else _Process()
+                proc = (self.early.take() if self.early is not None else None) or _Process()
+                proc.serial = next(self.serials)
                 self.processes[index] = proc
                 self.nursery.start_soon(self._listen, proc)
                 try:
@@ -283,28 +285,39 @@ class _Workers:
         return [p for p in self.processes if p is not None and p.ended is None]
 
 
-_EARLY: list[_Process] = []      # processes of :func:`started_early`, not yet taken by a run
+class EarlyWorkers:
+    """Worker processes started before a run (:func:`started_early`), waiting for it: the run
+    that is given them (``run(..., early=...)``, :func:`worker_processes`) takes them before it
+    starts any of its own."""
+
+    def __init__(self, waiting: list[_Process]):
+        self.waiting = waiting
+
+    def take(self) -> _Process | None:
+        """The next waiting process, now the run's; None when none is left."""
+        return self.waiting.pop(0) if self.waiting else None
+
+    def end(self) -> None:
+        """Kill those not taken (they hold no engine: they were not given their setup)."""
+        while self.waiting:
+            proc = self.waiting.pop()
+            proc.popen.kill()
+            proc.popen.wait()
+            proc.stdin.close()
+            proc.stdout.close()
 
 
 @contextmanager
-def started_early(count: int, start: StartWorker | None = None) -> Iterator[None]:
+def started_early(count: int, start: StartWorker | None = None) -> Iterator[EarlyWorkers]:
     """Start `count` worker processes now (by `start`, else as ``python -m hexarena.worker``),
     while the caller does something else (the pre-flight): they get ready meanwhile and then
-    wait for their setup. The run's :func:`worker_processes` takes them before it starts any of
-    its own; those not taken by the end of the block are killed (they hold no engine: they have
-    not been given their setup)."""
-    started = [_Process(start) for _ in range(count)]
-    _EARLY.extend(started)
+    wait for their setup. The block's value is to be given to the run; those it has not taken
+    by the end of the block are killed (:meth:`EarlyWorkers.end`)."""
+    early = EarlyWorkers([_Process(start) for _ in range(count)])
     try:
-        yield
+        yield early
     finally:
-        for proc in started:
-            if proc in _EARLY:
-                _EARLY.remove(proc)
-                proc.popen.kill()
-                proc.popen.wait()
-                proc.stdin.close()
-                proc.stdout.close()
+        early.end()
 
 
 class RemoteSlot:
@@ -326,14 +339,16 @@ class RemoteSlot:
 @asynccontextmanager
 async def worker_processes(setup: WorkerSetup, processes: int, slots: int, counter: StartCounter,
                            warn: Callable[[str], None] = lambda s: None,
-                           overhead: Callable[[float], None] | None = None) -> AsyncIterator[list[RemoteSlot]]:
-    """`slots` slots on `processes` worker processes (slot i on worker i % processes), started
-    now; on a clean exit they end with their input, on an error or a cancellation they abandon
-    their games (module doc). WorkerFailed when a worker cannot start."""
+                           overhead: Callable[[float], None] | None = None,
+                           early: EarlyWorkers | None = None) -> AsyncIterator[list[RemoteSlot]]:
+    """`slots` slots on `processes` worker processes (slot i on worker i % processes): those of
+    `early` first, the others started now; on a clean exit they end with their input, on an
+    error or a cancellation they abandon their games (module doc). WorkerFailed when a worker
+    cannot start."""
     processes = max(1, min(processes, slots))
     setups = [replace(setup, slots=tuple(range(w, slots, processes))) for w in range(processes)]
     async with trio.open_nursery() as nursery:
-        workers = _Workers(nursery, setups, counter, warn, overhead)
+        workers = _Workers(nursery, setups, counter, warn, overhead, early)
         try:
             for index in range(processes):
                 await workers.running(index)

@@ -1,13 +1,13 @@
 """What the engines thought of each action, as compact data for the report's viewer.
 
-Read from a record's `analysis` (the info lines of `genmove_analyze` the
-referee kept, docs/protocol.md, "Analysis"), not from the SGF: the replay
+Read from the analysis of a record's moves (the info lines of `genmove_analyze`
+the referee kept, docs/protocol.md, "Analysis"), not from the SGF: the replay
 cache (:mod:`.replay_cache`) is untouched by it. One game's data, present
 only when some action has info lines:
 
 * ``seat``: per action, the seat of its mover, ``0`` (the first player,
   `f` of the games list) or ``1`` (the second); ``c``: per action, the
-  mover's colour, ``B`` or ``W`` (the record's `colours`)
+  mover's colour, ``B`` or ``W``
 * ``rows``: per action, null (the engine was not asked, or kept no line) or
   ``{"b": ..., "w": ..., "l": [...], "pv": [...]}``: ``w`` the mover's
   winrate as told (the first line that gives one), ``b`` the same as Black's
@@ -46,10 +46,11 @@ SWAP = next(word for word, kind in WORDS.items() if kind is Swap)
 def analysis_data(record: GameRecord) -> dict | None:
     """The viewer's analysis of one game (see the module docstring), or None when it has none.
     The one reader of a record's per-action analysis for the pages."""
-    actions, colours, analysis = record.actions, record.colours, record.analysis
-    if analysis is None or actions is None or colours is None:
+    moves = record.moves
+    if moves is None or any(m.colour is None for m in moves):
         return None
-    return actions_analysis(actions, colours, analysis)
+    return actions_analysis([m.action for m in moves], "".join(str(m.colour) for m in moves),
+                            [None if m.analysis is None else list(m.analysis) for m in moves])
 
 
 def actions_analysis(actions: Sequence[str], colours: Sequence[str],
@@ -67,7 +68,7 @@ def actions_analysis(actions: Sequence[str], colours: Sequence[str],
         if token == SWAP:
             holders = {"B": holders["W"], "W": holders["B"]}
         rows.append(_row(infos, after) if infos else None)
-    return {"seat": "".join(seats), "c": colours, "rows": rows}
+    return {"seat": "".join(seats), "c": "".join(colours), "rows": rows}
 
 
 def analysis_row(infos: list[dict], holds: str) -> dict | None:

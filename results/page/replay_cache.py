@@ -109,16 +109,15 @@ def remember(folder: Path, record: GameRecord, text: str, states: list[GameState
     initial one first) and the `actions` between them, so nothing is replayed. The entry is
     what a replay of the file gives; a game whose states do not cover its record, or a folder
     that cannot be written, only goes without it."""
-    relative, tokens = record.sgf, record.actions
-    if relative is None or tokens is None or len(states) != len(tokens) + 1 or len(actions) != len(tokens):
+    relative, moves = record.sgf, record.moves
+    if relative is None or moves is None or len(states) != len(moves) + 1 or len(actions) != len(moves):
         return
     try:
         st = (folder / relative).stat()
     except OSError:
         return
-    think = record.think if record.think is not None and len(record.think) == len(tokens) else [None] * len(tokens)
-    seconds = [None if t is None else float(f"{t:g}") for t in think]      # as the SGF's XT[] reads
-    replay = Replay(parse_sgf(text)[0], states, list(tokens), actions, seconds)
+    seconds = [None if m.think is None else float(f"{m.think:g}") for m in moves]     # as the SGF's XT[] reads
+    replay = Replay(parse_sgf(text)[0], states, [m.action for m in moves], actions, seconds)
     _append(folder / CACHE_NAME, [_line((relative, st.st_size, st.st_mtime_ns), game_data(replay))])
 
 

@@ -31,7 +31,7 @@ import pandas as pd
 from hexarena.engine.errors import RulesError
 from hexarena.engine.numbers import whole
 from hexarena.results.record.game import GameRecord
-from hexarena.results.record.journal import JournalError, journal_path, read_journal
+from hexarena.results.record.journal import JournalError, iter_journal, journal_path
 from hexarena.results.rating.row import game_row
 
 CSV_COLUMNS = ("game", "size", "first", "second", "winner")
@@ -195,9 +195,9 @@ def _looks_like_json(p: Path) -> bool:
 
 def _load_journal(p: Path, identity: bool = False) -> tuple[pd.DataFrame, list[BadLine]]:
     errors: list[JournalError] = []
-    records = read_journal(p, errors)
+    kept = [r for r in iter_journal(p, errors, summary=True) if not r.void]   # summaries, one at a time
     problems = [BadLine(e.path, e.line, e.reason) for e in errors]     # a repeated game id among them
-    return games_frame([r for r in records if not r.void], identity), problems
+    return games_frame(kept, identity), problems
 
 
 def _load_csv(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:

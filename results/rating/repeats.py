@@ -33,10 +33,10 @@ class RepeatFinder:
         self.seen: dict[tuple, Counter[bytes]] = {}
 
     def add(self, r: GameRecord) -> None:
-        if r.void or r.actions is None:
+        if r.void or r.moves is None:
             return
         key = (f"{r.game}-{r.size}" + (f" {r.variant}" if r.variant else ""), tuple(sorted((r.first, r.second))))
-        digest = hashlib.blake2b("\n".join(r.actions).encode(), digest_size=16).digest()
+        digest = hashlib.blake2b("\n".join(m.action for m in r.moves).encode(), digest_size=16).digest()
         self.seen.setdefault(key, Counter())[digest] += 1
 
     def found(self) -> list[Repeats]:

@@ -11,15 +11,26 @@ journal's words, so a record read back compares equal to the words:
 * :class:`VoidCause` (`void_cause`): why a game does not count (it is
   replayed on resume): an infrastructure or compatibility fault, never an
   engine's misbehaviour in play.
+
+The game's actions are one list of :class:`~.moves.Move` values (`moves`): each with its
+token, its mover's colour, its think time, the clock left and its analysis. Journal lines
+of schema 3 write them so (results/record/moves.py gives their keys); lines of schemas 1
+and 2, which kept the same facts in parallel lists, read into the same values.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import MISSING, asdict, dataclass, fields, replace
+from dataclasses import MISSING, dataclass, fields, replace
 from enum import StrEnum
 
-#: The journal line's format: 1 lacks `komi`, `pair`, `void_cause`, `forfeit`, `colours`, `left`.
-SCHEMA = 2
+from .moves import Move, moves_from_json, moves_of_lists
+
+#: The journal line's format: 3 keeps the actions as one list of `moves`; 2 kept them in parallel
+#: lists (`actions`, `think`, `colours`, `left`, `analysis`); 1 also lacks `komi`, `pair`,
+#: `void_cause`, `forfeit`, `colours`, `left`.
+SCHEMA = 3
+#: The parallel lists of schemas 1 and 2, read into `moves`.
+PARALLEL_LISTS = ("actions", "think", "colours", "left", "analysis")
 VOID_RESULT = "Void"
 
 
@@ -96,25 +107,18 @@ class GameRecord:
     started: str = ""              # ISO 8601 UTC
     seconds: float = 0.0
     schema: int = SCHEMA
-    actions: list[str] | None = None   # canonical tokens, first action first (None: not recorded)
-    opening: int = 0                   # the first `opening` actions were the schedule's opening
-    think: list[float | None] | None = None   # seconds each action took the engine (None: an opening action)
+    opening: int = 0                   # the first `opening` moves were the schedule's opening
     processes: list[int | None] | None = None  # start numbers of seat 1's and seat 2's engine processes
     komi: int | None = None            # sent with `komi` (None: not sent)
     pair: int | None = None
     void_cause: VoidCause | None = None
     forfeit: Forfeit | None = None
-    colours: str | None = None         # the colour of each action's mover, `B` or `W`
-    left: list[float | None] | None = None    # seconds left on the mover's clock after each action
-    # each action's info lines from `genmove_analyze`, each {"line": verbatim text, "winrate": ...,
-    # "score": ..., "visits": ..., "depth": ..., "pv": [...], "other": {key: text}} with the keys
-    # given; None for an action whose engine was not asked (and for the record when none was)
-    analysis: list[list[dict] | None] | None = None
     identities: list[list[str | None]] | None = None   # [name, version] by seat as answered (None: refused)
     # how an adjudicated game was decided (None for any other): {"rule": "resign" or "draw", "by": "both",
     # "claim" or "concession", "ply": the ply it was decided at, "winrates": [seat 1's, seat 2's]: each
     # engine's winrates on its last moves, oldest first, null for a move without one}
     adjudication: dict | None = None
+    moves: tuple[Move, ...] | None = None    # every action, first first (None: not recorded, or a summary)
 
     def __post_init__(self) -> None:
         """The closed vocabularies as enums, also when built from their words."""
@@ -144,21 +148,31 @@ class GameRecord:
         return self.second if self.winner == self.first else self.first
 
     def summary(self) -> GameRecord:
-        """The record without its per-action lists (`actions`, `think`, `left`, `colours`,
-        `analysis`): what the tables, the live view and the SPRT need, kept in memory by a long run
-        (the journal keeps the whole record). `identities` stay."""
-        if (self.actions is None and self.think is None and self.left is None and self.colours is None
-                and self.analysis is None):
-            return self
-        return replace(self, actions=None, think=None, left=None, colours=None, analysis=None)
+        """The record without its moves: what the tables, the live view and the SPRT need, kept in
+        memory by a long run (the journal keeps the whole record). `identities` stay."""
+        return self if self.moves is None else replace(self, moves=None)
+
+    @property
+    def tokens(self) -> list[str] | None:
+        """The moves' action tokens, first first (None: the moves are not recorded)."""
+        return None if self.moves is None else [m.action for m in self.moves]
 
     @property
     def group(self) -> tuple[str, int, str]:
         """The (game, size, variant) the game belongs to: ratings pool it, pairs live in it."""
         return self.game, self.size, self.variant
 
+    def to_dict(self) -> dict:
+        """The journal's JSON object (schema 3) of this record, which :meth:`from_dict` reads."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["schema"] = SCHEMA
+        if self.moves is not None:
+            data["moves"] = [m.to_json() for m in self.moves]
+        return data
+
     def to_json(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=False)
+        """The journal line (schema 3) of this record, without its newline."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=False)
 
     @classmethod
     def voided(cls, id: str, game: str, size: int, variant: str, first: str, second: str,
@@ -170,33 +184,33 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: dict) -> GameRecord:
-        """Build from a decoded JSON object (schema 1 or 2); ValueError naming the first bad field."""
+        """Build from a decoded JSON object (schema 1, 2 or 3); ValueError naming the first bad field."""
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
-        known = {f.name: f for f in fields(cls)}
-        unknown = set(data) - set(known)
+        schema = data.get("schema", 1)
+        if not _is_int(schema) or not 1 <= schema <= SCHEMA:
+            raise ValueError(f"field 'schema': {schema!r} is not a schema this release reads (1 to {SCHEMA})")
+        unknown = data.keys() - (_FIELDS if schema == SCHEMA else _OLD_FIELDS)
         if unknown:
             raise ValueError(f"unknown field(s) {', '.join(sorted(unknown))}")
-        required = [n for n, f in known.items() if f.default is MISSING]
-        missing = [n for n in required if n not in data]
+        missing = [n for n in _REQUIRED if n not in data]
         if missing:
             raise ValueError(f"missing field(s) {', '.join(missing)}")
-        for name in ("id", "game", "variant", "first", "second", "black", "white", "result", "termination"):
-            if not isinstance(data[name], str):
-                raise ValueError(f"field {name!r} must be a string")
-        for name in ("size", "plies"):
-            if not _is_int(data[name]):
-                raise ValueError(f"field {name!r} must be an integer of at most {INT_DIGITS} digits")
-        for name in ("komi", "pair"):
+        for name, (kinds, text) in _TYPES.items():
+            if name in data and not _of(data[name], kinds):
+                raise ValueError(f"field {name!r} must be {text}, got {_shown(data[name])}")
+        for name in ("size", "plies", "opening", "komi", "pair"):
             if data.get(name) is not None and not _is_int(data[name]):
-                raise ValueError(f"field {name!r} must be an integer of at most {INT_DIGITS} digits, or null")
+                raise ValueError(f"field {name!r} must be an integer of at most {INT_DIGITS} digits")
         if data["winner"] is not None and data["winner"] not in (data["first"], data["second"]):
             raise ValueError(f"winner {data['winner']!r} is neither player")
-        words = dict(data, termination=_word(Ending, data, "termination"),
+        moves = (moves_of_lists(*(data.get(name) for name in PARALLEL_LISTS)) if schema < 3
+                 else moves_from_json(data.get("moves")))
+        words = {k: v for k, v in data.items() if k not in PARALLEL_LISTS}
+        words.update(termination=_word(Ending, data, "termination"), moves=moves,
                      void_cause=_word(VoidCause, data, "void_cause"), forfeit=_word(Forfeit, data, "forfeit"))
-        if data.get("schema", 1) == 1 and words["forfeit"] is None:
+        if schema == 1 and words["forfeit"] is None:
             words["forfeit"] = _schema1_forfeit(words)
-        _check_analysis(data.get("analysis"))
         _check_adjudication(data.get("adjudication"))
         _check_kinds(data)
         identities = data.get("identities")
@@ -205,28 +219,47 @@ class GameRecord:
                 and all(isinstance(i, list) and len(i) == 2 and all(w is None or isinstance(w, str) for w in i)
                         for i in identities)):
             raise ValueError("field 'identities' must be null or two [name, version] pairs of strings or nulls")
-        colours = data.get("colours")
-        if colours is not None and (not isinstance(colours, str) or set(colours) - {"B", "W"}):
-            raise ValueError("field 'colours' must be a string of B and W")
+        processes = data.get("processes")
+        if processes is not None and not (isinstance(processes, list)
+                                          and all(p is None or _is_int(p) for p in processes)):
+            raise ValueError("field 'processes' must be null or a list of integers or nulls")
         return cls(**words)
+
+
+#: The fields of a schema-3 line, of a schema-1 or -2 line, and those every line has.
+_FIELDS = frozenset(f.name for f in fields(GameRecord))
+_OLD_FIELDS = (_FIELDS - {"moves"}) | set(PARALLEL_LISTS)
+_REQUIRED = tuple(f.name for f in fields(GameRecord) if f.default is MISSING)
+
+
+#: The JSON types of a journal line's scalar fields: (types, what the error says); None allows null.
+_TYPES: dict[str, tuple[tuple, str]] = {
+    **{name: ((str,), "a string") for name in ("id", "game", "variant", "first", "second", "black", "white",
+                                               "result", "termination", "reason", "started")},
+    **{name: ((str, None), "a string or null") for name in ("winner", "faulty", "sgf", "void_cause",
+                                                               "forfeit")},
+    **{name: ((int,), "an integer") for name in ("size", "plies", "opening")},
+    **{name: ((int, None), "an integer or null") for name in ("komi", "pair")},
+    "seconds": ((int, float), "a number"),
+}
+
+
+def _of(value: object, kinds: tuple) -> bool:
+    if value is None:
+        return None in kinds
+    if isinstance(value, bool):
+        return False
+    return any(k is not None and isinstance(value, k) for k in kinds)
+
+
+def _shown(value: object) -> str:
+    """A JSON value in an error message, cut to a line."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 #: The most digits of a record's integer fields: each fits a 64-bit integer (the ratings' tables).
 INT_DIGITS = 18
-
-
-def _check_analysis(value: object) -> None:
-    """`analysis`: null, or a list with, per action, null or a list of objects each holding its `line`."""
-    if value is None:
-        return
-    if not isinstance(value, list):
-        raise ValueError("field 'analysis' must be a list or null")
-    for i, lines in enumerate(value):
-        if lines is None:
-            continue
-        if not isinstance(lines, list) or not all(isinstance(d, dict) and isinstance(d.get("line"), str)
-                                                  for d in lines):
-            raise ValueError(f"field 'analysis': action {i + 1} must be null or a list of objects with a 'line'")
 
 
 #: The words of an `adjudication` field: its rules and who decided.
@@ -252,35 +285,13 @@ def _check_adjudication(value: object) -> None:
         raise ValueError("field 'adjudication': winrates must be two lists of numbers in 0..1 or nulls")
 
 
-#: Fields beyond the required ones, and what each must hold: (strings or null, numbers or null,
-#: whole numbers or null), each as one value or as a list of them.
-_TEXT = ("reason", "started")
-_MAYBE_TEXT = ("faulty", "sgf")
-_LISTS = {"actions": (str,), "think": (int, float, type(None)), "left": (int, float, type(None)),
-          "processes": (int, type(None))}
-
-
 def _check_kinds(data: dict) -> None:
-    """ValueError naming the first field of `data` whose value is not of its kind (the per-action
-    lists, the texts, `seconds`, `opening`, `schema`), so that every reader meets only records it
-    can use."""
-    for name in _TEXT:
-        if name in data and not isinstance(data[name], str):
-            raise ValueError(f"field {name!r} must be a string")
-    for name in _MAYBE_TEXT:
-        if data.get(name) is not None and not isinstance(data[name], str):
-            raise ValueError(f"field {name!r} must be a string or null")
-    if "seconds" in data and not (_is_number(data["seconds"]) and 0 <= data["seconds"] < 10 ** INT_DIGITS):
+    """ValueError for a `seconds` below 0 or past the integers' digits, or an `opening` below 0
+    (their types are checked already), so that every reader meets only records it can use."""
+    if "seconds" in data and not 0 <= data["seconds"] < 10 ** INT_DIGITS:
         raise ValueError("field 'seconds' must be a number >= 0")
-    for name in ("opening", "schema"):
-        if name in data and not (_is_int(data[name]) and data[name] >= 0):
-            raise ValueError(f"field {name!r} must be an integer >= 0")
-    for name, kinds in _LISTS.items():
-        value = data.get(name)
-        if value is not None and not (isinstance(value, list) and all(
-                isinstance(v, kinds) and not isinstance(v, bool) for v in value)):
-            what = {"actions": "strings", "processes": "integers or nulls"}.get(name, "numbers or nulls")
-            raise ValueError(f"field {name!r} must be a list of {what}, or null")
+    if data.get("opening", 0) < 0:
+        raise ValueError("field 'opening' must be an integer >= 0")
 
 
 def _is_number(value: object) -> bool:

@@ -4,6 +4,12 @@ Standard library only. The referee appends one :class:`GameRecord` per
 finished (or void) game, flushed and fsynced; resume, ratings and reports
 read them back. A line is either whole or the torn tail of a killed writer,
 which :func:`cut_torn_tail` moves aside before the next append.
+
+Readers that need no moves (ratings, status, the SPRT) read *summaries*
+(``summary=True``): a schema-3 line written by :meth:`GameRecord.to_json`
+ends with its `moves`, so such a reader decodes only the text before them
+(:func:`parse_summary`), a few hundred bytes of a line that may hold
+megabytes of analysis; the moves of such a line are not checked.
 """
 from __future__ import annotations
 
@@ -11,9 +17,10 @@ import json
 import os
 import tempfile
 from collections.abc import Iterator
+from dataclasses import fields
 from pathlib import Path
 
-from .game import GameRecord
+from .game import SCHEMA, GameRecord
 
 JOURNAL_NAME = "journal.jsonl"
 
@@ -32,27 +39,30 @@ def journal_path(path: str | os.PathLike) -> Path:
     return p / JOURNAL_NAME if p.is_dir() else p
 
 
-def read_journal(path: str | os.PathLike, errors: list[JournalError] | None = None) -> list[GameRecord]:
-    """Every record of a journal, in file order.
+def read_journal(path: str | os.PathLike, errors: list[JournalError] | None = None, *,
+                 summary: bool = False) -> list[GameRecord]:
+    """Every record of a journal, in file order (with `summary`, each without its moves:
+    :meth:`GameRecord.summary`, read by :func:`parse_summary`).
 
     A malformed line raises JournalError, unless `errors` is a list: then it is
     appended there and skipped. A torn last line (no newline: the writer was
     killed mid-write) is always reported through `errors` or raised likewise.
     """
     p = journal_path(path)
-    return list(_iter_records(p, errors))
+    return list(_iter_records(p, errors, summary))
 
 
-def iter_journal(path: str | os.PathLike, errors: list[JournalError] | None = None) -> Iterator[GameRecord]:
+def iter_journal(path: str | os.PathLike, errors: list[JournalError] | None = None, *,
+                 summary: bool = False) -> Iterator[GameRecord]:
     """The records of :func:`read_journal`, read one at a time (a reader that keeps less than every record)."""
-    return _iter_records(journal_path(path), errors)
+    return _iter_records(journal_path(path), errors, summary)
 
 
 def journal_lines(p: Path) -> Iterator[tuple[int, bytes]]:
     """The non-blank lines of a journal as bytes, with their line numbers (lines end at b"\\n" only)."""
     with open(p, "rb") as fh:
         for no, line in enumerate(fh, 1):
-            if line.strip():
+            if not line.isspace():      # a line begins with `{`: no copy of a long line to test it
                 yield no, line
 
 
@@ -91,11 +101,39 @@ class Counted:
         return record
 
 
-def _iter_records(p: Path, errors: list[JournalError] | None) -> Iterator[GameRecord]:
+#: How a schema-3 line written by GameRecord.to_json goes on after its last field but the moves.
+_MOVES_KEY = b', "moves": '
+_HEAD = frozenset(f.name for f in fields(GameRecord)) - {"moves"}
+
+
+def parse_summary(line: bytes) -> GameRecord:
+    """One journal line as a record without its moves (:meth:`GameRecord.summary`); the errors of
+    :func:`parse_line`. Only the text before the moves is decoded when the line is a schema-3 line
+    as :meth:`GameRecord.to_json` writes it: its fields in order, `moves` the last. Outside a JSON
+    string ``, "moves": `` can only be a key (a quote inside a string is escaped), and its first
+    place is the top-level key when the text before it decodes as an object. When that object holds
+    every field of the record but the moves (to_json writes them all, null or not), nothing but the
+    moves follows it. Any other line is decoded whole."""
+    cut = line.find(_MOVES_KEY)
+    if cut > 0:
+        try:
+            head = json.loads(line[:cut].decode("utf-8") + "}", parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            head = None
+        if isinstance(head, dict) and head.get("schema") == SCHEMA and head.keys() == _HEAD:
+            try:
+                return GameRecord.from_dict(head)
+            except RecursionError:
+                raise ValueError("JSON nested too deeply") from None
+    return parse_line(line).summary()
+
+
+def _iter_records(p: Path, errors: list[JournalError] | None, summary: bool = False) -> Iterator[GameRecord]:
+    parse = parse_summary if summary else parse_line
     counted = Counted()
     for no, line in journal_lines(p):
         try:
-            yield counted.check(parse_line(line), no)
+            yield counted.check(parse(line), no)
         except (ValueError, TypeError) as exc:      # UnicodeDecodeError is a ValueError
             torn = "" if line.endswith(b"\n") else " (torn last line)"
             err = JournalError(p, no, f"{exc}{torn}")

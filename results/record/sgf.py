@@ -43,8 +43,8 @@ def prop(name: str, *values: str) -> str:
 
 def sgf_text(record: GameRecord, gm: int, time_props: TimeProps = ()) -> str:
     """The SGF text of a finished game's record; `gm` is the game's SGF number (GameInfo.sgf_number).
-    ValueError for a void game or a record without its actions' colours."""
-    if record.void or record.actions is None or record.colours is None:
+    ValueError for a void game or a record without its moves' colours."""
+    if record.void or record.moves is None or any(m.colour is None for m in record.moves):
         raise ValueError(f"{record.id}: only a finished game with its actions and colours has an SGF record")
     root = [prop("FF", "4"), prop("CA", "UTF-8"), prop("GM", str(gm)), prop("AP", APP),
             prop("SZ", str(record.size)), prop("XG", record.game), prop("XV", record.variant)]
@@ -60,16 +60,13 @@ def sgf_text(record: GameRecord, gm: int, time_props: TimeProps = ()) -> str:
     if record.opening:
         root.append(prop("XO", str(record.opening)))
     lines = ["(;" + "".join(root)]
-    n = len(record.actions)
-    think = record.think if record.think is not None and len(record.think) == n else [None] * n
-    left = record.left if record.left is not None and len(record.left) == n else [None] * n
-    analysis = record.analysis if record.analysis is not None and len(record.analysis) == n else [None] * n
-    for letter, token, spent, rest, infos in zip(record.colours, record.actions, think, left, analysis):
-        node = f";{letter}[{escape(token)}]"
+    for move in record.moves:
+        letter, spent, rest = move.colour, move.think, move.left
+        node = f";{letter}[{escape(move.action)}]"
         if spent is not None:
             node += prop("XT", f"{spent:g}") + (prop(f"{letter}L", f"{rest:g}") if rest is not None else "")
-        if infos:
-            node += prop("XA", *(info["line"] for info in infos))
+        if move.analysis:
+            node += prop("XA", *(info["line"] for info in move.analysis))
         lines.append(node)
     return "\n".join(lines) + ")\n"
 

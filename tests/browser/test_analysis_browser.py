@@ -70,9 +70,9 @@ def black_winrates(record) -> dict[int, tuple[int, float]]:
     """{ply: (seat of the mover, Black's chance to win)} from the journal, computed here: the mover's
     first winrate, turned to Black's side when the mover holds White after its action."""
     holders, out = {"B": 0, "W": 1}, {}
-    for ply, (token, colour, infos) in enumerate(zip(record.actions, record.colours, record.analysis), 1):
-        seat = holders[colour]
-        if token == "swap":
+    for ply, move in enumerate(record.moves, 1):
+        seat, infos = holders[move.colour], move.analysis
+        if move.action == "swap":
             holders = {"B": holders["W"], "W": holders["B"]}
         held = next(c for c, s in holders.items() if s == seat)
         winrate = next((i["winrate"] for i in infos or [] if "winrate" in i), None)
@@ -98,7 +98,7 @@ def test_the_chart_draws_each_engines_winrate_and_each_ply_its_pv(analysed, brow
     for ply in range(1, record.plies + 1):
         body.send_keys(Keys.ARROW_RIGHT)
         detail = browser.find_element(By.CSS_SELECTOR, "#v-analysis .wr-detail").text
-        infos = record.analysis[ply - 1]
+        infos = record.moves[ply - 1].analysis
         pv = next((i["pv"] for i in infos or [] if "pv" in i), None)
         shown = [s.text for s in browser.find_elements(By.CSS_SELECTOR, "#v-analysis .pv-action")]
         assert shown == [f"{ply + k}. {t}" for k, t in enumerate(pv[:12])] if pv else shown == [], f"ply {ply}"
@@ -115,7 +115,7 @@ def test_the_chart_draws_each_engines_winrate_and_each_ply_its_pv(analysed, brow
 
 def test_a_game_without_analysis_has_no_chart(plain, browser):
     records = read_journal(plain / "journal.jsonl")
-    assert records and all(r.analysis is None for r in records)     # analysis = false: never asked
+    assert records and all(m.analysis is None for r in records for m in r.moves)     # analysis = false: never asked
     open_game(browser, plain / "report.html", records[0].id)
     assert not browser.find_element(By.ID, "v-analysis").is_displayed()
     assert browser.find_elements(By.CSS_SELECTOR, ".wr-chart") == []

@@ -167,7 +167,7 @@ def test_a_person_plays_whole_games_using_every_action_form(browser, tmp_path, g
             break
     assert used >= forms, f"forms never played by the person: {sorted(f.__name__ for f in forms - used)}"
     records = read_journal(out)
-    assert [r.actions for r in records] == played
+    assert [r.tokens for r in records] == played
     assert all("person" in (r.black, r.white) and "random" in (r.black, r.white) for r in records)
     assert all((out / r.sgf).is_file() for r in records if r.sgf)
     print("screenshot:", tmp_path / f"play-{game}.png", f"(the last of {len(played)} games)")

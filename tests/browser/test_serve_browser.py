@@ -82,7 +82,7 @@ def rules_board(record, ply: int) -> tuple[dict[str, tuple[str, str]], set[str]]
     info = registry.get(record.game)
     state = info.new_game(info.variant(record.size, record.variant.split()))
     action = None
-    for token in record.actions[:ply]:
+    for token in record.tokens[:ply]:
         action = state.parse(token)
         state = state.play(action)
     board, pos = state.board, state.to_position()

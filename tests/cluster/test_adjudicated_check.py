@@ -47,9 +47,8 @@ def test_forged_adjudications_are_refused(adjudicated):
     assert record.adjudication is not None
     assert "where the winrates give" in str(refusal(replace(record, adjudication={**record.adjudication, "ply": 9}),
                                                     GAME, RULES))
-    analysis = list(record.analysis or [])
-    analysis[-1] = [{"line": "info winrate 0.5", "winrate": 0.5}]      # b did not concede on its last move
-    assert "do not decide" in str(refusal(replace(record, analysis=analysis), GAME, RULES))
-    cut = replace(record, actions=record.actions[:-1], colours=record.colours[:-1], plies=9,
-                  think=record.think[:-1], left=record.left[:-1], analysis=analysis[:-1])
+    moves = record.moves
+    unsure = replace(moves[-1], analysis=({"line": "info winrate 0.5", "winrate": 0.5},))   # b did not concede
+    assert "do not decide" in str(refusal(replace(record, moves=moves[:-1] + (unsure,)), GAME, RULES))
+    cut = replace(record, moves=moves[:-1], plies=9)
     assert "do not decide" in str(refusal(cut, GAME, RULES))

@@ -78,18 +78,20 @@ def test_a_forged_winner_is_refused(played):
 
 def test_a_changed_or_extra_action_termination_or_identity_is_refused(played):
     record, game = next((r, g) for r, g in played if r.game == "spelde" and r.size == 5)
-    actions = list(record.actions)
-    assert "not legal" in refusal(replace(record, actions=actions[:-1] + [actions[0]]), game)
-    assert refusal(replace(record, actions=actions + [actions[-1]], plies=record.plies + 1,
-                           colours=record.colours + "B"), game) is not None
-    assert "opening" in refusal(replace(record, actions=["a1"] + actions[1:]), game)
+    moves = record.moves
+    assert "not legal" in refusal(replace(record, moves=moves[:-1] + (replace(moves[-1], action=moves[0].action),)),
+                                  game)
+    assert refusal(replace(record, moves=moves + (replace(moves[-1], colour="B"),), plies=record.plies + 1),
+                   game) is not None
+    assert "opening" in refusal(replace(record, moves=(replace(moves[0], action="a1"),) + moves[1:]), game)
     assert refusal(replace(record, termination="resign", result=record.result[:2] + "R"), game) is not None
     assert "schedule says" in refusal(replace(record, first=record.second, second=record.first), game)
     # the game was over: only the other engine's `play` of the last action was still to come
-    last, other = (record.black, record.white) if record.colours[-1] == "B" else (record.white, record.black)
-    win = "W" if record.colours[-1] == "B" else "B"
+    colour = record.moves[-1].colour
+    last, other = (record.black, record.white) if colour == "B" else (record.white, record.black)
+    win = "W" if colour == "B" else "B"
     forfeit = replace(record, termination="crash", forfeit="crash", faulty=other, winner=last,
-                      result=f"{record.colours[-1]}+F")
+                      result=f"{colour}+F")
     assert refusal(forfeit, game) is None
     assert "cannot have forfeited" in refusal(replace(forfeit, faulty=last, winner=other, result=f"{win}+F"), game)
 
@@ -97,9 +99,8 @@ def test_a_changed_or_extra_action_termination_or_identity_is_refused(played):
 def test_a_forfeit_is_checked_for_what_can_be_checked(played):
     record, game = next((r, g) for r, g in played if r.termination.value == "ply-cap")
     cut = record.opening + 2                                 # stopped with the 3rd chosen action to come
-    short = replace(record, actions=record.actions[:cut], colours=record.colours[:cut], plies=cut,
-                    think=None, left=None)
-    to_move = "B" if short.colours[-1] == "W" else "W"
+    short = replace(record, moves=tuple(replace(m, think=None, left=None) for m in record.moves[:cut]), plies=cut)
+    to_move = "B" if short.moves[-1].colour == "W" else "W"
     mover = short.black if to_move == "B" else short.white
     other = short.second if mover == short.first else short.first
     win = "W" if to_move == "B" else "B"

@@ -18,6 +18,7 @@ from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.referee.game.clock import Limits, sgf_time
 from hexarena.results.page.replay import replay_record
 from hexarena.results.record.game import GameRecord
+from hexarena.results.record.moves import moves_of_lists
 from hexarena.results.record.journal import JournalError, read_journal
 from hexarena.results.record.sgf import SgfError, parse_sgf, sgf_text
 
@@ -44,8 +45,8 @@ def _reports() -> tuple[GameRecord, ...]:
             id=f"{game}-5/0003", game=game, size=variant.size, variant=info.describe(variant).partition(" ")[2],
             first="alpha", second="beta", black="alpha", white="beta", winner=winner, result=outcome.result(),
             termination=outcome.termination.value, plies=len(actions), reason="ended by the rules",
-            started="2026-01-01T00:00:00Z", seconds=1.5, actions=actions, colours=colours,
-            think=[0.25] * len(actions), left=[9.5] * len(actions), komi=2 if info.uses_komi else None))
+            started="2026-01-01T00:00:00Z", seconds=1.5, komi=2 if info.uses_komi else None,
+            moves=moves_of_lists(actions, [0.25] * len(actions), colours, [9.5] * len(actions))))
     return tuple(out)
 
 

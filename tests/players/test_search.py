@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from hexarena.engine import compiled, registry
+from hexarena.engine import registry
 from hexarena.engine.actions import Place, Swap, holder_after
 from hexarena.engine.geometry import iter_bits
 from hexarena.engine.core import Colour
@@ -17,7 +17,8 @@ from hexarena.players.evaluators import CutoffPlayout, PolicyPlayout, RandomPlay
 from hexarena.players.base import Player
 from hexarena.players.mcts import WIDENING, _Search
 from hexarena.players.tree import Node
-from hexarena.players.games import candidates_for, evaluation_for, evaluator_for, marbanta, selection_for
+from hexarena.players.games import (candidates_for, evaluation_for, evaluator_for, knowledge_for, marbanta,
+                                     selection_for)
 from hexarena.players.selection import UCT, Rave
 from hexarena.players.serve import make_engine
 from tests.support import boards
@@ -106,16 +107,15 @@ def test_rave_gathers_amaf_statistics_and_plays_legally() -> None:
 
 
 # -- the tree between moves -------------------------------------------------------------
-@pytest.fixture
-def python_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The Python search (players/mcts.py) whatever the core has: Spelde's compiled search
-    (players/compiled_search.py) keeps its tree in the core."""
-    monkeypatch.setenv(compiled.SWITCH, "0")
+def python_bot(iterations: int) -> MctsBot:
+    """MCTS in Python (players/mcts.py) whatever the core has (Spelde's compiled search,
+    players/compiled_search.py, keeps its tree in the core): Spelde's own widening, given
+    rather than left to the game, makes the same search but never the core's."""
+    return MctsBot(iterations=iterations, seconds=None, narrow=knowledge_for("spelde").narrow)
 
 
-@pytest.mark.usefixtures("python_search")
 def test_tree_reuse_keeps_the_subtree_of_the_actions_played() -> None:
-    bot = MctsBot(iterations=400, seconds=None)
+    bot = python_bot(400)
     state = walk(new("spelde", 4, "nopie"), 8, 2)
     first = bot.search(state, random.Random(0))
     mine = next(c for c in first.tree.root.children if c.action == first.action)
@@ -136,11 +136,10 @@ def test_tree_reuse_keeps_the_subtree_of_the_actions_played() -> None:
     assert fresh.tree.root.visits == fresh.iterations
 
 
-@pytest.mark.usefixtures("python_search")
 def test_a_player_hands_its_bot_the_tree_of_the_last_search() -> None:
     """players.base.Player (the served engine's and the in-process benches' reuse): the
     next search starts from the subtree of the actions played; forget starts afresh."""
-    player = Player(MctsBot(iterations=300, seconds=None))
+    player = Player(python_bot(300))
     state = walk(new("spelde", 4, "nopie"), 8, 2)
     mine = player(state, random.Random(0))
     first = player.tree
@@ -192,11 +191,10 @@ def test_the_move_budget_ends_a_search_that_has_iterations_to_spare() -> None:
     assert result.iterations < 10**9 and state.is_legal(result.action)
 
 
-@pytest.mark.usefixtures("python_search")
 def test_a_pie_decision_is_legal_and_comes_from_the_search() -> None:
     state = new("spelde", 4)
     state = state.play(state.random_action(random.Random(3)))      # Black's first stone; White may swap
-    result = MctsBot(iterations=300, seconds=None).search(state, random.Random(0))
+    result = python_bot(300).search(state, random.Random(0))
     assert state.is_legal(result.action)
     assert any(isinstance(c.action, Swap) for c in result.tree.root.children)
 

@@ -62,7 +62,7 @@ def test_a_playout_is_valued_in_the_colours_of_the_state_it_starts_from() -> Non
 
 
 def komi_root() -> GameState:
-    """Anda-prison n=7 from a ladder game MCTS lost in 6 plies: Black kept and offered komi 0;
+    """Anda-prison n=7 from a strength study game MCTS lost in 6 plies: Black kept and offered komi 0;
     White swapped, and Black (the swapper) joined its pair at k12, leaving White no placement
     and, with an empty prison, no release."""
     state = new("anda-prison", 7)

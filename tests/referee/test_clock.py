@@ -224,7 +224,7 @@ def test_a_move_just_inside_the_limit_is_fine_and_just_over_forfeits():
         assert report.termination == Termination.TIME.value
         assert report.result in ("B+T", "W+T")
         assert report.faulty == "slow" and report.winner == "quick"
-        assert len([c for c in report.colours if (report.black if c == "B" else report.white) == "slow"]) == 2
+        assert len([m for m in report.moves if (report.black if m.colour == "B" else report.white) == "slow"]) == 2
     run_mock(main)
 
 
@@ -291,10 +291,10 @@ def test_swap_exchanges_the_engines_colours():
         first = MemEngine("first")
         second = MemEngine("second", answers=swapper, seed=5)
         report = await play_game(Setup("spelde", 5), seats(first, second), Limits())
-        assert report.actions[1] == "swap" and report.colours[1] == "W"
+        assert report.moves[1].action == "swap" and report.moves[1].colour == "W"
         assert report.black == "second" and report.white == "first"
         # after the swap White is still to move, and the engine now holding White is `first`
-        assert report.colours[2] == "W"
+        assert report.moves[2].colour == "W"
         assert [c for c in first.received if c.startswith("genmove")][:2] == ["genmove black", "genmove white"]
         assert report.termination == Termination.NO_MOVES.value
         assert report.winner in (report.black, report.white) and report.forfeit is None
@@ -305,7 +305,7 @@ def test_ply_cap_adjudicates():
     async def main():
         report = await play_game(Setup("spelde", 5, ply_cap=6), seats(MemEngine("a"), MemEngine("b", seed=3)),
                                  Limits())
-        assert len(report.actions) == 6
+        assert len(report.tokens) == 6
         assert report.termination == Termination.PLY_CAP.value and report.result == "0"
         assert report.winner is None
     run_mock(main)
@@ -353,8 +353,8 @@ def test_in_a_game_an_engine_spending_90_percent_of_its_time_left_never_forfeits
         b.think = lambda k: 0.9 * _last_told(b)
         report = await play_game(Setup("spelde", 6), seats(a, b), Limits(main=20, increment=0.5))
         assert report.termination == Termination.NO_MOVES.value
-        assert len(report.left) == len(report.think) == len(report.actions) > 20
-        assert all(left is not None and left >= 0.5 for left in report.left)
+        assert len(report.moves) > 20
+        assert all(m.left is not None and m.left >= 0.5 for m in report.moves)
         assert "time_settings 20 0 0" in a.received        # no kgs-time_settings in list_commands
     run_mock(main)
 
@@ -366,7 +366,8 @@ def test_the_clock_follows_the_engine_through_a_swap():
         report = await play_game(Setup("spelde", 5), seats(first, second), Limits(main=100))
         told = [c.split()[1:3] for c in first.received if c.startswith("time_left")]
         assert told[:3] == [["black", "100"], ["white", "98"], ["white", "96"]]
-        assert (report.think[0], report.left[0]) == (2.0, 98.0) and (report.think[2], report.left[2]) == (2.0, 96.0)
+        assert (report.moves[0].think, report.moves[0].left) == (2.0, 98.0)
+        assert (report.moves[2].think, report.moves[2].left) == (2.0, 96.0)
     run_mock(main)
 
 

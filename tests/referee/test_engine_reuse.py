@@ -28,8 +28,8 @@ def play(config: C.TournamentConfig, out, concurrency: int = 1, **kw) -> list:
 def test_kept_built_in_players_play_the_very_games_fresh_processes_play(tmp_path):
     kept = play(players("fault", 6), tmp_path / "kept")
     fresh = play(players("game", 6), tmp_path / "fresh")
-    assert [r.actions for r in kept] == [r.actions for r in fresh]       # reseeded per game
-    assert len({tuple(r.actions) for r in kept}) > 1                       # ...and not all one game
+    assert [r.tokens for r in kept] == [r.tokens for r in fresh]       # reseeded per game
+    assert len({tuple(r.tokens) for r in kept}) > 1                       # ...and not all one game
     assert {n for r in kept for n in r.processes} == {1, 2}                # one process per engine
     assert sorted(n for r in fresh for n in r.processes) == list(range(1, 2 * len(fresh) + 1))
     for r in kept:                                                          # each game has its own logs
@@ -99,7 +99,7 @@ def test_resume_after_an_abandoned_run_is_exact_with_kept_engines(tmp_path):
     pending, _ = prepare(players("fault", 6), tmp_path / "kept", resume=True)
     assert len(pending) == len(reference) - len(journaled)
     resumed = play(players("fault", 6), tmp_path / "kept", concurrency=2, resume=True)
-    assert [(r.id, r.actions, r.result) for r in resumed] == [(r.id, r.actions, r.result) for r in reference]
+    assert [(r.id, r.tokens, r.result) for r in resumed] == [(r.id, r.tokens, r.result) for r in reference]
     first = max(n for r in journaled for n in r.processes)
     later = [n for r in resumed if r not in journaled for n in r.processes]
     assert later and min(later) > first                 # numbers name one process within the folder

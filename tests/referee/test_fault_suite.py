@@ -99,4 +99,4 @@ def test_a_game_plays_the_same_with_and_without_the_pipe_fast_path(tmp_path, eag
                   for n, log in zip("ab", logs))
     report = trio.run(play_game, Setup("spelde", 5), seats, SLOW_MOVE)
     assert not report.void and report.termination == Termination.NO_MOVES.value
-    assert len(report.actions) > 10
+    assert len(report.tokens) > 10

@@ -81,7 +81,7 @@ def test_an_engine_that_cannot_start_or_cannot_play_this_game_voids_it(tmp_path,
     finally:
         LIMITS = saved
     assert report.void and report.result == "Void" and report.termination == "void"
-    assert report.faulty == mode and report.winner is None and report.actions == []
+    assert report.faulty == mode and report.winner is None and report.moves == ()
     assert report.void_cause == cause and report.forfeit is None
 
 

@@ -40,19 +40,20 @@ def _play(tmp_path: Path, a: Seat, b: Seat, limits: Limits = LIMITS, game: str =
 def test_analysis_is_asked_of_the_engines_that_list_it_and_kept_per_action(tmp_path: Path) -> None:
     record = _play(tmp_path, _seat(tmp_path, "deep", "v12,info"), _seat(tmp_path, "plain", ""))
     assert record.termination == "no-moves", record.reason
-    assert record.analysis is not None and len(record.analysis) == record.plies
+    assert record.moves is not None and len(record.moves) == record.plies
     deep, plain = _got(tmp_path, "deep"), _got(tmp_path, "plain")
     assert any(c.startswith("genmove_analyze ") for c in deep) and not any(c.startswith("genmove ") for c in deep)
     assert any(c.startswith("genmove ") for c in plain) and not any("genmove_analyze" in c for c in plain)
-    for colour, token, infos in zip(record.colours or "", record.actions or [], record.analysis):
-        if colour == "W":
-            assert infos is None                        # `plain` was asked `genmove`
+    for move in record.moves:
+        token = move.action
+        if move.colour == "W":
+            assert move.analysis is None                # `plain` was asked `genmove`
             continue
-        assert infos == [                               # the good lines, verbatim and read; the bad dropped
+        assert move.analysis == (                               # the good lines, verbatim and read; the bad dropped
             {"line": f"info winrate 0.62 visits 4500 depth 9 pv {token}", "winrate": 0.62, "visits": 4500,
              "depth": 9, "pv": [token]},
             {"line": "info score -1.5 nodes 77", "score": -1.5, "other": {"nodes": "77"}},
-        ]
+        )
     log = (tmp_path / "deep.log").read_text()
     assert re.search(r"\[hexarena: ply 1: info line 2 dropped: winrate '1.7' is outside 0..1", log), log
     assert "ply 1: info line 3 dropped: pv starts with 'zz99', not with the action played" in log
@@ -63,19 +64,19 @@ def test_analysis_is_asked_of_the_engines_that_list_it_and_kept_per_action(tmp_p
 def test_the_record_s_analysis_goes_verbatim_into_xa_and_round_trips_the_journal(tmp_path: Path) -> None:
     record = _play(tmp_path, _seat(tmp_path, "deep", "v12,info"), _seat(tmp_path, "other", "v12,info"))
     again = GameRecord.from_dict(json.loads(record.to_json()))
-    assert again == record and again.analysis is not None
+    assert again == record and any(m.analysis for m in again.moves or ())
     text = sgf_text(record, registry.get("spelde").sgf_number)
     nodes = parse_sgf(text)[1:]
     assert len(nodes) == record.plies
-    for node, infos in zip(nodes, record.analysis or []):
-        assert node.props["XA"] == [info["line"] for info in infos or []]
+    for node, move in zip(nodes, record.moves or ()):
+        assert node.props["XA"] == [info["line"] for info in move.analysis or ()]
     game = sgf.Sgf_game.from_bytes(text.encode())
     assert game.get_main_sequence()[1].get_raw_list("XA")[0].startswith(b"info winrate 0.62")
 
 
 def test_analysis_off_sends_genmove_and_records_nothing(tmp_path: Path) -> None:
     record = _play(tmp_path, _seat(tmp_path, "deep", "v12,info", analysis=False), _seat(tmp_path, "plain", ""))
-    assert record.analysis is None and record.plies > 0
+    assert all(m.analysis is None for m in record.moves or ()) and record.plies > 0
     assert not any("genmove_analyze" in c for c in _got(tmp_path, "deep"))
     text = sgf_text(record, registry.get("spelde").sgf_number)
     assert "XA[" not in text
@@ -83,7 +84,7 @@ def test_analysis_off_sends_genmove_and_records_nothing(tmp_path: Path) -> None:
 
 def test_more_than_8_info_lines_are_cut_to_8_and_noted(tmp_path: Path) -> None:
     record = _play(tmp_path, _seat(tmp_path, "loud", "v12,flood"), _seat(tmp_path, "plain", ""))
-    first = (record.analysis or [None])[0]
+    first = record.moves[0].analysis if record.moves else None
     assert first is not None and [d["visits"] for d in first] == list(range(8))
     assert "ply 1: 3 info line(s) after the first 8 dropped" in (tmp_path / "loud.log").read_text()
 
@@ -145,7 +146,7 @@ def test_the_identity_of_a_built_in_player_is_its_name_and_package_version(tmp_p
 def test_journal_lines_with_bad_analysis_or_identities_are_refused_and_old_lines_read() -> None:
     base = {"id": "g/1", "game": "spelde", "size": 4, "variant": "pie", "first": "a", "second": "b", "black": "a",
             "white": "b", "winner": "a", "result": "B+", "termination": "no-moves", "plies": 1, "schema": 2}
-    assert GameRecord.from_dict(base).analysis is None and GameRecord.from_dict(base).identities is None
+    assert GameRecord.from_dict(base).moves is None and GameRecord.from_dict(base).identities is None
     for field, value, why in [("analysis", {"x": 1}, "must be a list"),
                               ("analysis", [[{"winrate": 0.5}]], "action 1 must be null or a list of objects"),
                               ("identities", [["a", "1"]], "two \\[name, version\\] pairs"),

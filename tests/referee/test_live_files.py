@@ -57,8 +57,9 @@ def test_each_action_is_in_the_live_file_as_it_is_played_and_the_file_goes_with_
         for n, view in enumerate(views, 1):
             assert [line.get("ply") for line in view[1:]] == list(range(1, n + 1))   # every action so far, no more
             last = view[-1]
-            assert last["a"] == record.actions[n - 1] and last["c"] == state.to_move.letter
-            assert last["t"] == record.think[n - 1] and last["l"] == record.left[n - 1]
+            move = record.moves[n - 1]
+            assert last["a"] == move.action and last["c"] == move.colour == state.to_move.letter
+            assert last["t"] == move.think and last["l"] == move.left
             state = state.play(state.parse(last["a"]))
         assert len(views) == record.plies
     assert not (out / LIVE_DIR).exists()
@@ -105,18 +106,14 @@ def test_a_folder_that_cannot_be_written_stops_the_file_not_the_game(tmp_path):
 
 
 def test_an_action_line_is_the_json_of_its_fields_whatever_they_hold(tmp_path):
-    from hexarena.engine.core import Colour
-    from hexarena.referee.game.faults import Moves
+    from hexarena.results.record.moves import Move
     cases = [("e5", None, None), ("a1/b2,c3", (0.012, None), None), ('odd "token" \\ é', (1.5, 118.25),
              [{"move": "e5", "score": -0.5, "pv": ["e5", "f6"]}]), ("resign", (0.0, 0.0), []), ("x", (2, float("inf")), None)]
     header = {"id": "g/1", "game": "spelde", "size": 5}
     with LiveFile(tmp_path, header) as live:
-        moves = Moves()
         for plies, (token, times, info) in enumerate(cases, 1):
-            moves.actions.append((Colour.WHITE if plies % 2 else Colour.BLACK, token))
-            moves.times.append(times)
-            moves.analysis.append(info)
-            live.ply(plies, moves)
+            think, left = times if times is not None else (None, None)
+            live.ply(plies, Move(token, "W" if plies % 2 else "B", think, left, None if info is None else tuple(info)))
     written = lines_of(live_path(tmp_path, "g/1"))[1:]
     for plies, ((token, times, info), line) in enumerate(zip(cases, written), 1):
         expected = {"ply": plies, "c": "W" if plies % 2 else "B", "a": token, "at": line["at"]}

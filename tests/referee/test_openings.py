@@ -30,12 +30,13 @@ def test_paired_games_share_their_opening_with_seats_exchanged(tmp_path):
                      key=lambda r: r.id)
     assert len(records) == 4 and not any(r.void for r in records)
     for one, two in zip(records[::2], records[1::2]):
-        assert one.opening == two.opening and one.actions[:one.opening] == two.actions[:two.opening]
+        assert one.opening == two.opening and one.tokens[:one.opening] == two.tokens[:two.opening]
         assert (one.first, one.second) == (two.second, two.first)
-    assert [r.actions[:r.opening] for r in records[::2]] == [["c3", "e5"], ["a1"]]
+    assert [r.tokens[:r.opening] for r in records[::2]] == [["c3", "e5"], ["a1"]]
     for r in records:
-        assert len(r.think) == r.plies == len(r.actions)
-        assert r.think[:r.opening] == [None] * r.opening and all(t >= 0 for t in r.think[r.opening:])
+        think = [m.think for m in r.moves]
+        assert len(think) == r.plies
+        assert think[:r.opening] == [None] * r.opening and all(t >= 0 for t in think[r.opening:])
         root = sgf.Sgf_game.from_bytes((tmp_path / r.sgf).read_bytes()).get_root()
         assert root.get("XO") == str(r.opening) and "move 10 s" in root.get("OT")
         nodes = sgf.Sgf_game.from_bytes((tmp_path / r.sgf).read_bytes()).get_main_sequence()[1:]
@@ -52,7 +53,7 @@ def test_deterministic_engines_replay_games_without_openings_and_not_with_random
     assert final_summary(summaries, repeats) == final_summary(same)
     varied = tournament(tmp_path / "random", {"game": "spelde", "size": 4, "random_openings": 2}, games_per_pair=4)
     assert not any(r.void for r in varied)
-    assert len({tuple(r.actions) for r in varied}) == 4 and repeated_games(varied) == []
+    assert len({tuple(r.tokens) for r in varied}) == 4 and repeated_games(varied) == []
 
 
 #: A real random engine that refuses to be told `c3` (its rules "disagree" with the referee's).
@@ -77,4 +78,4 @@ def test_nobody_forfeits_in_an_opening_the_game_is_void(tmp_path):
                                one={"cmd": DISAGREES}, two={"cmd": FIXED}), key=lambda r: r.id)
     assert [r.void for r in records] == [True, True, False, False]
     assert all(r.faulty == "one" and r.reason.startswith("opening: one failed play black c3") for r in records[:2])
-    assert records[2].actions[0] == "e5" and records[2].opening == 1
+    assert records[2].tokens[0] == "e5" and records[2].opening == 1

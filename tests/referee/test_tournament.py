@@ -40,7 +40,7 @@ def test_a_real_match_between_built_in_players_writes_journal_and_sgf(tmp_path):
     assert {r.first for r in records} == {"random", "greedy"}          # seats alternate
     assert json.loads((tmp_path / CONFIG_NAME).read_text()) == C.to_dict(cfg)
     pending, journaled = prepare(cfg, tmp_path, resume=True)             # a resume's start: summaries only
-    assert pending == [] and journaled == [r.summary() for r in records] and records[0].actions
+    assert pending == [] and journaled == [r.summary() for r in records] and records[0].tokens
 
 
 def test_cancelling_a_run_loses_no_game_and_counts_none_twice(tmp_path):

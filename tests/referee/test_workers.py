@@ -37,14 +37,14 @@ def played(config: C.TournamentConfig, out: Path, **kw) -> list:
 
 def game_for_game(records: list) -> list[tuple]:
     return [(r.id, r.first, r.second, r.black, r.white, r.winner, r.result, r.termination, r.plies,
-             tuple(r.actions), r.pair) for r in records]
+             tuple(r.tokens), r.pair) for r in records]
 
 
 def test_two_worker_processes_play_the_games_one_process_plays(tmp_path):
     here = played(players(8), tmp_path / "here", concurrency=1)
     spread = played(players(8), tmp_path / "spread", concurrency=2, workers=2)
     assert game_for_game(spread) == game_for_game(here)
-    assert len({tuple(r.actions) for r in here}) > 1                 # not all one game
+    assert len({tuple(r.tokens) for r in here}) > 1                 # not all one game
     numbers = {n for r in spread for n in r.processes}
     assert numbers == {1, 2, 3, 4}                                   # two slots, each keeping its two engines
     assert all(r.processes[0] != r.processes[1] for r in spread)
@@ -93,19 +93,37 @@ def test_a_worker_that_cannot_start_stops_the_run_with_an_error(tmp_path, monkey
 
 
 def test_workers_started_early_play_the_run_and_those_left_over_end_with_the_block(tmp_path):
-    async def main() -> tuple[list[int | None], list[int | None], int]:
-        before = workers._Process.serial
-        with workers.started_early(3):
-            early = [proc.popen for proc in workers._EARLY]
-            await run(players(2), tmp_path, concurrency=2, workers=2)
-            left = [proc.popen.pid for proc in workers._EARLY]
-        started = workers._Process.serial - before
-        return [p.returncode for p in early if p.pid not in left], [p.returncode for p in early if p.pid in left], started
-    used, left, started = trio.run(main)
-    assert started == 3                                      # the run started none of its own
+    async def main() -> tuple[list[int | None], list[int | None], list[int]]:
+        with workers.started_early(3) as early:
+            started = [proc.popen for proc in early.waiting]
+            await run(players(2), tmp_path, concurrency=2, workers=2, early=early)
+            left = [proc.popen.pid for proc in early.waiting]
+        assert early.waiting == []
+        ran = [r.processes for r in read_journal(tmp_path)]
+        return ([p.returncode for p in started if p.pid not in left], [p.returncode for p in started if p.pid in left],
+                [n for numbers in ran for n in numbers or ()])
+    used, left, numbers = trio.run(main)
     assert used == [0, 0] and left == [-signal.SIGKILL]      # the third one was never given its setup
-    assert not workers._EARLY
-    assert len(read_journal(tmp_path)) == 2
+    assert len(numbers) == 4 and len(read_journal(tmp_path)) == 2
+
+
+def test_a_run_not_given_the_early_workers_leaves_them_waiting_and_the_block_ends_them(tmp_path):
+    async def main() -> list[int | None]:
+        with workers.started_early(1) as early:
+            waiting = [proc.popen for proc in early.waiting]
+            await run(players(2), tmp_path, concurrency=2, workers=1)
+            assert [proc.popen for proc in early.waiting] == waiting          # no other run took it
+        return [p.returncode for p in waiting]
+    assert trio.run(main) == [-signal.SIGKILL] and len(read_journal(tmp_path)) == 2
+
+
+def test_the_workers_module_keeps_no_mutable_state_of_its_own():
+    kept = {name: value for name, value in vars(workers).items() if not name.startswith("__")
+            and isinstance(value, (list, dict, set, bytearray))}
+    assert kept == {}
+    classes = [v for v in vars(workers).values() if isinstance(v, type) and v.__module__ == workers.__name__]
+    assert [(c.__name__, n) for c in classes for n, v in vars(c).items()
+            if not n.startswith("_") and isinstance(v, (int, list, dict, set))] == []
 
 
 def test_a_worker_process_given_no_setup_exits_quietly():
@@ -117,10 +135,11 @@ def test_a_worker_process_given_no_setup_exits_quietly():
 FORK = r"""
 import os, sys, time
 from pathlib import Path
-from hexarena.worker import can_fork, fork
+from hexarena.worker import ForkedWorker, can_fork
 assert can_fork()
 kept_read, kept_write = os.pipe()           # a file of the runner's: the worker must not hold it
-child, to_worker, from_worker = fork()
+child = ForkedWorker.start()
+to_worker, from_worker = child.to_worker, child.from_worker
 os.close(kept_write)
 for _ in range(1000):                        # until the worker has named itself (or 10 s)
     comm = Path(f"/proc/{child.pid}/comm").read_text().strip()
@@ -139,7 +158,7 @@ def test_a_forked_worker_is_named_holds_none_of_the_runners_files_and_given_no_s
 
 
 def test_a_run_on_forked_workers_plays_the_games_one_process_plays(tmp_path):
-    """The CLI forks its worker processes before its loop starts (hexarena/worker.py, fork)."""
+    """The CLI forks its worker processes before its loop starts (hexarena/worker.py, ForkedWorker)."""
     config = tmp_path / "t.toml"
     config.write_text('games_per_pair = 4\nseed = 5\n[engines.random]\nplayer = "random"\nrestart = "fault"\n'
                       '[engines.greedy]\nplayer = "greedy"\nrestart = "fault"\n[[games]]\ngame = "spelde"\nsize = 4\n',

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from hexarena.results.page.analysis_data import PV_SHOWN, analysis_data
 from hexarena.results.record.game import GameRecord
+from hexarena.results.record.moves import moves_of_lists
 
 COMMON = dict(id="g", game="spelde", size=4, variant="pie", first="a", second="b", black="b", white="a",
               winner="a", result="W+", termination="no-moves", plies=3)
 
 
 def record(actions: list[str], colours: str, analysis: list) -> GameRecord:
-    return GameRecord(**COMMON, actions=actions, colours=colours, analysis=analysis)
+    return GameRecord(**COMMON, moves=moves_of_lists(actions, colours=colours, analysis=analysis))
 
 
 def test_winrates_turn_to_blacks_side_and_seats_follow_a_swap():

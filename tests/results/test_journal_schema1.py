@@ -10,6 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from hexarena.cli import main
+from hexarena.results.record.game import SCHEMA
 from hexarena.results.record.journal import read_journal
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "journal-schema-1"
@@ -55,7 +56,7 @@ def test_a_schema1_folder_resumes_and_its_replayed_voids_get_a_cause(tmp_path):
     result = CliRunner().invoke(main, ["tournament", "--resume", "--out", str(folder), "--no-preflight", "-q"])
     assert result.exit_code == 1 and "no game of this run counted: all 6 were void" in result.stderr
     records = read_journal(folder)
-    assert len(records) == 18 and [r.schema for r in records[12:]] == [2] * 6
+    assert len(records) == 18 and [r.schema for r in records[12:]] == [SCHEMA] * 6
     assert {(r.void_cause, r.faulty) for r in records[12:]} == {("start", "broken")}
     again = CliRunner().invoke(main, ["ratings", str(folder)])
     assert again.output == (FIXTURE / "v1.ratings.txt").read_text()

@@ -26,7 +26,7 @@ def _expected(path, cut: int = 0) -> dict:
     by_pair = defaultdict(list)
 
     def key(d):
-        line = tuple(d["actions"][:d["opening"]])
+        line = tuple(m["a"] for m in d["moves"][:d["opening"]])
         return (d["game"], d["size"], d["variant"]), line[:len(line) - cut]
 
     for d in last.values():
@@ -57,7 +57,7 @@ def _draws(path) -> dict:
             last[d["id"]] = d
     out: dict = defaultdict(int)
     for d in last.values():
-        out[(d["game"], d["size"], d["variant"]), tuple(d["actions"][:d["opening"]])] += d["winner"] is None
+        out[(d["game"], d["size"], d["variant"]), tuple(m["a"] for m in d["moves"][:d["opening"]])] += d["winner"] is None
     return out
 
 

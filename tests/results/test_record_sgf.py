@@ -10,6 +10,7 @@ from sgfmill import sgf
 
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.results.record.game import Ending, GameRecord, VoidCause
+from hexarena.results.record.moves import moves_of_lists
 from hexarena.results.record.journal import write_atomic
 from tests.support.folders import build_folder
 from hexarena.results.record.sgf import SgfError, _plain_game, _read_game, escape, parse_sgf, sgf_text
@@ -26,8 +27,8 @@ def record(actions, outcome=Outcome(Colour.WHITE, Termination.NO_MOVES), swapped
                       second=seats[1], black=black, white=white, winner=winner, result=outcome.result(),
                       termination=Ending(outcome.termination.value), plies=len(actions),
                       reason="ended by the rules", started="2025-03-04T05:06:07Z",
-                      actions=[t for _, t in actions], colours="".join(c.letter for c, _ in actions),
-                      think=think, left=left, komi=komi)
+                      komi=komi, moves=moves_of_lists([t for _, t in actions], think,
+                                                      "".join(c.letter for c, _ in actions), left))
 
 
 def sgf_of(actions, *args, game_id="g/1", time_props=(), **kw):
@@ -112,12 +113,12 @@ def test_write_atomic_replaces_and_leaves_no_temporary(tmp_path):
     assert os.listdir(path.parent) == ["0001.sgf"]
 
 
-def test_a_summary_drops_the_per_action_lists_and_keeps_the_rest():
-    whole = replace(record([(Colour.BLACK, "e5"), (Colour.WHITE, "d4")], think=[0.5, 0.25], left=[9.0, 8.0]),
-                    analysis=[[{"line": "info winrate 0.5 pv e5", "winrate": 0.5, "pv": ["e5"]}], None],
-                    identities=[["eng", "1"], [None, None]])
+def test_a_summary_drops_the_moves_and_keeps_the_rest():
+    played = record([(Colour.BLACK, "e5"), (Colour.WHITE, "d4")], think=[0.5, 0.25], left=[9.0, 8.0])
+    first = replace(played.moves[0], analysis=({"line": "info winrate 0.5 pv e5", "winrate": 0.5, "pv": ["e5"]},))
+    whole = replace(played, moves=(first, played.moves[1]), identities=[["eng", "1"], [None, None]])
     short = whole.summary()
-    assert (short.actions, short.think, short.left, short.colours, short.analysis) == (None,) * 5
+    assert short.moves is None and short.tokens is None and whole.tokens == ["e5", "d4"]
     assert short.winner == whole.winner and short.plies == 2 and short.result == whole.result
     assert short.identities == whole.identities
     assert short.summary() is short

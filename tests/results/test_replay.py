@@ -5,6 +5,7 @@ import pytest
 from hexarena.engine import registry
 from hexarena.engine.core import Outcome, Termination
 from hexarena.results.record.game import Ending, GameRecord
+from hexarena.results.record.moves import moves_of_lists
 from hexarena.results.record.sgf import SgfError, parse_sgf, sgf_text
 from hexarena.results.page.replay import replay_record
 
@@ -49,7 +50,7 @@ def _record(game: str, size: int, plies: int, seed: int) -> tuple[str, list]:
     record = GameRecord(id=f"{game}-{size}/0000", game=game, size=size, variant=info.describe(variant).partition(" ")[2],
                         first="alpha", second="beta", black="alpha", white="beta", winner=None,
                         result=outcome.result(), termination=Ending(outcome.termination.value), plies=len(actions),
-                        actions=actions, colours=colours)
+                        moves=moves_of_lists(actions, colours=colours))
     return sgf_text(record, info.sgf_number), states
 
 

@@ -18,16 +18,16 @@ def test_show_all_prints_the_info_lines_of_each_action_and_escapes_them(tmp_path
                           "-q"], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr + run.stdout
     record = read_journal(out / "journal.jsonl")[0]
-    assert record.analysis is not None and all(record.analysis)
+    assert record.moves is not None and all(m.analysis for m in record.moves)
     sgf = out / record.sgf
     shown = CliRunner().invoke(main, ["show", str(sgf), "--all"], catch_exceptions=False).output
     blocks = shown.split("\nspelde pie 4, ply ")[2:]                 # one block per position after the first
     assert len(blocks) == record.plies
-    for ply, (block, infos) in enumerate(zip(blocks, record.analysis), 1):
+    for ply, (block, move) in enumerate(zip(blocks, record.moves), 1):
         assert block.startswith(f"{ply},")
-        assert [ln[2:] for ln in block.splitlines() if ln.startswith("  info ")] == [i["line"] for i in infos]
+        assert [ln[2:] for ln in block.splitlines() if ln.startswith("  info ")] == [i["line"] for i in move.analysis]
     last = CliRunner().invoke(main, ["show", str(sgf)], catch_exceptions=False).output
-    assert last.rstrip("\n").splitlines()[-1] == "  " + record.analysis[-1][-1]["line"]
+    assert last.rstrip("\n").splitlines()[-1] == "  " + record.moves[-1].analysis[-1]["line"]
 
     text = sgf.read_text(encoding="utf-8")
     first_xa = text.index("XA[")

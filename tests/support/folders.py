@@ -11,6 +11,7 @@ from hexarena.engine import registry
 from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.results.page import replay_cache
 from hexarena.results.record.game import Ending, GameRecord
+from hexarena.results.record.moves import moves_of_lists
 from hexarena.results.record.journal import JournalWriter
 from hexarena.results.record.sgf import sgf_text
 
@@ -49,8 +50,8 @@ def build_folder(folder: Path, games: int, seed: int = 1, cap: int = 80, remembe
                 id=f"{gid}-{size}/{k:04d}", game=gid, size=size, variant=info.describe(variant).partition(" ")[2],
                 first=first, second=second, black=first, white=second, winner=winner, result=outcome.result(),
                 termination=Ending(outcome.termination.value), plies=len(actions),
-                sgf=f"games/{gid}-{size}-{k:04d}.sgf", actions=[a for _, a in actions],
-                colours="".join(c.letter for c, _ in actions))
+                sgf=f"games/{gid}-{size}-{k:04d}.sgf",
+                moves=moves_of_lists([a for _, a in actions], colours="".join(c.letter for c, _ in actions)))
             text = sgf_text(record, info.sgf_number)
             (folder / record.sgf).write_text(text, encoding="utf-8")
             journal.append(record)

@@ -10,6 +10,7 @@ from hexarena.engine import registry
 from hexarena.engine.core import Colour
 from hexarena.results.record.game import Ending, GameRecord, VoidCause
 from hexarena.results.record.journal import JournalWriter
+from hexarena.results.record.moves import moves_of_lists
 
 ENGINES = ("alpha", "beta", "gamma")
 
@@ -94,4 +95,4 @@ def _played(info, variant, words: str, gid: str, first: str, second: str, openin
     return GameRecord(id=gid, game=info.id, size=variant.size, variant=words, first=first, second=second,
                       black=first, white=second, winner=winner, result=outcome.result(),
                       termination=Ending(outcome.termination.value), plies=len(actions),
-                      actions=actions, opening=len(opening), pair=pair)
+                      moves=moves_of_lists(actions), opening=len(opening), pair=pair)

@@ -11,6 +11,7 @@ import pytest
 
 from hexarena.engine import registry
 from hexarena.results.record.game import GameRecord
+from hexarena.results.record.moves import moves_of_lists
 from hexarena.results.record.sgf import sgf_text
 from tests.support.web import Server, start_server
 
@@ -23,8 +24,8 @@ def sgf(tmp_path) -> Path:
     """A Spelde record of 3 actions on a 4-board, written by the project's SGF writer."""
     record = GameRecord(id="x/0001", game="spelde", size=4, variant="pie", first="a", second="b", black="b",
                         white="a", winner="a", result="W+R", termination="resign", plies=3, reason="",
-                        faulty=None, started="2026-01-01T00:00:00Z", seconds=1.0, actions=TOKENS, opening=0,
-                        think=[None] * 3, colours="BWW", left=[None] * 3)
+                        faulty=None, started="2026-01-01T00:00:00Z", seconds=1.0, opening=0,
+                        moves=moves_of_lists(TOKENS, colours="BWW"))
     path = tmp_path / "game.sgf"
     path.write_text(sgf_text(record, registry.get("spelde").sgf_number), encoding="utf-8")
     return path

@@ -45,7 +45,7 @@ def test_studies_come_from_the_files_and_at_most_kept_are_kept(tmp_path):
     for record in records:
         study = studies.study(where.key, record.id)
         assert not isinstance(study, str), study
-        assert study.main == record.actions and study.state(study.main).position() is not None
+        assert study.main == record.tokens and study.state(study.main).position() is not None
         assert study.base == analyse_path(where.key, record.id)
         assert len(studies) <= 2
     live = studies.study(where.key, LIVE_ID)
@@ -58,7 +58,7 @@ def test_studies_come_from_the_files_and_at_most_kept_are_kept(tmp_path):
     assert studies.study(where.key, "no/such") == f"no game no/such in {where.key}"
     assert studies.study("elsewhere", records[0].id) == "no such folder"
     again = studies.study(where.key, records[0].id)        # dropped long ago: made again
-    assert not isinstance(again, str) and again.main == records[0].actions and len(studies) == 2
+    assert not isinstance(again, str) and again.main == records[0].tokens and len(studies) == 2
 
 
 def post(server: Server, path: str, body: dict, origin: str | None = None) -> tuple[int, dict | str]:
@@ -81,10 +81,10 @@ def test_a_game_page_links_its_analysis_board_which_asks_the_servers_engine(tmp_
         page = server.request(f"/t/t/game/{record.id}")
         assert page.status == 200 and f'id="analyse" href="{base}"' in page.body
         board = server.request(base)
-        assert board.status == 200 and json.dumps(record.actions, separators=(",", ":")) in board.body
+        assert board.status == 200 and json.dumps(record.tokens, separators=(",", ":")) in board.body
         assert f'"base":"{base}"' in board.body and '"engine":"mcts-100"' in board.body
         assert server.request(base, cookie=False).status == 403
-        status, pos = post(server, base + "/position", {"tokens": record.actions[:2]})
+        status, pos = post(server, base + "/position", {"tokens": record.tokens[:2]})
         state = replay_record((folder / record.sgf).read_text(encoding="utf-8")).states[2]
         stacks = state.to_position().stacks
         assert status == 200 and pos["ply"] == 2
@@ -112,8 +112,8 @@ def test_without_an_engine_the_board_steps_and_asking_is_refused(tmp_path):
     try:
         base = analyse_path("t", record.id)
         assert '"engine":null' in server.request(base).body
-        status, pos = post(server, base + "/position", {"tokens": record.actions})
-        assert status == 200 and pos["ply"] == len(record.actions)
+        status, pos = post(server, base + "/position", {"tokens": record.tokens})
+        assert status == 200 and pos["ply"] == len(record.tokens)
         status, answer = post(server, base + "/ask", {"tokens": []})
         assert status == 409 and "--engine" in answer["refused"]
     finally:

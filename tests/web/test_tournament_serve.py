@@ -29,7 +29,7 @@ game = "vaxandis"
 size = 3
 """
 SAME = ("game", "size", "variant", "first", "second", "black", "white", "winner", "result", "termination",
-        "plies", "actions", "colours", "opening", "reason")
+        "plies", "tokens", "opening", "reason")
 
 
 def listen(port: int, token: str, key: str, heard: list[bytes]) -> None:
@@ -77,4 +77,5 @@ def test_the_journal_is_the_same_with_the_server_and_a_watching_client(tmp_path)
     assert set(a) == set(b) and len(a) == 8
     for game_id in a:
         assert {k: getattr(a[game_id], k) for k in SAME} == {k: getattr(b[game_id], k) for k in SAME}, game_id
+        assert [m.colour for m in a[game_id].moves] == [m.colour for m in b[game_id].moves], game_id
     assert not (tmp_path / "served" / "live").exists()

@@ -69,8 +69,8 @@ def test_the_watch_shows_each_game_in_flight_as_the_rules_place_it(tmp_path):
         assert [v["ply"] for v in views] == list(range(1, record.plies + 1))
         for view in views:
             assert view["stones"] == rules_board(record.game, record.size, record.variant,
-                                                 record.actions[: view["ply"]])
-            assert view["last_token"] == record.actions[view["ply"] - 1] and view["error"] is None
+                                                 record.tokens[: view["ply"]])
+            assert view["last_token"] == record.tokens[view["ply"] - 1] and view["error"] is None
         assert any(v["info"] for v in views)            # the built-in players analyse (genmove_analyze)
     assert watch.in_flight() == [] and [r.id for r in watch.records] == list(records)
     while True:

@@ -1,4 +1,4 @@
-"""The built-in players' ladder: `python -m lab.ladder [options]` -> docs/ladder.md.
+"""The built-in players' strength study: `python -m lab.strength [options]` -> docs/strength.md.
 
 Real hexarena tournaments (engine processes, the referee, journals) of the
 built-in players ``random``, ``greedy``, ``heuristic`` and ``mcts`` at two
@@ -7,7 +7,7 @@ and at its default size. Each game and size has its own folder
 ``OUT/<game>-<size>/`` with two tournaments:
 
 * ``mcts/``: a gauntlet of the faster MCTS against each of the others
-  (random, greedy, heuristic and the slower MCTS): every pairing the ladder's
+  (random, greedy, heuristic and the slower MCTS): every pairing the strength study's
   criteria need, and the costly part;
 * ``base/``: a round robin of random, greedy and heuristic (cheap; it places
   them against each other in the same table);
@@ -17,16 +17,16 @@ and at its default size. Each game and size has its own folder
   The page's doubling row counts the pairs of both tournaments.
 
 Games are paired (same random opening, seats exchanged). Both tournaments
-resume, so the ladder can be played in chunks (``--games spelde marbanta``
-now, the others later); ``OUT/<game>-<size>/ladder.json`` records every
+resume, so the strength study can be played in chunks (``--games spelde marbanta``
+now, the others later); ``OUT/<game>-<size>/strength.json`` records every
 chunk (command, commit, machine, date, load, minutes). The page holds, per
 game and size, the criteria (scores of the faster MCTS, the slower one's
 Elo over it from the game pairs, with a 95% interval) and the Elo table of
 both tournaments rated together (``hexarena ratings``); ``--report-only``
 writes it from the folders as they are.
 
-The folders live in the repository (``docs/ladder/`` by default; engine logs
-and SGF records ignored, the journals hold every game): the ladder takes many sessions of a 2-core machine, and journals
+The folders live in the repository (``docs/strength/`` by default; engine logs
+and SGF records ignored, the journals hold every game): the strength study takes many sessions of a 2-core machine, and journals
 left on a machine are lost with it. A section of the page whose folder is not
 there is kept as it was, marked so, rather than dropped.
 
@@ -34,17 +34,17 @@ Playing a chunk while working on the code: the engines run the installed
 package, so play from a worktree frozen at a commit (its own venv) into this
 checkout's data folder, two chunks side by side on a 2-core machine::
 
-    git worktree add ../wt-ladder --detach HEAD
-    (cd ../wt-ladder && python3 -m venv .venv && . .venv/bin/activate && pip install -e .
-     && python -m lab.ladder --games vaxandis --sizes default -j 1 --out "$OLDPWD/docs/ladder"
-        --page /tmp/ladder-vaxandis.md)
+    git worktree add ../wt-strength --detach HEAD
+    (cd ../wt-strength && python3 -m venv .venv && . .venv/bin/activate && pip install -e .
+     && python -m lab.strength --games vaxandis --sizes default -j 1 --out "$OLDPWD/docs/strength"
+        --page /tmp/strength-vaxandis.md)
 
-then ``python -m lab.ladder --report-only`` here, and commit ``docs/``.
+then ``python -m lab.strength --report-only`` here, and commit ``docs/``.
 A chunk stopped at any point resumes where it stopped (games in flight are
-played again). Stopped by Ctrl-C or SIGTERM, ``lab.ladder`` stops its
+played again). Stopped by Ctrl-C or SIGTERM, ``lab.strength`` stops its
 tournament and logs the chunk (``"finished": false``) before it exits.
 
-The full ladder (the defaults) is 40 games a pairing at the smallest size
+The full strength study (the defaults) is 40 games a pairing at the smallest size
 and 20 at the default size, MCTS at 1 s and 2 s a move.
 """
 from __future__ import annotations
@@ -75,7 +75,7 @@ from hexarena.results.sprt import Pair, estimate, game_points, pairs, pentanomia
 ROOT = Path(__file__).resolve().parents[1]
 STOP_GRACE = 60.0      # seconds a stopped tournament has to stop before it is killed
 BASE = ("random", "greedy", "heuristic")
-#: Actions every game of a game's ladder opens with, before its random ones. Anda's random
+#: Actions every game of a game's strength study opens with, before its random ones. Anda's random
 #: 2-action opening would be its pie (a komi drawn from 0 to the board's sites, then a random
 #: swap or keep), and a komi far from fair decides the game whoever plays: `python -m
 #: lab.mcts_duel anda 7 0.5s+narrow 0.25s+narrow --first 20` split 6 of 7 pairs 1-1 (each
@@ -154,7 +154,7 @@ def commit() -> str:
 
 
 def play(args: argparse.Namespace, game: str, size: int, count: int, argv: list[str]) -> None:
-    """Play (or resume) both tournaments of one game and size; log the chunk in ladder.json."""
+    """Play (or resume) both tournaments of one game and size; log the chunk in strength.json."""
     folder = args.out / f"{game}-{size}"
     folder.mkdir(parents=True, exist_ok=True)
     started, load, code, date = time.monotonic(), os.getloadavg()[0], commit(), now()
@@ -170,9 +170,9 @@ def play(args: argparse.Namespace, game: str, size: int, count: int, argv: list[
             hexarena("tournament", str(toml), "--out", str(folder / kind), "-j", str(args.jobs), *resume)
         finished = True
     finally:                                  # an interrupted chunk is logged too
-        meta = folder / "ladder.json"
+        meta = folder / "strength.json"
         runs = json.loads(meta.read_text())["runs"] if meta.exists() else []
-        runs.append({"date": date, "commit": code, "command": "python -m lab.ladder " + shlex.join(argv),
+        runs.append({"date": date, "commit": code, "command": "python -m lab.strength " + shlex.join(argv),
                      "machine": machine(), "load_at_start": round(load, 2),
                      "minutes": round((time.monotonic() - started) / 60, 1),
                      "games_before": before, "games_after": played(folder), "finished": finished})
@@ -215,7 +215,7 @@ def signed(elo: float) -> str:
 
 
 def criteria(tournaments: dict[str, list[GameRecord]], fast: str, slow: str) -> list[str]:
-    """The ladder's measures, as Markdown rows: the faster MCTS's score against each other
+    """The strength study's measures, as Markdown rows: the faster MCTS's score against each other
     player (the gauntlet's games; against the slower MCTS the doubling tournament's too),
     and the slower one's Elo over it from the game pairs of both (95% interval)."""
     mcts = [k for k in ("mcts", "doubling") if tournaments.get(k)]
@@ -298,7 +298,7 @@ def resume_command(args: argparse.Namespace, folder_name: str) -> str:
     game, size_word = which(folder_name)
     count = doubling_count(args.out / folder_name)
     doubling = f" --doubling-games {count}" if count else ""
-    return f"python -m lab.ladder --games {game} --sizes {size_word}{doubling} -j 1"
+    return f"python -m lab.strength --games {game} --sizes {size_word}{doubling} -j 1"
 
 
 def doubling_count(folder: Path) -> int:
@@ -308,18 +308,18 @@ def doubling_count(folder: Path) -> int:
 
 
 def per_pair(args: argparse.Namespace, size_word: str) -> int:
-    """The ladder's games a pairing at the "small" or "default" size."""
+    """The strength study's games a pairing at the "small" or "default" size."""
     return args.games_small if size_word == "small" else args.games_default
 
 
 def target(args: argparse.Namespace, folder_name: str) -> int:
-    """The ladder's games a pairing for a `<game>-<size>` folder."""
+    """The strength study's games a pairing for a `<game>-<size>` folder."""
     return per_pair(args, which(folder_name)[1])
 
 
 def left(args: argparse.Namespace, folder_name: str,
          records: dict[str, list[GameRecord]], doubling: int = 0) -> tuple[int, float, int]:
-    """(games, seconds at -j 1, games not costed) still to play to the ladder's counts (and
+    """(games, seconds at -j 1, games not costed) still to play to the strength study's counts (and
     to `doubling` games in the doubling tournament): each pairing's games at its mean game
     time so far (the doubling games': the gauntlet's two MCTS's), else at its tournament's;
     the games of a tournament not begun are not costed (its players' game times can differ
@@ -354,7 +354,7 @@ def section(args: argparse.Namespace, folder: Path, records: dict[str, list[Game
     if not rated:
         return [f"## {folder.name}", "", "No finished game yet.", ""] if records else []
     fast, slow = names(args)
-    runs = json.loads((folder / "ladder.json").read_text())["runs"] if (folder / "ladder.json").exists() else []
+    runs = json.loads((folder / "strength.json").read_text())["runs"] if (folder / "strength.json").exists() else []
     table = hexarena("ratings", *rated).rstrip()
     games = finished(records)
     voids = sum(map(len, records.values())) - games
@@ -363,7 +363,7 @@ def section(args: argparse.Namespace, folder: Path, records: dict[str, list[Game
            *criteria(records, fast, slow), ""]
     todo, seconds, uncosted = left(args, folder.name, records, doubling_count(folder))
     if todo:
-        out += [f"Left to the ladder's counts: {todo} games, about {seconds / 3600:.1f} hours at -j 1 "
+        out += [f"Left to the strength study's counts: {todo} games, about {seconds / 3600:.1f} hours at -j 1 "
                 "(each pairing at its mean game time so far"
                 + (f"; {uncosted} games of a tournament not begun not costed)." if uncosted else ")."), ""]
     out += ["```", table, "```", "", "Played in:", ""]
@@ -389,7 +389,7 @@ def kept_sections(text: str) -> dict[str, list[str]]:
 
 
 ROW = re.compile(r"^\| (\S+) vs (\S+) \| (\d+) \| (\d+)-(\d+)-(\d+) \| ([\d.]+)% \|(?: \S+ ([+-]\S+) \[(\S+), (\S+)\])?")
-LEFT = re.compile(r"^Left to the ladder's counts: (\d+) games, about ([\d.]+) hours")
+LEFT = re.compile(r"^Left to the strength study's counts: (\d+) games, about ([\d.]+) hours")
 LOSSES = re.compile(r"^\| MCTS time losses \| (\d+) \| (\d+) \|")
 #: The bar for the faster MCTS's score against each base player: (percent, reached
 #: at the bar itself?) (">= 95%" against random, ">= 75%" against greedy, "beats" heuristic).
@@ -397,16 +397,16 @@ BARS = {"random": (95.0, True), "greedy": (75.0, True), "heuristic": (50.0, Fals
 
 
 def summary(args: argparse.Namespace, body: list[str], missing: list[str]) -> list[str]:
-    """Where the ladder's criteria stand, one row per section of `body` (fresh or kept),
+    """Where the strength study's criteria stand, one row per section of `body` (fresh or kept),
     read back from the sections' own criteria rows; then the commands that play what is
-    still short of the ladder's counts (`missing`: the folders not started)."""
+    still short of the strength study's counts (`missing`: the folders not started)."""
     fast, slow = names(args)
     out = ["## Where the criteria stand", "",
            f"Per game and size: `{fast}`'s score against each player (the bar: >= 95% against random, "
            f">= 75% against greedy, > 50% against heuristic), `{slow}`'s Elo over `{fast}` at that size "
            "(\"yes\" when its 95% interval is above 0; the bar is a gain in every game, which the "
            "table after this one judges with every size's pairs together) and MCTS's time losses. "
-           "\"so far\": fewer games than the ladder's count for that size.", "",
+           "\"so far\": fewer games than the strength study's count for that size.", "",
            "| game-size | vs random | vs greedy | vs heuristic | doubling the time | time losses |",
            "|---|---|---|---|---|---|"]
     name, cells, short, hours, kept, left = "", {}, list(missing), 0.0, False, 0
@@ -437,7 +437,7 @@ def summary(args: argparse.Namespace, body: list[str], missing: list[str]) -> li
             left, hours = int(m[1]), hours + float(m[2])
     out.append("")
     if short:
-        out += ["Still short of the ladder's counts (each command resumes its folder): "
+        out += ["Still short of the strength study's counts (each command resumes its folder): "
                 + ", ".join(f"`{resume_command(args, f)}`" for f in short)
                 + ".", ""]
         out += [f"About {hours:.1f} hours at -j 1 are still to play in the sections with journals "
@@ -448,17 +448,17 @@ def summary(args: argparse.Namespace, body: list[str], missing: list[str]) -> li
 def page(args: argparse.Namespace, folders: list[Path], earlier: str = "") -> str:
     fast, slow = names(args)
     head = [
-        "# The built-in players' ladder",
+        "# The built-in players' strength study",
         "",
         "Elo ratings (mean 0 per table, 95% intervals) of the built-in players in real",
         "`hexarena tournament`s (engine processes, referee, journals), per game and size.",
-        "Written by `python -m lab.ladder` (lab/ladder.py): per game and size a gauntlet of",
+        "Written by `python -m lab.strength` (lab/strength.py): per game and size a gauntlet of",
         f"`{fast}` against `random`, `greedy`, `heuristic` and `{slow}`, and a round robin of the",
         "first three, rated together. Games are paired: a random opening of "
         f"{args.openings} actions (Anda's after `komi=0 keep`: random komi would decide its games), "
         "played twice with the seats exchanged. Where a section has a `doubling` tournament (the two",
         "MCTS alone, on openings of their own), its games count in the doubling row too.",
-        "The journals behind each section are in `docs/ladder/<game>-<size>/` (`hexarena report DIR`",
+        "The journals behind each section are in `docs/strength/<game>-<size>/` (`hexarena report DIR`",
         "draws them, every game replayable; the SGF records a run writes stay out of the repository).",
         "",
         f"* Machine: {machine()}",
@@ -494,7 +494,7 @@ def page(args: argparse.Namespace, folders: list[Path], earlier: str = "") -> st
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m lab.ladder", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m lab.strength", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games-small", type=int, default=40, help="games per pairing at the smallest size")
     parser.add_argument("--games-default", type=int, default=20, help="games per pairing at the default size")
@@ -513,9 +513,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--games", nargs="+", default=registry.playable(), choices=registry.playable())
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "ladder",
-                        help="the ladder's folders (default: docs/ladder, kept in the repository)")
-    parser.add_argument("--page", type=Path, default=ROOT / "docs" / "ladder.md")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "strength",
+                        help="the strength study's folders (default: docs/strength, kept in the repository)")
+    parser.add_argument("--page", type=Path, default=ROOT / "docs" / "strength.md")
     parser.add_argument("--report-only", action="store_true",
                         help="play nothing: rate what the folders in --out hold and write the page")
     return parser.parse_args(argv)
@@ -529,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     argv = argv if argv is not None else sys.argv[1:]
     if not args.report_only:
-        # SIGTERM ends the run as Ctrl-C does: the tournament stops, the chunk is logged in ladder.json
+        # SIGTERM ends the run as Ctrl-C does: the tournament stops, the chunk is logged in strength.json
         previous = signal.signal(signal.SIGTERM, stopped)
         try:
             for game in args.games:

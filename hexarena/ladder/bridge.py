@@ -1,0 +1,342 @@
+"""``hexarena connect``: the bridge between a local engine and a ladder server.
+
+It starts the engine and checks it as the pre-flight does (``protocol_version`` 2, ``name``,
+``version``, ``list_games``), logs in with the account's token, then relays each HGP command
+of the server to the engine and its answer back, one game at a time. Each finished game's SGF
+(the referee's record, sent by the server) is kept in OUT/games/ and told in one line on stdout.
+
+* The connection drops: it connects again after 1, 2, 4 ... 30 s (with jitter); the server keeps
+  the game and its clock and, once the bridge is back, restores the engine's position (the
+  ``game`` message's replay lines, sent after a fresh ``clear_board``) and sends the command in
+  flight again.
+* The engine crashes, stops answering, or breaks the protocol: the bridge says so to the server
+  (that game is lost) and starts a fresh engine for the next.
+* Ctrl-C: finish the game in hand, then stop (exit 0); a second Ctrl-C stops at once (exit
+  130): the game in hand is then lost as a disconnect is, on time.
+
+Exit status: 0 done, 1 the engine failed its check, 2 refused by the server.
+"""
+from __future__ import annotations
+
+import random
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+from trio_websocket import ConnectionClosed, HandshakeError, WebSocketConnection, open_websocket_url
+
+from hexarena.protocol.controller import CommandFailed, ControllerError
+from hexarena.referee.engines.channel import EngineChannel
+from hexarena.referee.engines.groups import sole
+from hexarena.referee.engines.process import EngineStartFailed, open_engine
+from hexarena.results.record.journal import write_atomic
+
+from . import wire
+from .wire import WireError
+
+PING = 20.0             # seconds between pings while idle (the server's idle bound is larger)
+START = 30.0            # seconds for the engine's first answer
+ASK = 10.0              # seconds for each pre-flight command
+SLACK = 10.0            # seconds past the server's deadline before the bridge gives up on its engine
+MAX_BACKOFF = 30.0
+MAX_ANSWER = 60_000     # bytes of one answer relayed (the server's default message bound is 65,536)
+
+
+class Refused(Exception):
+    """The server refused this bridge (the message says why)."""
+
+
+class EngineFailed(Exception):
+    """The engine failed its check (the message says how)."""
+
+
+@dataclass(frozen=True)
+class Options:
+    url: str
+    account: str
+    token: str
+    argv: tuple[str, ...]
+    out: Path
+    pools: tuple[str, ...] = ()
+    games: int | None = None
+
+
+class Engine:
+    """The local engine process: started, checked, restarted after a crash. The process lives in
+    a task of `nursery` (so that it is opened and closed in one task's scope)."""
+
+    def __init__(self, argv: tuple[str, ...], out: Path):
+        self.argv, self.out = argv, out
+        self.channel: EngineChannel | None = None
+        self.nursery: trio.Nursery | None = None
+        self._stop: trio.Event | None = None
+        self._gone: trio.Event | None = None
+        self.identity = ("", "")
+        self.games: list[str] = []
+
+    async def _hold(self, log: Path, task_status: trio.TaskStatus[EngineChannel]) -> None:
+        stop, gone = trio.Event(), trio.Event()
+        self._stop, self._gone = stop, gone
+        try:
+            async with open_engine(list(self.argv), log, "engine") as channel:
+                task_status.started(channel)
+                await stop.wait()
+        finally:
+            gone.set()
+
+    async def start(self) -> None:
+        """Start and check the engine; EngineFailed saying what went wrong."""
+        await self.stop()
+        assert self.nursery is not None
+        log = self.out / "logs" / "engine.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.channel = ch = await self.nursery.start(self._hold, log)
+            version = await ch.command("protocol_version", deadline=trio.current_time() + START)
+            if version.strip() != "2":
+                raise EngineFailed(f"protocol_version answers {version!r}, expected 2")
+            self.identity = (await self._optional("name"), await self._optional("version"))
+            self.games = (await ch.command("list_games", deadline=trio.current_time() + ASK)).split()
+        except (EngineStartFailed, ControllerError) as exc:
+            await self.stop()
+            raise EngineFailed(f"{exc} (its stderr: {log})") from None
+        except EngineFailed:
+            await self.stop()
+            raise
+
+    async def _optional(self, name: str) -> str:
+        assert self.channel is not None
+        try:
+            return (await self.channel.command(name, deadline=trio.current_time() + ASK)).strip()[:100]
+        except CommandFailed:
+            return ""
+
+    async def stop(self) -> None:
+        """Close the engine (quit, then terminate), if one runs."""
+        self.channel = None
+        if self._stop is not None and self._gone is not None:
+            self._stop.set()
+            with trio.CancelScope(shield=True):
+                await self._gone.wait()
+        self._stop = self._gone = None
+
+
+class Bridge:
+    """One bridge's life: connections, games, and the engine."""
+
+    def __init__(self, options: Options, say: Callable[[str], None]):
+        self.o, self.say = options, say
+        self.engine = Engine(options.argv, options.out)
+        self.draining = False
+        self.started = 0                # games begun
+        self.finished = 0
+        self.game: str | None = None    # the game in hand (the last begun)
+        self.open: set[str] = set()     # games begun whose end is not told yet
+        self.ws: WebSocketConnection | None = None
+        self.stop_now = trio.CancelScope()
+
+    def done(self) -> bool:
+        return self.draining and not self.open
+
+    async def run(self) -> int:
+        status = 130                    # unless _run returns: stopped at once by a second Ctrl-C
+        async with trio.open_nursery() as nursery:
+            self.engine.nursery = nursery
+            self.stop_now = nursery.cancel_scope
+            try:
+                status = await self._run(nursery)
+            finally:
+                await self.engine.stop()
+            nursery.cancel_scope.cancel()
+        return status
+
+    async def _run(self, nursery: trio.Nursery) -> int:
+        try:
+            await self.engine.start()
+        except EngineFailed as exc:
+            self.say(f"error: the engine failed its check: {exc}")
+            return 1
+        self.say(f"engine: {' '.join(self.engine.identity).strip() or '(no name)'}; "
+                 f"games: {', '.join(self.engine.games)}")
+        with trio.CancelScope() as scope:
+            nursery.start_soon(self._signals, scope)
+            return await self._connections()
+        return 0
+
+    async def _signals(self, scope: trio.CancelScope) -> None:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for _ in signals:
+                if self.draining:
+                    self.say("stopping now")
+                    self.stop_now.cancel()
+                    return
+                self.draining = True
+                self.say("finishing the game in hand, then stopping (Ctrl-C again: stop now)")
+                if self.ws is not None:
+                    try:
+                        await self.ws.send_message(wire.dump("drain"))
+                    except ConnectionClosed:
+                        pass
+                if not self.open:
+                    scope.cancel()
+
+    async def _connections(self) -> int:
+        backoff = 1.0
+        while not self.done():
+            try:
+                try:
+                    await self._connection()
+                    return 0
+                except BaseExceptionGroup as group:       # trio wraps what leaves a nursery
+                    raise sole(group) from None
+            except Refused as exc:
+                self.say(f"error: refused by the server: {exc}")
+                return 2
+            except EngineFailed as exc:
+                self.say(f"error: {exc}")
+                return 1
+            except (OSError, HandshakeError, ConnectionClosed, trio.TooSlowError) as exc:
+                self.ws = None
+                if self.done():
+                    break
+                wait = backoff * (0.75 + random.random() / 2)
+                self.say(f"connection to {self.o.url} lost ({_why(exc)}); again in {wait:.1f} s")
+                await trio.sleep(wait)
+                backoff = min(backoff * 2, MAX_BACKOFF)
+            else:
+                backoff = 1.0
+        return 0
+
+    async def _connection(self) -> None:
+        """One connection: login, then games until the bridge is done."""
+        async with open_websocket_url(self.o.url, max_message_size=1 << 22, connect_timeout=10) as ws:
+            self.ws = ws
+            await self._login(ws)
+            await self._session(ws)
+
+    async def _login(self, ws) -> None:
+        name, version = self.engine.identity
+        await ws.send_message(wire.dump("login", version=wire.VERSION, account=self.o.account, token=self.o.token,
+                                        pools=list(self.o.pools), games=self.engine.games, name=name,
+                                        engine_version=version))
+        reply = wire.load(await ws.get_message())
+        if reply["t"] == "refused":
+            raise Refused(str(reply.get("reason")))
+        if reply["t"] != "welcome":
+            raise Refused(f"unexpected answer to the login: {reply['t']!r}")
+        self.say(f"connected as {self.o.account} to {self.o.url} (pools: {', '.join(reply.get('pools', []))})")
+        for game in sorted(self.open - {reply.get("resume")}):
+            self.open.discard(game)           # void at the server's restart, or lost on time meanwhile
+            self.say(f"{game}: not resumed by the server (void if it restarted, else lost while away)")
+        if self.draining:
+            await ws.send_message(wire.dump("drain"))
+
+    async def _session(self, ws) -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._ping, ws)
+            while not self.done():
+                try:
+                    data = wire.load(await ws.get_message())
+                except WireError as exc:
+                    self.say(f"warning: ignored a message of the server: {exc}")
+                    continue
+                await self._message(ws, data)
+            nursery.cancel_scope.cancel()
+
+    async def _ping(self, ws) -> None:
+        while True:
+            await trio.sleep(PING)
+            await ws.send_message(wire.dump("ping"))
+
+    async def _message(self, ws, data: dict) -> None:
+        kind = data["t"]
+        if kind == "refused":
+            raise Refused(str(data.get("reason")))
+        if kind == "game":
+            await self._begin(ws, str(data.get("game")), data.get("resume"))
+        elif kind == "command" and data.get("game") == self.game:
+            await self._command(ws, str(data.get("line", "")), float(data.get("within", 0) or 0))
+        elif kind == "end":
+            self._end(data)
+
+    async def _begin(self, ws, game: str, resume: object) -> None:
+        fresh = game not in self.open
+        self.game = game
+        if fresh:
+            self.open.add(game)
+            self.started += 1
+            if self.o.games is not None and self.started >= self.o.games:
+                self.draining = True
+                await ws.send_message(wire.dump("drain"))
+        if isinstance(resume, list):
+            self.say(f"{game}: resuming ({len(resume)} command(s) to restore the position)")
+            try:
+                for line in resume:
+                    words = str(line).split()
+                    await self._channel().command(*words, deadline=trio.current_time() + ASK)
+            except (ControllerError, EngineFailed) as exc:
+                await self._crashed(ws, f"could not restore the position: {exc}")
+
+    def _channel(self) -> EngineChannel:
+        if self.engine.channel is None:
+            raise EngineFailed("no engine")
+        return self.engine.channel
+
+    async def _command(self, ws, line: str, within: float) -> None:
+        words = line.split()
+        cid = words.pop(0) if words and words[0].isdigit() else ""
+        if not words:
+            return
+        try:
+            text = await self._channel().command(*words, deadline=trio.current_time() + within + SLACK)
+            answer = f"={cid} {text}" if text else f"={cid}"
+        except CommandFailed as exc:
+            answer = f"?{cid} {exc.message}"
+        except (ControllerError, EngineFailed) as exc:
+            await self._crashed(ws, str(exc))
+            return
+        if len(answer.encode()) > MAX_ANSWER:
+            await self._crashed(ws, f"an answer of {len(answer.encode())} bytes, more than the server takes")
+            return
+        await ws.send_message(wire.dump("answer", game=self.game, text=answer + "\n\n"))
+
+    async def _crashed(self, ws, why: str) -> None:
+        self.say(f"{self.game}: the engine failed ({why}); the game is lost, starting a fresh engine")
+        await ws.send_message(wire.dump("crashed", game=self.game, why=why[:300]))
+        try:
+            await self.engine.start()
+        except EngineFailed as exc:
+            raise EngineFailed(f"the restarted engine failed its check: {exc}") from None
+
+    def _end(self, data: dict) -> None:
+        game = str(data.get("game"))
+        if game not in self.open:
+            return
+        self.open.discard(game)
+        if game == self.game:
+            self.game = None
+        self.finished += 1
+        sgf = data.get("sgf")
+        where = ""
+        if isinstance(sgf, str) and sgf and wire.safe_id(game):
+            path = self.o.out / "games" / f"{game}.sgf"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, sgf)
+            where = f" {path}"
+        self.say(f"{game} {data.get('first')} - {data.get('second')}: {data.get('result')} "
+                 f"({data.get('reason')}){where}")
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, ConnectionClosed):
+        reason = exc.reason
+        if reason is None:
+            return "closed"
+        return f"closed: {reason.name} {reason.code} {reason.reason or ''}".strip()
+    if isinstance(exc, HandshakeError):
+        return f"WebSocket handshake failed: {type(exc).__name__} {exc}".strip()
+    if isinstance(exc, trio.TooSlowError):
+        return "timed out"
+    return str(exc) or type(exc).__name__

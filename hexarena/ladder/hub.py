@@ -1,0 +1,282 @@
+"""The bridges' connections: login, bounds, and the remote engines they play through.
+
+Each WebSocket passes, in order: the total bound (:attr:`Bounds.connections`), the login message
+within :attr:`Bounds.login_seconds` (account and token, checked against the salted hash off the
+event loop, the same work for an unknown account), the account's bound, the pools asked for.
+Each refusal is a ``refused`` message saying why, then a close (code 4001 at login, 4008 for a
+bound passed later), and a line on the server's stderr naming the peer. Nothing is allocated for
+a connection before its login is accepted but the socket itself.
+
+Once in, a connection (:class:`Link`) is idle until a round pairs it; it then relays the HGP of
+its game. Messages are bounded in size (the WebSocket layer's `message_bytes`) and in rate (a
+token bucket of `burst` messages refilled at `messages_per_second`; the answer to a command in
+flight is free, the server having asked for it), and a connection silent for
+`idle_seconds` is closed. When a connection drops during a game, the game goes on: its engine
+waits, its clock running, for the account to come back (:meth:`Hub.login` reattaches it).
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import trio
+
+from hexarena.referee.engines.channel import EngineChannel
+
+from . import wire
+from .accounts import Ledger, Store, token_matches
+from .config import LadderConfig
+from .remote import RemoteEngine, RemoteReceive, RemoteSend
+from .sockets import Gone, Socket
+from .wire import WireError
+
+
+class Refused(Exception):
+    """A connection is refused (the message says why); `code` is the close code."""
+
+    def __init__(self, message: str, code: int = wire.REFUSED, account: str | None = None):
+        super().__init__(message)
+        self.code, self.account = code, account
+
+
+class Link:
+    """One logged-in bridge connection."""
+
+    def __init__(self, ws: Socket, account: str, peer: str, pools: set[str], identity: tuple[str, str]):
+        self.ws, self.account, self.peer, self.pools, self.identity = ws, account, peer, pools, identity
+        self.engine: RemoteEngine | None = None       # the game in hand
+        self.draining = False
+        self._lock = trio.Lock()
+
+    async def send(self, text: str) -> None:
+        async with self._lock:
+            await self.ws.send_text(text)
+
+    def idle_in(self, pool: str) -> bool:
+        return self.engine is None and not self.draining and pool in self.pools
+
+
+class Hub:
+    """Every connection of the server and every remote engine of a game in flight."""
+
+    def __init__(self, config: LadderConfig, store: Store, ledger: Ledger, log: Callable[[str], None] | None = None):
+        self.config, self.store, self.ledger = config, store, ledger
+        self.bounds = config.bounds
+        self.links: list[Link] = []
+        self.open = 0                               # sockets accepted, logged in or not
+        self.engines: dict[str, RemoteEngine] = {}  # "game/account" -> engine
+        self.hashing = trio.CapacityLimiter(2)
+        self.log = log or (lambda s: print(f"ladder: {s}", file=sys.stderr, flush=True))
+
+    # -- the endpoint ----------------------------------------------------------------------
+
+    async def endpoint(self, ws: Socket) -> None:
+        peer = ws.peer
+        self.open += 1
+        link: Link | None = None
+        row: int | None = None                 # the ledger's row, once logged in (a refusal writes nothing)
+        how = "closed"
+        try:
+            if self.open > self.bounds.connections:
+                raise Refused(f"the server holds its most connections ({self.bounds.connections}); try later",
+                              wire.BOUND)
+            link = await self._login(ws, peer)
+            row = self.ledger.opened(link.account, peer)
+            await self._serve(link)
+        except Refused as exc:
+            how = f"refused: {exc}"
+            who = repr(link.account) if link is not None else repr(exc.account) if exc.account else "a connection"
+            self.log(f"refused {who} from {peer}: {exc}")
+            await _close(ws, wire.dump("refused", reason=str(exc)), exc.code)
+        except (Gone, trio.BrokenResourceError, trio.ClosedResourceError):
+            how = "disconnected"
+        finally:
+            self.open -= 1
+            if link is not None:
+                self._leave(link)
+            if row is not None:
+                self.ledger.closed(row, how)
+
+    async def _login(self, ws: Socket, peer: str) -> Link:
+        data = None
+        with trio.move_on_after(self.bounds.login_seconds):
+            try:
+                data = wire.load(await ws.receive_text())
+            except (WireError, KeyError) as exc:
+                raise Refused(f"the first message must be a login: {exc}") from None
+        if data is None:
+            raise Refused(f"no login within {self.bounds.login_seconds:g} s")
+        try:
+            if data["t"] != "login":
+                raise WireError(f"expected a login message, got {data['t']!r}")
+            if data.get("version") != wire.VERSION:
+                raise WireError(f"this server speaks version {wire.VERSION} of the wire; update hexarena")
+            account, token = wire.text(data, "account", 40), wire.text(data, "token", 200)
+            asked, games = wire.words(data, "pools"), wire.words(data, "games")
+            name = wire.text(data, "name", 100, empty=True)
+            version = wire.text(data, "engine_version", 100, empty=True)
+        except WireError as exc:
+            raise Refused(f"bad login: {exc}") from None
+        salted = self.store.salted(account)
+        async with self.hashing:
+            ok = await trio.to_thread.run_sync(token_matches, salted, token)
+        if not ok:
+            raise Refused("unknown account or wrong token", account=account)
+        mine = [l for l in self.links if l.account == account]
+        if len(mine) >= self.bounds.per_account:
+            raise Refused(f"account {account!r} already has {len(mine)} connection(s), the most allowed",
+                          account=account)
+        pools = self._pools(account, asked, games)
+        link = Link(ws, account, peer, pools, (name, version))
+        self.links.append(link)
+        self.log(f"{account} logged in from {peer} ({name} {version}; pools {', '.join(sorted(pools))})")
+        waiting = self._waiting(link)
+        await link.send(wire.dump("welcome", pools=sorted(pools), resume=waiting.game if waiting else None))
+        if waiting is not None:
+            await self._attach(link, waiting, resume=True)
+        return link
+
+    def _pools(self, account: str, asked: list[str], games: list[str]) -> set[str]:
+        known = {p.name: p for p in self.config.pools}
+        for name in asked:
+            if name not in known:
+                raise Refused(f"no pool {name!r} (pools: {', '.join(known)})")
+        chosen = [known[n] for n in asked] or [p for p in known.values() if p.game in games]
+        for p in chosen:
+            if p.game not in games:
+                raise Refused(f"pool {p.name!r} plays {p.game}, which the engine does not list in list_games")
+            if account in p.anchors:
+                raise Refused(f"account {account!r} has the name of an anchor of pool {p.name!r}")
+        if not chosen:
+            raise Refused("the engine plays none of the pools' games")
+        return {p.name for p in chosen}
+
+    async def _serve(self, link: Link) -> None:
+        b = self.bounds
+        tokens, last = float(b.burst), trio.current_time()
+        while True:
+            with trio.move_on_after(b.idle_seconds) as idle:
+                text = await link.ws.receive_text()
+            if idle.cancelled_caught:
+                raise Refused(f"no message for {b.idle_seconds:g} s", wire.BOUND)
+            try:
+                solicited = await self._message(link, wire.load(text))
+            except WireError as exc:
+                raise Refused(f"bad message: {exc}", wire.BOUND) from None
+            now = trio.current_time()
+            tokens = min(float(b.burst), tokens + (now - last) * b.messages_per_second) - (not solicited)
+            last = now
+            if tokens < 0:
+                raise Refused(f"more than {b.messages_per_second:g} messages a second", wire.BOUND)
+
+    async def _message(self, link: Link, data: dict) -> bool:
+        """Act on one message; True for the answer to a command in flight (the server asked for
+        it, so it does not count against the rate bound)."""
+        kind = data["t"]
+        if kind == "ping":
+            return False
+        if kind == "drain":
+            link.draining = True
+            return False
+        if kind not in ("answer", "crashed"):
+            raise WireError(f"unknown message {kind!r}")
+        engine = link.engine
+        if engine is None or data.get("game") != engine.game:
+            return False                                 # a late word about a game already over
+        if kind == "crashed":
+            engine.crash()
+            return False
+        return engine.answer(wire.text(data, "text", self.bounds.message_bytes))
+
+    def _leave(self, link: Link) -> None:
+        if link in self.links:
+            self.links.remove(link)
+        if link.engine is not None:
+            link.engine.detach(link)
+        self.log(f"{link.account} from {link.peer} left")
+
+    # -- games -----------------------------------------------------------------------------
+
+    def idle(self, pool: str) -> list[Link]:
+        """One idle connection per account in `pool` (an account never meets itself)."""
+        seen: dict[str, Link] = {}
+        for link in self.links:
+            if link.idle_in(pool) and link.account not in seen:
+                seen[link.account] = link
+        return list(seen.values())
+
+    def claim(self, link: Link, game: str, pool: str) -> None:
+        """Take `link` for a game about to start (so no other round pairs it)."""
+        engine = RemoteEngine(link.account, game, pool)
+        self.engines[f"{game}/{link.account}"] = engine
+        link.engine = engine
+
+    def _waiting(self, link: Link) -> RemoteEngine | None:
+        """The game the account left running, if one waits for a bridge in the link's pools."""
+        return next((e for e in self.engines.values() if e.account == link.account and e.link is None
+                     and not e.ended and e.pool in link.pools), None)
+
+    async def _attach(self, link: Link, engine: RemoteEngine, resume: bool) -> None:
+        link.engine = engine
+
+        async def send(line: str, within: float) -> None:
+            try:
+                await link.send(wire.dump("command", game=engine.game, line=line, within=round(within, 3)))
+            except Gone:
+                engine.detach(link)          # the line stays pending: sent again when the account is back
+
+        engine.attach(link, send)
+        spec = self.config.pool(engine.pool)
+        assert spec is not None
+        await link.send(wire.dump("game", game=engine.game, pool=engine.pool, resume=engine.replay() if resume else None))
+        if resume:
+            self.log(f"{link.account} resumes {engine.game} from {link.peer}")
+            if engine.pending is not None:
+                await send(engine.pending, max(0.0, engine.deadline - trio.current_time()))
+
+    @asynccontextmanager
+    async def remote(self, account: str, game: str, pool: str) -> AsyncIterator[EngineChannel]:
+        """The channel to `account`'s engine for `game` (its link claimed by :meth:`claim`)."""
+        key = f"{game}/{account}"
+        engine = self.engines[key]
+        link = next((l for l in self.links if l.engine is engine), None)
+        try:
+            if link is not None:
+                try:
+                    await self._attach(link, engine, resume=False)
+                except Gone:
+                    engine.detach(link)           # the account may come back within the start deadline
+            yield EngineChannel(RemoteSend(engine), RemoteReceive(engine), account)
+        finally:
+            self.release(game, account)
+
+    def release(self, game: str, account: str) -> None:
+        """End `account`'s part in `game`: its connection is idle again (also when the game never
+        opened its seat: the other seat failed first)."""
+        engine = self.engines.pop(f"{game}/{account}", None)
+        if engine is None:
+            return
+        engine.ended = True
+        for link in self.links:
+            if link.engine is engine:
+                link.engine = None
+
+    async def ended(self, record_line: str, game: str, accounts: list[str]) -> None:
+        """Tell the accounts' connections how `game` ended (best effort)."""
+        for link in list(self.links):
+            if link.account in accounts:
+                with trio.move_on_after(5):
+                    try:
+                        await link.send(record_line)
+                    except Gone:
+                        pass
+
+
+async def _close(ws: Socket, last: str, code: int) -> None:
+    with trio.move_on_after(2):
+        try:
+            await ws.send_text(last)
+            await ws.close(code)
+        except Gone:
+            pass

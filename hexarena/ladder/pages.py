@@ -1,0 +1,159 @@
+"""The ladder's public pages: read-only, no token, every answer small at any pool size.
+
+* ``/``: the pools, the address bridges connect to;
+* ``/pool/NAME``: standings (rating, 95% interval, games, provisional), games in flight on live
+  boards (drawn from the pool's live files), finished games newest first, :data:`PAGE` a page
+  (``?page=N``);
+* ``/pool/NAME/standings.json``: the standings as JSON (the same numbers as ``hexarena ratings
+  DIR/NAME --pooled --anchor ANCHOR=0``);
+* ``/pool/NAME/player/PLAYER``: a player's identities (engine name and version) and games;
+* ``/pool/NAME/game/ID.sgf``: a finished game's record.
+
+Only GET and HEAD routes exist, so nothing here changes the server's state. Every answer carries
+the web server's security headers (hexarena/web/app.py: CSP without inline scripts).
+"""
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from hexarena.engine import registry
+from hexarena.engine.errors import RulesError
+from hexarena.referee.tournament.live_files import live_path
+from hexarena.results.page.board_svg import board_svg
+from hexarena.web.app import SECURITY_HEADERS, base_routes
+
+
+if TYPE_CHECKING:
+    from .rounds import Ladder
+
+PAGE = 50            # finished games a page
+BOARDS = 12          # live boards drawn on a pool's page (the rest listed)
+LIVE_BYTES = 1 << 20  # of a live file read for a board
+
+
+_env = jinja2.Environment(loader=jinja2.ChoiceLoader([jinja2.PackageLoader("hexarena.ladder", "templates"),
+                                                      jinja2.PackageLoader("hexarena.web", "templates")]),
+                          autoescape=True)
+
+
+def _html(template: str, status: int = 200, **context) -> HTMLResponse:
+    return HTMLResponse(_env.get_template(template).render(**context), status_code=status)
+
+
+def build_app(ladder: Ladder) -> ASGIApp:
+    """The pages (the bridges' endpoint is served beside them: :mod:`.sockets`)."""
+
+    def pool_of(request: Request):
+        pool = ladder.pools.get(request.path_params["name"])
+        if pool is None:
+            raise _NotFound(f"no pool {request.path_params['name']!r}")
+        return pool
+
+    async def index(request: Request) -> Response:
+        ws = ladder.ws_url
+        return _html("ladder_index.html.j2", title="hexarena ladder", pools=list(ladder.pools.values()), ws=ws,
+                     connected=len(ladder.hub.links))
+
+    async def pool_page(request: Request) -> Response:
+        pool = pool_of(request)
+        try:
+            page = max(0, int(request.query_params.get("page", "0")))
+        except ValueError:
+            page = 0
+        end = max(0, len(pool.finished) - page * PAGE)
+        newest = pool.finished[max(0, end - PAGE):end][::-1]
+        flight = sorted(pool.in_flight.items())
+        boards = [(gid, players, _live_board(pool, gid)) for gid, players in flight[:BOARDS]]
+        return _html("ladder_pool.html.j2", title=f"pool {pool.spec.name}", pool=pool, standings=pool.standings,
+                     boards=boards, more_flight=flight[BOARDS:], games=newest, page=page,
+                     pages=(len(pool.finished) + PAGE - 1) // PAGE, provisional=ladder.config.provisional)
+
+    async def standings(request: Request) -> Response:
+        pool = pool_of(request)
+        return JSONResponse({"pool": pool.spec.name, "anchor": pool.anchor,
+                             "provisional": ladder.config.provisional,
+                             "standings": [s.__dict__ for s in pool.standings]})
+
+    async def player(request: Request) -> Response:
+        pool = pool_of(request)
+        name = request.path_params["player"]
+        games = [g for g in pool.finished if name in (g.first, g.second)]
+        identities: dict[str, int] = {}
+        for g in games:
+            if g.identities:
+                seat = g.identities[0 if g.first == name else 1]
+                if seat:
+                    key = " ".join(str(w) for w in seat if w)
+                    identities[key] = identities.get(key, 0) + 1
+        standing = next((s for s in pool.standings if s.name == name), None)
+        if not games and standing is None:
+            raise _NotFound(f"no player {name!r} in pool {pool.spec.name}")
+        return _html("ladder_player.html.j2", title=f"{name} in {pool.spec.name}", pool=pool, name=name,
+                     standing=standing, identities=identities, games=games[::-1][:500], total=len(games))
+
+    async def sgf(request: Request) -> Response:
+        pool = pool_of(request)
+        game = request.path_params["game"]
+        summary = pool.by_id.get(game)
+        if summary is None or summary.void:
+            raise _NotFound(f"no finished game {game!r}")
+        try:
+            text = (pool.out / "games" / f"{game}.sgf").read_text(encoding="utf-8")
+        except OSError:
+            raise _NotFound(f"no record of {game!r}") from None
+        return PlainTextResponse(text, media_type="application/x-go-sgf")
+
+    routes = [Route("/", index), Route("/pool/{name}", pool_page), Route("/pool/{name}/standings.json", standings),
+              Route("/pool/{name}/player/{player}", player), Route("/pool/{name}/game/{game}.sgf", sgf),
+              *base_routes()]
+    app = Starlette(routes=routes, exception_handlers={_NotFound: _not_found})
+    return _secured(app)
+
+
+class _NotFound(Exception):
+    pass
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return PlainTextResponse(f"404 Not Found: {exc}\n", status_code=404)
+
+
+def _secured(app: ASGIApp) -> ASGIApp:
+    """`app` with the web server's security headers on every HTTP answer."""
+    async def secured_app(scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                message = {**message, "headers": headers + SECURITY_HEADERS}
+            await send(message)
+        await app(scope, receive, send_with_headers if scope["type"] == "http" else send)
+    return secured_app
+
+
+def _live_board(pool, game_id: str) -> tuple[int, str]:
+    """(plies, SVG) of a game in flight from its live file; (0, "") when it cannot be drawn."""
+    try:
+        with open(live_path(pool.out, game_id), encoding="utf-8") as f:
+            lines = f.read(LIVE_BYTES).splitlines()
+    except OSError:
+        return 0, ""
+    info = registry.get(pool.spec.game)
+    state = info.new_game(info.variant(pool.spec.size, pool.spec.variant.split()), pool.spec.komi or 0)
+    last, plies = None, 0
+    for line in lines[1:]:
+        try:
+            token = json.loads(line)["a"]
+            last = state.read(token)[0]
+            state = state.play(last)
+            plies += 1
+        except (ValueError, KeyError, TypeError, RulesError):
+            break
+    return plies, board_svg(state.to_position(), last)

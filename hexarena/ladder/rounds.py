@@ -1,0 +1,69 @@
+"""The ladder's state and its rounds: the store, the hub of connections, the pools; every
+`interval` seconds each pool pairs its idle connections (:mod:`.pairing`) and starts their games,
+each told to its bridges when it ends."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import trio
+
+from . import wire
+from .accounts import Ledger, Store
+from .config import LadderConfig
+from .hub import Hub
+from .pairing import pair_round
+from .pool import Pool
+
+
+class Ladder:
+    """The server's state: its store, hub and pools."""
+
+    def __init__(self, config: LadderConfig, data: Path, log: Callable[[str], None]):
+        self.config, self.data, self.log = config, data, log
+        self.store = Store(data)
+        self.ledger = Ledger(self.store)
+        self.pools = {p.name: Pool(p, config, data, self.ledger, log) for p in config.pools}
+        self.hub = Hub(config, self.store, self.ledger, log)
+        self.ws_url = ""                    # the bridges' address, once it listens
+
+    async def rounds(self, pool: Pool, nursery: trio.Nursery) -> None:
+        """Pair the pool's idle connections every `interval` seconds and start their games."""
+        waited: set[str] = set()          # idle at the previous round too
+        while True:
+            await trio.sleep(self.config.interval)
+            idle = {link.account: link for link in self.hub.idle(pool.spec.name)}
+            games = pair_round(list(idle), pool.spec.anchors, pool.rating(), pool.last, pool.balance, pool.rng,
+                               patient=waited)
+            waited = set(idle) - {name for game in games for name in game}
+            for first, second in games:
+                game_id = pool.next_id()
+                for name in (first, second):
+                    if name in idle:
+                        self.hub.claim(idle[name], game_id, pool.spec.name)
+                nursery.start_soon(self._game, pool, game_id, first, second)
+
+    async def _game(self, pool: Pool, game_id: str, first: str, second: str) -> None:
+        try:
+            record = await pool.play(game_id, first, second, self.hub.remote)
+        except Exception as exc:         # the server's own failure (a full disk): this game only
+            self.log(f"{game_id}: the server failed to play it: {exc!r} (void at the next start)")
+            return
+        finally:
+            for name in (first, second):
+                self.hub.release(game_id, name)
+        sgf = ""
+        if record.sgf is not None:
+            try:
+                sgf = (pool.out / record.sgf).read_text(encoding="utf-8")
+            except OSError:
+                pass
+        line = wire.dump("end", game=game_id, pool=pool.spec.name, first=first, second=second,
+                         winner=record.winner, result=record.result, reason=record.reason, sgf=sgf)
+        self.log(f"{game_id}: {first} - {second}: {record.result} ({record.reason})")
+        await self.hub.ended(line, game_id, [first, second])
+
+    def close(self) -> None:
+        for pool in self.pools.values():
+            pool.close()
+        self.store.close()

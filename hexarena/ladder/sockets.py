@@ -1,0 +1,65 @@
+"""The bridges' endpoint: trio-websocket's server on a port of its own, beside the pages.
+
+Each connection is handed to :meth:`Hub.endpoint` as a :class:`Socket`. trio-websocket bounds
+what one connection can make the server hold: a message over `message_bytes` closes the
+connection with code 1009 (message too big), at most one received message waits unread
+(`message_queue_size`), and a client that does not finish its opening handshake within the
+login time is dropped. Sends and the close of one connection are serialised by the library.
+"""
+from __future__ import annotations
+
+from functools import partial
+
+import trio
+from trio_websocket import ConnectionClosed, WebSocketConnection, WebSocketRequest, serve_websocket
+
+from . import wire
+from .config import Bounds
+
+
+class Gone(Exception):
+    """The connection is closed (by the peer or by the network)."""
+
+
+class Socket:
+    """One accepted WebSocket: text messages in and out, close with a code."""
+
+    def __init__(self, ws: WebSocketConnection):
+        self._ws = ws
+        remote = ws.remote
+        self.peer = f"{getattr(remote, 'address', remote)}:{getattr(remote, 'port', '')}"
+
+    async def receive_text(self) -> str | None:
+        """The next message (None for a binary one); Gone once the connection is closed."""
+        try:
+            message = await self._ws.get_message()
+        except ConnectionClosed:
+            raise Gone() from None
+        return message if isinstance(message, str) else None
+
+    async def send_text(self, text: str) -> None:
+        try:
+            await self._ws.send_message(text)
+        except ConnectionClosed:
+            raise Gone() from None
+
+    async def close(self, code: int, reason: str = "") -> None:
+        await self._ws.aclose(code, reason[:120] or None)
+
+
+async def serve(endpoint, host: str, port: int, bounds: Bounds,
+                task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+    """Serve the endpoint at ws://HOST:PORT/ladder/ws (PORT 0: a free one) until cancelled;
+    `task_status.started(port)` once it listens. Other paths are refused with 404."""
+    async def handler(request: WebSocketRequest) -> None:
+        if request.path.split("?")[0] != wire.PATH:
+            await request.reject(404, body=f"the ladder's bridges connect to {wire.PATH}\n".encode())
+            return
+        ws = await request.accept()
+        await endpoint(Socket(ws))
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(partial(serve_websocket, handler, host, port, None,
+                                             max_message_size=bounds.message_bytes, message_queue_size=1,
+                                             connect_timeout=bounds.login_seconds, disconnect_timeout=5))
+        task_status.started(server.port)

@@ -1,0 +1,131 @@
+"""One action of a game as the record keeps it (:class:`Move`), and its journal form.
+
+Standard library only. A journal line of schema 3 holds the game's moves as one list
+`moves`, one object per action, first action first, with these keys (the keys of the
+live files, docs/tournament.md "Live files"):
+
+* `a`: the action's canonical token (always present);
+* `c`: the colour of its mover, `B` or `W` (the referee always writes it; a move read from a
+  schema-1 line, which did not record it, has none);
+* `t`: the seconds its engine took to answer `genmove`;
+* `l`: the seconds left on the mover's clock after it;
+* `i`: the info lines its engine gave with `genmove_analyze`, each an object with `line`
+  (verbatim) and the keys read from it (`winrate`, `score`, `visits`, `depth`, `pv`, `other`).
+
+Every other key is left out when it has no value: `t` and `l` for an opening action (no
+engine chose it), `l` without a clock, `i` for an action asked with `genmove`. Lines of
+schemas 1 and 2 kept the same facts in parallel lists (`actions`, `think`, `colours`, `left`,
+`analysis`); :func:`moves_of_lists` reads them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+#: The colours of a mover, as the journal and the SGF write them.
+COLOURS = ("B", "W")
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One action: its canonical token, the colour of its mover (None only in a schema-1 line,
+    which did not record it), the seconds its engine took (None: an opening action, which no
+    engine chose), the seconds left on the mover's clock after it (None: no clock, or an
+    opening action) and the info lines its engine gave (None: its engine was not asked)."""
+
+    action: str
+    colour: str | None
+    think: float | None = None
+    left: float | None = None
+    analysis: tuple[dict, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The journal's object for this move (keys without a value left out)."""
+        out: dict[str, Any] = {"a": self.action}
+        if self.colour is not None:
+            out["c"] = self.colour
+        if self.think is not None:
+            out["t"] = self.think
+        if self.left is not None:
+            out["l"] = self.left
+        if self.analysis is not None:
+            out["i"] = list(self.analysis)
+        return out
+
+
+MOVE_KEYS = frozenset({"a", "c", "t", "l", "i"})
+
+
+def moves_from_json(value: object) -> tuple[Move, ...] | None:
+    """The `moves` field of a schema-3 line; ValueError naming the move and key at fault."""
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise ValueError("field 'moves' must be a list or null")
+    out = []
+    for ply, obj in enumerate(value, 1):
+        where = f"field 'moves': move {ply}"
+        if not isinstance(obj, dict):
+            raise ValueError(f"{where} must be an object")
+        unknown = set(obj) - MOVE_KEYS
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+        if not isinstance(obj.get("a"), str):
+            raise ValueError(f"{where}: 'a' must be a string (the action's token)")
+        colour = obj.get("c")
+        if colour is not None and colour not in COLOURS:
+            raise ValueError(f"{where}: 'c' must be B or W")
+        out.append(Move(obj["a"], colour, _seconds(obj.get("t"), f"{where}: 't'"),
+                        _seconds(obj.get("l"), f"{where}: 'l'"), _lines(obj.get("i"), f"{where}: 'i'")))
+    return tuple(out)
+
+
+def moves_of_lists(actions: object, think: object = None, colours: object = None, left: object = None,
+                   analysis: object = None) -> tuple[Move, ...] | None:
+    """The moves of a schema-1 or schema-2 line, from its parallel lists `actions`, `think`,
+    `colours`, `left` and `analysis` (decoded JSON values): a null list, or one whose length is
+    not the number of actions (which the readers of those schemas ignored too), gives every move
+    no value there; ValueError naming the field at fault for a value of the wrong type."""
+    if actions is not None and (not isinstance(actions, list) or not all(isinstance(a, str) for a in actions)):
+        raise ValueError("field 'actions' must be a list of strings or null")
+    if colours is not None and (not isinstance(colours, str) or set(colours) - set(COLOURS)):
+        raise ValueError("field 'colours' must be a string of B and W")
+    times = _per_action("think", think, _seconds)
+    rests = _per_action("left", left, _seconds)
+    lines = _per_action("analysis", analysis, _lines)
+    if actions is None:
+        return None
+    n = len(actions)
+    return tuple(Move(token, None if colours is None or len(colours) != n else colours[i],
+                      _nth(times, i, n), _nth(rests, i, n), _nth(lines, i, n))
+                 for i, token in enumerate(actions))
+
+
+def _per_action(name: str, value: object, read) -> list | None:
+    """A parallel list of a schema-1 or -2 line, each entry read by `read`."""
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise ValueError(f"field {name!r} must be a list or null")
+    return [read(v, f"field {name!r}: action {i + 1}") for i, v in enumerate(value)]
+
+
+def _nth(values: list | None, i: int, n: int):
+    return None if values is None or len(values) != n else values[i]
+
+
+def _seconds(value: object, where: str) -> float | None:
+    if value is None:
+        return None
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise ValueError(f"{where} must be a number of seconds or null")
+    return value
+
+
+def _lines(value: object, where: str) -> tuple[dict, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(d, dict) and isinstance(d.get("line"), str)
+                                              for d in value):
+        raise ValueError(f"{where} must be null or a list of objects with a 'line'")
+    return tuple(value)

@@ -1,0 +1,108 @@
+"""Hostile clients of the bridges' endpoint: each bound refuses clearly, and the server goes on
+(an honest bridge still plays afterwards, no traceback)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+import trio
+from trio_websocket import ConnectionClosed, open_websocket_url
+
+from tests.support.ladder import Bridge, Server, add_account, journal, pool_toml
+
+BOUNDS = ("[bounds]\nmessage_bytes = 4096\nmessages_per_second = 20\nburst = 10\nper_account = 1\n"
+          "connections = 3\nlogin_seconds = 1\n")
+
+
+async def _exchange(url: str, messages: list[str], wait: float = 5.0) -> tuple[list[dict], int | None]:
+    """Send `messages`, then read until the server closes: (JSON messages received, close code)."""
+    got: list[dict] = []
+    async with open_websocket_url(url) as ws:
+        try:
+            for m in messages:
+                await ws.send_message(m)
+            with trio.fail_after(wait):
+                while True:
+                    got.append(json.loads(await ws.get_message()))
+        except ConnectionClosed as exc:
+            return got, exc.reason.code
+    return got, None
+
+
+def _login(account: str, token: str, pools: tuple[str, ...] | list[str] = (),
+           games: tuple[str, ...] | list[str] = ("spelde",)) -> str:
+    return json.dumps({"t": "login", "version": 1, "account": account, "token": token, "pools": list(pools),
+                       "games": list(games), "name": "x", "engine_version": "1"})
+
+
+def test_hostile_clients_are_refused_and_the_server_goes_on(tmp_path, procs):
+    data = tmp_path / "data"
+    token = add_account(data, "mal")
+    honest = add_account(data, "ok")
+    server = Server(tmp_path, pool_toml(extra=BOUNDS), data)
+    procs.append(server)
+    url = server.ws
+
+    async def main() -> None:
+        got, code = await _exchange(url, ["GET / HTTP/1.0 garbage"])
+        assert code == 4001 and "the first message must be a login" in got[-1]["reason"]
+        got, code = await _exchange(url, [])                                 # silent: the login time runs out
+        assert code == 4001 and "no login within 1 s" in got[-1]["reason"]
+        got, code = await _exchange(url, ["x" * 10_000])                     # over message_bytes
+        assert code == 1009
+        got, code = await _exchange(url, [_login("mal", token)] + [json.dumps({"t": "ping"})] * 40)
+        assert code == 4008 and "more than 20 messages a second" in got[-1]["reason"]
+        got, code = await _exchange(url, [_login("mal", token), json.dumps({"t": "rm -rf"})])
+        assert code == 4008 and "unknown message" in got[-1]["reason"]
+        # one connection an account; three in all
+        async with open_websocket_url(url) as first:
+            await first.send_message(_login("mal", token))
+            assert json.loads(await first.get_message())["t"] == "welcome"
+            got, code = await _exchange(url, [_login("mal", token)])
+            assert code == 4001 and "already has 1 connection" in got[-1]["reason"]
+            async with open_websocket_url(url) as a, open_websocket_url(url) as b:
+                got, code = await _exchange(url, [])
+                assert code == 4008 and "its most connections (3)" in got[-1]["reason"]
+                del a, b
+    trio.run(main)
+    bridge = Bridge(tmp_path, server.ws, "ok", honest, ["random"], "--games", "1")
+    procs.append(bridge)
+    assert bridge.wait() == 0, bridge.output()
+    assert [r for r in journal(data / "p") if "ok" in (r["first"], r["second"])]
+    log = server.stderr()
+    assert "Traceback" not in log and "from 127.0.0.1:" in log
+
+
+@pytest.mark.slow
+def test_a_flood_beside_honest_games_costs_them_no_time(tmp_path, procs):
+    """While a logged-in client floods the endpoint (and logs in again each time it is cut off),
+    two honest bridges play on a fast clock: none of their games is lost on time or by a fault."""
+    data = tmp_path / "data"
+    mal = add_account(data, "mal")
+    honest = {n: add_account(data, n) for n in ("h1", "h2")}
+    elsewhere = '[[pools]]\nname = "q"\ngame = "vaxandis"\nsize = 4\n[pools.time]\nmove = 1\n'
+    server = Server(tmp_path, pool_toml(move=0.3, anchors=(), extra=elsewhere), data)  # the flooder plays in q, alone
+    procs.append(server)
+    bridges = [Bridge(tmp_path, server.ws, n, t, ["random"], "--games", "4", "--pools", "p")
+               for n, t in honest.items()]
+    procs.extend(bridges)
+    junk = json.dumps({"t": "ping", "pad": "x" * 3000})
+
+    async def flood() -> int:
+        cut = 0
+        while any(b.proc.poll() is None for b in bridges):
+            try:
+                async with open_websocket_url(server.ws) as ws:
+                    await ws.send_message(_login("mal", mal, ["q"], ["vaxandis"]))
+                    while True:
+                        await ws.send_message(junk)
+            except ConnectionClosed:
+                cut += 1
+        return cut
+    cut = trio.run(flood)
+    assert cut >= 1
+    for b in bridges:
+        assert b.wait() == 0, b.output()
+    games = [r for r in journal(data / "p") if r["termination"] != "void"]
+    assert len(games) >= 4 and all(r["faulty"] is None for r in games), games
+    assert "Traceback" not in server.stderr()

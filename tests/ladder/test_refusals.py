@@ -1,0 +1,63 @@
+"""Logins the server refuses: the bridge exits 2 with the reason, no traceback on either side,
+and the server logs the refusal with the peer's address."""
+from __future__ import annotations
+
+import os
+import subprocess
+
+from tests.support.ladder import HEXARENA, Bridge, Server, add_account, pool_toml, until
+
+
+def test_a_wrong_token_and_an_unknown_account_are_refused(tmp_path, procs):
+    data = tmp_path / "data"
+    add_account(data, "real")
+    server = Server(tmp_path, pool_toml(), data)
+    procs.append(server)
+    for account, token in (("real", "not-its-token"), ("ghost", "whatever")):
+        bridge = Bridge(tmp_path, server.ws, account, token, ["random"])
+        procs.append(bridge)
+        assert bridge.wait() == 2
+        out = bridge.output()
+        assert "refused by the server: unknown account or wrong token" in out and "Traceback" not in out
+        until(lambda: f"refused {account!r} from 127.0.0.1:" in server.stderr(), "the refusal in the log")
+    assert "Traceback" not in server.stderr()
+
+
+def test_a_revoked_account_is_refused(tmp_path, procs):
+    data = tmp_path / "data"
+    token = add_account(data, "gone")
+    subprocess.run([*HEXARENA, "ladder", "account", "revoke", "gone", "--data", str(data)], check=True,
+                   capture_output=True, timeout=60)
+    server = Server(tmp_path, pool_toml(), data)
+    procs.append(server)
+    bridge = Bridge(tmp_path, server.ws, "gone", token, ["random"])
+    procs.append(bridge)
+    assert bridge.wait() == 2 and "unknown account or wrong token" in bridge.output()
+
+
+def test_connect_takes_no_token_on_its_command_line(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "HEXARENA_LADDER_TOKEN"}
+    proc = subprocess.run([*HEXARENA, "connect", "ws://127.0.0.1:9/ladder/ws", "--account", "a", "--", "random"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 1 and "no token: set HEXARENA_LADDER_TOKEN or give --token-file" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_account_add_prints_the_token_alone_and_refuses_a_taken_name(tmp_path):
+    data = tmp_path / "data"
+    token = add_account(data, "x")
+    assert len(token) >= 40 and " " not in token
+    again = subprocess.run([*HEXARENA, "ladder", "account", "add", "x", "--data", str(data)],
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 1 and "account 'x' exists" in again.stderr and again.stdout == ""
+    bad = subprocess.run([*HEXARENA, "ladder", "account", "add", "../x", "--data", str(data)],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and "is not an account name" in bad.stderr
+
+
+def test_a_bad_config_names_file_key_and_line(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text(pool_toml().replace('game = "spelde"', 'game = "chess"'))
+    proc = subprocess.run([*HEXARENA, "ladder", "serve", str(path), "--data", str(tmp_path / "d")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and f"{path}:6: pools[0].game:" in proc.stderr and "Traceback" not in proc.stderr

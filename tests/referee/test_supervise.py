@@ -1,0 +1,32 @@
+"""The CLI's supervision of a run (hexarena/supervise.py): the work it does beside the games in a
+thread of its own reports its errors instead of dropping them."""
+from __future__ import annotations
+
+import threading
+
+from hexarena.supervise import Preload
+
+
+def test_a_preload_runs_in_its_own_thread_and_its_error_is_reported_when_the_run_ends():
+    said: list[str] = []
+    ran_in: list[str] = []
+
+    def load() -> None:
+        ran_in.append(threading.current_thread().name)
+        raise ImportError("No module named 'pandas'")
+
+    preload = Preload(load, "importing the final tables", said.append)
+    preload.start()
+    preload.finish()
+    assert ran_in == ["hexarena-preload"]
+    assert said == ["importing the final tables failed in advance: ImportError: No module named 'pandas'"]
+
+
+def test_a_preload_that_works_or_never_started_says_nothing():
+    said: list[str] = []
+    loaded: list[bool] = []
+    done = Preload(lambda: loaded.append(True), "importing", said.append)
+    done.start()
+    done.finish()
+    Preload(lambda: loaded.append(False), "importing", said.append).finish()     # the run ended before the games
+    assert loaded == [True] and said == []

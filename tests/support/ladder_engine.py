@@ -1,0 +1,42 @@
+"""A misbehaving engine for the ladder's tests (tests/ladder/): the built-in random player behind a relay that,
+on its Nth `genmove` (argv[1] = N, 0: never), does what argv[2] says: `crash` (exit), `illegal`
+(answers a cell off the board), or `slow` (every genmove waits argv[3] seconds first)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+nth, mode = int(sys.argv[1]), sys.argv[2]
+pause = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
+inner = subprocess.Popen([sys.executable, "-m", "hexarena.players", "random"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, text=True, bufsize=1)
+genmoves = 0
+for line in sys.stdin:
+    words = line.split()
+    if len(words) >= 2 and words[1].startswith("genmove"):
+        genmoves += 1
+        if mode == "slow":
+            time.sleep(pause)
+        elif genmoves == nth and mode == "crash":
+            sys.exit(3)
+        elif genmoves == nth and mode == "illegal":
+            sys.stdout.write(f"={words[0]} z99\n\n")
+            sys.stdout.flush()
+            continue
+    inner.stdin.write(line)
+    inner.stdin.flush()
+    answer = []
+    while True:
+        out = inner.stdout.readline()
+        if not out:
+            sys.exit(0)
+        answer.append(out)
+        if out == "\n":
+            break
+    if len(words) >= 2 and words[1] == "name":
+        answer = [f"={words[0]} fake-{mode}\n", "\n"]
+    sys.stdout.write("".join(answer))
+    sys.stdout.flush()
+    if len(words) >= 2 and words[1] == "quit":
+        break
