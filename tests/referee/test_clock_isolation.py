@@ -41,7 +41,7 @@ def test_a_flood_of_analysis_in_one_game_charges_nothing_to_another(tmp_path) ->
     assert record.forfeit is None and record.plies == MOVES, record.reason
     took = [float(x) for x in own.read_text().split()]
     assert len(took) == MOVES
-    excess = sorted(charged - mine for charged, mine in zip(record.think, took))
+    excess = sorted(move.think - mine for move, mine in zip(record.moves, took))
     # Charged past the engine's own time: pipe latency and scheduling, a few ms. Reading the
     # flood's lines on the event loop would add its whole cost (~0.2 s an answer) to each move.
     assert statistics.median(excess) < 0.08, excess
