@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 from .actions import Action, Swap
 from .core import Colour, Outcome, Termination
 from .errors import UnknownVariant
-from .geometry import Hexagon, hexagon, iter_bits
+from .geometry import MAX_SIZE, MIN_SIZE, Hexagon, hexagon, iter_bits
 from .notation import format_action, parse_action, read_action
 from .position import Key, Position, format_position, read_keys
 
@@ -100,10 +100,14 @@ class GameInfo:
             raise ValueError(f"game {self.id!r}: shown key {unknown[0]!r} is not one of its keys")
 
     def variant(self, size: int | None = None, tokens: list[str] | tuple[str, ...] = ()) -> Variant:
-        """Build a variant from `game` arguments (balance and OPTION=VALUE, any order).
+        """Build a variant from `game` arguments (balance and OPTION=VALUE, any order) at board
+        side `size` (None: the game's default).
 
-        Raises UnknownVariant naming the offending token.
+        Raises UnknownVariant naming the offending token, or a side outside the boards' range.
         """
+        if size is not None and (isinstance(size, bool) or not isinstance(size, int)
+                                 or not MIN_SIZE <= size <= MAX_SIZE):
+            raise UnknownVariant(f"board side {size!r} outside {MIN_SIZE}..{MAX_SIZE}")
         balance = None
         chosen: dict[str, str] = {}
         allowed = dict(self.options)
@@ -125,7 +129,7 @@ class GameInfo:
             else:
                 raise UnknownVariant(f"{tok!r} is neither a balance ({', '.join(self.balances)}) nor an option")
         opts = tuple((name, chosen.get(name, values[0])) for name, values in self.options)
-        return Variant(self.id, size or self.default_size, balance or self.balances[0], opts)
+        return Variant(self.id, self.default_size if size is None else size, balance or self.balances[0], opts)
 
     def describe(self, variant: Variant) -> str:
         """`ID BALANCE [OPTION=VALUE ...]` with only the options off their default."""

@@ -25,6 +25,10 @@ from .numbers import shown, whole
 
 _SITE = re.compile(r"\.|[bw][0-9]*")
 
+#: The tallest stack a position may hold: far past any game's (a Vaxandis stack grows by one a
+#: move, under the ply cap), within what the compiled core's 32-bit heights hold.
+MAX_HEIGHT = 1_000_000
+
 
 @dataclass(frozen=True)
 class Position:
@@ -99,8 +103,9 @@ def _parse_board(board: str, n: int) -> dict[int, tuple[Colour, int]]:
             if tok == ".":
                 continue
             height = whole(tok[1:], f"row {ri + 1}: height", InvalidPosition) if len(tok) > 1 else 1
-            if height < 1:
-                raise InvalidPosition(f"row {ri + 1}: height {height} at {geo.name(ri * geo.width + ci)}")
+            if not 1 <= height <= MAX_HEIGHT:
+                raise InvalidPosition(f"row {ri + 1}: height {height} at {geo.name(ri * geo.width + ci)} "
+                                      f"(a height is 1..{MAX_HEIGHT:,})")
             stacks[ri * geo.width + ci] = (Colour(tok[0]), height)
     return stacks
 

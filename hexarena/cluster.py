@@ -49,6 +49,7 @@ from .cluster_check import verified, with_sgf
 from .cluster_worker import HostCheck, PlayedGame, installed_version, play_on_worker, preflight_on_worker
 
 try:
+    import dask
     import distributed
 except ImportError:          # the extra is not installed: --cluster says which one
     distributed = None       # type: ignore[assignment]  # the optional-import idiom: None means absent
@@ -78,10 +79,13 @@ def open_cluster(spec: str, say: Callable[[str], None] = lambda line: None) -> I
         if spec.startswith("local:"):
             n = _local_workers(spec)
             security = _run_credentials()
-            with _sigint_ignored():     # the terminal's Ctrl-C is the coordinator's alone to handle
+            # Dask's HTTP pages (dashboard, info, metrics) are plain HTTP without credentials: none
+            # is served (the scheduler's HTTP server, on the loopback, answers every path 404)
+            no_pages = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+            with _sigint_ignored(), dask.config.set(no_pages):  # Ctrl-C is the coordinator's alone to handle
                 local = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                                 dashboard_address="127.0.0.1:0",   # any free port: runs side by side
-                                                 silence_logs=logging.ERROR, security=security)
+                                                 dashboard_address=None, silence_logs=logging.ERROR,
+                                                 security=security)
             client = distributed.Client(local, security=security)
         else:
             _tls_configured(spec)

@@ -94,7 +94,8 @@ def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fm
 @click.argument("path", type=click.Path(exists=True))
 def repair(path: str) -> None:
     """Move the unreadable lines of a tournament's journal (PATH: its folder or the file),
-    verbatim, to JOURNAL.bad, so that --resume and ratings work again (their games are replayed)."""
+    verbatim, to JOURNAL.bad, so that --resume and ratings work again (their games are replayed; a
+    later record of a game that has one is moved and the game keeps its first)."""
     from hexarena.results.record.repair import repair_journal
     try:
         done = repair_journal(path)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import trio
 from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -38,6 +39,7 @@ from hexarena.results.page.replay import Replay
 
 from .adviser import Adviser, AdviserError
 from .app import json_body, json_island, render
+from .offload import off_loop
 
 MAX_BODY = 1_000_000
 
@@ -115,7 +117,15 @@ async def _body(request: Request) -> dict:
     return data
 
 
-#: The study a request is about, or the answer refusing it (no such game, ...).
+async def _give_up_when_gone(request: Request, scope: trio.CancelScope) -> None:
+    """Cancel `scope` once the client of `request` (its body read) disconnects."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+    scope.cancel()
+
+
+#: The study a request is about, or the answer refusing it (no such game, ...); it may replay
+#: a record, so the routes call it off the event loop.
 Find = Callable[[Request], Study | Response]
 
 
@@ -129,7 +139,7 @@ def study_routes(page_path: str, base_path: str, find: Find) -> list[BaseRoute]:
     `base_path` + ``/position``, ``/click``, ``/ask`` (each path may have parameters: `find`
     reads them)."""
     async def page(request: Request) -> Response:
-        study = find(request)
+        study = await off_loop(find, request)
         if isinstance(study, Response):
             return study
         game, size = study.start.info.id, study.start.variant.size
@@ -139,22 +149,22 @@ def study_routes(page_path: str, base_path: str, find: Find) -> list[BaseRoute]:
                       board=Markup(board_template(game, size)))
 
     async def position(request: Request) -> Response:
-        study = find(request)
+        study = await off_loop(find, request)
         if isinstance(study, Response):
             return study
         try:
             data = await _body(request)
-            return JSONResponse(study.position(data["tokens"]))
+            return JSONResponse(await off_loop(study.position, data["tokens"]))
         except ValueError as exc:
             return JSONResponse({"refused": str(exc)}, status_code=400)
 
     async def click(request: Request) -> Response:
-        study = find(request)
+        study = await off_loop(find, request)
         if isinstance(study, Response):
             return study
         try:
             data = await _body(request)
-            builder = study.builder(data["tokens"])
+            builder = await off_loop(study.builder, data["tokens"])
             board = builder.board
             clicks, site = data.get("clicks", []), data.get("site", "")
             if not isinstance(clicks, list) or not all(isinstance(c, str) for c in clicks) or not isinstance(site, str):
@@ -169,22 +179,32 @@ def study_routes(page_path: str, base_path: str, find: Find) -> list[BaseRoute]:
                              "token": None if step.action is None else builder.state.format(step.action)})
 
     async def ask(request: Request) -> Response:
-        study = find(request)
+        study = await off_loop(find, request)
         if isinstance(study, Response):
             return study
         if study.adviser is None:
             return JSONResponse({"refused": "no engine: start the server with --engine CMD"}, status_code=409)
         try:
             data = await _body(request)
-            state = study.state(data["tokens"])
+            state = await off_loop(study.state, data["tokens"])
         except ValueError as exc:
             return JSONResponse({"refused": str(exc)}, status_code=400)
         if state.outcome() is not None:
             return JSONResponse({"refused": "the game is over here"}, status_code=409)
-        try:
-            return JSONResponse(await study.adviser.ask(state, data["tokens"] if study.from_start else None, study.komi))
-        except AdviserError as exc:
-            return JSONResponse({"refused": str(exc)}, status_code=502)
+        give_up = trio.CancelScope()            # cancelled when the page goes before the question's turn
+        answer: dict | AdviserError
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_give_up_when_gone, request, give_up)
+            try:
+                answer = await study.adviser.ask(state, data["tokens"] if study.from_start else None,
+                                                 study.komi, give_up)
+            except AdviserError as exc:
+                answer = exc
+            finally:
+                nursery.cancel_scope.cancel()
+        if isinstance(answer, AdviserError):
+            return JSONResponse({"refused": str(answer)}, status_code=502)
+        return JSONResponse(answer)
 
     # the requests first: a page path ending in {game:path} would take them too
     return [Route(base_path + "/position", position, methods=["POST"]),

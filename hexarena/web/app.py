@@ -214,12 +214,21 @@ def json_island(data: object) -> Markup:
 
 
 async def json_body(request: Request, limit: int) -> dict:
-    """A request's JSON object body of at most `limit` bytes; ValueError (json.JSONDecodeError is
-    one) for anything else."""
-    raw = await request.body()
-    if len(raw) > limit:
+    """A request's JSON object body of at most `limit` bytes, nested no deeper than the decoder
+    goes; ValueError (json.JSONDecodeError is one) for anything else. The body is read as it
+    streams in and refused as soon as it passes `limit` (a declared length past it, at once)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
         raise ValueError("request too large")
-    data = json.loads(raw or b"{}")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limit:
+            raise ValueError("request too large")
+    try:
+        data = json.loads(bytes(raw) or b"{}")
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise ValueError("expected a JSON object")
     return data

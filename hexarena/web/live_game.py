@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ class LiveGame:
     def __init__(self, path: Path):
         self.path = path
         self.inode: int | None = None
+        self._catching = threading.Lock()      # a request's worker thread may catch up too (web/offload.py)
         self._reset()
 
     def _reset(self) -> None:
@@ -78,12 +80,13 @@ class LiveGame:
         return True
 
     def catch_up(self) -> None:
-        """Replay the lines kept by a lazy :meth:`read`."""
-        waiting, self.waiting = self.waiting, []
-        for line in waiting:
-            if self.error is not None:
-                break
-            self._take(line)
+        """Replay the lines kept by a lazy :meth:`read` (one thread at a time)."""
+        with self._catching:
+            waiting, self.waiting = self.waiting, []
+            for line in waiting:
+                if self.error is not None:
+                    break
+                self._take(line)
 
     def _take(self, raw: bytes) -> None:
         self.count += 1

@@ -20,12 +20,14 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import BaseRoute, Route
 
 from hexarena.engine import registry
+from hexarena.engine.geometry import MAX_SIZE, MIN_SIZE
 from hexarena.results.page.board_svg import board_template
 from hexarena.results.page.html_report import VIEWER_SCRIPTS, game_entry
 from hexarena.results.page.replay_cache import RecordFieldError, record_file, replay_file
 from hexarena.results.record.journal import parse_line
 
 from .app import json_island, render
+from .offload import off_loop
 from .folders import Folder
 from .watch import FolderWatch, sse
 
@@ -90,7 +92,7 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
             return not_found("no such folder")
         folder, watch = found
         game_id = request.path_params["game"]
-        entry = game_data(watch, game_id)
+        entry = await off_loop(game_data, watch, game_id)
         if entry is None:
             return not_found(f"no game {game_id} in {folder.key}")
         live = entry.get("r") == "*"
@@ -98,7 +100,8 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
         analysable = live or (row is not None and bool(row.sgf))
         key = str(entry.get("bd", ""))
         game, _, size = key.rpartition("-")
-        svg = Markup(board_template(game, int(size))) if game in registry.playable() and size.isdigit() else ""
+        drawable = game in registry.playable() and size.isdigit() and MIN_SIZE <= int(size) <= MAX_SIZE
+        svg = Markup(board_template(game, int(size))) if drawable else ""
         return render("game.html.j2", title=f"{game_id}", key=folder.key, folder=folder.path.resolve().name,
                       game_id=game_id, live=live, data=json_island({"games": [entry]}),
                       analyse=f"/t/{folder.key}/analyse/{quote(game_id, safe='/')}" if analysable else "",
@@ -108,12 +111,12 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
         found = watch_of(request)
         if found is None:
             return not_found("no such folder")
-        entry = game_data(found[1], request.path_params["game"])
+        entry = await off_loop(game_data, found[1], request.path_params["game"])
         return not_found("no such game") if entry is None else JSONResponse(entry)
 
     async def board(request: Request) -> Response:
         game, _, size = request.path_params["board"].rpartition("-")
-        if game not in registry.playable() or not size.isdigit() or not 2 <= int(size) <= 30:
+        if game not in registry.playable() or not size.isdigit() or not MIN_SIZE <= int(size) <= MAX_SIZE:
             return not_found("no such board")
         return Response(board_template(game, int(size), standalone=False), media_type="image/svg+xml")
 

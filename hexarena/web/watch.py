@@ -117,6 +117,7 @@ class JournalNews:
     restart: bool
     records: list[tuple[GameRecord, int, int]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    size: int = 0               # the journal's size as read (past `offset`: a line not ended yet)
 
 
 class FolderWatch:
@@ -133,17 +134,32 @@ class FolderWatch:
         self.standings: list[dict[str, Any]] = []
         self.fitted = 0                              # records the standings were fitted on
         self._journal: tuple[int | None, int] = (None, 0)     # (inode, offset read up to)
+        self._counted: set[str] = set()              # ids with a counted record (journal.Counted)
+        self._tail: tuple[int, int] | None = None    # (inode, size) of a journal read up to an unended line
 
     # -- the files ---------------------------------------------------------------------------
 
     def poll(self) -> bool:
         """Read what changed since the last poll and publish it; True when games finished."""
+        if self._unchanged():
+            return self._publish([])
         return self._publish(self._apply(self._journal_news(self._journal)))
+
+    def _unchanged(self) -> bool:
+        """The journal is as the last read left it with a line not ended (a torn tail, or a line
+        being written): nothing to read again until it changes."""
+        try:
+            st = os.stat(self.path / JOURNAL_NAME)
+        except OSError:
+            return False
+        return self._tail == (st.st_ino, st.st_size)
 
     async def poll_in_loop(self) -> bool:
         """:meth:`poll`, with a journal grown by more than THREAD_BYTES read and parsed in a
         worker thread: a long journal never holds up the trio loop (beside the referee,
         `tournament --serve`, that loop times the engines)."""
+        if self._unchanged():
+            return self._publish([])
         try:
             grown = os.stat(self.path / JOURNAL_NAME).st_size - self._journal[1]
         except OSError:
@@ -177,7 +193,7 @@ class FolderWatch:
         except FileNotFoundError:
             return None
         whole = data[: data.rfind(b"\n") + 1]
-        news = JournalNews(stat.st_ino, offset + len(whole), restart)
+        news = JournalNews(stat.st_ino, offset + len(whole), restart, size=offset + len(data))
         position = offset
         for line in whole.splitlines(keepends=True):
             if line.strip():
@@ -193,11 +209,22 @@ class FolderWatch:
             return []
         if news.restart:
             self.records, self.lines, self.warnings, self.fitted = [], {}, [], -1
+            self._counted = set()
         self._journal = (news.inode, news.offset)
+        self._tail = (news.inode, news.size) if news.size > news.offset else None
         self.warnings += news.warnings
+        found = []
         for record, position, length in news.records:
+            if not record.void:
+                if record.id in self._counted:      # as every journal reader: the first counts
+                    self.warnings.append(f"{self.path / JOURNAL_NAME}: byte {position}: game id {record.id!r} "
+                                         "already has a record: this later one is not counted")
+                    continue
+                self._counted.add(record.id)
+            elif record.id in self._counted:        # a void line after the counted one: not its line
+                continue
             self.lines[record.id] = (position, length)
-        found = [record for record, _, _ in news.records]
+            found.append(record)
         self.records += found
         return found
 

@@ -63,6 +63,9 @@ class EngineChannel:
         # nor under a transcript: those streams are only awaited)
         self._now = (send, receive) if isinstance(send, EagerSend) and isinstance(receive, EagerReceive) else None
         self.wait_seconds = 0.0     # time spent waiting for answers (bench figure)
+        #: When the last answer was complete: trio.current_time() at the read that brought its
+        #: last bytes, taken before the referee parses them (what a clock charges to).
+        self.answered_at = 0.0
         self.relog: Callable[[Path], None] | None = None    # set by referee/engines/process.py: logs to a new game's files
         self.note: Callable[[str], None] = _unnoted          # set by referee/engines/process.py: a line in the engine's log
         self.configured = False     # the engine's setup commands were answered (sent once per process)
@@ -183,7 +186,11 @@ class EngineChannel:
         if not data:
             self._reader.eof()
             raise EngineCrashed("closed its stdout")
-        self._pending.extend(self._reader.feed(data))
+        now = trio.current_time()
+        done = self._reader.feed(data)
+        if done:
+            self.answered_at = now
+            self._pending.extend(done)
 
     def _take(self) -> Response:
         """The one response to the command just sent; ProtocolViolation when there are more

@@ -12,12 +12,15 @@ a move without one (no analysis, no `winrate` key) breaks that engine's run.
   `resign_moves` moves, it reported a winrate >= `resign_winrate` (a claim)
   and, on each of its opponent's last `resign_moves` moves, the opponent
   reported one <= 1 - `resign_winrate` (a concession). One-sided (`two_sided
-  = false`), either engine's word is enough: a claim, provided the
-  opponent reported a winrate on each of its own last `resign_moves` moves
-  (whatever it was), or a concession. So an engine that reports no
-  winrates is never adjudicated against on one-sided evidence: nothing but
-  its own concession decides against it. When both seats qualify (two
-  claims, or two concessions) nothing is decided.
+  = false`), a concession is enough (an engine's word against itself), and
+  so is a claim that the opponent's own analysis does not contradict: on
+  each of its last `resign_moves` moves the opponent reported a winrate of
+  at most 1 - `resign_winrate` + :data:`CLAIM_SLACK` (it thinks it is
+  losing, if less surely than a concession). So a claim alone wins nothing:
+  an engine that claims every game is stopped by an opponent that thinks
+  otherwise, and one that reports no winrates is never adjudicated against
+  on one-sided evidence. When both seats qualify (two claims, or two
+  concessions) nothing is decided.
 * draw: from ply `draw_after` on (plies of the game, opening included, as
   the ply cap counts them), when each engine's winrates on its last
   `draw_moves` moves are all within `draw_margin` of 0.5. Both engines must
@@ -35,6 +38,9 @@ from hexarena.engine.core import Colour, Outcome, Termination
 #: Winrates are compared with this slack, so that thresholds are inclusive as written: 0.45 is within
 #: 0.05 of 0.5 and 0.05 is at most 1 - 0.95 (binary fractions miss both by about 1e-17).
 EPSILON = 1e-9
+#: How far the opponent's own winrates may be above a concession's bound (1 - `resign_winrate`)
+#: for a one-sided claim to win: with 0.95, a claim wins only while the opponent reports <= 0.30.
+CLAIM_SLACK = 0.25
 #: The most moves a run may be asked to last.
 MAX_MOVES = 10_000
 
@@ -100,7 +106,8 @@ class Verdict:
             return f"{winner} and {loser} agree that {winner} wins " \
                    f"({winner}'s winrate >= {high}, {loser}'s <= {low}, on {n} moves each)"
         if self.by == "claim":
-            return f"{winner} claims the win (its winrate >= {high} on {n} moves; {loser} reported winrates)"
+            return f"{winner} claims the win (its winrate >= {high} on {n} moves; " \
+                   f"{loser}'s <= {1 - rules.resign_winrate + CLAIM_SLACK:.6g})"
         return f"{loser} concedes (its winrate <= {low} on {n} moves)"
 
 
@@ -145,7 +152,8 @@ class Judge:
             other = 1 - seat
             if claims[seat] and concedes[other]:
                 found.append((seat, "both"))
-            elif not self.rules.two_sided and claims[seat] and tails[other] is not None:
+            elif not self.rules.two_sided and claims[seat] and tails[other] is not None and all(
+                    w <= 1 - high + CLAIM_SLACK + EPSILON for w in tails[other]):
                 found.append((seat, "claim"))
             elif not self.rules.two_sided and concedes[other]:
                 found.append((seat, "concession"))

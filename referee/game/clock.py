@@ -74,6 +74,13 @@ class Limits:
         if control not in CONTROLS:
             raise ValueError(f"control must be one of none, {', '.join(CONTROLS)}; got {self.control!r}")
         object.__setattr__(self, "control", control)
+        for name in ("move", "main", "increment", "start", "command", "period", "margin"):
+            value = getattr(self, name)
+            if _number(value) and value > MAX_SECONDS:
+                raise ValueError(f"{name} must be at most {MAX_SECONDS:,} seconds, got {value!r}")
+        for name in ("periods", "stones"):
+            if _number(getattr(self, name)) and getattr(self, name) > MAX_COUNT:
+                raise ValueError(f"{name} must be at most {MAX_COUNT:,}, got {getattr(self, name)!r}")
         for name in ("start", "command") + (("move",) if self.move is not None else ()):
             _positive(name, getattr(self, name))
         if not (_number(self.margin) and self.margin >= 0):
@@ -288,6 +295,12 @@ def sgf_time(limits: Limits | tuple[Limits, Limits]) -> list[tuple[str, tuple[st
         return [("OT", (limits[0].text(), limits[1].text()))]
     props: list[tuple[str, tuple[str, ...]]] = [("TM", (f"{limits.main:g}",))] if limits.main is not None else []
     return props + [("OT", (limits.text(),))]
+
+
+#: The longest time any limit may give (about 116 days): deadlines and clocks stay ordinary numbers.
+MAX_SECONDS = 10_000_000
+#: The most byo-yomi periods or Canadian stones.
+MAX_COUNT = 1_000_000
 
 
 def _number(value: object) -> TypeGuard[float]:

@@ -57,7 +57,7 @@ from hexarena.results.record.moves import Move
 from ..engines.groups import sole
 from ..engines.process import EngineChannel, EngineStartFailed
 from .adjudication import Adjudication, Judge
-from .analysis import read_info
+from .analysis import SeatAnalysis
 from .clock import Charge, Clock, Limits
 from .faults import End, Finished, Forfeited, Played, Voided, at_fault, fault_of, seats_at_start
 from .handshake import Hello, handshakes
@@ -291,6 +291,7 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
                      on_ply: OnPly, judge: Judge | None) -> Finished | Forfeited:
     """The turns from `state` to the game's end: by the rules, the cap, a resignation, an
     adjudication or a forfeit."""
+    analysis = SeatAnalysis()
     while True:
         outcome = state.outcome()
         plies = len(trail.moves)
@@ -321,7 +322,7 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
             return Forfeited(seat, Termination.ILLEGAL, f"{mover.name} played {shown(token)}: {exc}")
         kept: list[dict] | None = None
         if command == "genmove_analyze":
-            kept, notes = read_info(lines, state, canonical)
+            kept, notes = await analysis.read(seat, lines, state, canonical)
             for note in notes:
                 mover.note(f"ply {plies + 1}: {note}")
         trail.add(Move(canonical, colour.letter, round(charge.elapsed, 3),
@@ -379,7 +380,7 @@ async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, l
                          f"(no answer {over:.3f} s past it)")
     if isinstance(answer, ControllerError):
         return Forfeited(seat, Termination.CRASH, f"{command}: {answer}")
-    charge = clock.charge(seat, trio.current_time() - t0)
+    charge = clock.charge(seat, ch.answered_at - t0)       # its bytes' arrival, not our work after it
     if not charge:
         return Forfeited(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
                          f"(answered {charge.overrun:.3f} s past it)")

@@ -93,7 +93,7 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
             more = f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else ""
             raise TournamentError(f"{journal} has {len(errors)} unreadable line(s):\n  {shown}{more}\n"
                                   f"repair it with: hexarena repair {shlex.quote(str(out))}  (bad lines move, "
-                                  "verbatim, to a side file; their games are replayed)")
+                                  "verbatim, to a side file; a game left without a record is replayed)")
     if mismatch:
         raise TournamentError(f"{journal}: {mismatch}; was it written by another config or version?")
     done = {r.id for r in records if not r.void}

@@ -72,7 +72,7 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
     for record in records:
         entry = game_entry(record, replays.get(record.id))
         if record.id in replays:
-            if str(entry.get("err", "")).startswith("sgf field"):      # never read: say so at the top
+            if "err" in entry:                # never read, or not replayed: say so at the top
                 warnings.append(f"{journal_path(folder)}: game {record.id}: {entry['err']}")
             if "bd" in entry:                 # the board the record itself names (XG, SZ)
                 game, _, size = str(entry["bd"]).rpartition("-")

@@ -195,18 +195,8 @@ def _looks_like_json(p: Path) -> bool:
 
 def _load_journal(p: Path, identity: bool = False) -> tuple[pd.DataFrame, list[BadLine]]:
     errors: list[JournalError] = []
-    seen: dict[str, int] = {}
-    kept = []
-    for r in iter_journal(p, errors, summary=True):      # summaries, one at a time: no moves kept
-        if r.void:
-            continue
-        seen[r.id] = seen.get(r.id, 0) + 1
-        if seen[r.id] == 1:
-            kept.append(r)
-    problems = [BadLine(e.path, e.line, e.reason) for e in errors]
-    for gid, n in seen.items():
-        if n > 1:   # records carry no line numbers; the id is what the user can grep for
-            problems.append(BadLine(str(journal_path(p)), 0, f"game id {gid!r} has {n} non-void records (kept the first)"))
+    kept = [r for r in iter_journal(p, errors, summary=True) if not r.void]   # summaries, one at a time
+    problems = [BadLine(e.path, e.line, e.reason) for e in errors]     # a repeated game id among them
     return games_frame(kept, identity), problems
 
 

@@ -212,6 +212,7 @@ class GameRecord:
         if schema == 1 and words["forfeit"] is None:
             words["forfeit"] = _schema1_forfeit(words)
         _check_adjudication(data.get("adjudication"))
+        _check_kinds(data)
         identities = data.get("identities")
         if identities is not None and not (
                 isinstance(identities, list) and len(identities) == 2
@@ -284,6 +285,15 @@ def _check_adjudication(value: object) -> None:
         raise ValueError("field 'adjudication': winrates must be two lists of numbers in 0..1 or nulls")
 
 
+def _check_kinds(data: dict) -> None:
+    """ValueError for a `seconds` below 0 or past the integers' digits, or an `opening` below 0
+    (their types are checked already), so that every reader meets only records it can use."""
+    if "seconds" in data and not 0 <= data["seconds"] < 10 ** INT_DIGITS:
+        raise ValueError("field 'seconds' must be a number >= 0")
+    if data.get("opening", 0) < 0:
+        raise ValueError("field 'opening' must be an integer >= 0")
+
+
 def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -305,7 +315,7 @@ def _word(enum: type[StrEnum], data: dict, name: str):
 def _schema1_forfeit(words: dict) -> Forfeit | None:
     """A schema-1 line's forfeit, from its structured fields: a game with a winner whose loser is
     at fault, ended by a forfeit's termination."""
-    if words["faulty"] is None or words["winner"] is None:
+    if words.get("faulty") is None or words["winner"] is None:
         return None
     try:
         return Forfeit(words["termination"].value)

@@ -14,6 +14,9 @@ from collections.abc import Iterable
 
 from .game import GameRecord
 
+#: The most characters of each answer read (the referee writes at most 200; a journal edited by
+#: hand may hold more, which no table or label shows).
+SHOWN = 200
 #: How an unknown identity is shown (records without identities, engines that answer neither).
 UNKNOWN = "(not told)"
 
@@ -25,7 +28,7 @@ def identity_of(record: GameRecord, player: str) -> str | None:
     seat = 0 if player == record.first else 1 if player == record.second else None
     if seat is None:
         return None
-    words = [w.strip() for w in record.identities[seat] if w and w.strip()]
+    words = [w.strip()[:SHOWN] for w in record.identities[seat] if w and w.strip()]
     return " ".join(words) or None
 
 

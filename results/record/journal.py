@@ -67,11 +67,38 @@ def journal_lines(p: Path) -> Iterator[tuple[int, bytes]]:
 
 
 def parse_line(line: bytes) -> GameRecord:
-    """One journal line as a record; ValueError (a bad byte, bad JSON, a bad record) or TypeError."""
+    """One journal line as a record; ValueError (a bad byte, bad JSON, NaN or Infinity, a bad
+    record) or TypeError."""
     try:
-        return GameRecord.from_dict(json.loads(line.decode("utf-8")))
+        return GameRecord.from_dict(json.loads(line.decode("utf-8"), parse_constant=_no_constant))
     except RecursionError:                  # nesting too deep
         raise ValueError("JSON nested too deeply") from None
+
+
+def _no_constant(name: str) -> float:
+    """JSON has no NaN nor Infinity (Python's reader accepts them): a line holding one is bad."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
+class Counted:
+    """The game ids that have a counted record so far, and the line of each.
+
+    A game has one counted record: its first record that is not void (a void game is replayed
+    under its id, so voids before it are history). A later record of a counted id is refused by
+    :meth:`check` and read as a bad line by every reader (status, ratings, the report, `serve`,
+    `--resume`, `hexarena repair`), so each gives the same answer."""
+
+    def __init__(self) -> None:
+        self.lines: dict[str, int] = {}
+
+    def check(self, record: GameRecord, line: int) -> GameRecord:
+        """`record`, read at `line`; ValueError when its game already has a counted record."""
+        if not record.void:
+            first = self.lines.setdefault(record.id, line)
+            if first != line:
+                raise ValueError(f"game id {record.id!r} already has a record (line {first}): "
+                                 "this later one is not counted")
+        return record
 
 
 #: How a schema-3 line written by GameRecord.to_json goes on after its last field but the moves.
@@ -90,7 +117,7 @@ def parse_summary(line: bytes) -> GameRecord:
     cut = line.find(_MOVES_KEY)
     if cut > 0:
         try:
-            head = json.loads(line[:cut].decode("utf-8") + "}")
+            head = json.loads(line[:cut].decode("utf-8") + "}", parse_constant=_no_constant)
         except (ValueError, RecursionError):
             head = None
         if isinstance(head, dict) and head.get("schema") == SCHEMA and head.keys() == _HEAD:
@@ -103,9 +130,10 @@ def parse_summary(line: bytes) -> GameRecord:
 
 def _iter_records(p: Path, errors: list[JournalError] | None, summary: bool = False) -> Iterator[GameRecord]:
     parse = parse_summary if summary else parse_line
+    counted = Counted()
     for no, line in journal_lines(p):
         try:
-            yield parse(line)
+            yield counted.check(parse(line), no)
         except (ValueError, TypeError) as exc:      # UnicodeDecodeError is a ValueError
             torn = "" if line.endswith(b"\n") else " (torn last line)"
             err = JournalError(p, no, f"{exc}{torn}")

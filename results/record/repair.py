@@ -6,7 +6,9 @@ damaged by hand or by the disk. A bad line in the middle stops `--resume`
 and `ratings`; this repair keeps every readable record in place, in order,
 and appends every unreadable line unchanged to ``JOURNAL.bad`` so nothing
 is deleted. The games of the moved lines are then missing from the
-journal, so a resume plays them again.
+journal, so a resume plays them again; but a later record of a game that
+already has one (:class:`~hexarena.results.record.journal.Counted`) is
+moved as a bad line and its game keeps its first record.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .journal import cut_torn_tail, journal_lines, journal_path, parse_line
+from .journal import Counted, cut_torn_tail, journal_lines, journal_path, parse_line
 
 __all__ = ["BAD_SUFFIX", "Repair", "repair_journal"]
 
@@ -38,9 +40,10 @@ def repair_journal(path: str | os.PathLike) -> Repair:
     torn = cut_torn_tail(p)
     good: list[bytes] = []
     bad: list[tuple[int, bytes]] = []
+    counted = Counted()
     for no, line in journal_lines(p):
         try:
-            parse_line(line)
+            counted.check(parse_line(line), no)
         except (ValueError, TypeError):
             bad.append((no, line))
         else:

@@ -141,3 +141,19 @@ def test_the_tls_recipe_plays_on_a_scheduler_that_refuses_other_clients(tmp_path
     records = journal(out)
     assert len(records) == 2 and not [r for r in records if r["result"] == "Void"]
     assert all((out / r["sgf"]).is_file() for r in records)
+
+
+def test_a_local_cluster_serves_no_page():
+    """`local:N` serves none of Dask's HTTP pages (dashboard, info, metrics: plain HTTP without
+    credentials); its scheduler's HTTP server, with no route, answers 404."""
+    import urllib.error
+    import urllib.request
+    from hexarena.cluster import open_cluster
+    with open_cluster("local:1") as cluster:
+        services = cluster.client.scheduler_info().get("services", {})
+        assert set(services) <= {"dashboard"}, services
+        for port in services.values():
+            for path in ("/status", "/info/main/workers.html", "/metrics", "/health", "/json/identity.json"):
+                with pytest.raises(urllib.error.HTTPError) as refused:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10)
+                assert refused.value.code == 404, path

@@ -58,7 +58,7 @@ def _records() -> tuple[str, ...]:
 
 def _sgf_words() -> tuple[str, ...]:
     words = {"(", ")", ";", "[", "]", "\\", "\\]", "\n", "SZ[", "XG[", "XK[", "XT[", "B[", "W[", "FF[4]",
-             "SZ[5]", "SZ[" + HUGE[0] + "]", *(f"SZ[{d}]" for d in OTHER_DIGITS)}
+             "SZ[5]", "SZ[0]", "SZ[1]", "SZ[14]", "SZ[" + HUGE[0] + "]", *(f"SZ[{d}]" for d in OTHER_DIGITS)}
     for text in _records():
         words.update(text.replace("]", "]\x00").replace(";", "\x00;").split("\x00"))
     return tuple(sorted(words))
@@ -108,8 +108,19 @@ def journal_lines(draw) -> str:
     return line
 
 
+def _changed(**fields) -> str:
+    """The first report's journal line with `fields` replaced (the value `...`: the field removed)."""
+    data = json.loads(_journal_line(_reports()[0], 1))
+    data.update(fields)
+    return json.dumps({k: v for k, v in data.items() if v is not ...})
+
+
 @given(lines=st.lists(journal_lines(), min_size=1, max_size=4), torn=st.booleans())
 @example(lines=["[" * 100_000 + "]" * 100_000], torn=False)      # found by this test: a RecursionError
+@example(lines=[_changed(actions=[1, 2, 3])], torn=False)         # fields of the wrong kind, which
+@example(lines=[_changed(processes=["a", "b"])], torn=False)      # the readers past the journal met
+@example(lines=[_changed(seconds=float("nan"))], torn=False)
+@example(lines=[_changed(schema=1, faulty=..., forfeit=...)], torn=False)
 def test_journal_lines(lines: list[str], torn: bool) -> None:
     fd, path = tempfile.mkstemp(suffix=".jsonl")
     try:
@@ -117,8 +128,32 @@ def test_journal_lines(lines: list[str], torn: bool) -> None:
             fh.write("\n".join(lines) + ("" if torn else "\n"))
         errors: list[JournalError] = []
         with one_second("read_journal, collecting errors"):
-            read_journal(path, errors)
+            records = read_journal(path, errors)
+        with one_second("the readers of the records read"):
+            _every_reader(records)
         with one_second("read_journal"), suppress(JournalError):
             read_journal(path)
     finally:
         os.unlink(path)
+
+
+def _every_reader(records: list[GameRecord]) -> None:
+    """What the readers of a journal do with the records it gave: the report's and the server's
+    entries and rows, the ratings' rows and frame, the identities, the status line's summaries,
+    the JSON the server answers with; none may raise on a record the journal let through."""
+    from hexarena.results.page.html_report import game_entry
+    from hexarena.results.rating.load import games_frame
+    from hexarena.results.rating.repeats import RepeatFinder
+    from hexarena.results.rating.row import game_row
+    from hexarena.results.record.identity import identity_lines
+    from hexarena.web.watch import record_row
+    repeats = RepeatFinder()
+    for record in records:
+        repeats.add(record)
+        json.dumps(game_entry(record, None), allow_nan=False)
+        json.dumps(record_row(record.summary()), allow_nan=False)
+        if not record.void:
+            game_row(record)
+    games_frame([r for r in records if not r.void])
+    identity_lines(records)
+    repeats.found()

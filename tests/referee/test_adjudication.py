@@ -96,12 +96,16 @@ def test_a_draw_when_both_winrates_stay_near_one_half_from_draw_after_on(tmp_pat
     assert (outside.termination, outside.plies) == ("no-moves", played_out)
 
 
-def test_one_sided_a_claim_is_enough_against_an_engine_that_reports_winrates(tmp_path, played_out):
+def test_one_sided_a_claim_wins_when_the_opponent_s_own_winrates_agree(tmp_path, played_out):
     rules = Adjudication(resign_moves=4, two_sided=False)
-    record = _play(tmp_path, ("v12,wr=0.5/0.97", "v12,wr=0.6"), rules)
-    # a's moves 2..5 claim the win (ply 9); b reported a winrate on each of its last 4 moves
+    record = _play(tmp_path, ("v12,wr=0.5/0.97", "v12,wr=0.3"), rules)
+    # a's moves 2..5 claim the win (ply 9); b reported at most 0.05 + 0.25 on each of its last 4 moves
     assert (record.termination, record.plies, record.winner, record.result) == ("adjudicated", 9, "a", "B+")
     assert record.adjudication is not None and record.adjudication["by"] == "claim"
+    assert record.reason == "a claims the win (its winrate >= 0.95 on 4 moves; b's <= 0.3)"
+    for b in ("v12,wr=0.31", "v12,wr=0.96", "v12,wr=0.3/0.3/0.3/0.9"):     # b thinks otherwise on a move
+        liar = _play(tmp_path, ("v12,wr=0.99", b), rules)
+        assert (liar.termination, liar.plies, liar.adjudication) == ("no-moves", played_out, None), b
     both_claim = _play(tmp_path, ("v12,wr=0.97", "v12,wr=0.99"), rules)
     assert (both_claim.termination, both_claim.plies) == ("no-moves", played_out)
 

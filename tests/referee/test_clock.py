@@ -498,3 +498,21 @@ def test_a_real_engine_under_a_move_limit_alone_is_told_time_left_before_every_g
     assert "kgs-time_settings byoyomi 0.000 1.500 1" in lines, log
     asked = [i for i, line in enumerate(lines) if line.startswith("genmove")]
     assert len(asked) == 3 and all(lines[i - 1] == "time_left black 1.500 1" for i in asked), log
+
+
+@pytest.mark.parametrize("field, value", [("main", 1e308), ("move", 1e9), ("increment", 2e7), ("period", 1e308),
+                                          ("start", 1e10), ("command", 1e300), ("margin", 1e12)])
+def test_a_limit_past_ten_million_seconds_is_refused_naming_it(field, value):
+    extra = {"periods": 1, "control": "byoyomi"} if field == "period" else {"main": 60.0} if field == "increment" else {}
+    with pytest.raises(ValueError, match=f"{field} must be at most 10,000,000 seconds"):
+        Limits(**extra, **{field: value})
+
+
+def test_a_config_with_main_1e308_is_refused_at_its_check(tmp_path):
+    from hexarena.referee.tournament import config as C
+    from hexarena.referee.tournament.config_check import ConfigError
+    path = tmp_path / "t.toml"
+    path.write_text('[time]\nmain = 1e308\n[engines.a]\nplayer = "random"\n[engines.b]\nplayer = "random"\n'
+                    '[[games]]\ngame = "spelde"\nsize = 4\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"t.toml:1: time: main must be at most 10,000,000 seconds"):
+        C.load(path)

@@ -54,3 +54,36 @@ def test_lines_sharing_a_beginning_are_judged_as_each_alone() -> None:
         assert [k["line"] for k in kept] == [text for why, text in expected if why is None]
         assert [n.split(": ", 1)[1] for n in notes] == [f"{why}: {text[:80]!r}" for why, text in expected
                                                          if why is not None]
+
+
+def test_a_long_pv_is_walked_and_kept_to_its_first_max_pv_actions() -> None:
+    from hexarena.referee.game.analysis import MAX_PV
+    info = registry.get("spelde")
+    state = info.new_game(info.variant(13, ["nopie"]), 0)
+    pv = _line(state, random.Random(1), MAX_PV + 30) + ["zz99"]     # illegal past the cut: never walked
+    text = "info winrate 0.5 foo bar  pv " + "  ".join(pv)
+    kept, notes = read_info([text], state, pv[0])
+    [line] = kept
+    assert line["pv"] == pv[:MAX_PV] and line["line"] == "info winrate 0.5 foo bar pv " + " ".join(pv[:MAX_PV])
+    assert line["winrate"] == 0.5 and line["other"] == {"foo": "bar"}
+    assert notes == [f"info line 1: pv cut to its first {MAX_PV} of {len(pv)} actions"]
+
+
+def test_each_seat_keeps_analysis_up_to_its_budget_then_none() -> None:
+    from hexarena.referee.game.analysis import SeatAnalysis
+    import trio
+    info = registry.get("spelde")
+    state = info.new_game(info.variant(5, ["nopie"]), 0)
+    played = state.format(state.random_action(random.Random(2)))
+    lines = [f"info visits {k} note {'x' * 90}" for k in range(8)]        # ~100 characters each
+    size = sum(len(line) for line in lines)
+
+    async def main():
+        seats = SeatAnalysis(budget=2 * size + 10)
+        out = [await seats.read(0, lines, state, played) for _ in range(4)]
+        return out, await seats.read(1, lines, state, played)
+    out, other = trio.run(main)
+    assert [k is not None for k, _ in out] == [True, True, False, False]
+    assert out[2][1] == [f"analysis not kept from this move on: its lines would pass {2 * size + 10} "
+                         "characters kept in this game"] and out[3][1] == []
+    assert other[0] is not None and len(other[0]) == 8          # the other seat keeps its own

@@ -96,3 +96,16 @@ def test_identity_labels_and_unknown_answers():
     assert label(GameRecord(**common), "a") == "a"
     assert identity_lines([record]) == ["a: eng (1 game)", "b: (not told) (1 game)"]
     assert identity_lines([GameRecord(**common)]) == []
+
+
+def test_an_identity_of_a_megabyte_is_shown_cut(tmp_path):
+    from hexarena.results.record.journal import read_journal
+    from tests.support.folders import build_folder
+    build_folder(tmp_path, 2)
+    journal = tmp_path / "journal.jsonl"
+    lines = [json.loads(x) for x in journal.read_text(encoding="utf-8").splitlines()]
+    for line in lines:
+        line["identities"] = [["x" * 1_000_000, "1"], ["y", None]]
+    journal.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    shown = "\n".join(identity_lines(read_journal(journal)))
+    assert "x" * 200 + " 1" in shown and "x" * 201 not in shown and len(shown) < 1000

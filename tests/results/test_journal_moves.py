@@ -102,7 +102,7 @@ def test_a_journal_line_resumed_in_schema_3_keeps_the_schema_2_folder_s_ratings(
 ])
 def test_a_field_of_the_wrong_type_is_an_error_naming_the_line_and_the_field(tmp_path, field, value, said):
     good = played().to_json()
-    bad = json.dumps({**json.loads(good), field: value})
+    bad = json.dumps({**json.loads(good), "id": "g/0002", field: value})    # a game of its own (one record a game)
     journal = tmp_path / "journal.jsonl"
     journal.write_text(good + "\n" + bad + "\n", encoding="utf-8")
     errors: list[JournalError] = []

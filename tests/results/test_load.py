@@ -57,7 +57,7 @@ def test_bad_journal_lines_are_reported_with_line_numbers(tmp_path):
 
 def test_duplicate_game_ids_are_bad(tmp_path):
     write_journal(tmp_path, [record("1", "a", "b", "a"), record("1", "a", "b", "b")])
-    with pytest.raises(LoadError, match="game id '1' has 2 non-void records"):
+    with pytest.raises(LoadError, match="journal.jsonl:2: game id '1' already has a record \\(line 1\\)"):
         load_games(tmp_path)
     assert load_games(tmp_path, skip_bad=True).frame["winner"].tolist() == ["a"]
 

@@ -191,3 +191,24 @@ def test_a_game_pages_subscriber_hears_its_game_only():
     assert folder_receive.receive_nowait().startswith(b"event: live")
     with pytest.raises(trio.WouldBlock):
         page_receive.receive_nowait()
+
+
+def test_an_unended_journal_line_is_read_once_until_the_journal_changes(tmp_path):
+    from tests.support.folders import build_folder
+    build_folder(tmp_path, 3)
+    journal = tmp_path / "journal.jsonl"
+    lines = journal.read_bytes().splitlines(keepends=True)
+    padded = json.dumps(dict(json.loads(lines[-1]), reason="x" * 5_000_000)).encode()     # 5 MB, torn below
+    journal.write_bytes(b"".join(lines[:-1]) + padded[: len(padded) // 2])
+    watch = FolderWatch(tmp_path)
+    reads = []
+    news = watch._journal_news
+    watch._journal_news = lambda read: reads.append(read) or news(read)
+    for _ in range(5):
+        watch.poll()
+        trio.run(watch.poll_in_loop)
+    assert len(reads) == 1 and len(watch.records) == 2
+    with open(journal, "ab") as fh:
+        fh.write(padded[len(padded) // 2:] + b"\n")
+    watch.poll()
+    assert len(reads) == 2 and len(watch.records) == 3

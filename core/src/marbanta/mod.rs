@@ -27,7 +27,8 @@ pub struct Marbanta<const N: usize> {
     pub to_move: usize,
     pub ply: u32,
     pub phase: Phase,
-    /// Group index of every stone, and the groups (groups never merge in Marbanta).
+    /// Group index of every stone, and the groups (a turn's new group never merges with
+    /// another; the pie's stones may, on a set position, and `apply` regroups then).
     gid: Vec<u16>,
     groups: Vec<Bb<N>>,
 }
@@ -236,8 +237,10 @@ impl<const N: usize> Marbanta<N> {
     pub fn apply(&mut self, played: Played<N>) {
         match played {
             Played::Pie(b, w) => {
-                self.put(0, Bb::bit(b));
-                self.put(1, Bb::bit(w));
+                // on a set position a pie stone may join a group of its colour: regroup
+                let st = [self.st[0].or(Bb::bit(b)), self.st[1].or(Bb::bit(w))];
+                let fresh = Self::new(self.geo, self.pie, st, self.to_move, self.ply, self.phase);
+                (self.st, self.gid, self.groups) = (fresh.st, fresh.gid, fresh.groups);
                 self.phase = if self.pie { Phase::Swap } else { Phase::Play };
                 self.to_move = if self.pie { 1 } else { 0 };
             }
@@ -452,6 +455,17 @@ mod tests {
         assert_eq!(names(&g, &roots),
                    ["a5", "b5", "c5", "e1", "e2", "e3", "e7", "e8", "e9", "g5", "g7", "h5", "h8", "i5", "i9"]);
         assert!(roots.iter().all(|&(_, n)| n == 1));
+    }
+
+    #[test]
+    fn a_pie_stone_beside_a_group_of_its_colour_joins_it() {
+        let mut g = game("c3", "a1");
+        g.phase = Phase::Pie;
+        let at = |g: &Marbanta<2>, s: &str| g.geo.parse(s).unwrap();
+        g.apply(Played::Pie(at(&g, "c4"), at(&g, "i9")));
+        let fresh = Marbanta::new(g.geo, true, g.st, g.to_move, g.ply, g.phase);
+        assert_eq!(g.groups.len(), fresh.groups.len());
+        assert_eq!(g.gid[at(&g, "c3")], g.gid[at(&g, "c4")]);
     }
 
     #[test]

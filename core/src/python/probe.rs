@@ -23,6 +23,10 @@ fn probe<G: SearchGame>(g: &G, cap: usize, seed: u64) -> (Option<Vec<String>>, f
 #[pyfunction]
 pub fn search_probe(game_id: &str, state: &Bound<'_, PyAny>, cap: usize, seed: u64) -> PyResult<(Option<Vec<String>>, f64)> {
     let f = Fields::read(state)?;
+    let game: String = f.variant.getattr("game")?.extract()?;
+    if game != game_id {
+        return Err(PyValueError::new_err(format!("a {game} state given to the {game_id} probe")));
+    }
     match game_id {
         "spelde" => by_size!(f.geo.n, N => Ok(probe(&spelde::<N>(&f)?, cap, seed))),
         "marbanta" => by_size!(f.geo.n, N => Ok(probe(&marbanta::<N>(&f)?, cap, seed))),

@@ -10,6 +10,9 @@ use pyo3::prelude::*;
 use super::read;
 use crate::search::{Config, Rooted, Searcher};
 
+/// The longest time budget `run` takes (about 31 years): the budget stays an ordinary duration.
+const MAX_SECONDS: f64 = 1e9;
+
 /// The games with a compiled search, by their ids.
 pub const SEARCH_GAMES: &[&str] = &["anda", "anda-prison", "marbanta", "spelde", "vaxandis"];
 
@@ -75,6 +78,11 @@ impl PySearch {
     fn run(&self, py: Python<'_>, iterations: Option<u64>, seconds: Option<f64>) -> PyResult<u64> {
         if iterations.is_none() && seconds.is_none() {
             return Err(PyValueError::new_err("a search needs an iteration or a time budget"));
+        }
+        if let Some(s) = seconds {
+            if !(0.0..=MAX_SECONDS).contains(&s) {
+                return Err(PyValueError::new_err(format!("seconds must be a number from 0 to {MAX_SECONDS}, got {s}")));
+            }
         }
         let mut guard = self.lock()?;
         let searcher = guard.as_mut().ok_or_else(gone)?;

@@ -18,7 +18,9 @@ Phases (the ``phase=`` key of the position string):
 
 The state keeps, besides the compared fields, in ``_memo`` (engine.game's
 convention for derived data): ``"owner"``, a list mapping each stone's bit to
-its group's bitboard (groups never merge; handed from parent to child), and the
+its group's bitboard (a turn's new group never merges with another, so it is handed from
+parent to child; after the pie, whose stones may join groups on a set position, it is found
+afresh), and the
 derived sets of the side to move; both are caches excluded from equality.
 """
 from __future__ import annotations
@@ -263,21 +265,19 @@ class MarbantaState(StoneState):
         return group
 
     def _next(self, mover: Colour, add_black: int, add_white: int, phase: Phase) -> MarbantaState:
-        owner = self.owner
-        added = add_black | add_white
-        if added:
-            owner = owner.copy()
-            if add_black and add_white:          # the pie: two single stones
-                owner[add_black.bit_length() - 1] = add_black
-                owner[add_white.bit_length() - 1] = add_white
-            else:
-                rest = added
-                while rest:
-                    low = rest & -rest
-                    owner[low.bit_length() - 1] = added
-                    rest ^= low
         child = type(self)(self.variant, mover, self.ply + 1, self.black | add_black,
                            self.white | add_white, phase)
+        if add_black and add_white:
+            return child        # the pie: on a set position its stones may join groups; found afresh
+        owner = self.owner
+        added = add_black | add_white
+        if added:               # a new group, which touches no stone of its colour: no merge
+            owner = owner.copy()
+            rest = added
+            while rest:
+                low = rest & -rest
+                owner[low.bit_length() - 1] = added
+                rest ^= low
         child._memo["owner"] = owner
         return child
 
