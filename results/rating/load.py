@@ -195,9 +195,10 @@ def _looks_like_json(p: Path) -> bool:
 
 def _load_journal(p: Path, identity: bool = False) -> tuple[pd.DataFrame, list[BadLine]]:
     errors: list[JournalError] = []
-    kept = [r for r in iter_journal(p, errors, summary=True) if not r.void]   # summaries, one at a time
+    # summaries, one at a time, each kept as its row alone (~120 bytes a game)
+    rows = [game_row(r, identity) for r in iter_journal(p, errors, summary=True) if not r.void]
     problems = [BadLine(e.path, e.line, e.reason) for e in errors]     # a repeated game id among them
-    return games_frame(kept, identity), problems
+    return frame_from_rows(rows), problems
 
 
 def _load_csv(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:

@@ -8,7 +8,8 @@ import pytest
 import trio
 from trio_websocket import ConnectionClosed, open_websocket_url
 
-from tests.support.ladder import Bridge, Server, add_account, journal, pool_toml
+from tests.support.flood import flood_argv
+from tests.support.ladder import Bridge, Server, add_account, journal, pool_toml, until
 
 BOUNDS = ("[bounds]\nmessage_bytes = 4096\nmessages_per_second = 20\nburst = 10\nper_account = 1\n"
           "connections = 3\nlogin_seconds = 1\n")
@@ -103,6 +104,36 @@ def test_a_flood_beside_honest_games_costs_them_no_time(tmp_path, procs):
     assert cut >= 1
     for b in bridges:
         assert b.wait() == 0, b.output()
+    games = [r for r in journal(data / "p") if r["termination"] != "void"]
+    assert len(games) >= 4 and all(r["faulty"] is None for r in games), games
+    assert "Traceback" not in server.stderr()
+
+
+def test_an_engine_flooding_analysis_beside_honest_games_costs_them_no_time(tmp_path, procs):
+    """One account's engine answers every `genmove_analyze` with 8 info lines of maximal legal pvs
+    on a Vaxandis board of side 13 (the costliest for the referee to check), in one pool, while two
+    honest bridges play in another pool of the same server on a fast clock with almost no network
+    allowance: the server reads the flood off its event loop (docs/tournament.md, "Clocks"), so no
+    honest game is lost on time or by any fault."""
+    data = tmp_path / "data"
+    mal = add_account(data, "mal")
+    honest = {n: add_account(data, n) for n in ("h1", "h2")}
+    flooded = ('[[pools]]\nname = "q"\ngame = "vaxandis"\nsize = 13\nanchors = ["random"]\n'
+               '[pools.time]\nmove = 5\n')
+    server = Server(tmp_path, pool_toml(move=0.3, anchors=(), network=0.05, extra=flooded), data)
+    procs.append(server)
+    signal = tmp_path / "flooded"
+    signal.write_bytes(b"")
+    flooder = Bridge(tmp_path, server.ws, "mal", mal, flood_argv(signal), "--pools", "q")
+    procs.append(flooder)
+    until(lambda: signal.stat().st_size > 0, "the flooding engine's first answer")
+    bridges = [Bridge(tmp_path, server.ws, n, t, ["random"], "--games", "4", "--pools", "p")
+               for n, t in honest.items()]
+    procs.extend(bridges)
+    for b in bridges:
+        assert b.wait() == 0, b.output()
+    floods = signal.stat().st_size
+    assert floods >= 2, "the flooding engine answered too few times to test anything"
     games = [r for r in journal(data / "p") if r["termination"] != "void"]
     assert len(games) >= 4 and all(r["faulty"] is None for r in games), games
     assert "Traceback" not in server.stderr()
