@@ -81,7 +81,8 @@ def open_cluster(spec: str, say: Callable[[str], None] = lambda line: None) -> I
             security = _run_credentials()
             # Dask's HTTP pages (dashboard, info, metrics) are plain HTTP without credentials: none
             # is served (the scheduler's HTTP server, on the loopback, answers every path 404)
-            no_pages = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+            no_pages: dict[str, list[str]] = {"distributed.scheduler.http.routes": [],
+                                              "distributed.worker.http.routes": []}
             with _sigint_ignored(), dask.config.set(no_pages):  # Ctrl-C is the coordinator's alone to handle
                 local = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
                                                  dashboard_address=None, silence_logs=logging.ERROR,

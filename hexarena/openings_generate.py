@@ -88,7 +88,7 @@ def read_judged(work: Path) -> dict[tuple[str, ...], float]:
     return out
 
 
-def judge(plan: Plan, lines: list[tuple[str, ...]], work: Path, advisers: Advisers, tick: Callable[[int], None],
+def judge(plan: Plan, lines: list[tuple[str, ...]], work: Path, advisers: Advisers, tick: Callable[[float], None],
           say: Callable[[str], None]) -> tuple[dict[tuple[str, ...], float], str]:
     """Each line's first-seat value (the ones `work` holds already, and the others judged now, by
     winrates from `advisers` or by self-play) and how they were judged (``winrate`` or ``selfplay``)."""
@@ -102,10 +102,12 @@ def judge(plan: Plan, lines: list[tuple[str, ...]], work: Path, advisers: Advise
             known[line] = value
             log.write(json.dumps({"line": " ".join(line), "value": round(value, 4), "by": by, "games": games}) + "\n")
             log.flush()
+        def judged_by_winrate(line: tuple[str, ...], value: float) -> None:
+            done(line, value, "winrate")
+            tick(1)
         if todo and how in ("auto", "winrate"):
             try:
-                trio.run(winrates, advisers, plan.board, todo, plan.concurrency,
-                         lambda line, v: (done(line, v, "winrate"), tick(1)))
+                trio.run(winrates, advisers, plan.board, todo, plan.concurrency, judged_by_winrate)
                 how = "winrate"
             except NoWinrate as exc:
                 if how == "winrate":

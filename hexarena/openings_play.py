@@ -101,8 +101,9 @@ async def winrates(advisers: Advisers, board: Board, lines: Sequence[tuple[str, 
             for _ in range(concurrency):
                 workers.start_soon(judge)
     except BaseExceptionGroup as group:             # the first worker's failure, as itself
-        for kind in (NoWinrate, *advisers.failures):
-            found = group.subgroup(kind)
+        kinds: tuple[type[BaseException], ...] = (NoWinrate, *advisers.failures)
+        for kind in kinds:
+            found: BaseException | None = group.subgroup(kind)
             while isinstance(found, BaseExceptionGroup):
                 found = found.exceptions[0]
             if found is not None:

@@ -150,10 +150,11 @@ class Judge:
         found: list[tuple[int, str]] = []
         for seat in (0, 1):
             other = 1 - seat
+            tail = tails[other]
             if claims[seat] and concedes[other]:
                 found.append((seat, "both"))
-            elif not self.rules.two_sided and claims[seat] and tails[other] is not None and all(
-                    w <= 1 - high + CLAIM_SLACK + EPSILON for w in tails[other]):
+            elif not self.rules.two_sided and claims[seat] and tail is not None and all(
+                    w <= 1 - high + CLAIM_SLACK + EPSILON for w in tail):
                 found.append((seat, "claim"))
             elif not self.rules.two_sided and concedes[other]:
                 found.append((seat, "concession"))

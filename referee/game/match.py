@@ -150,7 +150,7 @@ async def referee(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tuple
                                     variant=info.describe(variant).partition(" ")[2], first=names[0], second=names[1])
     started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     t0 = time.monotonic()
-    known = dict(pair=pair, komi=setup.komi, started=started)
+    known: dict[str, Any] = dict(pair=pair, komi=setup.komi, started=started)
     try:
         try:
             async with AsyncExitStack() as stack:
@@ -207,13 +207,15 @@ def _record(identity: dict[str, Any], played: Played, seconds: float, pair: int 
     holder = {colour: names[seat] for colour, seat in played.holder.items()}
     outcome, end = played.outcome(), played.end
     forfeited = isinstance(end, Forfeited)
+    faulty = names[end.seat] if isinstance(end, Forfeited) else None
+    adjudication = end.adjudication if isinstance(end, Finished) else None
     return GameRecord(
         **identity, black=holder[Colour.BLACK], white=holder[Colour.WHITE],
         winner=None if outcome.winner is None else holder[outcome.winner], result=outcome.result(),
         termination=Ending(outcome.termination.value), plies=len(played.moves), reason=end.reason,
-        faulty=names[end.seat] if forfeited else None, started=started, seconds=seconds, opening=played.opening,
+        faulty=faulty, started=started, seconds=seconds, opening=played.opening,
         komi=komi, pair=pair, forfeit=Forfeit(outcome.termination.value) if forfeited else None,
-        identities=played.identities, adjudication=None if forfeited else end.adjudication, moves=played.moves)
+        identities=played.identities, adjudication=adjudication, moves=played.moves)
 
 
 @dataclass(frozen=True)
