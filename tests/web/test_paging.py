@@ -5,31 +5,14 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
-import pytest
 
-from hexarena.results.record.game import Ending, GameRecord
 from hexarena.web.watch import PAGE, FolderWatch, sse
 
+from tests.support.folders import tiny_journal
 from tests.support.web import first_event, start_server
 
 GAMES = 20_000
-
-
-def tiny_journal(folder: Path, games: int) -> list[str]:
-    """`games` one-ply journal lines of two players (game 7 void, then replayed at the end), written
-    from one record's line; the ids in the order their last lines stand."""
-    line = GameRecord(id="ID", game="spelde", size=4, variant="", first="a", second="b", black="a", white="b",
-                      winner="a", result="1-0", termination=Ending("resign"), plies=1).to_json()
-    void = json.loads(line) | {"winner": None, "result": "*", "termination": "void", "reason": "crash"}
-    ids = [f"spelde-4/{k:06d}" for k in range(games)]
-    with open(folder / "journal.jsonl", "w", encoding="utf-8") as out:
-        for k, game_id in enumerate(ids):
-            text = json.dumps(void | {"id": game_id}) if k == 7 else line.replace('"ID"', json.dumps(game_id), 1)
-            out.write(text + "\n")
-        out.write(line.replace('"ID"', json.dumps(ids[7]), 1) + "\n")
-    return ids[:7] + ids[8:] + [ids[7]]
 
 
 def walk(ask, first: dict) -> list[str]:
