@@ -39,6 +39,9 @@ POLL = 0.05
 FIT_PAUSE, FIT_SHARE = 1.0, 4.0
 #: A journal grown by more bytes than this is read in a worker thread (a few records' worth).
 THREAD_BYTES = 64 << 10
+#: The most bytes of journal lines one read takes (a long journal is read over several polls,
+#: holding one read's summaries at a time).
+READ_BYTES = 4 << 20
 #: Events a page may have waiting before it is dropped.
 BACKLOG = 512
 #: Finished games in a folder page's first message and in each page of ``/t/KEY/finished``.
@@ -129,6 +132,7 @@ class JournalNews:
     records: list[tuple[GameRecord, int, int]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     size: int = 0               # the journal's size as read (past `offset`: a line not ended yet)
+    more: bool = False          # stopped after READ_BYTES: whole lines past `offset` remain
 
 
 class FolderWatch:
@@ -157,10 +161,16 @@ class FolderWatch:
     # -- the files ---------------------------------------------------------------------------
 
     def poll(self) -> bool:
-        """Read what changed since the last poll and publish it; True when games finished."""
+        """Read what changed since the last poll (the whole journal's news, READ_BYTES at a
+        time) and publish it; True when games finished."""
         if self._unchanged():
             return self._publish([])
-        return self._publish(self._apply(self._journal_news(self._journal)))
+        finished = False
+        while True:
+            news = self._journal_news(self._journal)
+            finished = self._publish(self._apply(news)) or finished
+            if news is None or not news.more:
+                return finished
 
     def _unchanged(self) -> bool:
         """The journal is as the last read left it with a line not ended (a torn tail, or a line
@@ -172,9 +182,10 @@ class FolderWatch:
         return self._tail == (st.st_ino, st.st_size)
 
     async def poll_in_loop(self) -> bool:
-        """:meth:`poll`, with a journal grown by more than THREAD_BYTES read and parsed in a
-        worker thread: a long journal never holds up the trio loop (beside the referee,
-        `tournament --serve`, that loop times the engines)."""
+        """:meth:`poll` of at most READ_BYTES of news (the next call reads on), with a journal
+        grown by more than THREAD_BYTES read and parsed in a worker thread: a long journal
+        never holds up the trio loop (beside the referee, `tournament --serve`, that loop
+        times the engines)."""
         if self._unchanged():
             return self._publish([])
         try:
@@ -195,30 +206,37 @@ class FolderWatch:
         return bool(finished)
 
     def _journal_news(self, read: tuple[int | None, int]) -> JournalNews | None:
-        """The journal's whole lines past `read` (inode, offset), parsed; touches nothing of
-        the watch (it runs in a worker thread). None when there is no journal."""
+        """The journal's whole lines past `read` (inode, offset), parsed, up to about READ_BYTES
+        (then `more`); touches nothing of the watch (it runs in a worker thread). None when
+        there is no journal."""
         journal = self.path / JOURNAL_NAME
         try:
-            with open(journal, "rb") as handle:
-                stat = os.fstat(handle.fileno())
-                known, offset = read
-                restart = stat.st_ino != known or stat.st_size < offset   # a new or repaired journal
-                if restart:
-                    offset = 0
-                handle.seek(offset)
-                data = handle.read()
+            handle = open(journal, "rb")
         except FileNotFoundError:
             return None
-        whole = data[: data.rfind(b"\n") + 1]
-        news = JournalNews(stat.st_ino, offset + len(whole), restart, size=offset + len(data))
-        position = offset
-        for line in whole.splitlines(keepends=True):
-            if line.strip():
-                try:
-                    news.records.append((parse_summary(line), position, len(line)))
-                except (ValueError, TypeError) as exc:
-                    news.warnings.append(f"{journal}: byte {position}: {exc}")
-            position += len(line)
+        with handle:
+            stat = os.fstat(handle.fileno())
+            known, offset = read
+            restart = stat.st_ino != known or stat.st_size < offset     # a new or repaired journal
+            if restart:
+                offset = 0
+            handle.seek(offset)
+            news = JournalNews(stat.st_ino, offset, restart)
+            position, torn = offset, 0
+            for line in handle:                     # lines end at b"\n"; the last may not (torn)
+                if not line.endswith(b"\n"):
+                    torn = len(line)
+                    break
+                if line.strip():
+                    try:
+                        news.records.append((parse_summary(line), position, len(line)))
+                    except (ValueError, TypeError) as exc:
+                        news.warnings.append(f"{journal}: byte {position}: {exc}")
+                position += len(line)
+                if position - offset >= READ_BYTES:
+                    news.more = position < stat.st_size
+                    break
+        news.offset, news.size = position, position + torn
         return news
 
     def _apply(self, news: JournalNews | None) -> list[GameRecord]:
