@@ -7,7 +7,7 @@ import json
 import time
 
 
-from hexarena.web.watch import PAGE, FolderWatch, sse
+from hexarena.web.watch import PAGE, READ_BYTES, FolderWatch, sse
 
 from tests.support.folders import tiny_journal
 from tests.support.web import first_event, start_server
@@ -29,6 +29,7 @@ def walk(ask, first: dict) -> list[str]:
 
 def test_the_first_message_holds_one_page_and_the_pages_walk_every_game_once(tmp_path):
     order = tiny_journal(tmp_path, GAMES)
+    assert (tmp_path / "journal.jsonl").stat().st_size > 2 * READ_BYTES      # read over several reads
     watch = FolderWatch(tmp_path)
     assert watch.poll()
     snapshot = watch.snapshot()
