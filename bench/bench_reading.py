@@ -14,14 +14,22 @@ time and peak memory (the child's maximum resident set), with:
 * the journal read whole (every line decoded, every move checked: what a reader of moves pays)
   and read as summaries (what ratings and status read), one record at a time, in this process.
 
-Goals: `ratings` and `status` under 1 s and under 100 MB at 10,000 games, linear beyond.
+* `hexarena serve` on the folder (127.0.0.1): the size of a folder page's first message (the
+  snapshot event) once the server has read the whole journal, the seconds until then from the
+  start, and the server's peak resident memory (VmHWM) at that point.
+
+Goals: `ratings` and `status` under 1 s and under 100 MB at 10,000 games, linear beyond; serve's
+first message for a folder under 100 KB at any size.
 """
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import random
+import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -110,6 +118,46 @@ def run_command(args: list[str]) -> tuple[float, float]:
     return wall, usage.ru_maxrss / 1024
 
 
+def first_message(port: int, token: str, key: str) -> bytes:
+    """The first Server-Sent Event of the folder's event stream, as sent."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    try:
+        connection.request("GET", f"/t/{key}/events", headers={"Cookie": f"hexarena-{port}={token}"})
+        answer = connection.getresponse()
+        data = b""
+        while b"\n\n" not in data and (chunk := answer.read1(65536)):
+            data += chunk
+        return data[: data.find(b"\n\n") + 2]
+    finally:
+        connection.close()
+
+
+def serve_first(folder: Path, games: int) -> tuple[int, float, float]:
+    """`hexarena serve FOLDER`: the first message's bytes once it counts every game, the seconds
+    from the start until then, and the server's peak resident MB then."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "hexarena", "serve", str(folder)], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None
+        found = re.match(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", proc.stdout.readline())
+        if found is None:
+            raise SystemExit("hexarena serve printed no address")
+        port, token = int(found.group(1)), found.group(2)
+        while True:
+            message = first_message(port, token, folder.name)
+            if json.loads(message.split(b"data: ", 1)[1])["finished_count"] >= games:
+                break
+            time.sleep(0.1)
+        wall = time.perf_counter() - t0
+        peak = next(int(line.split()[1]) for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines()
+                    if line.startswith("VmHWM:"))
+        return len(message), wall, peak / 1024
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+
+
 def timed(fn) -> float:
     t0 = time.perf_counter()
     fn()
@@ -134,11 +182,13 @@ def main(argv: list[str] | None = None) -> None:
             summaries = timed(lambda: sum(1 for _ in iter_journal(journal, summary=True)))
             ratings, ratings_mb = run_command(["ratings", str(folder)])
             status, status_mb = run_command(["status", str(folder)])
+            first, served, served_mb = serve_first(folder, games)
             rows.append({"games": games, "journal MB": f"{size / 1e6:.0f}",
                          "ratings s": f"{ratings:.2f}", "ratings MB": f"{ratings_mb:.0f}",
                          "status s": f"{status:.2f}", "status MB": f"{status_mb:.0f}",
                          "lines only s": f"{floor:.2f}", "read whole s": f"{whole:.2f}",
-                         "summaries s": f"{summaries:.2f}",
+                         "summaries s": f"{summaries:.2f}", "serve 1st KB": f"{first / 1e3:.1f}",
+                         "serve read s": f"{served:.2f}", "serve MB": f"{served_mb:.0f}",
                          "us/game (ratings)": f"{ratings / games * 1e6:.0f}"})
     print(f"hexarena ratings and status on journals with analysis; load average {os.getloadavg()[0]:.1f}")
     print(table(rows))

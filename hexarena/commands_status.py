@@ -1,19 +1,26 @@
 """`hexarena status DIR`: progress and standings of a tournament from its folder, running or finished.
 
 Reads only the folder (tournament.json, history.json, journal.jsonl); never
-writes. Games in flight are not journaled, so they count as not done. Each
+writes. The journal is read once, as summaries (no moves), keeping counts, the distinct rating
+rows with their counts, identities and the ids of the games done (one per game, against the
+schedule); `--tables` also keeps each done game's summary for its tables. Games in flight are not journaled, so they count as not done. Each
 engine's identity (what it answered to `name` and `version`, per config name)
 is listed when the journal knows any.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from hexarena.terminal import echo
 from hexarena.results.record.identity import identity_lines
-from hexarena.results.record.journal import JOURNAL_NAME, JournalError, read_journal
+from hexarena.results.record.journal import JOURNAL_NAME, JournalError, iter_journal
+
+if TYPE_CHECKING:
+    from hexarena.results.record.game import GameRecord
 
 
 @click.command("status")
@@ -31,13 +38,28 @@ def status(folder: str, tables: bool) -> None:
     except (TournamentError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     errors: list[JournalError] = []
-    records = read_journal(out / JOURNAL_NAME, errors, summary=True) if (out / JOURNAL_NAME).exists() else []
-    done = {r.id for r in records if not r.void}
-    progress = Progress()
-    progress.plan([g for g in games if g.id not in done], records)
-    for r in records:
-        if r.void:
-            progress.voids[void_kind(r)] += 1
+    progress = Progress(fit=False)
+    counted: set[str] = set()                 # ids of the games done: what grows, with `kept`
+    kept: list[GameRecord] = []               # with --tables: each done game's summary, for its tables
+
+    def done_games() -> Iterator[GameRecord]:
+        """The journal's records read once as summaries: voids counted, each done game (its
+        first non-void line, as every journal reader) counted and yielded."""
+        if not (out / JOURNAL_NAME).exists():
+            return
+        for r in iter_journal(out / JOURNAL_NAME, errors, summary=True):
+            if r.void:
+                progress.voids[void_kind(r)] += 1
+            elif r.id not in counted:
+                counted.add(r.id)
+                progress.count_done(r)
+                if tables:
+                    kept.append(r)
+                yield r
+
+    names = identity_lines(done_games())      # the one pass over the journal
+    progress.total = progress.done + sum(1 for g in games if g.id not in counted)
+    progress.refit()
     left = progress.total - progress.done
     state = "finished" if left == 0 else f"{left} to play"
     echo(f"{out}: {progress.done}/{progress.total} games ({state}), "
@@ -45,7 +67,6 @@ def status(folder: str, tables: bool) -> None:
     for s in progress.standings():
         elo = "" if s.elo is None else f"  elo {s.elo:+.0f} ±{s.pm95:.0f}"
         echo(f"  {s.name:<20} {s.score:g}/{s.games}{elo}")
-    names = identity_lines(records)
     if names:
         echo("engines (name and version they answered):")
         for line in names:
@@ -56,6 +77,6 @@ def status(folder: str, tables: bool) -> None:
         echo("void: " + ", ".join(f"{k} {n}" for k, n in sorted(progress.voids.items())))
     for err in errors:
         echo(f"warning: unreadable journal line: {err}", err=True)
-    if tables and done:
-        echo("\n" + final_summary([r for r in records if not r.void]))
+    if tables and kept:
+        echo("\n" + final_summary(kept))
 

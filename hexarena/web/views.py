@@ -1,5 +1,6 @@
 """The pages of `hexarena serve`: a folder's standings, games in flight and finished games
-(``/t/KEY/``), its event stream (``/t/KEY/events``), a game (``/t/KEY/game/ID``, live or
+(``/t/KEY/``), its event stream (``/t/KEY/events``: the first event holds the newest page of
+finished games), older finished games by page (``/t/KEY/finished?before=SLOT``, JSON), a game (``/t/KEY/game/ID``, live or
 finished, in the report's replay viewer, with a link to its analysis board, :mod:`.game_studies`),
 and the empty boards (``/board/GAME-SIZE.svg``).
 
@@ -96,7 +97,7 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
         if entry is None:
             return not_found(f"no game {game_id} in {folder.key}")
         live = entry.get("r") == "*"
-        row = next((r for r in reversed(watch.records) if r.id == game_id), None)
+        row = await off_loop(watch.summary, game_id)
         analysable = live or (row is not None and bool(row.sgf))
         key = str(entry.get("bd", ""))
         game, _, size = key.rpartition("-")
@@ -114,6 +115,16 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
         entry = await off_loop(game_data, found[1], request.path_params["game"])
         return not_found("no such game") if entry is None else JSONResponse(entry)
 
+    async def finished_page(request: Request) -> Response:
+        found = watch_of(request)
+        if found is None:
+            return not_found("no such folder")
+        before = request.query_params.get("before", "")
+        if not before.isdigit() or len(before) > 12:
+            return PlainTextResponse("400 Bad Request: before must be a game's slot (a whole number)\n",
+                                     status_code=400)
+        return JSONResponse(await off_loop(found[1].page, int(before)))
+
     async def board(request: Request) -> Response:
         game, _, size = request.path_params["board"].rpartition("-")
         if game not in registry.playable() or not size.isdigit() or not MIN_SIZE <= int(size) <= MAX_SIZE:
@@ -123,6 +134,7 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
     return [Route("/t/{key}/", folder_page, name="folder"), Route("/t/{key}/events", events, name="events"),
             Route("/t/{key}/game/{game:path}", game_page, name="game"),
             Route("/t/{key}/data/{game:path}", game_json, name="game-data"),
+            Route("/t/{key}/finished", finished_page, name="finished"),
             Route("/board/{board}.svg", board, name="board")]
 
 
@@ -133,8 +145,7 @@ def first_events(watch: FolderWatch, game: str | None) -> list[bytes]:
     live = watch.game(game)
     if live is not None:
         return [sse("live", live.view()), sse("entry", live.entry())]
-    row = next((r for r in reversed(watch.records) if r.id == game), None)
-    return [] if row is None else [sse("finished", {"id": game})]
+    return [sse("finished", {"id": game})] if game in watch.lines else []
 
 
 def game_data(watch: FolderWatch, game_id: str) -> dict | None:

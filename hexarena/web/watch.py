@@ -4,6 +4,9 @@ events it pushes to the browsers that watch it.
 :class:`FolderWatch` reads the journal's new whole lines (records: the finished games) and
 every live file (:mod:`.live_game`: the games in flight), and refits the standings
 (results/rating, through the report's sections) in a worker thread whenever games finished.
+A page that connects gets the standings, the games in flight and the newest PAGE finished
+games; older ones are read back from the journal by page (:meth:`FolderWatch.page`): per
+finished game the watch keeps its rating row and its line's place, never its record.
 Nothing here writes to the folder: the journal, SGF and live files belong to the referee,
 which may run in another process. :class:`Hub` fans each change out to the connected pages
 as Server-Sent Events, encoded once; a page too slow to keep up is dropped (its browser
@@ -22,9 +25,10 @@ from typing import Any
 import trio
 
 from hexarena.referee.tournament.live_files import LIVE_DIR
-from hexarena.results.page.report_sections import rating_groups
+from hexarena.results.page.report_sections import rating_groups_of_rows
+from hexarena.results.rating.row import game_row
 from hexarena.results.record.game import GameRecord
-from hexarena.results.record.journal import JOURNAL_NAME, parse_line
+from hexarena.results.record.journal import JOURNAL_NAME, parse_summary
 
 from .live_game import LiveGame
 
@@ -35,8 +39,13 @@ POLL = 0.05
 FIT_PAUSE, FIT_SHARE = 1.0, 4.0
 #: A journal grown by more bytes than this is read in a worker thread (a few records' worth).
 THREAD_BYTES = 64 << 10
+#: The most bytes of journal lines one read takes (a long journal is read over several polls,
+#: holding one read's summaries at a time).
+READ_BYTES = 4 << 20
 #: Events a page may have waiting before it is dropped.
 BACKLOG = 512
+#: Finished games in a folder page's first message and in each page of ``/t/KEY/finished``.
+PAGE = 50
 
 
 def sse(kind: str, data: object) -> bytes:
@@ -95,10 +104,15 @@ def record_row(record: GameRecord) -> dict[str, Any]:
 
 def standings_of(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
     """Each rating pool's table (pooled first): Elo with its 95% interval, games, W/L/D, score."""
+    return standings_of_rows([game_row(r) for r in records if not r.void])
+
+
+def standings_of_rows(rows: Sequence[tuple]) -> list[dict[str, Any]]:
+    """:func:`standings_of` from the non-void records' rating rows (:func:`game_row`)."""
     try:
-        groups = rating_groups(records)
+        groups = rating_groups_of_rows(rows)
     except ValueError as exc:                   # no maximum and no prior: say so
-        return [{"title": "ratings", "games": len(records), "ratings": [], "error": str(exc)}]
+        return [{"title": "ratings", "games": len(rows), "ratings": [], "error": str(exc)}]
     return [{"title": g["title"], "games": g["games"], "ratings": [_finite(r) for r in g["ratings"]]}
             for g in groups]
 
@@ -118,17 +132,24 @@ class JournalNews:
     records: list[tuple[GameRecord, int, int]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     size: int = 0               # the journal's size as read (past `offset`: a line not ended yet)
+    more: bool = False          # stopped after READ_BYTES: whole lines past `offset` remain
 
 
 class FolderWatch:
     """One tournament folder: finished games, games in flight, standings (see the module docstring)."""
 
-    def __init__(self, path: Path, fit: Callable[[Sequence[GameRecord]], list[dict]] = standings_of):
+    def __init__(self, path: Path, fit: Callable[[Sequence[tuple]], list[dict]] = standings_of_rows):
+        """`fit`: the standings from the counted records' rating rows (:func:`game_row`)."""
         self.path = path
         self.fit = fit
         self.hub = Hub()
-        self.records: list[GameRecord] = []          # summaries, journal order (a replayed game twice)
+        # per finished game, no record: its rating row (counted, non-void records), the place of its
+        # last journal line, and its slot in `order` (journal order of the games' last lines; the
+        # slot of a line replaced by a later one of its game is None): what pages are read from
+        self.rows: list[tuple] = []
         self.lines: dict[str, tuple[int, int]] = {}  # game id -> (offset, length) of its last journal line
+        self.order: list[str | None] = []
+        self._slot: dict[str, int] = {}
         self.warnings: list[str] = []
         self.live: dict[Path, LiveGame] = {}
         self.standings: list[dict[str, Any]] = []
@@ -140,10 +161,16 @@ class FolderWatch:
     # -- the files ---------------------------------------------------------------------------
 
     def poll(self) -> bool:
-        """Read what changed since the last poll and publish it; True when games finished."""
+        """Read what changed since the last poll (the whole journal's news, READ_BYTES at a
+        time) and publish it; True when games finished."""
         if self._unchanged():
             return self._publish([])
-        return self._publish(self._apply(self._journal_news(self._journal)))
+        finished = False
+        while True:
+            news = self._journal_news(self._journal)
+            finished = self._publish(self._apply(news)) or finished
+            if news is None or not news.more:
+                return finished
 
     def _unchanged(self) -> bool:
         """The journal is as the last read left it with a line not ended (a torn tail, or a line
@@ -155,9 +182,10 @@ class FolderWatch:
         return self._tail == (st.st_ino, st.st_size)
 
     async def poll_in_loop(self) -> bool:
-        """:meth:`poll`, with a journal grown by more than THREAD_BYTES read and parsed in a
-        worker thread: a long journal never holds up the trio loop (beside the referee,
-        `tournament --serve`, that loop times the engines)."""
+        """:meth:`poll` of at most READ_BYTES of news (the next call reads on), with a journal
+        grown by more than THREAD_BYTES read and parsed in a worker thread: a long journal
+        never holds up the trio loop (beside the referee, `tournament --serve`, that loop
+        times the engines)."""
         if self._unchanged():
             return self._publish([])
         try:
@@ -172,43 +200,50 @@ class FolderWatch:
 
     def _publish(self, finished: list[GameRecord]) -> bool:
         for record in finished:
-            self.hub.publish("finished", record_row(record))
+            self.hub.publish("finished", {**record_row(record), "count": len(self.lines)})
             self.hub.publish("finished", record_row(record), game=record.id)
         self._read_live({r.id for r in finished})
         return bool(finished)
 
     def _journal_news(self, read: tuple[int | None, int]) -> JournalNews | None:
-        """The journal's whole lines past `read` (inode, offset), parsed; touches nothing of
-        the watch (it runs in a worker thread). None when there is no journal."""
+        """The journal's whole lines past `read` (inode, offset), parsed, up to about READ_BYTES
+        (then `more`); touches nothing of the watch (it runs in a worker thread). None when
+        there is no journal."""
         journal = self.path / JOURNAL_NAME
         try:
-            with open(journal, "rb") as handle:
-                stat = os.fstat(handle.fileno())
-                known, offset = read
-                restart = stat.st_ino != known or stat.st_size < offset   # a new or repaired journal
-                if restart:
-                    offset = 0
-                handle.seek(offset)
-                data = handle.read()
+            handle = open(journal, "rb")
         except FileNotFoundError:
             return None
-        whole = data[: data.rfind(b"\n") + 1]
-        news = JournalNews(stat.st_ino, offset + len(whole), restart, size=offset + len(data))
-        position = offset
-        for line in whole.splitlines(keepends=True):
-            if line.strip():
-                try:
-                    news.records.append((parse_line(line).summary(), position, len(line)))
-                except (ValueError, TypeError) as exc:
-                    news.warnings.append(f"{journal}: byte {position}: {exc}")
-            position += len(line)
+        with handle:
+            stat = os.fstat(handle.fileno())
+            known, offset = read
+            restart = stat.st_ino != known or stat.st_size < offset     # a new or repaired journal
+            if restart:
+                offset = 0
+            handle.seek(offset)
+            news = JournalNews(stat.st_ino, offset, restart)
+            position, torn = offset, 0
+            for line in handle:                     # lines end at b"\n"; the last may not (torn)
+                if not line.endswith(b"\n"):
+                    torn = len(line)
+                    break
+                if line.strip():
+                    try:
+                        news.records.append((parse_summary(line), position, len(line)))
+                    except (ValueError, TypeError) as exc:
+                        news.warnings.append(f"{journal}: byte {position}: {exc}")
+                position += len(line)
+                if position - offset >= READ_BYTES:
+                    news.more = position < stat.st_size
+                    break
+        news.offset, news.size = position, position + torn
         return news
 
     def _apply(self, news: JournalNews | None) -> list[GameRecord]:
         if news is None:
             return []
         if news.restart:
-            self.records, self.lines, self.warnings, self.fitted = [], {}, [], -1
+            self.rows, self.lines, self.order, self._slot, self.warnings, self.fitted = [], {}, [], {}, [], -1
             self._counted = set()
         self._journal = (news.inode, news.offset)
         self._tail = (news.inode, news.size) if news.size > news.offset else None
@@ -221,11 +256,16 @@ class FolderWatch:
                                          "already has a record: this later one is not counted")
                     continue
                 self._counted.add(record.id)
+                self.rows.append(game_row(record))
             elif record.id in self._counted:        # a void line after the counted one: not its line
                 continue
             self.lines[record.id] = (position, length)
+            slot = self._slot.get(record.id)
+            if slot is not None:
+                self.order[slot] = None
+            self._slot[record.id] = len(self.order)
+            self.order.append(record.id)
             found.append(record)
-        self.records += found
         return found
 
     def _read_live(self, journaled: set[str]) -> None:
@@ -273,12 +313,53 @@ class FolderWatch:
             handle.seek(where[0])
             return handle.read(where[1])
 
+    def summary(self, game_id: str) -> GameRecord | None:
+        """The game's last journal line as a summary (:meth:`GameRecord.summary`), or None
+        (no such finished game, or its line unreadable)."""
+        line = self.record_line(game_id)
+        try:
+            return None if line is None else parse_summary(line)
+        except (ValueError, TypeError):
+            return None
+
+    def page(self, before: int | None = None, size: int = PAGE) -> dict[str, Any]:
+        """The finished games whose slots in journal order come before `before` (None: all),
+        newest first, at most `size`: ``{"finished": rows, "before": the slot to ask from
+        next (None: no older game), "count": finished games}``. Each row is read from its
+        journal line; a line unreadable since (the journal changed under the watch) is left out."""
+        end = len(self.order) if before is None else max(0, min(before, len(self.order)))
+        ids: list[str] = []
+        while end > 0 and len(ids) < size:
+            end -= 1
+            if self.order[end] is not None:
+                ids.append(self.order[end])             # type: ignore[arg-type]
+        rows = []
+        if ids:
+            try:
+                with open(self.path / JOURNAL_NAME, "rb") as handle:
+                    for game_id in ids:
+                        where = self.lines.get(game_id)       # None: the journal was read anew meanwhile
+                        if where is None:
+                            continue
+                        handle.seek(where[0])
+                        try:
+                            rows.append(record_row(parse_summary(handle.read(where[1]))))
+                        except (ValueError, TypeError):
+                            continue
+            except OSError:
+                pass
+        while end > 0 and self.order[end - 1] is None:     # replaced lines: no game older there
+            end -= 1
+        older = end > 0
+        return {"finished": rows, "before": end if older else None, "count": len(self.lines)}
+
     def snapshot(self) -> dict[str, Any]:
-        """Everything a folder page shows, for a page that connects."""
-        last = {r.id: r for r in self.records}
+        """What a folder page shows when it connects: the standings, the games in flight and the
+        newest PAGE finished games (:meth:`page`; older ones are asked for by page)."""
+        page = self.page()
         return {"name": self.path.resolve().name, "standings": self.standings, "warnings": self.warnings[-20:],
-                "live": [g.view() for g in self.in_flight()],
-                "finished": [record_row(r) for r in last.values()]}
+                "live": [g.view() for g in self.in_flight()], "finished": page["finished"],
+                "before": page["before"], "finished_count": page["count"]}
 
     # -- the task ----------------------------------------------------------------------------
 
@@ -291,11 +372,11 @@ class FolderWatch:
 
             async def refit() -> None:
                 nonlocal fitting
-                while self.fitted != len(self.records):
-                    records = list(self.records)
+                while self.fitted != len(self.rows):
+                    rows = list(self.rows)
                     t0 = trio.current_time()
-                    self.standings = await trio.to_thread.run_sync(self.fit, records)
-                    self.fitted = len(records)
+                    self.standings = await trio.to_thread.run_sync(self.fit, rows)
+                    self.fitted = len(rows)
                     self.hub.publish("standings", self.standings)
                     await trio.sleep(max(FIT_PAUSE, FIT_SHARE * (trio.current_time() - t0)))
                 fitting = False
@@ -305,7 +386,7 @@ class FolderWatch:
                     await self.poll_in_loop()
                 except Exception as exc:            # the folder is outside data: say so, keep serving
                     self.warn(f"{self.path}: {exc!r}")
-                if self.fitted != len(self.records) and not fitting:
+                if self.fitted != len(self.rows) and not fitting:
                     fitting = True
                     nursery.start_soon(refit)
                 await trio.sleep(interval)

@@ -119,11 +119,15 @@ class Progress:
         if record.void:
             self.voids[void_kind(record)] += 1
             return
+        self.count_done(record)
+        if self.fit and self.done - self._fitted_at >= self.elo_every:
+            self.refit()
+
+    def count_done(self, record: GameRecord) -> None:
+        """Count one non-void journaled game (its rating row, forfeit, adjudication); no refit."""
         self.rows[game_row(record)] += 1
         self.done += 1
         self._count(record)
-        if self.fit and self.done - self._fitted_at >= self.elo_every:
-            self.refit()
 
     def _count(self, r: GameRecord) -> None:
         if r.forfeit is not None and r.faulty is not None:

@@ -39,7 +39,11 @@ def rating_groups(records: Sequence[GameRecord]) -> list[dict]:
     """Pooled first, then one per (game, size) pool: ratings rows, advantage rows, crosstable.
     The fits of `hexarena ratings` (:func:`~hexarena.results.rating.groups.fit_groups`), from
     the records' rows: no pandas frame is built."""
-    rows = [game_row(r) for r in records if not r.void]
+    return rating_groups_of_rows([game_row(r) for r in records if not r.void])
+
+
+def rating_groups_of_rows(rows: Sequence[tuple]) -> list[dict]:
+    """:func:`rating_groups` from the non-void records' rating rows (:func:`game_row`), one per game."""
     if not rows:
         return []
     return [_group(Group(key, counts, fitted)) for key, counts, fitted in fit_groups(count_rows(rows))]

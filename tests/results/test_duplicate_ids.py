@@ -66,7 +66,7 @@ def test_every_reader_counts_the_first_record(folder):
     assert report.exit_code == 0 and "2 games" in report.output and SAID in report.stderr
     watch = FolderWatch(out)
     watch.poll()
-    assert len(watch.records) == 2 and any("already has a record" in w for w in watch.warnings)
+    assert len(watch.lines) == 2 and any("already has a record" in w for w in watch.warnings)
     assert watch.lines[records[0].id][0] == 0         # the first line is the game's line
 
 

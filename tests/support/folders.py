@@ -1,8 +1,10 @@
 """A tournament folder as the referee leaves it (journal.jsonl and games/*.sgf, written by the
 record's own SGF writer) from seeded random games of the five games, for the report's tests.
-bench/bench_report.py times the report on such folders."""
+bench/bench_report.py times the report on such folders. :func:`tiny_journal` writes many
+one-ply games quickly, for the readers of long journals."""
 from __future__ import annotations
 
+import json
 import random
 import time
 from pathlib import Path
@@ -60,3 +62,18 @@ def build_folder(folder: Path, games: int, seed: int = 1, cap: int = 80, remembe
                 replay_cache.remember(folder, record, text, states, played)
                 spent += time.perf_counter() - t0
     return spent
+
+
+def tiny_journal(folder: Path, games: int) -> list[str]:
+    """`games` one-ply journal lines of two players (game 7 void, then replayed at the end), written
+    from one record's line; the ids in the order their last lines stand."""
+    line = GameRecord(id="ID", game="spelde", size=4, variant="", first="a", second="b", black="a", white="b",
+                      winner="a", result="1-0", termination=Ending("resign"), plies=1).to_json()
+    void = json.loads(line) | {"winner": None, "result": "*", "termination": "void", "reason": "crash"}
+    ids = [f"spelde-4/{k:06d}" for k in range(games)]
+    with open(folder / "journal.jsonl", "w", encoding="utf-8") as out:
+        for k, game_id in enumerate(ids):
+            text = json.dumps(void | {"id": game_id}) if k == 7 else line.replace('"ID"', json.dumps(game_id), 1)
+            out.write(text + "\n")
+        out.write(line.replace('"ID"', json.dumps(ids[7]), 1) + "\n")
+    return ids[:7] + ids[8:] + [ids[7]]

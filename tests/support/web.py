@@ -73,3 +73,21 @@ def start_server(args: list[str], cwd: Path | None = None, timeout: float = 120)
 def path_of(url: str) -> str:
     parts = urlsplit(url)
     return parts.path + ("?" + parts.query if parts.query else "")
+
+
+def first_event(port: int, token: str, path: str, timeout: float = 60) -> bytes:
+    """The first Server-Sent Event of the stream at `path` (through its blank line), as sent."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("GET", path, headers={"Host": f"127.0.0.1:{port}", "Cookie": f"hexarena-{port}={token}"})
+        answer = connection.getresponse()
+        assert answer.status == 200, answer.status
+        data = b""
+        while b"\n\n" not in data:
+            chunk = answer.read1(65536)
+            if not chunk:
+                break
+            data += chunk
+        return data[: data.find(b"\n\n") + 2]
+    finally:
+        connection.close()

@@ -14,7 +14,7 @@ from hexarena.referee.tournament.live_files import live_path
 from hexarena.referee.tournament.run import run
 from hexarena.results.record.journal import read_journal
 from hexarena.web.live_game import LiveGame
-from hexarena.web.watch import BACKLOG, FolderWatch, Hub, standings_of
+from hexarena.web.watch import BACKLOG, FolderWatch, Hub, standings_of_rows
 
 
 def rules_board(game: str, size: int, variant: str, tokens: list[str]) -> str:
@@ -72,7 +72,7 @@ def test_the_watch_shows_each_game_in_flight_as_the_rules_place_it(tmp_path):
                                                  record.tokens[: view["ply"]])
             assert view["last_token"] == record.tokens[view["ply"] - 1] and view["error"] is None
         assert any(v["info"] for v in views)            # the built-in players analyse (genmove_analyze)
-    assert watch.in_flight() == [] and [r.id for r in watch.records] == list(records)
+    assert watch.in_flight() == [] and [g for g in watch.order if g is not None] == list(records)
     while True:
         try:
             hub_events.append(receive.receive_nowait())
@@ -153,13 +153,13 @@ def test_the_journal_is_read_to_its_last_whole_line_and_a_bad_line_is_a_warning(
     lines = journal.read_bytes().splitlines(keepends=True)
     journal.write_bytes(lines[0] + b"{garbage}\n" + lines[1][:40])
     watch = FolderWatch(out)
-    assert watch.poll() and [r.id for r in watch.records] == ["spelde-4-pie/0000"]
+    assert watch.poll() and [g for g in watch.order if g is not None] == ["spelde-4-pie/0000"]
     assert len(watch.warnings) == 1 and "byte" in watch.warnings[0]
     with open(journal, "ab") as f:
         f.write(lines[1][40:])
-    assert watch.poll() and [r.id for r in watch.records] == ["spelde-4-pie/0000", "spelde-4-pie/0001"]
+    assert watch.poll() and [g for g in watch.order if g is not None] == ["spelde-4-pie/0000", "spelde-4-pie/0001"]
     assert watch.record_line("spelde-4-pie/0001") == lines[1]
-    groups = standings_of(watch.records)
+    groups = standings_of_rows(watch.rows)
     assert groups[0]["games"] == 2 and {r["player"] for r in groups[0]["ratings"]} == {"random", "greedy"}
 
 
@@ -207,8 +207,8 @@ def test_an_unended_journal_line_is_read_once_until_the_journal_changes(tmp_path
     for _ in range(5):
         watch.poll()
         trio.run(watch.poll_in_loop)
-    assert len(reads) == 1 and len(watch.records) == 2
+    assert len(reads) == 1 and len(watch.lines) == 2
     with open(journal, "ab") as fh:
         fh.write(padded[len(padded) // 2:] + b"\n")
     watch.poll()
-    assert len(reads) == 2 and len(watch.records) == 3
+    assert len(reads) == 2 and len(watch.lines) == 3

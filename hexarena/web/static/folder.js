@@ -1,13 +1,17 @@
 // hexarena serve: one tournament folder, kept current by its event stream (Server-Sent Events).
-// Events: snapshot (everything), live (a game in flight changed), gone (it left the live files),
-// finished (a journaled game), standings (refitted ratings). Strings are only set as text.
+// Events: snapshot (standings, games in flight, the newest page of finished games), live (a game in flight changed), gone (it left the live files),
+// finished (a journaled game), standings (refitted ratings). Older finished games come by page from
+// /t/KEY/finished?before=SLOT (the "more" button). Strings are only set as text.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
   const status = $("connection");
   const key = status.dataset.key;
   const cards = new Map();          // game id -> {card, svg, sites}
-  const finished = new Map();       // game id -> row
+  const finished = new Map();       // game id -> row shown
+  let total = 0;                    // finished games in the folder (shown or not)
+  let before = null;                // the slot to ask older finished games from (null: none older)
+  let asking = false;
   const boards = new Map();         // board key -> Promise of an SVG element to clone
   const WORD = { b: "Black", w: "White" };
 
@@ -140,25 +144,54 @@
   }
 
   // -- finished games ---------------------------------------------------------------------
-  function done(row) {
-    gone(row.id);
-    const old = finished.get(row.id);
+  function rowOf(row) {
     const tr = el("tr");
     tr.dataset.game = row.id;
     const first = el("td", tr);
     if (row.replay) gameLink(row.id, first); else first.textContent = row.id;
     for (const v of [row.game, row.size, row.first, row.second, row.black, row.white, row.result,
                      row.termination + (row.reason && row.void ? ": " + row.reason : ""), row.plies]) el("td", tr, v);
+    return tr;
+  }
+
+  function done(row) {                                // a game just finished: on top
+    gone(row.id);
+    const old = finished.get(row.id);
+    const tr = rowOf(row);
     const body = document.querySelector("#finished-list tbody");
-    if (old) body.replaceChild(tr, old); else body.insertBefore(tr, body.firstChild);
+    if (old) old.remove();
+    body.insertBefore(tr, body.firstChild);
     finished.set(row.id, tr);
+    if (typeof row.count === "number") total = row.count;
     count();
+  }
+
+  function older(rows) {                              // a page of older games: below
+    const body = document.querySelector("#finished-list tbody");
+    for (const row of rows) {
+      if (finished.has(row.id)) continue;
+      const tr = rowOf(row);
+      body.appendChild(tr);
+      finished.set(row.id, tr);
+    }
   }
 
   function count() {
     $("live-count").textContent = "(" + cards.size + ")";
-    $("finished-count").textContent = "(" + finished.size + ")";
+    total = Math.max(total, finished.size);
+    $("finished-count").textContent = "(" + total + (finished.size < total ? ", newest " + finished.size + " shown" : "") + ")";
+    $("finished-more").hidden = before === null;
   }
+
+  $("finished-more").addEventListener("click", () => {
+    if (before === null || asking) return;
+    asking = true;
+    fetch("/t/" + encodeURIComponent(key) + "/finished?before=" + before, { credentials: "same-origin" })
+      .then((r) => { if (!r.ok) throw new Error("older games: " + r.status); return r.json(); })
+      .then((page) => { older(page.finished); before = page.before; total = page.count; count(); })
+      .catch((e) => { el("li", $("warnings"), "warning: " + e, "warning"); })
+      .finally(() => { asking = false; });
+  });
 
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") document.querySelectorAll(".live-game.enlarged").forEach((c) => c.classList.remove("enlarged"));
@@ -172,7 +205,10 @@
     finished.clear();
     document.querySelector("#finished-list tbody").textContent = "";
     standings(s.standings);
-    s.finished.forEach(done);
+    total = s.finished_count;
+    before = s.before;
+    older(s.finished);
+    count();
     s.live.forEach(live);
     const warnings = $("warnings");
     warnings.textContent = "";
