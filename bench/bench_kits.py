@@ -3,7 +3,7 @@ the Rust API and the C ABI.
 
 Run: ``python -m bench.bench_kits [--games N] [--samples N] [--sizes 7 9 11]`` (needs cargo
 and cc). Builds core/examples/kit_bench.rs (the Rust kit) and the C library
-(``--features capi``, in core/target/kit), compiles bench/kit_bench.c against it and
+(``--features capi``, in the target folder `kit` under core/target), compiles bench/kit_bench.c against it and
 ../shared/limit/anda_limit.c (``cc -std=c11 -O2 -march=native``) into a temporary folder,
 then for each size one row:
 

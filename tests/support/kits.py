@@ -1,6 +1,6 @@
 """The example engines of the Rust and C kits (core/examples/), built on demand for the tests
 that run them: cargo for the Rust engine and the C library (feature `capi`), cc for the C
-engine. Builds are release builds in core/target/kit (what .ci/run builds first), a target
+engine. Builds are release builds in the target folder `kit` under core/target (what .ci/run builds first), a target
 folder of their own: the Python extension's build (maturin, in core/target) writes libraries
 of the same names without the C ABI."""
 from __future__ import annotations
