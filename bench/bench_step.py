@@ -5,7 +5,8 @@ Run: ``python -m bench.bench_step [--plies N] [--only GAME] [--sizes 7,9,11] [--
 One "ply" is what an engine written on the rules pays to play one random action through the public
 API: ``state.outcome()``, ``state.random_action(rng)`` and ``state.play(action)``, from the initial
 state of the variant (``nopie``, komi 0) to the end or the referee's cap, over fresh games until `N`
-plies are played. "legal" is one ``list(state.legal_actions())`` on a state sampled along those games,
+plies are played. "legal" is one ``list(state.legal_actions())`` (its first 1,000 actions) on a state
+sampled along random games,
 rebuilt from its position so that nothing is cached (the median). Both rules run in this process: the
 Python rules (``<game>/state.py``) and the core's (``<game>/compiled.py``). Times are CPU time of this
 process (``time.process_time``), so other jobs on a shared machine inflate them less.
@@ -28,6 +29,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+from itertools import islice
 from pathlib import Path
 
 from bench.common import baseline_us, fresh_copy, table
@@ -35,6 +37,8 @@ from hexarena.engine import compiled, registry
 from hexarena.engine.game import GameInfo, GameState, Variant
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The legal actions listed per timed call (a Spelde turn can have tens of thousands).
+LISTED = 1000
 
 
 def both_rules(game: str) -> tuple[GameInfo, GameInfo | None]:
@@ -79,14 +83,14 @@ def sample_states(info: GameInfo, variant: Variant, cap: int, seed: int, count: 
     return samples
 
 
-def time_legal(states: list[GameState]) -> float:
-    """Median CPU microseconds of ``list(legal_actions())`` on fresh copies of `states`."""
+def time_legal(states: list[GameState], cap: int = LISTED) -> float:
+    """Median CPU microseconds of listing the first `cap` legal actions of fresh copies of `states`."""
     times = []
     for state in states:
         fresh = [fresh_copy(state) for _ in range(5)]
         t0 = time.process_time()
         for s in fresh:
-            list(s.legal_actions())
+            list(islice(s.legal_actions(), cap))
         times.append((time.process_time() - t0) / len(fresh))
     return statistics.median(times) * 1e6 if times else float("nan")
 
@@ -141,7 +145,7 @@ def main() -> None:
     base = baseline_us()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        exe = build_limit(find_limit(args.anda_limit), Path(tmp))
+        exe = build_limit(find_limit(args.anda_limit), Path(tmp)) if "anda" in games else None
         for game in games:
             python, core = both_rules(game)
             sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else list(python.sizes)

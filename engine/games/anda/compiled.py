@@ -30,7 +30,7 @@ from ...actions import Action, Pair, Pass, Place
 from ...core import Colour, Outcome, Termination
 from ...compiled import core_rules
 from ...game import GameInfo, GameState
-from ...geometry import iter_bits
+from ...geometry import hexagon, iter_bits
 from ..anda_regions import Groups
 from .state import PLAY, RULES as PYTHON_RULES, AndaState, Phase
 
@@ -38,8 +38,8 @@ _PHASE = {Phase.OFFER: 0, Phase.ANSWER: 1, Phase.PLAY: 2}
 _PHASES = (Phase.OFFER, Phase.ANSWER, Phase.PLAY)
 _TERMINATION = {1: Termination.NO_MOVES, 2: Termination.ELIMINATED}
 _BYTES: dict[int, int] = {}
-#: One shared Place per bit of the largest board (13: (2*13-1)**2 bits).
-_PLACE = tuple(Place(s) for s in range(25 * 25))
+#: One shared Place per bit of the largest board.
+_PLACE = tuple(Place(s) for s in range(max(hexagon(n).mask.bit_length() for n in PYTHON_RULES.sizes + (13,))))
 _OUTCOME = {(w, why): Outcome(c, t) for w, c in ((0, Colour.BLACK), (1, Colour.WHITE)) for why, t in _TERMINATION.items()}
 _OUTCOME[(-1, 0)] = None
 #: The first turns still to come as the core takes them (bit 0 Black's, bit 1 White's).
