@@ -120,7 +120,7 @@ def limit_us(exe: Path | None, n: int, plies: int, seed: int) -> float | None:
     """The C limit's microseconds per ply at side n, over about `plies` plies."""
     if exe is None:
         return None
-    playouts = max(20, plies // (3 * n * n))
+    playouts = max(500, plies // 5)    # enough that its start-up is lost in the figure
     text = subprocess.run([str(exe), "bench", str(n), str(playouts), str(seed)], capture_output=True,
                           text=True, check=True).stdout
     found = re.search(r"us/ply=([0-9.]+)", text)
