@@ -13,7 +13,8 @@ process (``time.process_time``), so other jobs on a shared machine inflate them 
 
 The C limit is ``anda_limit.c`` (uniform random Anda playouts, nopie komi 0, a whole playout in C per
 call), built with ``gcc -std=c11 -O2`` in a temporary folder and run as ``anda_limit bench N P SEED``;
-its us/ply is the figure it prints. ``core/C`` is the core's ply over it (the goal: at most 3). The
+its us/ply is the CPU time of its process over the plies it reports (its start-up included, lost
+in at least 500 playouts). ``core/C`` is the core's ply over it (the goal: at most 3). The
 limit is found at ``--anda-limit``, else at ``shared/limit/anda_limit.c`` beside the checkout or its
 parent; without it (or without gcc) its columns show ``-``. The ``base`` column is the pure-Python
 baseline of bench.common (microseconds), measured in the same run.
@@ -24,6 +25,7 @@ import argparse
 import importlib
 import random
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -117,16 +119,20 @@ def build_limit(source: Path | None, folder: Path) -> Path | None:
 
 
 def limit_us(exe: Path | None, n: int, plies: int, seed: int) -> float | None:
-    """The C limit's microseconds per ply at side n, over about `plies` plies."""
+    """The C limit's CPU microseconds per ply at side n, over about `plies` plies (at least 500
+    playouts): its process's CPU time (as the rules' columns) over the plies it reports."""
     if exe is None:
         return None
-    playouts = max(500, plies // 5)    # enough that its start-up is lost in the figure
+    playouts = max(500, plies // 5)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     text = subprocess.run([str(exe), "bench", str(n), str(playouts), str(seed)], capture_output=True,
                           text=True, check=True).stdout
-    found = re.search(r"us/ply=([0-9.]+)", text)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    found = re.search(r"mean_plies=([0-9.]+)", text)
     if found is None:
-        raise SystemExit(f"anda_limit printed no us/ply: {text!r}")
-    return float(found.group(1))
+        raise SystemExit(f"anda_limit printed no mean_plies: {text!r}")
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return cpu / (playouts * float(found.group(1))) * 1e6
 
 
 def fmt(x: float | None, digits: int = 2) -> str:
