@@ -46,6 +46,7 @@ SMOKE: dict[str, list[str]] = {
     "bench_spelde": ["--games", "10"],
     "bench_spin": ["--rounds", "1", "--commands", "20"],
     "bench_startup": ["1"],
+    "bench_step": ["--plies", "100", "--sizes", "5"],
     "bench_vaxandis": ["--games", "0.1"],
 }
 

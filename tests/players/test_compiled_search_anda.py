@@ -90,7 +90,7 @@ def test_the_roots_children_are_the_legal_actions_in_notation() -> None:
 
 def test_an_immediate_win_is_played() -> None:
     found = 0
-    for seed in range(6):
+    for seed in range(40):
         for state in states(seed, 5, "nopie")[-12:]:
             actions = list(state.legal_actions())
             winning = [a for a in actions if wins(state, a)]

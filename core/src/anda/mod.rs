@@ -220,34 +220,38 @@ impl<const N: usize> Anda<N> {
                 let (a, b) = pick.unwrap_or((0, 0));
                 self.pair(a, b);
             }
-            Phase::Play => {
-                // uniform over the legal actions: draw among the untried candidate sites
-                // (and the pass) until one is legal
-                let p = self.to_move;
-                let mut cand = self.board.candidates(p);
-                let pass = u32::from(self.can_pass());
-                loop {
-                    let k = cand.count();
-                    if k + pass == 0 {
-                        return false;
-                    }
-                    let i = rng.below(k + pass);
-                    if i == k {
-                        self.pass();
-                        return true;
-                    }
-                    let s = cand.nth(i);
-                    let pr = self.board.probe(p, s);
-                    if pr.verdict == Verdict::Legal {
-                        self.board.apply(&pr);
-                        self.next_turn();
-                        return true;
-                    }
-                    cand.clear(s);
-                }
-            }
+            Phase::Play => return self.random_turn(rng).is_some(),
         }
         true
+    }
+
+    /// One uniformly random action of a placing turn, played: Some(Some(site)) a placement,
+    /// Some(None) White's pass, None when the side to move has none (nothing changes).
+    pub fn random_turn(&mut self, rng: &mut Rng) -> Option<Option<usize>> {
+        // uniform over the legal actions: draw among the untried candidate sites
+        // (and the pass) until one is legal
+        let p = self.to_move;
+        let mut cand = self.board.candidates(p);
+        let pass = u32::from(self.can_pass());
+        loop {
+            let k = cand.count();
+            if k + pass == 0 {
+                return None;
+            }
+            let i = rng.below(k + pass);
+            if i == k {
+                self.pass();
+                return Some(None);
+            }
+            let s = cand.nth(i);
+            let pr = self.board.probe(p, s);
+            if pr.verdict == Verdict::Legal {
+                self.board.apply(&pr);
+                self.next_turn();
+                return Some(Some(s));
+            }
+            cand.clear(s);
+        }
     }
 
     /// Random actions until the rules end the game or the ply reaches `cap`.

@@ -25,6 +25,7 @@ mod prison_state;
 mod probe;
 mod read;
 mod search;
+mod step;
 
 impl From<InputError> for PyErr {
     fn from(e: InputError) -> PyErr {
@@ -512,5 +513,6 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(vaxandis_playout, m)?)?;
     prison_state::register(m)?;
     evaluation::register(m)?;
+    step::register(m)?;
     search::register(m)
 }
