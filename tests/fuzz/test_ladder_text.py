@@ -14,7 +14,7 @@ from hexarena.ladder import config as L
 from hexarena.ladder import wire
 from hexarena.ladder.wire import WireError
 
-from tests.fuzz.test_organiser_text import TOML_VALUES
+from tests.fuzz.test_organiser_text import TOML_VALUES, assert_sound
 from tests.support.fuzz_texts import HUGE, OTHER_DIGITS, fragments, mutated, one_second
 
 #: One real message of each kind, both ways.
@@ -157,7 +157,11 @@ def config_texts(draw) -> str:
 @given(text=st.one_of(config_texts(), fragments(TOML_WORDS, 30)))
 @example(text=CONFIG.replace("interval = 10", "interval = nan"))
 @example(text=CONFIG.replace("burst = 200", "burst = " + "9" * 5000))
+@example(text=CONFIG.replace("main = 60", "main = 1e308"))
 def test_ladder_config_toml(text: str) -> None:
     with one_second("ladder config loads"), suppress(L.ConfigError):
         cfg = L.loads(text)
         assert cfg.pools and len({p.name for p in cfg.pools}) == len(cfg.pools)
+        for pool in cfg.pools:
+            assert_sound(pool.limits)
+            assert 0 <= pool.network <= 60
