@@ -5,6 +5,8 @@ InvalidPosition; what is accepted round-trips through its canonical text (and a 
 accepted as written answers outcome())."""
 from __future__ import annotations
 
+from itertools import islice
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -55,8 +57,12 @@ def test_position_strings(game: str, data: st.DataObject) -> None:
         state.outcome()
 
 
+#: The most legal actions listed of one state: a Spelde position can have millions (subsets of
+#: flips), more than a second to list; past this the fresh state's actions are only played.
+LISTED = 20_000
 #: Starts kept because a played state once differed from its own position parsed afresh.
-KEPT_STARTS = {"marbanta": ("marbanta 4 b w..w/..b../...w../.w...../.w..../..bw./.... phase=pie",)}
+KEPT_STARTS = {"marbanta": ("marbanta 4 b w..w/..b../...w../.w...../.w..../..bw./.... phase=pie",),
+               "spelde": ("spelde 5 w b.b.b/.b..w./b.ww.bw/bbb.b.w./w.ww.b..w/bbbww.b./bbbbb.b/.bbb../bbb.w ply=39",)}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -74,14 +80,15 @@ def test_played_positions(game: str, data: st.DataObject) -> None:
         return
     for _ in range(data.draw(st.integers(1, 6), label="plies")):
         with one_second("legal actions"):
-            legal = list(state.legal_actions())
+            legal = list(islice(state.legal_actions(), LISTED))
         if state.outcome() is not None or not legal:
             return
         state = state.play(legal[data.draw(st.integers(0, len(legal) - 1), label="ply")])
         fresh = registry.from_position(state.position())
         with one_second("legal actions, played and fresh"):
-            mine = sorted(state.format(a) for a in state.legal_actions())
-            theirs = list(fresh.legal_actions())
-        assert mine == sorted(fresh.format(a) for a in theirs), state.position()
+            mine = sorted(state.format(a) for a in islice(state.legal_actions(), LISTED + 1))
+            theirs = list(islice(fresh.legal_actions(), LISTED + 1))
+        if len(mine) <= LISTED or len(theirs) <= LISTED:                  # both listed whole: the same
+            assert mine == sorted(fresh.format(a) for a in theirs), state.position()
         if theirs:
             state.play(theirs[data.draw(st.integers(0, len(theirs) - 1), label="fresh ply")])
