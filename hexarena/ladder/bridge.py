@@ -221,12 +221,15 @@ class Bridge:
         await ws.send_message(wire.dump("login", version=wire.VERSION, account=self.o.account, token=self.o.token,
                                         pools=list(self.o.pools), games=self.engine.games, name=name,
                                         engine_version=version))
-        reply = wire.load(await ws.get_message())
+        try:
+            reply = wire.from_server(wire.load(await ws.get_message()))
+        except WireError as exc:
+            raise Refused(f"unexpected answer to the login: {exc}") from None
         if reply["t"] == "refused":
-            raise Refused(str(reply.get("reason")))
+            raise Refused(reply["reason"])
         if reply["t"] != "welcome":
             raise Refused(f"unexpected answer to the login: {reply['t']!r}")
-        self.say(f"connected as {self.o.account} to {self.o.url} (pools: {', '.join(reply.get('pools', []))})")
+        self.say(f"connected as {self.o.account} to {self.o.url} (pools: {', '.join(reply['pools'])})")
         for game in sorted(self.open - {reply.get("resume")}):
             self.open.discard(game)           # void at the server's restart, or lost on time meanwhile
             self.say(f"{game}: not resumed by the server (void if it restarted, else lost while away)")
@@ -238,7 +241,7 @@ class Bridge:
             nursery.start_soon(self._ping, ws)
             while not self.done():
                 try:
-                    data = wire.load(await ws.get_message())
+                    data = wire.from_server(wire.load(await ws.get_message()))
                 except WireError as exc:
                     self.say(f"warning: ignored a message of the server: {exc}")
                     continue
@@ -253,15 +256,15 @@ class Bridge:
     async def _message(self, ws, data: dict) -> None:
         kind = data["t"]
         if kind == "refused":
-            raise Refused(str(data.get("reason")))
+            raise Refused(data["reason"])
         if kind == "game":
-            await self._begin(ws, str(data.get("game")), data.get("resume"))
-        elif kind == "command" and data.get("game") == self.game:
-            await self._command(ws, str(data.get("line", "")), float(data.get("within", 0) or 0))
+            await self._begin(ws, data["game"], data["resume"])
+        elif kind == "command" and data["game"] == self.game:
+            await self._command(ws, data["line"], data["within"])
         elif kind == "end":
             self._end(data)
 
-    async def _begin(self, ws, game: str, resume: object) -> None:
+    async def _begin(self, ws, game: str, resume: list[str] | None) -> None:
         fresh = game not in self.open
         self.game = game
         if fresh:
@@ -270,11 +273,10 @@ class Bridge:
             if self.o.games is not None and self.started >= self.o.games:
                 self.draining = True
                 await ws.send_message(wire.dump("drain"))
-        if isinstance(resume, list):
+        if resume is not None:
             self.say(f"{game}: resuming ({len(resume)} command(s) to restore the position)")
             try:
-                for line in resume:
-                    words = str(line).split()
+                for words in filter(None, (line.split() for line in resume)):
                     await self._channel().command(*words, deadline=trio.current_time() + ASK)
             except (ControllerError, EngineFailed) as exc:
                 await self._crashed(ws, f"could not restore the position: {exc}")
@@ -311,22 +313,21 @@ class Bridge:
             raise EngineFailed(f"the restarted engine failed its check: {exc}") from None
 
     def _end(self, data: dict) -> None:
-        game = str(data.get("game"))
+        game = data["game"]
         if game not in self.open:
             return
         self.open.discard(game)
         if game == self.game:
             self.game = None
         self.finished += 1
-        sgf = data.get("sgf")
+        sgf = data["sgf"]
         where = ""
-        if isinstance(sgf, str) and sgf and wire.safe_id(game):
+        if sgf and wire.safe_id(game):
             path = self.o.out / "games" / f"{game}.sgf"
             path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(path, sgf)
             where = f" {path}"
-        self.say(f"{game} {data.get('first')} - {data.get('second')}: {data.get('result')} "
-                 f"({data.get('reason')}){where}")
+        self.say(f"{game} {data['first']} - {data['second']}: {data['result']} ({data['reason']}){where}")
 
 
 def _why(exc: BaseException) -> str:

@@ -30,7 +30,7 @@ from hexarena.referee.tournament.config import EngineSpec, GameSpec, TournamentC
 from hexarena.referee.tournament.config_check import ConfigError, KeyReader, key_lines
 from hexarena.referee.tournament.config_sections import read_adjudication, time_limits
 
-__all__ = ["Bounds", "ConfigError", "LadderConfig", "PoolSpec", "load"]
+__all__ = ["Bounds", "ConfigError", "LadderConfig", "PoolSpec", "load", "loads"]
 
 POOL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 MAX_CONFIG_BYTES = 1 << 20
@@ -90,11 +90,17 @@ def load(path: str | Path) -> LadderConfig:
         if len(raw) > MAX_CONFIG_BYTES:
             raise ConfigError(source, "", f"larger than {MAX_CONFIG_BYTES} bytes")
         text = raw.decode("utf-8")
-        data = tomllib.loads(text)
     except OSError as exc:
         raise ConfigError(source, "", f"cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(source, "", f"not UTF-8 text: {exc}") from None
+    return loads(text, source)
+
+
+def loads(text: str, source: str = "<ladder config>") -> LadderConfig:
+    """Check a ladder config's TOML text; ConfigError naming `source`, key and line on any defect."""
+    try:
+        data = tomllib.loads(text)
     except ValueError as exc:
         raise ConfigError(source, "", f"not valid TOML: {exc}") from None
     return from_dict(data, KeyReader(source, key_lines(text)))

@@ -108,16 +108,11 @@ class Hub:
         if data is None:
             raise Refused(f"no login within {self.bounds.login_seconds:g} s")
         try:
-            if data["t"] != "login":
-                raise WireError(f"expected a login message, got {data['t']!r}")
-            if data.get("version") != wire.VERSION:
-                raise WireError(f"this server speaks version {wire.VERSION} of the wire; update hexarena")
-            account, token = wire.text(data, "account", 40), wire.text(data, "token", 200)
-            asked, games = wire.words(data, "pools"), wire.words(data, "games")
-            name = wire.text(data, "name", 100, empty=True)
-            version = wire.text(data, "engine_version", 100, empty=True)
+            login = wire.read_login(data)
         except WireError as exc:
             raise Refused(f"bad login: {exc}") from None
+        account, token, asked, games = login.account, login.token, login.pools, login.games
+        name, version = login.name, login.version
         salted = self.store.salted(account)
         async with self.hashing:
             ok = await trio.to_thread.run_sync(token_matches, salted, token)
@@ -161,7 +156,7 @@ class Hub:
             if idle.cancelled_caught:
                 raise Refused(f"no message for {b.idle_seconds:g} s", wire.BOUND)
             try:
-                solicited = await self._message(link, wire.load(text))
+                solicited = await self._message(link, wire.from_bridge(wire.load(text), b.message_bytes))
             except WireError as exc:
                 raise Refused(f"bad message: {exc}", wire.BOUND) from None
             now = trio.current_time()
@@ -174,20 +169,15 @@ class Hub:
         """Act on one message; True for the answer to a command in flight (the server asked for
         it, so it does not count against the rate bound)."""
         kind = data["t"]
-        if kind == "ping":
-            return False
         if kind == "drain":
             link.draining = True
-            return False
-        if kind not in ("answer", "crashed"):
-            raise WireError(f"unknown message {kind!r}")
         engine = link.engine
-        if engine is None or data.get("game") != engine.game:
+        if kind in ("ping", "drain") or engine is None or data["game"] != engine.game:
             return False                                 # a late word about a game already over
         if kind == "crashed":
             engine.crash()
             return False
-        return engine.answer(wire.text(data, "text", self.bounds.message_bytes))
+        return engine.answer(data["text"])
 
     def _leave(self, link: Link) -> None:
         if link in self.links:

@@ -14,6 +14,7 @@ game's result and SGF record), ``pong``.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 VERSION = 1
@@ -38,6 +39,8 @@ def load(text: str | bytes | None) -> dict:
         data = json.loads(text)
     except ValueError:
         raise WireError("not JSON") from None
+    except RecursionError:                       # arrays or objects nested deeper than Python recurses
+        raise WireError("JSON nested too deeply") from None
     if not isinstance(data, dict) or not isinstance(data.get("t"), str):
         raise WireError("expected a JSON object with a string \"t\"")
     return data
@@ -56,6 +59,90 @@ def words(data: dict, key: str, most: int = 64) -> list[str]:
     if not isinstance(value, list) or len(value) > most or not all(isinstance(v, str) and len(v) <= 100 for v in value):
         raise WireError(f"\"{key}\": expected a list of at most {most} short strings")
     return value
+
+
+def seconds(data: dict, key: str, most: float = 1e6) -> float:
+    """`data[key]` as a finite number of seconds in 0..`most`; WireError otherwise."""
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= most:
+        raise WireError(f"\"{key}\": expected a number of seconds in 0..{most:g}")
+    return float(value)
+
+
+def lines(data: dict, key: str, limit: int = 4096) -> list[str] | None:
+    """`data[key]` as None (absent or null) or a list of strings of at most `limit` characters
+    (the message's size bounds their number); WireError otherwise."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) and len(v) <= limit for v in value):
+        raise WireError(f"\"{key}\": expected a list of strings of at most {limit} characters")
+    return value
+
+
+@dataclass(frozen=True)
+class Login:
+    """A bridge's checked login message."""
+
+    account: str
+    token: str
+    pools: list[str]
+    games: list[str]
+    name: str
+    version: str
+
+
+def read_login(data: dict) -> Login:
+    """The login message `data` (from :func:`load`) checked field by field; WireError naming the
+    first wrong one."""
+    if data["t"] != "login":
+        raise WireError(f"expected a login message, got {data['t']!r}")
+    if data.get("version") != VERSION:
+        raise WireError(f"this server speaks version {VERSION} of the wire; update hexarena")
+    return Login(text(data, "account", 40), text(data, "token", 200), words(data, "pools"), words(data, "games"),
+                 text(data, "name", 100, empty=True), text(data, "engine_version", 100, empty=True))
+
+
+def from_bridge(data: dict, limit: int) -> dict:
+    """A bridge's message after the login, checked: ``ping`` and ``drain`` as they are, ``crashed``
+    with its ``game`` (any value: compared with the game in hand), ``answer`` with its ``game`` and
+    a ``text`` of at most `limit` characters; WireError for any other kind or a wrong answer."""
+    kind = data["t"]
+    if kind in ("ping", "drain"):
+        return {"t": kind}
+    if kind == "crashed":
+        return {"t": kind, "game": data.get("game")}
+    if kind == "answer":
+        return {"t": kind, "game": data.get("game"), "text": text(data, "text", limit)}
+    raise WireError(f"unknown message {kind!r}")
+
+
+def _short(data: dict, key: str) -> str:
+    value = data.get(key)
+    return "" if value is None else str(value)[:200]
+
+
+def from_server(data: dict) -> dict:
+    """The server's message `data` (from :func:`load`) checked: each kind the bridge acts on with
+    its fields of the right types (``game`` ids of at most 100 characters, command lines of at most
+    4,096, seconds finite), words shown to the user cut to 200 characters; a kind the bridge does
+    not know as ``{"t": kind}`` (ignored); WireError for a known kind with a wrong field."""
+    kind = data["t"]
+    if kind == "welcome":
+        resume = data.get("resume")
+        return {"t": kind, "pools": words(data, "pools"), "resume": None if resume is None else text(data, "resume", 100)}
+    if kind == "refused":
+        return {"t": kind, "reason": _short(data, "reason")}
+    if kind == "game":
+        return {"t": kind, "game": text(data, "game", 100), "resume": lines(data, "resume")}
+    if kind == "command":
+        return {"t": kind, "game": text(data, "game", 100), "line": text(data, "line", 4096, empty=True),
+                "within": seconds(data, "within")}
+    if kind == "end":
+        sgf = data.get("sgf")
+        return {"t": kind, "game": text(data, "game", 100), "sgf": sgf if isinstance(sgf, str) else None,
+                **{k: _short(data, k) for k in ("first", "second", "result", "reason")}}
+    return {"t": kind}
 
 
 def safe_id(game: str) -> bool:

@@ -42,3 +42,21 @@ def test_a_state_of_another_game_is_refused_by_the_probe():
     python_state = info.new_game(info.variant(4, []), 0)
     with pytest.raises(ValueError, match="a marbanta state given to the spelde probe"):
         core.search_probe("spelde", python_state, 10, 0)
+
+
+@needs_core
+def test_a_state_of_another_game_is_refused_by_the_search():
+    info = registry.get("anda")
+    anda_state = info.new_game(info.variant(5, ["nopie"]), 0)
+    with pytest.raises(ValueError, match="a anda state given to the spelde search"):
+        core.search_open("spelde", anda_state, 1.0, None, False, 1)
+
+
+@needs_core
+@pytest.mark.parametrize("exploration, rave", [(math.nan, None), (math.inf, None), (-1.0, None), (1.0, math.nan),
+                                               (1.0, -5.0)])
+def test_search_weights_outside_their_range_are_a_value_error(exploration, rave):
+    info = registry.get("spelde")
+    state = info.new_game(info.variant(4, ["nopie"]), 0)
+    with pytest.raises(ValueError, match="must be a finite number of at least 0"):
+        core.search_open("spelde", state, exploration, rave, False, 1)

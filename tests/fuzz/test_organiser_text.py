@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from hexarena.engine import registry
 from hexarena.referee.tournament import config as C
+from hexarena.referee.game.clock import Limits
 from hexarena.referee.game.openings import OpeningError, parse_line
 
 from tests.support.fuzz_games import positions, tokens
@@ -73,9 +74,20 @@ def config_texts(draw) -> str:
 @example(text=CONFIG.replace("seed = 7", "seed = " + "9" * 5000))            # found by this test: int()'s limit
 @example(text=CONFIG.replace("elo0 = 0", "elo0 = " + "9" * 400))             # found: float() OverflowError
 @example(text=CONFIG.replace("move = 5", "move = " + "9" * 400))             # found: math.isfinite OverflowError
+@example(text=CONFIG.replace("main = 60", "main = 1e308"))                   # accepted, then every game void
 def test_config_toml(text: str) -> None:
     with one_second("loads"), suppress(C.ConfigError):
-        C.loads(text)
+        cfg = C.loads(text)
+        for limits in (cfg.limits, *(e.time for e in cfg.engines)):
+            assert_sound(limits)
+
+
+def assert_sound(limits: Limits) -> None:
+    """A clock a game can run: every number finite, none negative, none past 10,000,000 seconds
+    (a float past that overflows the referee's deadlines and timestamps)."""
+    for name in ("move", "main", "increment", "start", "command", "period", "margin", "periods", "stones"):
+        value = getattr(limits, name)
+        assert value is None or 0 <= value <= 10_000_000, (name, value)
 
 
 GAMES = {game: (4 if game == "vaxandis" else 5) for game in registry.playable()}

@@ -128,6 +128,10 @@ impl PySearch {
 }
 
 fn open(game_id: &str, state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
+    let game: String = state.getattr("variant")?.getattr("game")?.extract()?;
+    if game != game_id {
+        return Err(PyValueError::new_err(format!("a {game} state given to the {game_id} search")));
+    }
     match game_id {
         "anda" => read::anda_root(state),
         "anda-prison" => read::prison_root(state),
@@ -140,11 +144,19 @@ fn open(game_id: &str, state: &Bound<'_, PyAny>) -> PyResult<Box<dyn Rooted>> {
 
 /// A search rooted at the Python state `state` of the game `game_id` (one of SEARCH_GAMES):
 /// UCT with `exploration`, RAVE when `rave` (its equivalence) is given, progressive widening
-/// of listed nodes when `narrow`; its random draws seeded by `seed`.
+/// of listed nodes when `narrow`; its random draws seeded by `seed`. ValueError for a state of
+/// another game, or an `exploration` or `rave` that is not a finite number of at least 0.
 #[pyfunction]
 #[pyo3(signature = (game_id, state, exploration, rave, narrow, seed))]
 fn search_open(game_id: &str, state: &Bound<'_, PyAny>, exploration: f64, rave: Option<f64>, narrow: bool, seed: u64)
                -> PyResult<PySearch> {
+    for (name, value) in [("exploration", Some(exploration)), ("rave", rave)] {
+        if let Some(v) = value {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(PyValueError::new_err(format!("{name} must be a finite number of at least 0, got {v}")));
+            }
+        }
+    }
     let rooted = open(game_id, state)?;
     let inner = rooted.into_search(Config { exploration, rave, narrow }, seed);
     Ok(PySearch { game: game_id.to_string(), inner: Mutex::new(Some(inner)) })
