@@ -49,11 +49,12 @@ def baseline_us() -> float:
 
 
 def table(rows: list[dict[str, object]]) -> str:
-    """A plain fixed-width table of dict rows (same keys)."""
+    """A plain fixed-width table of dict rows: the columns of every row in the order first seen,
+    `-` where a row has none."""
     if not rows:
         return "(no rows)"
-    cols = list(rows[0])
-    cells = [[str(r[c]) for c in cols] for r in rows]
+    cols = list(dict.fromkeys(c for r in rows for c in r))
+    cells = [[str(r.get(c, "-")) for c in cols] for r in rows]
     widths = [max(len(c), *(len(x[i]) for x in cells)) for i, c in enumerate(cols)]
     lines = ["  ".join(c.rjust(w) for c, w in zip(cols, widths))]
     lines += ["  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in cells]

@@ -96,9 +96,10 @@ def test_a_tournament_of_the_added_game_journals_draws_reports_and_serves_it(tin
 
     server = start_server(["serve", str(out)])
     try:
-        index = server.request("/")
-        assert index.status == 200
-        folder = re.search(r'href="(/t/[^/"]+/)"', index.body).group(1)
+        index = server.request("/")          # one folder served: the index sends the browser on to it
+        assert index.status == 303
+        folder = index.headers["location"]
+        assert re.fullmatch(r"/t/[^/]+/", folder), folder
         page = server.request(f"{folder}game/{records[0].id}")
         assert page.status == 200 and 'data-game="tiny"' in page.body and 'class="point"' in page.body
         data = json.loads(server.request(f"{folder}data/{records[0].id}").body)

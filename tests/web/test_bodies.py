@@ -9,6 +9,7 @@ import pytest
 
 from hexarena.engine import registry
 from hexarena.results.record.game import GameRecord
+from hexarena.results.record.moves import Move
 from hexarena.results.record.sgf import sgf_text
 from tests.support.web import Server, start_server
 
@@ -19,8 +20,8 @@ pytestmark = pytest.mark.slow
 def server(tmp_path_factory):
     record = GameRecord(id="x/0001", game="spelde", size=4, variant="pie", first="a", second="b", black="b",
                         white="a", winner="a", result="W+R", termination="resign", plies=1, reason="",
-                        faulty=None, started="2026-01-01T00:00:00Z", seconds=1.0, actions=["c3"], opening=0,
-                        think=[None], colours="B", left=[None])
+                        faulty=None, started="2026-01-01T00:00:00Z", seconds=1.0, opening=0,
+                        moves=(Move("c3", "B"),))
     path = tmp_path_factory.mktemp("bodies") / "game.sgf"
     path.write_text(sgf_text(record, registry.get("spelde").sgf_number), encoding="utf-8")
     running = start_server(["analyse", str(path)])
