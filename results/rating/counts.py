@@ -7,6 +7,7 @@ from game rows (what `hexarena report` does: numpy only, pandas is not loaded).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -78,7 +79,7 @@ def aggregate(frame: pd.DataFrame) -> Counts:
                   frame["forfeit"].to_numpy(object)[hit], frame["faulty"].to_numpy(object)[hit], hit)
 
 
-def count_rows(rows: list[tuple], weights: list[int] | None = None) -> Counts:
+def count_rows(rows: Sequence[tuple], weights: Sequence[int] | None = None) -> Counts:
     """Counts of game rows (:func:`game_row`'s tuples, in their order): the same as
     ``aggregate(frame_from_rows(rows))``, without building the frame (pandas is not loaded).
     `weights`: how many games each row stands for (a running tournament keeps each distinct

@@ -20,6 +20,8 @@ takes it, ``"core"`` the core's analysed board (``hexarena_core.AndaBoard``) of 
 """
 from __future__ import annotations
 
+from typing import Any
+
 import random
 from dataclasses import fields
 from collections.abc import Iterator
@@ -40,7 +42,8 @@ _TERMINATION = {1: Termination.NO_MOVES, 2: Termination.ELIMINATED}
 _BYTES: dict[int, int] = {}
 #: One shared Place per bit of the largest board.
 _PLACE = tuple(Place(s) for s in range(max(hexagon(n).mask.bit_length() for n in PYTHON_RULES.sizes + (13,))))
-_OUTCOME = {(w, why): Outcome(c, t) for w, c in ((0, Colour.BLACK), (1, Colour.WHITE)) for why, t in _TERMINATION.items()}
+_OUTCOME: dict[tuple[int, int], Outcome | None] = {
+    (w, why): Outcome(c, t) for w, c in ((0, Colour.BLACK), (1, Colour.WHITE)) for why, t in _TERMINATION.items()}
 _OUTCOME[(-1, 0)] = None
 #: The first turns still to come as the core takes them (bit 0 Black's, bit 1 White's).
 _OWE = {frozenset(): 0, frozenset((Colour.BLACK,)): 1, frozenset((Colour.WHITE,)): 2,
@@ -121,7 +124,7 @@ class CoreAndaState(AndaState):
                 return Pass()
             raise ValueError(f"no action in {self.position()}")   # the outcome above says there is one
         first = self.first
-        cm = {"args": (self.variant.size, b, w), "out": _OUTCOME[winner, why]}
+        cm: dict[str, Any] = {"args": (self.variant.size, b, w), "out": _OUTCOME[winner, why]}
         if not first:
             cm["core"] = child_board
         child = _state(self.variant, _WHITE if self.to_move is _BLACK else _BLACK, self.ply + 1, _int(b), _int(w),
