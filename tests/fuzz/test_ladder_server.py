@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from trio_websocket import ConnectionClosed, open_websocket_url
 
-from tests.fuzz.test_ladder_text import messages
+from tests.support.fuzz_shared import messages
 from tests.support.ladder import Server, add_account, pool_toml
 
 BOUNDS = ("[bounds]\nmessage_bytes = 65536\nmessages_per_second = 1000\nburst = 1000\nper_account = 100\n"

@@ -4,7 +4,6 @@ server (wire.from_server) and the ladder's config (ladder.config.loads). Each ei
 its documented error (WireError; ConfigError) or returns fields of the types the wire states."""
 from __future__ import annotations
 
-import json
 from contextlib import suppress
 
 from hypothesis import example, given
@@ -14,51 +13,10 @@ from hexarena.ladder import config as L
 from hexarena.ladder import wire
 from hexarena.ladder.wire import WireError
 
-from tests.fuzz.test_organiser_text import TOML_VALUES, assert_sound
+from tests.support.fuzz_shared import TOML_VALUES, assert_sound, messages
 from tests.support.fuzz_texts import HUGE, OTHER_DIGITS, fragments, mutated, one_second
 
 #: One real message of each kind, both ways.
-REAL = (
-    {"t": "login", "version": 1, "account": "alice", "token": "x" * 43, "pools": ["spelde-5"],
-     "games": ["spelde", "anda"], "name": "mcts", "engine_version": "1.0"},
-    {"t": "answer", "game": "spelde-5-000001", "text": "=3 e5\n\n"},
-    {"t": "crashed", "game": "spelde-5-000001", "why": "exit 1"},
-    {"t": "drain"}, {"t": "ping"}, {"t": "pong"},
-    {"t": "welcome", "pools": ["spelde-5"], "resume": None},
-    {"t": "refused", "reason": "unknown account or wrong token"},
-    {"t": "game", "game": "spelde-5-000001", "pool": "spelde-5", "resume": ["game spelde", "boardsize 5", "play b c3"]},
-    {"t": "command", "game": "spelde-5-000001", "line": "7 genmove w", "within": 1.5},
-    {"t": "end", "game": "spelde-5-000001", "first": "alice", "second": "random", "result": "1-0",
-     "reason": "resign", "sgf": "(;GM[hexarena]SZ[5];B[c3])"},
-)
-KINDS = tuple(sorted({m["t"] for m in REAL} | {"", "LOGIN", "answer ", "\x00"}))
-KEYS = tuple(sorted({k for m in REAL for k in m} | {"", "T", "id"}))
-
-_json_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-2 ** 70, 2 ** 70), st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=12), st.sampled_from(KINDS), st.sampled_from(HUGE), st.sampled_from(OTHER_DIGITS),
-    st.integers(0, 12).map(lambda n: "x" * (1 << n) * 5))     # strings past each length bound
-JSON_VALUES = st.recursive(_json_scalars, lambda inner: st.lists(inner, max_size=4)
-                           | st.dictionaries(st.sampled_from(KEYS), inner, max_size=3), max_leaves=8)
-
-
-@st.composite
-def messages(draw) -> str:
-    """A real message with some fields replaced by any JSON value, dropped or added; or its text
-    mutated; or any text made of the wire's words."""
-    base = dict(draw(st.sampled_from(REAL)))
-    for key in list(base):
-        kind = draw(st.integers(0, 9))
-        if kind < 2:
-            base[key] = draw(JSON_VALUES)
-        elif kind == 2:
-            del base[key]
-    base.update(draw(st.dictionaries(st.sampled_from(KEYS), JSON_VALUES, max_size=2)))
-    text = json.dumps(base)                                           # NaN and Infinity as Python writes them
-    words = (*KINDS, *KEYS, "{", "}", "[", "]", ":", ",", '"', "null", "1e999", "NaN", "-Infinity", "[" * 50)
-    return draw(st.one_of(st.just(text), mutated([text], words), fragments(words, 20)))
-
-
 def _check_strings(value: list[str] | None, most: int) -> None:
     assert value is None or (isinstance(value, list) and all(isinstance(v, str) and len(v) <= most for v in value))
 

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 
 from hexarena.engine import registry
 from hexarena.referee.tournament import config as C
-from hexarena.referee.game.clock import Limits
 from hexarena.referee.game.openings import OpeningError, parse_line
 
 from tests.support.fuzz_games import positions, tokens
+from tests.support.fuzz_shared import TOML_VALUES, assert_sound
 from tests.support.fuzz_texts import HUGE, OTHER_DIGITS, fragments, mutated, one_second
 
 CONFIG = """\
@@ -50,15 +50,6 @@ TOML_WORDS = tuple(sorted({*(w for line in CONFIG.splitlines() for w in line.spl
                            "periods", "stones", "max_games", *HUGE, *OTHER_DIGITS}))
 
 
-_scalars = st.one_of(st.integers(-10 ** 20, 10 ** 20).map(str), st.sampled_from(HUGE),
-                    st.sampled_from(("inf", "-inf", "nan", "true", "0", "-1", "1.5", "1e999", "0o7", "1979-05-27"
-                                     )),
-                    st.text(max_size=8).map(lambda s: '"' + s.replace("\\", "").replace('"', "") + '"'),
-                    st.sampled_from(OTHER_DIGITS).map(lambda d: f'"{d}"'))
-TOML_VALUES = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=3).map(lambda v: f"[{', '.join(v)}]"),
-                           max_leaves=5)
-
-
 @st.composite
 def config_texts(draw) -> str:
     """The example config, some of its values replaced by any TOML value, some lines mutated."""
@@ -80,14 +71,6 @@ def test_config_toml(text: str) -> None:
         cfg = C.loads(text)
         for limits in (cfg.limits, *(e.time for e in cfg.engines)):
             assert_sound(limits)
-
-
-def assert_sound(limits: Limits) -> None:
-    """A clock a game can run: every number finite, none negative, none past 10,000,000 seconds
-    (a float past that overflows the referee's deadlines and timestamps)."""
-    for name in ("move", "main", "increment", "start", "command", "period", "margin", "periods", "stones"):
-        value = getattr(limits, name)
-        assert value is None or 0 <= value <= 10_000_000, (name, value)
 
 
 GAMES = {game: (4 if game == "vaxandis" else 5) for game in registry.playable()}

@@ -13,25 +13,10 @@ from hexarena.players.serve import make_engine
 from hexarena.protocol.controller import CommandFailed, ProtocolViolation, Response, ResponseReader, expect, \
     parse_response
 
-from tests.support.fuzz_games import positions, tokens
+from tests.support.fuzz_shared import command_lines
 from tests.support.fuzz_texts import fragments, one_second
 
 GAMES = registry.playable()
-NAMES = tuple(make_engine("random").commands)
-ARGS = tuple(sorted({"b", "w", "black", "white", "B", "2", "5", "13", "0", "pie", "nopie", "flips=dense",
-                     "none", "absolute", "byoyomi", "canadian", "fischer", *GAMES,
-                     *(t for g in GAMES for t in tokens(g)[:40]),
-                     *(w for g in GAMES for p in positions(g)[:3] for w in p.split())}))
-
-
-@st.composite
-def command_lines(draw) -> str:
-    cid = draw(st.one_of(st.just(""), st.integers(0, 10 ** 30).map(str), fragments((), 2)))
-    name = draw(st.one_of(st.sampled_from(NAMES), fragments(NAMES, 2)))
-    args = draw(st.lists(st.one_of(st.sampled_from(ARGS), fragments(ARGS, 3)), max_size=6))
-    return " ".join(w for w in (cid, name, *args) if w)
-
-
 @given(lines=st.lists(command_lines(), min_size=1, max_size=8))
 def test_engine_side_command_lines(lines: list[str]) -> None:
     eng = make_engine("random", seed=1)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hexarena.engine import registry
 from hexarena.players import sdk
 
-from tests.fuzz.test_protocol_text import command_lines
+from tests.support.fuzz_shared import command_lines
 from tests.support.fuzz_games import positions
 from tests.support.fuzz_texts import HUGE, OTHER_DIGITS, fragments, one_second
 
