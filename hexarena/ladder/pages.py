@@ -2,7 +2,7 @@
 
 * ``/``: the pools, the address bridges connect to;
 * ``/pool/NAME``: standings (rating, 95% interval, games, provisional), games in flight on live
-  boards (drawn from the pool's live files), finished games newest first, :data:`PAGE` a page
+  boards (drawn from the pool's live files off the event loop: :mod:`.live_boards`), finished games newest first, :data:`PAGE` a page
   (``?page=N``);
 * ``/pool/NAME/standings.json``: the standings as JSON (the same numbers as ``hexarena ratings
   DIR/NAME --pooled --anchor ANCHOR=0``);
@@ -14,7 +14,6 @@ the web server's security headers (hexarena/web/app.py: CSP without inline scrip
 """
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 import jinja2
@@ -24,11 +23,10 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from hexarena.engine import registry
-from hexarena.engine.errors import RulesError
-from hexarena.referee.tournament.live_files import live_path
-from hexarena.results.page.board_svg import board_svg
 from hexarena.web.app import SECURITY_HEADERS, base_routes
+from hexarena.web.offload import off_loop
+
+from .live_boards import LiveBoards
 
 
 if TYPE_CHECKING:
@@ -36,7 +34,6 @@ if TYPE_CHECKING:
 
 PAGE = 50            # finished games a page
 BOARDS = 12          # live boards drawn on a pool's page (the rest listed)
-LIVE_BYTES = 1 << 20  # of a live file read for a board
 
 
 _env = jinja2.Environment(loader=jinja2.ChoiceLoader([jinja2.PackageLoader("hexarena.ladder", "templates"),
@@ -50,6 +47,14 @@ def _html(template: str, status: int = 200, **context) -> HTMLResponse:
 
 def build_app(ladder: Ladder) -> ASGIApp:
     """The pages (the bridges' endpoint is served beside them: :mod:`.sockets`)."""
+
+    live: dict[str, LiveBoards] = {}
+
+    def boards_of(pool) -> LiveBoards:
+        spec = pool.spec
+        if spec.name not in live:
+            live[spec.name] = LiveBoards(pool.out, spec.game, spec.size, spec.variant, spec.komi)
+        return live[spec.name]
 
     def pool_of(request: Request):
         pool = ladder.pools.get(request.path_params["name"])
@@ -71,7 +76,9 @@ def build_app(ladder: Ladder) -> ASGIApp:
         end = max(0, len(pool.finished) - page * PAGE)
         newest = pool.finished[max(0, end - PAGE):end][::-1]
         flight = sorted(pool.in_flight.items())
-        boards = [(gid, players, _live_board(pool, gid)) for gid, players in flight[:BOARDS]]
+        shown = flight[:BOARDS]
+        drawn = await off_loop(boards_of(pool).draw, [gid for gid, _ in shown])
+        boards = [(gid, players, drawn[gid]) for gid, players in shown]
         return _html("ladder_pool.html.j2", title=f"pool {pool.spec.name}", pool=pool, standings=pool.standings,
                      boards=boards, more_flight=flight[BOARDS:], games=newest, page=page,
                      pages=(len(pool.finished) + PAGE - 1) // PAGE, provisional=ladder.config.provisional)
@@ -136,24 +143,3 @@ def _secured(app: ASGIApp) -> ASGIApp:
             await send(message)
         await app(scope, receive, send_with_headers if scope["type"] == "http" else send)
     return secured_app
-
-
-def _live_board(pool, game_id: str) -> tuple[int, str]:
-    """(plies, SVG) of a game in flight from its live file; (0, "") when it cannot be drawn."""
-    try:
-        with open(live_path(pool.out, game_id), encoding="utf-8") as f:
-            lines = f.read(LIVE_BYTES).splitlines()
-    except OSError:
-        return 0, ""
-    info = registry.get(pool.spec.game)
-    state = info.new_game(info.variant(pool.spec.size, pool.spec.variant.split()), pool.spec.komi or 0)
-    last, plies = None, 0
-    for line in lines[1:]:
-        try:
-            token = json.loads(line)["a"]
-            last = state.read(token)[0]
-            state = state.play(last)
-            plies += 1
-        except (ValueError, KeyError, TypeError, RulesError):
-            break
-    return plies, board_svg(state.to_position(), last)
