@@ -37,7 +37,7 @@ class _Board:
 class LiveBoards:
     """Each game in flight of one pool: its position so far, advanced by its live file's new lines."""
 
-    def __init__(self, out: Path, game: str, size: int, variant: str, komi: float | None):
+    def __init__(self, out: Path, game: str, size: int, variant: str, komi: int | None):
         self.out = out
         self._info = registry.get(game)
         self._variant = self._info.variant(size, variant.split())
