@@ -199,6 +199,9 @@ class Bridge:
                 return 1
             except (OSError, HandshakeError, ConnectionClosed, trio.TooSlowError) as exc:
                 self.ws = None
+                if isinstance(exc, ConnectionClosed) and exc.reason is not None and exc.reason.code == wire.REFUSED:
+                    self.say(f"error: refused by the server: {exc.reason.reason or 'no reason given'}")
+                    return 2
                 if self.done():
                     break
                 wait = backoff * (0.75 + random.random() / 2)

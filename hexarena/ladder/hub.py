@@ -23,6 +23,7 @@ from contextlib import asynccontextmanager
 import trio
 
 from hexarena.referee.engines.channel import EngineChannel
+from hexarena.results.record.game import VoidCause
 
 from . import wire
 from .accounts import Ledger, Store, token_matches
@@ -53,6 +54,11 @@ class Link:
         async with self._lock:
             await self.ws.send_text(text)
 
+    async def refuse(self, reason: str) -> None:
+        """Close the connection with a ``refused`` message saying why (the bridge exits)."""
+        async with self._lock:
+            await _close(self.ws, reason, wire.REFUSED)
+
     def idle_in(self, pool: str) -> bool:
         return self.engine is None and not self.draining and pool in self.pools
 
@@ -67,6 +73,9 @@ class Hub:
         self.open = 0                               # sockets accepted, logged in or not
         self.engines: dict[str, RemoteEngine] = {}  # "game/account" -> engine
         self.hashing = trio.CapacityLimiter(2)
+        #: (account, pool) -> (engine identity, why): an engine that could not play the pool is not
+        #: paired in it again while the account runs the same engine (name and version).
+        self.barred: dict[tuple[str, str], tuple[tuple[str, str], str]] = {}
         self.log = log or (lambda s: print(f"ladder: {s}", file=sys.stderr, flush=True))
 
     # -- the endpoint ----------------------------------------------------------------------
@@ -88,7 +97,7 @@ class Hub:
             how = f"refused: {exc}"
             who = repr(link.account) if link is not None else repr(exc.account) if exc.account else "a connection"
             self.log(f"refused {who} from {peer}: {exc}")
-            await _close(ws, wire.dump("refused", reason=str(exc)), exc.code)
+            await _close(ws, str(exc), exc.code)
         except (Gone, trio.BrokenResourceError, trio.ClosedResourceError):
             how = "disconnected"
         finally:
@@ -122,7 +131,7 @@ class Hub:
         if len(mine) >= self.bounds.per_account:
             raise Refused(f"account {account!r} already has {len(mine)} connection(s), the most allowed",
                           account=account)
-        pools = self._pools(account, asked, games)
+        pools = self._pools(account, asked, games, (name, version))
         link = Link(ws, account, peer, pools, (name, version))
         self.links.append(link)
         self.log(f"{account} logged in from {peer} ({name} {version}; pools {', '.join(sorted(pools))})")
@@ -132,12 +141,18 @@ class Hub:
             await self._attach(link, waiting, resume=True)
         return link
 
-    def _pools(self, account: str, asked: list[str], games: list[str]) -> set[str]:
+    def _pools(self, account: str, asked: list[str], games: list[str], identity: tuple[str, str]) -> set[str]:
         known = {p.name: p for p in self.config.pools}
         for name in asked:
             if name not in known:
                 raise Refused(f"no pool {name!r} (pools: {', '.join(known)})")
         chosen = [known[n] for n in asked] or [p for p in known.values() if p.game in games]
+        unplayable = [p.name for p in chosen if self.barred.get((account, p.name), ((), ""))[0] == identity]
+        if unplayable and (asked or len(unplayable) == len(chosen)):
+            why = self.barred[(account, unplayable[0])][1]
+            raise Refused(f"pool {unplayable[0]!r}: this engine could not play it ({why}); fix the engine "
+                          "(and give it a new name or version) or choose other pools")
+        chosen = [p for p in chosen if p.name not in unplayable]
         for p in chosen:
             if p.game not in games:
                 raise Refused(f"pool {p.name!r} plays {p.game}, which the engine does not list in list_games")
@@ -252,6 +267,28 @@ class Hub:
             if link.engine is engine:
                 link.engine = None
 
+    async def void(self, game: str, pool: str, cause: VoidCause | None, faulty: str | None, reason: str) -> None:
+        """After `game` of `pool` was void by `faulty`'s fault: an account whose engine cannot play the
+        pool (cause ``unsupported``) is not paired in it again while it runs the same engine, and a
+        connection left with no pool is closed with the reason; a connection that did not relay its
+        engine's start (cause ``start``) while connected is closed. So a bridge that cannot play
+        costs its opponents one void game, not one a round."""
+        if faulty is None or cause not in (VoidCause.UNSUPPORTED, VoidCause.START):
+            return
+        for link in [l for l in self.links if l.account == faulty and pool in l.pools]:
+            if cause is VoidCause.START:
+                why = f"{game}: the bridge did not relay its engine's start ({reason})"
+            else:
+                self.barred[(faulty, pool)] = (link.identity, reason)
+                link.pools.discard(pool)
+                self.log(f"{faulty}: not paired in {pool} again with {' '.join(link.identity).strip() or 'its engine'}:"
+                         f" {reason}")
+                if link.pools:
+                    continue
+                why = f"the engine cannot play pool {pool!r} ({reason}) and no other pool is left"
+            self.log(f"closed {faulty!r} from {link.peer}: {why}")
+            await link.refuse(why)
+
     async def ended(self, record_line: str, game: str, accounts: list[str]) -> None:
         """Tell the accounts' connections how `game` ended (best effort)."""
         for link in list(self.links):
@@ -263,10 +300,12 @@ class Hub:
                         pass
 
 
-async def _close(ws: Socket, last: str, code: int) -> None:
+async def _close(ws: Socket, reason: str, code: int) -> None:
+    """Send a ``refused`` message saying why, then close with `code` and the reason's start (a
+    bridge busy with its engine may see the close before it reads the message)."""
     with trio.move_on_after(2):
         try:
-            await ws.send_text(last)
-            await ws.close(code)
+            await ws.send_text(wire.dump("refused", reason=reason))
+            await ws.close(code, reason)
         except Gone:
             pass

@@ -45,10 +45,13 @@ class Ladder:
 
     async def _game(self, pool: Pool, game_id: str, first: str, second: str) -> None:
         try:
-            record = await pool.play(game_id, first, second, self.hub.remote)
-        except Exception as exc:         # the server's own failure (a full disk): this game only
-            self.log(f"{game_id}: the server failed to play it: {exc!r} (void at the next start)")
-            return
+            try:
+                record = await pool.play(game_id, first, second, self.hub.remote)
+            except Exception as exc:         # the server's own failure (a full disk): this game only
+                self.log(f"{game_id}: the server failed to play it: {exc!r} (void at the next start)")
+                return
+            if record.void:              # before the connections are idle again: no round pairs them first
+                await self.hub.void(game_id, pool.spec.name, record.void_cause, record.faulty, record.reason)
         finally:
             for name in (first, second):
                 self.hub.release(game_id, name)

@@ -44,7 +44,8 @@ class Socket:
             raise Gone() from None
 
     async def close(self, code: int, reason: str = "") -> None:
-        await self._ws.aclose(code, reason[:120] or None)
+        short = reason.encode()[:120].decode(errors="ignore")       # a close frame's reason: at most 123 bytes
+        await self._ws.aclose(code, short or None)
 
 
 async def serve(endpoint, host: str, port: int, bounds: Bounds,

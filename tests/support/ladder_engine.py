@@ -1,6 +1,8 @@
 """A misbehaving engine for the ladder's tests (tests/ladder/): the built-in random player behind a relay that,
 on its Nth `genmove` (argv[1] = N, 0: never), does what argv[2] says: `crash` (exit), `illegal`
-(answers a cell off the board), or `slow` (every genmove waits argv[3] seconds first)."""
+(answers a cell off the board), or `slow` (every genmove waits argv[3] seconds first); with argv[2]
+`nosize` it refuses every `boardsize`, with `mute` it answers its first `protocol_version` (the
+bridge's check) and then nothing at all."""
 from __future__ import annotations
 
 import subprocess
@@ -11,9 +13,17 @@ nth, mode = int(sys.argv[1]), sys.argv[2]
 pause = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
 inner = subprocess.Popen([sys.executable, "-m", "hexarena.players", "random"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, text=True, bufsize=1)
-genmoves = 0
+genmoves = versions = 0
 for line in sys.stdin:
     words = line.split()
+    if len(words) >= 2 and words[1] == "protocol_version":
+        versions += 1
+        if mode == "mute" and versions > 1:
+            time.sleep(3600)
+    if mode == "nosize" and len(words) >= 2 and words[1] == "boardsize":
+        sys.stdout.write(f"?{words[0]} unacceptable size\n\n")
+        sys.stdout.flush()
+        continue
     if len(words) >= 2 and words[1].startswith("genmove"):
         genmoves += 1
         if mode == "slow":
