@@ -34,6 +34,7 @@ from hexarena.referee.tournament.folder import CONFIG_NAME
 from hexarena.referee.tournament.run import play_scheduled, process_launcher
 from hexarena.referee.tournament.schedule import ScheduledGame
 from hexarena.results.record.game import GameRecord, VoidCause
+from hexarena.results.rating.row import game_row
 from hexarena.results.record.journal import JOURNAL_NAME, JournalWriter, cut_torn_tail, iter_journal, write_atomic
 
 from .accounts import Ledger
@@ -81,11 +82,12 @@ class Pool:
         if torn:
             say(f"{spec.name}: {torn}")
         self.finished: list[Summary] = []
+        self.rows: list[tuple] = []             # a rating row per rated game (standings.fit)
         self.by_id: dict[str, Summary] = {}
         self.last: dict[str, str] = {}          # player -> its last opponent
         self.balance: dict[str, int] = {}       # player -> firsts minus seconds
         if (self.out / JOURNAL_NAME).exists():
-            for r in iter_journal(self.out / JOURNAL_NAME):
+            for r in iter_journal(self.out / JOURNAL_NAME, summary=True):     # no moves: a pool grows without end
                 self._note(r)
         self._saved: set[str] = set()
         self._save_config()
@@ -120,6 +122,7 @@ class Pool:
         self.finished.append(summary)
         self.by_id[r.id] = summary
         if not r.void:
+            self.rows.append(game_row(r))
             self.last[r.first], self.last[r.second] = r.second, r.first
             self.balance[r.first] = self.balance.get(r.first, 0) + 1
             self.balance[r.second] = self.balance.get(r.second, 0) - 1
@@ -140,11 +143,10 @@ class Pool:
             self.ledger.ended(game, "void" if game not in journaled else "done")
 
     async def refit(self) -> None:
-        self.standings = await trio.to_thread.run_sync(fit, self.out, self.anchor, self.config.provisional)
+        self.standings = await trio.to_thread.run_sync(fit, self.rows[:], self.anchor, self.config.provisional)
 
     async def refits(self) -> None:
-        """Refit the standings after games end, at most once every :data:`REFIT_GAP` seconds (a fit
-        reads the whole journal: its cost grows with the pool)."""
+        """Refit the standings after games end, at most once every :data:`REFIT_GAP` seconds."""
         while True:
             await self.stale.wait()
             self.stale = trio.Event()

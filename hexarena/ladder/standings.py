@@ -1,12 +1,15 @@
-"""A pool's standings: the project's Bradley-Terry fit of its journal (results/rating), the same
+"""A pool's standings: the project's Bradley-Terry fit of its games (results/rating), the same
 numbers as ``hexarena ratings DIR/POOL --pooled --anchor ANCHOR=0``, plus each player's count of
-rated games and whether it is still provisional (fewer than the config's `provisional`)."""
+rated games and whether it is still provisional (fewer than the config's `provisional`).
+
+The pool keeps one rating row per rated game as it is journaled (:func:`~hexarena.results.rating.row.game_row`),
+so a refit reads no journal: its cost is the fit's (players and pairs), not the pool's length."""
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -20,18 +23,15 @@ class Standing:
     anchor: bool
 
 
-def fit(folder: Path, anchor: str | None, provisional: int) -> list[Standing]:
-    """The pool's standings, best first; [] before any rated game. CPU-bound: call in a thread."""
-    from hexarena.results.rating.load import LoadError, load_many
+def fit(rows: Sequence[tuple], anchor: str | None, provisional: int) -> list[Standing]:
+    """The standings of the rated games' rows, best first; [] before any rated game. CPU-bound:
+    call in a thread, with a list the caller does not change meanwhile."""
+    from hexarena.results.rating.load import frame_from_rows
     from hexarena.results.rating.report import build_reports, report_dict
-    try:
-        games = load_many([str(folder)])
-    except (LoadError, OSError):
-        return []
-    if games.frame.empty:
+    if not rows:
         return []
     pinned = {anchor: 0.0} if anchor is not None else None
-    table = report_dict(build_reports(games.frame, by=(), anchor=pinned)[0])
+    table = report_dict(build_reports(frame_from_rows(list(rows)), by=(), anchor=pinned)[0])
     out = []
     for row in table["ratings"]:
         pm = row.get("pm95")
