@@ -47,6 +47,8 @@ class Bounds:
     connections: int = 200             # connections at once in all
     login_seconds: float = 10.0        # to send the login message after connecting
     idle_seconds: float = 120.0        # without any message from an idle bridge (it pings every 20 s)
+    pages_per_second: float = 20.0     # page answers in all (429 past them), over a burst of `pages_burst`
+    pages_burst: int = 40
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ the web server's security headers (hexarena/web/app.py: CSP without inline scrip
 """
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 import jinja2
@@ -122,7 +123,8 @@ def build_app(ladder: Ladder) -> ASGIApp:
               Route("/pool/{name}/player/{player}", player), Route("/pool/{name}/game/{game}.sgf", sgf),
               *base_routes()]
     app = Starlette(routes=routes, exception_handlers={_NotFound: _not_found})
-    return _secured(app)
+    bounds = ladder.config.bounds
+    return _secured(_rate_bound(app, bounds.pages_per_second, bounds.pages_burst))
 
 
 class _NotFound(Exception):
@@ -131,6 +133,28 @@ class _NotFound(Exception):
 
 async def _not_found(request: Request, exc: Exception) -> Response:
     return PlainTextResponse(f"404 Not Found: {exc}\n", status_code=404)
+
+
+def _rate_bound(app: ASGIApp, per_second: float, burst: int) -> ASGIApp:
+    """`app` answering at most `per_second` requests a second in all, over a burst of `burst`;
+    past them ``429 Too Many Requests`` (Retry-After: 1) at once. The pages are public and share
+    the event loop that reads the engines' answers: the bound keeps what pages take of it bounded
+    whoever asks (a proxy in front makes every client one address, so the bound is global)."""
+    bucket = {"tokens": float(burst), "at": time.monotonic()}
+
+    async def bounded_app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            now = time.monotonic()
+            tokens = min(float(burst), bucket["tokens"] + (now - bucket["at"]) * per_second)
+            bucket["at"] = now
+            if tokens < 1:
+                bucket["tokens"] = tokens
+                await PlainTextResponse("429 Too Many Requests: the pages answer a bounded rate; try again\n",
+                                        status_code=429, headers={"retry-after": "1"})(scope, receive, send)
+                return
+            bucket["tokens"] = tokens - 1
+        await app(scope, receive, send)
+    return bounded_app
 
 
 def _secured(app: ASGIApp) -> ASGIApp:

@@ -137,3 +137,31 @@ def test_an_engine_flooding_analysis_beside_honest_games_costs_them_no_time(tmp_
     games = [r for r in journal(data / "p") if r["termination"] != "void"]
     assert len(games) >= 4 and all(r["faulty"] is None for r in games), games
     assert "Traceback" not in server.stderr()
+
+
+def test_a_flood_of_page_requests_meets_the_pages_rate_bound(tmp_path, procs):
+    """The pages share the loop that reads the engines' answers: past `pages_per_second` (over a
+    burst of `pages_burst`) each request is answered 429 at once, and the pages serve again after."""
+    import urllib.error
+    import urllib.request
+    data = tmp_path / "data"
+    server = Server(tmp_path, pool_toml(extra="[bounds]\npages_per_second = 2\npages_burst = 5\n"), data)
+    procs.append(server)
+    codes, retry = [], set()
+    for _ in range(20):
+        try:
+            with urllib.request.urlopen(server.url + "pool/p", timeout=30) as answer:
+                codes.append(answer.status)
+        except urllib.error.HTTPError as exc:
+            codes.append(exc.code)
+            retry.add(exc.headers.get("retry-after"))
+    assert codes[:5] == [200] * 5 and codes.count(429) >= 12, codes
+    assert retry == {"1"}
+
+    def served() -> bool:
+        try:
+            return server.standings()["pool"] == "p"
+        except urllib.error.HTTPError:
+            return False
+    until(served, "a page after the flood", timeout=10, every=0.6)
+    assert "Traceback" not in server.stderr()
