@@ -93,19 +93,14 @@ def build_app(ladder: Ladder) -> ASGIApp:
     async def player(request: Request) -> Response:
         pool = pool_of(request)
         name = request.path_params["player"]
-        games = [g for g in pool.finished if name in (g.first, g.second)]
-        identities: dict[str, int] = {}
-        for g in games:
-            if g.identities:
-                seat = g.identities[0 if g.first == name else 1]
-                if seat:
-                    key = " ".join(str(w) for w in seat if w)
-                    identities[key] = identities.get(key, 0) + 1
+        places = pool.games_of.get(name, [])
+        games = [pool.finished[i] for i in places[-500:]]
+        identities = pool.identities_of.get(name, {})
         standing = next((s for s in pool.standings if s.name == name), None)
         if not games and standing is None:
             raise _NotFound(f"no player {name!r} in pool {pool.spec.name}")
         return _html("ladder_player.html.j2", title=f"{name} in {pool.spec.name}", pool=pool, name=name,
-                     standing=standing, identities=identities, games=games[::-1][:500], total=len(games))
+                     standing=standing, identities=identities, games=games[::-1], total=len(places))
 
     async def sgf(request: Request) -> Response:
         pool = pool_of(request)

@@ -83,6 +83,8 @@ class Pool:
             say(f"{spec.name}: {torn}")
         self.finished: list[Summary] = []
         self.rows: list[tuple] = []             # a rating row per rated game (standings.fit)
+        self.games_of: dict[str, list[int]] = {}  # player -> its games' places in `finished`
+        self.identities_of: dict[str, dict[str, int]] = {}  # player -> its engines' identities -> games
         self.by_id: dict[str, Summary] = {}
         self.last: dict[str, str] = {}          # player -> its last opponent
         self.balance: dict[str, int] = {}       # player -> firsts minus seconds
@@ -119,6 +121,13 @@ class Pool:
 
     def _note(self, r: GameRecord) -> None:
         summary = Summary(r.id, r.first, r.second, r.winner, r.result, r.reason, r.plies, r.void, r.identities)
+        for seat, name in enumerate((r.first, r.second)):
+            self.games_of.setdefault(name, []).append(len(self.finished))
+            said = r.identities[seat] if r.identities else None
+            if said:
+                key = " ".join(str(w) for w in said if w)
+                counts = self.identities_of.setdefault(name, {})
+                counts[key] = counts.get(key, 0) + 1
         self.finished.append(summary)
         self.by_id[r.id] = summary
         if not r.void:
