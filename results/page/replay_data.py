@@ -47,34 +47,60 @@ def _status(info: GameInfo, mover: str, keys: dict[str, str]) -> str:
 
 
 def game_data(replay: Replay) -> dict:
-    """The viewer's data of one replayed game (see the module docstring)."""
+    """The viewer's data of one replayed game (see the module docstring).
+
+    Per ply it reads only the state's ``changes(before)`` and ``position_keys()``; the texts
+    of a site, a status and an action's sites are built once per game and value."""
     first = replay.states[0]
     board: Hexagon = first.board
     info = first.info
     names = _site_names(board)
+    rank = board.rank
+    stacks = info.stacks
+    defaults = info.position_defaults()
+    phase_default, shown_keys = defaults.get("phase", ""), info.shown_keys
+    sites: dict[tuple[int, object], str] = {}        # (site, stack) -> `e5b`, `g7w3`, `f6`
+    statuses_of: dict[tuple, tuple[str, str]] = {}   # status key -> (status, the other mover's status)
+    marks: dict[object, frozenset[int]] = {}         # action -> the sites it names
     diffs: list[str] = []
     highlights: list[str] = []
-    initial = ""
     statuses: dict[str, str] = {}
-    last_status = ""
+    follows = ""                                     # the status that needs no entry at this ply
     before: GameState | None = None
+    actions = replay.actions
     for ply, state in enumerate(replay.states):
         changes = state.changes(before)
-        text = " ".join(names[bit] + (site_text(stack[0].value, stack[1], info.stacks) if stack else "")
-                        for bit, stack in sorted(changes.items(), key=lambda item: board.rank[item[0]]))
-        status = _status(info, state.to_move.value, state.position_keys())
-        if ply == 0 or status != _other_mover(last_status):
-            statuses[str(ply)] = status
-        last_status = status
+        parts = []
+        for bit, stack in (sorted(changes.items(), key=lambda item: rank[item[0]]) if len(changes) > 1
+                           else changes.items()):
+            text = sites.get((bit, stack))
+            if text is None:
+                text = sites[(bit, stack)] = names[bit] + (site_text(stack[0].value, stack[1], stacks)
+                                                           if stack else "")
+            parts.append(text)
+        keys = state.position_keys()
+        mover = state.to_move.value
+        key = (mover, keys.get("phase", phase_default), *(keys.get(k) for k in shown_keys))
+        known = statuses_of.get(key)
+        if known is None:
+            status = _status(info, mover, keys)
+            known = statuses_of[key] = (status, _other_mover(status))
+        if ply == 0 or known[0] != follows:
+            statuses[str(ply)] = known[0]
+        follows = known[1]
         if ply:
-            diffs.append(text)
-            marked = action_sites(replay.actions[ply - 1])
+            diffs.append(" ".join(parts))
+            action = actions[ply - 1]
+            marked = marks.get(action)
+            if marked is None:
+                marked = marks[action] = action_sites(action)
             highlights.append("" if marked == changes.keys() else
                               " ".join(names[b] for b in board.sorted_sites(marked)) or "-")
         else:
-            initial = text
+            initial = " ".join(parts)
         before = state
-    data: dict[str, object] = {"bd": f"{info.id}-{board.n}", "m": replay.tokens, "d": diffs, "h": highlights, "p": statuses, "i0": initial}
+    data: dict[str, object] = {"bd": f"{info.id}-{board.n}", "m": replay.tokens, "d": diffs, "h": highlights,
+                               "p": statuses, "i0": initial}
     if any(s is not None for s in replay.seconds):
         data["x"] = replay.seconds
     return data
