@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 
 from hexarena.engine import registry
+from hexarena.engine.core import Colour
 from hexarena.engine.game import GameInfo, GameState
 from hexarena.engine.geometry import Hexagon
 from hexarena.engine.position import Position
@@ -59,31 +60,33 @@ def game_data(replay: Replay) -> dict:
     stacks = info.stacks
     defaults = info.position_defaults()
     phase_default, shown_keys = defaults.get("phase", ""), info.shown_keys
-    sites: dict[tuple[int, object], str] = {}        # (site, stack) -> `e5b`, `g7w3`, `f6`
+    black = Colour.BLACK
+    sites: dict[tuple, str] = {}                     # (site, black?, height) -> `e5b`, `g7w3`; (site,) -> `f6`
     statuses_of: dict[tuple, tuple[str, str]] = {}   # status key -> (status, the other mover's status)
-    marks: dict[object, frozenset[int]] = {}         # action -> the sites it names
+    marks: dict[object, tuple[frozenset[int], str]] = {}   # action -> the sites it names, as `h` says them
     diffs: list[str] = []
     highlights: list[str] = []
     statuses: dict[str, str] = {}
     follows = ""                                     # the status that needs no entry at this ply
     before: GameState | None = None
     actions = replay.actions
+    initial = ""
     for ply, state in enumerate(replay.states):
         changes = state.changes(before)
         parts = []
-        for bit, stack in (sorted(changes.items(), key=lambda item: rank[item[0]]) if len(changes) > 1
-                           else changes.items()):
-            text = sites.get((bit, stack))
+        for bit in sorted(changes, key=rank.__getitem__) if len(changes) > 1 else changes:
+            stack = changes[bit]
+            key = (bit,) if stack is None else (bit, stack[0] is black, stack[1])
+            text = sites.get(key)
             if text is None:
-                text = sites[(bit, stack)] = names[bit] + (site_text(stack[0].value, stack[1], stacks)
-                                                           if stack else "")
+                text = sites[key] = names[bit] + (site_text(stack[0].value, stack[1], stacks) if stack else "")
             parts.append(text)
         keys = state.position_keys()
-        mover = state.to_move.value
-        key = (mover, keys.get("phase", phase_default), *(keys.get(k) for k in shown_keys))
+        mover = state.to_move
+        key = (mover is black, keys.get("phase", phase_default), *(keys.get(k) for k in shown_keys))
         known = statuses_of.get(key)
         if known is None:
-            status = _status(info, mover, keys)
+            status = _status(info, mover.value, keys)
             known = statuses_of[key] = (status, _other_mover(status))
         if ply == 0 or known[0] != follows:
             statuses[str(ply)] = known[0]
@@ -93,9 +96,9 @@ def game_data(replay: Replay) -> dict:
             action = actions[ply - 1]
             marked = marks.get(action)
             if marked is None:
-                marked = marks[action] = action_sites(action)
-            highlights.append("" if marked == changes.keys() else
-                              " ".join(names[b] for b in board.sorted_sites(marked)) or "-")
+                sites_of = action_sites(action)
+                marked = marks[action] = (sites_of, " ".join(names[b] for b in board.sorted_sites(sites_of)) or "-")
+            highlights.append("" if marked[0] == changes.keys() else marked[1])
         else:
             initial = " ".join(parts)
         before = state
