@@ -68,3 +68,9 @@ def test_hexarena_status_reads_its_folder_without_pandas_or_trio(tmp_path):
     tiny_journal(tmp_path, 20)
     loaded = _loaded("from hexarena.cli import main; main()", "status", str(tmp_path))
     assert loaded == ["numpy"]
+
+
+def test_hexarena_ratings_of_a_journal_fits_without_pandas(tmp_path):
+    build_folder(tmp_path, 12)
+    assert _loaded("from hexarena.cli import main; main()", "ratings", str(tmp_path)) == ["numpy"]
+    assert "pandas" in _loaded("from hexarena.cli import main; main()", "ratings", str(tmp_path), "--format", "csv")
