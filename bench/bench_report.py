@@ -1,6 +1,7 @@
 """`hexarena report` on a tournament folder of N games: time and file size.
 
     python -m bench.bench_report [GAMES] [--keep DIR]
+    python -m bench.bench_report --long [GAMES] [--keep DIR]
 
 Builds a folder as a tournament leaves it (journal.jsonl and games/*.sgf,
 records written by the referee's own SGF writer) from seeded random games
@@ -25,6 +26,13 @@ then times:
 
 and prints the page's size. Goals: a report from the cache under ~2 s for
 1,000 games; after a tournament under 0.5 s wall.
+
+`--long`: a folder of long games instead: each game in turn at each of its recommended sizes,
+played at random up to the referee's own ply cap (Anda of 150-450 plies, Vaxandis of 300-800 at
+its cap), with the plies per game and size printed; then, per game, where a cold report's CPU
+goes (the SGF parse, the rules' steps, the viewer data, per ply), and the whole cold report in
+this process on one core (and the page alone, from the viewer data in memory) and as
+`hexarena report DIR` (a new process, its replay workers included in its CPU). Goal: the cold report of 1,000 such games under 2 s of CPU.
 """
 from __future__ import annotations
 
@@ -40,6 +48,9 @@ from bench.common import table
 from hexarena.results.page.html_report import write_report
 from hexarena.results.page.replay import replay_record
 from hexarena.results.page.replay_cache import CACHE_NAME, ReplayCache
+from hexarena.results.page.replay_data import game_data
+from hexarena.results.record.journal import read_journal
+from hexarena.results.record.sgf import parse_sgf
 from tests.support.folders import build_folder
 
 def main() -> None:
@@ -48,7 +59,12 @@ def main() -> None:
     if "--keep" in args:
         keep = Path(args[args.index("--keep") + 1])
         del args[args.index("--keep"):args.index("--keep") + 2]
+    long = "--long" in args
+    args = [a for a in args if a != "--long"]
     games = int(args[0]) if args else 1000
+    if long:
+        long_games(games, keep)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         folder = keep or Path(tmp)
         t0 = time.perf_counter()
@@ -98,6 +114,69 @@ def main() -> None:
              "CPU s": "", "wall ratio": ""}]))
         print(f"(wall ratio: to `replay only` above; CPU s: the command's process and its children; "
               f"load {os.getloadavg()[0]:.1f})")
+
+
+def long_games(games: int, keep: Path | None) -> None:
+    """The `--long` bench (see the module docstring)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = keep or Path(tmp)
+        if not (folder / "journal.jsonl").is_file():
+            build_folder(folder, games, long=True)
+        plies: dict[str, list[int]] = {}
+        for record in read_journal(folder / "journal.jsonl"):
+            plies.setdefault(f"{record.game} n={record.size}", []).append(record.plies)
+        print(f"{games} long games: plies per game (min / median / max), by game and size")
+        print(table([{"game": key, "games": len(p), "min": min(p), "median": sorted(p)[len(p) // 2], "max": max(p),
+                      "plies": sum(p)} for key, p in sorted(plies.items())]))
+        total = sum(map(sum, plies.values()))
+        parts: dict[str, list[float]] = {}
+        for sgf in sorted((folder / "games").glob("*.sgf")):
+            text = sgf.read_text(encoding="utf-8")
+            c0 = time.process_time()
+            parse_sgf(text)
+            c1 = time.process_time()
+            replay = replay_record(text)
+            c2 = time.process_time()
+            game_data(replay)
+            c3 = time.process_time()
+            del replay
+            spent = parts.setdefault(sgf.name.rsplit("-", 2)[0], [0.0, 0.0, 0.0, 0])
+            spent[0] += c1 - c0
+            spent[1] += c2 - c1 - (c1 - c0)
+            spent[2] += c3 - c2
+        rows = []
+        for game, (parse, rules, data, _) in sorted(parts.items()):
+            count = sum(sum(p) for key, p in plies.items() if key.split()[0] == game)
+            rows.append({"game": game, "plies": count, "SGF parse s": f"{parse:.2f}", "rules s": f"{rules:.2f}",
+                         "viewer data s": f"{data:.2f}", "us/ply (parse, rules, data)":
+                         f"{parse / count * 1e6:.1f}, {rules / count * 1e6:.1f}, {data / count * 1e6:.1f}"})
+        sums = [sum(p[k] for p in parts.values()) for k in range(3)]
+        rows.append({"game": "all", "plies": total, "SGF parse s": f"{sums[0]:.2f}", "rules s": f"{sums[1]:.2f}",
+                     "viewer data s": f"{sums[2]:.2f}", "us/ply (parse, rules, data)":
+                     ", ".join(f"{x / total * 1e6:.1f}" for x in sums)})
+        print(table(rows))
+        print("(CPU s in this process; rules: replay_record's time less the parse: the rules' steps and the "
+              "loop around them)")
+        (folder / CACHE_NAME).unlink(missing_ok=True)
+        c0 = time.process_time()
+        cache = ReplayCache(folder, parallel=False, persist=False)
+        write_report(folder, cache=cache)
+        cold = time.process_time() - c0
+        c0 = time.process_time()
+        write_report(folder, cache=cache)
+        page = time.process_time() - c0
+        cli = [sys.executable, "-m", "hexarena", "report", str(folder)]
+        wall, cpu = _timed(cli)
+        (folder / CACHE_NAME).unlink(missing_ok=True)
+        size = (folder / "report.html").stat().st_size
+        print(table([
+            {"step": "report, cold, one core, in this process", "CPU s": f"{cold:.2f}", "wall s": "",
+             "us/ply": f"{cold / total * 1e6:.1f}"},
+            {"step": "of which the page alone (journal, ratings, template: the viewer data in memory)",
+             "CPU s": f"{page:.2f}", "wall s": "", "us/ply": f"{page / total * 1e6:.1f}"},
+            {"step": "`hexarena report DIR`, cold (a new process, workers included)", "CPU s": f"{cpu:.2f}",
+             "wall s": f"{wall:.2f}", "us/ply": f"{cpu / total * 1e6:.1f}"}]))
+        print(f"report.html: {size / 1024:.0f} KiB; load {os.getloadavg()[0]:.1f}; goal: under 2 s of CPU")
 
 
 def _timed(argv: list[str]) -> tuple[float, float]:

@@ -1,6 +1,6 @@
 """``hexarena ratings`` and ``hexarena repair``: rate the games of journals or CSV files, move a
 journal's unreadable lines aside. Importing this module is cheap: pandas is imported only when a
-command runs.
+command runs, and the text tables of journals need none (they are fitted from the rating rows).
 """
 from __future__ import annotations
 
@@ -66,14 +66,19 @@ def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fm
         by = tuple(k for k in by if k != IDENTITY) or None
     if pooled and by is not None:
         raise click.UsageError("--by and --pooled exclude each other (but for --by identity)")
-    from hexarena.results.rating.load import LoadError, load_many
-    from hexarena.results.rating.report import build_reports, render_csv, render_json, render_text, write_out
+    from hexarena.results.rating.sources import LoadError, is_journal
     try:
+        if fmt == "text" and out is None and all(is_journal(p) for p in paths):
+            text = _journals_text(paths, by=() if pooled else by, anchor=anchor, skip_bad=skip_bad, identity=identity)
+            echo(text, nl=False)
+            return
+        from hexarena.results.rating.load import load_many
         games = load_many(paths, skip_bad=skip_bad, identity=identity)
     except LoadError as exc:
         raise click.ClickException(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise click.ClickException(f"cannot read {getattr(exc, 'filename', None) or ' '.join(paths)}: {exc}") from None
+    from hexarena.results.rating.report import build_reports, render_csv, render_json, render_text, write_out
     for warning in games.warnings:
         echo(f"warning: {warning}", err=True)
     if games.frame.empty:
@@ -88,6 +93,22 @@ def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fm
     if out is not None:
         written = write_out(reports, out, games.warnings)
         echo(f"wrote {len(written)} files to {out}", err=True)
+
+
+def _journals_text(paths: tuple[str, ...], by: tuple[str, ...] | None, anchor: dict[str, float], skip_bad: bool,
+                   identity: bool) -> str:
+    """The text tables of journals' games, fitted from their rating rows without pandas (what
+    `load_many` and `build_reports` give of them); their warnings said first, on stderr."""
+    from hexarena.results.rating.counts import count_rows
+    from hexarena.results.rating.groups import Group, fit_groups
+    from hexarena.results.rating.sources import load_rows
+    from hexarena.results.rating.text import render_text
+    rows, warnings = load_rows(paths, skip_bad=skip_bad, identity=identity)
+    for warning in warnings:
+        echo(f"warning: {warning}", err=True)
+    if not rows:
+        raise click.ClickException(f"{', '.join(paths)}: no rated games")
+    return render_text([Group(key, counts, fitted) for key, counts, fitted in fit_groups(count_rows(rows), by, anchor)])
 
 
 @click.command("repair")

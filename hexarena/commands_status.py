@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 @click.option("--tables", is_flag=True, help="Also print the rating and head-to-head tables.")
 def status(folder: str, tables: bool) -> None:
     """Progress and standings of the tournament in FOLDER."""
-    from hexarena.referee.tournament import growth              # trio and pandas: only when the command runs
+    from hexarena.referee.tournament import growth              # the referee: only when the command runs
     from hexarena.referee.console.live import Progress, final_summary, void_kind
-    from hexarena.referee.tournament.run import TournamentError, load_saved
+    from hexarena.referee.tournament.folder import TournamentError, load_saved
     out = Path(folder)
     try:
         configs = growth.earlier_configs(out) + [load_saved(out)]

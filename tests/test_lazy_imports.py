@@ -2,10 +2,11 @@
 (bench/bench_startup.py measures it); these tests look at sys.modules in a fresh interpreter."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
-from tests.support.folders import build_folder
+from tests.support.folders import build_folder, tiny_journal
 
 HEAVY = ("pandas", "numpy", "trio")
 
@@ -54,3 +55,22 @@ def test_a_run_starts_its_games_without_pandas():
              "hexarena.referee.tournament.worker; "
              "from hexarena.referee.console.panel import make_view; import sys; make_view(sys.stdout, quiet=True)")
     assert _loaded(start) == ["trio"]
+
+
+def test_hexarena_status_reads_its_folder_without_pandas_or_trio(tmp_path):
+    from hexarena.referee.tournament import config as config_mod
+    from hexarena.referee.tournament.folder import CONFIG_NAME
+    (tmp_path / "t.toml").write_text('games_per_pair = 2\n[time]\nmove = 1\n[engines.a]\nplayer = "random"\n'
+                                     '[engines.b]\nplayer = "random"\n[[games]]\ngame = "spelde"\nsizes = [4]\n',
+                                     encoding="utf-8")
+    config = config_mod.load(tmp_path / "t.toml")
+    (tmp_path / CONFIG_NAME).write_text(json.dumps(config_mod.to_dict(config)), encoding="utf-8")
+    tiny_journal(tmp_path, 20)
+    loaded = _loaded("from hexarena.cli import main; main()", "status", str(tmp_path))
+    assert loaded == ["numpy"]
+
+
+def test_hexarena_ratings_of_a_journal_fits_without_pandas(tmp_path):
+    build_folder(tmp_path, 12)
+    assert _loaded("from hexarena.cli import main; main()", "ratings", str(tmp_path)) == ["numpy"]
+    assert "pandas" in _loaded("from hexarena.cli import main; main()", "ratings", str(tmp_path), "--format", "csv")

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import trio
 
+from .log_cap import DEFAULT_LOG_CAP
+
 __all__ = ["DEFAULT_LOG_CAP", "CappedLog", "drain_to_log"]
 
-DEFAULT_LOG_CAP = 4 * 1024 * 1024      # bytes per engine per game
 CHUNK = 1 << 20
 F_SETPIPE_SZ = 1031         # Linux: a larger pipe means fewer wake-ups under a flood
 

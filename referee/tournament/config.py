@@ -18,7 +18,7 @@ from hexarena.engine import registry
 from hexarena.engine.errors import UnknownGame, UnknownVariant
 from hexarena.results.record.files import FileLimitError, read_text
 
-from ..engines.capped_log import DEFAULT_LOG_CAP
+from ..engines.log_cap import DEFAULT_LOG_CAP
 from ..game.adjudication import Adjudication
 from ..game.clock import Limits
 from .config_check import ConfigError, KeyReader, key_lines

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from hexarena.results.sprt import MODELS as SPRT_MODELS
 from hexarena.results.sprt import SprtSettings
 
-from ..engines.capped_log import DEFAULT_LOG_CAP
+from ..engines.log_cap import DEFAULT_LOG_CAP
 from ..game.adjudication import KEYS as ADJUDICATION_KEYS, MAX_MOVES, Adjudication
 from ..game.clock import Limits
 from .affinity import AffinityError, format_cpus, parse_cpus

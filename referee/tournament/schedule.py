@@ -134,7 +134,8 @@ def grown_schedule(configs: Sequence[TournamentConfig]) -> list[ScheduledGame]:
                     pair_ids[key] = pairs_used.get(g.slot[0], 0)
                     pairs_used[g.slot[0]] = pair_ids[key] + 1
                 pair = pair_ids[key]
-            games.append(replace(g, id=gid, seeds=_seeds(config.seed, gid), pair=pair))
+            same = gid == g.id and pair == g.pair           # its seeds too: they follow from the id
+            games.append(g if same else replace(g, id=gid, seeds=_seeds(config.seed, gid), pair=pair))
         now = {g.slot: g for g in games}
         for slot, old in earlier.items():
             new = now.get(slot)

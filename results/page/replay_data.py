@@ -21,8 +21,9 @@ from __future__ import annotations
 import functools
 
 from hexarena.engine import registry
-from hexarena.engine.game import GameInfo, GameState
-from hexarena.engine.geometry import Hexagon
+from hexarena.engine.core import Colour
+from hexarena.engine.game import GameInfo, GameState, StoneState
+from hexarena.engine.geometry import Hexagon, iter_bits
 from hexarena.engine.position import Position
 
 from .board_svg import action_sites
@@ -47,37 +48,111 @@ def _status(info: GameInfo, mover: str, keys: dict[str, str]) -> str:
 
 
 def game_data(replay: Replay) -> dict:
-    """The viewer's data of one replayed game (see the module docstring)."""
+    """The viewer's data of one replayed game (see the module docstring).
+
+    Per ply it reads only what changed (:func:`site_changes`) and the state's ``position_keys()``;
+    the texts of a status and of an action's sites are built once per game and value."""
     first = replay.states[0]
     board: Hexagon = first.board
     info = first.info
     names = _site_names(board)
-    diffs: list[str] = []
+    defaults = info.position_defaults()
+    phase_default, shown_keys = defaults.get("phase", ""), info.shown_keys
+    black = Colour.BLACK
+    statuses_of: dict[tuple, tuple[str, str]] = {}   # status key -> (status, the other mover's status)
+    marks: dict[object, tuple[int, str]] = {}        # action -> the sites it names (a mask), as `h` says them
+    changed = site_changes(replay.states)
     highlights: list[str] = []
-    initial = ""
     statuses: dict[str, str] = {}
-    last_status = ""
-    before: GameState | None = None
+    follows = ""                                     # the status that needs no entry at this ply
+    actions = replay.actions
     for ply, state in enumerate(replay.states):
-        changes = state.changes(before)
-        text = " ".join(names[bit] + (site_text(stack[0].value, stack[1], info.stacks) if stack else "")
-                        for bit, stack in sorted(changes.items(), key=lambda item: board.rank[item[0]]))
-        status = _status(info, state.to_move.value, state.position_keys())
-        if ply == 0 or status != _other_mover(last_status):
-            statuses[str(ply)] = status
-        last_status = status
+        keys = state.position_keys()
+        mover = state.to_move
+        key = (mover is black, keys.get("phase", phase_default), *(keys.get(k) for k in shown_keys))
+        known = statuses_of.get(key)
+        if known is None:
+            status = _status(info, mover.value, keys)
+            known = statuses_of[key] = (status, _other_mover(status))
+        if ply == 0 or known[0] != follows:
+            statuses[str(ply)] = known[0]
+        follows = known[1]
         if ply:
-            diffs.append(text)
-            marked = action_sites(replay.actions[ply - 1])
-            highlights.append("" if marked == changes.keys() else
-                              " ".join(names[b] for b in board.sorted_sites(marked)) or "-")
-        else:
-            initial = text
-        before = state
-    data: dict[str, object] = {"bd": f"{info.id}-{board.n}", "m": replay.tokens, "d": diffs, "h": highlights, "p": statuses, "i0": initial}
+            action = actions[ply - 1]
+            marked = marks.get(action)
+            if marked is None:
+                sites_of = action_sites(action)
+                marked = marks[action] = (sum(1 << b for b in sites_of),
+                                          " ".join(names[b] for b in board.sorted_sites(sites_of)) or "-")
+            highlights.append("" if marked[0] == changed[ply][1] else marked[1])
+    data: dict[str, object] = {"bd": f"{info.id}-{board.n}", "m": replay.tokens,
+                               "d": [text for text, _ in changed[1:]], "h": highlights, "p": statuses,
+                               "i0": changed[0][0]}
     if any(s is not None for s in replay.seconds):
         data["x"] = replay.seconds
     return data
+
+
+def site_changes(states: list[GameState]) -> list[tuple[str, int]]:
+    """Per state, the sites that changed since the one before (all of them for the first) as
+    the viewer's text (``e5b g7w3 f6``, in notation order) and as a mask of those sites: each
+    state's ``changes(before)``; for the games of stones alone, read from the colour bitboards
+    as ``StoneState.changes`` reads them (a site in both is White's), without building its dict."""
+    board: Hexagon = states[0].board
+    if states[0].info.stacks or not all(isinstance(s, StoneState) for s in states):
+        return _stack_changes(states)
+    rank = board.rank
+    texts = _stone_texts(board)
+    out: list[tuple[str, int]] = []
+    b0 = w0 = 0
+    for state in states:
+        b, w = state.black, state.white
+        moved = (b ^ b0) | (w ^ w0)
+        bits = (sorted(iter_bits(moved), key=rank.__getitem__) if moved & (moved - 1)
+                else [moved.bit_length() - 1] if moved else ())
+        parts = []
+        mask = 0
+        for bit in bits:
+            now = 2 if w >> bit & 1 else 1 if b >> bit & 1 else 0
+            if now != (2 if w0 >> bit & 1 else 1 if b0 >> bit & 1 else 0):
+                parts.append(texts[now][bit])
+                mask |= 1 << bit
+        out.append((" ".join(parts), mask))
+        b0, w0 = b, w
+    return out
+
+
+def _stack_changes(states: list[GameState]) -> list[tuple[str, int]]:
+    """:func:`site_changes` through each state's ``changes(before)`` (stacks, or a state of
+    another kind), each site's text built once per site, colour and height."""
+    board: Hexagon = states[0].board
+    names, rank, stacks = _site_names(board), board.rank, states[0].info.stacks
+    black = Colour.BLACK
+    sites: dict[tuple, str] = {}                     # (site, black?, height) -> `e5b`, `g7w3`; (site,) -> `f6`
+    out: list[tuple[str, int]] = []
+    before: GameState | None = None
+    for state in states:
+        changes = state.changes(before)
+        parts = []
+        mask = 0
+        for bit in sorted(changes, key=rank.__getitem__) if len(changes) > 1 else changes:
+            stack = changes[bit]
+            key = (bit,) if stack is None else (bit, stack[0] is black, stack[1])
+            text = sites.get(key)
+            if text is None:
+                text = sites[key] = names[bit] + (site_text(stack[0].value, stack[1], stacks) if stack else "")
+            parts.append(text)
+            mask |= 1 << bit
+        out.append((" ".join(parts), mask))
+        before = state
+    return out
+
+
+@functools.cache
+def _stone_texts(board: Hexagon) -> tuple[dict[int, str], dict[int, str], dict[int, str]]:
+    """Each site's text emptied, with a black stone and with a white one (`f6`, `f6b`, `f6w`)."""
+    names = _site_names(board)
+    return names, {bit: name + "b" for bit, name in names.items()}, {bit: name + "w" for bit, name in names.items()}
 
 
 @functools.cache

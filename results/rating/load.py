@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import csv
 import os
-import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,38 +30,12 @@ import pandas as pd
 from hexarena.engine.errors import RulesError
 from hexarena.engine.numbers import whole
 from hexarena.results.record.game import GameRecord
-from hexarena.results.record.journal import JournalError, iter_journal, journal_path
 from hexarena.results.rating.row import game_row
+from hexarena.results.rating.sources import BadLine as BadLine, LoadError as LoadError, is_journal, journal_rows
+from hexarena.results.rating.sources import read_sources
 
 CSV_COLUMNS = ("game", "size", "first", "second", "winner")
 FRAME_COLUMNS = ("game", "size", "first", "second", "winner", "score", "termination", "forfeit", "faulty")
-
-
-@dataclass(frozen=True)
-class BadLine:
-    """One line that cannot be rated, and why."""
-
-    path: str
-    line: int
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.reason}"
-
-
-class LoadError(ValueError):
-    """Input with bad lines; `problems` lists all of them."""
-
-    SHOWN = 20
-
-    def __init__(self, problems: list[BadLine], repairs: tuple[str, ...] = ()):
-        shown = "\n".join(str(p) for p in problems[: self.SHOWN])
-        more = len(problems) - self.SHOWN
-        tail = f"\n... and {more} more" if more > 0 else ""
-        commands = ", ".join(f"`hexarena repair {r}`" for r in repairs)
-        fix = f", or {commands} to move them to a side file" if repairs else ""
-        super().__init__(f"{len(problems)} bad line(s) (use --skip-bad to skip them{fix}):\n{shown}{tail}")
-        self.problems, self.repairs = problems, repairs
 
 
 @dataclass(frozen=True)
@@ -80,15 +53,12 @@ def load_games(path: str | os.PathLike, *, skip_bad: bool = False, identity: boo
     journal, anything else is sniffed (a journal line starts with ``{``).
     """
     p = Path(path)
-    repairs: tuple[str, ...] = ()
-    if p.is_dir() or p.suffix in (".jsonl", ".json") or (p.suffix != ".csv" and _looks_like_json(p)):
-        frame, problems = _load_journal(p, identity)
-        if any(b.line > 0 for b in problems):
-            repairs = (shlex.quote(str(p)),)
-    else:
-        frame, problems = _load_csv(p)
+    if is_journal(p):
+        rows, warnings = journal_rows(p, skip_bad=skip_bad, identity=identity)
+        return Games(frame_from_rows(rows), warnings)
+    frame, problems = _load_csv(p)
     if problems and not skip_bad:
-        raise LoadError(problems, repairs)
+        raise LoadError(problems)
     return Games(frame, tuple(f"skipped {p}" for p in problems))
 
 
@@ -100,24 +70,11 @@ def load_many(paths: Iterable[str | os.PathLike], *, skip_bad: bool = False, ide
     same file named twice (also as a folder and its journal) is read once, with a
     warning. Bad lines of every source are reported together (LoadError).
     """
-    frames, warnings, problems, seen = [], [], [], set()
-    repairs: tuple[str, ...] = ()
-    for path in paths:
-        key = journal_path(path).resolve()
-        if key in seen:
-            warnings.append(f"{path}: named twice, read once")
-            continue
-        seen.add(key)
-        try:
-            games = load_games(path, skip_bad=skip_bad, identity=identity)
-        except LoadError as exc:
-            problems += exc.problems
-            repairs += exc.repairs
-            continue
-        frames.append(games.frame)
-        warnings += games.warnings
-    if problems:
-        raise LoadError(problems, repairs)
+    def read(path: str | os.PathLike) -> tuple[pd.DataFrame, tuple[str, ...]]:
+        games = load_games(path, skip_bad=skip_bad, identity=identity)
+        return games.frame, games.warnings
+
+    frames, warnings = read_sources(paths, read)
     if len(frames) == 1:
         return Games(frames[0], tuple(warnings))
     columns = [np.concatenate([np.asarray(f[c].astype(object)) for f in frames]) if frames else np.array([], dtype=object)
@@ -183,22 +140,6 @@ def _sorted_categorical(values) -> pd.Categorical:
     if isinstance(values, pd.Categorical):
         return values.reorder_categories(sorted(values.categories)) if len(values.categories) else values
     return pd.Categorical(np.asarray(values, dtype=object))
-
-
-def _looks_like_json(p: Path) -> bool:
-    with open(p, encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            if line.strip():
-                return line.lstrip().startswith("{")
-    return False
-
-
-def _load_journal(p: Path, identity: bool = False) -> tuple[pd.DataFrame, list[BadLine]]:
-    errors: list[JournalError] = []
-    # summaries, one at a time, each kept as its row alone (~120 bytes a game)
-    rows = [game_row(r, identity) for r in iter_journal(p, errors, summary=True) if not r.void]
-    problems = [BadLine(e.path, e.line, e.reason) for e in errors]     # a repeated game id among them
-    return frame_from_rows(rows), problems
 
 
 def _load_csv(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:

@@ -8,9 +8,7 @@ what ``hexarena ratings`` runs. Pure functions of their inputs except
 from __future__ import annotations
 
 import json
-import math
 import os
-import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -23,17 +21,9 @@ from hexarena.results.rating.counts import aggregate
 from hexarena.results.rating.groups import Group, adjudicated_kinds, fit_groups
 from hexarena.results.record.game import GROUP_KEYS, GameRecord
 from hexarena.results.rating.tables import advantage_table, crosstable, los_table, ratings_table
-from hexarena.results.rating.words import games_text, whole
-
-PRIOR_NOTE = ("* rests on a weak prior (as if each player had drawn two games against the pool), as the "
-              "results alone cannot place it: ")
-#: What the ratings table's short columns mean (docs/ratings.md, "Columns"), printed under it.
-LEGEND = textwrap.fill(
-    "columns: ±95 the 95% interval of elo; score% first% second% its points per game in all, as first and as "
-    "second player; time illegal crash the games it lost on time, by an illegal or malformed action, by "
-    "crashing; opp its opponents' mean elo; LOS% the chance it is stronger than the player ranked next",
-    width=100, subsequent_indent="  ")
-
+from hexarena.results.rating.text import LEGEND, PRIOR_NOTE, format_advantage, format_ratings, notes, render_text
+from hexarena.results.rating.text import format_crosstable as crosstable_text
+from hexarena.results.rating.words import games_text
 
 class GroupReport(Group):
     """The fit and tables of one group of games; `key` is {} for all games pooled."""
@@ -86,7 +76,7 @@ def summary_table(records: list[GameRecord]) -> str:
     adjudicated = adjudicated_line(records)
     return "\n".join([f"ratings over {games_text(report.games)} (Bradley-Terry, Elo scale, mean 0)",
                       format_ratings(report.ratings), LEGEND, "", "first-player advantage per pool",
-                      format_advantage(report.advantage), *_notes(report),
+                      format_advantage(report.advantage), *notes(report),
                       *(["", adjudicated] if adjudicated else [])])
 
 
@@ -97,22 +87,6 @@ def adjudicated_line(records: Sequence[GameRecord]) -> str | None:
     kinds = adjudicated_kinds(records)
     played = sum(1 for r in records if not r.void)
     return f"adjudicated: {sum(kinds.values())} of {games_text(played)} ({adjudicated_text(kinds)})" if kinds else None
-
-
-def render_text(reports: Iterable[GroupReport], warnings: Sequence[str] = (), crosstables: bool = True) -> str:
-    """Every report as fixed-width text: ratings, advantages, crosstable and notes; the legend of the
-    ratings' columns under the first table only."""
-    parts = [f"warning: {w}" for w in warnings]
-    for k, report in enumerate(reports):
-        anchor = f", {report.fit.anchor[0]} pinned at {report.fit.anchor[1]:g}" if report.fit.anchor else ", mean 0"
-        parts += ["", f"== {report.title}: {games_text(report.games)}, {len(report.fit.players)} players{anchor} ==",
-                  format_ratings(report.ratings), *([LEGEND] if k == 0 else []), "", "first-player advantage",
-                  format_advantage(report.advantage)]
-        if crosstables:
-            parts += ["", "head to head (row player's wins-losses[-draws] against the column player)",
-                      format_crosstable(report.crosstable)]
-        parts += _notes(report)
-    return "\n".join(parts).lstrip("\n") + "\n"
 
 
 def render_csv(reports: Iterable[GroupReport]) -> str:
@@ -160,48 +134,9 @@ def write_out(reports: Sequence[GroupReport], directory: str | os.PathLike, warn
     return written
 
 
-def format_ratings(table: pd.DataFrame) -> str:
-    """The ratings table rounded for reading: Elo to 1, percentages to 0.1."""
-    shown = pd.DataFrame({
-        "rank": table["rank"], "player": table["player"],
-        "elo": [whole(e) + ("*" if p else "") for e, p in zip(table["elo"], table["prior"])],
-        "±95": table["pm95"].map(whole),
-        "games": table["games"], "wins": table["wins"], "losses": table["losses"], "draws": table["draws"],
-        "score%": table["score"].map(_pct), "first%": table["score_first"].map(_pct),
-        "second%": table["score_second"].map(_pct),
-        "time": table["forfeit_time"], "illegal": table["forfeit_illegal"], "crash": table["forfeit_crash"],
-        "opp": table["avg_opp"].map(whole),
-        "LOS%": table["los_next"].map(lambda v: _pct(100 * v)),
-    })
-    return shown.to_string(index=False, justify="right")
-
-
-def format_advantage(table: pd.DataFrame) -> str:
-    shown = pd.DataFrame({
-        "game": table["game"], "size": table["size"], "games": table["games"],
-        "first%": table["first_score"].map(_pct),
-        "advantage": [whole(a) + ("*" if p else "") for a, p in zip(table["advantage"], table["prior"])],
-        "±95": table["pm95"].map(whole),
-    })
-    return shown.to_string(index=False, justify="right")
-
-
 def format_crosstable(table: pd.DataFrame) -> str:
-    """Rows labelled ``rank player``, columns by rank, so that wide tables stay readable."""
-    shown = table.copy()
-    shown.index = [f"{k} {name}" for k, name in enumerate(table.index, 1)]
-    shown.columns = [str(k) for k in range(1, len(table.columns) + 1)]
-    return shown.to_string()
-
-
-def _notes(report: GroupReport) -> list[str]:
-    if not report.fit.prior:
-        return []
-    return ["", "note: " + PRIOR_NOTE + "; ".join(report.fit.reasons)]
-
-
-def _pct(value: float) -> str:
-    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.1f}"
+    """:func:`.text.format_crosstable` of a crosstable DataFrame (:func:`.tables.crosstable`)."""
+    return crosstable_text([str(name) for name in table.index], table.values.tolist())
 
 
 def _with_table(frame: pd.DataFrame, title: str) -> pd.DataFrame:
@@ -214,6 +149,6 @@ def _records(frame: pd.DataFrame) -> list[dict]:
     return json.loads(frame.to_json(orient="records", double_precision=15))
 
 
-__all__ = ["GroupReport", "build_reports", "summary_table", "adjudicated_line", "adjudicated_kinds",
+__all__ = ["GroupReport", "LEGEND", "PRIOR_NOTE", "build_reports", "summary_table", "adjudicated_line", "adjudicated_kinds",
            "adjudicated_text", "render_text", "render_csv", "render_json",
            "write_out", "format_ratings", "format_advantage", "format_crosstable"]

@@ -14,6 +14,7 @@ from hexarena.results.rating.columns import (ADVANTAGE_COLUMNS, RATING_COLUMNS, 
                                              rank_order, rating_columns)
 from hexarena.results.rating.counts import Counts
 from hexarena.results.rating.ratings import Fit
+from hexarena.results.rating.text import crosstable_cells
 
 
 def ratings_table(fit: Fit, counts: Counts) -> pd.DataFrame:
@@ -31,21 +32,7 @@ def crosstable(fit: Fit, counts: Counts) -> pd.DataFrame:
 
     Rows and columns in rank order; empty where two players never met.
     """
-    won, drawn = head_to_head(fit, counts)
-    with_draws = bool(drawn.any())
-    order = rank_order(fit)
-    names = [fit.players[k] for k in order]
-    cells = []
-    for a in order:
-        row = []
-        for b in order:
-            if a == b or won[a, b] + won[b, a] + drawn[a, b] == 0:
-                row.append("")
-            elif with_draws:
-                row.append(f"{won[a, b]:.0f}-{won[b, a]:.0f}-{drawn[a, b]:.0f}")
-            else:
-                row.append(f"{won[a, b]:.0f}-{won[b, a]:.0f}")
-        cells.append(row)
+    names, cells = crosstable_cells(fit, counts)
     return pd.DataFrame(cells, index=pd.Index(names, name="player"), columns=names)
 
 

@@ -20,10 +20,14 @@ from hexarena.results.record.sgf import sgf_text
 PLAYERS = ("alpha", "beta", "gamma", "delta")
 
 
-def build_folder(folder: Path, games: int, seed: int = 1, cap: int = 80, remember: bool = False) -> float:
-    """A tournament folder of `games` seeded random games (`cap` plies at most each); with
-    `remember`, each game's entry in the report's cache too, written as the referee writes it
-    (from the states played). Returns the seconds spent writing those entries."""
+def build_folder(folder: Path, games: int, seed: int = 1, cap: int = 80, remember: bool = False,
+                 long: bool = False) -> float:
+    """A tournament folder of `games` seeded random games (`cap` plies at most each) at each game's
+    smallest recommended size; `long`: at each of its recommended sizes in turn instead, capped at
+    the referee's own ply cap (random Anda games of 150-450 plies, Vaxandis games at their caps of
+    300-800). With `remember`, each
+    game's entry in the report's cache too, written as the referee writes it (from the states
+    played). Returns the seconds spent writing those entries."""
     spent = 0.0
     rng = random.Random(seed)
     ids = registry.playable()
@@ -32,13 +36,15 @@ def build_folder(folder: Path, games: int, seed: int = 1, cap: int = 80, remembe
         for k in range(games):
             gid = ids[k % len(ids)]
             info = registry.get(gid)
-            size = min(info.sizes)
+            sizes = sorted(info.sizes)
+            size = sizes[k // len(ids) % len(sizes)] if long else sizes[0]
+            limit = info.ply_cap(size) if long else cap
             first, second = rng.sample(PLAYERS, 2)
             variant = info.variant(size)
             state = info.new_game(variant, 0)
             actions: list[tuple[Colour, str]] = []
             states, played = [state], []
-            while state.outcome() is None and len(actions) < cap:
+            while state.outcome() is None and len(actions) < limit:
                 action = state.random_action(rng)
                 actions.append((state.to_move, state.format(action)))
                 state = state.play(action)
