@@ -19,6 +19,7 @@ megabyte.
 from __future__ import annotations
 
 import functools
+from typing import cast
 
 from hexarena.engine import registry
 from hexarena.engine.core import Colour
@@ -105,7 +106,8 @@ def site_changes(states: list[GameState]) -> list[tuple[str, int]]:
     texts = _stone_texts(board)
     out: list[tuple[str, int]] = []
     b0 = w0 = 0
-    for state in states:
+    stones = cast("list[StoneState]", states)
+    for state in stones:
         b, w = state.black, state.white
         moved = (b ^ b0) | (w ^ w0)
         bits = (sorted(iter_bits(moved), key=rank.__getitem__) if moved & (moved - 1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import numbers
 import textwrap
+from typing import Any
 from collections.abc import Iterable, Mapping, Sequence
 
 from hexarena.results.rating.columns import advantage_columns, head_to_head, rank_order, rating_columns
@@ -52,7 +53,7 @@ def fixed_width(columns: Mapping[str, Sequence[Cell]], labels: Sequence[str] | N
                       *(label.ljust(width) + " " + row for label, row in zip(labels, rows[1:]))])
 
 
-def format_ratings(table: Mapping[str, Sequence]) -> str:
+def format_ratings(table: Any) -> str:
     """The ratings table (:data:`.columns.RATING_COLUMNS`, as columns or a DataFrame) rounded for
     reading: Elo to 1, percentages to 0.1."""
     return fixed_width({
@@ -70,7 +71,7 @@ def format_ratings(table: Mapping[str, Sequence]) -> str:
     })
 
 
-def format_advantage(table: Mapping[str, Sequence]) -> str:
+def format_advantage(table: Any) -> str:
     """The first-player advantage table (:data:`.columns.ADVANTAGE_COLUMNS`) rounded for reading."""
     return fixed_width({
         "game": list(table["game"]), "size": list(table["size"]), "games": list(table["games"]),
