@@ -6,7 +6,7 @@ Runs the runner bench's tournament (bench/bench_runner.py: two kept `random`
 players, default time limits) once, sampled by py-spy (``pip install py-spy``;
 not a dependency of hexarena) at `--rate` samples a second, its worker
 processes included at `-j 2` (``--subprocesses``; the engines' samples are
-dropped). Each sample is put in the part of the runner named by its deepest
+dropped). A sample inside an import is "start-up: imports"; any other is put in the part of the runner named by its deepest
 frame that belongs to one (:data:`PARTS`, first match from the leaf): the
 channel's poll, write, framing and awaited path, the rules, the clocks, the
 turn loop, live files, the live view, the journal, the game's files at its
@@ -19,8 +19,11 @@ Figures: each part's share of a process's active samples times that
 process's CPU (user + system from /proc, as bench/bench_runner.py reads it:
 the runner's at its exit, the workers' sampled), over the run's moves: us
 per move. py-spy samples wall time while a thread runs or is runnable, so a
-part that yields the core (the poll's ``sched_yield``) weighs more in
-samples than in CPU; the totals are the /proc figures.
+part that yields the core (the spin's ``sched_yield``) weighs more in
+samples than in CPU; a thread blocked in ``poll(2)`` (a game alone in its loop
+waiting for an answer: referee/engines/eager.py) would count as running, so
+those samples are dropped as idle with the others (the read and the system
+call's own CPU go with them); the totals are the /proc figures.
 """
 from __future__ import annotations
 
@@ -42,7 +45,7 @@ from hexarena.results.record.journal import read_journal
 #: (part, patterns): a frame ("function (path:line)") belongs to the first part one of whose
 #: patterns it contains.
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("channel: poll for the answer", ("EagerReceive._poll ", "EagerReceive.receive_now ")),
+    ("channel: spin for the answer", ("EagerReceive._poll ", "EagerReceive.receive_now ")),
     ("channel: write", ("EagerSend.", "EngineChannel._send", "FdStream.send_all")),
     ("channel: framing and answer parse", ("protocol/controller.py", "protocol/framing.py",
                                            "protocol/analysis.py")),
@@ -63,7 +66,7 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("turn loop (match.py)", ("referee/game/",)),
     ("schedule, slots (run.py)", ("referee/tournament/",)),
 )
-IDLE = ("WorkerThread._work ", "EpollIOManager.get_events ", "EpollIOManager._epoll_wait ",
+IDLE = ("WorkerThread._work ", "EagerReceive.receive_blocking ", "EpollIOManager.get_events ", "EpollIOManager._epoll_wait ",
         "Thread.wait ", "Condition.wait ", "Event.wait ")
 TRIO = "(trio/"
 
@@ -72,14 +75,14 @@ def part_of(frames: list[str]) -> str | None:
     """The part a sample belongs to (None: idle), from its frames, root first."""
     if any(frames[-1].startswith(idle) for idle in IDLE):
         return None
+    if any("importlib" in f for f in frames):
+        return "start-up: imports"
     for frame in reversed(frames):
         for part, patterns in PARTS:
             if any(p in frame for p in patterns):
                 return part
     if any(TRIO in f for f in frames):
         return "trio: scheduler and I/O"
-    if any("importlib" in f for f in frames):
-        return "start-up: imports"
     return "other (start-up, CLI, threads)"
 
 

@@ -13,8 +13,11 @@ Over the pipe fast path (:mod:`referee.engines.eager`) a command answered at onc
 runs without an await that could block, so without a cancel scope; the
 same checks apply to its answer. The fast path spins only for a kind of
 command (thinking: `genmove`; the others) whose last answer came within
-the spin (:data:`THINKING`, :data:`REPROBE`) (tests/referee/test_channel.py runs every
-behaviour both ways).
+the spin (:data:`THINKING`, :data:`REPROBE`); a game alone in its event loop
+waits for the answer in ``poll(2)`` instead, up to :data:`~.eager.BLOCK` seconds
+(:func:`~.eager.alone`), and yields to the loop at least every
+:data:`~.eager.YIELD_EVERY` seconds of answers taken without an await
+(tests/referee/test_channel.py runs every behaviour both ways).
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ from hexarena.protocol.controller import (
     ResponseReader, expect, format_command,
 )
 
-from .eager import EagerReceive, EagerSend
+from .eager import BLOCK, YIELD_EVERY, EagerReceive, EagerSend, alone
 
 __all__ = ["EngineChannel"]
 
@@ -70,6 +73,7 @@ class EngineChannel:
         self.note: Callable[[str], None] = _unnoted          # set by referee/engines/process.py: a line in the engine's log
         self.configured = False     # the engine's setup commands were answered (sent once per process)
         self._misses = [0, 0]       # fast-path polls in a row that found no answer: other commands, thinking
+        self._yielded = 0.0         # trio.current_time() when a command last awaited or yielded
 
     def engine_exited(self, how: str) -> None:
         """Called by the process watcher: the process ended (`how`: its exit status or signal).
@@ -108,11 +112,18 @@ class EngineChannel:
                 send, receive = self._now
                 data = send.send_now(data)
                 if not data:
-                    kind = name in THINKING
-                    misses = self._misses[kind]
-                    resp = self._receive_now(receive, misses % REPROBE == 0)
-                    self._misses[kind] = 0 if resp is not None else misses + 1
+                    if alone():
+                        resp = self._receive_blocking(receive, deadline)
+                    else:
+                        kind = name in THINKING
+                        misses = self._misses[kind]
+                        resp = self._receive_now(receive, misses % REPROBE == 0)
+                        self._misses[kind] = 0 if resp is not None else misses + 1
+                    if resp is not None and t0 - self._yielded >= YIELD_EVERY:
+                        self._yielded = t0
+                        await trio.lowlevel.checkpoint()    # the loop's other tasks get their turn
             if resp is None:
+                self._yielded = t0
                 resp = await self._await_answer(data, deadline, name)
             return expect(resp, cid)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
@@ -176,6 +187,17 @@ class EngineChannel:
         when not `spin`), else None."""
         while not self._pending:
             data = receive.receive_now(65536, spin)
+            if data is None:
+                return None
+            self._absorb(data)
+        return self._take()
+
+    def _receive_blocking(self, receive: EagerReceive, deadline: float) -> Response | None:
+        """The answer if all of it comes within BLOCK seconds (and before `deadline`), waited
+        for in poll(2), blocking the event loop; else None."""
+        end = min(trio.current_time() + BLOCK, deadline)
+        while not self._pending:
+            data = receive.receive_blocking(65536, end - trio.current_time())
             if data is None:
                 return None
             self._absorb(data)

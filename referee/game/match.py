@@ -54,6 +54,7 @@ from hexarena.protocol.controller import CommandFailed, ControllerError, EngineT
 from hexarena.results.record.game import Ending, Forfeit, GameRecord, VoidCause
 from hexarena.results.record.moves import Move
 
+from ..engines.eager import playing
 from ..engines.groups import sole
 from ..engines.process import EngineChannel, EngineStartFailed
 from .adjudication import Adjudication, Judge
@@ -153,9 +154,10 @@ async def referee(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tuple
     known: dict[str, Any] = dict(pair=pair, komi=setup.komi, started=started)
     try:
         try:
-            async with AsyncExitStack() as stack:
-                ended = await _game(stack, setup, seats, (info, variant), per_seat, on_ply, overhead)
-                _settle(seats, ended.end if isinstance(ended, Played) else ended)
+            with playing():
+                async with AsyncExitStack() as stack:
+                    ended = await _game(stack, setup, seats, (info, variant), per_seat, on_ply, overhead)
+                    _settle(seats, ended.end if isinstance(ended, Played) else ended)
         except ExceptionGroup as group:     # a connect() that runs a nursery (trio >= 0.25) wraps errors
             raise sole(group) from None
     except Exception as exc:      # a referee bug: void, keep the tournament going
