@@ -28,7 +28,7 @@ from pathlib import Path
 import trio
 
 from hexarena.protocol.controller import (
-    ControllerError, EngineCrashed, EngineTimeout, ProtocolViolation, Response,
+    CommandFailed, ControllerError, EngineCrashed, EngineTimeout, ProtocolViolation, Response,
     ResponseReader, expect, format_command,
 )
 
@@ -96,51 +96,107 @@ class EngineChannel:
         so an exchange done without one needs no scope; one already passed
         is a timeout before anything is written, as on the awaited path.
         """
+        (answer,) = await self._exchange(((name, args, deadline),))
+        if isinstance(answer, ControllerError):
+            raise answer
+        return answer
+
+    async def command_pair(self, first: tuple[str, ...], first_deadline: float, second: tuple[str, ...],
+                           deadline_from: Callable[[float], float]
+                           ) -> tuple[str | ControllerError, str | ControllerError, float]:
+        """Two commands (each a name and its arguments): each one's answer text or the controller
+        error it ended in, and when the second was written (``trio.current_time()``, taken before
+        writing it). `deadline_from(start)`: the second's deadline when it is written at `start`.
+
+        Over the pipe fast path both are written at once, before the first answer is read
+        (the engine answers in order, PROTOCOL.md "Framing"): one wait for two answers. The
+        first's answer is still read and checked first, by `first_deadline`, and the second's
+        after it, by its own. Elsewhere the second is written once the first is answered. A `?`
+        to the first leaves the second to be answered; any other error of the first breaks the
+        channel and is the second's too (it is then never read)."""
+        if self._now is None:
+            try:
+                said: str | ControllerError = await self.command(*first, deadline=first_deadline)
+            except ControllerError as exc:
+                said = exc
+            start = trio.current_time()
+            if isinstance(said, ControllerError) and not isinstance(said, CommandFailed):
+                return said, said, start
+            try:
+                return said, await self.command(*second, deadline=deadline_from(start)), start
+            except ControllerError as exc:
+                return said, exc, start
+        start = trio.current_time()
+        one, two = await self._exchange(((first[0], first[1:], first_deadline),
+                                         (second[0], second[1:], deadline_from(start))), start)
+        return one, two, start
+
+    async def _exchange(self, commands: tuple[tuple[str, tuple[str, ...], float], ...],
+                        t0: float | None = None) -> list[str | ControllerError]:
+        """Write `commands` (name, arguments, deadline) at once (`t0`: ``trio.current_time()`` just
+        before, None: taken here) and read their answers in order:
+        each one's text, or the error it ended in (CommandFailed leaves the channel usable; any other
+        error breaks it and ends every command not yet answered)."""
         if self._broken is not None:
-            raise self._broken
+            return [self._broken] * len(commands)
         if self._exit is not None:
             self._broken = EngineCrashed(f"{self.name}: {self._exit}")
-            raise self._broken
-        cid = self._next_id
-        self._next_id += 1
-        data = format_command(cid, name, *args)
-        t0 = trio.current_time()
+            return [self._broken] * len(commands)
+        cids = range(self._next_id, self._next_id + len(commands))
+        self._next_id += len(commands)
+        data = b"".join([format_command(cid, name, *args) for cid, (name, args, _) in zip(cids, commands)])
+        if t0 is None:
+            t0 = trio.current_time()
+        answers: list[str | ControllerError] = []
         try:
-            resp = None
-            if self._now is not None and t0 < deadline:
+            written = False
+            if self._now is not None and t0 < commands[0][2]:
                 await trio.lowlevel.checkpoint_if_cancelled()
-                send, receive = self._now
-                data = send.send_now(data)
-                if not data:
-                    if alone():
-                        resp = self._receive_blocking(receive, deadline)
-                    else:
-                        kind = name in THINKING
-                        misses = self._misses[kind]
-                        resp = self._receive_now(receive, misses % REPROBE == 0)
-                        self._misses[kind] = 0 if resp is not None else misses + 1
-                    if resp is not None and t0 - self._yielded >= YIELD_EVERY:
-                        self._yielded = t0
-                        await trio.lowlevel.checkpoint()    # the loop's other tasks get their turn
-            if resp is None:
-                self._yielded = t0
-                resp = await self._await_answer(data, deadline, name)
-            return expect(resp, cid)
+                data = self._now[0].send_now(data)
+                written = not data
+            for (name, _, deadline), cid in zip(commands, cids):
+                more = len(commands) - 1 - len(answers)       # answers that may come behind this one
+                resp = self._fast_answer(name, deadline, more) if written else None
+                if resp is not None and t0 - self._yielded >= YIELD_EVERY:
+                    self._yielded = t0
+                    await trio.lowlevel.checkpoint()    # the loop's other tasks get their turn
+                if resp is None:
+                    self._yielded = t0
+                    resp = await self._await_answer(data, deadline, name, more)
+                    data, written = b"", True
+                try:
+                    answers.append(expect(resp, cid))
+                except CommandFailed as exc:
+                    answers.append(exc)
+            return answers
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             how = await self._how_it_ended("its stdin is closed")
             self._broken = EngineCrashed(f"{self.name}: cannot write to it: {how}")
-            raise self._broken from None
         except (EngineCrashed, EngineTimeout, ProtocolViolation) as exc:
             if isinstance(exc, EngineCrashed) and str(exc) == "closed its stdout":
                 exc = EngineCrashed(await self._how_it_ended("closed its stdout"))
             if not str(exc).startswith(f"{self.name}: "):
                 exc = type(exc)(f"{self.name}: {exc}")
             self._broken = exc
-            raise exc from None
         finally:
             self.wait_seconds += trio.current_time() - t0
+        return answers + [self._broken] * (len(commands) - len(answers))
 
-    async def _await_answer(self, data: bytes, deadline: float, name: str) -> Response:
+    def _fast_answer(self, name: str, deadline: float, more: int) -> Response | None:
+        """The answer to `name` read without awaiting (the pipe fast path; its command is written),
+        or None when it is not there in time: waited for in poll(2) when the game is alone in its
+        loop, else polled (spinning for a kind of command whose answers came within the spin)."""
+        assert self._now is not None
+        receive = self._now[1]
+        if alone():
+            return self._receive_blocking(receive, deadline, more)
+        kind = name in THINKING
+        misses = self._misses[kind]
+        resp = self._receive_now(receive, misses % REPROBE == 0, more)
+        self._misses[kind] = 0 if resp is not None else misses + 1
+        return resp
+
+    async def _await_answer(self, data: bytes, deadline: float, name: str, more: int = 0) -> Response:
         """Send what is left of the command (`data`, maybe nothing), then wait for its answer,
         all under the deadline; cut short by :meth:`engine_exited`."""
         resp = None
@@ -149,7 +205,7 @@ class EngineChannel:
                 self._in_flight = scope
                 if data:
                     await self._send.send_all(data)
-                resp = await self._receive_one()
+                resp = await self._receive_one(more)
         finally:
             self._in_flight = None
         if resp is None and self._exit is not None:
@@ -177,12 +233,12 @@ class EngineChannel:
         return f"{what}: {self._exit}" if self._exit is not None else f"{what} (still running)" \
             if self._watched else f"{what} (exited?)"
 
-    async def _receive_one(self) -> Response:
+    async def _receive_one(self, more: int = 0) -> Response:
         while not self._pending:
             self._absorb(await self._receive.receive_some(65536))
-        return self._take()
+        return self._take(more)
 
-    def _receive_now(self, receive: EagerReceive, spin: bool) -> Response | None:
+    def _receive_now(self, receive: EagerReceive, spin: bool, more: int = 0) -> Response | None:
         """The answer if the pipe holds all of it (within the fast path's polling, or one try
         when not `spin`), else None."""
         while not self._pending:
@@ -190,9 +246,9 @@ class EngineChannel:
             if data is None:
                 return None
             self._absorb(data)
-        return self._take()
+        return self._take(more)
 
-    def _receive_blocking(self, receive: EagerReceive, deadline: float) -> Response | None:
+    def _receive_blocking(self, receive: EagerReceive, deadline: float, more: int = 0) -> Response | None:
         """The answer if all of it comes within BLOCK seconds (and before `deadline`), waited
         for in poll(2), blocking the event loop; else None."""
         end = min(trio.current_time() + BLOCK, deadline)
@@ -201,7 +257,7 @@ class EngineChannel:
             if data is None:
                 return None
             self._absorb(data)
-        return self._take()
+        return self._take(more)
 
     def _absorb(self, data: bytes | bytearray) -> None:
         """Bytes read from the engine's stdout (b"": EOF) into pending responses."""
@@ -214,10 +270,11 @@ class EngineChannel:
             self.answered_at = now
             self._pending.extend(done)
 
-    def _take(self) -> Response:
+    def _take(self, more: int = 0) -> Response:
         """The one response to the command just sent; ProtocolViolation when there are more
-        (output not asked for: a banner, an early or a second answer), whichever came first."""
-        if len(self._pending) > 1:
+        (output not asked for: a banner, an early or a second answer), whichever came first.
+        `more`: the answers to commands written after it that may already be there."""
+        if len(self._pending) > 1 + more:
             seen = ", ".join(repr(r) for r in self._pending)
             raise ProtocolViolation(f"{len(self._pending)} responses to one command: {seen}")
         return self._pending.popleft()

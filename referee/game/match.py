@@ -36,6 +36,7 @@ from __future__ import annotations
 import time
 import traceback
 from collections.abc import Callable
+from functools import partial
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -366,16 +367,17 @@ async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState
 
 async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits,
                    command: str = "genmove", decimal: bool = False) -> tuple[str, Charge] | Forfeited:
-    """The mover's answer to `command` (`genmove` or `genmove_analyze`) and its charge to the
-    mover's clock (told in decimal seconds when `decimal`), or the mover's forfeit."""
+    """The mover's answer to `command` (`genmove` or `genmove_analyze`), after `time_left`, and its
+    charge to the mover's clock (told in decimal seconds when `decimal`), or the mover's forfeit.
+    The two commands go as a pair (:meth:`EngineChannel.command_pair`): the move's time runs from
+    the writing of `genmove`, which over a pipe goes with `time_left`, so an engine's own handling
+    of `time_left` then counts as its thinking."""
     told = clock.told(seat, decimal)
-    if told is not None:
-        said = await _ask(ch, trio.current_time() + limits.command, "time_left", colour.word, *told)
-        if isinstance(said, ControllerError) and not isinstance(said, CommandFailed):
-            return Forfeited(seat, fault_of(said), f"time_left: {said}")
     budget = clock.budget(seat)
-    t0 = trio.current_time()
-    answer = await _ask(ch, clock.deadline(seat, t0), command, colour.word)
+    said, answer, t0 = await ch.command_pair(("time_left", colour.word, *told), trio.current_time() + limits.command,
+                                             (command, colour.word), partial(clock.deadline, seat))
+    if isinstance(said, ControllerError) and not isinstance(said, CommandFailed):
+        return Forfeited(seat, fault_of(said), f"time_left: {said}")
     if isinstance(answer, CommandFailed):
         return Forfeited(seat, Termination.MALFORMED, f"{ch.name}: {command} failed: {answer.message}")
     if isinstance(answer, EngineTimeout):
