@@ -22,7 +22,7 @@ waits for the answer in ``poll(2)`` instead, up to :data:`~.eager.BLOCK` seconds
 from __future__ import annotations
 
 import collections
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import trio
@@ -96,47 +96,53 @@ class EngineChannel:
         so an exchange done without one needs no scope; one already passed
         is a timeout before anything is written, as on the awaited path.
         """
-        (answer,) = await self._exchange(((name, args, deadline),))
+        (answer,) = await self._exchange(((name, args, deadline, False),))
         if isinstance(answer, ControllerError):
             raise answer
         return answer
 
-    async def command_pair(self, first: tuple[str, ...], first_deadline: float, second: tuple[str, ...],
-                           deadline_from: Callable[[float], float]
-                           ) -> tuple[str | ControllerError, str | ControllerError, float]:
-        """Two commands (each a name and its arguments): each one's answer text or the controller
-        error it ended in, and when the second was written (``trio.current_time()``, taken before
-        writing it). `deadline_from(start)`: the second's deadline when it is written at `start`.
+    async def command_chain(self, steps: Sequence[tuple[tuple[str, ...], float, bool]], last: tuple[str, ...],
+                            deadline_from: Callable[[float], float]
+                            ) -> tuple[list[str | ControllerError], str | ControllerError, float]:
+        """Commands (`steps`: each its words, its absolute deadline and whether a `?` to it ends the
+        chain), then `last`: each one's answer text or the controller error it ended in, and when
+        `last` was written (``trio.current_time()``, taken before writing it). `deadline_from(start)`:
+        `last`'s deadline when it is written at `start`.
 
-        Over the pipe fast path both are written at once, before the first answer is read
-        (the engine answers in order, PROTOCOL.md "Framing"): one wait for two answers. The
-        first's answer is still read and checked first, by `first_deadline`, and the second's
-        after it, by its own. Elsewhere the second is written once the first is answered. A `?`
-        to the first leaves the second to be answered; any other error of the first breaks the
-        channel and is the second's too (it is then never read)."""
+        Over the pipe fast path all are written at once, before the first answer is read (the
+        engine answers in order, PROTOCOL.md "Framing"): one wait for all the answers. Each answer
+        is still read and checked in turn, by its own command's deadline. Elsewhere each command
+        is written once the one before is answered. A `?` leaves the next commands to be answered,
+        unless its step ends the chain: then it is the answer of every command after it too (over
+        the pipe those were written, their answers are never read, and the channel is broken); any
+        other error breaks the channel and is the answer of every command after it."""
         if self._now is None:
-            try:
-                said: str | ControllerError = await self.command(*first, deadline=first_deadline)
-            except ControllerError as exc:
-                said = exc
+            said: list[str | ControllerError] = []
+            for words, deadline, ends in steps:
+                try:
+                    said.append(await self.command(*words, deadline=deadline))
+                except ControllerError as exc:
+                    said.append(exc)
+                    if ends or not isinstance(exc, CommandFailed):
+                        return said + [exc] * (len(steps) - len(said)), exc, trio.current_time()
             start = trio.current_time()
-            if isinstance(said, ControllerError) and not isinstance(said, CommandFailed):
-                return said, said, start
             try:
-                return said, await self.command(*second, deadline=deadline_from(start)), start
+                return said, await self.command(*last, deadline=deadline_from(start)), start
             except ControllerError as exc:
                 return said, exc, start
         start = trio.current_time()
-        one, two = await self._exchange(((first[0], first[1:], first_deadline),
-                                         (second[0], second[1:], deadline_from(start))), start)
-        return one, two, start
+        commands = [(words[0], words[1:], deadline, ends) for words, deadline, ends in steps]
+        commands.append((last[0], last[1:], deadline_from(start), False))
+        answers = await self._exchange(commands, start)
+        return answers[:-1], answers[-1], start
 
-    async def _exchange(self, commands: tuple[tuple[str, tuple[str, ...], float], ...],
+    async def _exchange(self, commands: Sequence[tuple[str, tuple[str, ...], float, bool]],
                         t0: float | None = None) -> list[str | ControllerError]:
-        """Write `commands` (name, arguments, deadline) at once (`t0`: ``trio.current_time()`` just
-        before, None: taken here) and read their answers in order:
+        """Write `commands` (name, arguments, deadline, whether a `?` ends the exchange) at once
+        (`t0`: ``trio.current_time()`` just before, None: taken here) and read their answers in order:
         each one's text, or the error it ended in (CommandFailed leaves the channel usable; any other
-        error breaks it and ends every command not yet answered)."""
+        error, or a `?` that ends the exchange with answers left unread, breaks it and is the
+        answer of every command after it)."""
         if self._broken is not None:
             return [self._broken] * len(commands)
         if self._exit is not None:
@@ -144,7 +150,7 @@ class EngineChannel:
             return [self._broken] * len(commands)
         cids = range(self._next_id, self._next_id + len(commands))
         self._next_id += len(commands)
-        data = b"".join([format_command(cid, name, *args) for cid, (name, args, _) in zip(cids, commands)])
+        data = b"".join([format_command(cid, name, *args) for cid, (name, args, _, _) in zip(cids, commands)])
         if t0 is None:
             t0 = trio.current_time()
         answers: list[str | ControllerError] = []
@@ -154,7 +160,7 @@ class EngineChannel:
                 await trio.lowlevel.checkpoint_if_cancelled()
                 data = self._now[0].send_now(data)
                 written = not data
-            for (name, _, deadline), cid in zip(commands, cids):
+            for (name, _, deadline, ends), cid in zip(commands, cids):
                 more = len(commands) - 1 - len(answers)       # answers that may come behind this one
                 resp = self._fast_answer(name, deadline, more) if written else None
                 if resp is not None and t0 - self._yielded >= YIELD_EVERY:
@@ -168,7 +174,11 @@ class EngineChannel:
                     answers.append(expect(resp, cid))
                 except CommandFailed as exc:
                     answers.append(exc)
-            return answers
+                    if ends and len(answers) < len(commands):
+                        self._broken = exc              # the answers to the commands after it stay unread
+                        break
+            else:
+                return answers
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             how = await self._how_it_ended("its stdin is closed")
             self._broken = EngineCrashed(f"{self.name}: cannot write to it: {how}")
@@ -278,6 +288,11 @@ class EngineChannel:
             seen = ", ".join(repr(r) for r in self._pending)
             raise ProtocolViolation(f"{len(self._pending)} responses to one command: {seen}")
         return self._pending.popleft()
+
+    @property
+    def writes_ahead(self) -> bool:
+        """Whether :meth:`command_chain` writes its commands at once (the pipe fast path)."""
+        return self._now is not None
 
     @property
     def reusable(self) -> bool:

@@ -282,15 +282,16 @@ def test_the_fast_path_stops_spinning_for_a_kind_of_command_whose_answers_miss_i
     run_mock(main)
 
 
-def pair(p: Pipes, first_limit: float = 5, second_limit: float = 5):
-    """`time_left b 5 1` then `genmove b` as a pair, deadlines from now and from the second's writing."""
+async def pair(p: Pipes, first_limit: float = 5, second_limit: float = 5):
+    """`time_left b 5 1` then `genmove b` as a chain, deadlines from now and from the second's writing."""
     now = trio.current_time()
-    return p.channel.command_pair(("time_left", "b", "5", "1"), now + first_limit, ("genmove", "b"),
-                                  lambda start: start + second_limit)
+    said, answer, start = await p.channel.command_chain([(("time_left", "b", "5", "1"), now + first_limit, False)],
+                                                        ("genmove", "b"), lambda start: start + second_limit)
+    return said[0], answer, start
 
 
 @MODES
-def test_a_pair_of_commands_is_answered_in_order(eager):
+def test_a_chain_of_commands_is_answered_in_order(eager):
     async def main():
         p = Pipes(eager)
         async with trio.open_nursery() as nursery:
@@ -307,7 +308,7 @@ def test_a_pair_of_commands_is_answered_in_order(eager):
 
 
 @MODES
-def test_a_refused_first_command_of_a_pair_leaves_the_second_to_be_answered(eager):
+def test_a_refused_command_of_a_chain_leaves_the_next_to_be_answered(eager):
     async def main():
         p = Pipes(eager)
         async with trio.open_nursery() as nursery:
@@ -321,7 +322,7 @@ def test_a_refused_first_command_of_a_pair_leaves_the_second_to_be_answered(eage
 
 
 @MODES
-def test_a_timeout_of_the_first_command_of_a_pair_is_the_seconds_too(eager):
+def test_a_timeout_in_a_chain_is_the_answer_of_the_commands_after_it(eager):
     async def main():
         p = Pipes(eager)
         said, answer, _ = await pair(p, first_limit=1, second_limit=10)
@@ -347,7 +348,7 @@ def test_both_answers_at_once_are_a_violation_unless_the_second_was_written(eage
     run_mock(main)
 
 
-def test_the_second_deadline_of_a_pair_runs_from_its_writing():
+def test_the_last_deadline_of_a_chain_runs_from_its_writing():
     """Over a pipe both commands are written at once: an engine slow to answer the first spends
     the second's time; one at a time, the second's time starts once the first is answered."""
     async def main(eager: bool):
@@ -389,5 +390,25 @@ def test_a_game_alone_in_its_loop_waits_for_its_answer_in_poll(late, monkeypatch
                 assert trio.current_time() == 0             # no await: the mock clock never moved
             with playing():
                 assert not alone()                           # two games: none blocks the loop
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_a_refusal_that_ends_a_chain_is_the_answer_of_the_commands_after_it(eager):
+    """Over a pipe the commands after it were written and their answers are never read: the
+    channel is broken; one at a time, they are never sent and the channel stays usable."""
+    async def main():
+        p = Pipes(eager)
+        now = trio.current_time()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(p.answer_later, 1, b"?1 illegal move\n\n")
+            said, answer, _ = await p.channel.command_chain(
+                [(("play", "b", "e5"), now + 5, True), (("time_left", "w", "5", "1"), now + 5, False)],
+                ("genmove", "w"), lambda start: start + 5)
+        assert isinstance(said[0], CommandFailed) and said[1] is said[0] and answer is said[0]
+        assert trio.current_time() == pytest.approx(1) and p.channel.healthy is not eager
+        sent = p.received()
+        assert sent == (b"1 play b e5\n2 time_left w 5 1\n3 genmove w\n" if eager else b"1 play b e5\n")
         await p.close()
     run_mock(main)
