@@ -120,20 +120,23 @@ def profile(game: str, size: int, games: int, jobs: int, rate: int, work: Path) 
     start = time.time()
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     spy = subprocess.Popen(["py-spy", "record", "--pid", str(proc.pid), "--subprocesses", "--nonblocking", "-r", str(rate),
-                            "-f", "raw", "-o", str(raw)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            "-f", "raw", "-o", str(raw)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     workers = WorkersCpu(proc.pid)
     workers.start()
     assert proc.stderr is not None
     err = proc.stderr.read()
     own = own_cpu_at_exit(proc)
     wall = time.time() - start
-    spy.wait()
+    _, said = spy.communicate()
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}:\n{err.decode(errors='replace')}")
+    if spy.returncode != 0 or not raw.exists():
+        raise SystemExit(f"py-spy exited {spy.returncode} (it needs to trace its target: ptrace):\n"
+                         f"{said.decode(errors='replace')[-2000:]}")
     records = read_journal(out)
     figures = {"moves": sum(r.plies for r in records), "games": len(records), "own": own,
                "workers": workers.stop(), "wall": wall}
-    return figures, samples(raw.read_text(encoding="utf-8", errors="replace") if raw.exists() else "")
+    return figures, samples(raw.read_text(encoding="utf-8", errors="replace"))
 
 
 def rows(figures: dict, counts: dict[str, collections.Counter]) -> list[dict]:

@@ -261,6 +261,8 @@ class EngineChannel:
     def _receive_blocking(self, receive: EagerReceive, deadline: float, more: int = 0) -> Response | None:
         """The answer if all of it comes within BLOCK seconds (and before `deadline`), waited
         for in poll(2), blocking the event loop; else None."""
+        if self._pending:
+            return self._take(more)
         end = min(trio.current_time() + BLOCK, deadline)
         while not self._pending:
             data = receive.receive_blocking(65536, end - trio.current_time())

@@ -142,26 +142,18 @@ class EagerReceive(trio.abc.ReceiveStream):
         milliseconds, rounded down: none below one), blocking this thread and so its event loop:
         b"" at EOF, None when nothing came in time or the pipe cannot be read (as
         :meth:`receive_now`, the next ``receive_some`` then waits in the wrapped stream)."""
-        self._dry = False
-        try:
-            return os.read(self._fd, max_bytes)
-        except BlockingIOError:
-            pass
-        except OSError:
-            self._dry = True
-            return None
-        ms = int(timeout * 1000)
-        if ms > 0:
-            if self._poller is None:
-                self._poller = select.poll()
-                self._poller.register(self._fd, select.POLLIN)
-            if self._poller.poll(ms):
-                try:
-                    return os.read(self._fd, max_bytes)
-                except OSError:
-                    pass
+        if self._poller is None:
+            self._poller = select.poll()
+            self._poller.register(self._fd, select.POLLIN)
         self._dry = True
-        return None
+        try:
+            if not self._poller.poll(max(0, int(timeout * 1000))):
+                return None
+            data = os.read(self._fd, max_bytes)
+        except OSError:                 # BlockingIOError too; the wrapped stream reports the others
+            return None
+        self._dry = False
+        return data
 
     def _poll(self, max_bytes: int, spin: float) -> bytes | None:
         end = time.perf_counter() + spin
