@@ -290,14 +290,19 @@ async def pair(p: Pipes, first_limit: float = 5, second_limit: float = 5):
     return said[0], answer, start
 
 
+async def pair_answered(p: Pipes, first: bytes, second: bytes):
+    """:func:`pair`, its answers written 1 s and 2 s after it starts."""
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(p.answer_later, 1, first)
+        nursery.start_soon(p.answer_later, 2, second)
+        return await pair(p)
+
+
 @MODES
 def test_a_chain_of_commands_is_answered_in_order(eager):
     async def main():
         p = Pipes(eager)
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(p.answer_later, 1, b"=1\n\n")
-            nursery.start_soon(p.answer_later, 2, b"=2 e5\n\n")
-            said, answer, start = await pair(p)
+        said, answer, start = await pair_answered(p, b"=1\n\n", b"=2 e5\n\n")
         assert (said, answer) == ("", "e5") and trio.current_time() == pytest.approx(2)
         assert start == pytest.approx(0 if eager else 1)     # over a pipe both go at once
         assert p.received() == b"1 time_left b 5 1\n2 genmove b\n" and p.channel.healthy
@@ -311,10 +316,7 @@ def test_a_chain_of_commands_is_answered_in_order(eager):
 def test_a_refused_command_of_a_chain_leaves_the_next_to_be_answered(eager):
     async def main():
         p = Pipes(eager)
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(p.answer_later, 1, b"?1 unknown command\n\n")
-            nursery.start_soon(p.answer_later, 2, b"=2 e5\n\n")
-            said, answer, _ = await pair(p)
+        said, answer, _ = await pair_answered(p, b"?1 unknown command\n\n", b"=2 e5\n\n")
         assert isinstance(said, CommandFailed) and said.message == "unknown command" and answer == "e5"
         assert p.channel.healthy
         await p.close()
