@@ -111,6 +111,11 @@ def samples(raw: str) -> dict[str, collections.Counter]:
     return out
 
 
+def py_spy() -> str | None:
+    """py-spy's path: on PATH, or beside this interpreter (a virtual environment not activated)."""
+    return shutil.which("py-spy") or shutil.which("py-spy", path=os.path.dirname(sys.executable))
+
+
 def profile(game: str, size: int, games: int, jobs: int, rate: int, work: Path) -> tuple[dict, dict]:
     """Run the tournament under py-spy: (figures, active samples per process kind and part)."""
     config, out, raw = work / "profile.toml", work / f"{game}-{size}-j{jobs}", work / f"{game}-j{jobs}.txt"
@@ -119,7 +124,7 @@ def profile(game: str, size: int, games: int, jobs: int, rate: int, work: Path) 
     argv = [sys.executable, "-m", "hexarena", "tournament", str(config), "--out", str(out), "-j", str(jobs), "-q"]
     start = time.time()
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    spy = subprocess.Popen(["py-spy", "record", "--pid", str(proc.pid), "--subprocesses", "--nonblocking", "-r", str(rate),
+    spy = subprocess.Popen([py_spy() or "py-spy", "record", "--pid", str(proc.pid), "--subprocesses", "--nonblocking", "-r", str(rate),
                             "-f", "raw", "-o", str(raw)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     workers = WorkersCpu(proc.pid)
     workers.start()
@@ -169,8 +174,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rate", type=int, default=1000, help="py-spy's samples a second (default 1000)")
     parser.add_argument("--keep", type=Path, help="a folder to keep the run and py-spy's output in")
     args = parser.parse_args(argv)
-    if shutil.which("py-spy") is None:
-        parser.error("py-spy is not on PATH (pip install py-spy)")
+    if py_spy() is None:
+        parser.error("py-spy is neither on PATH nor beside this interpreter (pip install py-spy)")
     game, _, size = args.game.partition(":")
     if not size.isdigit():
         parser.error(f"--game {args.game}: expected GAME:SIZE, e.g. spelde:6")
