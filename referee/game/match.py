@@ -393,7 +393,9 @@ async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, l
                    command: str = "genmove", decimal: bool = False) -> tuple[str, Charge] | Forfeited:
     """The mover's answer to `command` (`genmove` or `genmove_analyze`), after `time_left`, and its
     charge to the mover's clock (told in decimal seconds when `decimal`), or the mover's forfeit."""
-    return (await _ask_move(ch, seat, colour, clock, limits, command, decimal))[1]
+    asked = (await _ask_move(ch, seat, colour, clock, limits, command, decimal))[1]
+    assert asked is not None            # None only after a play, which was not sent
+    return asked
 
 
 async def _ask_move(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits, command: str,
@@ -407,9 +409,8 @@ async def _ask_move(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, 
     `time_left` then counts as its thinking; a `?` to `play` ends the chain."""
     told = clock.told(seat, decimal)
     budget = clock.budget(seat)
-    steps = [(("time_left", colour.word, *told), trio.current_time() + limits.command, False)]
-    if play is not None:
-        steps.insert(0, (play[0], play[1], True))
+    steps: list[tuple[tuple[str, ...], float, bool]] = [] if play is None else [(play[0], play[1], True)]
+    steps.append((("time_left", colour.word, *told), trio.current_time() + limits.command, False))
     said, answer, t0 = await ch.command_chain(steps, (command, colour.word), partial(clock.deadline, seat))
     played = said[0] if play is not None else None
     if isinstance(played, ControllerError):
