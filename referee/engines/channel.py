@@ -1,13 +1,16 @@
 """The HGP channel to an engine: commands over a pair of trio byte streams.
 
 :class:`EngineChannel` speaks HGP over any pair of trio byte streams (pipes
-to a process, or memory streams in tests): one command at a time,
-increasing ids, every write and read under an absolute deadline taken from
+to a process, or memory streams in tests): one command at a time (or, over
+the pipe fast path, a chain written at once and answered in order:
+:meth:`EngineChannel.command_chain`), increasing ids, every read under an
+absolute deadline of its own command taken from
 ``trio.current_time()`` (so tests run under MockClock). It raises only the
 controller's error tree: EngineCrashed (EOF, broken pipe, the process
 exited), EngineTimeout (deadline passed), ProtocolViolation (garbage, wrong
 id, unsolicited output), CommandFailed (a `?` answer). After any error but
-CommandFailed the channel is broken and re-raises that error. The process
+CommandFailed (and a `?` that ends a chain with answers left unread) the
+channel is broken and re-raises that error. The process
 side (:mod:`referee.engines.process`) reports an exit with :meth:`engine_exited`.
 Over the pipe fast path (:mod:`referee.engines.eager`) a command answered at once
 runs without an await that could block, so without a cancel scope; the
