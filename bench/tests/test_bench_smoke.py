@@ -36,6 +36,7 @@ SMOKE: dict[str, list[str]] = {
     "bench_marbanta": ["--playouts", "0.05"],
     "bench_mcts": ["--games", "1", "--seconds", "0.02", "--skip-strength"],
     "bench_memory": ["--games", "200", "-j", "2"],
+    "bench_move_profile": ["--games", "2", "-j", "2", "--rate", "200"],
     "bench_openings": ["200"],
     "bench_rating_coverage": ["--runs", "2"],
     "bench_ratings": ["--players", "4", "--games", "40"],

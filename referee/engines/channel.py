@@ -1,35 +1,41 @@
 """The HGP channel to an engine: commands over a pair of trio byte streams.
 
 :class:`EngineChannel` speaks HGP over any pair of trio byte streams (pipes
-to a process, or memory streams in tests): one command at a time,
-increasing ids, every write and read under an absolute deadline taken from
+to a process, or memory streams in tests): one command at a time (or, over
+the pipe fast path, a chain written at once and answered in order:
+:meth:`EngineChannel.command_chain`), increasing ids, every read under an
+absolute deadline of its own command taken from
 ``trio.current_time()`` (so tests run under MockClock). It raises only the
 controller's error tree: EngineCrashed (EOF, broken pipe, the process
 exited), EngineTimeout (deadline passed), ProtocolViolation (garbage, wrong
 id, unsolicited output), CommandFailed (a `?` answer). After any error but
-CommandFailed the channel is broken and re-raises that error. The process
+CommandFailed (and a `?` that ends a chain with answers left unread) the
+channel is broken and re-raises that error. The process
 side (:mod:`referee.engines.process`) reports an exit with :meth:`engine_exited`.
 Over the pipe fast path (:mod:`referee.engines.eager`) a command answered at once
 runs without an await that could block, so without a cancel scope; the
 same checks apply to its answer. The fast path spins only for a kind of
 command (thinking: `genmove`; the others) whose last answer came within
-the spin (:data:`THINKING`, :data:`REPROBE`) (tests/referee/test_channel.py runs every
-behaviour both ways).
+the spin (:data:`THINKING`, :data:`REPROBE`); a game alone in its event loop
+waits for the answer in ``poll(2)`` instead, up to :data:`~.eager.BLOCK` seconds
+(:func:`~.eager.alone`), and yields to the loop at least every
+:data:`~.eager.YIELD_EVERY` seconds of answers taken without an await
+(tests/referee/test_channel.py runs every behaviour both ways).
 """
 from __future__ import annotations
 
 import collections
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import trio
 
 from hexarena.protocol.controller import (
-    ControllerError, EngineCrashed, EngineTimeout, ProtocolViolation, Response,
+    CommandFailed, ControllerError, EngineCrashed, EngineTimeout, ProtocolViolation, Response,
     ResponseReader, expect, format_command,
 )
 
-from .eager import EagerReceive, EagerSend
+from .eager import BLOCK, YIELD_EVERY, EagerReceive, EagerSend, alone
 
 __all__ = ["EngineChannel"]
 
@@ -70,6 +76,7 @@ class EngineChannel:
         self.note: Callable[[str], None] = _unnoted          # set by referee/engines/process.py: a line in the engine's log
         self.configured = False     # the engine's setup commands were answered (sent once per process)
         self._misses = [0, 0]       # fast-path polls in a row that found no answer: other commands, thinking
+        self._yielded = 0.0         # trio.current_time() when a command last awaited or yielded
 
     def engine_exited(self, how: str) -> None:
         """Called by the process watcher: the process ended (`how`: its exit status or signal).
@@ -92,44 +99,117 @@ class EngineChannel:
         so an exchange done without one needs no scope; one already passed
         is a timeout before anything is written, as on the awaited path.
         """
+        (answer,) = await self._exchange(((name, args, deadline, False),))
+        if isinstance(answer, ControllerError):
+            raise answer
+        return answer
+
+    async def command_chain(self, steps: Sequence[tuple[tuple[str, ...], float, bool]], last: tuple[str, ...],
+                            deadline_from: Callable[[float], float]
+                            ) -> tuple[list[str | ControllerError], str | ControllerError, float]:
+        """Commands (`steps`: each its words, its absolute deadline and whether a `?` to it ends the
+        chain), then `last`: each one's answer text or the controller error it ended in, and when
+        `last` was written (``trio.current_time()``, taken before writing it). `deadline_from(start)`:
+        `last`'s deadline when it is written at `start`.
+
+        Over the pipe fast path all are written at once, before the first answer is read (the
+        engine answers in order, PROTOCOL.md "Framing"): one wait for all the answers. Each answer
+        is still read and checked in turn, by its own command's deadline. Elsewhere each command
+        is written once the one before is answered. A `?` leaves the next commands to be answered,
+        unless its step ends the chain: then it is the answer of every command after it too (over
+        the pipe those were written, their answers are never read, and the channel is broken); any
+        other error breaks the channel and is the answer of every command after it."""
+        if self._now is None:
+            said: list[str | ControllerError] = []
+            for words, deadline, ends in steps:
+                try:
+                    said.append(await self.command(*words, deadline=deadline))
+                except ControllerError as exc:
+                    said.append(exc)
+                    if ends or not isinstance(exc, CommandFailed):
+                        return said + [exc] * (len(steps) - len(said)), exc, trio.current_time()
+            start = trio.current_time()
+            try:
+                return said, await self.command(*last, deadline=deadline_from(start)), start
+            except ControllerError as exc:
+                return said, exc, start
+        start = trio.current_time()
+        commands = [(words[0], words[1:], deadline, ends) for words, deadline, ends in steps]
+        commands.append((last[0], last[1:], deadline_from(start), False))
+        answers = await self._exchange(commands, start)
+        return answers[:-1], answers[-1], start
+
+    async def _exchange(self, commands: Sequence[tuple[str, tuple[str, ...], float, bool]],
+                        t0: float | None = None) -> list[str | ControllerError]:
+        """Write `commands` (name, arguments, deadline, whether a `?` ends the exchange) at once
+        (`t0`: ``trio.current_time()`` just before, None: taken here) and read their answers in order:
+        each one's text, or the error it ended in (CommandFailed leaves the channel usable; any other
+        error, or a `?` that ends the exchange with answers left unread, breaks it and is the
+        answer of every command after it)."""
         if self._broken is not None:
-            raise self._broken
+            return [self._broken] * len(commands)
         if self._exit is not None:
             self._broken = EngineCrashed(f"{self.name}: {self._exit}")
-            raise self._broken
-        cid = self._next_id
-        self._next_id += 1
-        data = format_command(cid, name, *args)
-        t0 = trio.current_time()
+            return [self._broken] * len(commands)
+        cids = range(self._next_id, self._next_id + len(commands))
+        self._next_id += len(commands)
+        data = b"".join([format_command(cid, name, *args) for cid, (name, args, _, _) in zip(cids, commands)])
+        if t0 is None:
+            t0 = trio.current_time()
+        answers: list[str | ControllerError] = []
         try:
-            resp = None
-            if self._now is not None and t0 < deadline:
+            written = False
+            if self._now is not None and t0 < commands[0][2]:
                 await trio.lowlevel.checkpoint_if_cancelled()
-                send, receive = self._now
-                data = send.send_now(data)
-                if not data:
-                    kind = name in THINKING
-                    misses = self._misses[kind]
-                    resp = self._receive_now(receive, misses % REPROBE == 0)
-                    self._misses[kind] = 0 if resp is not None else misses + 1
-            if resp is None:
-                resp = await self._await_answer(data, deadline, name)
-            return expect(resp, cid)
+                data = self._now[0].send_now(data)
+                written = not data
+            for (name, _, deadline, ends), cid in zip(commands, cids):
+                more = len(commands) - 1 - len(answers)       # answers that may come behind this one
+                resp = self._fast_answer(name, deadline, more) if written else None
+                if resp is not None and t0 - self._yielded >= YIELD_EVERY:
+                    self._yielded = t0
+                    await trio.lowlevel.checkpoint()    # the loop's other tasks get their turn
+                if resp is None:
+                    self._yielded = t0
+                    resp = await self._await_answer(data, deadline, name, more)
+                    data, written = b"", True
+                try:
+                    answers.append(expect(resp, cid))
+                except CommandFailed as exc:
+                    answers.append(exc)
+                    if ends and len(answers) < len(commands):
+                        self._broken = exc              # the answers to the commands after it stay unread
+                        break
+            else:
+                return answers
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             how = await self._how_it_ended("its stdin is closed")
             self._broken = EngineCrashed(f"{self.name}: cannot write to it: {how}")
-            raise self._broken from None
         except (EngineCrashed, EngineTimeout, ProtocolViolation) as exc:
             if isinstance(exc, EngineCrashed) and str(exc) == "closed its stdout":
                 exc = EngineCrashed(await self._how_it_ended("closed its stdout"))
             if not str(exc).startswith(f"{self.name}: "):
                 exc = type(exc)(f"{self.name}: {exc}")
             self._broken = exc
-            raise exc from None
         finally:
             self.wait_seconds += trio.current_time() - t0
+        return answers + [self._broken] * (len(commands) - len(answers))
 
-    async def _await_answer(self, data: bytes, deadline: float, name: str) -> Response:
+    def _fast_answer(self, name: str, deadline: float, more: int) -> Response | None:
+        """The answer to `name` read without awaiting (the pipe fast path; its command is written),
+        or None when it is not there in time: waited for in poll(2) when the game is alone in its
+        loop, else polled (spinning for a kind of command whose answers came within the spin)."""
+        assert self._now is not None
+        receive = self._now[1]
+        if alone():
+            return self._receive_blocking(receive, deadline, more)
+        kind = name in THINKING
+        misses = self._misses[kind]
+        resp = self._receive_now(receive, misses % REPROBE == 0, more)
+        self._misses[kind] = 0 if resp is not None else misses + 1
+        return resp
+
+    async def _await_answer(self, data: bytes, deadline: float, name: str, more: int = 0) -> Response:
         """Send what is left of the command (`data`, maybe nothing), then wait for its answer,
         all under the deadline; cut short by :meth:`engine_exited`."""
         resp = None
@@ -138,7 +218,7 @@ class EngineChannel:
                 self._in_flight = scope
                 if data:
                     await self._send.send_all(data)
-                resp = await self._receive_one()
+                resp = await self._receive_one(more)
         finally:
             self._in_flight = None
         if resp is None and self._exit is not None:
@@ -166,12 +246,12 @@ class EngineChannel:
         return f"{what}: {self._exit}" if self._exit is not None else f"{what} (still running)" \
             if self._watched else f"{what} (exited?)"
 
-    async def _receive_one(self) -> Response:
+    async def _receive_one(self, more: int = 0) -> Response:
         while not self._pending:
             self._absorb(await self._receive.receive_some(65536))
-        return self._take()
+        return self._take(more)
 
-    def _receive_now(self, receive: EagerReceive, spin: bool) -> Response | None:
+    def _receive_now(self, receive: EagerReceive, spin: bool, more: int = 0) -> Response | None:
         """The answer if the pipe holds all of it (within the fast path's polling, or one try
         when not `spin`), else None."""
         while not self._pending:
@@ -179,7 +259,20 @@ class EngineChannel:
             if data is None:
                 return None
             self._absorb(data)
-        return self._take()
+        return self._take(more)
+
+    def _receive_blocking(self, receive: EagerReceive, deadline: float, more: int = 0) -> Response | None:
+        """The answer if all of it comes within BLOCK seconds (and before `deadline`), waited
+        for in poll(2), blocking the event loop; else None."""
+        if self._pending:
+            return self._take(more)
+        end = min(trio.current_time() + BLOCK, deadline)
+        while not self._pending:
+            data = receive.receive_blocking(65536, end - trio.current_time())
+            if data is None:
+                return None
+            self._absorb(data)
+        return self._take(more)
 
     def _absorb(self, data: bytes | bytearray) -> None:
         """Bytes read from the engine's stdout (b"": EOF) into pending responses."""
@@ -192,13 +285,19 @@ class EngineChannel:
             self.answered_at = now
             self._pending.extend(done)
 
-    def _take(self) -> Response:
+    def _take(self, more: int = 0) -> Response:
         """The one response to the command just sent; ProtocolViolation when there are more
-        (output not asked for: a banner, an early or a second answer), whichever came first."""
-        if len(self._pending) > 1:
+        (output not asked for: a banner, an early or a second answer), whichever came first.
+        `more`: the answers to commands written after it that may already be there."""
+        if len(self._pending) > 1 + more:
             seen = ", ".join(repr(r) for r in self._pending)
             raise ProtocolViolation(f"{len(self._pending)} responses to one command: {seen}")
         return self._pending.popleft()
+
+    @property
+    def writes_ahead(self) -> bool:
+        """Whether :meth:`command_chain` writes its commands at once (the pipe fast path)."""
+        return self._now is not None
 
     @property
     def reusable(self) -> bool:

@@ -22,17 +22,52 @@ path on its own, as plain functions that never await: ``send_now`` and
 ``receive_now``. The channel (referee/engines/channel.py) calls those first, so a
 command answered at once costs no cancel scope and no trip through trio;
 it awaits the streams only for what is left.
+
+A game alone in its event loop (:func:`playing` counts the games of a loop; a
+worker process's slot, ``-j 1``, ``hexarena match``) has no other game to
+block: there the channel waits for an answer in the kernel instead
+(:meth:`EagerReceive.receive_blocking`: ``poll(2)`` on the pipe, at most
+:data:`BLOCK` seconds and never past the command's deadline), which costs a
+system call and a wake-up where a spin burns the core and trio's await adds a
+cancel scope, an epoll registration and a scheduler pass. What is left after
+BLOCK is awaited in trio as above, so the loop's other tasks (the live view,
+the worker's messages, a web server, Ctrl-C) wait at most BLOCK seconds per
+command, and the channel yields to them at least every :data:`YIELD_EVERY`
+seconds of answers that came without an await.
 """
 from __future__ import annotations
 
 import os
+import select
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import trio
 
-__all__ = ["EagerReceive", "EagerSend", "eager_pair", "SPIN"]
+__all__ = ["BLOCK", "EagerReceive", "EagerSend", "YIELD_EVERY", "alone", "eager_pair", "playing", "SPIN"]
 
 SPIN = 200e-6      # default seconds of busy polling for an answer
+BLOCK = 0.005      # seconds a game alone in its loop waits for an answer in poll(2) before awaiting it in trio
+YIELD_EVERY = 0.01     # seconds of answers taken without an await after which a channel yields to the loop
+
+_PLAYING: trio.lowlevel.RunVar[int] = trio.lowlevel.RunVar("hexarena_games_playing", default=0)
+
+
+@contextmanager
+def playing() -> Iterator[None]:
+    """One game of this trio loop, counted while the block runs (see :func:`alone`)."""
+    _PLAYING.set(_PLAYING.get() + 1)
+    try:
+        yield
+    finally:
+        _PLAYING.set(_PLAYING.get() - 1)
+
+
+def alone() -> bool:
+    """Whether exactly one game of this trio loop is playing (:func:`playing`): it may block the loop
+    while it waits for an answer (:meth:`EagerReceive.receive_blocking`)."""
+    return _PLAYING.get() == 1
 
 
 class EagerSend(trio.abc.SendStream):
@@ -70,6 +105,7 @@ class EagerReceive(trio.abc.ReceiveStream):
     def __init__(self, inner: trio.lowlevel.FdStream, spin: float = SPIN):
         self.inner, self._fd, self.spin = inner, inner.fileno(), spin
         self._dry = False       # the last receive_now found nothing: receive_some does not poll again
+        self._poller: select.poll | None = None     # for receive_blocking, made at its first wait
 
     def receive_now(self, max_bytes: int = 65536, spin: bool = True) -> bytes | None:
         """What the pipe holds, polling up to `spin` seconds (one try when `spin` is False):
@@ -100,6 +136,24 @@ class EagerReceive(trio.abc.ReceiveStream):
             except OSError:
                 break
         return await self.inner.receive_some(max_bytes)
+
+    def receive_blocking(self, max_bytes: int, timeout: float) -> bytes | None:
+        """What the pipe holds, waiting for it in ``poll(2)`` up to `timeout` seconds (whole
+        milliseconds, rounded down: none below one), blocking this thread and so its event loop:
+        b"" at EOF, None when nothing came in time or the pipe cannot be read (as
+        :meth:`receive_now`, the next ``receive_some`` then waits in the wrapped stream)."""
+        if self._poller is None:
+            self._poller = select.poll()
+            self._poller.register(self._fd, select.POLLIN)
+        self._dry = True
+        try:
+            if not self._poller.poll(max(0, int(timeout * 1000))):
+                return None
+            data = os.read(self._fd, max_bytes)
+        except OSError:                 # BlockingIOError too; the wrapped stream reports the others
+            return None
+        self._dry = False
+        return data
 
     def _poll(self, max_bytes: int, spin: float) -> bytes | None:
         end = time.perf_counter() + spin

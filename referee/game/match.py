@@ -36,6 +36,7 @@ from __future__ import annotations
 import time
 import traceback
 from collections.abc import Callable
+from functools import partial
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -54,6 +55,7 @@ from hexarena.protocol.controller import CommandFailed, ControllerError, EngineT
 from hexarena.results.record.game import Ending, Forfeit, GameRecord, VoidCause
 from hexarena.results.record.moves import Move
 
+from ..engines.eager import playing
 from ..engines.groups import sole
 from ..engines.process import EngineChannel, EngineStartFailed
 from .adjudication import Adjudication, Judge
@@ -153,9 +155,10 @@ async def referee(setup: Setup, seats: tuple[Seat, Seat], limits: Limits | tuple
     known: dict[str, Any] = dict(pair=pair, komi=setup.komi, started=started)
     try:
         try:
-            async with AsyncExitStack() as stack:
-                ended = await _game(stack, setup, seats, (info, variant), per_seat, on_ply, overhead)
-                _settle(seats, ended.end if isinstance(ended, Played) else ended)
+            with playing():
+                async with AsyncExitStack() as stack:
+                    ended = await _game(stack, setup, seats, (info, variant), per_seat, on_ply, overhead)
+                    _settle(seats, ended.end if isinstance(ended, Played) else ended)
         except ExceptionGroup as group:     # a connect() that runs a nursery (trio >= 0.25) wraps errors
             raise sole(group) from None
     except Exception as exc:      # a referee bug: void, keep the tournament going
@@ -292,23 +295,25 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
                      limits: tuple[Limits, Limits], asks: _Asks, trail: _Trail,
                      on_ply: OnPly, judge: Judge | None) -> Finished | Forfeited:
     """The turns from `state` to the game's end: by the rules, the cap, a resignation, an
-    adjudication or a forfeit."""
+    adjudication or a forfeit.
+
+    When the engine told an action is the next to move and the game goes on, and its channel
+    writes ahead (a pipe), its `play` goes in one write with its `time_left` and `genmove`
+    (:func:`_ask_move`): each answer is still checked in turn, by its own deadline, with the
+    faults of one command at a time."""
     analysis = SeatAnalysis()
+    names = (channels[0].name, channels[1].name)
+    ahead: tuple[str, Charge] | Forfeited | None = None     # the mover's answer, asked with its play
     while True:
-        outcome = state.outcome()
         plies = len(trail.moves)
-        if outcome is not None:
-            return Finished(outcome, "ended by the rules")
-        if plies >= cap:
-            return Finished(state.adjudicate(), f"ply cap {cap}")
-        if judge is not None and (verdict := judge.verdict(plies)) is not None:
-            return Finished(verdict.outcome(trail.holder),
-                            verdict.reason((channels[0].name, channels[1].name), judge.rules), verdict.as_dict())
+        if ahead is None and (ended := _ended(state, plies, cap, judge, trail.holder, names)) is not None:
+            return ended
         colour = state.to_move
         seat = trail.holder[colour]
         mover, other = channels[seat], channels[1 - seat]
         command = asks.genmove(seat)
-        asked = await _genmove(mover, seat, colour, clock, limits[seat], command, asks.decimal(seat))
+        asked = ahead or await _genmove(mover, seat, colour, clock, limits[seat], command, asks.decimal(seat))
+        ahead = None
         if isinstance(asked, Forfeited):
             return asked
         answer, charge = asked
@@ -333,15 +338,37 @@ async def _turn_loop(channels: list[EngineChannel], state: GameState, cap: int, 
         if judge is not None:
             judge.saw(seat, kept)
         on_ply(plies + 1, trail.moves[-1])
-        told = await _ask(other, trio.current_time() + limits[1 - seat].command, "play", colour.word, canonical)
+        holder = trail.holder if holder_after(colour, action) is colour else holders_after(trail.holder, action)
+        play = ("play", colour.word, canonical)
+        deadline = trio.current_time() + limits[1 - seat].command
+        if (other.writes_ahead and holder[after.to_move] == 1 - seat
+                and (ended := _ended(after, plies + 1, cap, judge, holder, names)) is None):
+            nxt = 1 - seat
+            told, ahead = await _ask_move(other, nxt, after.to_move, clock, limits[nxt], asks.genmove(nxt),
+                                          asks.decimal(nxt), (play, deadline))
+        else:
+            told = await _ask(other, deadline, *play)
         if isinstance(told, CommandFailed):
             return Forfeited(1 - seat, Termination.CRASH,
                              f"{other.name} refused play {colour.word} {canonical}: {told.message}")
         if isinstance(told, ControllerError):
             return Forfeited(1 - seat, fault_of(told), f"play {canonical}: {told}")
-        if holder_after(colour, action) is not colour:
-            trail.holder = holders_after(trail.holder, action)
+        trail.holder = holder
         state = after
+
+
+def _ended(state: GameState, plies: int, cap: int, judge: Judge | None, holder: dict[Colour, int],
+           names: tuple[str, str]) -> Finished | None:
+    """How the game ends at `state` after `plies` actions (by the rules, the cap, an adjudication;
+    `holder`: the seat holding each colour), or None when it goes on."""
+    outcome = state.outcome()
+    if outcome is not None:
+        return Finished(outcome, "ended by the rules")
+    if plies >= cap:
+        return Finished(state.adjudicate(), f"ply cap {cap}")
+    if judge is not None and (verdict := judge.verdict(plies)) is not None:
+        return Finished(verdict.outcome(holder), verdict.reason(names, judge.rules), verdict.as_dict())
+    return None
 
 
 async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState, limits: tuple[Limits, Limits],
@@ -364,29 +391,45 @@ async def _opening(channels: list[EngineChannel], setup: Setup, state: GameState
 
 async def _genmove(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits,
                    command: str = "genmove", decimal: bool = False) -> tuple[str, Charge] | Forfeited:
-    """The mover's answer to `command` (`genmove` or `genmove_analyze`) and its charge to the
-    mover's clock (told in decimal seconds when `decimal`), or the mover's forfeit."""
+    """The mover's answer to `command` (`genmove` or `genmove_analyze`), after `time_left`, and its
+    charge to the mover's clock (told in decimal seconds when `decimal`), or the mover's forfeit."""
+    asked = (await _ask_move(ch, seat, colour, clock, limits, command, decimal))[1]
+    assert asked is not None            # None only after a play, which was not sent
+    return asked
+
+
+async def _ask_move(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, limits: Limits, command: str,
+                    decimal: bool, play: tuple[tuple[str, ...], float] | None = None
+                    ) -> tuple[str | ControllerError | None, tuple[str, Charge] | Forfeited | None]:
+    """`time_left` and `command` to the mover, after `play` (its words and deadline) when given:
+    the answer to `play` (None without it) and the mover's answer with its charge, or its forfeit
+    (None when `play` failed: the caller judges that). The commands go as one chain
+    (:meth:`EngineChannel.command_chain`): the move's time runs from the writing of `command`,
+    which over a pipe goes with the others, so an engine's own handling of `play` and
+    `time_left` then counts as its thinking; a `?` to `play` ends the chain."""
     told = clock.told(seat, decimal)
-    if told is not None:
-        said = await _ask(ch, trio.current_time() + limits.command, "time_left", colour.word, *told)
-        if isinstance(said, ControllerError) and not isinstance(said, CommandFailed):
-            return Forfeited(seat, fault_of(said), f"time_left: {said}")
     budget = clock.budget(seat)
-    t0 = trio.current_time()
-    answer = await _ask(ch, clock.deadline(seat, t0), command, colour.word)
+    steps: list[tuple[tuple[str, ...], float, bool]] = [] if play is None else [(play[0], play[1], True)]
+    steps.append((("time_left", colour.word, *told), trio.current_time() + limits.command, False))
+    said, answer, t0 = await ch.command_chain(steps, (command, colour.word), partial(clock.deadline, seat))
+    played = said[0] if play is not None else None
+    if isinstance(played, ControllerError):
+        return played, None
+    if isinstance(said[-1], ControllerError) and not isinstance(said[-1], CommandFailed):
+        return played, Forfeited(seat, fault_of(said[-1]), f"time_left: {said[-1]}")
     if isinstance(answer, CommandFailed):
-        return Forfeited(seat, Termination.MALFORMED, f"{ch.name}: {command} failed: {answer.message}")
+        return played, Forfeited(seat, Termination.MALFORMED, f"{ch.name}: {command} failed: {answer.message}")
     if isinstance(answer, EngineTimeout):
         over = trio.current_time() - t0 - budget
-        return Forfeited(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
-                         f"(no answer {over:.3f} s past it)")
+        return played, Forfeited(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
+                                 f"(no answer {over:.3f} s past it)")
     if isinstance(answer, ControllerError):
-        return Forfeited(seat, Termination.CRASH, f"{command}: {answer}")
+        return played, Forfeited(seat, Termination.CRASH, f"{command}: {answer}")
     charge = clock.charge(seat, ch.answered_at - t0)       # its bytes' arrival, not our work after it
     if not charge:
-        return Forfeited(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
-                         f"(answered {charge.overrun:.3f} s past it)")
-    return answer, charge
+        return played, Forfeited(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
+                                 f"(answered {charge.overrun:.3f} s past it)")
+    return played, (answer, charge)
 
 
 async def _ask(ch: EngineChannel, deadline: float, *words: str) -> str | ControllerError:

@@ -280,3 +280,137 @@ def test_the_fast_path_stops_spinning_for_a_kind_of_command_whose_answers_miss_i
         assert await p.channel.command("play", "b", "e5", deadline=trio.current_time() + 5) == ""
         await p.close()
     run_mock(main)
+
+
+async def pair(p: Pipes, first_limit: float = 5, second_limit: float = 5):
+    """`time_left b 5 1` then `genmove b` as a chain, deadlines from now and from the second's writing."""
+    now = trio.current_time()
+    said, answer, start = await p.channel.command_chain([(("time_left", "b", "5", "1"), now + first_limit, False)],
+                                                        ("genmove", "b"), lambda start: start + second_limit)
+    return said[0], answer, start
+
+
+async def pair_answered(p: Pipes, first: bytes, second: bytes):
+    """:func:`pair`, its answers written 1 s and 2 s after it starts."""
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(p.answer_later, 1, first)
+        nursery.start_soon(p.answer_later, 2, second)
+        return await pair(p)
+
+
+@MODES
+def test_a_chain_of_commands_is_answered_in_order(eager):
+    async def main():
+        p = Pipes(eager)
+        said, answer, start = await pair_answered(p, b"=1\n\n", b"=2 e5\n\n")
+        assert (said, answer) == ("", "e5") and trio.current_time() == pytest.approx(2)
+        assert start == pytest.approx(0 if eager else 1)     # over a pipe both go at once
+        assert p.received() == b"1 time_left b 5 1\n2 genmove b\n" and p.channel.healthy
+        p.answer(b"=3 e5\n\n")                                # a single command after it
+        assert await p.channel.command("name", deadline=trio.current_time() + 5) == "e5"
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_a_refused_command_of_a_chain_leaves_the_next_to_be_answered(eager):
+    async def main():
+        p = Pipes(eager)
+        said, answer, _ = await pair_answered(p, b"?1 unknown command\n\n", b"=2 e5\n\n")
+        assert isinstance(said, CommandFailed) and said.message == "unknown command" and answer == "e5"
+        assert p.channel.healthy
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_a_timeout_in_a_chain_is_the_answer_of_the_commands_after_it(eager):
+    async def main():
+        p = Pipes(eager)
+        said, answer, _ = await pair(p, first_limit=1, second_limit=10)
+        assert isinstance(said, EngineTimeout) and answer is said and "'time_left'" in str(said)
+        assert trio.current_time() == pytest.approx(1) and not p.channel.healthy
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_both_answers_at_once_are_a_violation_unless_the_second_was_written(eager):
+    """Over a pipe the second command is written with the first, so its answer may come with the
+    first's; one command at a time, an answer to a command not yet written is output not asked for."""
+    async def main():
+        p = Pipes(eager)
+        p.answer(b"=1\n\n=2 e5\n\n")
+        said, answer, _ = await pair(p)
+        if eager:
+            assert (said, answer) == ("", "e5") and p.channel.healthy
+        else:
+            assert isinstance(said, ProtocolViolation) and "2 responses to one command" in str(said)
+        await p.close()
+    run_mock(main)
+
+
+def test_the_last_deadline_of_a_chain_runs_from_its_writing():
+    """Over a pipe both commands are written at once: an engine slow to answer the first spends
+    the second's time; one at a time, the second's time starts once the first is answered."""
+    async def main(eager: bool):
+        p = Pipes(eager)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(p.answer_later, 1, b"=1\n\n")
+            nursery.start_soon(p.answer_later, 3, b"=2 e5\n\n")
+            said, answer, _ = await pair(p, second_limit=2.5)
+        await p.close()
+        return said, answer
+    said, answer = run_mock(main, True)
+    assert said == "" and isinstance(answer, EngineTimeout)
+    assert run_mock(main, False) == ("", "e5")
+
+
+@pytest.mark.parametrize("late", [False, True], ids=["in time", "after the block"])
+def test_a_game_alone_in_its_loop_waits_for_its_answer_in_poll(late, monkeypatch):
+    """Inside `playing()`, alone: an answer written by another thread while the channel waits in
+    poll(2) is taken; one later than BLOCK is awaited in trio, under the deadline, as ever."""
+    import threading
+    from hexarena.referee.engines import channel as channel_mod
+    from hexarena.referee.engines.eager import alone, playing
+    monkeypatch.setattr(channel_mod, "BLOCK", 0.005 if late else 3.0)    # real seconds of poll(2)
+
+    async def main():
+        p = Pipes(True)
+        with playing():
+            assert alone()
+            if late:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(p.answer_later, 2, b"=1 e5\n\n")
+                    assert await p.channel.command("genmove", "b", deadline=trio.current_time() + 5) == "e5"
+                assert trio.current_time() == pytest.approx(2)
+                with pytest.raises(EngineTimeout):
+                    await p.channel.command("genmove", "b", deadline=trio.current_time() + 1)
+            else:
+                threading.Timer(0.001, p.answer, (b"=1 e5\n\n",)).start()
+                assert await p.channel.command("genmove", "b", deadline=trio.current_time() + 5) == "e5"
+                assert trio.current_time() == 0             # no await: the mock clock never moved
+            with playing():
+                assert not alone()                           # two games: none blocks the loop
+        await p.close()
+    run_mock(main)
+
+
+@MODES
+def test_a_refusal_that_ends_a_chain_is_the_answer_of_the_commands_after_it(eager):
+    """Over a pipe the commands after it were written and their answers are never read: the
+    channel is broken; one at a time, they are never sent and the channel stays usable."""
+    async def main():
+        p = Pipes(eager)
+        now = trio.current_time()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(p.answer_later, 1, b"?1 illegal move\n\n")
+            said, answer, _ = await p.channel.command_chain(
+                [(("play", "b", "e5"), now + 5, True), (("time_left", "w", "5", "1"), now + 5, False)],
+                ("genmove", "w"), lambda start: start + 5)
+        assert isinstance(said[0], CommandFailed) and said[1] is said[0] and answer is said[0]
+        assert trio.current_time() == pytest.approx(1) and p.channel.healthy is not eager
+        sent = p.received()
+        assert sent == (b"1 play b e5\n2 time_left w 5 1\n3 genmove w\n" if eager else b"1 play b e5\n")
+        await p.close()
+    run_mock(main)
