@@ -2,14 +2,15 @@
 
     python -m lab.books make [NAME ...] [-j J]        # generate the books (all, or those named)
     python -m lab.books table                         # the table of shipped books (docs/openings.md)
-    python -m lab.books measure OUT [-j J] [--games N] [--engine mcts:100] [--names NAME ...] [--book-only]
+    python -m lab.books measure OUT [-j J] [--games N] [--engine mcts:100] [--against E] [--names NAME ...] [--book-only]
 
 `make` runs `hexarena openings generate` for each book of BOOKS_MADE with the arguments listed there
 (the judgements in /tmp; the book's header line says how it was made). `measure` plays, for each
-of MEASURED (or --names), N self-play games of the engine from the shipped book and N from
-`random_openings = 2` (two tournaments in OUT/NAME-book and OUT/NAME-random; --book-only: the
-first), then prints the table of docs/openings.md from `hexarena openings stats`' numbers: the first seat's score with
-its 95% interval, the pairs split by seat, and beside it the share a split would have if the two
+of MEASURED (or --names), N games of the engine against itself (or against
+--against) from the shipped book and N from `random_openings = 2` (two tournaments in OUT/NAME-book
+and OUT/NAME-random; --book-only: the first), then prints the table of docs/openings.md from
+`hexarena openings stats`' numbers: the first seat's score with its 95% interval, engine a's score
+(the --engine's), the pairs split by seat, and beside it the share a split would have if the two
 games of a pair were independent coin flips at that score (s^2 + (1 - s)^2).
 """
 from __future__ import annotations
@@ -67,12 +68,12 @@ def make(names: list[str], concurrency: int) -> None:
         print(f"{name}: {time.monotonic() - t0:.0f} s", flush=True)
 
 
-def _config(name: str, book: bool, games: int, engine: str) -> str:
+def _config(name: str, book: bool, games: int, engine: str, against: str) -> str:
     game, size, variant, *_ = BOOKS_MADE[name]
     lines = sum(1 for _ in op_lines(name))
     per = max(2, 2 * round(games / lines / 2)) if book else games
     opening = f'openings = "book:{name}"' if book else "random_openings = 2"
-    return (f'seed = 1\ngames_per_pair = {per}\n[engines.a]\nplayer = "{engine}"\n[engines.b]\nplayer = "{engine}"\n'
+    return (f'seed = 1\ngames_per_pair = {per}\n[engines.a]\nplayer = "{engine}"\n[engines.b]\nplayer = "{against}"\n'
             f'[[games]]\ngame = "{game}"\nsize = {size}\nvariant = "{variant}"\n{opening}\n')
 
 
@@ -81,31 +82,35 @@ def op_lines(name: str) -> list[str]:
     return [text for _, text in read_file(BOOKS / f"{name}.txt")]
 
 
-def measure(out: Path, concurrency: int, games: int, engine: str, names: list[str], random: bool) -> None:
+def measure(out: Path, concurrency: int, games: int, engine: str, against: str, names: list[str], random: bool
+            ) -> None:
     rows = []
     for name in names or MEASURED:
         for book in (True, False) if random else (True,):
             folder = out / f"{name}-{'book' if book else 'random'}"
             config = out / f"{folder.name}.toml"
             out.mkdir(parents=True, exist_ok=True)
-            config.write_text(_config(name, book, games, engine), encoding="utf-8")
+            config.write_text(_config(name, book, games, engine, against), encoding="utf-8")
             resume = ["--resume"] if (folder / "tournament.json").exists() else []
             t0 = time.monotonic()
             subprocess.run([sys.executable, "-m", "hexarena", "tournament", str(config), "--out", str(folder),
                             "-j", str(concurrency), "-q", *resume], check=True, stdout=subprocess.DEVNULL)
             seconds = time.monotonic() - t0
-            stats = op.opening_stats(op.collect([iter_journal(folder / "journal.jsonl")]), "played")
+            games = op.collect([iter_journal(folder / "journal.jsonl")])
+            stats = op.opening_stats(games, "played")
             (s,) = op.summaries(stats)
             expected = s.score ** 2 + (1 - s.score) ** 2
+            a_points = sum(0.5 if w is None else float(w == "a") for _g, _p, _f, _s, w, _l in games.values())
             rows.append(f"| {name} | {'book' if book else 'random_openings = 2'} | {len(stats)} | {s.games} "
                         f"({s.draws} drawn) | "
                         f"{100 * s.score:.1f}% ({100 * s.interval[0]:.1f}-{100 * s.interval[1]:.1f}) | "
+                        f"{100 * a_points / max(1, s.games):.1f}% | "
                         f"{s.pairs} | {100 * s.split / max(1, s.pairs):.1f}% | {100 * expected:.1f}% | "
                         f"{seconds:.0f} s |")
             print(rows[-1], flush=True)
-    print("| book | openings from | distinct openings | games | first seat (95%) | pairs | split by seat "
-          "| split if independent | wall |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(f"| book | openings from | distinct openings | games | first seat (95%) | {engine} (a) | pairs "
+          "| split by seat | split if independent | wall |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
 
 
@@ -138,6 +143,7 @@ def main() -> None:
     s.add_argument("-j", type=int, default=2)
     s.add_argument("--games", type=int, default=200)
     s.add_argument("--engine", default="mcts:100")
+    s.add_argument("--against", default=None, help="the second engine (default: the same as --engine)")
     s.add_argument("--names", nargs="*", default=[], help="books to measure (default: MEASURED)")
     s.add_argument("--book-only", action="store_true", help="no random_openings run beside each book")
     sub.add_parser("table")
@@ -147,7 +153,7 @@ def main() -> None:
     elif args.what == "make":
         make(args.names, args.j)
     else:
-        measure(args.out, args.j, args.games, args.engine, args.names, not args.book_only)
+        measure(args.out, args.j, args.games, args.engine, args.against or args.engine, args.names, not args.book_only)
 
 
 if __name__ == "__main__":
