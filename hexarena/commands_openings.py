@@ -212,28 +212,44 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
 @click.option("--rounds", type=click.IntRange(1), default=8, show_default=True, help="Rounds (one komi each).")
 @click.option("--random-plies", type=click.IntRange(0, 20), default=0, show_default=True,
               help="Random plies opening each game pair (after the komi pie's `komi=K keep`).")
+@click.option("--openings", "openings_file", default=None, metavar="FILE|book:NAME",
+              help="Lines that lead to the komi pie (each cut before its komi= offer), opening the games "
+                   "before `komi=K keep` (Anda-prison pie: its dual pie).")
+@click.option("--draw", type=click.IntRange(1), default=8, show_default=True,
+              help="Without --openings, when the komi pie follows other actions: random lines drawn to it.")
 @click.option("--work", type=click.Path(file_okay=False), default=None,
               help="Folder of the rounds' tournaments, for a resumed run (default: a temporary folder).")
 def komi(game: str, size: int | None, variant: str, engine_cmd: str, seed: int, concurrency: int, start: int,
-         step: int, batch: int, rounds: int, random_plies: int, work: str | None) -> None:
+         step: int, batch: int, rounds: int, random_plies: int, openings_file: str | None, draw: int,
+         work: str | None) -> None:
     """Estimate the komi at which the first seat scores 50% in self-play of the engine: ROUNDS rounds of
     BATCH games, each at the komi the games so far point to, then a logistic fit of the first seat's
     score over komi with a 95% interval (docs/openings.md)."""
     from hexarena import openings_komi as ok
+    from hexarena.referee.game.openings import OpeningError
     from hexarena.referee.tournament.config import ConfigError
     from hexarena.referee.tournament.folder import TournamentError
     from hexarena.openings_play import work_folder
     board = _board(game, size, variant, None)
-    search = ok.Search(board, engine_cmd, start, step, batch - batch % 2, rounds, random_plies, seed, concurrency)
     try:
-        way = ok.komi_way(board)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--variant") from None
+        prefixes = ok.komi_lines(board, openings_file, draw, seed)
+    except ValueError as exc:       # OpeningError too
+        hint = "--openings" if isinstance(exc, OpeningError) else "--variant"
+        raise click.BadParameter(str(exc), param_hint=hint) from None
+    search = ok.Search(board, engine_cmd, start, step, batch - batch % 2, rounds, random_plies, seed, concurrency,
+                       tuple(prefixes))
     folder = work_folder(Path(work) if work else None)
-    echo(f"komi by {'the opening komi=K keep' if way == 'opening' else 'the komi command'}; rounds in {folder}",
-         err=True)
-    with _progress(rounds * search.batch, "games") as bar:
-        task = bar.add_task("games", total=rounds * search.batch)
+    if not prefixes:
+        way = "the komi command"
+    elif prefixes == [()]:
+        way = "the opening komi=K keep"
+    else:
+        way = (f"komi=K keep after {len(prefixes)} lines to the komi pie "
+               f"({'from ' + openings_file if openings_file else 'drawn at random'}, {ok.per_line(search)} games each)")
+    echo(f"komi by {way}; rounds in {folder}", err=True)
+    total = rounds * ok.per_line(search) * max(1, len(prefixes))
+    with _progress(total, "games") as bar:
+        task = bar.add_task("games", total=total)
         try:
             results, fitted = _interruptible(
                 lambda: ok.run_search(search, folder, lambda: bar.advance(task, 1), lambda s: bar.console.print(s)),
