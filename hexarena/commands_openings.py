@@ -150,6 +150,9 @@ def _progress(total: float, what: str):
               help="First-seat value to keep, in percent.")
 @click.option("--plies", type=click.IntRange(1, 20), default=2, show_default=True, help="Actions per opening.")
 @click.option("--after", default="", help="A line every opening starts with (e.g. 'komi=4 keep').")
+@click.option("--then", "then", default="",
+              help="Actions every opening ends with, after its PLIES (e.g. 'komi=7 keep' after Anda-prison's "
+                   "dual pie); lines they cannot follow are dropped.")
 @click.option("--candidates", type=click.IntRange(1), default=None,
               help="Candidate lines judged (default: 3 x --count).")
 @click.option("--judge", "how", type=click.Choice(["auto", "winrate", "selfplay"]), default="auto",
@@ -161,7 +164,7 @@ def _progress(total: float, what: str):
 @click.option("--work", type=click.Path(file_okay=False), default=None,
               help="Folder of the judgements, for a resumed run (default: OUT.work).")
 def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: int, concurrency: int,
-             komi: int | None, count: int, band: tuple[float, float], plies: int, after: str,
+             komi: int | None, count: int, band: tuple[float, float], plies: int, after: str, then: str,
              candidates: int | None, how: str, games: int, out: str, work: str | None) -> None:
     """Write a book of COUNT openings of PLIES actions whose first-seat value lies in --band: candidate
     lines from the start (distinct under the hexagon's 12 symmetries), judged by the engine, each
@@ -174,7 +177,7 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
     from hexarena.openings_play import NoWinrate
     board = _board(game, size, variant, komi)
     plan = gen.Plan(board, engine_cmd, count, band, plies, candidates or 3 * count, tuple(after.split()), how,
-                    games, seed, concurrency)
+                    games, seed, concurrency, tuple(then.split()))
     try:
         lines = gen.candidates(plan)
     except OpeningError as exc:

@@ -96,11 +96,11 @@ def measure(out: Path, concurrency: int, games: int, engine: str, against: str, 
             subprocess.run([sys.executable, "-m", "hexarena", "tournament", str(config), "--out", str(folder),
                             "-j", str(concurrency), "-q", *resume], check=True, stdout=subprocess.DEVNULL)
             seconds = time.monotonic() - t0
-            games = op.collect([iter_journal(folder / "journal.jsonl")])
-            stats = op.opening_stats(games, "played")
+            played = op.collect([iter_journal(folder / "journal.jsonl")])
+            stats = op.opening_stats(played, "played")
             (s,) = op.summaries(stats)
             expected = s.score ** 2 + (1 - s.score) ** 2
-            a_points = sum(0.5 if w is None else float(w == "a") for _g, _p, _f, _s, w, _l in games.values())
+            a_points = sum(0.5 if w is None else float(w == "a") for _g, _p, _f, _s, w, _l in played.values())
             rows.append(f"| {name} | {'book' if book else 'random_openings = 2'} | {len(stats)} | {s.games} "
                         f"({s.draws} drawn) | "
                         f"{100 * s.score:.1f}% ({100 * s.interval[0]:.1f}-{100 * s.interval[1]:.1f}) | "
