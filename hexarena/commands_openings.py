@@ -59,19 +59,20 @@ def stats(folders: tuple[str, ...], by: str, band: tuple[float, float], sort: st
     if not games:
         echo("no finished game in the journals")
         return
+    expected = op.expected_split(games)
     for g in groupings:
         rows = op.ordered(op.opening_stats(games, g, plies), sort)
         title = "by the played line (random plies included)" if g == "played" else "by the book line alone"
         echo(f"openings {title}: {len(rows)}")
         for line in op.table_lines(rows, band):
             echo(line)
-        for s in op.summaries(rows, band):
+        for s in op.summaries(rows, band, expected):
             lo, hi = s.interval
             echo(f"{'-'.join([s.group[0], str(s.group[1]), *s.group[2].split()])}: {s.games} games "
                  f"({s.draws} drawn), first seat "
                  f"{100 * s.score:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%), {s.pairs} pairs, "
                  f"{s.split} split by seat ({100 * s.split / s.pairs if s.pairs else 0:.1f}%; independent games "
-                 f"at this score would split {100 * s.chance:.0f}%), "
+                 f"at these seat results would split {100 * s.chance:.0f}%), "
                  f"{s.flagged} of {s.openings} openings outside {100 * band[0]:.0f}-{100 * band[1]:.0f}%")
         echo()
 

@@ -11,7 +11,8 @@ of MEASURED (or --names), N games of the engine against itself (or against
 and OUT/NAME-random; --book-only: the first), then prints the table of docs/openings.md from
 `hexarena openings stats`' numbers: the first seat's score with its 95% interval, engine a's score
 (the --engine's), the pairs split by seat, and beside it the share a split would have if the two
-games of a pair were independent coin flips at that score (s^2 + (1 - s)^2).
+games of a pair were independent draws at the pairing's seat results (results/openings.py,
+`expected_split`: s^2 + (1 - s)^2 in self-play at first-seat score s).
 """
 from __future__ import annotations
 
@@ -98,8 +99,8 @@ def measure(out: Path, concurrency: int, games: int, engine: str, against: str, 
             seconds = time.monotonic() - t0
             played = op.collect([iter_journal(folder / "journal.jsonl")])
             stats = op.opening_stats(played, "played")
-            (s,) = op.summaries(stats)
-            expected = s.score ** 2 + (1 - s.score) ** 2
+            (s,) = op.summaries(stats, expected=op.expected_split(played))
+            expected = s.chance
             a_points = sum(0.5 if w is None else float(w == "a") for _g, _p, _f, _s, w, _l in played.values())
             rows.append(f"| {name} | {'book' if book else 'random_openings = 2'} | {len(stats)} | {s.games} "
                         f"({s.draws} drawn) | "
