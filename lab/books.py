@@ -2,7 +2,8 @@
 
     python -m lab.books make [NAME ...] [-j J]        # generate the books (all, or those named)
     python -m lab.books table                         # the table of shipped books (docs/openings.md)
-    python -m lab.books measure OUT [-j J] [--games N] [--engine mcts:100] [--against E] [--names NAME ...] [--book-only]
+    python -m lab.books measure OUT [-j J] [--games N] [--engine mcts:100] [--against E] [--names NAME ...]
+                                [--book-only] [--adjudicate]
 
 `make` runs `hexarena openings generate` for each book of BOOKS_MADE with the arguments listed there
 (the judgements in /tmp; the book's header line says how it was made). `measure` plays, for each
@@ -69,12 +70,18 @@ def make(names: list[str], concurrency: int) -> None:
         print(f"{name}: {time.monotonic() - t0:.0f} s", flush=True)
 
 
-def _config(name: str, book: bool, games: int, engine: str, against: str) -> str:
+#: --adjudicate: two-sided resign adjudication on the engines' winrates (docs/tournament.md,
+#: "Adjudication"), for games that otherwise run to the ply cap (Vaxandis).
+ADJUDICATION = "[adjudication]\nresign_winrate = 0.9\nresign_moves = 4\ndraw_moves = 0\n"
+
+
+def _config(name: str, book: bool, games: int, engine: str, against: str, adjudicate: bool = False) -> str:
     game, size, variant, *_ = BOOKS_MADE[name]
     lines = sum(1 for _ in op_lines(name))
     per = max(2, 2 * round(games / lines / 2)) if book else games
     opening = f'openings = "book:{name}"' if book else "random_openings = 2"
     return (f'seed = 1\ngames_per_pair = {per}\n[engines.a]\nplayer = "{engine}"\n[engines.b]\nplayer = "{against}"\n'
+            f'{ADJUDICATION if adjudicate else ""}'
             f'[[games]]\ngame = "{game}"\nsize = {size}\nvariant = "{variant}"\n{opening}\n')
 
 
@@ -83,15 +90,15 @@ def op_lines(name: str) -> list[str]:
     return [text for _, text in read_file(BOOKS / f"{name}.txt")]
 
 
-def measure(out: Path, concurrency: int, games: int, engine: str, against: str, names: list[str], random: bool
-            ) -> None:
+def measure(out: Path, concurrency: int, games: int, engine: str, against: str, names: list[str], random: bool,
+            adjudicate: bool = False) -> None:
     rows = []
     for name in names or MEASURED:
         for book in (True, False) if random else (True,):
             folder = out / f"{name}-{'book' if book else 'random'}"
             config = out / f"{folder.name}.toml"
             out.mkdir(parents=True, exist_ok=True)
-            config.write_text(_config(name, book, games, engine, against), encoding="utf-8")
+            config.write_text(_config(name, book, games, engine, against, adjudicate), encoding="utf-8")
             resume = ["--resume"] if (folder / "tournament.json").exists() else []
             t0 = time.monotonic()
             subprocess.run([sys.executable, "-m", "hexarena", "tournament", str(config), "--out", str(folder),
@@ -147,6 +154,8 @@ def main() -> None:
     s.add_argument("--against", default=None, help="the second engine (default: the same as --engine)")
     s.add_argument("--names", nargs="*", default=[], help="books to measure (default: MEASURED)")
     s.add_argument("--book-only", action="store_true", help="no random_openings run beside each book")
+    s.add_argument("--adjudicate", action="store_true", help="resign adjudication on both engines' winrates "
+                                                             "(ADJUDICATION)")
     sub.add_parser("table")
     args = parser.parse_args()
     if args.what == "table":
@@ -154,7 +163,8 @@ def main() -> None:
     elif args.what == "make":
         make(args.names, args.j)
     else:
-        measure(args.out, args.j, args.games, args.engine, args.against or args.engine, args.names, not args.book_only)
+        measure(args.out, args.j, args.games, args.engine, args.against or args.engine, args.names, not args.book_only,
+                args.adjudicate)
 
 
 if __name__ == "__main__":
