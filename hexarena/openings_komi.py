@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from hexarena.engine.game import GameState
-from hexarena.openings_play import Board, scores, selfplay, selfplay_config
+from hexarena.openings_play import Board, scores, seat_to_move, selfplay, selfplay_config
 from hexarena.results.komi import KomiFit, fit, next_komi
 
 Line = tuple[str, ...]
@@ -198,15 +198,7 @@ def _offering_seat_points(search: Search, found: dict[Line, tuple[int, float]]) 
 def offering_seat(start: GameState, prefix: Line) -> int:
     """1 when the first seat (the player of the game's first action) offers the komi after
     `prefix`, 2 when the second seat does (the colours were exchanged in it)."""
-    from hexarena.engine.actions import holders_after
-    from hexarena.engine.core import Colour
-    holders = {Colour.BLACK: 1, Colour.WHITE: 2}
-    state = start
-    for token in prefix:
-        action = state.parse(token)
-        holders = holders_after(holders, action)
-        state = state.play(action)
-    return holders[state.to_move]
+    return seat_to_move(start, prefix)
 
 
 def _round(search: Search, k: int) -> tuple[Board, Sequence[Line]]:
