@@ -65,7 +65,8 @@ def _draw(start: GameState, rng: random.Random) -> Line | None:
     random player's action (never a swap); None when no komi pie comes within PIE_PLIES actions."""
     from hexarena.engine.actions import Resign, Swap
     from hexarena.referee.game.openings import OpeningError, replay
-    state, line = start, ()
+    state = start
+    line: Line = ()
     for _ in range(PIE_PLIES):
         if _offers_komi(state):
             return line
