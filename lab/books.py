@@ -138,8 +138,10 @@ def table() -> None:
         values = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines()[1:] if "# first seat" in line]
         judge = header.split("judged by ", 1)[1].split(", first seat")[0]
         plies = header.split(" openings of ", 1)[1].split(" plies")[0]
-        after = header.split(" plies after ", 1)[1].split(",")[0] if " plies after " in header else ""
+        after = header.split(" plies after ", 1)[1].split(",")[0].split(" then ")[0] if " plies after " in header else ""
+        then = header.split(" then ", 1)[1].split(",")[0] if " then " in header else ""
         plies += f" after `{after}`" if after else ""
+        plies += f" then `{then}`" if then else ""
         print(f"| `book:{name}` | {len(values)} | {plies} | {judge} | {100 * sum(values) / len(values):.1f}% "
               f"({100 * min(values):.1f}-{100 * max(values):.1f}%) |")
 
