@@ -138,7 +138,8 @@ def table() -> None:
         values = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines()[1:] if "# first seat" in line]
         judge = header.split("judged by ", 1)[1].split(", first seat")[0]
         plies = header.split(" openings of ", 1)[1].split(" plies")[0]
-        after = header.split(" plies after ", 1)[1].split(",")[0].split(" then ")[0] if " plies after " in header else ""
+        after = header.split(" plies after ", 1)[1].split(",")[0] if " plies after " in header else ""
+        after = after.split(" then ")[0]
         then = header.split(" then ", 1)[1].split(",")[0] if " then " in header else ""
         plies += f" after `{after}`" if after else ""
         plies += f" then `{then}`" if then else ""
