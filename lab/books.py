@@ -29,17 +29,23 @@ from hexarena.results import openings as op
 from hexarena.results.record.journal import iter_journal
 
 JUDGE = "mcts:400"
+
+
+def selfplay_prison(komi: int) -> tuple[str, ...]:
+    """The Anda-prison books' arguments: the dual pie then `komi=K keep`, four self-play games a line."""
+    return ("--then", f"komi={komi} keep", "--judge", "selfplay", "--games", "4", "--engine", "mcts:50",
+            "--band", "25-75")
+
+
 #: name -> (game, size, variant, plies, count, --after, candidates, extra arguments); the fair komi
-#: of the Anda books (`komi=K keep` after the start) and the Anda-prison book (`komi=K keep` after
+#: of the Anda books (`komi=K keep` after the start) and the Anda-prison books (`komi=K keep` after
 #: its dual pie, by --then) comes from `hexarena openings komi` (docs/openings.md, "A fair komi").
 #: In Anda-prison mcts:400 judges nearly every line after the komi pie at 0.5 (its winrate tells
-#: only the decided lines apart), so that book is judged by self-play (SELFPLAY_PRISON: four games
+#: only the decided lines apart), so those books are judged by self-play (selfplay_prison: four games
 #: a line, the lines that went 4-0 to one seat dropped). At Anda n=9 mcts:400 values every line
 #: after the first turns at about 62% for the first seat (self-play at komi 0 scored 54.7%,
 #: 42.6-66.3%): the band is set about the judge's own centre, dropping its outliers. Anda n=11 is
 #: judged by mcts:100, within the 2-core machine's budget.
-SELFPLAY_PRISON = ("--then", "komi=1 keep", "--judge", "selfplay", "--games", "4", "--engine", "mcts:50",
-                   "--band", "25-75")
 BOOKS_MADE: dict[str, tuple[str, int, str, int, int, str, int, tuple[str, ...]]] = {
     "spelde-5-pie": ("spelde", 5, "pie", 3, 24, "", 240, ()),
     "spelde-6-pie": ("spelde", 6, "pie", 3, 24, "", 600, ()),
@@ -53,7 +59,8 @@ BOOKS_MADE: dict[str, tuple[str, int, str, int, int, str, int, tuple[str, ...]]]
     "anda-7-pie": ("anda", 7, "pie", 2, 24, "komi=0 keep", 96, ()),
     "anda-9-pie": ("anda", 9, "pie", 2, 12, "komi=0 keep", 48, ("--band", "57-67")),
     "anda-11-pie": ("anda", 11, "pie", 2, 12, "komi=1 keep", 36, ("--engine", "mcts:100")),
-    "anda-prison-7-pie": ("anda-prison", 7, "pie", 3, 24, "", 96, SELFPLAY_PRISON),
+    "anda-prison-7-pie": ("anda-prison", 7, "pie", 3, 24, "", 96, selfplay_prison(1)),
+    "anda-prison-9-pie": ("anda-prison", 9, "pie", 3, 12, "", 48, selfplay_prison(0)),
 }
 MEASURED = ("spelde-5-pie", "anda-7-pie")
 
