@@ -59,19 +59,20 @@ def stats(folders: tuple[str, ...], by: str, band: tuple[float, float], sort: st
     if not games:
         echo("no finished game in the journals")
         return
+    expected = op.expected_split(games)
     for g in groupings:
         rows = op.ordered(op.opening_stats(games, g, plies), sort)
         title = "by the played line (random plies included)" if g == "played" else "by the book line alone"
         echo(f"openings {title}: {len(rows)}")
         for line in op.table_lines(rows, band):
             echo(line)
-        for s in op.summaries(rows, band):
+        for s in op.summaries(rows, band, expected):
             lo, hi = s.interval
             echo(f"{'-'.join([s.group[0], str(s.group[1]), *s.group[2].split()])}: {s.games} games "
                  f"({s.draws} drawn), first seat "
                  f"{100 * s.score:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%), {s.pairs} pairs, "
                  f"{s.split} split by seat ({100 * s.split / s.pairs if s.pairs else 0:.1f}%; independent games "
-                 f"at this score would split {100 * s.chance:.0f}%), "
+                 f"at these seat results would split {100 * s.chance:.0f}%), "
                  f"{s.flagged} of {s.openings} openings outside {100 * band[0]:.0f}-{100 * band[1]:.0f}%")
         echo()
 
@@ -150,6 +151,9 @@ def _progress(total: float, what: str):
               help="First-seat value to keep, in percent.")
 @click.option("--plies", type=click.IntRange(1, 20), default=2, show_default=True, help="Actions per opening.")
 @click.option("--after", default="", help="A line every opening starts with (e.g. 'komi=4 keep').")
+@click.option("--then", "then", default="",
+              help="Actions every opening ends with, after its PLIES (e.g. 'komi=7 keep' after Anda-prison's "
+                   "dual pie); lines they cannot follow are dropped.")
 @click.option("--candidates", type=click.IntRange(1), default=None,
               help="Candidate lines judged (default: 3 x --count).")
 @click.option("--judge", "how", type=click.Choice(["auto", "winrate", "selfplay"]), default="auto",
@@ -161,7 +165,7 @@ def _progress(total: float, what: str):
 @click.option("--work", type=click.Path(file_okay=False), default=None,
               help="Folder of the judgements, for a resumed run (default: OUT.work).")
 def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: int, concurrency: int,
-             komi: int | None, count: int, band: tuple[float, float], plies: int, after: str,
+             komi: int | None, count: int, band: tuple[float, float], plies: int, after: str, then: str,
              candidates: int | None, how: str, games: int, out: str, work: str | None) -> None:
     """Write a book of COUNT openings of PLIES actions whose first-seat value lies in --band: candidate
     lines from the start (distinct under the hexagon's 12 symmetries), judged by the engine, each
@@ -174,7 +178,7 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
     from hexarena.openings_play import NoWinrate
     board = _board(game, size, variant, komi)
     plan = gen.Plan(board, engine_cmd, count, band, plies, candidates or 3 * count, tuple(after.split()), how,
-                    games, seed, concurrency)
+                    games, seed, concurrency, tuple(then.split()))
     try:
         lines = gen.candidates(plan)
     except OpeningError as exc:
@@ -212,28 +216,44 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
 @click.option("--rounds", type=click.IntRange(1), default=8, show_default=True, help="Rounds (one komi each).")
 @click.option("--random-plies", type=click.IntRange(0, 20), default=0, show_default=True,
               help="Random plies opening each game pair (after the komi pie's `komi=K keep`).")
+@click.option("--openings", "openings_file", default=None, metavar="FILE|book:NAME",
+              help="Lines that lead to the komi pie (each cut before its komi= offer), opening the games "
+                   "before `komi=K keep` (Anda-prison pie: its dual pie).")
+@click.option("--draw", type=click.IntRange(1), default=8, show_default=True,
+              help="Without --openings, when the komi pie follows other actions: random lines drawn to it.")
 @click.option("--work", type=click.Path(file_okay=False), default=None,
               help="Folder of the rounds' tournaments, for a resumed run (default: a temporary folder).")
 def komi(game: str, size: int | None, variant: str, engine_cmd: str, seed: int, concurrency: int, start: int,
-         step: int, batch: int, rounds: int, random_plies: int, work: str | None) -> None:
+         step: int, batch: int, rounds: int, random_plies: int, openings_file: str | None, draw: int,
+         work: str | None) -> None:
     """Estimate the komi at which the first seat scores 50% in self-play of the engine: ROUNDS rounds of
     BATCH games, each at the komi the games so far point to, then a logistic fit of the first seat's
     score over komi with a 95% interval (docs/openings.md)."""
     from hexarena import openings_komi as ok
+    from hexarena.referee.game.openings import OpeningError
     from hexarena.referee.tournament.config import ConfigError
     from hexarena.referee.tournament.folder import TournamentError
     from hexarena.openings_play import work_folder
     board = _board(game, size, variant, None)
-    search = ok.Search(board, engine_cmd, start, step, batch - batch % 2, rounds, random_plies, seed, concurrency)
     try:
-        way = ok.komi_way(board)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--variant") from None
+        prefixes = ok.komi_lines(board, openings_file, draw, seed)
+    except ValueError as exc:       # OpeningError too
+        hint = "--openings" if isinstance(exc, OpeningError) else "--variant"
+        raise click.BadParameter(str(exc), param_hint=hint) from None
+    search = ok.Search(board, engine_cmd, start, step, batch - batch % 2, rounds, random_plies, seed, concurrency,
+                       tuple(prefixes))
     folder = work_folder(Path(work) if work else None)
-    echo(f"komi by {'the opening komi=K keep' if way == 'opening' else 'the komi command'}; rounds in {folder}",
-         err=True)
-    with _progress(rounds * search.batch, "games") as bar:
-        task = bar.add_task("games", total=rounds * search.batch)
+    if not prefixes:
+        way = "the komi command"
+    elif prefixes == [()]:
+        way = "the opening komi=K keep"
+    else:
+        way = (f"komi=K keep after {len(prefixes)} lines to the komi pie "
+               f"({'from ' + openings_file if openings_file else 'drawn at random'}, {ok.per_line(search)} games each)")
+    echo(f"komi by {way}; rounds in {folder}", err=True)
+    total = rounds * ok.per_line(search) * max(1, len(prefixes))
+    with _progress(total, "games") as bar:
+        task = bar.add_task("games", total=total)
         try:
             results, fitted = _interruptible(
                 lambda: ok.run_search(search, folder, lambda: bar.advance(task, 1), lambda s: bar.console.print(s)),

@@ -46,12 +46,28 @@ class Plan:
     games: int = 4                  # self-play games per candidate
     seed: int = 0
     concurrency: int = 1
+    suffix: tuple[str, ...] = ()    # actions every candidate ends with (e.g. Anda-prison's `komi=K keep`)
 
 
 def candidates(plan: Plan) -> list[tuple[str, ...]]:
-    """The candidate lines, seeded (referee/game/book.py `expand`); OpeningError."""
+    """The candidate lines, seeded (referee/game/book.py `expand`), each followed by the suffix; a
+    line the suffix cannot follow is dropped. OpeningError when none is left."""
     from hexarena.referee.game.book import expand
-    return expand(plan.board.start(), plan.plies, plan.candidates, plan.seed, plan.prefix)
+    from hexarena.referee.game.openings import OpeningError, replay
+    start = plan.board.start()
+    lines = expand(start, plan.plies, plan.candidates, plan.seed, plan.prefix)
+    if not plan.suffix:
+        return lines
+    out = []
+    for line in lines:
+        try:
+            out.append(replay(start, line + plan.suffix)[0])
+        except OpeningError:
+            continue
+    if not out:
+        raise OpeningError(f"--then {' '.join(plan.suffix)!r}: it can follow no candidate line of {plan.plies} "
+                          f"plies")
+    return out
 
 
 def claim(plan: Plan, work: Path) -> None:
@@ -158,6 +174,7 @@ def write_book(out: Path, plan: Plan, kept: list[tuple[tuple[str, ...], float]],
     b = plan.board
     judged = f"{plan.games} self-play games a line" if how == "selfplay" else "its genmove_analyze winrate"
     after = f" after {' '.join(plan.prefix)}" if plan.prefix else ""
+    after += f" then {' '.join(plan.suffix)}" if plan.suffix else ""
     komi = f", komi {b.komi}" if b.komi is not None else ""
     header = (f"{group_name(*b.group)}{komi}: {len(kept)} openings of {plan.plies} plies{after}, distinct under "
               f"the hexagon's symmetries, from {plan.candidates} candidates, judged by {plan.engine} ({judged}), "

@@ -58,15 +58,21 @@ def engine_table(cmd: str) -> tuple[str, dict[str, Any]]:
     return table(cmd)
 
 
-def first_seat_value(start: GameState, line: Sequence[str], winrate: float) -> float:
-    """The first seat's value after `line`, from the winrate of the player to move."""
+def seat_to_move(start: GameState, line: Sequence[str]) -> int:
+    """The seat to move after `line`: 1 for the first seat (the player of the game's first action),
+    2 for the second, following each `swap` of colours in the line."""
     holders = {Colour.BLACK: 1, Colour.WHITE: 2}
     state = start
     for token in line:
         action = state.parse(token)
         holders = holders_after(holders, action)
         state = state.play(action)
-    return winrate if holders[state.to_move] == 1 else 1.0 - winrate
+    return holders[state.to_move]
+
+
+def first_seat_value(start: GameState, line: Sequence[str], winrate: float) -> float:
+    """The first seat's value after `line`, from the winrate of the player to move."""
+    return winrate if seat_to_move(start, line) == 1 else 1.0 - winrate
 
 
 async def winrates(advisers: Advisers, board: Board, lines: Sequence[tuple[str, ...]], concurrency: int,

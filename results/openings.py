@@ -199,16 +199,54 @@ class Summary:
     pairs: int
     split: int
     flagged: int
+    expected: float | None = None       # expected_split's share, when the games were given
 
     @property
     def chance(self) -> float:
-        """The share of pairs split by seat if each game were an independent draw at the group's
-        first-seat score s: s^2 + (1 - s)^2 (draws aside)."""
+        """The share of pairs split by seat if each game were an independent draw: `expected` (by
+        the seat scores of each pairing) when known, else at the group's first-seat score s:
+        s^2 + (1 - s)^2 (draws aside), what self-play of one engine gives."""
+        if self.expected is not None:
+            return self.expected
         return self.score ** 2 + (1 - self.score) ** 2
 
 
-def summaries(stats: Iterable[OpeningStats], band: tuple[float, float] = DEFAULT_BAND) -> list[Summary]:
-    """One :class:`Summary` per group, in group order."""
+def expected_split(games: Mapping[tuple[int, str], _Game]) -> dict[tuple[str, int, str], float]:
+    """Per group, the share of its pairs that would split by seat if each game were an independent
+    draw at its pairing's seat results: with w(x, y) and l(x, y) the first seat's win and loss rates
+    in the games engine x played first against y, a pair of x and y splits with probability
+    w(x, y) w(y, x) + l(x, y) l(y, x); the mean over the group's pairs. In self-play (one engine, or
+    two of one strength) that is s^2 + (1 - s)^2 at first-seat score s; between engines of
+    different strength it is lower (a stronger x wins as first seat and as second), about
+    2 p (1 - p) when x scores p whatever its seat."""
+    rates: dict[tuple, list[int]] = {}
+    members: dict[tuple, list[str]] = {}
+    for (n, gid), (group, pair, first, second, winner, _line) in games.items():
+        r = rates.setdefault((group, first, second), [0, 0, 0])
+        r[0] += 1
+        r[1] += winner == first
+        r[2] += winner == second
+        if pair is not None:
+            members.setdefault((n, group, pair), []).append(gid)
+    sums: dict[tuple[str, int, str], list[float]] = {}
+    for (n, group, _pair), ids in members.items():
+        if len(ids) != 2:
+            continue
+        _g, _p, x, y, _w, _l = games[n, min(ids)]
+        gxy, wxy, lxy = rates[group, x, y]
+        gyx, wyx, lyx = rates.get((group, y, x), (0, 0, 0))
+        if not gyx:
+            continue
+        acc = sums.setdefault(group, [0.0, 0])
+        acc[0] += (wxy / gxy) * (wyx / gyx) + (lxy / gxy) * (lyx / gyx)
+        acc[1] += 1
+    return {group: total / count for group, (total, count) in sums.items()}
+
+
+def summaries(stats: Iterable[OpeningStats], band: tuple[float, float] = DEFAULT_BAND,
+              expected: Mapping[tuple[str, int, str], float] | None = None) -> list[Summary]:
+    """One :class:`Summary` per group, in group order; `expected` (expected_split's) sets each
+    group's split share by chance."""
     by: dict[tuple, list[OpeningStats]] = {}
     for s in stats:
         by.setdefault(s.group, []).append(s)
@@ -219,7 +257,8 @@ def summaries(stats: Iterable[OpeningStats], band: tuple[float, float] = DEFAULT
         points = sum(s.points for s in rows)
         score = points / games if games else 0.5
         out.append(Summary(group, len(rows), games, sum(s.draws for s in rows), score, wilson(score, games), sum(s.pairs for s in rows),
-                           sum(s.split for s in rows), sum(1 for s in rows if s.flag(band))))
+                           sum(s.split for s in rows), sum(1 for s in rows if s.flag(band)),
+                           (expected or {}).get(group)))
     return out
 
 

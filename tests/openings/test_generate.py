@@ -109,3 +109,27 @@ def test_a_work_folder_of_another_engine_is_not_mixed_in(tmp_path):
     assert CliRunner().invoke(main, [*args, "--engine", "mcts:10"]).exit_code == 0
     result = CliRunner().invoke(main, [*args, "--engine", "mcts:20"])
     assert result.exit_code == 2 and "'mcts:10', not 'mcts:20'" in result.output
+
+
+def test_then_ends_every_line_with_the_komi_pie_after_anda_prisons_dual_pie(tmp_path):
+    out = tmp_path / "book.txt"
+    result = CliRunner().invoke(main, ["openings", "generate", "--game", "anda-prison", "--size", "4", "--engine",
+                                       "mcts:20", "--count", "3", "--plies", "3", "--candidates", "6",
+                                       "--then", "komi=3 keep", "--band", "0-100", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    book = _book(out)
+    assert len(book) == 3 and "3 plies then komi=3 keep" in header_of(out.read_text())
+    start = Board("anda-prison", 4, "pie").start()
+    for line, _ in book:
+        assert line[3:] == ("komi=3", "keep") and line[2] in ("keep", "swap")     # pair, pair, pie, komi pie
+        assert parse_line(" ".join(line), "anda-prison", 4, "pie") == line
+    assert len({canonical_key(start, line) for line, _ in book}) == 3
+    judged = (tmp_path / "book.txt.work" / "judged.jsonl").read_text()
+    assert all("komi=3 keep" in t for t in judged.splitlines())
+
+
+def test_a_then_line_no_candidate_takes_is_refused(tmp_path):
+    result = CliRunner().invoke(main, ["openings", "generate", "--game", "anda-prison", "--size", "4", "--engine",
+                                       "mcts:10", "--count", "1", "--plies", "1", "--then", "komi=3 keep",
+                                       "--out", str(tmp_path / "b")])
+    assert result.exit_code == 1 and "--then 'komi=3 keep'" in result.output and "1 plies" in result.output

@@ -166,3 +166,29 @@ def test_the_report_has_no_openings_section_without_openings(tmp_path):
     build_journal(tmp_path / "journal.jsonl", book=1, book_plies=0, random_plies=0, rounds=1)
     html = write_report(tmp_path, tmp_path / "r.html")[0].read_text(encoding="utf-8")
     assert 'id="openings"' not in html
+
+
+def _games(results: list[tuple[str, str, str | None]]) -> dict:
+    """collect()'s shape for pairs of games (first, second, winner), one opening, pair numbers in order."""
+    group = ("spelde", 5, "pie")
+    return {(0, f"g{n:03d}"): (group, n // 2, first, second, winner, ("e5",))
+            for n, (first, second, winner) in enumerate(results)}
+
+
+def test_expected_split_follows_each_pairings_seat_results():
+    group = ("spelde", 5, "pie")
+    # x wins every game, first or second: no pair can split by chance
+    strong = _games([("x", "y", "x"), ("y", "x", "x")] * 4)
+    assert op.expected_split(strong) == {group: 0.0}
+    # x first wins 3 of 4, y first wins 1 of 4: w(x,y) w(y,x) + l(x,y) l(y,x) = .75*.25 + .25*.75
+    mixed = _games([("x", "y", "x"), ("y", "x", "x"), ("x", "y", "x"), ("y", "x", "y"),
+                    ("x", "y", "x"), ("y", "x", "x"), ("x", "y", "y"), ("y", "x", "x")])
+    assert math.isclose(op.expected_split(mixed)[group], 0.375)
+    # first seat 3/4 both ways (s^2 + (1 - s)^2 without the draw); a draw is neither seat's win
+    even = _games([("x", "y", "x"), ("y", "x", "y"), ("x", "y", "x"), ("y", "x", "y"),
+                   ("x", "y", "x"), ("y", "x", "y"), ("x", "y", "y"), ("y", "x", None)])
+    assert math.isclose(op.expected_split(even)[group], 0.75 * 0.75 + 0.25 * 0.0)    # y first: 3 wins, 1 draw
+    (s,) = op.summaries(op.opening_stats(mixed), expected=op.expected_split(mixed))
+    assert math.isclose(s.chance, 0.375) and s.split == 2
+    (plain,) = op.summaries(op.opening_stats(mixed))
+    assert math.isclose(plain.chance, plain.score ** 2 + (1 - plain.score) ** 2)

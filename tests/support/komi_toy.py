@@ -2,9 +2,11 @@
 
     python -m tests.support.komi_toy FAIR SCALE SEED
 
-At its first move of a game Black (the first seat, in a variant without a pie) resigns with
-probability ``1 / (1 + exp(-(komi - FAIR) / SCALE))``, and otherwise plays a random action;
-White resigns at its first move. So the first seat scores one half exactly at komi FAIR.
+At its first move of a game Black resigns with probability ``1 / (1 + exp(-(komi - FAIR) / SCALE))``,
+and otherwise plays a random action; White resigns at its first move. The komi is the `komi`
+command's, or the one the game's komi pie put in the state (Anda-prison's `komi=K`), whichever is
+larger. So the seat that holds Black after the opening (the first seat, unless the opening
+exchanged the colours) scores one half exactly at komi FAIR.
 """
 from __future__ import annotations
 
@@ -25,7 +27,8 @@ def main() -> None:
     def choose(state, _clock):
         if state.to_move is Colour.WHITE:
             return Resign()
-        q = 1 / (1 + math.exp(-(engine.session.komi - fair) / scale))
+        komi = max(engine.session.komi, getattr(state, "komi", 0) or 0)
+        q = 1 / (1 + math.exp(-(komi - fair) / scale))
         return Resign() if rng.random() < q else state.random_action(rng)
 
     engine = EngineSide(choose, name="komi-toy", version="1")
