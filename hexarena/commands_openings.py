@@ -152,8 +152,8 @@ def _progress(total: float, what: str):
 @click.option("--plies", type=click.IntRange(1, 20), default=2, show_default=True, help="Actions per opening.")
 @click.option("--after", default="", help="A line every opening starts with (e.g. 'komi=4 keep').")
 @click.option("--then", "then", default="",
-              help="Actions every opening ends with, after its PLIES (e.g. 'komi=7 keep' after Anda-prison's "
-                   "dual pie); lines they cannot follow are dropped.")
+              help="Actions every opening ends with, after its PLIES (e.g. 'komi=7 keep' after a dual pie)"
+                   "; lines they cannot follow are dropped.")
 @click.option("--candidates", type=click.IntRange(1), default=None,
               help="Candidate lines judged (default: 3 x --count).")
 @click.option("--judge", "how", type=click.Choice(["auto", "winrate", "selfplay"]), default="auto",
@@ -218,7 +218,7 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
               help="Random plies opening each game pair (after the komi pie's `komi=K keep`).")
 @click.option("--openings", "openings_file", default=None, metavar="FILE|book:NAME",
               help="Lines that lead to the komi pie (each cut before its komi= offer), opening the games "
-                   "before `komi=K keep` (Anda-prison pie: its dual pie).")
+                   "before `komi=K keep` (e.g. a dual pie).")
 @click.option("--draw", type=click.IntRange(1), default=8, show_default=True,
               help="Without --openings, when the komi pie follows other actions: random lines drawn to it.")
 @click.option("--work", type=click.Path(file_okay=False), default=None,

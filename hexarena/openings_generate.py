@@ -46,7 +46,7 @@ class Plan:
     games: int = 4                  # self-play games per candidate
     seed: int = 0
     concurrency: int = 1
-    suffix: tuple[str, ...] = ()    # actions every candidate ends with (e.g. Anda-prison's `komi=K keep`)
+    suffix: tuple[str, ...] = ()    # actions every candidate ends with (e.g. `komi=K keep` after a dual pie)
 
 
 def candidates(plan: Plan) -> list[tuple[str, ...]]:

@@ -6,12 +6,12 @@ The komi reaches the game one of two ways (:func:`komi_lines`):
 
 * by the opening: in a variant with a komi pie (`komi=K`, then `swap|keep`), each game opens with
   a line that leads to the komi pie, then ``komi=K keep`` (the first seat's side offers K and the
-  other keeps its colour). In Anda (pie) the komi pie opens the game, so the line is empty; in
-  Anda-prison (pie) it follows the dual pie, so the lines are an openings file's (each cut before
-  its komi offer) or drawn at random (:func:`drawn_prefixes`). A round plays every line as a game
+  other keeps its colour). Where the komi pie opens the game the line is empty; where it follows
+  other actions (a dual pie), the lines are an openings file's (each cut before its komi offer)
+  or drawn at random (:func:`drawn_prefixes`). A round plays every line as a game
   pair at least.
-* by the `komi` command, in a variant whose start position takes the komi setting (Anda `nopie`,
-  Anda-prison `corners` and `nopie`).
+* by the `komi` command, in a variant whose start position takes the komi setting (a variant
+  without a komi pie: docs/openings.md names them per game).
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from hexarena.openings_play import Board, scores, seat_to_move, selfplay, selfpl
 from hexarena.results.komi import KomiFit, fit, next_komi
 
 Line = tuple[str, ...]
-#: A komi pie is looked for within this many actions of the start (Anda-prison's dual pie takes 3 or 4).
+#: A komi pie is looked for within this many actions of the start (a dual pie takes 3 or 4).
 PIE_PLIES = 6
 OFFER = ("komi=0", "keep")
 
@@ -90,7 +90,7 @@ def _draw(start: GameState, rng: random.Random) -> Line | None:
 def drawn_prefixes(board: Board, count: int, seed: int) -> list[Line]:
     """Up to `count` seeded random lines from the start to the komi pie (:func:`_draw`), distinct
     under the hexagon's symmetries; empty when the variant has no komi pie within PIE_PLIES actions.
-    Random setup stones can leave a line lopsided (docs/tournament.md, "Openings": an Anda-prison
+    Random setup stones can leave a line lopsided (docs/tournament.md, "Openings": a setup
     pair that one placement joins); an openings file of judged lines avoids them."""
     from hexarena.referee.game.book import canonical_key
     start, rng = board.start(), random.Random(seed)
