@@ -23,7 +23,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::pyclass_init::PyClassInitializer;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyTuple};
 
 use crate::anda::board::Verdict;
 use crate::anda::{Anda, Phase, Termination};
@@ -342,6 +342,21 @@ impl AndaCore {
     fn legal_cells(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let c = consts(py)?;
         each!(&self.g, g => int(py, c, g.legal_cells()))
+    }
+
+    /// The legal actions of a placing turn in the rules' order: the placements in notation
+    /// order (shared `Place`s), then White's pass when she may; empty on any other turn.
+    fn legal_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let c = consts(py)?;
+        let (sites, pass) = each!(&self.g, g => {
+            let cells = g.legal_cells();
+            (g.geo.sites.iter().filter(|&&s| cells.has(s)).copied().collect::<Vec<usize>>(), g.can_pass())
+        });
+        let mut out: Vec<&Py<PyAny>> = sites.into_iter().map(|s| &c.places[s]).collect();
+        if pass {
+            out.push(&c.pass_action);
+        }
+        PyList::new(py, out)
     }
 
     /// A uniformly random legal action (the random player's distribution), drawn in the

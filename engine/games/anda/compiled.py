@@ -32,7 +32,7 @@ from ...actions import Action, Pair, Pass, Place
 from ...core import Colour, Outcome, Termination
 from ...compiled import core_rules
 from ...game import GameInfo, GameState, StoneState
-from ...geometry import hexagon, iter_bits
+from ...geometry import hexagon
 from ...position import Position
 from ..anda_regions import Groups
 from .state import BOTH, OFFER, ANSWER, PLAY, RULES as PYTHON_RULES, AndaState, Phase
@@ -58,10 +58,6 @@ def _bytes(n: int) -> int:
     if k is None:
         k = _BYTES[n] = core.board_bytes(n)
     return k
-
-
-def _int(data: bytes) -> int:
-    return int.from_bytes(data, "little")
 
 
 class CoreAndaState(core.AndaCore, GameState):
@@ -118,12 +114,9 @@ class CoreAndaState(core.AndaCore, GameState):
         return self._py().enemy_territory()
 
     def legal_actions(self) -> Iterator[Action]:
-        if not self.placing():
-            yield from self._py().legal_actions()
-            return
-        yield from map(_PLACE.__getitem__, self.board.sorted_sites(iter_bits(self.legal_cells())))
-        if self.can_pass():
-            yield Pass()
+        if self.placing():
+            return iter(self.legal_list())
+        return self._py().legal_actions()
 
     def to_position(self) -> Position:
         return self._py().to_position()
