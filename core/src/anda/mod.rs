@@ -34,7 +34,6 @@ pub struct End {
     pub swaps: u32,
 }
 
-#[derive(Clone)]
 pub struct Anda<const N: usize> {
     pub geo: &'static Hexagon,
     /// `opening=cells` (else `features`).
@@ -47,6 +46,20 @@ pub struct Anda<const N: usize> {
     pub first: [bool; 2],
     pub phase: Phase,
     pub board: Board<N>,
+}
+
+/// `clone_from` reuses the target board's buffers.
+impl<const N: usize> Clone for Anda<N> {
+    fn clone(&self) -> Self {
+        Anda { board: self.board.clone(), ..*self }
+    }
+
+    fn clone_from(&mut self, o: &Self) {
+        let Anda { geo, cells, to_move, ply, komi, first, phase, board: _ } = *o;
+        (self.geo, self.cells, self.to_move, self.ply, self.komi, self.first, self.phase) =
+            (geo, cells, to_move, ply, komi, first, phase);
+        self.board.clone_from(&o.board);
+    }
 }
 
 /// Two states are equal when their positions are (the Python state's equality).

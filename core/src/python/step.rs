@@ -15,6 +15,8 @@
 //! positions) the Python subclass answers with the Python rules: `play` and `random_action`
 //! call its `_play_python` / `_random_python` for them.
 
+use std::cell::RefCell;
+use std::mem::ManuallyDrop;
 use std::sync::{Mutex, OnceLock};
 
 use pyo3::exceptions::PyValueError;
@@ -76,13 +78,75 @@ macro_rules! each {
     };
 }
 
+/// Boards of dropped states, by word count, reused by the next copies (`clone_from` keeps
+/// their buffers): a game played ply by ply allocates no board per ply.
+#[derive(Default)]
+struct Pool {
+    w2: Vec<Box<Anda<2>>>,
+    w3: Vec<Box<Anda<3>>>,
+    w5: Vec<Box<Anda<5>>>,
+    w8: Vec<Box<Anda<8>>>,
+    w11: Vec<Box<Anda<11>>>,
+}
+
+/// The most boards a pool keeps per word count.
+const POOLED: usize = 64;
+
+thread_local! {
+    static POOL: RefCell<Pool> = RefCell::new(Pool::default());
+}
+
+/// The boards of one word count in the pool.
+trait Pooled: Clone + 'static {
+    fn shelf(p: &mut Pool) -> &mut Vec<Box<Self>>;
+}
+
+macro_rules! pooled {
+    ($N:literal, $f:ident) => {
+        impl Pooled for Anda<$N> {
+            fn shelf(p: &mut Pool) -> &mut Vec<Box<Self>> {
+                &mut p.$f
+            }
+        }
+    };
+}
+pooled!(2, w2);
+pooled!(3, w3);
+pooled!(5, w5);
+pooled!(8, w8);
+pooled!(11, w11);
+
+/// A copy of `g`, on a pooled board when there is one.
+fn copy<T: Pooled>(g: &T) -> Box<T> {
+    let spare = POOL.try_with(|p| p.try_borrow_mut().ok().and_then(|mut p| T::shelf(&mut p).pop())).ok().flatten();
+    match spare {
+        Some(mut b) => {
+            (*b).clone_from(g);
+            b
+        }
+        None => Box::new(g.clone()),
+    }
+}
+
+/// `g` back to the pool (dropped when the pool is full or gone).
+fn recycle<T: Pooled>(g: Box<T>) {
+    let _ = POOL.try_with(|p| {
+        if let Ok(mut p) = p.try_borrow_mut() {
+            let shelf = T::shelf(&mut p);
+            if shelf.len() < POOLED {
+                shelf.push(g);
+            }
+        }
+    });
+}
+
 /// The generator of the draws and the `random.Random` it was seeded from.
 type Stream = Option<(Py<PyAny>, Rng)>;
 
 /// An Anda position (every phase), analysed once; see the module docs.
 #[pyclass(subclass, frozen, module = "hexarena_core")]
 pub struct AndaCore {
-    g: Sized,
+    g: ManuallyDrop<Sized>,
     variant: Py<PyAny>,
     out: OnceLock<Option<(usize, Termination)>>,
     black: OnceLock<Py<PyAny>>,
@@ -113,8 +177,11 @@ fn draw<'py, const N: usize>(
     rng: &mut Rng,
     c: &Consts,
     wrap: fn(Box<Anda<N>>) -> Sized,
-) -> PyResult<Option<(Bound<'py, PyAny>, Sized)>> {
-    let mut child = Box::new(g.clone());
+) -> PyResult<Option<(Bound<'py, PyAny>, Sized)>>
+where
+    Anda<N>: Pooled,
+{
+    let mut child = copy(g);
     let action = if child.first[child.to_move] {
         let Some((a, b)) = child.random_pair(rng) else { return Ok(None) };
         child.pair(a, b);
@@ -130,22 +197,28 @@ fn draw<'py, const N: usize>(
 }
 
 /// The state after a placement on `s` (a placing turn), None unless it is legal.
-fn placed<const N: usize>(g: &Anda<N>, s: usize, wrap: fn(Box<Anda<N>>) -> Sized) -> Option<Sized> {
+fn placed<const N: usize>(g: &Anda<N>, s: usize, wrap: fn(Box<Anda<N>>) -> Sized) -> Option<Sized>
+where
+    Anda<N>: Pooled,
+{
     if s >= g.geo.bits() || !g.board.empty.has(s) {
         return None;
     }
     if g.board.probe(g.to_move, s).verdict != Verdict::Legal {
         return None;
     }
-    let mut child = Box::new(g.clone());
+    let mut child = copy(g);
     child.place(s);
     Some(wrap(child))
 }
 
 /// The state after White's pass, None unless White may pass.
-fn passed<const N: usize>(g: &Anda<N>, wrap: fn(Box<Anda<N>>) -> Sized) -> Option<Sized> {
+fn passed<const N: usize>(g: &Anda<N>, wrap: fn(Box<Anda<N>>) -> Sized) -> Option<Sized>
+where
+    Anda<N>: Pooled,
+{
     g.can_pass().then(|| {
-        let mut child = Box::new(g.clone());
+        let mut child = copy(g);
         child.pass();
         wrap(child)
     })
@@ -158,7 +231,7 @@ fn int<'py, const N: usize>(py: Python<'py>, c: &Consts, bb: Bb<N>) -> PyResult<
 impl AndaCore {
     fn of(g: Sized, variant: Py<PyAny>, stream: Stream) -> AndaCore {
         AndaCore {
-            g,
+            g: ManuallyDrop::new(g),
             variant,
             out: OnceLock::new(),
             black: OnceLock::new(),
@@ -186,12 +259,25 @@ impl AndaCore {
             return Ok(v.clone_ref(py));
         }
         let c = consts(py)?;
-        let v = each!(&self.g, g => int(py, c, g.board.st[colour]))?;
+        let v = each!(&*self.g, g => int(py, c, g.board.st[colour]))?;
         Ok(cell.get_or_init(|| v).clone_ref(py))
     }
 
     fn end(&self) -> Option<(usize, Termination)> {
-        *self.out.get_or_init(|| each!(&self.g, g => g.outcome()))
+        *self.out.get_or_init(|| each!(&*self.g, g => g.outcome()))
+    }
+}
+
+impl Drop for AndaCore {
+    fn drop(&mut self) {
+        // Safety: `g` is not used after this.
+        match unsafe { ManuallyDrop::take(&mut self.g) } {
+            Sized::W2(g) => recycle(g),
+            Sized::W3(g) => recycle(g),
+            Sized::W5(g) => recycle(g),
+            Sized::W8(g) => recycle(g),
+            Sized::W11(g) => recycle(g),
+        }
     }
 }
 
@@ -274,28 +360,28 @@ impl AndaCore {
 
     #[getter]
     fn to_move(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        Ok(consts(py)?.colours[each!(&self.g, g => g.to_move)].clone_ref(py))
+        Ok(consts(py)?.colours[each!(&*self.g, g => g.to_move)].clone_ref(py))
     }
 
     #[getter]
     fn ply(&self) -> u32 {
-        each!(&self.g, g => g.ply)
+        each!(&*self.g, g => g.ply)
     }
 
     #[getter]
     fn komi(&self) -> u32 {
-        each!(&self.g, g => g.komi)
+        each!(&*self.g, g => g.komi)
     }
 
     #[getter]
     fn first(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let [b, w] = each!(&self.g, g => g.first);
+        let [b, w] = each!(&*self.g, g => g.first);
         Ok(consts(py)?.firsts[b as usize | (w as usize) << 1].clone_ref(py))
     }
 
     #[getter]
     fn phase(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let k = match each!(&self.g, g => g.phase) {
+        let k = match each!(&*self.g, g => g.phase) {
             Phase::Offer => 0,
             Phase::Answer => 1,
             Phase::Play => 2,
@@ -317,7 +403,7 @@ impl AndaCore {
 
     /// (side, black, white): the board as the core's functions take it (little-endian bytes).
     fn core_args<'py>(&self, py: Python<'py>) -> (usize, Bound<'py, PyBytes>, Bound<'py, PyBytes>) {
-        each!(&self.g, g => (g.geo.n, super::out(py, g.board.st[0]), super::out(py, g.board.st[1])))
+        each!(&*self.g, g => (g.geo.n, super::out(py, g.board.st[0]), super::out(py, g.board.st[1])))
     }
 
     /// None while the game goes on, else the bound Outcome.
@@ -330,25 +416,25 @@ impl AndaCore {
 
     /// Whether the side to move may place single stones now.
     fn placing(&self) -> bool {
-        each!(&self.g, g => g.placing())
+        each!(&*self.g, g => g.placing())
     }
 
     /// Whether White may spend a komi point now.
     fn can_pass(&self) -> bool {
-        each!(&self.g, g => g.can_pass())
+        each!(&*self.g, g => g.can_pass())
     }
 
     /// Bitboard (an int) of the legal single placements (0 outside a placing turn).
     fn legal_cells(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let c = consts(py)?;
-        each!(&self.g, g => int(py, c, g.legal_cells()))
+        each!(&*self.g, g => int(py, c, g.legal_cells()))
     }
 
     /// The legal actions of a placing turn in the rules' order: the placements in notation
     /// order (shared `Place`s), then White's pass when she may; empty on any other turn.
     fn legal_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let c = consts(py)?;
-        let (sites, pass) = each!(&self.g, g => {
+        let (sites, pass) = each!(&*self.g, g => {
             let cells = g.legal_cells();
             (g.geo.sites.iter().filter(|&&s| cells.has(s)).copied().collect::<Vec<usize>>(), g.can_pass())
         });
@@ -368,7 +454,7 @@ impl AndaCore {
         if me.end().is_some() {
             return Err(PyValueError::new_err("the game is over"));
         }
-        if each!(&me.g, g => turn(g)) == 0 {
+        if each!(&*me.g, g => turn(g)) == 0 {
             return slf.call_method1(intern!(py, "_random_python"), (rng,));
         }
         let c = consts(py)?;
@@ -378,7 +464,7 @@ impl AndaCore {
             *guard = Some((rng.clone().unbind(), Rng::new(seed)));
         }
         let Some((_, stream)) = guard.as_mut() else { unreachable!("seeded above") };
-        let drawn = match &me.g {
+        let drawn = match &*me.g {
             Sized::W2(g) => draw(py, g, stream, c, Sized::W2)?,
             Sized::W3(g) => draw(py, g, stream, c, Sized::W3)?,
             Sized::W5(g) => draw(py, g, stream, c, Sized::W5)?,
@@ -416,7 +502,7 @@ impl AndaCore {
         let mut played = None;
         if kind.is(&c.place_type) {
             if let Ok(s) = action.getattr(intern!(py, "cell"))?.extract::<usize>() {
-                played = match &me.g {
+                played = match &*me.g {
                     Sized::W2(g) if g.placing() => placed(g, s, Sized::W2),
                     Sized::W3(g) if g.placing() => placed(g, s, Sized::W3),
                     Sized::W5(g) if g.placing() => placed(g, s, Sized::W5),
@@ -426,7 +512,7 @@ impl AndaCore {
                 };
             }
         } else if kind.is(&c.pass_type) {
-            played = match &me.g {
+            played = match &*me.g {
                 Sized::W2(g) => passed(g, Sized::W2),
                 Sized::W3(g) => passed(g, Sized::W3),
                 Sized::W5(g) => passed(g, Sized::W5),
