@@ -44,7 +44,7 @@ _BYTES: dict[int, int] = {}
 #: One shared Place per bit of the largest board.
 _PLACE = tuple(Place(s) for s in range(max(hexagon(n).mask.bit_length() for n in PYTHON_RULES.sizes + (13,))))
 #: The first turns still to come as the core takes them (bit 0 Black's, bit 1 White's), and back.
-_FIRSTS = (frozenset(), frozenset((Colour.BLACK,)), frozenset((Colour.WHITE,)), BOTH)
+_FIRSTS: tuple[frozenset[Colour], ...] = (frozenset(), frozenset((Colour.BLACK,)), frozenset((Colour.WHITE,)), BOTH)
 _OWE = {f: k for k, f in enumerate(_FIRSTS)}
 
 core.AndaCore.bind(
