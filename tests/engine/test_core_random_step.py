@@ -16,7 +16,7 @@ pytest.importorskip("hexarena_core", reason="the compiled core (core/) is not in
 
 from hexarena.engine.actions import Pass, Place  # noqa: E402
 from hexarena.engine.core import Colour  # noqa: E402
-from hexarena.engine.game import StoneState  # noqa: E402
+from hexarena.engine.game import GameState, StoneState  # noqa: E402
 from hexarena.engine.games.anda.state import AndaState  # noqa: E402
 from tests.support.differential import load, rules  # noqa: E402
 
@@ -42,38 +42,42 @@ def test_each_random_ply_is_a_listed_action_played_as_the_rules_play_it(n: int) 
     assert played > 50
 
 
-def test_the_random_ply_is_uniform_over_the_listed_actions() -> None:
-    """White to move with a pass in hand: a placement or the pass, each about equally often
-    (3000 seeded draws; the bound is a chi-square of about five times its degrees of freedom)."""
-    python, core = rules("anda")
-    rng = random.Random("uniform")
+def white_with_a_pass(seed: str) -> GameState:
+    """A core state of side 5, White to move after the first turns with a komi pass in hand."""
+    _, core = rules("anda")
+    rng = random.Random(seed)
     state = core.new_game(core.variant(5, ["nopie"]), 2)
     while not (state.to_move is Colour.WHITE and not state.first and state.ply >= 6):
         state = state.play(state.random_action(rng))
-    listed = list(load(python, state.position()).legal_actions())
-    assert Pass() in listed and any(isinstance(a, Place) for a in listed)
-    draws = 3000
-    seen = Counter(load(core, state.position()).random_action(rng) for _ in range(draws))
+    return state
+
+
+def assert_uniform(seen: Counter, listed: list) -> None:
+    """Every listed action drawn, about equally often (the bound is a chi-square of about five
+    times its degrees of freedom)."""
     assert set(seen) == set(listed)
-    expected = draws / len(listed)
+    expected = sum(seen.values()) / len(listed)
     chi2 = sum((seen[a] - expected) ** 2 / expected for a in listed)
     assert chi2 < 5 * len(listed) + 20, (seen, expected)
+
+
+def test_the_random_ply_is_uniform_over_the_listed_actions() -> None:
+    """A placement or the pass, each about equally often over 3000 seeded draws from fresh states."""
+    python, core = rules("anda")
+    state = white_with_a_pass("uniform")
+    listed = list(load(python, state.position()).legal_actions())
+    assert Pass() in listed and any(isinstance(a, Place) for a in listed)
+    rng = random.Random("uniform draws")
+    assert_uniform(Counter(load(core, state.position()).random_action(rng) for _ in range(3000)), listed)
 
 
 def test_draws_again_from_one_state_are_uniform_over_the_listed_actions() -> None:
     """The same state asked 3000 times with one rng: each answer a fresh draw of the core's stream."""
-    python, core = rules("anda")
-    rng = random.Random("again")
-    state = core.new_game(core.variant(5, ["nopie"]), 2)
-    while not (state.to_move is Colour.WHITE and not state.first and state.ply >= 6):
-        state = state.play(state.random_action(rng))
+    python, _ = rules("anda")
+    state = white_with_a_pass("again")
     listed = list(load(python, state.position()).legal_actions())
-    draws = 3000
-    seen = Counter(state.random_action(rng) for _ in range(draws))
-    assert set(seen) == set(listed)
-    expected = draws / len(listed)
-    chi2 = sum((seen[a] - expected) ** 2 / expected for a in listed)
-    assert chi2 < 5 * len(listed) + 20, (seen, expected)
+    rng = random.Random("again draws")
+    assert_uniform(Counter(state.random_action(rng) for _ in range(3000)), listed)
     drawn = state.random_action(rng)
     assert state.play(drawn) == load(python, state.position()).play(drawn)
     for action in listed:                   # beside the kept child, every action by the rules
