@@ -51,7 +51,6 @@ pub struct Probe<const N: usize> {
     good: [Bb<N>; 2],
 }
 
-#[derive(Clone)]
 pub struct Board<const N: usize> {
     pub geo: &'static Hexagon,
     pub(crate) w: usize,
@@ -68,6 +67,45 @@ pub struct Board<const N: usize> {
     pub(crate) rid: Vec<u16>,
     pub(crate) good: [Bb<N>; 2],
     cand: [Bb<N>; 2],
+}
+
+/// `clone_from` reuses the target's buffers (the step API recycles boards: core/src/python/step.rs).
+impl<const N: usize> Clone for Board<N> {
+    fn clone(&self) -> Self {
+        Board {
+            geo: self.geo,
+            w: self.w,
+            st: self.st,
+            empty: self.empty,
+            grp: self.grp.clone(),
+            gexp: self.gexp.clone(),
+            gfree: self.gfree.clone(),
+            gid: self.gid.clone(),
+            reg: self.reg.clone(),
+            rcnt: self.rcnt.clone(),
+            rfree: self.rfree.clone(),
+            rid: self.rid.clone(),
+            good: self.good,
+            cand: self.cand,
+        }
+    }
+
+    fn clone_from(&mut self, o: &Self) {
+        self.geo = o.geo;
+        self.w = o.w;
+        self.st = o.st;
+        self.empty = o.empty;
+        self.grp.clone_from(&o.grp);
+        self.gexp.clone_from(&o.gexp);
+        self.gfree.clone_from(&o.gfree);
+        self.gid.clone_from(&o.gid);
+        self.reg.clone_from(&o.reg);
+        self.rcnt.clone_from(&o.rcnt);
+        self.rfree.clone_from(&o.rfree);
+        self.rid.clone_from(&o.rid);
+        self.good = o.good;
+        self.cand = o.cand;
+    }
 }
 
 /// Whether the ring pattern (bit d: the neighbour in direction d is in the region) forms

@@ -34,7 +34,6 @@ pub struct End {
     pub swaps: u32,
 }
 
-#[derive(Clone)]
 pub struct Anda<const N: usize> {
     pub geo: &'static Hexagon,
     /// `opening=cells` (else `features`).
@@ -47,6 +46,20 @@ pub struct Anda<const N: usize> {
     pub first: [bool; 2],
     pub phase: Phase,
     pub board: Board<N>,
+}
+
+/// `clone_from` reuses the target board's buffers.
+impl<const N: usize> Clone for Anda<N> {
+    fn clone(&self) -> Self {
+        Anda { board: self.board.clone(), ..*self }
+    }
+
+    fn clone_from(&mut self, o: &Self) {
+        let Anda { geo, cells, to_move, ply, komi, first, phase, board: _ } = *o;
+        (self.geo, self.cells, self.to_move, self.ply, self.komi, self.first, self.phase) =
+            (geo, cells, to_move, ply, komi, first, phase);
+        self.board.clone_from(&o.board);
+    }
 }
 
 /// Two states are equal when their positions are (the Python state's equality).
@@ -197,32 +210,32 @@ impl<const N: usize> Anda<N> {
                 *swaps += rng.below(2);
                 self.answer();
             }
-            Phase::Play if self.first[self.to_move] => {
-                let pairs = &self.geo.pairs[self.cells as usize];
-                let empty = self.board.empty;
-                let mut pick = None;
-                if !pairs.is_empty() {
-                    for _ in 0..1000 {
-                        let (a, b) = pairs[rng.below(pairs.len() as u32) as usize];
-                        if empty.has(a) && empty.has(b) {
-                            pick = Some((a, b));
-                            break;
-                        }
-                    }
-                }
-                if pick.is_none() {
-                    let free: Vec<(usize, usize)> = self.free_pairs().collect();
-                    if free.is_empty() {
-                        return false;
-                    }
-                    pick = Some(free[rng.below(free.len() as u32) as usize]);
-                }
-                let (a, b) = pick.unwrap_or((0, 0));
-                self.pair(a, b);
-            }
+            Phase::Play if self.first[self.to_move] => match self.random_pair(rng) {
+                Some((a, b)) => self.pair(a, b),
+                None => return false,
+            },
             Phase::Play => return self.random_turn(rng).is_some(),
         }
         true
+    }
+
+    /// A uniformly random free first-turn pair (canonical), None when there is none.
+    pub fn random_pair(&self, rng: &mut Rng) -> Option<(usize, usize)> {
+        let pairs = &self.geo.pairs[self.cells as usize];
+        let empty = self.board.empty;
+        if !pairs.is_empty() {
+            for _ in 0..1000 {
+                let (a, b) = pairs[rng.below(pairs.len() as u32) as usize];
+                if empty.has(a) && empty.has(b) {
+                    return Some((a, b));
+                }
+            }
+        }
+        let free: Vec<(usize, usize)> = self.free_pairs().collect();
+        if free.is_empty() {
+            return None;
+        }
+        Some(free[rng.below(free.len() as u32) as usize])
     }
 
     /// One uniformly random action of a placing turn, played: Some(Some(site)) a placement,

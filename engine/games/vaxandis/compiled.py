@@ -2,7 +2,9 @@
 
 The state is :class:`VaxandisState` with the same fields and API; the legal moves, a
 move's effect, random playouts (uniform over every legal action) and the players'
-``summary`` run in the core.
+``summary`` run in the core. A random ply stays with the Python rules' draw (whether a move
+exists stops at the first one; a drawn move's effect is kept for ``play``), which costs
+less than listing every move in the core and converting it.
 Placements, the pie, positions and the reasons of refusals stay those of ``state.py``
 and ``moves.py``, the specification. A core state equals and hashes like the Python
 state of the same position. Importing this module needs the core installed.
@@ -75,10 +77,10 @@ class CoreVaxandisState(VaxandisState):
             found = self._memo["targets"] = {src: _int(dsts) for src, dsts in core.vaxandis_moves(*self._args())}
         return found
 
-    def has_move(self) -> bool:
-        return bool(self.targets())
-
     def _play_move(self, move: Move) -> VaxandisState:
+        pending = self._memo.get("next")
+        if pending is not None and pending[0] == move:     # random_action's draw, already played out
+            return VaxandisState._play_move(self, move)
         _, tb, group, _ = _settings(self.variant)
         if not (tb.geo.is_site(move.src) and tb.geo.is_site(move.dst)):
             raise IllegalMove("off the board")
