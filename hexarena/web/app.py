@@ -218,7 +218,7 @@ async def json_body(request: Request, limit: int) -> dict:
     goes; ValueError (json.JSONDecodeError is one) for anything else. The body is read as it
     streams in and refused as soon as it passes `limit` (a declared length past it, at once)."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
+    if declared.isascii() and declared.isdigit() and (len(declared) > 18 or int(declared) > limit):
         raise ValueError("request too large")
     raw = bytearray()
     async for chunk in request.stream():

@@ -69,6 +69,6 @@ def test_deep_nesting_is_a_refusal(server):
     assert answer.status == 400 and "nested" in answer.body
 
 
-@pytest.mark.parametrize("size", ["14", "30", "1", "0"])
+@pytest.mark.parametrize("size", ["14", "30", "1", "0", "%C2%B2", "9" * 5000, "+5"])
 def test_boards_outside_the_range_are_not_found(server, size):
     assert server.request(f"/board/spelde-{size}.svg").status == 404
