@@ -137,3 +137,23 @@ def test_an_engine_flooding_analysis_beside_honest_games_costs_them_no_time(tmp_
     games = [r for r in journal(data / "p") if r["termination"] != "void"]
     assert len(games) >= 4 and all(r["faulty"] is None for r in games), games
     assert "Traceback" not in server.stderr()
+
+
+def test_clients_ending_their_side_under_an_answer_leave_the_pages_served(tmp_path, procs):
+    """The pages' server (hypercorn) closes a connection whose client ended its side while an
+    answer is being written; that ended the whole server after a few such requests (found by
+    tests/fuzz/test_web_routes.py against `hexarena serve`, which runs the same server)."""
+    import socket
+    from contextlib import suppress
+    server = Server(tmp_path, pool_toml(), tmp_path / "data")
+    procs.append(server)
+    for _ in range(200):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=60) as sock:
+            sock.sendall(f"GET /pool/p HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Length: 300000000\r\n\r\n"
+                         .encode())
+            sock.shutdown(socket.SHUT_WR)
+            with suppress(ConnectionResetError):
+                while sock.recv(65536):
+                    pass
+    assert server.get("/") and server.proc.poll() is None
+    assert "Traceback" not in server.stderr(), server.stderr()[-3000:]
