@@ -243,4 +243,5 @@ KEPT = (
           chunked=True),
     _kept("POST", f"/t/{KEY}/analyse/ID/position", b'{"tokens": []}', (("Content-Length", "300000000"),)),
     _kept("POST", f"/t/{KEY}/analyse/ID/ask", b'{"tokens": []}'),
+    _kept("POST", f"/t/{KEY}/analyse/ID/position"), _kept("POST", f"/t/{KEY}/analyse/ID/click", b"{}"),
 )

@@ -89,3 +89,13 @@ def test_a_body_left_unread_leaves_no_connection_open(server, cookie):
         while chunk := sock.recv(65536):          # to the server's close (a TimeoutError: never)
             answer += chunk
     assert answer.startswith(b"HTTP/1.1 400 " if cookie else b"HTTP/1.1 403 "), answer[:100]
+
+
+@pytest.mark.parametrize("body", [b"", b"{}", b'{"clicks": []}'])
+def test_a_body_without_tokens_is_a_refusal(server, body):
+    """Found by tests/fuzz/test_web_routes.py (HEXARENA_FUZZ=long): an empty body or one without
+    `tokens` answered 500 (KeyError)."""
+    for route in ("position", "click"):
+        answer = server.request(f"/analyse/{route}", "POST", {"Origin": f"http://127.0.0.1:{server.port}",
+                                                               "content-type": "application/json"}, body=body)
+        assert answer.status == 400 and "tokens" in answer.body, (route, answer)
