@@ -13,7 +13,8 @@ median CPU of three, with:
 
 * the floor: the same journal's lines only iterated in this process (no decoding);
 * the journal read whole (every line decoded, every move checked: what a reader of moves pays)
-  and read as summaries (what ratings and status read), one record at a time, in this process.
+  and read as summaries (what ratings and status read), one record at a time, in this process;
+* of the summaries, the scan checking each line's moves (`MOVES_TEXT`) alone.
 
 * `hexarena serve` on the folder (127.0.0.1): the size of a folder page's first message (the
   snapshot event) once the server has read the whole journal, the seconds until then from the
@@ -44,10 +45,12 @@ from hexarena.referee.tournament.folder import CONFIG_NAME
 from hexarena.referee.tournament.schedule import schedule
 from hexarena.results.record.game import Ending, GameRecord
 from hexarena.results.record.journal import JOURNAL_NAME, iter_journal, journal_lines
-from hexarena.results.record.moves import Move
+from hexarena.results.record.moves import MOVES_TEXT, Move
 
 PLAYERS = [f"p{k}" for k in range(1, 9)]
 GAME, SIZE = "spelde", 6
+MOVES_KEY = b', "moves": '
+
 PAIRS = len(PLAYERS) * (len(PLAYERS) - 1) // 2
 
 
@@ -187,6 +190,8 @@ def main(argv: list[str] | None = None) -> None:
             floor = timed(lambda: sum(1 for _ in journal_lines(journal)))
             whole = timed(lambda: sum(1 for _ in iter_journal(journal)))
             summaries = timed(lambda: sum(1 for _ in iter_journal(journal, summary=True)))
+            scan = timed(lambda: sum(1 for _, line in journal_lines(journal)
+                                     if MOVES_TEXT.fullmatch(line, line.find(MOVES_KEY) + len(MOVES_KEY))))
             ratings, ratings_cpu, ratings_mb = run_command(["ratings", str(folder)])
             status, status_cpu, status_mb = run_command(["status", str(folder)])
             first, served, served_mb = serve_first(folder, games)
@@ -195,7 +200,7 @@ def main(argv: list[str] | None = None) -> None:
                          "ratings MB": f"{ratings_mb:.0f}", "status s": f"{status:.2f}",
                          "status CPU s": f"{status_cpu:.2f}", "status MB": f"{status_mb:.0f}",
                          "lines only s": f"{floor:.2f}", "read whole s": f"{whole:.2f}",
-                         "summaries s": f"{summaries:.2f}", "serve 1st KB": f"{first / 1e3:.1f}",
+                         "summaries s": f"{summaries:.2f}", "moves scan s": f"{scan:.2f}", "serve 1st KB": f"{first / 1e3:.1f}",
                          "serve read s": f"{served:.2f}", "serve MB": f"{served_mb:.0f}",
                          "us/game (ratings)": f"{ratings / games * 1e6:.0f}"})
     print(f"hexarena ratings and status on journals with analysis; load average {os.getloadavg()[0]:.1f}")

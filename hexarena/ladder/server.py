@@ -20,6 +20,7 @@ from hypercorn.config import Config
 from hypercorn.trio import serve as hypercorn_serve
 
 from hexarena.web.app import bracketed
+from hexarena.web.server import sends_while_closing_dropped
 
 from . import sockets, wire
 from .config import LadderConfig
@@ -45,6 +46,8 @@ def run(config: LadderConfig, data: Path, host: str, port: int, say: Callable[[s
     SIGTERM (then True). OSError when an address cannot be bound."""
     ladder = Ladder(config, data, log)
     app = build_app(ladder)
+
+    sends_while_closing_dropped()
 
     async def main() -> bool:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:

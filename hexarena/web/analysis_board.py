@@ -110,8 +110,10 @@ class Study:
 
 
 async def _body(request: Request) -> dict:
+    """A request's JSON object with `tokens`, a list of strings; ValueError for anything else
+    (an empty body, no `tokens`, ...)."""
     data = await json_body(request, MAX_BODY)
-    tokens = data.get("tokens", [])
+    tokens = data.get("tokens")
     if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
         raise ValueError("tokens: expected a list of actions")
     return data

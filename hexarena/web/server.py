@@ -17,6 +17,7 @@ from functools import partial
 import trio
 from hypercorn.config import Config
 from hypercorn.trio import serve as hypercorn_serve
+from hypercorn.trio.tcp_server import TCPServer
 from starlette.types import ASGIApp
 
 from hexarena.referee.engines.groups import sole
@@ -29,6 +30,31 @@ DEFAULT_HOST = "127.0.0.1"
 def url(host: str, port: int, token: str) -> str:
     """The address to open: ``http://HOST:PORT/?token=TOKEN`` (an IPv6 host in brackets)."""
     return f"http://{bracketed(host)}:{port}/?token={token}"
+
+
+def sends_while_closing_dropped() -> None:
+    """Make hypercorn's trio worker drop what a connection sends while the connection is being
+    closed, instead of dying (idempotent; :func:`serve` and the ladder's server call it first).
+
+    Hypercorn (0.18) closes a connection with `send_eof` outside the lock its sends take. When the
+    client ends its side while an answer is being written (a body shorter than its declared
+    length, then EOF), the reading task's error answer, or the app's answer, meets
+    `trio.BusyResourceError` on the stream: raised out of the connection's task, it ends the whole
+    server (nothing listens any more), a denial of service by a handful of requests without any
+    token. A send that meets a stream being closed has nowhere to go: it is dropped, as hypercorn
+    drops one that meets a closed stream (`BrokenResourceError`, `ClosedResourceError`)."""
+    send = TCPServer.protocol_send
+    if getattr(send, "drops_while_closing", False):
+        return
+
+    async def protocol_send(self: TCPServer, event) -> None:
+        try:
+            await send(self, event)
+        except trio.BusyResourceError:
+            pass
+
+    protocol_send.drops_while_closing = True      # type: ignore[attr-defined]
+    TCPServer.protocol_send = protocol_send       # type: ignore[method-assign]
 
 
 def _config(host: str, port: int) -> Config:
@@ -46,6 +72,7 @@ async def serve(app: ASGIApp, host: str = DEFAULT_HOST, port: int = 0,
                 task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
     """Serve `app` on HOST:PORT (0: a free port) until cancelled; `task_status.started(port)`
     once it listens. OSError when the address cannot be bound."""
+    sends_while_closing_dropped()
     async with trio.open_nursery() as nursery:
         binds: list[str] = await nursery.start(partial(hypercorn_serve, app, _config(host, port)))  # type: ignore[arg-type]
         task_status.started(int(binds[0].rpartition(":")[2]))

@@ -21,7 +21,9 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import BaseRoute, Route
 
 from hexarena.engine import registry
+from hexarena.engine.errors import RulesError
 from hexarena.engine.geometry import MAX_SIZE, MIN_SIZE
+from hexarena.engine.numbers import whole
 from hexarena.results.page.board_svg import board_template
 from hexarena.results.page.html_report import VIEWER_SCRIPTS, game_entry
 from hexarena.results.page.replay_cache import RecordFieldError, record_file, replay_file
@@ -100,9 +102,8 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
         row = await off_loop(watch.summary, game_id)
         analysable = live or (row is not None and bool(row.sgf))
         key = str(entry.get("bd", ""))
-        game, _, size = key.rpartition("-")
-        drawable = game in registry.playable() and size.isdigit() and MIN_SIZE <= int(size) <= MAX_SIZE
-        svg = Markup(board_template(game, int(size))) if drawable else ""
+        drawn = board_of(key)
+        svg = "" if drawn is None else Markup(board_template(*drawn))
         return render("game.html.j2", title=f"{game_id}", key=folder.key, folder=folder.path.resolve().name,
                       game_id=game_id, live=live, data=json_island({"games": [entry]}),
                       analyse=f"/t/{folder.key}/analyse/{quote(game_id, safe='/')}" if analysable else "",
@@ -119,23 +120,36 @@ def folder_routes(folders: list[Folder], watches: dict[str, FolderWatch]) -> lis
         found = watch_of(request)
         if found is None:
             return not_found("no such folder")
-        before = request.query_params.get("before", "")
-        if not before.isdigit() or len(before) > 12:
+        try:
+            before = whole(request.query_params.get("before", ""), "before", digits=12)
+        except RulesError:
             return PlainTextResponse("400 Bad Request: before must be a game's slot (a whole number)\n",
                                      status_code=400)
-        return JSONResponse(await off_loop(found[1].page, int(before)))
+        return JSONResponse(await off_loop(found[1].page, before))
 
     async def board(request: Request) -> Response:
-        game, _, size = request.path_params["board"].rpartition("-")
-        if game not in registry.playable() or not size.isdigit() or not MIN_SIZE <= int(size) <= MAX_SIZE:
+        drawn = board_of(request.path_params["board"])
+        if drawn is None:
             return not_found("no such board")
-        return Response(board_template(game, int(size), standalone=False), media_type="image/svg+xml")
+        return Response(board_template(*drawn, standalone=False), media_type="image/svg+xml")
 
     return [Route("/t/{key}/", folder_page, name="folder"), Route("/t/{key}/events", events, name="events"),
             Route("/t/{key}/game/{game:path}", game_page, name="game"),
             Route("/t/{key}/data/{game:path}", game_json, name="game-data"),
             Route("/t/{key}/finished", finished_page, name="finished"),
             Route("/board/{board}.svg", board, name="board")]
+
+
+def board_of(key: str) -> tuple[str, int] | None:
+    """The game and size of a board's key ``GAME-SIZE`` (`spelde-5`), or None when it names no
+    board: a game not played here, a size not in ASCII digits (``²``, thousands of digits) or
+    outside MIN_SIZE..MAX_SIZE."""
+    game, _, size = key.rpartition("-")
+    try:
+        n = whole(size, "size", digits=2)
+    except RulesError:
+        return None
+    return (game, n) if game in registry.playable() and MIN_SIZE <= n <= MAX_SIZE else None
 
 
 def first_events(watch: FolderWatch, game: str | None) -> list[bytes]:

@@ -196,8 +196,8 @@ class GameRecord:
         missing = [n for n in _REQUIRED if n not in data]
         if missing:
             raise ValueError(f"missing field(s) {', '.join(missing)}")
-        for name, (kinds, text) in _TYPES.items():
-            if name in data and not _of(data[name], kinds):
+        for name, (_, text) in _TYPES.items():
+            if name in data and not _of(data[name], name):
                 raise ValueError(f"field {name!r} must be {text}, got {_shown(data[name])}")
         for name in ("size", "plies", "opening", "komi", "pair"):
             if data.get(name) is not None and not _is_int(data[name]):
@@ -244,12 +244,15 @@ _TYPES: dict[str, tuple[tuple, str]] = {
 }
 
 
-def _of(value: object, kinds: tuple) -> bool:
+#: _TYPES as (the Python types, whether null is allowed) by field: what every line's check reads.
+_KINDS = {name: (tuple(k for k in kinds if k is not None), None in kinds) for name, (kinds, _) in _TYPES.items()}
+
+
+def _of(value: object, name: str) -> bool:
+    types, nullable = _KINDS[name]
     if value is None:
-        return None in kinds
-    if isinstance(value, bool):
-        return False
-    return any(k is not None and isinstance(value, k) for k in kinds)
+        return nullable
+    return isinstance(value, types) and not isinstance(value, bool)
 
 
 def _shown(value: object) -> str:
@@ -260,6 +263,7 @@ def _shown(value: object) -> str:
 
 #: The most digits of a record's integer fields: each fits a 64-bit integer (the ratings' tables).
 INT_DIGITS = 18
+_INT_BOUND = 10 ** INT_DIGITS
 
 
 #: The words of an `adjudication` field: its rules and who decided.
@@ -288,7 +292,7 @@ def _check_adjudication(value: object) -> None:
 def _check_kinds(data: dict) -> None:
     """ValueError for a `seconds` below 0 or past the integers' digits, or an `opening` below 0
     (their types are checked already), so that every reader meets only records it can use."""
-    if "seconds" in data and not 0 <= data["seconds"] < 10 ** INT_DIGITS:
+    if "seconds" in data and not 0 <= data["seconds"] < _INT_BOUND:
         raise ValueError("field 'seconds' must be a number >= 0")
     if data.get("opening", 0) < 0:
         raise ValueError("field 'opening' must be an integer >= 0")
@@ -299,7 +303,7 @@ def _is_number(value: object) -> bool:
 
 
 def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10 ** INT_DIGITS
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < _INT_BOUND
 
 
 def _word(enum: type[StrEnum], data: dict, name: str):

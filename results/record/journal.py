@@ -9,7 +9,8 @@ Readers that need no moves (ratings, status, the SPRT) read *summaries*
 (``summary=True``): a schema-3 line written by :meth:`GameRecord.to_json`
 ends with its `moves`, so such a reader decodes only the text before them
 (:func:`parse_summary`), a few hundred bytes of a line that may hold
-megabytes of analysis; the moves of such a line are not checked.
+megabytes of analysis, and checks the moves by a scan of their text; it
+accepts exactly the lines the full reader accepts.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from .game import SCHEMA, GameRecord
+from .moves import MOVES_TEXT
 
 JOURNAL_NAME = "journal.jsonl"
 
@@ -107,15 +109,19 @@ _HEAD = frozenset(f.name for f in fields(GameRecord)) - {"moves"}
 
 
 def parse_summary(line: bytes) -> GameRecord:
-    """One journal line as a record without its moves (:meth:`GameRecord.summary`); the errors of
-    :func:`parse_line`. Only the text before the moves is decoded when the line is a schema-3 line
-    as :meth:`GameRecord.to_json` writes it: its fields in order, `moves` the last. Outside a JSON
-    string ``, "moves": `` can only be a key (a quote inside a string is escaped), and its first
-    place is the top-level key when the text before it decodes as an object. When that object holds
-    every field of the record but the moves (to_json writes them all, null or not), nothing but the
-    moves follows it. Any other line is decoded whole."""
+    """One journal line as a record without its moves (:meth:`GameRecord.summary`): the record
+    :func:`parse_line` gives, summarised, and its errors; a line one refuses the other refuses.
+
+    A schema-3 line as :meth:`GameRecord.to_json` writes it (its fields in order, `moves` the last)
+    is read without decoding its moves: the text before them is decoded, the text after them is
+    matched against the exact form to_json writes (:data:`~.moves.MOVES_TEXT`, a scan without
+    building any object). Outside a JSON string ``, "moves": `` can only be a key (a quote inside a
+    string is escaped), and its first place is the top-level key when the text before it decodes
+    as an object; when that object holds every field of the record but the moves (to_json writes
+    them all, null or not) and the rest matches, the line is JSON whose moves the full reader
+    accepts. Any other line (an older writer's, a changed one) is decoded whole by parse_line."""
     cut = line.find(_MOVES_KEY)
-    if cut > 0:
+    if cut > 0 and MOVES_TEXT.fullmatch(line, cut + len(_MOVES_KEY)) and _utf8(line, cut):
         try:
             head = json.loads(line[:cut].decode("utf-8") + "}", parse_constant=_no_constant)
         except (ValueError, RecursionError):
@@ -126,6 +132,17 @@ def parse_summary(line: bytes) -> GameRecord:
             except RecursionError:
                 raise ValueError("JSON nested too deeply") from None
     return parse_line(line).summary()
+
+
+def _utf8(line: bytes, cut: int) -> bool:
+    """Whether the bytes of `line` from `cut` on are UTF-8 (MOVES_TEXT does not check it)."""
+    if line.isascii():
+        return True
+    try:
+        line[cut:].decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _iter_records(p: Path, errors: list[JournalError] | None, summary: bool = False) -> Iterator[GameRecord]:

@@ -19,6 +19,7 @@ schemas 1 and 2 kept the same facts in parallel lists (`actions`, `think`, `colo
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,38 @@ class Move:
 
 
 MOVE_KEYS = frozenset({"a", "c", "t", "l", "i"})
+
+
+def _moves_text() -> re.Pattern[bytes]:
+    """:data:`MOVES_TEXT`, built from the JSON pieces :func:`json.dumps` writes (separators `, ` and
+    `: `). Every quantifier is possessive, so a match or a refusal takes time linear in the text."""
+    chars = rb'[^"\\\x00-\x1f]*+'                 # a string's characters but a quote, a backslash, a control
+    text = rb'"' + chars + rb'(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})' + chars + rb')*+"'
+    # a JSON number of at most 20 digits each side of the point (int() reads at most 4,300 digits)
+    number = rb'-?+(?>0|[1-9][0-9]{0,19}+)(?:\.[0-9]{1,20}+)?+(?:[eE][-+]?+[0-9]{1,3}+)?+'
+
+    def key(name: bytes, value: bytes) -> bytes:
+        return rb'(?:, "' + name + rb'": ' + value + rb')?+'
+
+    def array(item: bytes) -> bytes:
+        return rb'\[(?:' + item + rb'(?:, ' + item + rb')*+)?+\]'
+
+    pair = text + rb': ' + text
+    info = (rb'\{"line": ' + text + b"".join(key(k, number) for k in (b"winrate", b"score", b"visits", b"depth"))
+            + key(b"pv", array(text)) + key(b"other", rb'\{(?:' + pair + rb'(?:, ' + pair + rb')*+)?+\}') + rb'\}')
+    move = (rb'\{"a": ' + text + key(b"c", rb'"[BW]"') + key(b"t", number) + key(b"l", number)
+            + key(b"i", array(info)) + rb'\}')
+    return re.compile(rb'(?:null|' + array(move) + rb')\}[ \t\n\r]*+')
+
+
+#: The text after ``"moves": `` of a journal line as :meth:`GameRecord.to_json` writes it: the moves
+#: (null, or a list of :meth:`Move.to_json` objects, keys in that order, each info line an object
+#: of `line` then the keys of protocol.analysis.Info.as_dict in their order), the record's closing
+#: brace and JSON white space. Whatever it matches, read as UTF-8, is JSON that
+#: :func:`moves_from_json` accepts: every string is a JSON string, every number a JSON number of at
+#: most 20 digits each side of the point (no NaN nor Infinity), `a` and `line` are strings, `c` is B
+#: or W, no key is unknown or given twice. It does not check UTF-8 (bytes from 0x80 may be in strings).
+MOVES_TEXT = _moves_text()
 
 
 def moves_from_json(value: object) -> tuple[Move, ...] | None:

@@ -10,7 +10,6 @@ from contextlib import suppress
 from dataclasses import replace
 from functools import cache
 
-import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -19,8 +18,8 @@ from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.referee.game.clock import Limits, sgf_time
 from hexarena.results.page.replay import replay_record
 from hexarena.results.record.game import GameRecord
-from hexarena.results.record.moves import moves_of_lists
-from hexarena.results.record.journal import JournalError, read_journal
+from hexarena.results.record.moves import MOVES_TEXT, moves_of_lists
+from hexarena.results.record.journal import JournalError, parse_line, parse_summary, read_journal
 from hexarena.results.record.sgf import SgfError, parse_sgf, sgf_text
 
 from tests.support.fuzz_texts import HUGE, OTHER_DIGITS, fragments, mutated, one_second
@@ -133,6 +132,7 @@ def test_journal_lines(lines: list[str], torn: bool) -> None:
             records = read_journal(path, errors)
         with one_second("read_journal, summaries"):
             summaries = read_journal(path, [], summary=True)
+        assert summaries == [r.summary() for r in records]                   # the same lines, the same games
         for read in (records, summaries):                                    # one record counted per game
             counted = [r.id for r in read if not r.void]
             assert len(counted) == len(set(counted)), counted
@@ -166,11 +166,104 @@ def _every_reader(records: list[GameRecord]) -> None:
     repeats.found()
 
 
-@pytest.mark.xfail(strict=True, reason="the summary reader reads no further than the moves: a field after them, "
-                                       "or moves that are not moves, pass it and not the full reader")
+def _analysed(record: GameRecord, seed: int) -> GameRecord:
+    """`record` with each move's analysis as the referee keeps it: info lines with every key of
+    protocol.analysis.Info.as_dict, some moves without analysis, one pv with a non-ASCII token."""
+    rng = random.Random(seed)
+    moves = []
+    for n, m in enumerate(record.moves or ()):
+        pv = [m.action] * rng.randint(1, 4) + (["\u00e9\u2028"] if n == 3 else [])
+        info = {"line": f"info winrate 0.5 pv {' '.join(pv)}", "winrate": 0.5, "score": -3.25, "visits": 10 ** 17,
+                "depth": 7, "pv": pv, "other": {"nodes": "12", "hashfull": "3e-05"}}
+        moves.append(replace(m, analysis=None if n % 3 == 2 else (info,) * rng.randint(0, 2)))
+    return replace(record, moves=tuple(moves))
+
+
+#: Pieces a crafted moves text is made of: JSON's words and escapes, keys, numbers past every bound.
+MOVES_WORDS = ('{"a": "c3"}', '"a"', '"c"', '"t"', '"l"', '"i"', '"line"', '"pv"', '"other"', '"winrate"', ": ",
+               ", ", "{", "}", "[", "]", '"', "\\", '\\"', "\\u00e9", "\\ud800", "\\x", "\\u12", "null", "true",
+               "NaN", "-Infinity", "1e999", "-0", "01", "1.", ".5", "1e", "\t", "\r\n", "\x00", "\x1f", "\x7f",
+               "\u00e9", '"moves": ', ', "moves": null', ', "actions": [1, 2, 3]', *HUGE)
+
+
+@st.composite
+def crafted_lines(draw) -> bytes:
+    """A journal line whose moves (or the text after them) are changed: values of the wrong kind,
+    keys unknown, twice or out of order, fields after the moves, JSON broken anywhere in the moves,
+    bytes that are not UTF-8, numbers past every bound, deep nesting."""
+    report = _analysed(draw(st.sampled_from(_reports())), draw(st.integers(0, 9)))
+    data = json.loads(report.to_json())
+    kind = draw(st.integers(0, 7))
+    if kind == 0 and data["moves"]:                   # a value of a move, or of one of its info lines
+        move = draw(st.sampled_from(data["moves"]))
+        target = draw(st.sampled_from([move, *move.get("i", ())]))
+        target[draw(st.sampled_from(sorted(target) + ["x", "a", "line", "c"]))] = draw(JSON_VALUES)
+    elif kind == 1 and data["moves"]:                 # a move's keys reordered or dropped
+        i = draw(st.integers(0, len(data["moves"]) - 1))
+        keys = draw(st.permutations(sorted(data["moves"][i])))
+        data["moves"][i] = {k: data["moves"][i][k] for k in keys[:draw(st.integers(0, len(keys)))]}
+    elif kind == 2:                                   # the moves replaced, or a field after them
+        if draw(st.booleans()):
+            data["moves"] = draw(JSON_VALUES)
+        else:
+            data[draw(st.sampled_from(sorted(data) + ["x", "actions"]))] = draw(JSON_VALUES)
+    line = json.dumps(data, ensure_ascii=draw(st.booleans()), allow_nan=True).encode("utf-8", "surrogatepass")
+    cut = line.find(b', "moves": ')
+    if kind >= 3:                                     # text changed at a place at or after the moves' key
+        at = draw(st.integers(max(cut, 0), len(line)))
+        piece = draw(st.one_of(fragments(MOVES_WORDS, 4).map(lambda t: t.encode("utf-8", "surrogatepass")),
+                               st.binary(max_size=4), st.sampled_from((b"\xff", b"\xc3", b"\xed\xa0\x80"))))
+        drop = draw(st.integers(0, 3)) if kind >= 5 else 0
+        line = line[:at] + piece + line[at + drop:]
+    if kind == 7:
+        line = line.replace(b', "moves": [', b', "moves": ' + b"[" * draw(st.integers(1, 3000)) + b"[", 1)
+    return line + draw(st.sampled_from((b"\n", b"", b" \r\n", b"\t\n")))
+
+
+def _read(parse, line: bytes) -> GameRecord | str:
+    try:
+        return parse(line)
+    except (ValueError, TypeError) as exc:
+        return f"refused: {type(exc).__name__}"
+
+
+@given(line=crafted_lines())
+@example(line=_changed(actions=[1, 2, 3]).encode())                        # a field after the moves
+@example(line=_changed(moves=[{"a": 5}]).encode())                         # moves that are not moves
+@example(line=_changed(moves=[{"a": "c3", "t": 1}]).encode().replace(b'"t": 1', b'"t": ' + b"9" * 4400))  # int():
+# at most 4,300 digits
+@example(line=_changed(moves=[{"a": "c3", "i": [{"line": "x"}]}]).encode().replace(
+    b'"line": "x"', b'"line": "x", "line": 5'))                            # a key twice: the last counts
+def test_summary_reader_agrees_with_the_full_reader(line: bytes) -> None:
+    """The summary reader accepts exactly the lines the full reader accepts, and reads each as
+    the full record's summary: `status` and `ratings` count the games `report` counts."""
+    with one_second("parse_line"):
+        full = _read(parse_line, line)
+    with one_second("parse_summary"):
+        summary = _read(parse_summary, line)
+    if isinstance(full, GameRecord):
+        assert summary == full.summary(), (summary, line[:300])
+    else:
+        assert isinstance(summary, str), (full, line[:300])
+
+
 def test_the_summary_reader_refuses_what_the_full_reader_refuses(tmp_path) -> None:
     """Found by test_journal_lines: `status` (summaries) and `report` (full records) must count the same games."""
     path = tmp_path / "journal.jsonl"
-    path.write_text(_changed(actions=[1, 2, 3]) + "\n", encoding="utf-8")       # a field after the moves
+    lines = [_changed(actions=[1, 2, 3]), _changed(moves=[{"a": 5}]), _changed(moves=[{"a": "c3", "x": 1}]),
+             _changed(moves=[{"a": "c3", "i": [{"pv": ["c3"]}]}]), _journal_line(_analysed(_reports()[1], 1), 7)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     full, summaries = read_journal(path, []), read_journal(path, [], summary=True)
-    assert [r.id for r in summaries] == [r.id for r in full]
+    assert [r.id for r in full] == ["g/0007"]
+    assert summaries == [r.summary() for r in full]
+
+
+def test_the_summary_reader_reads_the_writers_lines_without_decoding_their_moves() -> None:
+    """Every move the referee writes (analysis with every key, non-ASCII text, escapes) is in the
+    form MOVES_TEXT matches, so a summary never pays for decoding the moves."""
+    for n, report in enumerate(_reports()):
+        line = _analysed(replace(report, reason='a "quoted" \\ reason\n\u00e9'), n).to_json().encode()
+        cut = line.find(b', "moves": ')
+        assert MOVES_TEXT.fullmatch(line + b"\n", cut + len(b', "moves": ')), line[cut:cut + 300]
+        bare = replace(report, moves=None).to_json().encode()
+        assert MOVES_TEXT.fullmatch(bare, bare.find(b', "moves": ') + len(b', "moves": '))

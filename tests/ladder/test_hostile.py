@@ -139,6 +139,15 @@ def test_an_engine_flooding_analysis_beside_honest_games_costs_them_no_time(tmp_
     assert "Traceback" not in server.stderr()
 
 
+def _served(server: Server) -> bool:
+    """Whether the pages answer (not 429: their rate bound)."""
+    import urllib.error
+    try:
+        return server.standings()["pool"] == "p"
+    except urllib.error.HTTPError:
+        return False
+
+
 def test_a_flood_of_page_requests_meets_the_pages_rate_bound(tmp_path, procs):
     """The pages share the loop that reads the engines' answers: past `pages_per_second` (over a
     burst of `pages_burst`) each request is answered 429 at once, and the pages serve again after."""
@@ -157,11 +166,27 @@ def test_a_flood_of_page_requests_meets_the_pages_rate_bound(tmp_path, procs):
             retry.add(exc.headers.get("retry-after"))
     assert codes[:5] == [200] * 5 and codes.count(429) >= 12, codes
     assert retry == {"1"}
-
-    def served() -> bool:
-        try:
-            return server.standings()["pool"] == "p"
-        except urllib.error.HTTPError:
-            return False
-    until(served, "a page after the flood", timeout=10, every=0.6)
+    until(lambda: _served(server), "a page after the flood", timeout=10, every=0.6)
     assert "Traceback" not in server.stderr()
+
+
+def test_clients_ending_their_side_under_an_answer_leave_the_pages_served(tmp_path, procs):
+    """The pages' server (hypercorn) closes a connection whose client ended its side while an
+    answer is being written; that ended the whole server after a few such requests (found by
+    tests/fuzz/test_web_routes.py against `hexarena serve`, which runs the same server)."""
+    import socket
+    from contextlib import suppress
+    server = Server(tmp_path, pool_toml(), tmp_path / "data")
+    procs.append(server)
+    for _ in range(200):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=60) as sock:
+            sock.sendall(f"GET /pool/p HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Length: 300000000\r\n\r\n"
+                         .encode())
+            sock.shutdown(socket.SHUT_WR)
+            with suppress(ConnectionResetError):
+                while sock.recv(65536):
+                    pass
+    until(lambda: _served(server), "a page after the requests (past the pages' rate bound: 429 a while)",
+          timeout=10, every=0.6)
+    assert server.proc.poll() is None
+    assert "Traceback" not in server.stderr(), server.stderr()[-3000:]

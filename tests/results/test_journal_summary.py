@@ -1,6 +1,7 @@
 """Reading summaries (ratings, status, the SPRT): only the text before a schema-3 line's moves is
-decoded, and the record equals the whole line's summary for every line, also for lines that try to
-fool the cut (the key's text inside a string, moves not last, older schemas)."""
+decoded (the moves' text is matched, not decoded), and the record equals the whole line's summary
+for every line, also for lines that try to fool the cut (the key's text inside a string, moves not
+last, older schemas); a line the whole read refuses, a summary refuses."""
 from __future__ import annotations
 
 import json
@@ -47,14 +48,23 @@ def test_moves_not_last_are_read_whole():
     assert parse_summary(line).pair == 7             # a field after the moves is not cut off
 
 
-def test_bad_moves_pass_a_summary_but_not_a_whole_read(tmp_path):
+@pytest.mark.parametrize("moves", [[{"a": 1}], [{"a": "c3", "x": 1}], [{"a": "c3", "i": [{"pv": ["c3"]}]}]])
+def test_bad_moves_are_refused_by_a_summary_as_by_a_whole_read(moves, tmp_path):
     data = json.loads(record().to_json())
-    data["moves"] = [{"a": 1}]
+    data["moves"] = moves
     path = tmp_path / "journal.jsonl"
     path.write_text(json.dumps(data) + "\n", encoding="utf-8")
-    assert read_journal(path, summary=True)[0].id == "g/0001"
-    with pytest.raises(JournalError, match="move 1"):
-        read_journal(path)
+    for summary in (True, False):
+        with pytest.raises(JournalError, match="move 1"):
+            read_journal(path, summary=summary)
+
+
+def test_a_field_after_the_moves_is_read_by_a_summary_as_by_a_whole_read(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    path.write_text(record().to_json()[:-1] + ', "actions": ["c3"]}\n', encoding="utf-8")
+    for summary in (True, False):
+        with pytest.raises(JournalError, match="unknown field"):
+            read_journal(path, summary=summary)
 
 
 def test_a_bad_head_is_the_same_error_either_way(tmp_path):

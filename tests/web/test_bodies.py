@@ -69,6 +69,33 @@ def test_deep_nesting_is_a_refusal(server):
     assert answer.status == 400 and "nested" in answer.body
 
 
-@pytest.mark.parametrize("size", ["14", "30", "1", "0"])
+@pytest.mark.parametrize("size", ["14", "30", "1", "0", "%C2%B2", "9" * 5000, "+5"])
 def test_boards_outside_the_range_are_not_found(server, size):
     assert server.request(f"/board/spelde-{size}.svg").status == 404
+
+
+@pytest.mark.parametrize("cookie", [True, False])
+def test_a_body_left_unread_leaves_no_connection_open(server, cookie):
+    """Found by tests/fuzz/test_web_routes.py: a body refused while or before it is read (past the
+    limit, or without the token) filled hypercorn's queue for the app, and the answer's last send
+    waited forever: the connection stayed open for good after the answer. It closes now."""
+    body = b'{"tokens": ["' + b"x" * (3 << 20) + b'"]}'      # more than ten messages left unread
+    head = _head(server, f"Content-Length: {len(body)}\r\nConnection: close\r\n")
+    if not cookie:
+        head = head.replace(f"Cookie: hexarena-{server.port}={server.token}\r\n", "")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=60) as sock:
+        sock.sendall(head.encode() + body)
+        answer = b""
+        while chunk := sock.recv(65536):          # to the server's close (a TimeoutError: never)
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 400 " if cookie else b"HTTP/1.1 403 "), answer[:100]
+
+
+@pytest.mark.parametrize("body", [b"", b"{}", b'{"clicks": []}'])
+def test_a_body_without_tokens_is_a_refusal(server, body):
+    """Found by tests/fuzz/test_web_routes.py (HEXARENA_FUZZ=long): an empty body or one without
+    `tokens` answered 500 (KeyError)."""
+    for route in ("position", "click"):
+        answer = server.request(f"/analyse/{route}", "POST", {"Origin": f"http://127.0.0.1:{server.port}",
+                                                               "content-type": "application/json"}, body=body)
+        assert answer.status == 400 and "tokens" in answer.body, (route, answer)

@@ -59,7 +59,7 @@ def test_the_server_pages_finished_games_behind_its_guard(tmp_path):
             return json.loads(answer.body)
         assert walk(ask, snapshot) == order[::-1]
         assert server.request(f"/t/{key}/finished?before=0", cookie=False).status == 403
-        for bad in ("", "?before=-1", "?before=x", "?before=" + "9" * 20):
+        for bad in ("", "?before=-1", "?before=x", "?before=" + "9" * 20, "?before=%C2%B2", "?before=%D9%A3"):
             assert server.request(f"/t/{key}/finished{bad}").status == 400, bad
         assert server.request("/t/nowhere/finished?before=1").status == 404
     finally:
