@@ -20,10 +20,23 @@ and 2, which kept the same facts in parallel lists, read into the same values.
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import MISSING, dataclass, fields, replace
 from enum import StrEnum
 
 from .moves import Move, moves_from_json, moves_of_lists
+
+#: A schema-3 line's field before its moves: the CRC-32 of the moves' JSON text (UTF-8), 8
+#: lowercase hex digits. A reader of summaries that finds it matching skips the moves' check
+#: (results/record/journal.py, :func:`~.journal.parse_summary`); every reader checks its form and
+#: no reader refuses a line for its value (a line edited by hand reads as any unsealed line).
+SEAL = "seal"
+_HEX = frozenset("0123456789abcdef")
+
+
+def seal_of(moves_text: bytes) -> str:
+    """The seal of a line whose moves are `moves_text` (their JSON, UTF-8)."""
+    return f"{zlib.crc32(moves_text):08x}"
 
 #: The journal line's format: 3 keeps the actions as one list of `moves`; 2 kept them in parallel
 #: lists (`actions`, `think`, `colours`, `left`, `analysis`); 1 also lacks `komi`, `pair`,
@@ -171,8 +184,12 @@ class GameRecord:
         return data
 
     def to_json(self) -> str:
-        """The journal line (schema 3) of this record, without its newline."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=False)
+        """The journal line (schema 3) of this record, without its newline: :meth:`to_dict`'s
+        fields in order, then ``seal`` (:func:`seal_of` the moves' text) and ``moves`` last."""
+        data = self.to_dict()
+        moves = json.dumps(data.pop("moves", None), ensure_ascii=False)
+        head = json.dumps(data, ensure_ascii=False)
+        return f'{head[:-1]}, "{SEAL}": "{seal_of(moves.encode())}", "moves": {moves}}}'
 
     @classmethod
     def voided(cls, id: str, game: str, size: int, variant: str, first: str, second: str,
@@ -190,9 +207,12 @@ class GameRecord:
         schema = data.get("schema", 1)
         if not _is_int(schema) or not 1 <= schema <= SCHEMA:
             raise ValueError(f"field 'schema': {schema!r} is not a schema this release reads (1 to {SCHEMA})")
-        unknown = data.keys() - (_FIELDS if schema == SCHEMA else _OLD_FIELDS)
+        unknown = data.keys() - (_FIELDS if schema == SCHEMA else _OLD_FIELDS) - {SEAL}
         if unknown:
             raise ValueError(f"unknown field(s) {', '.join(sorted(unknown))}")
+        seal = data.get(SEAL)
+        if SEAL in data and not (isinstance(seal, str) and len(seal) == 8 and all(c in _HEX for c in seal)):
+            raise ValueError(f"field {SEAL!r} must be 8 lowercase hexadecimal digits, got {_shown(seal)}")
         missing = [n for n in _REQUIRED if n not in data]
         if missing:
             raise ValueError(f"missing field(s) {', '.join(missing)}")
@@ -206,7 +226,7 @@ class GameRecord:
             raise ValueError(f"winner {data['winner']!r} is neither player")
         moves = (moves_of_lists(*(data.get(name) for name in PARALLEL_LISTS)) if schema < 3
                  else moves_from_json(data.get("moves")))
-        words = {k: v for k, v in data.items() if k not in PARALLEL_LISTS}
+        words = {k: v for k, v in data.items() if k not in PARALLEL_LISTS and k != SEAL}
         words.update(termination=_word(Ending, data, "termination"), moves=moves,
                      void_cause=_word(VoidCause, data, "void_cause"), forfeit=_word(Forfeit, data, "forfeit"))
         if schema == 1 and words["forfeit"] is None:
@@ -226,7 +246,8 @@ class GameRecord:
         return cls(**words)
 
 
-#: The fields of a schema-3 line, of a schema-1 or -2 line, and those every line has.
+#: The fields of a schema-3 line, of a schema-1 or -2 line, and those every line has (and any
+#: line may have a seal).
 _FIELDS = frozenset(f.name for f in fields(GameRecord))
 _OLD_FIELDS = (_FIELDS - {"moves"}) | set(PARALLEL_LISTS)
 _REQUIRED = tuple(f.name for f in fields(GameRecord) if f.default is MISSING)

@@ -267,3 +267,19 @@ def test_the_summary_reader_reads_the_writers_lines_without_decoding_their_moves
         assert MOVES_TEXT.fullmatch(line + b"\n", cut + len(b', "moves": ')), line[cut:cut + 300]
         bare = replace(report, moves=None).to_json().encode()
         assert MOVES_TEXT.fullmatch(bare, bare.find(b', "moves": ') + len(b', "moves": '))
+
+
+def test_a_writers_line_is_sealed_and_any_change_of_its_moves_breaks_the_seal() -> None:
+    """The seal (a CRC-32 of the moves' text) lets the summary reader skip the moves' scan for the
+    lines the referee wrote; a change anywhere in the moves, or after them, no longer matches it, and
+    such a line is read as an unsealed one (test_summary_reader_agrees_with_the_full_reader)."""
+    from hexarena.results.record.journal import _sealed
+    for n, report in enumerate(_reports()):
+        line = _analysed(report, n).to_json().encode() + b"\n"
+        cut = line.find(b', "moves": ')
+        seal = json.loads(line)["seal"]
+        assert _sealed(line, cut, seal)
+        for at in range(cut + len(b', "moves": '), len(line) - 1, max(1, (len(line) - cut) // 50)):
+            changed = line[:at] + (b"x" if line[at:at + 1] != b"x" else b"y") + line[at + 1:]
+            assert not _sealed(changed, cut, seal), at
+        assert not _sealed(line.replace(b"}\n", b', "x": 1}\n'), cut, seal)
