@@ -22,6 +22,7 @@ from hexarena.ladder.rounds import Ladder
 from hexarena.referee.tournament.live_files import live_path
 from hexarena.results.page.board_svg import board_svg
 from tests.support.ladder import pool_toml
+from tests.support.loop_lag import LoopLag
 
 
 def _random_game(game: str, size: int, plies: int, seed: int) -> tuple[list[str], list]:
@@ -96,23 +97,17 @@ def test_the_pool_page_draws_long_games_off_the_event_loop(tmp_path: Path) -> No
             return answer.status, time.perf_counter() - t0, answer.read()
 
     async def main() -> tuple[list, float]:
-        lag = [0.0]
+        lag = LoopLag()
         config = Config()
         config.bind = ["127.0.0.1:0"]
         config.accesslog = None
         async with trio.open_nursery() as nursery:
             binds = await nursery.start(partial(hypercorn_serve, build_app(ladder), config))
             port = int(binds[0].rpartition(":")[2])
-
-            async def beat() -> None:
-                while True:
-                    t0 = trio.current_time()
-                    await trio.sleep(0.005)
-                    lag[0] = max(lag[0], trio.current_time() - t0 - 0.005)
-            nursery.start_soon(beat)
+            nursery.start_soon(lag.beat)
             answers = [await trio.to_thread.run_sync(get, port) for _ in range(2)]
             nursery.cancel_scope.cancel()
-        return answers, lag[0]
+        return answers, lag.worst
 
     try:
         answers, lag = trio.run(main)

@@ -14,6 +14,7 @@ from hexarena.engine import registry
 from hexarena.web.analysis_board import Study, analysis_routes
 from hexarena.web.app import build_app
 from hexarena.web.server import serve
+from tests.support.loop_lag import LoopLag
 
 
 def _long_game(seconds: float) -> tuple[Study, list[str], float]:
@@ -52,19 +53,13 @@ def test_a_long_replay_does_not_hold_the_event_loop() -> None:
             connection.close()
 
     async def main() -> tuple[list[int], float]:
-        lag = [0.0]
+        lag = LoopLag()
         async with trio.open_nursery() as nursery:
             port = await nursery.start(serve, build_app(analysis_routes(study), token))
-
-            async def beat() -> None:
-                while True:
-                    t0 = trio.current_time()
-                    await trio.sleep(0.005)
-                    lag[0] = max(lag[0], trio.current_time() - t0 - 0.005)
-            nursery.start_soon(beat)
+            nursery.start_soon(lag.beat)
             statuses = [await trio.to_thread.run_sync(post, port) for _ in range(3)]
             nursery.cancel_scope.cancel()
-        return statuses, lag[0]
+        return statuses, lag.worst
 
     statuses, lag = trio.run(main)
     assert statuses == [200, 200, 200]
