@@ -79,8 +79,10 @@ macro_rules! each {
 }
 
 /// Boards of dropped states, by word count, reused by the next copies (`clone_from` keeps
-/// their buffers): a game played ply by ply allocates no board per ply.
+/// their buffers): a game played ply by ply allocates no board per ply. The boards stay boxed:
+/// a state holds its board as a `Box`, and the pool hands that box back, not a moved board.
 #[derive(Default)]
+#[allow(clippy::vec_box)]
 struct Pool {
     w2: Vec<Box<Anda<2>>>,
     w3: Vec<Box<Anda<3>>>,
