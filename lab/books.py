@@ -61,6 +61,7 @@ BOOKS_MADE: dict[str, tuple[str, int, str, int, int, str, int, tuple[str, ...]]]
     "anda-11-pie": ("anda", 11, "pie", 2, 12, "komi=1 keep", 36, ("--engine", "mcts:100")),
     "anda-prison-7-pie": ("anda-prison", 7, "pie", 3, 24, "", 96, selfplay_prison(0)),
     "anda-prison-9-pie": ("anda-prison", 9, "pie", 3, 12, "", 48, selfplay_prison(0)),
+    "anda-prison-11-pie": ("anda-prison", 11, "pie", 3, 12, "", 48, selfplay_prison(0)),
 }
 MEASURED = ("spelde-5-pie", "anda-7-pie")
 
