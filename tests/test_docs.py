@@ -160,7 +160,7 @@ def test_readme_config_is_a_valid_tournament(tmp_path, monkeypatch):
 def test_readme_test_command_is_what_ci_runs():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    tests = next(line.strip() for line in readme.splitlines() if line.strip().endswith("python -m pytest -q"))
+    tests = next(line.strip() for line in readme.splitlines() if "python -m pytest -q" in line and "pip install" in line)
     lines = [line.strip() for line in ci.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     ci_steps = [step for line in lines for step in line.split(" && ")]      # in order, across lines
     steps = tests.split(" && ")
@@ -205,4 +205,4 @@ def test_code_tests_and_docs_use_no_history_words():
 
 def test_ci_runs_the_python_rules_and_search_without_the_core_too():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    assert "HEXARENA_CORE=0 python -m pytest -q tests/engine tests/players" in ci
+    assert "HEXARENA_CORE=0 python -m pytest -q -n 2 tests/engine tests/players" in ci

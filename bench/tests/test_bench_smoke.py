@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -60,31 +59,11 @@ def test_every_bench_has_a_smoke_run():
     assert sorted(SMOKE) == scripts
 
 
-#: Smoke runs at once (each a process; most wait on engines or sleep part of the time).
-AT_ONCE = 2
-
-
-def _run(name: str, folder: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", f"bench.{name}", *SMOKE[name]], cwd=folder, env=env,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
-
-
-@pytest.fixture(scope="module")
-def smoke_runs(request, tmp_path_factory):
-    """The selected smoke runs, started AT_ONCE at a time when the first of them is asked for."""
-    names = [item.callspec.params["name"] for item in request.session.items
-             if getattr(item, "originalname", "") == "test_bench_runs_at_a_tiny_size"]
-    with ThreadPoolExecutor(AT_ONCE) as pool:
-        futures = {n: pool.submit(_run, n, tmp_path_factory.mktemp(n)) for n in names}
-        yield futures
-        for future in futures.values():
-            future.cancel()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SMOKE))
-def test_bench_runs_at_a_tiny_size(name, smoke_runs):
-    proc = smoke_runs[name].result()
+def test_bench_runs_at_a_tiny_size(name, tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", f"bench.{name}", *SMOKE[name]], cwd=tmp_path, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, f"bench.{name} exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     assert len(proc.stdout.strip().splitlines()) >= 2, f"bench.{name} printed no table:\n{proc.stdout}"
