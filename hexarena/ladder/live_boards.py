@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ class _Board:
     plies: int = 0
     last: Any = None
     stuck: bool = False        # a line the rules refused: the board stays where it was
-    svg: str = field(default="")
+    svg: str = ""
     drawn_at: int = -1         # plies when `svg` was drawn
 
 
