@@ -36,7 +36,9 @@ def _band(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float
 def stats(folders: tuple[str, ...], by: str, band: tuple[float, float], sort: str, as_csv: bool) -> None:
     """Per opening of the tournaments in FOLDERS (folders or journal files): games, pairs, the first
     seat's score with its 95% interval, the pentanomial counts of its pairs, the share of pairs the
-    seat decided (the same seat won both games), and a flag outside --band."""
+    seat decided (the same seat won both games) beside the share chance alone would split (independent
+    games at the pairings' seat results: one half for equal engines at a balanced seat), and a flag
+    outside --band."""
     from hexarena.results import openings as op
     from hexarena.results.record.journal import JournalError, iter_journal
 
@@ -59,14 +61,13 @@ def stats(folders: tuple[str, ...], by: str, band: tuple[float, float], sort: st
     if not games:
         echo("no finished game in the journals")
         return
-    expected = op.expected_split(games)
     for g in groupings:
         rows = op.ordered(op.opening_stats(games, g, plies), sort)
         title = "by the played line (random plies included)" if g == "played" else "by the book line alone"
         echo(f"openings {title}: {len(rows)}")
         for line in op.table_lines(rows, band):
             echo(line)
-        for s in op.summaries(rows, band, expected):
+        for s in op.summaries(rows, band):
             lo, hi = s.interval
             echo(f"{'-'.join([s.group[0], str(s.group[1]), *s.group[2].split()])}: {s.games} games "
                  f"({s.draws} drawn), first seat "

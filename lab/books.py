@@ -118,7 +118,7 @@ def measure(out: Path, concurrency: int, games: int, engine: str, against: str, 
             seconds = time.monotonic() - t0
             played = op.collect([iter_journal(folder / "journal.jsonl")])
             stats = op.opening_stats(played, "played")
-            (s,) = op.summaries(stats, expected=op.expected_split(played))
+            (s,) = op.summaries(stats)
             expected = s.chance
             a_points = sum(0.5 if w is None else float(w == "a") for _g, _p, _f, _s, w, _l in played.values())
             rows.append(f"| {name} | {'book' if book else 'random_openings = 2'} | {len(stats)} | {s.games} "

@@ -12,8 +12,11 @@ variant):
   ``penta``: their pentanomial counts [LL, LD, WL+DD, WD, WW] from the side of the
   engine that moved first in the pair's first game (the lower id);
 * ``split``: the pairs the opening decided, the same seat winning both games
-  (each engine won with that seat); ``flag``: ``low``/``high`` when the score lies
-  below/above the band, upper case when the whole interval does.
+  (each engine won with that seat); ``chance``: the share of its pairs that would
+  split if each game were an independent draw at its pairing's seat results over the
+  whole group (:func:`pair_chance`; one half for equal engines at a balanced seat);
+  ``flag``: ``low``/``high`` when the score lies below/above the band, upper case when
+  the whole interval does.
 
 Pure and streamed: records are read one at a time and only a small tuple per
 game is kept; a game journaled twice (void, then replayed) counts once, its last
@@ -63,6 +66,7 @@ class OpeningStats:
     draws: int = 0
     penta: list[int] = field(default_factory=lambda: [0] * 5)
     split: int = 0
+    chance_sum: float = 0.0                 # over its pairs: the chance each splits (pair_chance)
 
     @property
     def pairs(self) -> int:
@@ -80,6 +84,11 @@ class OpeningStats:
     def split_share(self) -> float:
         return self.split / self.pairs if self.pairs else 0.0
 
+    @property
+    def chance(self) -> float | None:
+        """The share of its pairs that would split by seat by chance alone (None without pairs)."""
+        return self.chance_sum / self.pairs if self.pairs else None
+
     def flag(self, band: tuple[float, float] = DEFAULT_BAND) -> str:
         lo, hi = self.interval
         if self.score < band[0]:
@@ -94,7 +103,7 @@ class OpeningStats:
                 "opening": " ".join(self.line) or "(none)", "games": self.games, "draws": self.draws, "pairs": self.pairs,
                 "score": round(self.score, 4), "low": round(lo, 4), "high": round(hi, 4),
                 "penta": list(self.penta), "split": self.split, "split_share": round(self.split_share, 4),
-                "flag": self.flag(band)}
+                "chance": None if self.chance is None else round(self.chance, 4), "flag": self.flag(band)}
 
 
 # (folder, id) -> (group, pair, first, second, winner, line)
@@ -122,6 +131,7 @@ def opening_stats(games: Mapping[tuple[int, str], _Game], grouping: str = "playe
     if grouping not in GROUPINGS:
         raise ValueError(f"grouping must be one of {', '.join(GROUPINGS)}, not {grouping!r}")
     plies = random_plies or {}
+    rates = seat_rates(games)
     stats: dict[tuple, OpeningStats] = {}
     members: dict[tuple, list[str]] = {}
     for (n, gid), (group, pair, first, _second, winner, line) in games.items():
@@ -146,6 +156,7 @@ def opening_stats(games: Mapping[tuple[int, str], _Game], grouping: str = "playe
         seat_winners = {_seat_won(g) for g in (first_game, second_game)}
         if len(seat_winners) == 1 and None not in seat_winners:
             s.split += 1
+        s.chance_sum += pair_chance(rates, group, engine, first_game[3])
     return list(stats.values())
 
 
@@ -199,54 +210,61 @@ class Summary:
     pairs: int
     split: int
     flagged: int
-    expected: float | None = None       # expected_split's share, when the games were given
+    expected: float | None = None       # the openings' chance over their pairs (None without pairs)
 
     @property
     def chance(self) -> float:
         """The share of pairs split by seat if each game were an independent draw: `expected` (by
-        the seat scores of each pairing) when known, else at the group's first-seat score s:
-        s^2 + (1 - s)^2 (draws aside), what self-play of one engine gives."""
+        the seat results of each pairing, :func:`pair_chance`) when there are pairs, else at the
+        group's first-seat score s: s^2 + (1 - s)^2 (draws aside), what self-play of one engine gives."""
         if self.expected is not None:
             return self.expected
         return self.score ** 2 + (1 - self.score) ** 2
 
 
-def expected_split(games: Mapping[tuple[int, str], _Game]) -> dict[tuple[str, int, str], float]:
-    """Per group, the share of its pairs that would split by seat if each game were an independent
-    draw at its pairing's seat results: with w(x, y) and l(x, y) the first seat's win and loss rates
-    in the games engine x played first against y, a pair of x and y splits with probability
-    w(x, y) w(y, x) + l(x, y) l(y, x); the mean over the group's pairs. In self-play (one engine, or
-    two of one strength) that is s^2 + (1 - s)^2 at first-seat score s; between engines of
-    different strength it is lower (a stronger x wins as first seat and as second), about
-    2 p (1 - p) when x scores p whatever its seat."""
+_Rates = dict[tuple[tuple[str, int, str], str, str], tuple[int, int, int]]
+
+
+def seat_rates(games: Mapping[tuple[int, str], _Game]) -> _Rates:
+    """(group, x, y) -> (games, wins of the first seat x, wins of the second seat y) over the games
+    engine x played first against y."""
     rates: dict[tuple, list[int]] = {}
-    members: dict[tuple, list[str]] = {}
-    for (n, gid), (group, pair, first, second, winner, _line) in games.items():
+    for group, _pair, first, second, winner, _line in games.values():
         r = rates.setdefault((group, first, second), [0, 0, 0])
         r[0] += 1
         r[1] += winner == first
         r[2] += winner == second
-        if pair is not None:
-            members.setdefault((n, group, pair), []).append(gid)
+    return {k: (g, w, l) for k, (g, w, l) in rates.items()}
+
+
+def pair_chance(rates: _Rates, group: tuple[str, int, str], x: str, y: str) -> float:
+    """The chance that a pair of x and y splits by seat if each game were an independent draw at
+    its pairing's seat results: with w(x, y) and l(x, y) the first seat's win and loss rates in the
+    games x played first against y, w(x, y) w(y, x) + l(x, y) l(y, x). In self-play (one engine, or
+    two of one strength) that is s^2 + (1 - s)^2 at first-seat score s (one half at s = 1/2);
+    between engines of different strength it is lower (a stronger x wins as first seat and as
+    second), about 2 p (1 - p) when x scores p whatever its seat. 0 when a pairing has no game."""
+    gxy, wxy, lxy = rates.get((group, x, y), (0, 0, 0))
+    gyx, wyx, lyx = rates.get((group, y, x), (0, 0, 0))
+    if not gxy or not gyx:
+        return 0.0
+    return (wxy / gxy) * (wyx / gyx) + (lxy / gxy) * (lyx / gyx)
+
+
+def expected_split(games: Mapping[tuple[int, str], _Game]) -> dict[tuple[str, int, str], float]:
+    """Per group, the mean of :func:`pair_chance` over its finished pairs: the share of its pairs
+    that would split by seat by chance alone (the group's :attr:`Summary.chance`)."""
     sums: dict[tuple[str, int, str], list[float]] = {}
-    for (n, group, _pair), ids in members.items():
-        if len(ids) != 2:
-            continue
-        _g, _p, x, y, _w, _l = games[n, min(ids)]
-        gxy, wxy, lxy = rates[group, x, y]
-        gyx, wyx, lyx = rates.get((group, y, x), (0, 0, 0))
-        if not gyx:
-            continue
-        acc = sums.setdefault(group, [0.0, 0])
-        acc[0] += (wxy / gxy) * (wyx / gyx) + (lxy / gxy) * (lyx / gyx)
-        acc[1] += 1
-    return {group: total / count for group, (total, count) in sums.items()}
+    for s in opening_stats(games):
+        acc = sums.setdefault(s.group, [0.0, 0])
+        acc[0] += s.chance_sum
+        acc[1] += s.pairs
+    return {group: total / count for group, (total, count) in sums.items() if count}
 
 
-def summaries(stats: Iterable[OpeningStats], band: tuple[float, float] = DEFAULT_BAND,
-              expected: Mapping[tuple[str, int, str], float] | None = None) -> list[Summary]:
-    """One :class:`Summary` per group, in group order; `expected` (expected_split's) sets each
-    group's split share by chance."""
+def summaries(stats: Iterable[OpeningStats], band: tuple[float, float] = DEFAULT_BAND) -> list[Summary]:
+    """One :class:`Summary` per group, in group order; its split share by chance is the mean of
+    the openings' (:attr:`OpeningStats.chance`) over its pairs."""
     by: dict[tuple, list[OpeningStats]] = {}
     for s in stats:
         by.setdefault(s.group, []).append(s)
@@ -256,9 +274,10 @@ def summaries(stats: Iterable[OpeningStats], band: tuple[float, float] = DEFAULT
         games = sum(s.games for s in rows)
         points = sum(s.points for s in rows)
         score = points / games if games else 0.5
-        out.append(Summary(group, len(rows), games, sum(s.draws for s in rows), score, wilson(score, games), sum(s.pairs for s in rows),
+        pairs = sum(s.pairs for s in rows)
+        out.append(Summary(group, len(rows), games, sum(s.draws for s in rows), score, wilson(score, games), pairs,
                            sum(s.split for s in rows), sum(1 for s in rows if s.flag(band)),
-                           (expected or {}).get(group)))
+                           sum(s.chance_sum for s in rows) / pairs if pairs else None))
     return out
 
 
@@ -277,7 +296,7 @@ def parse_band(text: str) -> tuple[float, float]:
 
 
 CSV_COLUMNS = ("by", "game", "size", "variant", "opening", "games", "draws", "pairs", "score", "low", "high",
-               "LL", "LD", "WL+DD", "WD", "WW", "split", "split_share", "flag")
+               "LL", "LD", "WL+DD", "WD", "WW", "split", "split_share", "split_chance", "flag")
 
 
 def csv_rows(stats: Iterable[OpeningStats], by: str, band: tuple[float, float]) -> Iterable[list]:
@@ -285,13 +304,14 @@ def csv_rows(stats: Iterable[OpeningStats], by: str, band: tuple[float, float]) 
     for s in stats:
         r = s.row(band)
         yield [by, r["game"], r["size"], r["variant"], r["opening"], r["games"], r["draws"], r["pairs"], r["score"],
-               r["low"], r["high"], *r["penta"], r["split"], r["split_share"], r["flag"]]
+               r["low"], r["high"], *r["penta"], r["split"], r["split_share"],
+               "" if r["chance"] is None else r["chance"], r["flag"]]
 
 
 def table_lines(stats: Iterable[OpeningStats], band: tuple[float, float], width: int = 40) -> list[str]:
     """A plain-text table, one line per opening, with a header."""
     head = (f"{'group':<16} {'opening':<{width}} {'games':>5} {'pairs':>5} {'1st seat':>8} {'95% interval':>13} "
-            f"{'LL-LD-WL/DD-WD-WW':>19} {'split':>6}  flag")
+            f"{'LL-LD-WL/DD-WD-WW':>19} {'split':>6} {'chance':>6}  flag")
     out = [head]
     for s in stats:
         lo, hi = s.interval
@@ -301,6 +321,7 @@ def table_lines(stats: Iterable[OpeningStats], band: tuple[float, float], width:
         group = "-".join([s.group[0], str(s.group[1]), *s.group[2].split()])
         penta = "-".join(str(c) for c in s.penta)
         split = f"{100 * s.split_share:.0f}%" if s.pairs else "-"
+        chance = "-" if s.chance is None else f"{100 * s.chance:.0f}%"
         out.append(f"{group:<16} {line:<{width}} {s.games:>5} {s.pairs:>5} {100 * s.score:>7.1f}% "
-                   f"{100 * lo:>5.1f}-{100 * hi:>5.1f}% {penta:>19} {split:>6}  {s.flag(band)}")
+                   f"{100 * lo:>5.1f}-{100 * hi:>5.1f}% {penta:>19} {split:>6} {chance:>6}  {s.flag(band)}")
     return out

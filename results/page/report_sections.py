@@ -187,7 +187,7 @@ def opening_sections(records: Sequence[GameRecord], folder: str | Path) -> list[
         title = "by the played line (random plies included)" if grouping == "played" else "by the book line alone"
         summaries = [{"group": "-".join([s.group[0], str(s.group[1]), *s.group[2].split()]), "games": s.games,
                       "score": s.score, "low": s.interval[0], "high": s.interval[1], "pairs": s.pairs,
-                      "split": s.split, "flagged": s.flagged, "openings": s.openings}
+                      "split": s.split, "chance": s.chance, "flagged": s.flagged, "openings": s.openings}
                      for s in op.summaries(stats)]
         out.append({"title": title, "rows": [s.row() for s in stats], "summaries": summaries})
     return out

@@ -16,19 +16,27 @@ from tests.support.opening_journal import build_journal
 
 
 def _expected(path, cut: int = 0) -> dict:
-    """Per (group, line): [games, first-seat points, pentanomial, split], from the raw JSON lines."""
+    """Per (group, line): [games, first-seat points, pentanomial, split, the split pairs' sum of
+    chances], from the raw JSON lines; a pair of x and y splits by chance with probability
+    w(x, y) w(y, x) + l(x, y) l(y, x), the seat rates over all the group's games."""
     last: dict[str, dict] = {}
     for line in path.read_text().splitlines():
         d = json.loads(line)
         if d["termination"] != "void":
             last[d["id"]] = d
-    out: dict = defaultdict(lambda: [0, 0.0, [0] * 5, 0])
+    out: dict = defaultdict(lambda: [0, 0.0, [0] * 5, 0, 0.0])
     by_pair = defaultdict(list)
+    seats: dict = defaultdict(lambda: [0, 0, 0])         # (group, first, second): games, first won, second won
 
     def key(d):
         line = tuple(m["a"] for m in d["moves"][:d["opening"]])
         return (d["game"], d["size"], d["variant"]), line[:len(line) - cut]
 
+    for d in last.values():
+        r = seats[d["game"], d["size"], d["variant"], d["first"], d["second"]]
+        r[0] += 1
+        r[1] += d["winner"] == d["first"]
+        r[2] += d["winner"] == d["second"]
     for d in last.values():
         e = out[key(d)]
         e[0] += 1
@@ -43,8 +51,11 @@ def _expected(path, cut: int = 0) -> dict:
         points = sum({None: 0.5, hero: 1.0}.get(g["winner"], 0.0) for g in (g1, g2))
         e = out[key(g1)]
         e[2][int(points * 2)] += 1
-        seats = {None if g["winner"] is None else g["winner"] == g["first"] for g in (g1, g2)}
-        e[3] += seats in ({True}, {False})
+        won = {None if g["winner"] is None else g["winner"] == g["first"] for g in (g1, g2)}
+        e[3] += won in ({True}, {False})
+        (n1, w1, l1), (n2, w2, l2) = (seats[g["game"], g["size"], g["variant"], g["first"], g["second"]]
+                                      for g in (g1, g2))
+        e[4] += (w1 / n1) * (w2 / n2) + (l1 / n1) * (l2 / n2)
     return dict(out)
 
 
@@ -64,8 +75,9 @@ def _draws(path) -> dict:
 def _check(stats, expected):
     assert {(s.group, s.line) for s in stats} == set(expected)
     for s in stats:
-        games, points, penta, split = expected[s.group, s.line]
+        games, points, penta, split, chance = expected[s.group, s.line]
         assert (s.games, s.points, s.penta, s.split) == (games, points, penta, split)
+        assert (s.chance is None) if not s.pairs else math.isclose(s.chance, chance / s.pairs)
         lo, hi = s.interval
         assert lo <= s.score <= hi
 
@@ -131,14 +143,23 @@ def test_cli_table_and_csv(tmp_path):
     result = CliRunner().invoke(main, ["openings", "stats", str(path)])
     assert result.exit_code == 0, result.output
     assert "openings by the played line" in result.output and "book line" not in result.output
+    header = result.output.splitlines()[1].split()
+    assert header[header.index("split") + 1] == "chance"
+    pairs = sum(sum(v[2]) for v in expected.values())
+    share = sum(v[3] for v in expected.values()) / pairs
+    baseline = sum(v[4] for v in expected.values()) / pairs
+    assert (f"split by seat ({100 * share:.1f}%; independent games at these seat results would split "
+            f"{100 * baseline:.0f}%)") in result.output
     result = CliRunner().invoke(main, ["openings", "stats", str(path), "--csv"])
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.output)))
     assert len(rows) == len(expected)
     for row in rows:
-        games, points, penta, split = expected[(row["game"], int(row["size"]), row["variant"]),
-                                               tuple(row["opening"].split())]
+        games, points, penta, split, chance = expected[(row["game"], int(row["size"]), row["variant"]),
+                                                       tuple(row["opening"].split())]
         assert int(row["games"]) == games and int(row["split"]) == split
+        assert row["split_chance"] == "" if not sum(penta) else \
+            math.isclose(float(row["split_chance"]), chance / sum(penta), abs_tol=1e-4)
         assert int(row["draws"]) == draws[(row["game"], int(row["size"]), row["variant"]), tuple(row["opening"].split())]
         assert [int(row[k]) for k in ("LL", "LD", "WL+DD", "WD", "WW")] == penta
         assert math.isclose(float(row["score"]), points / games, abs_tol=1e-4)
@@ -155,9 +176,12 @@ def test_the_report_has_the_openings_section_with_both_groupings(tmp_path):
     html = write_report(tmp_path, tmp_path / "r.html")[0].read_text(encoding="utf-8")
     assert 'id="openings"' in html and "by the book line alone" in html
     section = html[html.index('id="openings"'):html.index('id="games"')]
-    for (group, line), (games, _points, penta, _split) in _expected(tmp_path / "journal.jsonl", cut=1).items():
+    assert "<th>split</th><th>by chance</th>" in section
+    for (group, line), (games, _points, penta, split, chance) in _expected(tmp_path / "journal.jsonl", cut=1).items():
         row = f"<td>{' '.join(line)}</td><td>{games}</td><td>{sum(penta)}</td>"
         assert row in section
+        cells = f"<td>{100 * split / sum(penta):.0f}%</td><td>{100 * chance / sum(penta):.0f}%</td>"
+        assert cells in section[section.index(row):].split("</tr>")[0]
     assert static_markup_problems(html) == []
 
 
@@ -188,7 +212,19 @@ def test_expected_split_follows_each_pairings_seat_results():
     even = _games([("x", "y", "x"), ("y", "x", "y"), ("x", "y", "x"), ("y", "x", "y"),
                    ("x", "y", "x"), ("y", "x", "y"), ("x", "y", "y"), ("y", "x", None)])
     assert math.isclose(op.expected_split(even)[group], 0.75 * 0.75 + 0.25 * 0.0)    # y first: 3 wins, 1 draw
-    (s,) = op.summaries(op.opening_stats(mixed), expected=op.expected_split(mixed))
+    (s,) = op.summaries(op.opening_stats(mixed))
     assert math.isclose(s.chance, 0.375) and s.split == 2
-    (plain,) = op.summaries(op.opening_stats(mixed))
-    assert math.isclose(plain.chance, plain.score ** 2 + (1 - plain.score) ** 2)
+    (row,) = op.opening_stats(mixed)
+    assert math.isclose(row.chance, 0.375) and row.row()["chance"] == 0.375
+
+
+def test_equal_engines_at_a_balanced_seat_split_half_their_pairs_by_chance():
+    # each seat wins half its games, whoever sits in it: w = l = 1/2 both ways, 1/4 + 1/4
+    balanced = _games([("x", "y", "x"), ("y", "x", "x"), ("x", "y", "y"), ("y", "x", "y")] * 3)
+    (s,) = op.summaries(op.opening_stats(balanced))
+    assert math.isclose(s.chance, 0.5) and s.split == 0       # every pair went to one engine
+    # no pair: no chance per opening; the group falls back to s^2 + (1 - s)^2
+    (lone,) = op.opening_stats({(0, "g"): (("spelde", 5, "pie"), None, "x", "y", "x", ("e5",))})
+    assert lone.chance is None and lone.row()["chance"] is None
+    (plain,) = op.summaries([lone])
+    assert plain.chance == 1.0
