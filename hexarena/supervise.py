@@ -169,9 +169,9 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
 
 
 def _import_the_end() -> None:
-    """Import what the run's end needs: the final tables and page (pandas, jinja2, the page's template)."""
+    """Import what the run's end needs: the final tables and page (numpy, jinja2, the page's template)."""
     import hexarena.results.rating.repeats  # noqa: F401
-    import hexarena.results.rating.report  # noqa: F401
+    import hexarena.results.rating.summary  # noqa: F401
     from hexarena.results.page.html_report import load_template
     load_template()
 
