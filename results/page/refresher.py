@@ -2,7 +2,6 @@
 importing the page's machinery (jinja2, pandas) until the final page is written."""
 from __future__ import annotations
 
-import math
 import subprocess
 import time
 from collections.abc import Callable
@@ -14,7 +13,8 @@ class ReportRefresher:
 
     `on_record` (the runner's per-record callback) counts finished games; every
     `every` games, once `interval` seconds have passed since the last refresh
-    started and none is running, it starts `command` (the caller's: `hexarena
+    started (the first: since the refresher was made, as the run starts; a run
+    shorter than that has its final page alone) and none is running, it starts `command` (the caller's: `hexarena
     report DIR`) as a child process, which reads the viewer data the referee
     wrote beside the journal (DIR/report-cache.jsonl) and replays nothing. The
     referee neither waits for it nor shares an interpreter with it. `finish`
@@ -28,7 +28,7 @@ class ReportRefresher:
         self.every, self.interval = every, interval
         self.count = 0
         self.child: subprocess.Popen | None = None
-        self._started = -math.inf           # time.monotonic() of the last refresh started
+        self._started = time.monotonic()    # of the last refresh started; none in the first `interval` s
         self._warned = False
 
     def on_record(self, record: object) -> None:
