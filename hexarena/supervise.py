@@ -99,7 +99,7 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     from hexarena.commands_sprt import tracker_for_run
     from hexarena.worker import ForkedWorkers, can_fork
     from hexarena.referee.console.live import final_summary, journal_summaries
-    from hexarena.referee.console.panel import make_view
+    from hexarena.referee.console.views import make_view
     from hexarena.referee.tournament.run import process_launcher
     from hexarena.referee.tournament.workers import started_early
     from hexarena.results.page.refresher import ReportRefresher

@@ -8,7 +8,7 @@ import sys
 
 from tests.support.folders import build_folder, tiny_journal
 
-HEAVY = ("pandas", "numpy", "trio")
+HEAVY = ("pandas", "numpy", "trio", "rich")
 
 REPORT = ("import atexit, sys\n"
           "atexit.register(lambda: sys.stderr.write('\\nloaded: ' + ' '.join(m for m in %r if m in sys.modules)))\n"
@@ -48,13 +48,13 @@ def test_hexarena_report_fits_the_ratings_without_pandas_or_trio(tmp_path):
 
 
 def test_a_run_starts_its_games_without_pandas():
-    """What a tournament imports before its first game (the runner, its quiet view, the report's
+    """What a tournament imports before its first game (the runner, its quiet view: no rich, the report's
     refresher, a worker process): numpy and jinja2 come with the final tables and page, in a thread
     while the games play."""
     start = ("import hexarena.supervise, hexarena.referee.tournament.run, hexarena.referee.tournament.preflight, "
-             "hexarena.referee.tournament.workers, hexarena.referee.console.panel, hexarena.results.page.refresher, "
+             "hexarena.referee.tournament.workers, hexarena.results.page.refresher, "
              "hexarena.referee.tournament.worker; "
-             "from hexarena.referee.console.panel import make_view; import sys; make_view(sys.stdout, quiet=True)")
+             "from hexarena.referee.console.views import make_view; import sys; make_view(sys.stdout, quiet=True)")
     assert _loaded(start) == ["trio"]
 
 

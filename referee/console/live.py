@@ -4,7 +4,7 @@
 game started, ply played, game finished; see ``tournament.Observer``); it
 reads no clock but the one it is given. Two views print it:
 
-* :class:`PanelView` (referee/console/panel.py, with `make_view`; stdout is a terminal): a live panel redrawn in place
+* :class:`PanelView` (referee/console/panel.py, rich; `make_view` in views.py loads it for a terminal): a live panel redrawn in place
   with rich (games done/total, games in flight with their ply, elapsed time
   and ETA, standings with Elo ± every ``elo_every`` games, forfeits and
   voids by kind); finished games scroll above it, one line each.
