@@ -6,6 +6,10 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hexarena.results.page.html_report import Journal
 
 
 class ReportRefresher:
@@ -57,19 +61,21 @@ class ReportRefresher:
             self._warned = True
             self.warn(message)
 
-    def write(self) -> Path | None:
+    def write(self, journal: Journal | None = None) -> Path | None:
         from hexarena.results.page.html_report import write_report
         try:
-            return write_report(self.out)[0]
+            return write_report(self.out, journal=journal)[0]
         except Exception as exc:          # the page is a convenience: say why and go on
             self.warn(f"report.html not written: {exc}")
             return None
 
-    def finish(self) -> Path | None:
-        """The final page, written here (a refresh still running is stopped first)."""
+    def finish(self, journal: Journal | None = None) -> Path | None:
+        """The final page, written here (a refresh still running is stopped first); `journal`: the
+        folder's journal as the caller read it already (``read_journal(path, errors)``: its records
+        and its unreadable lines), else the page reads it."""
         if self.child is not None and self.child.poll() is None:
             self.child.terminate()
             self.child.wait()
             self.child = None
         self._idle()
-        return self.write()
+        return self.write(journal)
