@@ -2,15 +2,18 @@
 quiet plain view with ``-q``; rich is loaded only for a view that may use it."""
 from __future__ import annotations
 
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from .live import ELO_EVERY, PlainView, Progress, View
+from .live import ELO_EVERY, PlainView, Progress
+
+if TYPE_CHECKING:
+    from .panel import PanelView
 
 __all__ = ["make_view"]
 
 
 def make_view(stream: TextIO, quiet: bool = False, elo_every: int = ELO_EVERY,
-              terminal: bool | None = None) -> View:
+              terminal: bool | None = None) -> PlainView | PanelView:
     """The panel on a terminal (`terminal` None: ask rich whether `stream` is one), else plain lines;
     `quiet`: the quiet plain view (rich is not loaded)."""
     progress = Progress(elo_every=elo_every, fit=not quiet)
