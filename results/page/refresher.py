@@ -1,5 +1,5 @@
 """DIR/report.html kept current while a tournament runs (:class:`ReportRefresher`), without
-importing the page's machinery (jinja2, pandas) until the final page is written."""
+importing the page's machinery (jinja2, numpy) until the final page is written."""
 from __future__ import annotations
 
 import subprocess
