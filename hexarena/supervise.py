@@ -98,13 +98,13 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
 
     from hexarena.commands_sprt import tracker_for_run
     from hexarena.worker import ForkedWorkers, can_fork
-    from hexarena.referee.console.live import final_summary, journal_summaries
-    from hexarena.referee.console.panel import make_view
+    from hexarena.referee.console.live import final_summary
+    from hexarena.referee.console.views import make_view
     from hexarena.referee.tournament.run import process_launcher
     from hexarena.referee.tournament.workers import started_early
     from hexarena.results.page.refresher import ReportRefresher
     from hexarena.results.rating.words import games_text
-    from hexarena.results.record.journal import JOURNAL_NAME
+    from hexarena.results.record.journal import JOURNAL_NAME, JournalError, read_journal
 
     view = make_view(sys.stdout, quiet)
     launcher = partial(process_launcher, log_protocol=log_protocol, log_cap=config.log_cap)
@@ -155,11 +155,15 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
         with ForkedWorkers(min(processes, concurrency) if can_fork() else 0) as forked:
             outcome = trio.run(supervised, on_cluster)
     preload.finish()
-    records, repeats = journal_summaries(out / JOURNAL_NAME)
+    # the journal read once, whole, for the final tables and the final page (which reads it so anyway)
+    errors: list[JournalError] = []
+    records = read_journal(out / JOURNAL_NAME, errors)
+    for error in errors:
+        warn(f"skipped {error}")
     void = sum(r.void for r in records)
     echo(f"\n{games_text(len(records) - void)}, {void} void; journal, SGF and logs in {out}")
-    echo(final_summary(records, repeats))
-    if (page := refresher.finish()) is not None:
+    echo(final_summary(records))
+    if (page := refresher.finish((records, errors))) is not None:
         echo(f"report: {page}")
     if sprt is not None:
         echo(sprt.finish())
@@ -169,9 +173,9 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
 
 
 def _import_the_end() -> None:
-    """Import what the run's end needs: the final tables and page (pandas, jinja2, the page's template)."""
+    """Import what the run's end needs: the final tables and page (numpy, jinja2, the page's template)."""
     import hexarena.results.rating.repeats  # noqa: F401
-    import hexarena.results.rating.report  # noqa: F401
+    import hexarena.results.rating.summary  # noqa: F401
     from hexarena.results.page.html_report import load_template
     load_template()
 

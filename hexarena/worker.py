@@ -87,10 +87,15 @@ class ForkedWorker:
         runner_in, child_out = os.pipe()
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
-        gc.collect()                # what the runner no longer holds is closed here, not in the worker
-        pid = os.fork()
-        if pid == 0:
-            _be_the_worker(runner, child_in, child_out)      # never returns
+        collecting = gc.isenabled()
+        gc.disable()        # no collection from the fork to the worker's gc.freeze: none of the runner's
+        try:                # garbage is collected (or closes a file) in the worker
+            pid = os.fork()
+            if pid == 0:
+                _be_the_worker(runner, child_in, child_out, collecting)      # never returns
+        finally:
+            if collecting:
+                gc.enable()
         os.close(child_in)
         os.close(child_out)
         return cls(pid, runner_out, runner_in)
@@ -130,11 +135,14 @@ class ForkedWorker:
         os.close(self.from_worker)
 
 
-def _be_the_worker(runner: int, stdin: int, stdout: int) -> NoReturn:
-    """The forked child's whole life: serve the runner on `stdin` and `stdout`, then exit."""
+def _be_the_worker(runner: int, stdin: int, stdout: int, collecting: bool) -> NoReturn:
+    """The forked child's whole life: serve the runner on `stdin` and `stdout`, then exit.
+    `collecting`: whether the runner's garbage collector ran before the fork."""
     code = 1
     try:
         gc.freeze()         # the runner's objects stay as they are: none is collected (or closes a file) here
+        if collecting:
+            gc.enable()
         os.setsid()
         os.dup2(stdin, 0)
         os.dup2(stdout, 1)

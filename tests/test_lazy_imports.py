@@ -8,7 +8,7 @@ import sys
 
 from tests.support.folders import build_folder, tiny_journal
 
-HEAVY = ("pandas", "numpy", "trio")
+HEAVY = ("pandas", "numpy", "trio", "rich")
 
 REPORT = ("import atexit, sys\n"
           "atexit.register(lambda: sys.stderr.write('\\nloaded: ' + ' '.join(m for m in %r if m in sys.modules)))\n"
@@ -48,12 +48,13 @@ def test_hexarena_report_fits_the_ratings_without_pandas_or_trio(tmp_path):
 
 
 def test_a_run_starts_its_games_without_pandas():
-    """What a tournament imports before its first game (the runner, its quiet view, the report's
-    refresher, a worker process): pandas comes with the final tables, in a thread while the games play."""
+    """What a tournament imports before its first game (the runner, its quiet view: no rich, the report's
+    refresher, a worker process): numpy and jinja2 come with the final tables and page, in a thread
+    while the games play."""
     start = ("import hexarena.supervise, hexarena.referee.tournament.run, hexarena.referee.tournament.preflight, "
-             "hexarena.referee.tournament.workers, hexarena.referee.console.panel, hexarena.results.page.refresher, "
+             "hexarena.referee.tournament.workers, hexarena.results.page.refresher, "
              "hexarena.referee.tournament.worker; "
-             "from hexarena.referee.console.panel import make_view; import sys; make_view(sys.stdout, quiet=True)")
+             "from hexarena.referee.console.views import make_view; import sys; make_view(sys.stdout, quiet=True)")
     assert _loaded(start) == ["trio"]
 
 
@@ -74,3 +75,12 @@ def test_hexarena_ratings_of_a_journal_fits_without_pandas(tmp_path):
     build_folder(tmp_path, 12)
     assert _loaded("from hexarena.cli import main; main()", "ratings", str(tmp_path)) == ["numpy"]
     assert "pandas" in _loaded("from hexarena.cli import main; main()", "ratings", str(tmp_path), "--format", "csv")
+
+
+def test_a_whole_run_prints_its_final_tables_without_pandas(tmp_path):
+    (tmp_path / "t.toml").write_text('games_per_pair = 2\n[engines.a]\nplayer = "random"\n'
+                                     '[engines.b]\nplayer = "random"\n[[games]]\ngame = "spelde"\nsizes = [4]\n',
+                                     encoding="utf-8")
+    loaded = _loaded("from hexarena.cli import main; main()", "tournament", str(tmp_path / "t.toml"),
+                     "--out", str(tmp_path / "out"), "-q")
+    assert sorted(loaded) == ["numpy", "trio"] and (tmp_path / "out" / "report.html").is_file()

@@ -4,7 +4,7 @@
 game started, ply played, game finished; see ``tournament.Observer``); it
 reads no clock but the one it is given. Two views print it:
 
-* :class:`PanelView` (referee/console/panel.py, with `make_view`; stdout is a terminal): a live panel redrawn in place
+* :class:`PanelView` (referee/console/panel.py, rich; `make_view` in views.py loads it for a terminal): a live panel redrawn in place
   with rich (games done/total, games in flight with their ply, elapsed time
   and ETA, standings with Elo ± every ``elo_every`` games, forfeits and
   voids by kind); finished games scroll above it, one line each.
@@ -249,18 +249,13 @@ class PlainView(View):
 
 def final_summary(records: list[GameRecord], repeats: list[Repeats] | None = None) -> str:
     """The tables printed at the end: ratings and first-player advantage, head to head, repeated games
-    (`repeats`, or those of `records`: see :func:`journal_summaries`)."""
-    from hexarena.results.rating.load import games_frame
+    (`repeats`, or those of `records`: see :func:`journal_summaries`). Numpy only: pandas is not loaded."""
     from hexarena.results.rating.repeats import repeated_games, repeats_text
-    from hexarena.results.rating.report import build_reports, format_crosstable, summary_table
-    parts = [summary_table(records)]
-    frame = games_frame(records)
-    if not frame.empty:
-        try:
-            report = build_reports(frame, by=())[0]
-            parts += ["", "head to head (row's score against column, by rank)", format_crosstable(report.crosstable)]
-        except (ValueError, ArithmeticError):
-            pass
+    from hexarena.results.rating.summary import head_to_head_text, pooled, summary_table
+    group = pooled(records)
+    parts = [summary_table(records, group)]
+    if group is not None:
+        parts += ["", "head to head (row's score against column, by rank)", head_to_head_text(group)]
     text = repeats_text(repeated_games(records) if repeats is None else repeats)
     if text:
         parts += ["", text]

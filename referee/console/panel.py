@@ -20,7 +20,7 @@ from hexarena.results.record.printable import printable
 from hexarena.results.rating.row import adjudicated_text
 from hexarena.results.rating.words import signed_whole, whole
 
-from .live import ELO_EVERY, PlainView, Progress, View, clock_text, result_line
+from .live import Progress, View, clock_text, result_line
 
 SHOWN_FLIGHTS = 12      # games in flight listed (the rest are counted)
 
@@ -78,13 +78,4 @@ class PanelView(View):
         return Group(*parts)
 
 
-def make_view(stream: TextIO, quiet: bool = False, elo_every: int = ELO_EVERY,
-              terminal: bool | None = None):
-    """The panel on a terminal (`terminal` None: ask rich whether `stream` is one), else plain lines."""
-    progress = Progress(elo_every=elo_every, fit=not quiet)
-    if quiet:
-        return PlainView(progress, stream, quiet=True)
-    console = Console(file=stream, highlight=False, force_terminal=terminal)
-    if terminal if terminal is not None else console.is_terminal:
-        return PanelView(progress, console)
-    return PlainView(progress, stream)
+__all__ = ["PanelView"]

@@ -36,34 +36,46 @@ GAME_FIELDS = {"id": "id", "game": "g", "size": "n", "variant": "v", "first": "f
 VIEWER_SCRIPTS = ("analysis.js", "replay.js")
 
 
+#: A journal as read by ``read_journal(path, errors)``: its records (whole, with their moves) and
+#: its unreadable lines.
+Journal = tuple[list[GameRecord], list[JournalError]]
+
+
 class ReportError(ValueError):
     """A folder that cannot be reported on (no journal, unreadable journal)."""
 
 
 def write_report(directory: str | os.PathLike, output: str | os.PathLike | None = None,
-                 cache: ReplayCache | None = None, warnings: list[str] | None = None) -> tuple[Path, int]:
+                 cache: ReplayCache | None = None, warnings: list[str] | None = None,
+                 journal: Journal | None = None) -> tuple[Path, int]:
     """Write the page of the tournament in `directory`; return its path and the number of games.
 
     What the page warns about (unreadable journal lines, as ``FILE:LINE: reason``) is also
-    appended to `warnings` when it is a list, for the terminal. The file is written through a temporary file and a rename, so a browser
-    reloading it never reads half a page. Raises ReportError.
+    appended to `warnings` when it is a list, for the terminal. `journal`: the folder's journal as
+    the caller read it already (:data:`Journal`), else it is read here. The file is written through
+    a temporary file and a rename, so a browser reloading it never reads half a page. Raises ReportError.
     """
     folder = Path(directory)
     target = Path(output) if output is not None else folder / REPORT_NAME
-    html, count = build_page(folder, cache or ReplayCache(folder), warnings)
+    html, count = build_page(folder, cache or ReplayCache(folder), warnings, journal)
     tmp = target.with_name(target.name + ".tmp")
     tmp.write_text(html, encoding="utf-8")
     os.replace(tmp, target)
     return target, count
 
 
-def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = None) -> tuple[str, int]:
-    """The HTML text of the page and the number of games in it; its warnings are appended to `notices`."""
+def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = None,
+               journal: Journal | None = None) -> tuple[str, int]:
+    """The HTML text of the page and the number of games in it; its warnings are appended to `notices`.
+    `journal`: the folder's journal read already (:data:`Journal`), else it is read here."""
     errors: list[JournalError] = []
-    try:
-        records = read_journal(journal_path(folder), errors)
-    except OSError as exc:
-        raise ReportError(f"{folder}: no readable journal ({exc})") from None
+    if journal is not None:
+        records, errors = journal
+    else:
+        try:
+            records = read_journal(journal_path(folder), errors)
+        except OSError as exc:
+            raise ReportError(f"{folder}: no readable journal ({exc})") from None
     warnings = [str(e) for e in errors]
     games: list[dict] = []
     boards: dict[str, tuple[str, int]] = {}

@@ -1,12 +1,15 @@
 """DIR/report.html kept current while a tournament runs (:class:`ReportRefresher`), without
-importing the page's machinery (jinja2, pandas) until the final page is written."""
+importing the page's machinery (jinja2, numpy) until the final page is written."""
 from __future__ import annotations
 
-import math
 import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hexarena.results.page.html_report import Journal
 
 
 class ReportRefresher:
@@ -14,7 +17,8 @@ class ReportRefresher:
 
     `on_record` (the runner's per-record callback) counts finished games; every
     `every` games, once `interval` seconds have passed since the last refresh
-    started and none is running, it starts `command` (the caller's: `hexarena
+    started (the first: since the refresher was made, as the run starts; a run
+    shorter than that has its final page alone) and none is running, it starts `command` (the caller's: `hexarena
     report DIR`) as a child process, which reads the viewer data the referee
     wrote beside the journal (DIR/report-cache.jsonl) and replays nothing. The
     referee neither waits for it nor shares an interpreter with it. `finish`
@@ -28,7 +32,7 @@ class ReportRefresher:
         self.every, self.interval = every, interval
         self.count = 0
         self.child: subprocess.Popen | None = None
-        self._started = -math.inf           # time.monotonic() of the last refresh started
+        self._started = time.monotonic()    # of the last refresh started; none in the first `interval` s
         self._warned = False
 
     def on_record(self, record: object) -> None:
@@ -57,19 +61,21 @@ class ReportRefresher:
             self._warned = True
             self.warn(message)
 
-    def write(self) -> Path | None:
+    def write(self, journal: Journal | None = None) -> Path | None:
         from hexarena.results.page.html_report import write_report
         try:
-            return write_report(self.out)[0]
+            return write_report(self.out, journal=journal)[0]
         except Exception as exc:          # the page is a convenience: say why and go on
             self.warn(f"report.html not written: {exc}")
             return None
 
-    def finish(self) -> Path | None:
-        """The final page, written here (a refresh still running is stopped first)."""
+    def finish(self, journal: Journal | None = None) -> Path | None:
+        """The final page, written here (a refresh still running is stopped first); `journal`: the
+        folder's journal as the caller read it already (``read_journal(path, errors)``: its records
+        and its unreadable lines), else the page reads it."""
         if self.child is not None and self.child.poll() is None:
             self.child.terminate()
             self.child.wait()
             self.child = None
         self._idle()
-        return self.write()
+        return self.write(journal)

@@ -1,6 +1,6 @@
 """Reports: the fits and tables of a set of games, grouped, rendered as text, CSV or JSON.
 
-:func:`summary_table` is what the tournament prints at its end;
+:func:`summary_table` (:mod:`.summary`, pandas-free) is what the tournament prints at its end;
 :func:`build_reports` and the ``render_*``/:func:`write_out` functions are
 what ``hexarena ratings`` runs. Pure functions of their inputs except
 :func:`write_out`, which writes files into a folder the caller names.
@@ -15,15 +15,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from hexarena.results.rating.load import games_frame
 from hexarena.results.rating.row import adjudicated_text as adjudicated_text
+from hexarena.results.rating.summary import adjudicated_line, summary_table
 from hexarena.results.rating.counts import aggregate
 from hexarena.results.rating.groups import Group, adjudicated_kinds, fit_groups
-from hexarena.results.record.game import GROUP_KEYS, GameRecord
+from hexarena.results.record.game import GROUP_KEYS
 from hexarena.results.rating.tables import advantage_table, crosstable, los_table, ratings_table
-from hexarena.results.rating.text import LEGEND, PRIOR_NOTE, format_advantage, format_ratings, notes, render_text
+from hexarena.results.rating.text import LEGEND, PRIOR_NOTE, format_advantage, format_ratings, render_text
 from hexarena.results.rating.text import format_crosstable as crosstable_text
-from hexarena.results.rating.words import games_text
 
 class GroupReport(Group):
     """The fit and tables of one group of games; `key` is {} for all games pooled."""
@@ -61,32 +60,6 @@ def build_reports(frame: pd.DataFrame, by: Sequence[str] | None = None,
     if frame.empty:
         raise ValueError("no games to rate")
     return [GroupReport(key, counts, fitted) for key, counts, fitted in fit_groups(aggregate(frame), by, anchor)]
-
-
-def summary_table(records: list[GameRecord]) -> str:
-    """The end-of-tournament summary: pooled Elo table and the first-player advantage per pool.
-
-    Works for any number of games (also none, and tiny tournaments whose
-    maximum does not exist: the weak prior is then used and said so).
-    """
-    frame = games_frame(records)
-    if frame.empty:
-        return "no rated games (void games are not rated)"
-    report = build_reports(frame, by=())[0]
-    adjudicated = adjudicated_line(records)
-    return "\n".join([f"ratings over {games_text(report.games)} (Bradley-Terry, Elo scale, mean 0)",
-                      format_ratings(report.ratings), LEGEND, "", "first-player advantage per pool",
-                      format_advantage(report.advantage), *notes(report),
-                      *(["", adjudicated] if adjudicated else [])])
-
-
-
-
-def adjudicated_line(records: Sequence[GameRecord]) -> str | None:
-    """`adjudicated: 4 of 40 games (resign 3, draw 1)`, or None when no game was adjudicated."""
-    kinds = adjudicated_kinds(records)
-    played = sum(1 for r in records if not r.void)
-    return f"adjudicated: {sum(kinds.values())} of {games_text(played)} ({adjudicated_text(kinds)})" if kinds else None
 
 
 def render_csv(reports: Iterable[GroupReport]) -> str:

@@ -40,6 +40,11 @@ class Move:
     left: float | None = None
     analysis: tuple[dict, ...] | None = None
 
+    def __reduce__(self) -> tuple[type[Move], tuple[Any, ...]]:
+        """Pickled as its five values (a record crosses from a worker process to the runner's with
+        every move: half the bytes' work of the default, which pickles each slot by name)."""
+        return Move, (self.action, self.colour, self.think, self.left, self.analysis)
+
     def to_json(self) -> dict[str, Any]:
         """The journal's object for this move (keys without a value left out)."""
         out: dict[str, Any] = {"a": self.action}

@@ -12,7 +12,7 @@ import trio
 from sgfmill import sgf
 
 from hexarena.engine import registry
-from hexarena.referee.console.panel import make_view
+from hexarena.referee.console.views import make_view
 from hexarena.referee.engines.process import open_engine
 from hexarena.referee.game.adjudication import Adjudication, Judge
 from hexarena.referee.game.clock import Limits

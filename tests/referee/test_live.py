@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from hexarena import cli
 from hexarena.referee.console.live import Progress, result_line
-from hexarena.referee.console.panel import make_view
+from hexarena.referee.console.views import make_view
 from hexarena.referee.tournament.schedule import ScheduledGame
 from hexarena.results.rating.load import games_frame
 from hexarena.results.rating.report import build_reports

@@ -47,7 +47,7 @@ def test_paired_games_share_their_opening_with_seats_exchanged(tmp_path):
 def test_deterministic_engines_replay_games_without_openings_and_not_with_random_ones(tmp_path):
     same = tournament(tmp_path / "plain", {"game": "spelde", "size": 4}, games_per_pair=4)
     assert repeated_games(same) and repeated_games(same)[0].repeated == 2      # games 3, 4 repeat 1, 2
-    summaries, repeats = journal_summaries(tmp_path / "plain" / "journal.jsonl")   # the end of a run's reader
+    summaries, repeats = journal_summaries(tmp_path / "plain" / "journal.jsonl")   # the streaming reader
     assert repeats == repeated_games(same) and summaries == [r.summary() for r in same]
     assert "identical games: one vs two on spelde-4 pie: 2 of 4" in final_summary(summaries, repeats)
     assert final_summary(summaries, repeats) == final_summary(same)

@@ -126,3 +126,13 @@ def test_a_schema_2_line_s_lists_are_checked_too(field, value, said):
     with pytest.raises(ValueError) as caught:
         GameRecord.from_dict({**line, field: value})
     assert said in str(caught.value)
+
+
+def test_a_record_crosses_a_pickle_with_every_move_as_it_was():
+    """A worker process sends its records to the runner pickled (referee/tournament/wire.py)."""
+    import pickle
+    for record in read_journal(FIXTURE / "v2" / "journal.jsonl"):
+        assert pickle.loads(pickle.dumps(record, pickle.HIGHEST_PROTOCOL)) == record
+    moves = (Move("d4", "B", 0.25, 9.75, LINES), Move("swap", "W"), Move("e5", None, None, None, ()))
+    again = pickle.loads(pickle.dumps(moves, pickle.HIGHEST_PROTOCOL))
+    assert again == moves and [m.analysis for m in again] == [LINES, None, ()]

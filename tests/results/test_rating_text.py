@@ -63,3 +63,30 @@ def test_ratings_of_journals_say_their_bad_lines_as_the_frames_do(tmp_path):
     assert skipped.exit_code == 0
     assert skipped.stderr.count("warning: skipped ") == 2 and "10 games" not in skipped.stdout
     assert skipped.stdout == render_text(build_reports(load_many(paths, skip_bad=True).frame))
+
+
+def _frames_summary(records) -> str:
+    """The end-of-tournament tables as the frames' path lays them out (pandas' DataFrames)."""
+    from hexarena.results.rating.load import games_frame
+    from hexarena.results.rating.report import format_advantage, format_crosstable, format_ratings
+    from hexarena.results.rating.summary import adjudicated_line
+    from hexarena.results.rating.text import LEGEND, notes
+    from hexarena.results.rating.words import games_text
+    report = build_reports(games_frame(records), by=())[0]
+    adjudicated = adjudicated_line(records)
+    return "\n".join([f"ratings over {games_text(report.games)} (Bradley-Terry, Elo scale, mean 0)",
+                      format_ratings(report.ratings), LEGEND, "", "first-player advantage per pool",
+                      format_advantage(report.advantage), *notes(report),
+                      *(["", adjudicated] if adjudicated else []),
+                      "", format_crosstable(report.crosstable)])
+
+
+@pytest.mark.parametrize("games,seed,take", [(40, 3, None), (25, 4, None), (12, 5, 1), (12, 6, 2), (30, 7, 5)])
+def test_the_tournaments_end_tables_print_what_the_frames_give(tmp_path, games, seed, take):
+    from hexarena.results.rating.summary import head_to_head_text, pooled, summary_table
+    from hexarena.results.record.journal import read_journal
+    build_folder(tmp_path, games, seed=seed, cap=12)
+    records = read_journal(tmp_path / "journal.jsonl")[:take]
+    group = pooled(records)
+    assert group is not None
+    assert summary_table(records) + "\n\n" + head_to_head_text(group) == _frames_summary(records)
