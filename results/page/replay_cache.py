@@ -22,7 +22,8 @@ from pathlib import Path
 from hexarena.engine.actions import Action
 from hexarena.engine.game import GameState
 
-from .replay import Replay, replay_record
+from .record_data import record_data
+from .replay import Replay
 from .replay_data import game_data
 from ..record.game import GameRecord
 from ..record.sgf import SgfError, parse_sgf
@@ -98,7 +99,7 @@ def replay_file(path: Path) -> dict:
             data = fh.read(MAX_SGF_BYTES + 1)
         if len(data) > MAX_SGF_BYTES:
             raise SgfError(f"over {MAX_SGF_BYTES} bytes")
-        return game_data(replay_record(data.decode("utf-8")))
+        return record_data(data.decode("utf-8"))
     except (OSError, SgfError, UnicodeDecodeError) as exc:
         return {"err": f"{path.name}: {exc}"}
 
