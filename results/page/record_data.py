@@ -34,6 +34,11 @@ def record_data(text: str) -> dict:
     return game_data(replay_record(text))
 
 
+def core_replays() -> bool:
+    """Whether records are replayed by the core (which lets other threads run meanwhile)."""
+    return getattr(compiled.active(), "replay_record", None) is not None
+
+
 @functools.cache
 def _shown_keys() -> dict[str, list[str]]:
     core = compiled.active()

@@ -22,7 +22,7 @@ from pathlib import Path
 from hexarena.engine.actions import Action
 from hexarena.engine.game import GameState
 
-from .record_data import record_data
+from .record_data import core_replays, record_data
 from .replay import Replay
 from .replay_data import game_data
 from ..record.game import GameRecord
@@ -182,9 +182,14 @@ class ReplayCache:
         paths = [p for _, p in missing]
         workers = min(_usable_cpus(), 8)
         if self.parallel and len(missing) >= PARALLEL_FROM and workers > 1:
-            from concurrent.futures import ProcessPoolExecutor   # only here: multiprocessing costs ~10 ms to import
-            with ProcessPoolExecutor(workers) as pool:
-                done = list(pool.map(replay_file, paths, chunksize=32))
+            if core_replays():             # the core replays without the GIL: threads, no process to start
+                from concurrent.futures import ThreadPoolExecutor
+                with ThreadPoolExecutor(workers) as threads:
+                    done = list(threads.map(replay_file, paths))
+            else:
+                from concurrent.futures import ProcessPoolExecutor   # only here: ~10 ms to import
+                with ProcessPoolExecutor(workers) as pool:
+                    done = list(pool.map(replay_file, paths, chunksize=32))
         else:
             done = [replay_file(p) for p in paths]
         new = dict(zip((k for k, _ in missing), done))

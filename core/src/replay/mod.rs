@@ -14,6 +14,7 @@
 pub mod sgf;
 
 use std::collections::HashMap;
+use std::fmt::Write;
 
 use crate::geometry::{hexagon, Hexagon};
 use crate::kit::{Action, Game, Site, GAMES};
@@ -87,8 +88,6 @@ fn action_sites(a: &Action) -> Vec<Site> {
 
 struct Board {
     geo: &'static Hexagon,
-    /// The board's sites in notation order.
-    order: Vec<usize>,
     names: Vec<String>,
 }
 
@@ -96,20 +95,22 @@ impl Board {
     /// The changed sites' text and the changed sites (notation order).
     fn diff(&self, before: &[u32], now: &[u32], out: &mut Vec<Site>) -> String {
         out.clear();
-        let mut text = String::new();
-        for &s in &self.order {
-            if before[s] != now[s] {
-                out.push(s as Site);
-                if !text.is_empty() {
-                    text.push(' ');
-                }
-                text.push_str(&self.names[s]);
-                let v = now[s];
-                if v != 0 {
-                    text.push(if v & 3 == 1 { 'b' } else { 'w' });
-                    if v >> 2 > 1 {
-                        text.push_str(&(v >> 2).to_string());
-                    }
+        out.extend((0..now.len()).filter(|&s| before[s] != now[s]).map(|s| s as Site));
+        if out.len() > 1 {
+            out.sort_unstable_by_key(|&s| self.geo.rank[usize::from(s)]);
+        }
+        let mut text = String::with_capacity(5 * out.len());
+        for &s in out.iter() {
+            let s = usize::from(s);
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(&self.names[s]);
+            let v = now[s];
+            if v != 0 {
+                text.push(if v & 3 == 1 { 'b' } else { 'w' });
+                if v >> 2 > 1 {
+                    let _ = write!(text, "{}", v >> 2);
                 }
             }
         }
@@ -175,9 +176,7 @@ pub fn replay<'a>(text: &'a str, shown: &HashMap<String, Vec<String>>) -> Result
     let shown = shown.get(*game).map_or(&[][..], Vec::as_slice);
     let mut g = Game::with_komi(game, size, variant, komi).map_err(|_| Stop::Unsure)?;
     let geo = hexagon(size);
-    let mut order: Vec<usize> = geo.sites.clone();
-    order.sort_by_key(|&s| geo.rank[s]);
-    let board = Board { geo, order, names: (0..geo.bits()).map(|s| geo.name(s)).collect() };
+    let board = Board { geo, names: (0..geo.bits()).map(|s| geo.name(s)).collect() };
     let plies = nodes.len() - 1;
     let mut out = Replayed {
         game, size, tokens: Vec::with_capacity(plies), seconds: Vec::with_capacity(plies), first: String::new(),
