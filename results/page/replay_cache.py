@@ -7,8 +7,9 @@ time. The referee writes each game's entry when it writes the game's SGF
 tournament's refreshes, its final page and a later `hexarena report` read
 the file and replay only records it lacks (written by an older referee, or
 changed since). Replaying every record through the rules is most of a
-report's cost when the file is missing: one core replays a few hundred games
-a second. The file is derived data: deleting it costs one full replay
+report's cost when the file is missing: the compiled core's replay
+(:mod:`.record_data`) takes about a millisecond for a game of hundreds of plies,
+the Python replay ten times as long. The file is derived data: deleting it costs one full replay
 (`hexarena report --rebuild` replays every record and writes it anew); lines
 that cannot be read (a torn last line, an older format) are ignored.
 """
@@ -153,7 +154,8 @@ def _usable_cpus() -> int:
 
 class ReplayCache:
     """The viewer data of a folder's records. `parallel`: replay many new records in
-    worker processes (off when called from a thread beside trio: no fork there);
+    threads when the core replays them, else in worker processes (off when called from a
+    thread beside trio: no fork there);
     `fresh`: ignore the cache file, replay every record and write the file anew."""
 
     def __init__(self, folder: Path, parallel: bool = True, persist: bool = True, fresh: bool = False):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -17,6 +16,7 @@ from hexarena.engine.game import GameInfo, Variant
 from hexarena.results.page import record_data as rd
 from hexarena.results.page.replay import replay_record
 from hexarena.results.page.replay_data import game_data
+from hexarena.results.record.journal import read_journal
 from hexarena.results.record.sgf import SgfError
 from tests.support.folders import build_folder
 
@@ -112,3 +112,18 @@ def test_record_data_is_the_python_replay_s_data():
         rd.record_data("(;FF[4]SZ[5];B[e5])")
 
 
+
+
+@pytest.mark.parametrize("threads", [True, False])
+def test_many_records_replay_alike_in_threads_or_processes_or_one_by_one(tmp_path, monkeypatch, threads):
+    """ReplayCache replays many new records in threads (the core's replay) or worker processes
+    (Python's): the same data, in order, as one by one."""
+    from hexarena.results.page import replay_cache
+    build_folder(tmp_path, 12, seed=3, cap=40)
+    paths = [str(r.sgf) for r in read_journal(tmp_path / "journal.jsonl")] + ["games/missing.sgf"]
+    alone = replay_cache.ReplayCache(tmp_path, parallel=False, persist=False).games(paths)
+    monkeypatch.setattr(replay_cache, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(replay_cache, "_usable_cpus", lambda: 2)
+    monkeypatch.setattr(replay_cache, "core_replays", lambda: threads)
+    assert replay_cache.ReplayCache(tmp_path, parallel=True, persist=False).games(paths) == alone
+    assert "missing" in alone[-1]["err"] and all("m" in d for d in alone[:-1])
