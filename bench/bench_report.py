@@ -95,7 +95,8 @@ def main() -> None:
         size = path.stat().st_size
         print(f"{count} games, folder built in {built:.1f} s")
         rows = [("replay only, one core (baseline)", replay_only, replay_cpu),
-                (f"report, cold, {os.cpu_count()} worker processes", cold_parallel, None),
+                (f"report, cold, {os.cpu_count()} replay " + ("threads" if core_replays() else "worker processes"),
+                 cold_parallel, None),
                 ("report, cold, one core", cold, cpu[1]),
                 ("report, from the cache file", warm, cpu[2]), ("refresh, cache in memory", refresh, cpu[3])]
         print(table([{"step": step, "wall s": f"{t:.2f}", "CPU s": "-" if c is None else f"{c:.2f}",
