@@ -5,7 +5,8 @@ finished (or void) game, flushed and fsynced; resume, ratings and reports
 read them back. A line is either whole or the torn tail of a killed writer,
 which :func:`cut_torn_tail` moves aside before the next append.
 
-Readers that need no moves (ratings, status, the SPRT) read *summaries*
+Readers that need no moves (ratings, status, the SPRT; the report, but for the
+records whose moves it shows: ``keep_moves``) read *summaries*
 (``summary=True``): a schema-3 line written by :meth:`GameRecord.to_json`
 ends with its `moves`, so such a reader decodes only the text before them
 (:func:`parse_summary`), a few hundred bytes of a line that may hold
