@@ -93,6 +93,25 @@ def test_records_the_core_declines_are_replayed_in_python():
 
 
 @needs_core
+@pytest.mark.parametrize("game", [g for g in registry.playable() if CORE is not None and g in CORE.GAMES])
+def test_a_komi_up_to_beyond_the_board_s_sites_gives_the_python_data(game):
+    info = registry.get(game)
+    sites = 3 * 5 * 4 + 1                          # a board of side 5
+    for balance in info.balances:
+        for komi in (0, 5, sites, sites + 1, 1000):
+            text = f"(;FF[4]SZ[5]XG[{game}]XV[{balance}]XK[{komi}])"
+            try:
+                python: dict | str = game_data(replay_record(text))
+            except SgfError as exc:
+                python = str(exc)
+            try:
+                ours: dict | str = rd.record_data(text)
+            except SgfError as exc:
+                ours = str(exc)
+            assert ours == python, (balance, komi)
+
+
+@needs_core
 def test_an_illegal_action_is_named_by_its_ply():
     text = "(;FF[4]GM[1]SZ[5]XG[spelde]XV[nopie];B[e5];W[a1];B[a1])"
     assert CORE is not None

@@ -173,9 +173,12 @@ pub fn replay<'a>(text: &'a str, shown: &HashMap<String, Vec<String>>) -> Result
         return Err(Stop::Unsure);
     }
     let komi = whole(root.get("XK").unwrap_or("0")).ok_or(Stop::Unsure)?;
+    let geo = hexagon(size);
+    if komi as usize > geo.site_count() {
+        return Err(Stop::Unsure); // the kit takes the board's sites, the Python Anda-prison the number as written
+    }
     let shown = shown.get(*game).map_or(&[][..], Vec::as_slice);
     let mut g = Game::with_komi(game, size, variant, komi).map_err(|_| Stop::Unsure)?;
-    let geo = hexagon(size);
     let board = Board { geo, names: (0..geo.bits()).map(|s| geo.name(s)).collect() };
     let plies = nodes.len() - 1;
     let mut out = Replayed {
