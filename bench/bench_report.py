@@ -29,10 +29,12 @@ and prints the page's size. Goals: a report from the cache under ~2 s for
 
 `--long`: a folder of long games instead: each game in turn at each of its recommended sizes,
 played at random up to the referee's own ply cap (Anda of 150-450 plies, Vaxandis of 300-800 at
-its cap), with the plies per game and size printed; then, per game, where a cold report's CPU
-goes (the SGF parse, the rules' steps, the viewer data, per ply), and the whole cold report in
-this process on one core (and the page alone, from the viewer data in memory) and as
-`hexarena report DIR` (a new process, its replay workers included in its CPU). Goal: the cold report of 1,000 such games under 2 s of CPU.
+its cap), with the plies per game and size printed; then, per game, the CPU of the Python replay's
+parts (the SGF parse, the rules' steps, the viewer data) beside the report's own replay
+(`record_data`: one call of the compiled core per record where it replays), and the whole cold
+report in this process on one core (the page alone, from the viewer data in memory; the replays
+alone) and as `hexarena report DIR` (a new process, its replay threads or workers included in
+its CPU). Goal: the cold report of 1,000 such games under 2 s of CPU.
 """
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ from pathlib import Path
 from bench.common import table
 from hexarena.results.page.html_report import write_report
 from hexarena.results.page.replay import replay_record
+from hexarena.results.page.record_data import core_replays, record_data
 from hexarena.results.page.replay_cache import CACHE_NAME, ReplayCache
 from hexarena.results.page.replay_data import game_data
 from hexarena.results.record.journal import read_journal
@@ -92,7 +95,8 @@ def main() -> None:
         size = path.stat().st_size
         print(f"{count} games, folder built in {built:.1f} s")
         rows = [("replay only, one core (baseline)", replay_only, replay_cpu),
-                (f"report, cold, {os.cpu_count()} worker processes", cold_parallel, None),
+                (f"report, cold, {os.cpu_count()} replay " + ("threads" if core_replays() else "worker processes"),
+                 cold_parallel, None),
                 ("report, cold, one core", cold, cpu[1]),
                 ("report, from the cache file", warm, cpu[2]), ("refresh, cache in memory", refresh, cpu[3])]
         print(table([{"step": step, "wall s": f"{t:.2f}", "CPU s": "-" if c is None else f"{c:.2f}",
@@ -129,34 +133,10 @@ def long_games(games: int, keep: Path | None) -> None:
         print(table([{"game": key, "games": len(p), "min": min(p), "median": sorted(p)[len(p) // 2], "max": max(p),
                       "plies": sum(p)} for key, p in sorted(plies.items())]))
         total = sum(map(sum, plies.values()))
-        parts: dict[str, list[float]] = {}
-        for sgf in sorted((folder / "games").glob("*.sgf")):
-            text = sgf.read_text(encoding="utf-8")
-            c0 = time.process_time()
-            parse_sgf(text)
-            c1 = time.process_time()
-            replay = replay_record(text)
-            c2 = time.process_time()
-            game_data(replay)
-            c3 = time.process_time()
-            del replay
-            spent = parts.setdefault(sgf.name.rsplit("-", 2)[0], [0.0, 0.0, 0.0, 0])
-            spent[0] += c1 - c0
-            spent[1] += c2 - c1 - (c1 - c0)
-            spent[2] += c3 - c2
-        rows = []
-        for game, (parse, rules, data, _) in sorted(parts.items()):
-            count = sum(sum(p) for key, p in plies.items() if key.split()[0] == game)
-            rows.append({"game": game, "plies": count, "SGF parse s": f"{parse:.2f}", "rules s": f"{rules:.2f}",
-                         "viewer data s": f"{data:.2f}", "us/ply (parse, rules, data)":
-                         f"{parse / count * 1e6:.1f}, {rules / count * 1e6:.1f}, {data / count * 1e6:.1f}"})
-        sums = [sum(p[k] for p in parts.values()) for k in range(3)]
-        rows.append({"game": "all", "plies": total, "SGF parse s": f"{sums[0]:.2f}", "rules s": f"{sums[1]:.2f}",
-                     "viewer data s": f"{sums[2]:.2f}", "us/ply (parse, rules, data)":
-                     ", ".join(f"{x / total * 1e6:.1f}" for x in sums)})
-        print(table(rows))
-        print("(CPU s in this process; rules: replay_record's time less the parse: the rules' steps and the "
-              "loop around them)")
+        print(table(_replay_parts(folder, plies)))
+        print("(CPU s in this process; Python: the SGF parse, replay_record's time less the parse (the rules' "
+              "steps and the loop around them) and game_data; core: record_data, the whole record in one call "
+              + ("of the compiled core" if core_replays() else "(no core with replay_record: the Python path)") + ")")
         (folder / CACHE_NAME).unlink(missing_ok=True)
         c0 = time.process_time()
         cache = ReplayCache(folder, parallel=False, persist=False)
@@ -165,6 +145,9 @@ def long_games(games: int, keep: Path | None) -> None:
         c0 = time.process_time()
         write_report(folder, cache=cache)
         page = time.process_time() - c0
+        c0 = time.process_time()
+        ReplayCache(folder, parallel=False, persist=False).games([str(r.sgf) for r in read_journal(folder, summary=True)])
+        replays = time.process_time() - c0
         cli = [sys.executable, "-m", "hexarena", "report", str(folder)]
         wall, cpu = _timed(cli)
         (folder / CACHE_NAME).unlink(missing_ok=True)
@@ -174,9 +157,45 @@ def long_games(games: int, keep: Path | None) -> None:
              "us/ply": f"{cold / total * 1e6:.1f}"},
             {"step": "of which the page alone (journal, ratings, template: the viewer data in memory)",
              "CPU s": f"{page:.2f}", "wall s": "", "us/ply": f"{page / total * 1e6:.1f}"},
+            {"step": "of which the replays (every record read and replayed, one core)",
+             "CPU s": f"{replays:.2f}", "wall s": "", "us/ply": f"{replays / total * 1e6:.1f}"},
             {"step": "`hexarena report DIR`, cold (a new process, workers included)", "CPU s": f"{cpu:.2f}",
              "wall s": f"{wall:.2f}", "us/ply": f"{cpu / total * 1e6:.1f}"}]))
         print(f"report.html: {size / 1024:.0f} KiB; load {os.getloadavg()[0]:.1f}; goal: under 2 s of CPU")
+
+
+def _replay_parts(folder: Path, plies: dict[str, list[int]]) -> list[dict]:
+    """Per game, the CPU of the Python replay's parts and of the replay the report makes
+    (record_data: the core's one call where it replays), and their ratio."""
+    parts: dict[str, list[float]] = {}
+    texts = [(sgf.name.rsplit("-", 2)[0], sgf.read_text(encoding="utf-8"))
+             for sgf in sorted((folder / "games").glob("*.sgf"))]
+    for game, text in texts:
+        c0 = time.process_time()
+        parse_sgf(text)
+        c1 = time.process_time()
+        replay = replay_record(text)
+        c2 = time.process_time()
+        game_data(replay)
+        c3 = time.process_time()
+        del replay
+        spent = parts.setdefault(game, [0.0] * 4)
+        for k, cost in enumerate((c1 - c0, c2 - c1 - (c1 - c0), c3 - c2)):
+            spent[k] += cost
+    for game, text in texts:                # apart: the Python replay's garbage would be collected in its time
+        c0 = time.process_time()
+        record_data(text)
+        parts[game][3] += time.process_time() - c0
+    counts = {game: sum(sum(p) for key, p in plies.items() if key.split()[0] == game) for game in parts}
+    parts["all"] = [sum(p[k] for p in parts.values()) for k in range(4)]
+    counts["all"] = sum(counts.values())
+    rows = []
+    for game, (parse, rules, data, ours) in sorted(parts.items(), key=lambda kv: kv[0] == "all"):
+        count, python = counts[game], parse + rules + data
+        rows.append({"game": game, "plies": count, "Python: parse / rules / data s": f"{parse:.2f} / {rules:.2f} / {data:.2f}",
+                     "Python us/ply": f"{python / count * 1e6:.1f}", "report's replay s": f"{ours:.2f}",
+                     "us/ply": f"{ours / count * 1e6:.2f}", "ratio": f"{ours / python:.3f}"})
+    return rows
 
 
 def _timed(argv: list[str]) -> tuple[float, float]:

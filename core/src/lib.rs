@@ -14,6 +14,7 @@ pub mod spelde;
 pub mod vaxandis;
 pub mod input;
 pub mod kit;
+pub mod replay;
 #[cfg(feature = "capi")]
 pub mod capi;
 #[cfg(feature = "python")]

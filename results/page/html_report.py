@@ -12,6 +12,7 @@ kept between reports by :mod:`hexarena.results.page.replay_cache`).
 from __future__ import annotations
 
 import os
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
         records, errors = journal
     else:
         try:
-            records = read_journal(journal_path(folder), errors)
+            records = read_journal(journal_path(folder), errors, summary=True, keep_moves=needs_moves)
         except OSError as exc:
             raise ReportError(f"{folder}: no readable journal ({exc})") from None
     warnings = [str(e) for e in errors]
@@ -109,6 +110,18 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
         "style": Markup(_asset("report.css") + STYLE), "script": Markup("\n".join(map(_asset, VIEWER_SCRIPTS))),
     }
     return _environment().get_template(TEMPLATE).render(context), len(records)
+
+
+#: A key of the engines' analysis in a journal line: a move's `i` (schema 3), or the `analysis`
+#: list of schema 1 and 2. Outside a key no text of a line matches: a quote inside a string is escaped.
+_ANALYSIS_KEY = re.compile(rb'"(?:i|analysis)"\s*:')
+
+
+def needs_moves(record: GameRecord, line: bytes) -> bool:
+    """Whether the page reads a record's moves: the tokens of its opening (the openings' tables)
+    or the engines' analysis of its actions (the viewer). The viewer's positions come from the
+    SGF records, not from the journal."""
+    return bool(record.opening) or _ANALYSIS_KEY.search(line) is not None
 
 
 def game_entry(record: GameRecord, replayed: dict | None) -> dict:

@@ -7,8 +7,9 @@ time. The referee writes each game's entry when it writes the game's SGF
 tournament's refreshes, its final page and a later `hexarena report` read
 the file and replay only records it lacks (written by an older referee, or
 changed since). Replaying every record through the rules is most of a
-report's cost when the file is missing: one core replays a few hundred games
-a second. The file is derived data: deleting it costs one full replay
+report's cost when the file is missing: the compiled core's replay
+(:mod:`.record_data`) takes about a millisecond for a game of hundreds of plies,
+the Python replay ten times as long. The file is derived data: deleting it costs one full replay
 (`hexarena report --rebuild` replays every record and writes it anew); lines
 that cannot be read (a torn last line, an older format) are ignored.
 """
@@ -22,7 +23,8 @@ from pathlib import Path
 from hexarena.engine.actions import Action
 from hexarena.engine.game import GameState
 
-from .replay import Replay, replay_record
+from .record_data import core_replays, record_data
+from .replay import Replay
 from .replay_data import game_data
 from ..record.game import GameRecord
 from ..record.sgf import SgfError, parse_sgf
@@ -98,7 +100,7 @@ def replay_file(path: Path) -> dict:
             data = fh.read(MAX_SGF_BYTES + 1)
         if len(data) > MAX_SGF_BYTES:
             raise SgfError(f"over {MAX_SGF_BYTES} bytes")
-        return game_data(replay_record(data.decode("utf-8")))
+        return record_data(data.decode("utf-8"))
     except (OSError, SgfError, UnicodeDecodeError) as exc:
         return {"err": f"{path.name}: {exc}"}
 
@@ -152,7 +154,8 @@ def _usable_cpus() -> int:
 
 class ReplayCache:
     """The viewer data of a folder's records. `parallel`: replay many new records in
-    worker processes (off when called from a thread beside trio: no fork there);
+    threads when the core replays them, else in worker processes (off when called from a
+    thread beside trio: no fork there);
     `fresh`: ignore the cache file, replay every record and write the file anew."""
 
     def __init__(self, folder: Path, parallel: bool = True, persist: bool = True, fresh: bool = False):
@@ -181,9 +184,14 @@ class ReplayCache:
         paths = [p for _, p in missing]
         workers = min(_usable_cpus(), 8)
         if self.parallel and len(missing) >= PARALLEL_FROM and workers > 1:
-            from concurrent.futures import ProcessPoolExecutor   # only here: multiprocessing costs ~10 ms to import
-            with ProcessPoolExecutor(workers) as pool:
-                done = list(pool.map(replay_file, paths, chunksize=32))
+            if core_replays():             # the core replays without the GIL: threads, no process to start
+                from concurrent.futures import ThreadPoolExecutor
+                with ThreadPoolExecutor(workers) as threads:
+                    done = list(threads.map(replay_file, paths))
+            else:
+                from concurrent.futures import ProcessPoolExecutor   # only here: ~10 ms to import
+                with ProcessPoolExecutor(workers) as pool:
+                    done = list(pool.map(replay_file, paths, chunksize=32))
         else:
             done = [replay_file(p) for p in paths]
         new = dict(zip((k for k, _ in missing), done))

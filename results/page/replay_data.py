@@ -19,6 +19,7 @@ megabyte.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import cast
 
 from hexarena.engine import registry
@@ -48,6 +49,12 @@ def _status(info: GameInfo, mover: str, keys: dict[str, str]) -> str:
     return text + "|" + "; ".join(shown) if shown else text
 
 
+def status_of(info: GameInfo, key: Sequence[str]) -> str:
+    """The status text of a status key: the mover's letter, the phase, then the values of the
+    game's `shown_keys` in order (``("w", "play", "2,0")`` -> ``w play|prison: 2 black, 0 white``)."""
+    return _status(info, key[0], {"phase": key[1], **dict(zip(info.shown_keys, key[2:]))})
+
+
 def game_data(replay: Replay) -> dict:
     """The viewer's data of one replayed game (see the module docstring).
 
@@ -74,7 +81,7 @@ def game_data(replay: Replay) -> dict:
         known = statuses_of.get(key)
         if known is None:
             status = _status(info, mover.value, keys)
-            known = statuses_of[key] = (status, _other_mover(status))
+            known = statuses_of[key] = (status, other_mover(status))
         if ply == 0 or known[0] != follows:
             statuses[str(ply)] = known[0]
         follows = known[1]
@@ -162,7 +169,8 @@ def _site_names(board: Hexagon) -> dict[int, str]:
     return {bit: board.name(bit) for bit in board.sites}
 
 
-def _other_mover(status: str) -> str:
+def other_mover(status: str) -> str:
+    """The same status with the other side to move (`b play` -> `w play`)."""
     if not status:
         return ""
     mover, _, rest = status.partition(" ")

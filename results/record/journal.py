@@ -5,7 +5,8 @@ finished (or void) game, flushed and fsynced; resume, ratings and reports
 read them back. A line is either whole or the torn tail of a killed writer,
 which :func:`cut_torn_tail` moves aside before the next append.
 
-Readers that need no moves (ratings, status, the SPRT) read *summaries*
+Readers that need no moves (ratings, status, the SPRT; the report, but for the
+records whose moves it shows: ``keep_moves``) read *summaries*
 (``summary=True``): a schema-3 line written by :meth:`GameRecord.to_json`
 ends with its `moves`, so such a reader decodes only the text before them
 (:func:`parse_summary`), a few hundred bytes of a line that may hold
@@ -17,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import fields
 from pathlib import Path
 
@@ -41,17 +42,22 @@ def journal_path(path: str | os.PathLike) -> Path:
     return p / JOURNAL_NAME if p.is_dir() else p
 
 
+#: Whether a reader of summaries needs one record whole after all: (its summary, its line) -> bool.
+KeepMoves = Callable[[GameRecord, bytes], bool]
+
+
 def read_journal(path: str | os.PathLike, errors: list[JournalError] | None = None, *,
-                 summary: bool = False) -> list[GameRecord]:
+                 summary: bool = False, keep_moves: KeepMoves | None = None) -> list[GameRecord]:
     """Every record of a journal, in file order (with `summary`, each without its moves:
-    :meth:`GameRecord.summary`, read by :func:`parse_summary`).
+    :meth:`GameRecord.summary`, read by :func:`parse_summary`; but a record for which
+    `keep_moves(summary, line)` is true is read whole, moves and all).
 
     A malformed line raises JournalError, unless `errors` is a list: then it is
     appended there and skipped. A torn last line (no newline: the writer was
     killed mid-write) is always reported through `errors` or raised likewise.
     """
     p = journal_path(path)
-    return list(_iter_records(p, errors, summary))
+    return list(_iter_records(p, errors, summary, keep_moves))
 
 
 def iter_journal(path: str | os.PathLike, errors: list[JournalError] | None = None, *,
@@ -157,12 +163,16 @@ def _utf8(line: bytes, cut: int) -> bool:
     return True
 
 
-def _iter_records(p: Path, errors: list[JournalError] | None, summary: bool = False) -> Iterator[GameRecord]:
+def _iter_records(p: Path, errors: list[JournalError] | None, summary: bool = False,
+                  keep_moves: KeepMoves | None = None) -> Iterator[GameRecord]:
     parse = parse_summary if summary else parse_line
     counted = Counted()
     for no, line in journal_lines(p):
         try:
-            yield counted.check(parse(line), no)
+            record = parse(line)
+            if summary and keep_moves is not None and keep_moves(record, line):
+                record = parse_line(line)
+            yield counted.check(record, no)
         except (ValueError, TypeError) as exc:      # UnicodeDecodeError is a ValueError
             torn = "" if line.endswith(b"\n") else " (torn last line)"
             err = JournalError(p, no, f"{exc}{torn}")

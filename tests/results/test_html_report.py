@@ -183,3 +183,33 @@ def test_the_page_says_why_each_game_was_forfeited_or_void_as_text(folder, tmp_p
             "<td>illegal move &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;</td>") in section
     assert section.count("<tr>") == 2                   # the header and the one forfeit
     assert 'id="faults"' not in write_report(folder)[0].read_text(encoding="utf-8")
+
+
+def test_the_page_reads_whole_only_the_records_whose_moves_it_shows(folder, tmp_path, monkeypatch):
+    """The journal is read by summaries, but a record with the engines' analysis (the viewer's)
+    or an opening (the openings' tables) whole: the page is the one of records read whole."""
+    from dataclasses import replace
+
+    from hexarena.results.page import html_report
+    from hexarena.results.page.replay_cache import ReplayCache
+    from hexarena.results.record.moves import Move
+    out = tmp_path / "analysed"
+    out.mkdir()
+    (out / "games").symlink_to(folder / "games")
+    records = read_journal(folder / "journal.jsonl")
+    info = ({"line": "winrate 0.6 visits 40 pv e5", "winrate": 0.6, "visits": 40, "pv": ["e5"]},)
+    assert records[0].moves and records[1].moves
+    records[0] = replace(records[0], moves=(replace(records[0].moves[0], analysis=info), *records[0].moves[1:]))
+    records[1] = replace(records[1], opening=2)
+    (out / "journal.jsonl").write_text("".join(r.to_json() + "\n" for r in records), encoding="utf-8")
+    assert isinstance(records[0].moves[0], Move)
+
+    def pages() -> tuple[dict, str]:
+        html, _ = html_report.build_page(out, ReplayCache(out, parallel=False, persist=False))
+        return page_data(html), html.split('id="openings"', 1)[-1]
+
+    summarised = pages()
+    real = html_report.read_journal
+    monkeypatch.setattr(html_report, "read_journal", lambda path, errors, **_: real(path, errors))
+    assert pages() == summarised
+    assert summarised[0]["games"][0]["a"]["rows"][0]["w"] == 0.6

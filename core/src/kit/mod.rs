@@ -222,6 +222,18 @@ impl Game {
         pos
     }
 
+    /// The stones into `now` (one entry per bit of the board: 0 empty, else colour + 1 +
+    /// (height << 2)) and the phase's word (the position's `phase` key): a replay's reading of
+    /// each ply, cheaper than [`Game::to_position`].
+    pub(crate) fn glance(&self, now: &mut [u32]) -> &'static str {
+        self.rules.glance(now)
+    }
+
+    /// The value of the position key `name` (its default when the game has it unset).
+    pub(crate) fn key(&self, name: &str) -> String {
+        self.rules.key(name).unwrap_or_else(|| self.to_position().key(name).to_string())
+    }
+
     /// The game's id.
     pub fn id(&self) -> &'static str {
         self.spec.id

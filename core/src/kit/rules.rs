@@ -63,6 +63,12 @@ pub(crate) trait Rules: Send {
     fn playout(&mut self, cap: u32, rng: &mut Rng) -> u32;
     /// The stones and the state's own keys into `pos` (its variant and options already there).
     fn describe(&self, pos: &mut Position);
+    /// The stones into `now` (per bit: 0 empty, else colour + 1 + (height << 2)) and the
+    /// phase's word: what a replay reads at every ply, without building a [`Position`].
+    fn glance(&self, now: &mut [u32]) -> &'static str;
+    /// The value of the state's own key `name` where the game reads it without a
+    /// [`Position`], else None.
+    fn key(&self, name: &str) -> Option<String>;
 }
 
 /// What each game adds to its [`SearchGame`] for [`Rules`].
@@ -76,6 +82,11 @@ pub(crate) trait Kit: SearchGame {
     fn outer(&self, action: Self::Action) -> Action;
     fn run(&mut self, cap: u32, rng: &mut Rng) -> u32;
     fn describe_(&self, pos: &mut Position);
+    fn phase_word(&self) -> &'static str;
+    fn glance_(&self, now: &mut [u32]);
+    fn key_(&self, _name: &str) -> Option<String> {
+        None
+    }
     fn why_(&self, _action: &Action) -> Option<String> {
         None
     }
@@ -132,6 +143,13 @@ impl<G: Kit> Rules for G {
     fn describe(&self, pos: &mut Position) {
         self.describe_(pos)
     }
+    fn glance(&self, now: &mut [u32]) -> &'static str {
+        self.glance_(now);
+        self.phase_word()
+    }
+    fn key(&self, name: &str) -> Option<String> {
+        self.key_(name)
+    }
 }
 
 fn bb_sites<const N: usize>(bb: Bb<N>) -> Vec<Site> {
@@ -155,6 +173,15 @@ fn stones<const N: usize>(pos: &mut Position, st: [Bb<N>; 2], height: impl Fn(us
         s.2 = height(usize::from(s.0));
     }
     pos.stacks.sort_unstable();
+}
+
+fn fill<const N: usize>(now: &mut [u32], st: [Bb<N>; 2], height: impl Fn(usize) -> u32) {
+    now.fill(0);
+    for (c, bb) in st.iter().enumerate() {
+        for s in bb.iter() {
+            now[s] = c as u32 + 1 + (height(s) << 2);
+        }
+    }
 }
 
 fn win(winner: Option<usize>) -> Outcome {
@@ -202,15 +229,20 @@ impl<const N: usize> Kit for Anda<N> {
     }
     fn describe_(&self, pos: &mut Position) {
         stones(pos, self.board.st, |_| 1);
-        let phase = match self.phase {
-            APhase::Offer => "offer",
-            APhase::Answer => "answer",
-            APhase::Play => "play",
-        };
-        pos.set("phase", phase);
+        pos.set("phase", self.phase_word());
         pos.set("komi", self.komi.to_string());
         pos.set("first", colours_text(u8::from(self.first[0]) | u8::from(self.first[1]) << 1));
         pos.set("ply", self.ply.to_string());
+    }
+    fn phase_word(&self) -> &'static str {
+        match self.phase {
+            APhase::Offer => "offer",
+            APhase::Answer => "answer",
+            APhase::Play => "play",
+        }
+    }
+    fn glance_(&self, now: &mut [u32]) {
+        fill(now, self.board.st, |_| 1);
     }
     /// engine/games/anda/state.py's reasons for a refused placement.
     fn why_(&self, action: &Action) -> Option<String> {
@@ -289,13 +321,22 @@ impl<const N: usize> Kit for Prison<N> {
         stones(pos, self.board.st, |_| 1);
         let f = &self.f;
         let bits = |b: [bool; 2]| u8::from(b[0]) | u8::from(b[1]) << 1;
-        pos.set("phase", f.phase.word());
+        pos.set("phase", self.phase_word());
         pos.set("komi", f.komi.to_string());
-        pos.set("prison", format!("{},{}", f.prison[0], f.prison[1]));
+        pos.set("prison", self.key_("prison").unwrap_or_default());
         pos.set("first", colours_text(bits(f.first)));
         pos.set("annihilated", colours_text(bits(f.annihilated)));
         pos.set("last", f.last.map_or("-", |c| if c == 0 { "b" } else { "w" }));
         pos.set("ply", f.ply.to_string());
+    }
+    fn phase_word(&self) -> &'static str {
+        self.f.phase.word()
+    }
+    fn key_(&self, name: &str) -> Option<String> {
+        (name == "prison").then(|| format!("{},{}", self.f.prison[0], self.f.prison[1]))
+    }
+    fn glance_(&self, now: &mut [u32]) {
+        fill(now, self.board.st, |_| 1);
     }
 }
 
@@ -337,8 +378,14 @@ impl<const N: usize> Kit for search::spelde::Game<N> {
     }
     fn describe_(&self, pos: &mut Position) {
         stones(pos, self.g.st, |_| 1);
-        pos.set("phase", ["open", "swap", "play"][self.g.phase as usize]);
+        pos.set("phase", self.phase_word());
         pos.set("ply", self.g.ply.to_string());
+    }
+    fn phase_word(&self) -> &'static str {
+        ["open", "swap", "play"][self.g.phase as usize]
+    }
+    fn glance_(&self, now: &mut [u32]) {
+        fill(now, self.g.st, |_| 1);
     }
 }
 
@@ -376,8 +423,14 @@ impl<const N: usize> Kit for search::vaxandis::Game<N> {
     }
     fn describe_(&self, pos: &mut Position) {
         stones(pos, self.g.st, |s| self.g.height[s]);
-        pos.set("phase", ["open", "swap", "play"][self.g.phase as usize]);
+        pos.set("phase", self.phase_word());
         pos.set("ply", self.g.ply.to_string());
+    }
+    fn phase_word(&self) -> &'static str {
+        ["open", "swap", "play"][self.g.phase as usize]
+    }
+    fn glance_(&self, now: &mut [u32]) {
+        fill(now, self.g.st, |s| self.g.height[s]);
     }
 }
 
@@ -434,8 +487,14 @@ impl<const N: usize> Kit for search::marbanta::Game<N> {
     }
     fn describe_(&self, pos: &mut Position) {
         stones(pos, self.g.st, |_| 1);
-        pos.set("phase", ["pie", "swap", "play"][self.g.phase as usize]);
+        pos.set("phase", self.phase_word());
         pos.set("ply", self.g.ply.to_string());
+    }
+    fn phase_word(&self) -> &'static str {
+        ["pie", "swap", "play"][self.g.phase as usize]
+    }
+    fn glance_(&self, now: &mut [u32]) {
+        fill(now, self.g.st, |_| 1);
     }
 }
 

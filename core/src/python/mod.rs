@@ -24,6 +24,7 @@ mod evaluation;
 mod prison_state;
 mod probe;
 mod read;
+mod replay;
 mod search;
 mod step;
 
@@ -514,5 +515,6 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     prison_state::register(m)?;
     evaluation::register(m)?;
     step::register(m)?;
+    replay::register(m)?;
     search::register(m)
 }
