@@ -155,9 +155,10 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
         with ForkedWorkers(min(processes, concurrency) if can_fork() else 0) as forked:
             outcome = trio.run(supervised, on_cluster)
     preload.finish()
-    # the journal read once, whole, for the final tables and the final page (which reads it so anyway)
+    # the journal read once for the final tables and the final page: summaries, and the moves the page shows
+    from hexarena.results.page.html_report import needs_moves
     errors: list[JournalError] = []
-    records = read_journal(out / JOURNAL_NAME, errors)
+    records = read_journal(out / JOURNAL_NAME, errors, summary=True, keep_moves=needs_moves)
     for error in errors:
         warn(f"skipped {error}")
     void = sum(r.void for r in records)

@@ -37,8 +37,8 @@ GAME_FIELDS = {"id": "id", "game": "g", "size": "n", "variant": "v", "first": "f
 VIEWER_SCRIPTS = ("analysis.js", "replay.js")
 
 
-#: A journal as read by ``read_journal(path, errors)``: its records (whole, with their moves) and
-#: its unreadable lines.
+#: A journal as the page reads it (``read_journal(path, errors, summary=True, keep_moves=needs_moves)``,
+#: or whole): its records and its unreadable lines.
 Journal = tuple[list[GameRecord], list[JournalError]]
 
 

@@ -71,8 +71,8 @@ class ReportRefresher:
 
     def finish(self, journal: Journal | None = None) -> Path | None:
         """The final page, written here (a refresh still running is stopped first); `journal`: the
-        folder's journal as the caller read it already (``read_journal(path, errors)``: its records
-        and its unreadable lines), else the page reads it."""
+        folder's journal as the caller read it already (:data:`~.html_report.Journal`), else the
+        page reads it."""
         if self.child is not None and self.child.poll() is None:
             self.child.terminate()
             self.child.wait()
