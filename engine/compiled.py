@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .actions import Place
     from .game import GameInfo, GameState, Variant
     from .position import Position
 
@@ -61,6 +62,15 @@ def choose(python: GameInfo, package: str) -> GameInfo:
         return python
     rules: GameInfo = importlib.import_module(f"{package}.compiled").RULES
     return rules
+
+
+@cache
+def places() -> tuple[Place, ...]:
+    """One shared :class:`Place` per site bit of the largest board (13): the core's states hand
+    these out and take them back, so a placement crosses the boundary without being built."""
+    from .actions import Place
+    from .geometry import MAX_SIZE, hexagon
+    return tuple(Place(s) for s in range(hexagon(MAX_SIZE).mask.bit_length()))
 
 
 def core_rules(python: GameInfo, to_core: Callable[[Any], GameState], state_class: type[GameState]) -> GameInfo:

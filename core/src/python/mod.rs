@@ -21,10 +21,12 @@ use crate::input::{self, bits, board, by_size, colour, marbanta_phase, site, Inp
 use crate::rng::Rng;
 
 mod evaluation;
+mod held;
 mod prison_state;
 mod probe;
 mod read;
 mod search;
+mod spelde_step;
 mod step;
 
 impl From<InputError> for PyErr {
@@ -514,5 +516,6 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     prison_state::register(m)?;
     evaluation::register(m)?;
     step::register(m)?;
+    spelde_step::register(m)?;
     search::register(m)
 }

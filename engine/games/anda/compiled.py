@@ -30,9 +30,8 @@ import hexarena_core as core
 
 from ...actions import Action, Pair, Pass, Place
 from ...core import Colour, Outcome, Termination
-from ...compiled import core_rules
+from ...compiled import core_rules, places
 from ...game import GameInfo, GameState, StoneState
-from ...geometry import hexagon
 from ...position import Position
 from ..anda_regions import Groups
 from .state import BOTH, OFFER, ANSWER, PLAY, RULES as PYTHON_RULES, AndaState, Phase
@@ -42,7 +41,7 @@ _PHASES = (OFFER, ANSWER, PLAY)
 _TERMINATION = {1: Termination.NO_MOVES, 2: Termination.ELIMINATED}
 _BYTES: dict[int, int] = {}
 #: One shared Place per bit of the largest board.
-_PLACE = tuple(Place(s) for s in range(max(hexagon(n).mask.bit_length() for n in PYTHON_RULES.sizes + (13,))))
+_PLACE = places()
 #: The first turns still to come as the core takes them (bit 0 Black's, bit 1 White's), and back.
 _FIRSTS: tuple[frozenset[Colour], ...] = (frozenset(), frozenset((Colour.BLACK,)), frozenset((Colour.WHITE,)), BOTH)
 _OWE = {f: k for k, f in enumerate(_FIRSTS)}

@@ -1,0 +1,108 @@
+//! What the core states of the step API share (`AndaCore`, step.rs; `SpeldeCore`,
+//! spelde_step.rs): the random stream handed from a state to the child it draws, the drawn
+//! action kept with its child for `play`, a child built as an instance of the caller's
+//! Python subclass, and bitboards to and from Python ints.
+//!
+//! Random draws come from a generator of the core (xoshiro256++) seeded from the caller's
+//! `random.Random` once (`getrandbits(64)`) and handed from each state to the child it draws,
+//! reseeded from the parent's stream: consecutive plies drawn with the same `rng` object do
+//! not call back into Python, and repeated draws from one state are independent.
+
+use std::sync::Mutex;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::impl_::pyclass_init::PyObjectInit;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::pyclass_init::PyClassInitializer;
+use pyo3::PyClass;
+use pyo3::types::{PyBytes, PyType};
+
+use crate::bitboard::Bb;
+use crate::geometry::Hexagon;
+use crate::rng::Rng;
+
+/// The generator of the draws and the `random.Random` it was seeded from.
+pub(super) type Stream = Option<(Py<PyAny>, Rng)>;
+
+/// A state's random stream and the last action drawn from it with the state it leads to.
+pub(super) struct Draws {
+    stream: Mutex<Stream>,
+    next: Mutex<Option<(Py<PyAny>, Py<PyAny>)>>,
+}
+
+impl Draws {
+    pub(super) fn new(stream: Stream) -> Draws {
+        Draws { stream: Mutex::new(stream), next: Mutex::new(None) }
+    }
+
+    /// `draw` with this state's generator, (re)seeded from `rng` unless it was seeded from that
+    /// object; its answer and the stream of the child it draws.
+    pub(super) fn with<T>(&self, rng: &Bound<'_, PyAny>, draw: impl FnOnce(&mut Rng) -> PyResult<T>)
+        -> PyResult<(T, Stream)> {
+        let py = rng.py();
+        let mut guard = self.stream.lock().map_err(|_| PyValueError::new_err("a draw failed before"))?;
+        let stream = match &mut *guard {
+            Some((r, s)) if r.is(rng) => s,
+            slot => {
+                let seed: u64 = rng.call_method1(intern!(py, "getrandbits"), (64,))?.extract()?;
+                &mut slot.insert((rng.clone().unbind(), Rng::new(seed))).1
+            }
+        };
+        let drawn = draw(stream)?;
+        let child = Some((rng.clone().unbind(), Rng::new(stream.next_u64())));
+        Ok((drawn, child))
+    }
+
+    /// Keep `action` and the state it leads to for `play`.
+    pub(super) fn keep(&self, action: &Bound<'_, PyAny>, child: &Bound<'_, PyAny>) {
+        if let Ok(mut next) = self.next.lock() {
+            *next = Some((action.clone().unbind(), child.clone().unbind()));
+        }
+    }
+
+    /// The state kept for `action` (the very object drawn), if any, given away: the parent
+    /// does not hold its child once played.
+    pub(super) fn kept<'py>(&self, action: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
+        let mut next = self.next.lock().ok()?;
+        match next.take() {
+            Some((a, child)) if a.is(action) => Some(child.into_bound(action.py())),
+            other => {
+                *next = other;
+                None
+            }
+        }
+    }
+}
+
+/// An instance of `ty` (a Python subclass of `T`'s class, or that class) holding `value`.
+pub(super) fn instance<'py, T>(ty: &Bound<'py, PyType>, value: T) -> PyResult<Bound<'py, PyAny>>
+where
+    T: PyClass,
+    PyClassInitializer<T>: From<T>,
+{
+    let py = ty.py();
+    // Safety: callers pass the type of an instance of `T`, so `T`'s class or a subclass of it.
+    unsafe {
+        let ptr = PyObjectInit::into_new_object(PyClassInitializer::from(value), py, ty.as_type_ptr())?;
+        Ok(Bound::from_owned_ptr(py, ptr))
+    }
+}
+
+/// A bitboard as a Python int (`from_bytes`: `int.from_bytes`).
+pub(super) fn int<const N: usize>(py: Python<'_>, from_bytes: &Py<PyAny>, bb: Bb<N>) -> PyResult<Py<PyAny>> {
+    if bb.0[1..].iter().all(|&w| w == 0) {
+        return Ok(bb.0[0].into_pyobject(py)?.into_any().unbind());
+    }
+    Ok(from_bytes.bind(py).call1((PyBytes::new(py, &bb.to_le_bytes()), intern!(py, "little")))?.unbind())
+}
+
+/// A Python int as a bitboard of sites of `geo`; None when it is not one (negative, a bit off
+/// the board, not an int).
+pub(super) fn bits_of<const N: usize>(geo: &Hexagon, x: &Bound<'_, PyAny>) -> Option<Bb<N>> {
+    let py = x.py();
+    let k = geo.bits().div_ceil(8);
+    let bytes = x.call_method1(intern!(py, "to_bytes"), (k, intern!(py, "little"))).ok()?;
+    let bb = Bb::<N>::from_le_bytes(bytes.downcast::<PyBytes>().ok()?.as_bytes())?;
+    bb.within(&geo.mask::<N>()).then_some(bb)
+}

@@ -1,0 +1,350 @@
+//! `SpeldeCore`: a Spelde position held whole in the core, the base class of the Python state
+//! `CoreSpeldeState` (engine/games/spelde/compiled.py). The position and its legal cells
+//! (found once, at the first question) stay in the core between plies, so the step API's hot
+//! calls are one call each, with no Python frame: `outcome`, `legal_cells`, `random_action`
+//! (the draw, the action and the child, kept for `play`) and `play` of a placement, a split
+//! or `swap`. The stones (`black`, `white`) become Python ints only when read. A placement
+//! crosses the boundary as one of the shared `Place` objects `bind` hands over, a split as its
+//! cell and its flips' int, `swap` as its class.
+//!
+//! Draws: held.rs (the core's generator, seeded once per `random.Random`). What the core does
+//! not answer here (the reasons of refusals, anything that is not an action of the game) the
+//! Python subclass answers with the Python rules: `play` calls its `_play_python`.
+
+use std::sync::OnceLock;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyBytes, PyList, PyTuple};
+
+use super::held::{bits_of, instance, int, Draws, Stream};
+use crate::bitboard::Bb;
+use crate::geometry::words;
+use crate::input::{self, board};
+use crate::spelde::{Action, Phase, Spelde};
+
+/// The Python objects the states hand out, bound once (`SpeldeCore.bind`).
+struct Consts {
+    colours: [Py<PyAny>; 2],
+    phases: [Py<PyAny>; 3],
+    /// The end by the winner (0 Black, 1 White): the loser had no placement.
+    outcomes: [Py<PyAny>; 2],
+    places: Vec<Py<PyAny>>,
+    place_type: Py<PyAny>,
+    split_type: Py<PyAny>,
+    swap_type: Py<PyAny>,
+    swap_action: Py<PyAny>,
+    from_bytes: Py<PyAny>,
+}
+
+static CONSTS: GILOnceCell<Consts> = GILOnceCell::new();
+
+fn consts(py: Python<'_>) -> PyResult<&Consts> {
+    CONSTS.get(py).ok_or_else(|| PyValueError::new_err("SpeldeCore.bind was not called"))
+}
+
+/// A position and its legal cells, found at the first question.
+#[derive(Clone)]
+struct Pos<const N: usize> {
+    g: Spelde<N>,
+    cells: OnceLock<Bb<N>>,
+}
+
+impl<const N: usize> Pos<N> {
+    fn of(g: Spelde<N>) -> Pos<N> {
+        Pos { g, cells: OnceLock::new() }
+    }
+
+    fn cells(&self) -> Bb<N> {
+        *self.cells.get_or_init(|| self.g.legal_cells())
+    }
+
+    /// The winner when the game is over (state.py's `outcome`).
+    fn winner(&self) -> Option<usize> {
+        (self.g.phase != Phase::Swap && self.cells().is_zero()).then_some(1 - self.g.to_move)
+    }
+
+    fn after(&self, action: Action<N>) -> Pos<N> {
+        let mut g = self.g.clone();
+        g.apply(action);
+        Pos::of(g)
+    }
+
+    /// Whether placing on `cell` and flipping `named` is legal now (state.py's `_check`).
+    fn allows(&self, cell: usize, named: Bb<N>) -> bool {
+        self.g.geo.is_site(cell) && self.cells().has(cell) && self.g.splits_all(cell, named)
+    }
+
+    /// A uniformly random action as a Python object and the position it leads to, None when
+    /// there is none.
+    fn draw<'py>(&self, py: Python<'py>, c: &Consts, rng: &mut crate::rng::Rng)
+        -> PyResult<Option<(Bound<'py, PyAny>, Pos<N>)>> {
+        let Some(action) = self.g.random_action_in(self.cells(), rng) else { return Ok(None) };
+        let object = match action {
+            Action::Swap => c.swap_action.bind(py).clone(),
+            Action::Place(cell, flips) if flips.is_zero() => c.places[cell].bind(py).clone(),
+            Action::Place(cell, flips) => c.split_type.bind(py).call1((cell, int(py, &c.from_bytes, flips)?))?,
+        };
+        Ok(Some((object, self.after(action))))
+    }
+
+    /// The position after the Python action `action`, None unless the core finds it legal.
+    fn play(&self, c: &Consts, action: &Bound<'_, PyAny>) -> PyResult<Option<Pos<N>>> {
+        let py = action.py();
+        let kind = action.get_type();
+        let (cell, named) = if kind.is(&c.place_type) {
+            (action.getattr(intern!(py, "cell"))?, Bb::ZERO)
+        } else if kind.is(&c.split_type) {
+            let Some(named) = bits_of::<N>(self.g.geo, &action.getattr(intern!(py, "flips"))?) else {
+                return Ok(None);
+            };
+            if named.is_zero() {
+                return Ok(None);
+            }
+            (action.getattr(intern!(py, "cell"))?, named)
+        } else if kind.is(&c.swap_type) {
+            return Ok((self.g.phase == Phase::Swap).then(|| self.after(Action::Swap)));
+        } else {
+            return Ok(None);
+        };
+        let Ok(cell) = cell.extract::<usize>() else { return Ok(None) };
+        Ok(self.allows(cell, named).then(|| self.after(Action::Place(cell, named))))
+    }
+}
+
+/// The position at each word count of `input::by_size`.
+#[derive(Clone)]
+enum Sized {
+    W2(Pos<2>),
+    W3(Pos<3>),
+    W5(Pos<5>),
+    W8(Pos<8>),
+    W11(Pos<11>),
+}
+
+macro_rules! each {
+    ($s:expr, $p:ident => $body:expr) => {
+        match $s {
+            Sized::W2($p) => $body,
+            Sized::W3($p) => $body,
+            Sized::W5($p) => $body,
+            Sized::W8($p) => $body,
+            Sized::W11($p) => $body,
+        }
+    };
+}
+
+/// `$body` (an `Option<Pos<N>>`) as an `Option<Sized>` of the same size as `$s`.
+macro_rules! rewrap {
+    ($s:expr, $p:ident => $body:expr) => {
+        match $s {
+            Sized::W2($p) => $body.map(Sized::W2),
+            Sized::W3($p) => $body.map(Sized::W3),
+            Sized::W5($p) => $body.map(Sized::W5),
+            Sized::W8($p) => $body.map(Sized::W8),
+            Sized::W11($p) => $body.map(Sized::W11),
+        }
+    };
+}
+
+/// A Spelde position (every phase); see the module docs.
+#[pyclass(subclass, frozen, module = "hexarena_core")]
+pub struct SpeldeCore {
+    g: Sized,
+    variant: Py<PyAny>,
+    black: OnceLock<Py<PyAny>>,
+    white: OnceLock<Py<PyAny>>,
+    draws: Draws,
+}
+
+impl SpeldeCore {
+    fn of(g: Sized, variant: Py<PyAny>, stream: Stream) -> SpeldeCore {
+        SpeldeCore { g, variant, black: OnceLock::new(), white: OnceLock::new(), draws: Draws::new(stream) }
+    }
+
+    /// A state of `slf`'s Python class (the subclass) holding `g`.
+    fn child<'py>(slf: &Bound<'py, Self>, g: Sized, stream: Stream) -> PyResult<Bound<'py, PyAny>> {
+        instance(&slf.get_type(), SpeldeCore::of(g, slf.get().variant.clone_ref(slf.py()), stream))
+    }
+
+    fn stones(&self, py: Python<'_>, colour: usize) -> PyResult<Py<PyAny>> {
+        let cell = if colour == 0 { &self.black } else { &self.white };
+        if let Some(v) = cell.get() {
+            return Ok(v.clone_ref(py));
+        }
+        let c = consts(py)?;
+        let v = each!(&self.g, p => int(py, &c.from_bytes, p.g.st[colour]))?;
+        Ok(cell.get_or_init(|| v).clone_ref(py))
+    }
+}
+
+#[pymethods]
+impl SpeldeCore {
+    /// The position of side `n` under `rule` (0 literal, 1 dense, 2 standard) with these
+    /// stones (little-endian bytes), colour `to_move` to move (0 black, 1 white), in `phase`
+    /// (0 open, 1 swap, 2 play); `variant` is what `variant` answers.
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(variant: Py<PyAny>, n: usize, rule: u8, black: &[u8], white: &[u8], to_move: usize, ply: u32, phase: u8)
+        -> PyResult<SpeldeCore> {
+        let geo = board(n)?;
+        macro_rules! make {
+            ($N:literal, $v:ident) => {
+                Sized::$v(Pos::of(input::spelde::<$N>(geo, rule, black, white, to_move, ply, phase)?))
+            };
+        }
+        let g = match words(n) {
+            1 | 2 => make!(2, W2),
+            3 => make!(3, W3),
+            4 | 5 => make!(5, W5),
+            6..=8 => make!(8, W8),
+            _ => make!(11, W11),
+        };
+        Ok(SpeldeCore::of(g, variant, None))
+    }
+
+    /// Hand the core the Python objects its states answer with: the two colours (black,
+    /// white), the three phases (open, swap, play), the two ends by their winner (Black,
+    /// White), one `Place` per site bit of the largest board, the classes `Place`, `Split`
+    /// and `Swap`, and one `Swap`. The first call binds them; later calls change nothing.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn bind(
+        py: Python<'_>,
+        colours: [Py<PyAny>; 2],
+        phases: [Py<PyAny>; 3],
+        outcomes: [Py<PyAny>; 2],
+        places: Vec<Py<PyAny>>,
+        place_type: Py<PyAny>,
+        split_type: Py<PyAny>,
+        swap_type: Py<PyAny>,
+        swap_action: Py<PyAny>,
+    ) -> PyResult<()> {
+        let from_bytes = py.get_type::<pyo3::types::PyInt>().getattr("from_bytes")?.unbind();
+        let _ = CONSTS.set(py, Consts {
+            colours, phases, outcomes, places, place_type, split_type, swap_type, swap_action, from_bytes,
+        });
+        Ok(())
+    }
+
+    #[getter]
+    fn variant(&self, py: Python<'_>) -> Py<PyAny> {
+        self.variant.clone_ref(py)
+    }
+
+    #[getter]
+    fn to_move(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(consts(py)?.colours[each!(&self.g, p => p.g.to_move)].clone_ref(py))
+    }
+
+    #[getter]
+    fn ply(&self) -> u32 {
+        each!(&self.g, p => p.g.ply)
+    }
+
+    #[getter]
+    fn phase(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let k = match each!(&self.g, p => p.g.phase) {
+            Phase::Open => 0,
+            Phase::Swap => 1,
+            Phase::Play => 2,
+        };
+        Ok(consts(py)?.phases[k].clone_ref(py))
+    }
+
+    /// Black's stones as a bitboard (an int, built at the first read).
+    #[getter]
+    fn black(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.stones(py, 0)
+    }
+
+    /// White's stones as a bitboard.
+    #[getter]
+    fn white(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.stones(py, 1)
+    }
+
+    /// (side, rule, black, white, to_move): the position as the core's `spelde_*` functions
+    /// take it (little-endian bytes, the rule and the colour by number).
+    fn core_args<'py>(&self, py: Python<'py>) -> (usize, u8, Bound<'py, PyBytes>, Bound<'py, PyBytes>, usize) {
+        each!(&self.g, p => (p.g.geo.n, p.g.rule as u8, super::out(py, p.g.st[0]), super::out(py, p.g.st[1]),
+                             p.g.to_move))
+    }
+
+    /// None while the game goes on, else the bound end by its winner.
+    fn outcome(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(match each!(&self.g, p => p.winner()) {
+            None => py.None(),
+            Some(w) => consts(py)?.outcomes[w].clone_ref(py),
+        })
+    }
+
+    /// Bitboard (an int) of the mover's legal placement cells.
+    fn legal_cells(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let c = consts(py)?;
+        each!(&self.g, p => int(py, &c.from_bytes, p.cells()))
+    }
+
+    /// Under `flips=literal`: the first `limit` legal placements (no `swap`) in state.py's
+    /// order, as shared `Place`s and `Split`s.
+    fn literal_list<'py>(&self, py: Python<'py>, limit: usize) -> PyResult<Bound<'py, PyList>> {
+        let c = consts(py)?;
+        let mut out: Vec<Bound<'py, PyAny>> = Vec::new();
+        each!(&self.g, p => {
+            for (cell, flips) in p.g.literal_actions(limit) {
+                out.push(if flips.is_zero() {
+                    c.places[cell].bind(py).clone()
+                } else {
+                    c.split_type.bind(py).call1((cell, int(py, &c.from_bytes, flips)?))?
+                });
+            }
+        });
+        PyList::new(py, out)
+    }
+
+    /// A uniformly random legal action (the random player's distribution: a uniform cell or
+    /// `swap`, then a uniform valid flip set of each touching enemy group), drawn in the core
+    /// (held.rs); the state it leads to is kept for `play`. ValueError when the game is over.
+    fn random_action<'py>(slf: &Bound<'py, Self>, rng: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let me = slf.get();
+        let c = consts(py)?;
+        let (drawn, stream) = me.draws.with(rng, |r| {
+            Ok(match &me.g {
+                Sized::W2(p) => p.draw(py, c, r)?.map(|(a, p)| (a, Sized::W2(p))),
+                Sized::W3(p) => p.draw(py, c, r)?.map(|(a, p)| (a, Sized::W3(p))),
+                Sized::W5(p) => p.draw(py, c, r)?.map(|(a, p)| (a, Sized::W5(p))),
+                Sized::W8(p) => p.draw(py, c, r)?.map(|(a, p)| (a, Sized::W8(p))),
+                Sized::W11(p) => p.draw(py, c, r)?.map(|(a, p)| (a, Sized::W11(p))),
+            })
+        })?;
+        let Some((action, g)) = drawn else {
+            return Err(PyValueError::new_err("the game is over"));
+        };
+        let child = SpeldeCore::child(slf, g, stream)?;
+        me.draws.keep(&action, &child);
+        Ok(action)
+    }
+
+    /// The state after `action`: the state `random_action` kept for it, a legal placement,
+    /// split or `swap` played in the core, else what `_play_python` answers (IllegalMove
+    /// with the Python rules' reason for anything they forbid).
+    fn play<'py>(slf: &Bound<'py, Self>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let me = slf.get();
+        if let Some(child) = me.draws.kept(action) {
+            return Ok(child);
+        }
+        let c = consts(py)?;
+        match rewrap!(&me.g, p => p.play(c, action)?) {
+            Some(g) => SpeldeCore::child(slf, g, None),
+            None => slf.call_method1(intern!(py, "_play_python"), PyTuple::new(py, [action])?),
+        }
+    }
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<SpeldeCore>()
+}
