@@ -1,0 +1,143 @@
+"""The core's Spelde state (``SpeldeCore``: the position held in the core, the random ply drawn
+and played in one call, a placement, a split or ``swap`` checked in the core) against the
+Python rules: each drawn action is one the Python rules allow, the state the core hands back
+for it is the Python rules' state after it, with the same end; the draw is uniform over the
+cells (and ``swap``), then over the flip sets of the drawn cell; splits the core refuses are
+refused with the Python rules' reason. The draws call back into the caller's
+``random.Random`` once per game, and a seed repeats its game. A core state stands for the
+Python state: isinstance, equality, hash, pickling."""
+from __future__ import annotations
+
+import pickle
+import random
+from collections import Counter
+
+import pytest
+
+pytest.importorskip("hexarena_core", reason="the compiled core (core/) is not installed")
+
+from hexarena.engine.actions import Place, Split, Swap  # noqa: E402
+from hexarena.engine.errors import IllegalMove  # noqa: E402
+from hexarena.engine.game import GameState, StoneState  # noqa: E402
+from hexarena.engine.games.spelde.state import SWAP, SpeldeState  # noqa: E402
+from hexarena.engine.geometry import iter_bits  # noqa: E402
+from tests.support.core_step import CountingRandom, assert_uniform  # noqa: E402
+from tests.support.differential import load, rules  # noqa: E402
+
+FLIPS = ("literal", "dense", "standard")
+
+
+def after(state: GameState, action: object) -> GameState | str:
+    try:
+        return state.play(action)      # type: ignore[arg-type]
+    except IllegalMove as exc:
+        return f"illegal: {exc}"
+
+
+@pytest.mark.parametrize("n", (3, 5, 6))
+@pytest.mark.parametrize("flips", FLIPS)
+def test_each_random_ply_is_allowed_and_played_as_the_rules_play_it(n: int, flips: str) -> None:
+    python, core = rules("spelde")
+    played = 0
+    for balance in ("pie", "nopie"):
+        rng = random.Random(f"spelde step {n} {flips} {balance}")
+        state = core.new_game(core.variant(n, [balance, f"flips={flips}"]), 0)
+        while state.outcome() is None and state.ply < core.ply_cap(n):
+            py = load(python, state.position())
+            assert state.legal_cells() == py.legal_cells()
+            action = state.random_action(rng)
+            child = state.play(action)
+            assert child == py.play(action), (state.position(), state.format(action))
+            assert child.outcome() == load(python, child.position()).outcome(), child.position()
+            state = child
+            played += 1
+        assert state.outcome() == load(python, state.position()).outcome()
+    assert played > 4 * n
+
+
+@pytest.mark.parametrize("flips", FLIPS)
+def test_splits_are_refused_with_the_rules_reasons(flips: str) -> None:
+    """Random splits (a cell and any sites near it, of either colour or empty)
+    along seeded games: the core plays or refuses each as the Python rules do."""
+    python, core = rules("spelde")
+    rng = random.Random(f"spelde refusals {flips}")
+    tried = 0
+    for n in (4, 6):
+        state = core.new_game(core.variant(n, ["pie", f"flips={flips}"]), 0)
+        sites = state.board.sites
+        while state.outcome() is None:
+            py = load(python, state.position())
+            for _ in range(20):
+                cell = rng.choice(sites)
+                near = [s for s in sites if s != cell and (rng.random() < 0.15 or s in iter_bits(
+                    state.board.neighbour_mask[cell] | state.board.neighbour_mask[rng.choice(sites)]))]
+                named = sum(1 << s for s in rng.sample(near, min(len(near), rng.randrange(1, 5))))
+                for action in (Split(cell, named), Split(cell, 0), Place(cell), Swap()):
+                    assert after(state, action) == after(py, action), (state.position(), action)
+                    tried += 1
+            state = state.play(state.random_action(rng))
+    assert tried > 500
+
+
+def test_the_random_ply_is_uniform_over_the_cells_and_swap() -> None:
+    """White's answer to the pie stone: a placement on each legal cell or `swap`, each about
+    equally often over 3000 draws with one rng from one state (each a fresh draw of its stream)."""
+    python, core = rules("spelde")
+    state = core.new_game(core.variant(4, ["pie"]), 0)
+    state = state.play(Place(state.board.parse("d4")))
+    assert state.phase is SWAP
+    py = load(python, state.position())
+    listed = [Swap(), *(Place(c) for c in iter_bits(py.legal_cells()))]
+    assert set(listed) <= set(py.legal_actions())
+    rng = random.Random("uniform cells")
+    assert_uniform(Counter(state.random_action(rng) for _ in range(3000)), listed)
+
+
+@pytest.mark.parametrize("flips", FLIPS)
+def test_the_flip_sets_of_a_cell_are_drawn_uniformly(flips: str) -> None:
+    """Black beside a white line of five: the draws on that cell are uniform over its flip sets."""
+    python, core = rules("spelde")
+    text = "spelde 4 b ..../...../.wwwww/......./....../...../.... variant=nopie flips=" + flips
+    state, py = load(core, text), load(python, text)
+    cell = state.board.parse("c2")
+    listed = [a for a in py.legal_actions() if isinstance(a, Split) and a.cell == cell]
+    assert len(listed) >= 2, text
+    rng = random.Random(f"uniform flips {flips}")
+    seen: Counter = Counter()
+    while sum(seen.values()) < 200 * len(listed):
+        action = state.random_action(rng)
+        if getattr(action, "cell", None) == cell:
+            seen[action] += 1
+    assert_uniform(seen, listed)
+
+
+@pytest.mark.parametrize("n", (4, 6))
+def test_a_game_drawn_with_one_rng_asks_it_once_and_repeats_with_its_seed(n: int) -> None:
+    _, core = rules("spelde")
+    games = []
+    for _ in range(2):
+        rng = CountingRandom(f"once {n}")
+        state = core.new_game(core.variant(n, ["pie"]), 0)
+        plies = [state]
+        while state.outcome() is None:
+            state = state.play(state.random_action(rng))
+            plies.append(state)
+        assert rng.calls == 1 and len(plies) > 5
+        games.append([s.position() for s in plies])
+    assert games[0] == games[1]
+
+
+def test_a_core_state_stands_for_the_python_state() -> None:
+    python, core = rules("spelde")
+    rng = random.Random("stands")
+    state = core.new_game(core.variant(6, ["pie", "flips=dense"]), 0)
+    for _ in range(12):
+        state = state.play(state.random_action(rng))
+    py = load(python, state.position())
+    assert isinstance(state, SpeldeState) and isinstance(state, StoneState)
+    assert state == py and py == state and hash(state) == hash(py)
+    assert (state.black, state.white, state.phase, state.rule) == (py.black, py.white, py.phase, py.rule)
+    assert state.open_sites() == py.open_sites() and state.position_keys() == py.position_keys()
+    copy = pickle.loads(pickle.dumps(state))
+    assert type(copy) is type(state) and copy == state and copy.position() == state.position()
+    assert state.changes(None) == py.changes(None)
