@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("hexarena_core", reason="the compiled core (core/) is not installed")
 
 from hexarena.engine.actions import Place, Split, Swap  # noqa: E402
+from hexarena.engine.compiled import places  # noqa: E402
 from hexarena.engine.errors import IllegalMove  # noqa: E402
 from hexarena.engine.game import GameState, StoneState  # noqa: E402
 from hexarena.engine.games.spelde.state import SWAP, SpeldeState  # noqa: E402
@@ -141,3 +142,44 @@ def test_a_core_state_stands_for_the_python_state() -> None:
     copy = pickle.loads(pickle.dumps(state))
     assert type(copy) is type(state) and copy == state and copy.position() == state.position()
     assert state.changes(None) == py.changes(None)
+
+
+def read(state: GameState, token: str) -> tuple | str:
+    try:
+        return state.read(token)
+    except ValueError as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def tokens(state: GameState, rng: random.Random) -> list[str]:
+    """Tokens the referee may be answered with: legal actions' tokens, mangled (case, blanks,
+    leading zeros, repeated and off-board sites, sites past the board's bytes) and other
+    games' forms."""
+    board = state.board
+    out = ["swap", " SWAP\t", "resign", "pass", "komi=3", "e5-e6", "a1,b2", "e5:e6", "e5/", "/e5", "", "a", "z99",
+           "a01", "a1/a1", "e5 /e6", "e5/e6,", "ü5", "a" + "1" * 30, "A1/B2,c3", "a0"]
+    for _ in range(30):
+        cell = rng.choice(board.sites)
+        named = rng.sample(board.sites, rng.randrange(0, 4))
+        token = board.name(cell) + ("/" + ",".join(board.name(s) for s in named) if named else "")
+        out += [token, token.upper(), f"  {token} ", token.replace("1", "01", 1), token + "," + board.name(cell),
+                token.replace(board.name(cell), f"{chr(97 + 2 * board.n)}{2 * board.n + 2}", 1)]
+    return out
+
+
+@pytest.mark.parametrize("n", (2, 6, 13))
+def test_tokens_are_read_as_the_notation_reads_them(n: int) -> None:
+    """``read`` (the referee's check reads each answer so) in the core and in the Python rules:
+    the same action and canonical token, or the same error."""
+    python, core = rules("spelde")
+    rng = random.Random(f"read {n}")
+    state = core.new_game(core.variant(n, ["pie"]), 0)
+    for _ in range(8):
+        py = load(python, state.position())
+        for token in tokens(state, rng):
+            assert read(state, token) == read(py, token), token
+        cell = rng.choice(state.board.sites)         # read in the core: the shared Place
+        assert state.read(f" {state.board.name(cell).upper()}")[0] is places()[cell]
+        if state.outcome() is not None:
+            break
+        state = state.play(state.random_action(rng))

@@ -17,11 +17,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
 use super::held::{bits_of, instance, int, Draws, Stream};
 use crate::bitboard::Bb;
-use crate::geometry::words;
+use crate::geometry::{words, Hexagon};
 use crate::input::{self, board};
 use crate::spelde::{Action, Phase, Spelde};
 
@@ -90,6 +90,17 @@ impl<const N: usize> Pos<N> {
         Ok(Some((object, self.after(action))))
     }
 
+    /// The action `text` names and its canonical token (`read_token`), None for any other token.
+    fn read<'py>(&self, py: Python<'py>, c: &Consts, text: &str) -> PyResult<Option<(Bound<'py, PyAny>, String)>> {
+        let Some((what, canonical)) = read_token::<N>(self.g.geo, text) else { return Ok(None) };
+        let action = match what {
+            None => c.swap_action.bind(py).clone(),
+            Some((cell, flips)) if flips.is_zero() => c.places[cell].bind(py).clone(),
+            Some((cell, flips)) => c.split_type.bind(py).call1((cell, int(py, &c.from_bytes, flips)?))?,
+        };
+        Ok(Some((action, canonical)))
+    }
+
     /// The position after the Python action `action`, None unless the core finds it legal.
     fn play(&self, c: &Consts, action: &Bound<'_, PyAny>) -> PyResult<Option<Pos<N>>> {
         let py = action.py();
@@ -112,6 +123,42 @@ impl<const N: usize> Pos<N> {
         let Ok(cell) = cell.extract::<usize>() else { return Ok(None) };
         Ok(self.allows(cell, named).then(|| self.after(Action::Place(cell, named))))
     }
+}
+
+/// The site `text` names: a lowercase letter and a row number without a leading zero (as
+/// engine.geometry reads a name after lowering it), None when it is not one of `geo`.
+fn site_named(geo: &Hexagon, text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let shaped = (2..=3).contains(&b.len()) && b[0].is_ascii_lowercase() && b[1] != b'0'
+        && b[1..].iter().all(u8::is_ascii_digit);
+    shaped.then(|| geo.parse(text)).flatten()
+}
+
+/// A token of a placement, a split or `swap` on `geo` (any case, blanks around): the action
+/// (a split's flips as a bitboard, none for `swap`) and its canonical text; None for any
+/// other token, well formed or not (engine/notation.py reads those, with their errors).
+fn read_token<const N: usize>(geo: &Hexagon, token: &str) -> Option<(Option<(usize, Bb<N>)>, String)> {
+    let t = token.trim_matches(|c: char| c.is_ascii_whitespace()).to_ascii_lowercase();
+    if t == "swap" {
+        return Some((None, t));
+    }
+    let Some((cell, named)) = t.split_once('/') else {
+        let cell = site_named(geo, &t)?;
+        return Some((Some((cell, Bb::ZERO)), geo.name(cell)));
+    };
+    let cell = site_named(geo, cell)?;
+    let mut flips = Bb::<N>::ZERO;
+    for name in named.split(',') {
+        let s = site_named(geo, name)?;
+        if s == cell || flips.has(s) {
+            return None;
+        }
+        flips.set(s);
+    }
+    let mut sites: Vec<usize> = flips.iter().collect();
+    sites.sort_unstable_by_key(|&s| geo.rank[s]);
+    let names: Vec<String> = sites.into_iter().map(|s| geo.name(s)).collect();
+    Some((Some((cell, flips)), format!("{}/{}", geo.name(cell), names.join(","))))
 }
 
 /// The position at each word count of `input::by_size`.
@@ -302,6 +349,25 @@ impl SpeldeCore {
             }
         });
         PyList::new(py, out)
+    }
+
+    /// (action, canonical token) of `token` (GameState.read): a placement (a shared `Place`),
+    /// a split or `swap` read in the core, any other token by `_read_python` (the Python
+    /// notation, with its errors).
+    fn read<'py>(slf: &Bound<'py, Self>, token: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let c = consts(py)?;
+        let read = match token.downcast::<PyString>() {
+            Ok(text) => {
+                let text = text.to_cow()?;
+                each!(&slf.get().g, p => p.read(py, c, &text))?
+            }
+            Err(_) => None,
+        };
+        match read {
+            Some((action, canonical)) => Ok(PyTuple::new(py, [action, PyString::new(py, &canonical).into_any()])?.into_any()),
+            None => slf.call_method1(intern!(py, "_read_python"), (token,)),
+        }
     }
 
     /// A uniformly random legal action (the random player's distribution: a uniform cell or

@@ -5,7 +5,8 @@ with the API and the fields of :class:`SpeldeState`: the position and its legal 
 the path searches of ``flips=dense|standard``) live in the core, and the hot calls of the
 step API go straight to it with no Python frame: ``outcome``, ``legal_cells``,
 ``random_action`` (drawn, played and kept for ``play`` in one call), ``play`` of a
-placement, a split or ``swap`` (checked in the core), the fields. ``black`` and ``white``
+placement, a split or ``swap`` (checked in the core), ``read`` of such a token (the
+referee's check of an engine's answer: ``read`` then ``play``), the fields. ``black`` and ``white``
 become ints at their first read. Placements are shared :class:`Place` objects
 (engine.compiled.places), so they cross the boundary without being built.
 
@@ -88,6 +89,10 @@ class CoreSpeldeState(core.SpeldeCore, GameState):
             raise AssertionError(f"the core refuses {self.format(action)} where the rules allow it "
                                  f"({self.position()})")
         return _core(after)
+
+    def _read_python(self, token: str) -> tuple[Action, str]:
+        """``read`` of a token the core does not read itself (engine/notation.py, with its errors)."""
+        return GameState.read(self, token)
 
     def _key(self) -> tuple:
         return (self.variant, self.to_move, self.ply, self.black, self.white, self.phase)
