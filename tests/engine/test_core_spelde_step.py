@@ -1,14 +1,9 @@
-"""The core's Spelde state (``SpeldeCore``: the position held in the core, the random ply drawn
-and played in one call, a placement, a split or ``swap`` checked in the core) against the
-Python rules: each drawn action is one the Python rules allow, the state the core hands back
-for it is the Python rules' state after it, with the same end; the draw is uniform over the
-cells (and ``swap``), then over the flip sets of the drawn cell; splits the core refuses are
-refused with the Python rules' reason. The draws call back into the caller's
-``random.Random`` once per game, and a seed repeats its game. A core state stands for the
-Python state: isinstance, equality, hash, pickling."""
+"""The core's Spelde state (``SpeldeCore``) against the Python rules, Spelde's own cases: the
+draw is uniform over the cells (and ``swap``), then over the flip sets of the drawn cell;
+splits the core refuses are refused with the Python rules' reason; tokens are read as the
+notation reads them. (The cases every core state shares: tests/engine/test_core_states.py.)"""
 from __future__ import annotations
 
-import pickle
 import random
 from collections import Counter
 
@@ -18,42 +13,13 @@ pytest.importorskip("hexarena_core", reason="the compiled core (core/) is not in
 
 from hexarena.engine.actions import Place, Split, Swap  # noqa: E402
 from hexarena.engine.compiled import places  # noqa: E402
-from hexarena.engine.errors import IllegalMove  # noqa: E402
-from hexarena.engine.game import GameState, StoneState  # noqa: E402
-from hexarena.engine.games.spelde.state import SWAP, SpeldeState  # noqa: E402
+from hexarena.engine.game import GameState  # noqa: E402
+from hexarena.engine.games.spelde.state import SWAP  # noqa: E402
 from hexarena.engine.geometry import iter_bits  # noqa: E402
-from tests.support.core_step import CountingRandom, assert_uniform  # noqa: E402
-from tests.support.differential import load, rules  # noqa: E402
+from tests.support.core_step import assert_uniform  # noqa: E402
+from tests.support.differential import after, load, rules  # noqa: E402
 
 FLIPS = ("literal", "dense", "standard")
-
-
-def after(state: GameState, action: object) -> GameState | str:
-    try:
-        return state.play(action)      # type: ignore[arg-type]
-    except IllegalMove as exc:
-        return f"illegal: {exc}"
-
-
-@pytest.mark.parametrize("n", (3, 5, 6))
-@pytest.mark.parametrize("flips", FLIPS)
-def test_each_random_ply_is_allowed_and_played_as_the_rules_play_it(n: int, flips: str) -> None:
-    python, core = rules("spelde")
-    played = 0
-    for balance in ("pie", "nopie"):
-        rng = random.Random(f"spelde step {n} {flips} {balance}")
-        state = core.new_game(core.variant(n, [balance, f"flips={flips}"]), 0)
-        while state.outcome() is None and state.ply < core.ply_cap(n):
-            py = load(python, state.position())
-            assert state.legal_cells() == py.legal_cells()
-            action = state.random_action(rng)
-            child = state.play(action)
-            assert child == py.play(action), (state.position(), state.format(action))
-            assert child.outcome() == load(python, child.position()).outcome(), child.position()
-            state = child
-            played += 1
-        assert state.outcome() == load(python, state.position()).outcome()
-    assert played > 4 * n
 
 
 @pytest.mark.parametrize("flips", FLIPS)
@@ -110,38 +76,6 @@ def test_the_flip_sets_of_a_cell_are_drawn_uniformly(flips: str) -> None:
         if getattr(action, "cell", None) == cell:
             seen[action] += 1
     assert_uniform(seen, listed)
-
-
-@pytest.mark.parametrize("n", (4, 6))
-def test_a_game_drawn_with_one_rng_asks_it_once_and_repeats_with_its_seed(n: int) -> None:
-    _, core = rules("spelde")
-    games = []
-    for _ in range(2):
-        rng = CountingRandom(f"once {n}")
-        state = core.new_game(core.variant(n, ["pie"]), 0)
-        plies = [state]
-        while state.outcome() is None:
-            state = state.play(state.random_action(rng))
-            plies.append(state)
-        assert rng.calls == 1 and len(plies) > 5
-        games.append([s.position() for s in plies])
-    assert games[0] == games[1]
-
-
-def test_a_core_state_stands_for_the_python_state() -> None:
-    python, core = rules("spelde")
-    rng = random.Random("stands")
-    state = core.new_game(core.variant(6, ["pie", "flips=dense"]), 0)
-    for _ in range(12):
-        state = state.play(state.random_action(rng))
-    py = load(python, state.position())
-    assert isinstance(state, SpeldeState) and isinstance(state, StoneState)
-    assert state == py and py == state and hash(state) == hash(py)
-    assert (state.black, state.white, state.phase, state.rule) == (py.black, py.white, py.phase, py.rule)
-    assert state.open_sites() == py.open_sites() and state.position_keys() == py.position_keys()
-    copy = pickle.loads(pickle.dumps(state))
-    assert type(copy) is type(state) and copy == state and copy.position() == state.position()
-    assert state.changes(None) == py.changes(None)
 
 
 def read(state: GameState, token: str) -> tuple | str:

@@ -106,3 +106,85 @@ pub(super) fn bits_of<const N: usize>(geo: &Hexagon, x: &Bound<'_, PyAny>) -> Op
     let bb = Bb::<N>::from_le_bytes(bytes.downcast::<PyBytes>().ok()?.as_bytes())?;
     bb.within(&geo.mask::<N>()).then_some(bb)
 }
+
+/// `enum $E { W2($P<2>), W3($P<3>), W5($P<5>), W8($P<8>), W11($P<11>) }`: a position at each
+/// word count of `input::by_size`.
+macro_rules! sized_enum {
+    ($E:ident, $P:ident) => {
+        /// The position at each word count of `input::by_size`.
+        #[derive(Clone)]
+        enum $E {
+            W2($P<2>),
+            W3($P<3>),
+            W5($P<5>),
+            W8($P<8>),
+            W11($P<11>),
+        }
+    };
+}
+
+/// `$body` with `$p` bound to the position inside `$s` (an `$E` of `sized_enum!`).
+macro_rules! each_size {
+    ($E:ident, $s:expr, $p:ident => $body:expr) => {
+        match $s {
+            $E::W2($p) => $body,
+            $E::W3($p) => $body,
+            $E::W5($p) => $body,
+            $E::W8($p) => $body,
+            $E::W11($p) => $body,
+        }
+    };
+}
+
+/// `$body` (an `Option` of a position, or of (something, a position)) mapped back into `$E`,
+/// at the size of `$s`.
+macro_rules! rewrap_size {
+    ($E:ident, $s:expr, $p:ident => $body:expr) => {
+        match $s {
+            $E::W2($p) => $body.map($E::W2),
+            $E::W3($p) => $body.map($E::W3),
+            $E::W5($p) => $body.map($E::W5),
+            $E::W8($p) => $body.map($E::W8),
+            $E::W11($p) => $body.map($E::W11),
+        }
+    };
+    ($E:ident, $s:expr, $p:ident => $body:expr, pair) => {
+        match $s {
+            $E::W2($p) => $body.map(|(a, p)| (a, $E::W2(p))),
+            $E::W3($p) => $body.map(|(a, p)| (a, $E::W3(p))),
+            $E::W5($p) => $body.map(|(a, p)| (a, $E::W5(p))),
+            $E::W8($p) => $body.map(|(a, p)| (a, $E::W8(p))),
+            $E::W11($p) => $body.map(|(a, p)| (a, $E::W11(p))),
+        }
+    };
+}
+
+/// `$body` (a position of `$N` words) in `$E`, `$N` bound to the word count of side `$n`.
+macro_rules! make_sized {
+    ($E:ident, $n:expr, $N:ident => $body:expr) => {
+        match $crate::geometry::words($n) {
+            1 | 2 => {
+                const $N: usize = 2;
+                $E::W2($body)
+            }
+            3 => {
+                const $N: usize = 3;
+                $E::W3($body)
+            }
+            4 | 5 => {
+                const $N: usize = 5;
+                $E::W5($body)
+            }
+            6..=8 => {
+                const $N: usize = 8;
+                $E::W8($body)
+            }
+            _ => {
+                const $N: usize = 11;
+                $E::W11($body)
+            }
+        }
+    };
+}
+
+pub(super) use {each_size, make_sized, rewrap_size, sized_enum};

@@ -22,6 +22,7 @@ use crate::rng::Rng;
 
 mod evaluation;
 mod held;
+mod marbanta_step;
 mod prison_state;
 mod probe;
 mod read;
@@ -517,5 +518,6 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     evaluation::register(m)?;
     step::register(m)?;
     spelde_step::register(m)?;
+    marbanta_step::register(m)?;
     search::register(m)
 }

@@ -19,9 +19,9 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
-use super::held::{bits_of, instance, int, Draws, Stream};
+use super::held::{bits_of, each_size, instance, int, make_sized, rewrap_size, sized_enum, Draws, Stream};
 use crate::bitboard::Bb;
-use crate::geometry::{words, Hexagon};
+use crate::geometry::Hexagon;
 use crate::input::{self, board};
 use crate::spelde::{Action, Phase, Spelde};
 
@@ -161,38 +161,11 @@ fn read_token<const N: usize>(geo: &Hexagon, token: &str) -> Option<(Option<(usi
     Some((Some((cell, flips)), format!("{}/{}", geo.name(cell), names.join(","))))
 }
 
-/// The position at each word count of `input::by_size`.
-#[derive(Clone)]
-enum Sized {
-    W2(Pos<2>),
-    W3(Pos<3>),
-    W5(Pos<5>),
-    W8(Pos<8>),
-    W11(Pos<11>),
-}
+sized_enum!(Sized, Pos);
 
 macro_rules! each {
     ($s:expr, $p:ident => $body:expr) => {
-        match $s {
-            Sized::W2($p) => $body,
-            Sized::W3($p) => $body,
-            Sized::W5($p) => $body,
-            Sized::W8($p) => $body,
-            Sized::W11($p) => $body,
-        }
-    };
-}
-
-/// `$body` (an `Option<Pos<N>>`) as an `Option<Sized>` of the same size as `$s`.
-macro_rules! rewrap {
-    ($s:expr, $p:ident => $body:expr) => {
-        match $s {
-            Sized::W2($p) => $body.map(Sized::W2),
-            Sized::W3($p) => $body.map(Sized::W3),
-            Sized::W5($p) => $body.map(Sized::W5),
-            Sized::W8($p) => $body.map(Sized::W8),
-            Sized::W11($p) => $body.map(Sized::W11),
-        }
+        each_size!(Sized, $s, $p => $body)
     };
 }
 
@@ -237,18 +210,7 @@ impl SpeldeCore {
     fn new(variant: Py<PyAny>, n: usize, rule: u8, black: &[u8], white: &[u8], to_move: usize, ply: u32, phase: u8)
         -> PyResult<SpeldeCore> {
         let geo = board(n)?;
-        macro_rules! make {
-            ($N:literal, $v:ident) => {
-                Sized::$v(Pos::of(input::spelde::<$N>(geo, rule, black, white, to_move, ply, phase)?))
-            };
-        }
-        let g = match words(n) {
-            1 | 2 => make!(2, W2),
-            3 => make!(3, W3),
-            4 | 5 => make!(5, W5),
-            6..=8 => make!(8, W8),
-            _ => make!(11, W11),
-        };
+        let g = make_sized!(Sized, n, N => Pos::of(input::spelde::<N>(geo, rule, black, white, to_move, ply, phase)?));
         Ok(SpeldeCore::of(g, variant, None))
     }
 
@@ -377,15 +339,7 @@ impl SpeldeCore {
         let py = slf.py();
         let me = slf.get();
         let c = consts(py)?;
-        let (drawn, stream) = me.draws.with(rng, |r| {
-            Ok(match &me.g {
-                Sized::W2(p) => p.draw(py, c, r)?.map(|(a, p)| (a, Sized::W2(p))),
-                Sized::W3(p) => p.draw(py, c, r)?.map(|(a, p)| (a, Sized::W3(p))),
-                Sized::W5(p) => p.draw(py, c, r)?.map(|(a, p)| (a, Sized::W5(p))),
-                Sized::W8(p) => p.draw(py, c, r)?.map(|(a, p)| (a, Sized::W8(p))),
-                Sized::W11(p) => p.draw(py, c, r)?.map(|(a, p)| (a, Sized::W11(p))),
-            })
-        })?;
+        let (drawn, stream) = me.draws.with(rng, |r| Ok(rewrap_size!(Sized, &me.g, p => p.draw(py, c, r)?, pair)))?;
         let Some((action, g)) = drawn else {
             return Err(PyValueError::new_err("the game is over"));
         };
@@ -404,7 +358,7 @@ impl SpeldeCore {
             return Ok(child);
         }
         let c = consts(py)?;
-        match rewrap!(&me.g, p => p.play(c, action)?) {
+        match rewrap_size!(Sized, &me.g, p => p.play(c, action)?) {
             Some(g) => SpeldeCore::child(slf, g, None),
             None => slf.call_method1(intern!(py, "_play_python"), PyTuple::new(py, [action])?),
         }
