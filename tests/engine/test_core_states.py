@@ -1,4 +1,4 @@
-"""The core's game states (``SpeldeCore``, ``MarbantaCore``: the position held in the core, the
+"""The core's game states (``SpeldeCore``, ``MarbantaCore``, ``PrisonCore``: the position held in the core, the
 random ply drawn and played in one call, an action checked and played in the core) against
 the Python rules, per game: each drawn action is one the Python rules allow and the state the
 core hands back for it is the Python rules' state after it, with the same end and legal
@@ -20,15 +20,16 @@ import pytest
 pytest.importorskip("hexarena_core", reason="the compiled core (core/) is not installed")
 
 from hexarena.engine import registry  # noqa: E402
-from hexarena.engine.actions import Action, Grow, Keep, PieStones, Place, Split, Swap  # noqa: E402
+from hexarena.engine.actions import (Accept, Action, Decline, Grow, Keep, Komi, Pair, PieStones, Place,  # noqa: E402
+                                     Propose, Release, Split, Swap)
 from hexarena.engine.game import GameState, StoneState  # noqa: E402
 from tests.support.core_step import CountingRandom, assert_uniform  # noqa: E402
 from tests.support.differential import after, load, rules  # noqa: E402
 
-GAMES = ("spelde", "marbanta")
+GAMES = ("spelde", "marbanta", "anda-prison")
 #: The variants each game is played in (every balance, and each option's values).
 VARIANTS = {"spelde": [[b, f"flips={f}"] for b in ("pie", "nopie") for f in ("literal", "dense", "standard")],
-            "marbanta": [["pie"], ["nopie"]]}
+            "marbanta": [["pie"], ["nopie"]], "anda-prison": [["pie"], ["nopie"], ["corners"]]}
 
 
 def python_class(game: str) -> type:
@@ -69,13 +70,15 @@ def probes(state: GameState, rng: random.Random) -> list[Action]:
     """Actions of every form of the game on sites drawn near each other (legal or not)."""
     board = state.board
     sites = board.sites
-    out: list[Action] = [Swap(), Keep()]
+    out: list[Action] = [Swap(), Keep(), Release(), Propose(), Accept(), Decline(), Komi(0), Komi(3),
+                         Komi(board.site_count + 1)]
     for _ in range(12):
         cell = rng.choice(sites)
         near = [s for s in sites if s != cell and board.neighbour_mask[cell] >> s & 1 or rng.random() < 0.1]
         some = rng.sample(near, min(len(near), rng.randrange(1, 5)))
         out += [Place(cell), Split(cell, sum(1 << s for s in some)), Grow(cell, tuple(board.sorted_sites(some))),
-                Grow(cell, tuple(some)), PieStones(cell, rng.choice(sites)), PieStones(cell, cell)]
+                Grow(cell, tuple(some)), PieStones(cell, rng.choice(sites)), PieStones(cell, cell),
+                Pair(*board.sorted_sites((cell, some[0]))), Pair(*board.sorted_sites(rng.sample(board.corners, 2)))]
     return [a for a in out if type(a) in state.info.forms]
 
 

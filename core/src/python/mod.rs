@@ -24,6 +24,7 @@ mod evaluation;
 mod held;
 mod marbanta_step;
 mod prison_state;
+mod prison_step;
 mod probe;
 mod read;
 mod search;
@@ -519,5 +520,6 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     step::register(m)?;
     spelde_step::register(m)?;
     marbanta_step::register(m)?;
+    prison_step::register(m)?;
     search::register(m)
 }
