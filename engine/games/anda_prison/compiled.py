@@ -140,7 +140,7 @@ def _colours(colours: frozenset[Colour]) -> int:
     return (1 if Colour.BLACK in colours else 0) | (2 if Colour.WHITE in colours else 0)
 
 
-def core_state(state: AndaPrisonState) -> tuple[int, bytes, bytes, CoreFields]:
+def core_state(state: AndaPrisonState | CorePrisonState) -> tuple[int, bytes, bytes, CoreFields]:
     """A state as the core's ``prison_*`` functions take it: (n, black, white, fields)."""
     if isinstance(state, CorePrisonState):
         return state.core_args()
@@ -166,7 +166,7 @@ def core_outcome(got: tuple[int, int, int]) -> Outcome:
     return Outcome(Colour.BLACK if winner == 0 else Colour.WHITE, _TERMINATIONS[why], margin2 / 2 if why else None)
 
 
-def core_playout(state: AndaPrisonState, seed: int, cap: int) -> tuple[CorePrisonState, int, Outcome | None]:
+def core_playout(state: AndaPrisonState | CorePrisonState, seed: int, cap: int) -> tuple[CorePrisonState, int, Outcome | None]:
     """A random playout in the core from `state` (seeded): the last state, the number of swaps,
     and the end the core found (None at the cap), which the rules of the last state confirm.
     A state that is over, or at the cap, is its own last state."""
@@ -175,7 +175,7 @@ def core_playout(state: AndaPrisonState, seed: int, cap: int) -> tuple[CorePriso
     return from_core(state.variant, b, w, g), swaps, None if got[1] == 2 else core_outcome(got)
 
 
-def _core(state: AndaPrisonState) -> CorePrisonState:
+def _core(state: AndaPrisonState | CorePrisonState) -> CorePrisonState:
     """The core state of `state`'s position."""
     if isinstance(state, CorePrisonState):
         return state
