@@ -8,7 +8,7 @@
 //! reseeded from the parent's stream: consecutive plies drawn with the same `rng` object do
 //! not call back into Python, and repeated draws from one state are independent.
 
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::impl_::pyclass_init::PyObjectInit;
@@ -188,3 +188,86 @@ macro_rules! make_sized {
 }
 
 pub(super) use {each_size, make_sized, rewrap_size, sized_enum};
+
+/// `random_action` of a core-object state: `draw` (with the state's generator, `Draws::with`)
+/// gives the action and the child's position, `child` builds the child with its stream; the
+/// child is kept for `play`. ValueError `over` when `draw` finds no action.
+pub(super) fn draw_kept<'py, G>(
+    draws: &Draws,
+    rng: &Bound<'py, PyAny>,
+    over: &'static str,
+    draw: impl FnOnce(&mut Rng) -> PyResult<Option<(Bound<'py, PyAny>, G)>>,
+    child: impl FnOnce(G, Stream) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (drawn, stream) = draws.with(rng, draw)?;
+    let Some((action, g)) = drawn else {
+        return Err(PyValueError::new_err(over));
+    };
+    let child = child(g, stream)?;
+    draws.keep(&action, &child);
+    Ok(action)
+}
+
+/// `play` of a core-object state `slf`: the child kept for `action`, else the child `play`
+/// builds, else what the Python subclass's `_play_python` answers.
+pub(super) fn play_kept<'py>(
+    slf: &Bound<'py, PyAny>,
+    draws: &Draws,
+    action: &Bound<'py, PyAny>,
+    play: impl FnOnce() -> PyResult<Option<Bound<'py, PyAny>>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(child) = draws.kept(action) {
+        return Ok(child);
+    }
+    match play()? {
+        Some(child) => Ok(child),
+        None => slf.call_method1(intern!(slf.py(), "_play_python"), (action,)),
+    }
+}
+
+/// The value in `cell`, made by `make` at the first read.
+pub(super) fn once(py: Python<'_>, cell: &OnceLock<Py<PyAny>>, make: impl FnOnce() -> PyResult<Py<PyAny>>)
+    -> PyResult<Py<PyAny>> {
+    if let Some(v) = cell.get() {
+        return Ok(v.clone_ref(py));
+    }
+    let v = make()?;
+    Ok(cell.get_or_init(|| v).clone_ref(py))
+}
+
+/// A core-object state `$Name` over the module's `Sized` positions (`sized_enum!`) and its
+/// `consts()`: the class (a base for a Python subclass), `of` (a state holding a position,
+/// its stream), `child` (a state of the caller's Python class) and `stones` (a colour's
+/// stones as an int, made at the first read; `$p` a position, `$colour` the colour, `$stones`
+/// its bitboard).
+macro_rules! core_state {
+    ($(#[$meta:meta])* $Name:ident, $p:ident, $colour:ident => $stones:expr) => {
+        $(#[$meta])*
+        #[pyclass(subclass, frozen, module = "hexarena_core")]
+        pub struct $Name {
+            g: Sized,
+            variant: Py<PyAny>,
+            black: OnceLock<Py<PyAny>>,
+            white: OnceLock<Py<PyAny>>,
+            draws: Draws,
+        }
+
+        impl $Name {
+            fn of(g: Sized, variant: Py<PyAny>, stream: Stream) -> $Name {
+                $Name { g, variant, black: OnceLock::new(), white: OnceLock::new(), draws: Draws::new(stream) }
+            }
+
+            /// A state of `slf`'s Python class (the subclass) holding `g`.
+            fn child<'py>(slf: &Bound<'py, Self>, g: Sized, stream: Stream) -> PyResult<Bound<'py, PyAny>> {
+                instance(&slf.get_type(), $Name::of(g, slf.get().variant.clone_ref(slf.py()), stream))
+            }
+
+            fn stones(&self, py: Python<'_>, $colour: usize) -> PyResult<Py<PyAny>> {
+                let cell = if $colour == 0 { &self.black } else { &self.white };
+                once(py, cell, || each_size!(Sized, &self.g, $p => int(py, &consts(py)?.from_bytes, $stones)))
+            }
+        }
+    };
+}
+
+pub(super) use core_state;

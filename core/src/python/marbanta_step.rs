@@ -20,7 +20,7 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyTuple};
 
-use super::held::{each_size, instance, int, make_sized, rewrap_size, sized_enum, Draws, Stream};
+use super::held::{core_state, draw_kept, once, play_kept, each_size, instance, int, make_sized, rewrap_size, sized_enum, Draws, Stream};
 use crate::bitboard::Bb;
 use crate::input::{board, colour, marbanta_phase, stones};
 use crate::marbanta::{Marbanta, Phase, Played};
@@ -161,36 +161,10 @@ macro_rules! each {
     };
 }
 
-/// A Marbanta position (every phase); see the module docs.
-#[pyclass(subclass, frozen, module = "hexarena_core")]
-pub struct MarbantaCore {
-    g: Sized,
-    variant: Py<PyAny>,
-    black: OnceLock<Py<PyAny>>,
-    white: OnceLock<Py<PyAny>>,
-    draws: Draws,
-}
-
-impl MarbantaCore {
-    fn of(g: Sized, variant: Py<PyAny>, stream: Stream) -> MarbantaCore {
-        MarbantaCore { g, variant, black: OnceLock::new(), white: OnceLock::new(), draws: Draws::new(stream) }
-    }
-
-    /// A state of `slf`'s Python class (the subclass) holding `g`.
-    fn child<'py>(slf: &Bound<'py, Self>, g: Sized, stream: Stream) -> PyResult<Bound<'py, PyAny>> {
-        instance(&slf.get_type(), MarbantaCore::of(g, slf.get().variant.clone_ref(slf.py()), stream))
-    }
-
-    fn stones(&self, py: Python<'_>, colour: usize) -> PyResult<Py<PyAny>> {
-        let cell = if colour == 0 { &self.black } else { &self.white };
-        if let Some(v) = cell.get() {
-            return Ok(v.clone_ref(py));
-        }
-        let c = consts(py)?;
-        let v = each!(&self.g, p => int(py, &c.from_bytes, p.g.st[colour]))?;
-        Ok(cell.get_or_init(|| v).clone_ref(py))
-    }
-}
+core_state!(
+    /// A Marbanta position (every phase); see the module docs.
+    MarbantaCore, p, colour => p.g.st[colour]
+);
 
 #[pymethods]
 impl MarbantaCore {
@@ -300,13 +274,9 @@ impl MarbantaCore {
         let py = slf.py();
         let me = slf.get();
         let c = consts(py)?;
-        let (drawn, stream) = me.draws.with(rng, |r| Ok(rewrap_size!(Sized, &me.g, p => p.draw(py, c, r)?, pair)))?;
-        let Some((action, g)) = drawn else {
-            return Err(PyValueError::new_err("the game is over: no legal turn"));
-        };
-        let child = MarbantaCore::child(slf, g, stream)?;
-        me.draws.keep(&action, &child);
-        Ok(action)
+        draw_kept(&me.draws, rng, "the game is over: no legal turn",
+                  |r| Ok(rewrap_size!(Sized, &me.g, p => p.draw(py, c, r)?, pair)),
+                  |g, stream| MarbantaCore::child(slf, g, stream))
     }
 
     /// The state after `action`: the state `random_action` kept for it, a legal action of
@@ -315,14 +285,10 @@ impl MarbantaCore {
     fn play<'py>(slf: &Bound<'py, Self>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let me = slf.get();
-        if let Some(child) = me.draws.kept(action) {
-            return Ok(child);
-        }
         let c = consts(py)?;
-        match rewrap_size!(Sized, &me.g, p => p.play(c, action)?) {
-            Some(g) => MarbantaCore::child(slf, g, None),
-            None => slf.call_method1(intern!(py, "_play_python"), PyTuple::new(py, [action])?),
-        }
+        play_kept(slf.as_any(), &me.draws, action, || {
+            rewrap_size!(Sized, &me.g, p => p.play(c, action)?).map(|g| MarbantaCore::child(slf, g, None)).transpose()
+        })
     }
 }
 

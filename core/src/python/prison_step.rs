@@ -15,10 +15,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyList};
 use std::sync::OnceLock;
 
-use super::held::{each_size, instance, int, make_sized, rewrap_size, sized_enum, Draws, Stream};
+use super::held::{core_state, draw_kept, once, play_kept, each_size, instance, int, make_sized, rewrap_size, sized_enum, Draws, Stream};
 use crate::anda_prison::{Action, Outcome, Prison, Termination};
 use crate::input::{board, prison as state, PrisonFields};
 use crate::rng::Rng;
@@ -135,35 +135,12 @@ macro_rules! each {
     };
 }
 
-/// An Anda-prison position (every phase); see the module docs.
-#[pyclass(subclass, frozen, module = "hexarena_core")]
-pub struct PrisonCore {
-    g: Sized,
-    variant: Py<PyAny>,
-    black: OnceLock<Py<PyAny>>,
-    white: OnceLock<Py<PyAny>>,
-    draws: Draws,
-}
+core_state!(
+    /// An Anda-prison position (every phase); see the module docs.
+    PrisonCore, p, colour => p.g.board.st[colour]
+);
 
 impl PrisonCore {
-    fn of(g: Sized, variant: Py<PyAny>, stream: Stream) -> PrisonCore {
-        PrisonCore { g, variant, black: OnceLock::new(), white: OnceLock::new(), draws: Draws::new(stream) }
-    }
-
-    fn child<'py>(slf: &Bound<'py, Self>, g: Sized, stream: Stream) -> PyResult<Bound<'py, PyAny>> {
-        instance(&slf.get_type(), PrisonCore::of(g, slf.get().variant.clone_ref(slf.py()), stream))
-    }
-
-    fn stones(&self, py: Python<'_>, colour: usize) -> PyResult<Py<PyAny>> {
-        let cell = if colour == 0 { &self.black } else { &self.white };
-        if let Some(v) = cell.get() {
-            return Ok(v.clone_ref(py));
-        }
-        let c = consts(py)?;
-        let v = each!(&self.g, p => int(py, &c.from_bytes, p.g.board.st[colour]))?;
-        Ok(cell.get_or_init(|| v).clone_ref(py))
-    }
-
     fn fields(&self) -> PrisonFields {
         each!(&self.g, p => p.fields())
     }
@@ -328,13 +305,8 @@ impl PrisonCore {
         let py = slf.py();
         let me = slf.get();
         let c = consts(py)?;
-        let (drawn, stream) = me.draws.with(rng, |r| Ok(rewrap_size!(Sized, &me.g, p => p.draw(py, c, r)?, pair)))?;
-        let Some((action, g)) = drawn else {
-            return Err(PyValueError::new_err("the game is over"));
-        };
-        let child = PrisonCore::child(slf, g, stream)?;
-        me.draws.keep(&action, &child);
-        Ok(action)
+        draw_kept(&me.draws, rng, "the game is over", |r| Ok(rewrap_size!(Sized, &me.g, p => p.draw(py, c, r)?, pair)),
+                  |g, stream| PrisonCore::child(slf, g, stream))
     }
 
     /// The state after `action`: the state `random_action` kept for it, a legal action played
@@ -343,14 +315,10 @@ impl PrisonCore {
     fn play<'py>(slf: &Bound<'py, Self>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let me = slf.get();
-        if let Some(child) = me.draws.kept(action) {
-            return Ok(child);
-        }
         let c = consts(py)?;
-        match rewrap_size!(Sized, &me.g, p => p.play(c, action)?) {
-            Some(g) => PrisonCore::child(slf, g, None),
-            None => slf.call_method1(intern!(py, "_play_python"), PyTuple::new(py, [action])?),
-        }
+        play_kept(slf.as_any(), &me.draws, action, || {
+            rewrap_size!(Sized, &me.g, p => p.play(c, action)?).map(|g| PrisonCore::child(slf, g, None)).transpose()
+        })
     }
 }
 

@@ -21,9 +21,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyList};
 
-use super::held::{instance, Draws, Stream};
+use super::held::{draw_kept, instance, once, play_kept, Draws, Stream};
 
 use crate::anda::board::Verdict;
 use crate::anda::{Anda, Phase, Termination};
@@ -242,12 +242,7 @@ impl AndaCore {
 
     fn stones(&self, py: Python<'_>, colour: usize) -> PyResult<Py<PyAny>> {
         let cell = if colour == 0 { &self.black } else { &self.white };
-        if let Some(v) = cell.get() {
-            return Ok(v.clone_ref(py));
-        }
-        let c = consts(py)?;
-        let v = each!(&*self.g, g => int(py, c, g.board.st[colour]))?;
-        Ok(cell.get_or_init(|| v).clone_ref(py))
+        once(py, cell, || each!(&*self.g, g => int(py, consts(py)?, g.board.st[colour])))
     }
 
     fn end(&self) -> Option<(usize, Termination)> {
@@ -445,19 +440,14 @@ impl AndaCore {
             return slf.call_method1(intern!(py, "_random_python"), (rng,));
         }
         let c = consts(py)?;
-        let (drawn, stream) = me.draws.with(rng, |r| match &*me.g {
+        let draw = |r: &mut Rng| match &*me.g {
             Sized::W2(g) => draw(py, g, r, c, Sized::W2),
             Sized::W3(g) => draw(py, g, r, c, Sized::W3),
             Sized::W5(g) => draw(py, g, r, c, Sized::W5),
             Sized::W8(g) => draw(py, g, r, c, Sized::W8),
             Sized::W11(g) => draw(py, g, r, c, Sized::W11),
-        })?;
-        let Some((action, g)) = drawn else {
-            return Err(PyValueError::new_err("no legal action"));
         };
-        let child = AndaCore::child(slf, g, stream)?;
-        me.draws.keep(&action, &child);
-        Ok(action)
+        draw_kept(&me.draws, rng, "no legal action", draw, |g, stream| AndaCore::child(slf, g, stream))
     }
 
     /// The state after `action`: the state `random_action` kept for it, a legal placement
@@ -466,36 +456,32 @@ impl AndaCore {
     fn play<'py>(slf: &Bound<'py, Self>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let me = slf.get();
-        if let Some(child) = me.draws.kept(action) {
-            return Ok(child);
-        }
-        let c = consts(py)?;
-        let kind = action.get_type();
-        let mut played = None;
-        if kind.is(&c.place_type) {
-            if let Ok(s) = action.getattr(intern!(py, "cell"))?.extract::<usize>() {
+        play_kept(slf.as_any(), &me.draws, action, || {
+            let c = consts(py)?;
+            let kind = action.get_type();
+            let mut played = None;
+            if kind.is(&c.place_type) {
+                if let Ok(s) = action.getattr(intern!(py, "cell"))?.extract::<usize>() {
+                    played = match &*me.g {
+                        Sized::W2(g) if g.placing() => placed(g, s, Sized::W2),
+                        Sized::W3(g) if g.placing() => placed(g, s, Sized::W3),
+                        Sized::W5(g) if g.placing() => placed(g, s, Sized::W5),
+                        Sized::W8(g) if g.placing() => placed(g, s, Sized::W8),
+                        Sized::W11(g) if g.placing() => placed(g, s, Sized::W11),
+                        _ => None,
+                    };
+                }
+            } else if kind.is(&c.pass_type) {
                 played = match &*me.g {
-                    Sized::W2(g) if g.placing() => placed(g, s, Sized::W2),
-                    Sized::W3(g) if g.placing() => placed(g, s, Sized::W3),
-                    Sized::W5(g) if g.placing() => placed(g, s, Sized::W5),
-                    Sized::W8(g) if g.placing() => placed(g, s, Sized::W8),
-                    Sized::W11(g) if g.placing() => placed(g, s, Sized::W11),
-                    _ => None,
+                    Sized::W2(g) => passed(g, Sized::W2),
+                    Sized::W3(g) => passed(g, Sized::W3),
+                    Sized::W5(g) => passed(g, Sized::W5),
+                    Sized::W8(g) => passed(g, Sized::W8),
+                    Sized::W11(g) => passed(g, Sized::W11),
                 };
             }
-        } else if kind.is(&c.pass_type) {
-            played = match &*me.g {
-                Sized::W2(g) => passed(g, Sized::W2),
-                Sized::W3(g) => passed(g, Sized::W3),
-                Sized::W5(g) => passed(g, Sized::W5),
-                Sized::W8(g) => passed(g, Sized::W8),
-                Sized::W11(g) => passed(g, Sized::W11),
-            };
-        }
-        match played {
-            Some(g) => AndaCore::child(slf, g, None),
-            None => slf.call_method1(intern!(py, "_play_python"), PyTuple::new(py, [action])?),
-        }
+            played.map(|g| AndaCore::child(slf, g, None)).transpose()
+        })
     }
 }
 

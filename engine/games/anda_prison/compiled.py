@@ -27,13 +27,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import fields
-from typing import Any
 
 import hexarena_core as core
 
 from ...actions import Accept, Action, Decline, Keep, Komi, Pair, Place, Propose, Release, Swap
 from ...core import Colour, Outcome, Termination
-from ...compiled import core_rules, places
+from ...compiled import PythonFields, core_rules, places
 from ...game import GameInfo, GameState, StoneState, Variant
 from ...position import Position
 from ..anda_regions import Groups
@@ -58,12 +57,14 @@ def _int(data: bytes) -> int:
     return int.from_bytes(data, "little")
 
 
-class CorePrisonState(core.PrisonCore, GameState):
+class CorePrisonState(PythonFields, core.PrisonCore, GameState):
     """An Anda-prison position held in the core (see the module docstring): a virtual subclass
     of :class:`AndaPrisonState` and :class:`StoneState`, whose fields are the core's getters."""
 
     __slots__ = ()
     info = PYTHON_RULES
+    _python = AndaPrisonState
+    _fields = _FIELDS
     black: int
     white: int
     phase: Phase
@@ -83,23 +84,6 @@ class CorePrisonState(core.PrisonCore, GameState):
         AssertionError if they allow what the core refused)."""
         self._py().play(action)
         raise AssertionError(f"the core refuses {self.format(action)} where the rules allow it ({self.position()})")
-
-    def _key(self) -> tuple:
-        return tuple(getattr(self, f) for f in _FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, AndaPrisonState):
-            return NotImplemented
-        return self._key() == tuple(getattr(other, f) for f in _FIELDS)
-
-    def __hash__(self) -> int:
-        return hash(self._key())            # a frozen dataclass's hash: its fields' tuple
-
-    def __reduce__(self) -> tuple:
-        return _from_fields, self._key()
-
-    def __repr__(self) -> str:
-        return "CorePrisonState(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in _FIELDS) + ")"
 
     changes = StoneState.changes
 
@@ -129,11 +113,6 @@ class CorePrisonState(core.PrisonCore, GameState):
 
 AndaPrisonState.register(CorePrisonState)
 StoneState.register(CorePrisonState)
-
-
-def _from_fields(*values: Any) -> CorePrisonState:
-    """The core state of these fields (AndaPrisonState's, in order)."""
-    return _core(AndaPrisonState(*values))
 
 
 def _colours(colours: frozenset[Colour]) -> int:

@@ -26,6 +26,7 @@ equals, hashes and pickles like the Python state of the same position, and count
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 from collections.abc import Iterator
 from itertools import islice
 from typing import Any
@@ -34,11 +35,12 @@ import hexarena_core as core
 
 from ...actions import Action, Grow, Keep, PieStones, Place, Swap
 from ...core import Colour, Outcome, Termination
-from ...compiled import core_rules, places
+from ...compiled import PythonFields, core_rules, places
 from ...game import GameInfo, GameState, StoneState
 from ...position import Position
 from .state import PIE, PLAY, RULES as PYTHON_RULES, SWAP, MarbantaState, Phase
 
+_FIELDS = tuple(f.name for f in fields(MarbantaState) if f.compare)
 _PHASE = {PIE: 0, SWAP: 1, PLAY: 2}
 _PHASES = (PIE, SWAP, PLAY)
 _COLOURS = (Colour.BLACK, Colour.WHITE)
@@ -62,12 +64,14 @@ def _bytes(n: int) -> int:
     return k
 
 
-class CoreMarbantaState(core.MarbantaCore, GameState):
+class CoreMarbantaState(PythonFields, core.MarbantaCore, GameState):
     """A Marbanta position held in the core (see the module docstring): a virtual subclass of
     :class:`MarbantaState` and :class:`StoneState`, whose fields are the core's getters."""
 
     __slots__ = ()
     info = PYTHON_RULES
+    _python = MarbantaState
+    _fields = _FIELDS
     black: int
     white: int
     phase: Phase
@@ -81,24 +85,6 @@ class CoreMarbantaState(core.MarbantaCore, GameState):
         AssertionError if they allow an action of the game the core refused)."""
         self._py().play(action)
         raise AssertionError(f"the core refuses {self.format(action)} where the rules allow it ({self.position()})")
-
-    def _key(self) -> tuple:
-        return (self.variant, self.to_move, self.ply, self.black, self.white, self.phase)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, MarbantaState):
-            return NotImplemented
-        return self._key() == (other.variant, other.to_move, other.ply, other.black, other.white, other.phase)
-
-    def __hash__(self) -> int:
-        return hash(self._key())            # a frozen dataclass's hash: its fields' tuple
-
-    def __reduce__(self) -> tuple:
-        return _from_fields, self._key()
-
-    def __repr__(self) -> str:
-        return (f"CoreMarbantaState(variant={self.variant!r}, to_move={self.to_move!r}, ply={self.ply!r}, "
-                f"black={self.black!r}, white={self.white!r}, phase={self.phase!r})")
 
     changes = StoneState.changes
 

@@ -26,6 +26,7 @@ equals, hashes and pickles like the Python state of the same position, and count
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 from collections.abc import Iterator
 from itertools import islice
 from typing import Any
@@ -34,11 +35,12 @@ import hexarena_core as core
 
 from ...actions import Action, Place, Split, Swap
 from ...core import Colour, Outcome, Termination
-from ...compiled import core_rules, places
+from ...compiled import PythonFields, core_rules, places
 from ...game import GameInfo, GameState, StoneState
 from ...position import Position
 from .state import OPEN, PLAY, RULES as PYTHON_RULES, SWAP, Phase, SpeldeState
 
+_FIELDS = tuple(f.name for f in fields(SpeldeState) if f.compare)
 _PHASE = {OPEN: 0, SWAP: 1, PLAY: 2}
 _PHASES = (OPEN, SWAP, PLAY)
 _RULE = {"literal": 0, "dense": 1, "standard": 2}
@@ -63,12 +65,14 @@ def _bytes(n: int) -> int:
     return k
 
 
-class CoreSpeldeState(core.SpeldeCore, GameState):
+class CoreSpeldeState(PythonFields, core.SpeldeCore, GameState):
     """A Spelde position held in the core (see the module docstring): a virtual subclass of
     :class:`SpeldeState` and :class:`StoneState`, whose fields are the core's getters."""
 
     __slots__ = ()
     info = PYTHON_RULES
+    _python = SpeldeState
+    _fields = _FIELDS
     black: int
     white: int
     phase: Phase
@@ -93,24 +97,6 @@ class CoreSpeldeState(core.SpeldeCore, GameState):
     def _read_python(self, token: str) -> tuple[Action, str]:
         """``read`` of a token the core does not read itself (engine/notation.py, with its errors)."""
         return GameState.read(self, token)
-
-    def _key(self) -> tuple:
-        return (self.variant, self.to_move, self.ply, self.black, self.white, self.phase)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SpeldeState):
-            return NotImplemented
-        return self._key() == (other.variant, other.to_move, other.ply, other.black, other.white, other.phase)
-
-    def __hash__(self) -> int:
-        return hash(self._key())            # a frozen dataclass's hash: its fields' tuple
-
-    def __reduce__(self) -> tuple:
-        return _from_fields, self._key()
-
-    def __repr__(self) -> str:
-        return (f"CoreSpeldeState(variant={self.variant!r}, to_move={self.to_move!r}, ply={self.ply!r}, "
-                f"black={self.black!r}, white={self.white!r}, phase={self.phase!r})")
 
     changes = StoneState.changes
 
