@@ -7,7 +7,10 @@ API: ``state.outcome()``, ``state.random_action(rng)`` and ``state.play(action)`
 state of the variant (``nopie``, komi 0) to the end or the referee's cap, over fresh games until `N`
 plies are played. "legal" is one ``list(state.legal_actions())`` (its first 1,000 actions) on a state
 sampled along random games,
-rebuilt from its position so that nothing is cached (the median). Both rules run in this process: the
+rebuilt from its position so that nothing is cached (the median). "referee" is the referee's check
+of an engine's answer per ply (referee/game/match.py): ``state.read(token)``, ``state.play(action)``
+and ``after.outcome()``, over the tokens of random games of the Python rules (one per 150 plies of
+``--plies``, 2 to 20) replayed from the initial state, the notation's token cache emptied first. Both rules run in this process: the
 Python rules (``<game>/state.py``) and the core's (``<game>/compiled.py``). Times are CPU time of this
 process (``time.process_time``), so other jobs on a shared machine inflate them less.
 
@@ -37,6 +40,7 @@ from pathlib import Path
 from bench.common import baseline_us, fresh_copy, table
 from hexarena.engine import compiled, registry
 from hexarena.engine.game import GameInfo, GameState, Variant
+from hexarena.engine.notation import read_action
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The legal actions listed per timed call (a Spelde turn can have tens of thousands).
@@ -95,6 +99,36 @@ def time_legal(states: list[GameState], cap: int = LISTED) -> float:
             list(islice(s.legal_actions(), cap))
         times.append((time.process_time() - t0) / len(fresh))
     return statistics.median(times) * 1e6 if times else float("nan")
+
+
+def game_tokens(info: GameInfo, n: int, seed: int, games: int = 20) -> list[list[str]]:
+    """The tokens of `games` random games of `info` at side n (to the end or the cap)."""
+    rng = random.Random(seed)
+    variant = info.variant(n, ["nopie"] if "nopie" in info.balances else [])
+    out = []
+    for _ in range(games):
+        state, tokens = info.new_game(variant, 0), []
+        while state.outcome() is None and state.ply < info.ply_cap(n):
+            action = state.random_action(rng)
+            tokens.append(state.format(action))
+            state = state.play(action)
+        out.append(tokens)
+    return out
+
+
+def time_referee(info: GameInfo, n: int, games: list[list[str]]) -> float:
+    """CPU microseconds per ply of the referee's check of an answer (read, play, outcome) over `games`."""
+    variant = info.variant(n, ["nopie"] if "nopie" in info.balances else [])
+    read_action.cache_clear()
+    plies, t0 = 0, time.process_time()
+    for tokens in games:
+        state = info.new_game(variant, 0)
+        for token in tokens:
+            action, _ = state.read(token)
+            state = state.play(action)
+            state.outcome()
+        plies += len(tokens)
+    return (time.process_time() - t0) / max(plies, 1) * 1e6
 
 
 def find_limit(given: str | None) -> Path | None:
@@ -159,6 +193,9 @@ def main() -> None:
                 py_ply, samples = time_plies(python, n, args.plies, args.seed)
                 co_ply, co_samples = time_plies(core, n, args.plies, args.seed) if core else (None, [])
                 c_ply = limit_us(exe, n, args.plies, args.seed) if game == "anda" else None
+                tokens = game_tokens(python, n, args.seed, min(20, max(2, args.plies // 150)))
+                py_ref = time_referee(python, n, tokens)
+                co_ref = time_referee(core, n, tokens) if core else None
                 rows.append({
                     "game": game, "n": n,
                     "py us/ply": fmt(py_ply), "core us/ply": fmt(co_ply),
@@ -166,6 +203,7 @@ def main() -> None:
                     "C us/ply": fmt(c_ply, 3), "core/C": fmt(co_ply / c_ply if co_ply and c_ply else None),
                     "py legal us": fmt(time_legal(samples), 1),
                     "core legal us": fmt(time_legal(co_samples), 1) if core else "-",
+                    "py referee us": fmt(py_ref), "core referee us": fmt(co_ref),
                     "base": f"{base:.0f}",
                 })
                 print(table(rows[-1:]).splitlines()[-1], flush=True)

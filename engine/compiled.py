@@ -19,9 +19,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    from .actions import Place
     from .game import GameInfo, GameState, Variant
     from .position import Position
 
@@ -63,10 +64,54 @@ def choose(python: GameInfo, package: str) -> GameInfo:
     return rules
 
 
+@cache
+def places() -> tuple[Place, ...]:
+    """One shared :class:`Place` per site bit of the largest board (13): the core's states hand
+    these out and take them back, so a placement crosses the boundary without being built."""
+    from .actions import Place
+    from .geometry import MAX_SIZE, hexagon
+    return tuple(Place(s) for s in range(hexagon(MAX_SIZE).mask.bit_length()))
+
+
+class PythonFields:
+    """Equality, hash, pickling and repr of a core-object state (a class of the core's, engine/games/
+    */compiled.py) by the compared fields of its game's Python state class, ``_python``: a core
+    state equals, hashes (a frozen dataclass's hash: its fields' tuple) and pickles like the
+    Python state of the same position. A pickled state comes back through the rules' conversion
+    to the core (``_to_core``, set by :func:`core_rules`)."""
+
+    __slots__ = ()
+    _python: ClassVar[type]
+    _fields: ClassVar[tuple[str, ...]]
+    _to_core: ClassVar[Callable[[Any], Any]]
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, f) for f in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, self._python):
+            return NotImplemented
+        return self._key() == tuple(getattr(other, f) for f in self._fields)
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple:
+        return _restore, (type(self), self._key())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields) + ")"
+
+
+def _restore(cls: type[PythonFields], key: tuple) -> Any:
+    """The core-object state of class `cls` with these fields (its Python state class's, in order)."""
+    return cls._to_core(cls._python(*key))
+
+
 def core_rules(python: GameInfo, to_core: Callable[[Any], GameState], state_class: type[GameState]) -> GameInfo:
     """A game's core-backed GameInfo: `python`'s, whose `new_game` and `from_position` build the
     Python state and hand it to `to_core` (the core state class of the same position); the
-    core state class's `info` is set to it."""
+    core state class's `info` is set to it (and its `_to_core` to `to_core`)."""
     def new_game(variant: Variant, komi: int = 0) -> GameState:
         return to_core(python.new_game(variant, komi))
 
@@ -75,4 +120,5 @@ def core_rules(python: GameInfo, to_core: Callable[[Any], GameState], state_clas
 
     rules = replace(python, new_game=new_game, from_position=from_position)
     state_class.info = rules
+    state_class._to_core = staticmethod(to_core)  # type: ignore[attr-defined]
     return rules

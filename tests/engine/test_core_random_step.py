@@ -18,6 +18,7 @@ from hexarena.engine.actions import Pass, Place  # noqa: E402
 from hexarena.engine.core import Colour  # noqa: E402
 from hexarena.engine.game import GameState, StoneState  # noqa: E402
 from hexarena.engine.games.anda.state import AndaState  # noqa: E402
+from tests.support.core_step import CountingRandom, assert_uniform  # noqa: E402
 from tests.support.differential import load, rules  # noqa: E402
 
 
@@ -52,15 +53,6 @@ def white_with_a_pass(seed: str) -> GameState:
     return state
 
 
-def assert_uniform(seen: Counter, listed: list) -> None:
-    """Every listed action drawn, about equally often (the bound is a chi-square of about five
-    times its degrees of freedom)."""
-    assert set(seen) == set(listed)
-    expected = sum(seen.values()) / len(listed)
-    chi2 = sum((seen[a] - expected) ** 2 / expected for a in listed)
-    assert chi2 < 5 * len(listed) + 20, (seen, expected)
-
-
 def test_the_random_ply_is_uniform_over_the_listed_actions() -> None:
     """A placement or the pass, each about equally often over 3000 seeded draws from fresh states."""
     python, core = rules("anda")
@@ -82,16 +74,6 @@ def test_draws_again_from_one_state_are_uniform_over_the_listed_actions() -> Non
     assert state.play(drawn) == load(python, state.position()).play(drawn)
     for action in listed:                   # beside the kept child, every action by the rules
         assert state.play(action) == load(python, state.position()).play(action)
-
-
-class CountingRandom(random.Random):
-    """A random.Random that counts the calls of getrandbits."""
-
-    calls = 0
-
-    def getrandbits(self, k: int) -> int:
-        self.calls += 1
-        return super().getrandbits(k)
 
 
 @pytest.mark.parametrize("n", (5, 9))

@@ -48,7 +48,7 @@ def load(info: GameInfo, text: str) -> GameState:
     return info.from_position(variant, pos, info.read_keys(pos))
 
 
-def _after(state: GameState, action) -> GameState | str:
+def after(state: GameState, action) -> GameState | str:
     """The state after `action` (compared field by field: a core state equals the Python
     state of the same position), or the reason it is refused."""
     try:
@@ -72,14 +72,14 @@ def compare(py: GameState, co: GameState, rng: random.Random, every: bool = True
     assert list(islice(co.legal_actions(), cap + 1)) == actions, text
     played = actions if every else rng.sample(actions, min(len(actions), cap // 20))
     for action in played:
-        assert _after(co, action) == _after(py, action), (text, py.format(action))
+        assert after(co, action) == after(py, action), (text, py.format(action))
     sites = list(py.board.sites)
     if not every:
         sites = rng.sample(sites, min(len(sites), cap // 20))
     listed = set(actions)
     for s in sites:
         if Place(s) not in listed:
-            assert _after(co, Place(s)) == _after(py, Place(s)), (text, py.board.name(s))
+            assert after(co, Place(s)) == after(py, Place(s)), (text, py.board.name(s))
             COUNTS[game, "refusals"] += 1
     COUNTS[game, "positions"] += 1
     COUNTS[game, "actions"] += len(played)

@@ -21,11 +21,15 @@ use crate::input::{self, bits, board, by_size, colour, marbanta_phase, site, Inp
 use crate::rng::Rng;
 
 mod evaluation;
+mod held;
+mod marbanta_step;
 mod prison_state;
+mod prison_step;
 mod probe;
 mod read;
 mod replay;
 mod search;
+mod spelde_step;
 mod step;
 
 impl From<InputError> for PyErr {
@@ -516,5 +520,8 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     evaluation::register(m)?;
     step::register(m)?;
     replay::register(m)?;
+    spelde_step::register(m)?;
+    marbanta_step::register(m)?;
+    prison_step::register(m)?;
     search::register(m)
 }

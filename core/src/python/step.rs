@@ -6,10 +6,8 @@
 //! Python ints only when read. Actions are the shared Python objects `bind` hands over (one
 //! `Place` per site, one `Pass`), so an action crosses the boundary without parsing.
 //!
-//! Random draws come from a generator of the core (xoshiro256++) seeded from the caller's
-//! `random.Random` once (`getrandbits(64)`) and handed from each state to the child it draws,
-//! reseeded from the parent's stream: consecutive plies drawn with the same `rng` object do
-//! not call back into Python, and repeated draws from one state are independent.
+//! Random draws: held.rs (the core's generator, seeded once per `random.Random` and handed
+//! from each state to the child it draws).
 //!
 //! What the core does not hold here (the pie's offer and answer, refusals and their reasons,
 //! positions) the Python subclass answers with the Python rules: `play` and `random_action`
@@ -17,15 +15,15 @@
 
 use std::cell::RefCell;
 use std::mem::ManuallyDrop;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use pyo3::exceptions::PyValueError;
-use pyo3::impl_::pyclass_init::PyObjectInit;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::pyclass_init::PyClassInitializer;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyList};
+
+use super::held::{draw_kept, instance, once, play_kept, Draws, Stream};
 
 use crate::anda::board::Verdict;
 use crate::anda::{Anda, Phase, Termination};
@@ -142,9 +140,6 @@ fn recycle<T: Pooled>(g: Box<T>) {
     });
 }
 
-/// The generator of the draws and the `random.Random` it was seeded from.
-type Stream = Option<(Py<PyAny>, Rng)>;
-
 /// An Anda position (every phase), analysed once; see the module docs.
 #[pyclass(subclass, frozen, module = "hexarena_core")]
 pub struct AndaCore {
@@ -153,9 +148,7 @@ pub struct AndaCore {
     out: OnceLock<Option<(usize, Termination)>>,
     black: OnceLock<Py<PyAny>>,
     white: OnceLock<Py<PyAny>>,
-    /// The last action `random_action` drew and the state it leads to.
-    next: Mutex<Option<(Py<PyAny>, Py<PyAny>)>>,
-    stream: Mutex<Stream>,
+    draws: Draws,
 }
 
 /// What a turn of this position is: 0 the pie's offer or answer, 1 a first turn (a pair),
@@ -226,8 +219,8 @@ where
     })
 }
 
-fn int<'py, const N: usize>(py: Python<'py>, c: &Consts, bb: Bb<N>) -> PyResult<Py<PyAny>> {
-    Ok(c.from_bytes.bind(py).call1((PyBytes::new(py, &bb.to_le_bytes()), intern!(py, "little")))?.unbind())
+fn int<const N: usize>(py: Python<'_>, c: &Consts, bb: Bb<N>) -> PyResult<Py<PyAny>> {
+    super::held::int(py, &c.from_bytes, bb)
 }
 
 impl AndaCore {
@@ -238,31 +231,18 @@ impl AndaCore {
             out: OnceLock::new(),
             black: OnceLock::new(),
             white: OnceLock::new(),
-            next: Mutex::new(None),
-            stream: Mutex::new(stream),
+            draws: Draws::new(stream),
         }
     }
 
     /// A state of `slf`'s Python class (the subclass) holding `g`.
     fn child<'py>(slf: &Bound<'py, Self>, g: Sized, stream: Stream) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        let value = AndaCore::of(g, slf.get().variant.clone_ref(py), stream);
-        let ty = slf.get_type();
-        // Safety: `ty` is the type of an AndaCore instance, so AndaCore or a subclass of it.
-        unsafe {
-            let ptr = PyObjectInit::into_new_object(PyClassInitializer::from(value), py, ty.as_type_ptr())?;
-            Ok(Bound::from_owned_ptr(py, ptr))
-        }
+        instance(&slf.get_type(), AndaCore::of(g, slf.get().variant.clone_ref(slf.py()), stream))
     }
 
     fn stones(&self, py: Python<'_>, colour: usize) -> PyResult<Py<PyAny>> {
         let cell = if colour == 0 { &self.black } else { &self.white };
-        if let Some(v) = cell.get() {
-            return Ok(v.clone_ref(py));
-        }
-        let c = consts(py)?;
-        let v = each!(&*self.g, g => int(py, c, g.board.st[colour]))?;
-        Ok(cell.get_or_init(|| v).clone_ref(py))
+        once(py, cell, || each!(&*self.g, g => int(py, consts(py)?, g.board.st[colour])))
     }
 
     fn end(&self) -> Option<(usize, Termination)> {
@@ -460,29 +440,14 @@ impl AndaCore {
             return slf.call_method1(intern!(py, "_random_python"), (rng,));
         }
         let c = consts(py)?;
-        let mut guard = me.stream.lock().map_err(|_| PyValueError::new_err("a draw failed before"))?;
-        if !matches!(&*guard, Some((r, _)) if r.is(rng)) {
-            let seed: u64 = rng.call_method1(intern!(py, "getrandbits"), (64,))?.extract()?;
-            *guard = Some((rng.clone().unbind(), Rng::new(seed)));
-        }
-        let Some((_, stream)) = guard.as_mut() else { unreachable!("seeded above") };
-        let drawn = match &*me.g {
-            Sized::W2(g) => draw(py, g, stream, c, Sized::W2)?,
-            Sized::W3(g) => draw(py, g, stream, c, Sized::W3)?,
-            Sized::W5(g) => draw(py, g, stream, c, Sized::W5)?,
-            Sized::W8(g) => draw(py, g, stream, c, Sized::W8)?,
-            Sized::W11(g) => draw(py, g, stream, c, Sized::W11)?,
+        let draw = |r: &mut Rng| match &*me.g {
+            Sized::W2(g) => draw(py, g, r, c, Sized::W2),
+            Sized::W3(g) => draw(py, g, r, c, Sized::W3),
+            Sized::W5(g) => draw(py, g, r, c, Sized::W5),
+            Sized::W8(g) => draw(py, g, r, c, Sized::W8),
+            Sized::W11(g) => draw(py, g, r, c, Sized::W11),
         };
-        let Some((action, g)) = drawn else {
-            return Err(PyValueError::new_err("no legal action"));
-        };
-        let child_stream = Some((rng.clone().unbind(), Rng::new(stream.next_u64())));
-        drop(guard);
-        let child = AndaCore::child(slf, g, child_stream)?;
-        if let Ok(mut next) = me.next.lock() {
-            *next = Some((action.clone().unbind(), child.unbind()));
-        }
-        Ok(action)
+        draw_kept(&me.draws, rng, "no legal action", draw, |g, stream| AndaCore::child(slf, g, stream))
     }
 
     /// The state after `action`: the state `random_action` kept for it, a legal placement
@@ -491,41 +456,32 @@ impl AndaCore {
     fn play<'py>(slf: &Bound<'py, Self>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let me = slf.get();
-        if let Ok(mut next) = me.next.lock() {
-            if let Some((a, child)) = next.take() {
-                if a.is(action) {
-                    return Ok(child.into_bound(py));
+        play_kept(slf.as_any(), &me.draws, action, || {
+            let c = consts(py)?;
+            let kind = action.get_type();
+            let mut played = None;
+            if kind.is(&c.place_type) {
+                if let Ok(s) = action.getattr(intern!(py, "cell"))?.extract::<usize>() {
+                    played = match &*me.g {
+                        Sized::W2(g) if g.placing() => placed(g, s, Sized::W2),
+                        Sized::W3(g) if g.placing() => placed(g, s, Sized::W3),
+                        Sized::W5(g) if g.placing() => placed(g, s, Sized::W5),
+                        Sized::W8(g) if g.placing() => placed(g, s, Sized::W8),
+                        Sized::W11(g) if g.placing() => placed(g, s, Sized::W11),
+                        _ => None,
+                    };
                 }
-                *next = Some((a, child));
-            }
-        }
-        let c = consts(py)?;
-        let kind = action.get_type();
-        let mut played = None;
-        if kind.is(&c.place_type) {
-            if let Ok(s) = action.getattr(intern!(py, "cell"))?.extract::<usize>() {
+            } else if kind.is(&c.pass_type) {
                 played = match &*me.g {
-                    Sized::W2(g) if g.placing() => placed(g, s, Sized::W2),
-                    Sized::W3(g) if g.placing() => placed(g, s, Sized::W3),
-                    Sized::W5(g) if g.placing() => placed(g, s, Sized::W5),
-                    Sized::W8(g) if g.placing() => placed(g, s, Sized::W8),
-                    Sized::W11(g) if g.placing() => placed(g, s, Sized::W11),
-                    _ => None,
+                    Sized::W2(g) => passed(g, Sized::W2),
+                    Sized::W3(g) => passed(g, Sized::W3),
+                    Sized::W5(g) => passed(g, Sized::W5),
+                    Sized::W8(g) => passed(g, Sized::W8),
+                    Sized::W11(g) => passed(g, Sized::W11),
                 };
             }
-        } else if kind.is(&c.pass_type) {
-            played = match &*me.g {
-                Sized::W2(g) => passed(g, Sized::W2),
-                Sized::W3(g) => passed(g, Sized::W3),
-                Sized::W5(g) => passed(g, Sized::W5),
-                Sized::W8(g) => passed(g, Sized::W8),
-                Sized::W11(g) => passed(g, Sized::W11),
-            };
-        }
-        match played {
-            Some(g) => AndaCore::child(slf, g, None),
-            None => slf.call_method1(intern!(py, "_play_python"), PyTuple::new(py, [action])?),
-        }
+            played.map(|g| AndaCore::child(slf, g, None)).transpose()
+        })
     }
 }
 

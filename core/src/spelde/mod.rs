@@ -263,9 +263,12 @@ impl<const N: usize> Spelde<N> {
 
     /// Whether placing on `cell` (a site) and flipping `named` is legal now (state.py's `_check`).
     pub fn allows(&self, cell: usize, named: Bb<N>) -> bool {
-        if self.st[0].or(self.st[1]).has(cell) || self.winner().is_some() {
-            return false;
-        }
+        !self.st[0].or(self.st[1]).has(cell) && self.winner().is_none() && self.splits_all(cell, named)
+    }
+
+    /// Whether `named` holds one valid flip set of each enemy group touching `cell` and
+    /// nothing else (the part of `allows` after the site and the game's end).
+    pub fn splits_all(&self, cell: usize, named: Bb<N>) -> bool {
         let mut covered = Bb::<N>::ZERO;
         for g in self.adjacent_groups(cell) {
             let part = named.and(g);
@@ -370,7 +373,11 @@ impl<const N: usize> Spelde<N> {
     /// A uniform legal cell (or `swap`, one more choice), then a uniform valid flip set of
     /// each adjacent group; None when the mover has no action.
     pub fn random_action(&self, rng: &mut Rng) -> Option<Action<N>> {
-        let cells = self.legal_cells();
+        self.random_action_in(self.legal_cells(), rng)
+    }
+
+    /// `random_action` given the legal cells (`legal_cells`' answer).
+    pub fn random_action_in(&self, cells: Bb<N>, rng: &mut Rng) -> Option<Action<N>> {
         let count = cells.count();
         let swap = u32::from(self.phase == Phase::Swap);
         if count + swap == 0 {

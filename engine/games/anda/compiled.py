@@ -23,6 +23,7 @@ installed (ImportError else).
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,19 +31,19 @@ import hexarena_core as core
 
 from ...actions import Action, Pair, Pass, Place
 from ...core import Colour, Outcome, Termination
-from ...compiled import core_rules
+from ...compiled import PythonFields, core_rules, places
 from ...game import GameInfo, GameState, StoneState
-from ...geometry import hexagon
 from ...position import Position
 from ..anda_regions import Groups
 from .state import BOTH, OFFER, ANSWER, PLAY, RULES as PYTHON_RULES, AndaState, Phase
 
+_FIELDS = tuple(f.name for f in fields(AndaState) if f.compare)
 _PHASE = {OFFER: 0, ANSWER: 1, PLAY: 2}
 _PHASES = (OFFER, ANSWER, PLAY)
 _TERMINATION = {1: Termination.NO_MOVES, 2: Termination.ELIMINATED}
 _BYTES: dict[int, int] = {}
 #: One shared Place per bit of the largest board.
-_PLACE = tuple(Place(s) for s in range(max(hexagon(n).mask.bit_length() for n in PYTHON_RULES.sizes + (13,))))
+_PLACE = places()
 #: The first turns still to come as the core takes them (bit 0 Black's, bit 1 White's), and back.
 _FIRSTS: tuple[frozenset[Colour], ...] = (frozenset(), frozenset((Colour.BLACK,)), frozenset((Colour.WHITE,)), BOTH)
 _OWE = {f: k for k, f in enumerate(_FIRSTS)}
@@ -60,12 +61,14 @@ def _bytes(n: int) -> int:
     return k
 
 
-class CoreAndaState(core.AndaCore, GameState):
+class CoreAndaState(PythonFields, core.AndaCore, GameState):
     """An Anda position held in the core (see the module docstring): a virtual subclass of
     :class:`AndaState` and :class:`StoneState`, whose fields are the core's getters."""
 
     __slots__ = ()
     info = PYTHON_RULES
+    _python = AndaState
+    _fields = _FIELDS
     black: int
     white: int
     komi: int
@@ -84,26 +87,6 @@ class CoreAndaState(core.AndaCore, GameState):
     def _random_python(self, rng: random.Random) -> Action:
         """``random_action`` of the pie's offer and answer, by the Python rules."""
         return self._py().random_action(rng)
-
-    def _key(self) -> tuple:
-        return (self.variant, self.to_move, self.ply, self.black, self.white, self.komi, self.first, self.phase)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, AndaState):
-            return NotImplemented
-        return self._key() == (other.variant, other.to_move, other.ply, other.black, other.white,
-                               other.komi, other.first, other.phase)
-
-    def __hash__(self) -> int:
-        return hash(self._key())            # a frozen dataclass's hash: its fields' tuple
-
-    def __reduce__(self) -> tuple:
-        return _from_fields, self._key()
-
-    def __repr__(self) -> str:
-        return (f"CoreAndaState(variant={self.variant!r}, to_move={self.to_move!r}, ply={self.ply!r}, "
-                f"black={self.black!r}, white={self.white!r}, komi={self.komi!r}, first={self.first!r}, "
-                f"phase={self.phase!r})")
 
     changes = StoneState.changes
 

@@ -1,115 +1,128 @@
 """Anda-prison answered by the compiled core (``hexarena_core``, core/): :class:`CorePrisonState`.
 
-The state is :class:`AndaPrisonState` with the same fields and API; the board work of a
-placement or a two-stone turn (put the stones, check (2), the one removal step, check (3))
-the legal single placements, the players' board summary (``summary``) and random playouts
-(``playout``, the whole state in the core: ``anda_prison::Prison``) run in the core. Phases,
-the annihilation ban, releases, proposals, pairs' shapes and the score stay those of
-``state.py``, the specification. A core state equals and hashes like the Python state of
-the same position. Importing this module needs the core installed (ImportError else).
+The state is a core object (``hexarena_core.PrisonCore``, core/src/python/prison_step.rs,
+over ``anda_prison::Prison``: the board, its analysis and every field) with the API and the
+fields of :class:`AndaPrisonState`. The whole position and its end live in the core, and
+the hot calls of the step API go straight to it with no Python frame: ``outcome``,
+``legal_cells``, ``random_action`` (drawn, played and kept for ``play`` in one call),
+``play`` of any action of the game (checked in the core), the fields; ``legal_actions`` is
+one core call. ``black`` and ``white`` become ints at their first read. Placements and the
+words are shared objects (engine.compiled.places), so they cross the boundary without being
+built.
+
+The draws come from the core's own generator, seeded once from the caller's
+``random.Random`` and handed from each state to the state it draws
+(core/src/python/held.rs): the same seed gives the same game, and a game drawn with one
+``rng`` calls back into Python once, not per ply. The distribution is the Python rules'
+(uniform over the legal actions).
+
+Positions, the reasons of refusals, the board's analysis and the score at an arbitrary
+termination are those of ``state.py``, the specification, on an :class:`AndaPrisonState` of
+the same position (:meth:`CorePrisonState._py`). A core state equals, hashes and pickles
+like the Python state of the same position, and counts as an :class:`AndaPrisonState` for
+``isinstance``. Importing this module needs the core installed (ImportError else).
 """
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import fields
-from typing import Any
 
 import hexarena_core as core
 
+from ...actions import Accept, Action, Decline, Keep, Komi, Pair, Place, Propose, Release, Swap
 from ...core import Colour, Outcome, Termination
-from ...errors import IllegalMove
-from ...compiled import core_rules
-from ...game import GameInfo, GameState, Variant
+from ...compiled import PythonFields, core_rules, places
+from ...game import GameInfo, GameState, StoneState, Variant
+from ...position import Position
 from ..anda_regions import Groups
+from . import board as board_mod
 from .phases import Phase
 from .state import RULES as PYTHON_RULES, AndaPrisonState
 
 _FIELDS = tuple(f.name for f in fields(AndaPrisonState) if f.compare)
+#: The core's codes of the phases, the colour sets and the terminations (prison_state.rs).
+_PHASES = tuple(Phase)
+_TERMINATIONS = (Termination.NO_MOVES, Termination.AGREEMENT, Termination.PLY_CAP)
+_SETS: tuple[frozenset[Colour], ...] = (frozenset(), frozenset((Colour.BLACK,)), frozenset((Colour.WHITE,)),
+                                        frozenset((Colour.BLACK, Colour.WHITE)))
+_WORDS = (Swap, Keep, Release, Propose, Accept, Decline)
+CoreFields = tuple[int, int, int, int, int, int, int, int, int]
+
+core.PrisonCore.bind((Colour.BLACK, Colour.WHITE), list(_PHASES), _SETS, _TERMINATIONS, Outcome, list(places()),
+                     Place, Pair, Komi, _WORDS, tuple(w() for w in _WORDS))
 
 
 def _int(data: bytes) -> int:
     return int.from_bytes(data, "little")
 
 
-class CorePrisonState(AndaPrisonState):
-    """An Anda-prison position whose board work runs in the core (see the module docstring)."""
+class CorePrisonState(PythonFields, core.PrisonCore, GameState):
+    """An Anda-prison position held in the core (see the module docstring): a virtual subclass
+    of :class:`AndaPrisonState` and :class:`StoneState`, whose fields are the core's getters."""
 
     __slots__ = ()
+    info = PYTHON_RULES
+    _python = AndaPrisonState
+    _fields = _FIELDS
+    black: int
+    white: int
+    phase: Phase
+    first: frozenset[Colour]
+    prison_black: int
+    prison_white: int
+    annihilated: frozenset[Colour]
+    komi: int
+    last: Colour | None
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, AndaPrisonState):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in _FIELDS)
+    def _py(self) -> AndaPrisonState:
+        """The Python rules' state of this position."""
+        return AndaPrisonState(*self._key())
 
-    __hash__ = AndaPrisonState.__hash__
+    def _play_python(self, action: Action) -> CorePrisonState:
+        """``play`` of what the core does not play itself: the Python rules' refusal (an
+        AssertionError if they allow what the core refused)."""
+        self._py().play(action)
+        raise AssertionError(f"the core refuses {self.format(action)} where the rules allow it ({self.position()})")
 
-    def _args(self) -> tuple[int, bytes, bytes, int]:
-        """The board as the core's functions take it (built once per state)."""
-        args = self._memo.get("args")
-        if args is None:
-            n = self.variant.size
-            k = core.board_bytes(n)
-            args = self._memo["args"] = (n, self.black.to_bytes(k, "little"), self.white.to_bytes(k, "little"),
-                                         0 if self.to_move is Colour.BLACK else 1)
-        return args
+    changes = StoneState.changes
 
     def summary(self) -> tuple[int, int, Groups, Groups]:
-        return core.anda_summary(*self._args()[:3])
+        n, black, white, _ = self.core_args()
+        return core.anda_summary(n, black, white)
 
-    def _try(self, cells: tuple[int, ...], lay: Any = None) -> AndaPrisonState | str:
-        sims = self._memo.setdefault("sims", {})
-        key = cells[0] if len(cells) == 1 else cells
-        got = sims.get(key)
-        if got is None:
-            code, black, white, jailed_black, jailed_white = core.prison_place(*self._args(), list(cells))
-            names = ",".join(self.board.names(sum(1 << s for s in cells)))
-            if code == 1:
-                got = f"{names}: the placed group would be smothered"
-            elif code == 2:
-                got = f"{names}: the placed group would be smothered at the end of the turn"
-            else:
-                try:
-                    got = self._resolved(cells, _int(black), _int(white), (jailed_black, jailed_white))
-                except IllegalMove as exc:
-                    got = str(exc)
-            sims[key] = got
-        return got
+    def analysis(self) -> board_mod.Analysis:
+        return self._py().analysis()
 
-    def legal_cells(self) -> int:
-        cells = self._memo.get("cells")
-        if cells is None:
-            cells = 0
-            if self.normal:
-                ban = self.to_move.other in self.annihilated
-                cells = _int(core.prison_legal_cells(*self._args(), ban))
-            self._memo["cells"] = cells
-        return cells
+    def score(self, termination: Termination) -> Outcome:
+        return self._py().score(termination)
 
-    def _has_placement(self) -> bool:
-        if "cells" in self._memo:
-            return self._memo["cells"] != 0
-        if any(not isinstance(v, str) for v in self._memo.get("sims", {}).values()):
-            return True
-        return core.prison_has_placement(*self._args(), self.to_move.other in self.annihilated)
+    def legal_actions(self) -> Iterator[Action]:
+        return iter(self.legal_list())
 
+    def to_position(self) -> Position:
+        return self._py().to_position()
+
+    def position_keys(self) -> dict[str, str]:
+        return self._py().position_keys()
 
     def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
         end, swaps, _ = core_playout(self, rng.getrandbits(64), cap)
         return end, swaps
 
 
-#: The core's codes of the phases, the colour sets and the terminations (python_prison.rs).
-_PHASES = tuple(Phase)
-_TERMINATIONS = (Termination.NO_MOVES, Termination.AGREEMENT, Termination.PLY_CAP)
-CoreFields = tuple[int, int, int, int, int, int, int, int, int]
+AndaPrisonState.register(CorePrisonState)
+StoneState.register(CorePrisonState)
 
 
 def _colours(colours: frozenset[Colour]) -> int:
     return (1 if Colour.BLACK in colours else 0) | (2 if Colour.WHITE in colours else 0)
 
 
-def core_state(state: AndaPrisonState) -> tuple[int, bytes, bytes, CoreFields]:
+def core_state(state: AndaPrisonState | CorePrisonState) -> tuple[int, bytes, bytes, CoreFields]:
     """A state as the core's ``prison_*`` functions take it: (n, black, white, fields)."""
+    if isinstance(state, CorePrisonState):
+        return state.core_args()
     n = state.variant.size
     k = core.board_bytes(n)
     last = -1 if state.last is None else (0 if state.last is Colour.BLACK else 1)
@@ -120,10 +133,7 @@ def core_state(state: AndaPrisonState) -> tuple[int, bytes, bytes, CoreFields]:
 
 def from_core(variant: Variant, black: bytes, white: bytes, f: CoreFields) -> CorePrisonState:
     """The state the core returned as (black, white, fields)."""
-    colour = (Colour.BLACK, Colour.WHITE)
-    colours = lambda bits: frozenset(c for c, bit in zip(colour, (1, 2)) if bits & bit)  # noqa: E731
-    return CorePrisonState(variant, colour[f[0]], f[1], _int(black), _int(white), _PHASES[f[2]], colours(f[3]),
-                           f[4], f[5], colours(f[6]), f[7], None if f[8] < 0 else colour[f[8]])
+    return CorePrisonState(variant, variant.size, black, white, f)
 
 
 def core_outcome(got: tuple[int, int, int]) -> Outcome:
@@ -135,7 +145,7 @@ def core_outcome(got: tuple[int, int, int]) -> Outcome:
     return Outcome(Colour.BLACK if winner == 0 else Colour.WHITE, _TERMINATIONS[why], margin2 / 2 if why else None)
 
 
-def core_playout(state: AndaPrisonState, seed: int, cap: int) -> tuple[CorePrisonState, int, Outcome | None]:
+def core_playout(state: AndaPrisonState | CorePrisonState, seed: int, cap: int) -> tuple[CorePrisonState, int, Outcome | None]:
     """A random playout in the core from `state` (seeded): the last state, the number of swaps,
     and the end the core found (None at the cap), which the rules of the last state confirm.
     A state that is over, or at the cap, is its own last state."""
@@ -144,8 +154,12 @@ def core_playout(state: AndaPrisonState, seed: int, cap: int) -> tuple[CorePriso
     return from_core(state.variant, b, w, g), swaps, None if got[1] == 2 else core_outcome(got)
 
 
-def _core(state: AndaPrisonState) -> CorePrisonState:
-    return CorePrisonState(**{f: getattr(state, f) for f in _FIELDS})
+def _core(state: AndaPrisonState | CorePrisonState) -> CorePrisonState:
+    """The core state of `state`'s position."""
+    if isinstance(state, CorePrisonState):
+        return state
+    n, black, white, f = core_state(state)
+    return CorePrisonState(state.variant, n, black, white, f)
 
 
 RULES: GameInfo = core_rules(PYTHON_RULES, _core, CorePrisonState)

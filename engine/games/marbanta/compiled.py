@@ -1,102 +1,153 @@
 """Marbanta answered by the compiled core (``hexarena_core``, core/): :class:`CoreMarbantaState`.
 
-The state is :class:`MarbantaState` with the same fields and API; the legal roots (sight,
-N, room), whether there is one, the first ``LISTED`` actions of a turn, and random playouts
-(uniform root, then a uniform new group as ``sample.py`` draws it; traced for RAVE too) run
-in the core. Turn checks, messages, the pie and the new groups beyond the first ``LISTED``
-stay those of ``state.py``, the specification. A core state equals and hashes like the
-Python state of the same position. Importing this module needs the core installed
+The state is a core object (``hexarena_core.MarbantaCore``, core/src/python/marbanta_step.rs)
+with the API and the fields of :class:`MarbantaState`: the position, its groups and whether
+the mover has a turn live in the core, and the hot calls of the step API go straight to it
+with no Python frame: ``outcome``, ``legal_cells`` (the legal roots), ``random_action``
+(uniform root, then a uniform new group as ``sample.py`` draws it; drawn, played and kept for
+``play`` in one call), ``play`` of the pie stones, ``swap``, ``keep``, a placement or a new
+group (checked in the core), the fields. ``black`` and ``white`` become ints at their first
+read. Placements, ``swap`` and ``keep`` are shared objects (engine.compiled.places), so they
+cross the boundary without being built.
+
+The draws come from the core's own generator, seeded once from the caller's
+``random.Random`` and handed from each state to the state it draws
+(core/src/python/held.rs): the same seed gives the same game, and a game drawn with one
+``rng`` calls back into Python once, not per ply.
+
+The core also lists the first ``LISTED`` actions of a turn and plays random playouts (traced
+for RAVE too). The pie's listing, the new groups beyond the first ``LISTED``, positions and
+the reasons of refusals are those of ``state.py``, the specification, on a
+:class:`MarbantaState` of the same position (:meth:`CoreMarbantaState._py`). A core state
+equals, hashes and pickles like the Python state of the same position, and counts as a
+:class:`MarbantaState` for ``isinstance``. Importing this module needs the core installed
 (ImportError else).
 """
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 from collections.abc import Iterator
 from itertools import islice
+from typing import Any
 
 import hexarena_core as core
 
 from ...actions import Action, Grow, Keep, PieStones, Place, Swap
 from ...core import Colour, Outcome, Termination
-from ...compiled import core_rules
-from ...game import GameInfo, GameState
-from .state import PLAY, RULES as PYTHON_RULES, MarbantaState, Phase
+from ...compiled import PythonFields, core_rules, places
+from ...game import GameInfo, GameState, StoneState
+from ...position import Position
+from .state import PIE, PLAY, RULES as PYTHON_RULES, SWAP, MarbantaState, Phase
 
-_PHASE = {Phase.PIE: 0, Phase.SWAP: 1, Phase.PLAY: 2}
-_PHASES = (Phase.PIE, Phase.SWAP, Phase.PLAY)
+_FIELDS = tuple(f.name for f in fields(MarbantaState) if f.compare)
+_PHASE = {PIE: 0, SWAP: 1, PLAY: 2}
+_PHASES = (PIE, SWAP, PLAY)
 _COLOURS = (Colour.BLACK, Colour.WHITE)
+_BYTES: dict[int, int] = {}
 #: Actions of a turn listed by the core in one call (the rest, if any, by state.py).
 LISTED = 512
+
+core.MarbantaCore.bind(
+    _COLOURS, _PHASES, (Outcome(Colour.BLACK, Termination.NO_MOVES), Outcome(Colour.WHITE, Termination.NO_MOVES)),
+    list(places()), Place, Grow, PieStones, Swap, Keep, Swap(), Keep())
 
 
 def _int(data: bytes) -> int:
     return int.from_bytes(data, "little")
 
 
-class CoreMarbantaState(MarbantaState):
-    """A Marbanta position whose roots and playouts run in the core (see the module docstring)."""
+def _bytes(n: int) -> int:
+    k = _BYTES.get(n)
+    if k is None:
+        k = _BYTES[n] = core.board_bytes(n)
+    return k
+
+
+class CoreMarbantaState(PythonFields, core.MarbantaCore, GameState):
+    """A Marbanta position held in the core (see the module docstring): a virtual subclass of
+    :class:`MarbantaState` and :class:`StoneState`, whose fields are the core's getters."""
 
     __slots__ = ()
+    info = PYTHON_RULES
+    _python = MarbantaState
+    _fields = _FIELDS
+    black: int
+    white: int
+    phase: Phase
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, MarbantaState):
-            return NotImplemented
-        return (self.variant, self.to_move, self.ply, self.black, self.white, self.phase) == (
-            other.variant, other.to_move, other.ply, other.black, other.white, other.phase)
+    def _py(self) -> MarbantaState:
+        """The Python rules' state of this position."""
+        return MarbantaState(self.variant, self.to_move, self.ply, self.black, self.white, self.phase)
 
-    __hash__ = MarbantaState.__hash__
+    def _play_python(self, action: Action) -> CoreMarbantaState:
+        """``play`` of what the core does not play itself: the Python rules' refusal (an
+        AssertionError if they allow an action of the game the core refused)."""
+        self._py().play(action)
+        raise AssertionError(f"the core refuses {self.format(action)} where the rules allow it ({self.position()})")
 
-    def _args(self) -> tuple[int, bytes, bytes, int]:
-        n = self.variant.size
-        k = core.board_bytes(n)
-        return (n, self.black.to_bytes(k, "little"), self.white.to_bytes(k, "little"),
-                0 if self.to_move is Colour.BLACK else 1)
+    changes = StoneState.changes
 
-    def _roots(self) -> dict[int, int]:
-        got = self._memo.get("roots")
-        if got is None:
-            got = self._memo["roots"] = dict(core.marbanta_roots(*self._args()))
-        return got
-
-    def _has_turn(self) -> bool:
-        if self.phase is not PLAY:
-            return super()._has_turn()
-        if "roots" in self._memo:
-            return bool(self._memo["roots"])
-        got = self._memo.get("has_turn")
-        if got is None:
-            got = self._memo["has_turn"] = core.marbanta_has_turn(*self._args())
-        return got
+    @property
+    def owner(self) -> list[int]:
+        """The group bitboard of every stone, indexed by bit (the Python rules')."""
+        return self._py().owner
 
     def legal_actions(self) -> Iterator[Action]:
         if self.phase is not PLAY:
-            yield from super().legal_actions()
-            return
-        listed = core.marbanta_actions(*self._args(), LISTED)
+            return self._py().legal_actions()
+        return self._listed()
+
+    def _listed(self) -> Iterator[Action]:
+        listed = core.marbanta_actions(*self.core_args(), LISTED)
         for root, branches in listed:
             yield Grow(root, tuple(branches)) if branches else Place(root)
         if len(listed) == LISTED:
-            yield from islice(super().legal_actions(), LISTED, None)
+            yield from islice(self._py().legal_actions(), LISTED, None)
 
     def listed_actions(self, cap: int) -> list[Action] | None:
         if self.phase is not PLAY or cap >= LISTED:
-            return super().listed_actions(cap)
-        listed = core.marbanta_actions(*self._args(), cap + 1)
+            return GameState.listed_actions(self, cap)
+        listed = core.marbanta_actions(*self.core_args(), cap + 1)
         if len(listed) > cap:
             return None
         return [Grow(root, tuple(branches)) if branches else Place(root) for root, branches in listed]
+
+    def to_position(self) -> Position:
+        return self._py().to_position()
+
+    def position_keys(self) -> dict[str, str]:
+        return {"variant": self.variant.balance, "phase": self.phase, "ply": str(self.ply)}
 
     def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
         end, swaps, _ = core_playout(self, rng.getrandbits(64), cap)
         return end, swaps
 
     def traced_playout(self, rng: random.Random, cap: int) -> tuple[GameState, int, list[tuple[Colour, Action]]]:
-        n, black, white, me = self._args()
+        n, black, white, me = self.core_args()
         b, w, to_move, ply, phase, _, swaps, steps = core.marbanta_traced_playout(
             n, self.variant.balance == "pie", black, white, me, self.ply, _PHASE[self.phase], cap,
             rng.getrandbits(64))
-        end = CoreMarbantaState(self.variant, _COLOURS[to_move], ply, _int(b), _int(w), _PHASES[phase])
+        end = _end(self, b, w, to_move, ply, phase)
         return end, swaps, [(_COLOURS[mover], _action(kind, a, c, branches)) for mover, kind, a, c, branches in steps]
+
+
+MarbantaState.register(CoreMarbantaState)
+StoneState.register(CoreMarbantaState)
+
+
+def _from_fields(variant: Any, to_move: Colour, ply: int, black: int, white: int, phase: Phase) -> CoreMarbantaState:
+    """The core state of these fields (MarbantaState's, in order)."""
+    n = variant.size
+    k = _bytes(n)
+    return CoreMarbantaState(variant, n, variant.balance == "pie", black.to_bytes(k, "little"),
+                             white.to_bytes(k, "little"), 0 if to_move is Colour.BLACK else 1, ply, _PHASE[phase])
+
+
+def _end(state: CoreMarbantaState, black: bytes, white: bytes, to_move: int, ply: int, phase: int) -> CoreMarbantaState:
+    """The core state a playout from `state` ended in."""
+    variant = state.variant
+    return CoreMarbantaState(variant, variant.size, variant.balance == "pie", black, white, to_move, ply, phase)
 
 
 def _action(kind: int, a: int, b: int, branches: list[int]) -> Action:
@@ -111,17 +162,18 @@ def _action(kind: int, a: int, b: int, branches: list[int]) -> Action:
 def core_playout(state: CoreMarbantaState, seed: int, cap: int) -> tuple[CoreMarbantaState, int, Outcome | None]:
     """A random playout in the core from `state` (seeded): the last state, the number of swaps,
     and the end the core found (None at the cap), which the rules of the last state confirm."""
-    n, black, white, me = state._args()
+    n, black, white, me = state.core_args()
     b, w, to_move, ply, phase, winner, swaps = core.marbanta_playout(
         n, state.variant.balance == "pie", black, white, me, state.ply, _PHASE[state.phase], cap, seed)
-    end = CoreMarbantaState(state.variant, Colour.BLACK if to_move == 0 else Colour.WHITE, ply, _int(b), _int(w),
-                            _PHASES[phase])
     outcome = None if winner < 0 else Outcome(Colour.BLACK if winner == 0 else Colour.WHITE, Termination.NO_MOVES)
-    return end, swaps, outcome
+    return _end(state, b, w, to_move, ply, phase), swaps, outcome
 
 
 def _core(state: MarbantaState) -> CoreMarbantaState:
-    return CoreMarbantaState(state.variant, state.to_move, state.ply, state.black, state.white, state.phase)
+    """The core state of `state`'s position."""
+    if isinstance(state, CoreMarbantaState):
+        return state
+    return _from_fields(state.variant, state.to_move, state.ply, state.black, state.white, state.phase)
 
 
 RULES: GameInfo = core_rules(PYTHON_RULES, _core, CoreMarbantaState)

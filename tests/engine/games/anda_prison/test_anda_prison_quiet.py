@@ -11,8 +11,10 @@ import random
 import pytest
 
 from hexarena.engine import registry
+from hexarena.engine.games.anda_prison.state import RULES as PYTHON_RULES
 
 from tests.support.anda_prison import agree, oracle
+from tests.support.differential import load
 
 INFO = registry.get("anda-prison")
 
@@ -39,8 +41,9 @@ def test_sparse_boards_against_the_oracle(seed):
 
 
 def test_quiet_sites_decide_without_resolving():
-    """On a sparse board most legal sites come from the shortcut: no placement result is cached."""
+    """On a sparse board most legal sites come from the shortcut (state.py's): no placement result is cached."""
     state, board = sparse(0, 7, 0.04)
+    state = load(PYTHON_RULES, state.position())
     cells = state.legal_cells()
     resolved = state._memo.get("sims", {})
     assert cells.bit_count() > 2 * len(resolved)
