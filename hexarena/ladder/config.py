@@ -28,7 +28,7 @@ from hexarena.referee.game.adjudication import Adjudication
 from hexarena.referee.game.clock import Limits
 from hexarena.referee.tournament.config import EngineSpec, GameSpec, TournamentConfig, player_cmd
 from hexarena.referee.tournament.config_check import ConfigError, KeyReader, key_lines
-from hexarena.referee.tournament.config_sections import read_adjudication, time_limits
+from hexarena.referee.tournament.config_sections import komi_value, read_adjudication, time_limits
 
 __all__ = ["Bounds", "ConfigError", "LadderConfig", "PoolSpec", "load", "loads"]
 
@@ -151,7 +151,9 @@ def _pool(ctx: KeyReader, entry: object, i: int) -> PoolSpec:
         raise ctx.error(f"{key}.anchors", "lists a player twice")
     komi = entry.get("komi")
     if komi is not None:
-        komi = ctx.integer(komi, f"{key}.komi", 0, 10_000)
+        if not info.uses_komi:
+            raise ctx.error(f"{key}.komi", f"{info.id} has no komi setting")
+        komi = komi_value(ctx, komi, f"{key}.komi", (size,))
     network = _seconds(ctx, entry.get("network", 0.5), f"{key}.network", 0.0, 60.0)
     return PoolSpec(name, info.id, size, info.describe(variant).split(" ", 1)[1], limits, network, anchors, komi)
 

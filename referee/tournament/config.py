@@ -23,7 +23,7 @@ from ..game.adjudication import Adjudication
 from ..game.clock import Limits
 from .config_check import ConfigError, KeyReader, key_lines
 from .config_edges import check_engine
-from .config_sections import (RESOURCE_KEYS, SprtConfig, adjudication_table, affinity_value, limits_table,
+from .config_sections import (RESOURCE_KEYS, SprtConfig, adjudication_table, affinity_value, komi_value, limits_table,
                               read_adjudication, read_affinity,
                               read_log_cap, read_resources, read_setup_commands,
                               resources_table, sprt_config, sprt_table, time_limits)
@@ -374,9 +374,9 @@ def _game(ctx: KeyReader, entry: object, i: int, names: list[str]) -> GameSpec:
             raise ctx.error(f"{key}.{name}", "lists a value twice")
     komi = entry.get("komi")
     if komi is not None:
-        komi = ctx.integer(komi, f"{key}.komi", 0, 10_000)
         if not info.uses_komi:
             raise ctx.error(f"{key}.komi", f"{info.id} has no komi setting")
+        komi = komi_value(ctx, komi, f"{key}.komi", sizes)
     cap = entry.get("ply_cap")
     if cap is not None:
         cap = ctx.integer(cap, f"{key}.ply_cap", 1, 10_000_000)

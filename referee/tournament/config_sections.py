@@ -9,6 +9,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from hexarena.engine.geometry import hexagon
 from hexarena.results.sprt import MODELS as SPRT_MODELS
 from hexarena.results.sprt import SprtSettings
 
@@ -18,6 +19,17 @@ from ..game.clock import Limits
 from .affinity import AffinityError, format_cpus, parse_cpus
 from .config_check import KeyReader
 from ..engines.spawn import ResourceLimits
+
+
+def komi_value(ctx: KeyReader, value: object, key: str, sizes: tuple[int, ...] | list[int]) -> int:
+    """A `komi` setting: an integer from 0 to the site count of the smallest of `sizes` (the bound
+    of a komi pie's offer, of a position's `komi=` and of the kits' games; docs/rules.md)."""
+    small = min(sizes)
+    sites = hexagon(small).site_count
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= sites:
+        raise ctx.error(key, f"expected an integer in 0..{sites} (the sites of a board of size {small}), "
+                             f"got {value!r}")
+    return value
 
 
 @dataclass(frozen=True)

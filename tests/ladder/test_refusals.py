@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 import subprocess
 
+import pytest
+
+from hexarena.ladder.config import loads
+from hexarena.referee.tournament.config_check import ConfigError
 from tests.support.ladder import HEXARENA, Bridge, Server, add_account, pool_toml, until
 
 
@@ -61,3 +65,19 @@ def test_a_bad_config_names_file_key_and_line(tmp_path):
     proc = subprocess.run([*HEXARENA, "ladder", "serve", str(path), "--data", str(tmp_path / "d")],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and f"{path}:6: pools[0].game:" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("game, komi, error", [
+    ("spelde", 2, ":7: pools[0].komi: spelde has no komi setting"),
+    ("anda", 38, ":7: pools[0].komi: expected an integer in 0..37 (the sites of a board of size 4), got 38"),
+])
+def test_a_pool_komi_is_one_the_game_and_board_take(game, komi, error):
+    text = pool_toml().replace('game = "spelde"', f'game = "{game}"\nkomi = {komi}')
+    with pytest.raises(ConfigError) as info:
+        loads(text, "pool.toml")
+    assert str(info.value).startswith("pool.toml") and error in str(info.value), str(info.value)
+
+
+def test_a_pool_komi_up_to_the_board_sites_is_taken():
+    text = pool_toml().replace('game = "spelde"', 'game = "anda"\nvariant = "nopie"\nkomi = 37')
+    assert loads(text).pools[0].komi == 37

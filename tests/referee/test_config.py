@@ -83,6 +83,8 @@ def test_variant_words_are_canonicalised(tmp_path):
     (('size = 7', 'size = 7\nsizes = [5]'), ":26: games[1].size: give `size` or `sizes`"),
     (('seed = 7', 'seed = 7\nchallengers = ["random"]'), "challengers: only a gauntlet"),
     (('ply_cap = 40', 'komi = 2'), ":27: games[1].komi: spelde has no komi setting"),
+    (('game = "spelde"\nsize = 7', 'game = "anda"\nsizes = [5, 7]\nkomi = 62'),
+     ":27: games[1].komi: expected an integer in 0..61 (the sites of a board of size 5), got 62"),
     (('cmd = ["./bot", "--hgp"]', 'cmd = ["./bot"]\nrestart = "never"'),
      ":18: engines.my.bot.restart: expected one of game, fault, got 'never'"),
     (('player = "random"', 'player = "random"\nanalysis = "no"'),
