@@ -158,6 +158,8 @@ class SpeldeState(StoneState):
         board = self.board
         if not board.is_site(cell):
             raise IllegalMove("off the board")
+        if named < 0 or named & ~board.mask:
+            raise IllegalMove("a flip names a site off the board")
         if (self.black | self.white) >> cell & 1:
             raise IllegalMove(f"{board.name(cell)} is occupied")
         if self.outcome() is not None:

@@ -118,6 +118,14 @@ def test_occupied_and_off_board():
         s.parse("komi=3")
 
 
+@pytest.mark.parametrize("flips", [1 << 200, -1, 1 << 9])
+def test_a_split_built_by_hand_naming_sites_off_the_board_is_illegal(flips):
+    s = sp("B e5 / W e6 e7")
+    assert not s.board.is_site(9)       # the padding of the first row at n=5
+    with pytest.raises(IllegalMove, match="off the board"):
+        s.play(Split(s.board.parse("e8"), 1 << s.board.parse("e7") | flips))
+
+
 def test_player_without_placement_loses():
     s = state("spelde", 2, "W a1 / B c3", to_move="b")
     assert all(not legal(s, x) for x in ("a2", "b1", "b2"))   # next to the white singleton a1
