@@ -1,13 +1,15 @@
 """The runner against its peer: hexarena's own cost per move beside fastchess's, in one run.
 
-    python -m bench.bench_runner [--games N] [--fastchess PATH] [--stockfish PATH] [--keep DIR]
+    python -m bench.bench_runner [--games N] [--fastchess PATH] [--stockfish PATH] [--engine PATH] [--keep DIR]
 
 Plays, one after the other, as child processes run from the command line as
 a user runs them:
 
 * hexarena: `hexarena tournament` of N games (default 100) between two kept
   `random` players (the built-in player: it answers `genmove` at once;
-  `restart = "fault"`, so each slot keeps its two processes), default time
+  `restart = "fault"`, so each slot keeps its two processes), or two kept
+  copies of the program `--engine PATH` (the C kit's example engine, a random
+  player in C, spends a few us a move where the Python one spends 100-300), default time
   limits (no clock: `genmove` and `play` per move, no `time_left`), with the
   pre-flight, `-q`; Spelde n=6 and Anda n=9, at `-j 1` and `-j 2`;
 * fastchess, when `--fastchess PATH` names its binary (docs/bench.md says how
@@ -49,6 +51,7 @@ on the 2-core reference machine when it is quiet).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -129,17 +132,19 @@ def own_cpu_at_exit(proc: subprocess.Popen) -> float:
     return cpu
 
 
-def hexarena_config(game: str, size: int, games: int) -> str:
+def hexarena_config(game: str, size: int, games: int, engine: str | None = None) -> str:
+    """Two kept engines: the built-in `random` player, or the program `engine` (a path) on both sides."""
+    side = f"cmd = [{json.dumps(engine)}]" if engine else 'player = "random"'
     return (f"games_per_pair = {games}\n"
-            '[engines.a]\nplayer = "random"\nrestart = "fault"\n'
-            '[engines.b]\nplayer = "random"\nrestart = "fault"\n'
+            f'[engines.a]\n{side}\nrestart = "fault"\n'
+            f'[engines.b]\n{side}\nrestart = "fault"\n'
             f'[[games]]\ngame = "{game}"\nsizes = [{size}]\n')
 
 
-def run_hexarena(game: str, size: int, games: int, jobs: int, work: Path) -> dict:
+def run_hexarena(game: str, size: int, games: int, jobs: int, work: Path, engine: str | None = None) -> dict:
     """One `hexarena tournament` run in `work`; its figures."""
     config, out = work / f"{game}-{jobs}.toml", work / f"{game}-{size}-j{jobs}"
-    config.write_text(hexarena_config(game, size, games), encoding="utf-8")
+    config.write_text(hexarena_config(game, size, games, engine), encoding="utf-8")
     argv = [sys.executable, "-m", "hexarena", "tournament", str(config), "--out", str(out), "-j", str(jobs), "-q"]
     start = time.time()
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -229,12 +234,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fastchess", help="the fastchess binary (none: hexarena's rows only)")
     parser.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish",
                         help="the engine fastchess runs (default: Debian's stockfish)")
+    parser.add_argument("--engine", help="an HGP engine program hexarena's runs play on both sides, for example "
+                        "the C kit's example engine (core/examples/hgp_engine.c; default: the built-in random player)")
     parser.add_argument("--keep", type=Path, help="a folder to keep the runs' output in")
     args = parser.parse_args(argv)
     if args.games < 2:
         parser.error("--games must be at least 2")
     if args.fastchess and not os.access(args.fastchess, os.X_OK):
         parser.error(f"--fastchess {args.fastchess}: not an executable file")
+    engine = str(Path(args.engine).resolve()) if args.engine else None
+    if engine and not os.access(engine, os.X_OK):
+        parser.error(f"--engine {args.engine}: not an executable file")
     results = []
     compile_package()
     with tempfile.TemporaryDirectory() as tmp:
@@ -244,10 +254,10 @@ def main(argv: list[str] | None = None) -> None:
             if args.fastchess:
                 results.append(run_fastchess(args.fastchess, args.stockfish, args.games, jobs, work))
             for game, size in GAMES:
-                results.append(run_hexarena(game, size, args.games, jobs, work))
+                results.append(run_hexarena(game, size, args.games, jobs, work, engine))
     load = os.getloadavg()
-    print(f"runner bench: {args.games} games a run, {os.cpu_count()} cores, load {load[0]:.1f} {load[1]:.1f} "
-          f"{load[2]:.1f} at the end")
+    print(f"runner bench: {args.games} games a run, hexarena's engines {engine or 'the built-in random'}, "
+          f"{os.cpu_count()} cores, load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the end")
     print(table(rows(results)))
     voids = sum(r["void"] for r in results)
     if voids:

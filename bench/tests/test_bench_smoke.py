@@ -67,3 +67,22 @@ def test_bench_runs_at_a_tiny_size(name, tmp_path):
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, f"bench.{name} exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     assert len(proc.stdout.strip().splitlines()) >= 2, f"bench.{name} printed no table:\n{proc.stdout}"
+
+
+@pytest.mark.slow
+def test_bench_runner_plays_a_compiled_engine(tmp_path):
+    from tests.support import kits
+    if (missing := kits.tools_missing()) is not None:
+        pytest.skip(missing)
+    engine = kits.c_engine(tmp_path)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    keep = tmp_path / "runs"
+    proc = subprocess.run([sys.executable, "-m", "bench.bench_runner", "--games", "2", "--engine", str(engine),
+                           "--keep", str(keep)],
+                          cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert "void" not in proc.stdout, proc.stdout
+    journals = sorted(keep.glob("*/journal.jsonl"))
+    assert len(journals) == 4                    # two games, two -j
+    for journal in journals:                     # the C engine named itself in every game
+        assert journal.read_text().count('"identities": [["kit-random-c"') == 2, journal
