@@ -73,6 +73,19 @@ def places() -> tuple[Place, ...]:
     return tuple(Place(s) for s in range(hexagon(MAX_SIZE).mask.bit_length()))
 
 
+@cache
+def board_bytes(n: int) -> int:
+    """The bytes of a side-`n` board's bitboard as the core reads it (``hexarena_core.board_bytes``),
+    asked once per size."""
+    import hexarena_core
+    return hexarena_core.board_bytes(n)
+
+
+def from_le(data: bytes) -> int:
+    """A bitboard from the core's little-endian bytes."""
+    return int.from_bytes(data, "little")
+
+
 class PythonFields:
     """Equality, hash, pickling and repr of a core-object state (a class of the core's, engine/games/
     */compiled.py) by the compared fields of its game's Python state class, ``_python``: a core

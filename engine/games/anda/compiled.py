@@ -31,7 +31,7 @@ import hexarena_core as core
 
 from ...actions import Action, Pair, Pass, Place
 from ...core import Colour, Outcome, Termination
-from ...compiled import PythonFields, core_rules, places
+from ...compiled import PythonFields, board_bytes, core_rules, places
 from ...game import GameInfo, GameState, StoneState
 from ...position import Position
 from ..anda_regions import Groups
@@ -41,7 +41,6 @@ _FIELDS = tuple(f.name for f in fields(AndaState) if f.compare)
 _PHASE = {OFFER: 0, ANSWER: 1, PLAY: 2}
 _PHASES = (OFFER, ANSWER, PLAY)
 _TERMINATION = {1: Termination.NO_MOVES, 2: Termination.ELIMINATED}
-_BYTES: dict[int, int] = {}
 #: One shared Place per bit of the largest board.
 _PLACE = places()
 #: The first turns still to come as the core takes them (bit 0 Black's, bit 1 White's), and back.
@@ -53,12 +52,6 @@ core.AndaCore.bind(
     tuple((Outcome(c, Termination.NO_MOVES), Outcome(c, Termination.ELIMINATED)) for c in (Colour.BLACK, Colour.WHITE)),
     list(_PLACE), Place, Pass, Pair, Pass())
 
-
-def _bytes(n: int) -> int:
-    k = _BYTES.get(n)
-    if k is None:
-        k = _BYTES[n] = core.board_bytes(n)
-    return k
 
 
 class CoreAndaState(PythonFields, core.AndaCore, GameState):
@@ -120,7 +113,7 @@ def _from_fields(variant: Any, to_move: Colour, ply: int, black: int, white: int
                  first: frozenset[Colour], phase: Phase) -> CoreAndaState:
     """The core state of these fields (AndaState's, in order)."""
     n = variant.size
-    k = _bytes(n)
+    k = board_bytes(n)
     return CoreAndaState(variant, n, variant.option("opening") == "cells", black.to_bytes(k, "little"),
                          white.to_bytes(k, "little"), 0 if to_move is Colour.BLACK else 1, ply, komi,
                          _OWE[first], _PHASE[phase])

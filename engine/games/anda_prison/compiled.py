@@ -32,7 +32,7 @@ import hexarena_core as core
 
 from ...actions import Accept, Action, Decline, Keep, Komi, Pair, Place, Propose, Release, Swap
 from ...core import Colour, Outcome, Termination
-from ...compiled import PythonFields, core_rules, places
+from ...compiled import PythonFields, board_bytes, core_rules, places
 from ...game import GameInfo, GameState, StoneState, Variant
 from ...position import Position
 from ..anda_regions import Groups
@@ -52,9 +52,6 @@ CoreFields = tuple[int, int, int, int, int, int, int, int, int]
 core.PrisonCore.bind((Colour.BLACK, Colour.WHITE), list(_PHASES), _SETS, _TERMINATIONS, Outcome, list(places()),
                      Place, Pair, Komi, _WORDS, tuple(w() for w in _WORDS))
 
-
-def _int(data: bytes) -> int:
-    return int.from_bytes(data, "little")
 
 
 class CorePrisonState(PythonFields, core.PrisonCore, GameState):
@@ -124,7 +121,7 @@ def core_state(state: AndaPrisonState | CorePrisonState) -> tuple[int, bytes, by
     if isinstance(state, CorePrisonState):
         return state.core_args()
     n = state.variant.size
-    k = core.board_bytes(n)
+    k = board_bytes(n)
     last = -1 if state.last is None else (0 if state.last is Colour.BLACK else 1)
     return n, state.black.to_bytes(k, "little"), state.white.to_bytes(k, "little"), (
         0 if state.to_move is Colour.BLACK else 1, state.ply, _PHASES.index(state.phase), _colours(state.first),

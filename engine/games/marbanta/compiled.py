@@ -35,7 +35,7 @@ import hexarena_core as core
 
 from ...actions import Action, Grow, Keep, PieStones, Place, Swap
 from ...core import Colour, Outcome, Termination
-from ...compiled import PythonFields, core_rules, places
+from ...compiled import PythonFields, board_bytes, core_rules, places
 from ...game import GameInfo, GameState, StoneState
 from ...position import Position
 from .state import PIE, PLAY, RULES as PYTHON_RULES, SWAP, MarbantaState, Phase
@@ -44,7 +44,6 @@ _FIELDS = tuple(f.name for f in fields(MarbantaState) if f.compare)
 _PHASE = {PIE: 0, SWAP: 1, PLAY: 2}
 _PHASES = (PIE, SWAP, PLAY)
 _COLOURS = (Colour.BLACK, Colour.WHITE)
-_BYTES: dict[int, int] = {}
 #: Actions of a turn listed by the core in one call (the rest, if any, by state.py).
 LISTED = 512
 
@@ -53,15 +52,6 @@ core.MarbantaCore.bind(
     list(places()), Place, Grow, PieStones, Swap, Keep, Swap(), Keep())
 
 
-def _int(data: bytes) -> int:
-    return int.from_bytes(data, "little")
-
-
-def _bytes(n: int) -> int:
-    k = _BYTES.get(n)
-    if k is None:
-        k = _BYTES[n] = core.board_bytes(n)
-    return k
 
 
 class CoreMarbantaState(PythonFields, core.MarbantaCore, GameState):
@@ -139,7 +129,7 @@ StoneState.register(CoreMarbantaState)
 def _from_fields(variant: Any, to_move: Colour, ply: int, black: int, white: int, phase: Phase) -> CoreMarbantaState:
     """The core state of these fields (MarbantaState's, in order)."""
     n = variant.size
-    k = _bytes(n)
+    k = board_bytes(n)
     return CoreMarbantaState(variant, n, variant.balance == "pie", black.to_bytes(k, "little"),
                              white.to_bytes(k, "little"), 0 if to_move is Colour.BLACK else 1, ply, _PHASE[phase])
 

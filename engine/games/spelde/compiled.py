@@ -35,7 +35,7 @@ import hexarena_core as core
 
 from ...actions import Action, Place, Split, Swap
 from ...core import Colour, Outcome, Termination
-from ...compiled import PythonFields, core_rules, places
+from ...compiled import PythonFields, board_bytes, core_rules, from_le, places
 from ...game import GameInfo, GameState, StoneState
 from ...position import Position
 from .state import OPEN, PLAY, RULES as PYTHON_RULES, SWAP, Phase, SpeldeState
@@ -44,7 +44,6 @@ _FIELDS = tuple(f.name for f in fields(SpeldeState) if f.compare)
 _PHASE = {OPEN: 0, SWAP: 1, PLAY: 2}
 _PHASES = (OPEN, SWAP, PLAY)
 _RULE = {"literal": 0, "dense": 1, "standard": 2}
-_BYTES: dict[int, int] = {}
 #: Placements listed by one call to the core (``flips=literal``); state.py lists any beyond.
 LISTED = 1024
 
@@ -54,15 +53,6 @@ core.SpeldeCore.bind(
     list(places()), Place, Split, Swap, Swap())
 
 
-def _int(data: bytes) -> int:
-    return int.from_bytes(data, "little")
-
-
-def _bytes(n: int) -> int:
-    k = _BYTES.get(n)
-    if k is None:
-        k = _BYTES[n] = core.board_bytes(n)
-    return k
 
 
 class CoreSpeldeState(PythonFields, core.SpeldeCore, GameState):
@@ -117,7 +107,7 @@ class CoreSpeldeState(PythonFields, core.SpeldeCore, GameState):
     def open_sites(self) -> tuple[int, int]:
         n, _, black, white, _ = self.core_args()
         ob, ow = core.spelde_open_sites(n, black, white)
-        return _int(ob), _int(ow)
+        return from_le(ob), from_le(ow)
 
     def to_position(self) -> Position:
         return self._py().to_position()
@@ -137,7 +127,7 @@ StoneState.register(CoreSpeldeState)
 def _from_fields(variant: Any, to_move: Colour, ply: int, black: int, white: int, phase: Phase) -> CoreSpeldeState:
     """The core state of these fields (SpeldeState's, in order)."""
     n = variant.size
-    k = _bytes(n)
+    k = board_bytes(n)
     return CoreSpeldeState(variant, n, _RULE[variant.option("flips")], black.to_bytes(k, "little"),
                            white.to_bytes(k, "little"), 0 if to_move is Colour.BLACK else 1, ply, _PHASE[phase])
 

@@ -18,7 +18,7 @@ import hexarena_core as core
 from ...actions import Move
 from ...core import Colour, Outcome, Termination
 from ...errors import IllegalMove
-from ...compiled import core_rules
+from ...compiled import board_bytes, core_rules, from_le
 from ...game import GameInfo, GameState
 from .moves import Levels, why_illegal
 from .state import PLAY, RULES as PYTHON_RULES, Phase, VaxandisState, _settings
@@ -31,12 +31,9 @@ _PHASES = (Phase.OPEN, Phase.SWAP, Phase.PLAY)
 Args = tuple[int, bool, bool, bytes, bytes, list[tuple[int, bytes]], int]
 
 
-def _int(data: bytes) -> int:
-    return int.from_bytes(data, "little")
-
 
 def _levels(levels: list[tuple[int, bytes]]) -> Levels:
-    return tuple((h, _int(bb)) for h, bb in levels)
+    return tuple((h, from_le(bb)) for h, bb in levels)
 
 
 class CoreVaxandisState(VaxandisState):
@@ -57,7 +54,7 @@ class CoreVaxandisState(VaxandisState):
         args: Args | None = self._memo.get("args")
         if args is None:
             n = self.variant.size
-            k = core.board_bytes(n)
+            k = board_bytes(n)
             _, _, group, path = _settings(self.variant)
             args = self._memo["args"] = (n, group, path, self.black.to_bytes(k, "little"),
                                          self.white.to_bytes(k, "little"),
@@ -74,7 +71,7 @@ class CoreVaxandisState(VaxandisState):
     def targets(self) -> dict[int, int]:
         found = self._memo.get("targets")
         if found is None:
-            found = self._memo["targets"] = {src: _int(dsts) for src, dsts in core.vaxandis_moves(*self._args())}
+            found = self._memo["targets"] = {src: from_le(dsts) for src, dsts in core.vaxandis_moves(*self._args())}
         return found
 
     def _play_move(self, move: Move) -> VaxandisState:
@@ -89,7 +86,7 @@ class CoreVaxandisState(VaxandisState):
             own, enemy = self._sides()
             raise IllegalMove(why_illegal(own, enemy, self.levels, self.heights(), tb, move.src, move.dst, group))
         black, white, levels = got
-        nxt = CoreVaxandisState(self.variant, self.to_move.other, self.ply + 1, _int(black), _int(white),
+        nxt = CoreVaxandisState(self.variant, self.to_move.other, self.ply + 1, from_le(black), from_le(white),
                                 _levels(levels), PLAY)
         n, group, path, _, _, _, me = self._args()
         nxt._memo["args"] = (n, group, path, black, white, levels, 1 - me)      # the core's bytes, as they came
@@ -105,7 +102,7 @@ def core_playout(state: CoreVaxandisState, seed: int, cap: int) -> tuple[CoreVax
     and the end the core found (None at the cap), which the rules of the last state confirm."""
     b, w, levels, to_move, ply, phase, winner, swaps = core.vaxandis_playout(
         *state._args()[:-1], 0 if state.to_move is Colour.BLACK else 1, state.ply, _PHASE[state.phase], cap, seed)
-    end = CoreVaxandisState(state.variant, Colour.BLACK if to_move == 0 else Colour.WHITE, ply, _int(b), _int(w),
+    end = CoreVaxandisState(state.variant, Colour.BLACK if to_move == 0 else Colour.WHITE, ply, from_le(b), from_le(w),
                             _levels(levels), _PHASES[phase])
     n, group, path = state._args()[:3]
     end._memo["args"] = (n, group, path, b, w, levels, to_move)     # the core's bytes, as they came
