@@ -8,8 +8,9 @@ a user runs them:
 * hexarena: `hexarena tournament` of N games (default 100) between two kept
   `random` players (the built-in player: it answers `genmove` at once;
   `restart = "fault"`, so each slot keeps its two processes), or two kept
-  copies of the program `--engine PATH` (the C kit's example engine, a random
-  player in C, spends a few us a move where the Python one spends 100-300), default time
+  copies of the program `--engine PATH` (`--engine c-kit`: the C kit's example
+  engine, a random player in C, built here: it spends a few us a move where the
+  Python one spends 100-300), default time
   limits (no clock: `genmove` and `play` per move, no `time_left`), with the
   pre-flight, `-q`; Spelde n=6 and Anda n=9, at `-j 1` and `-j 2`;
 * fastchess, when `--fastchess PATH` names its binary (docs/bench.md says how
@@ -206,6 +207,14 @@ def run_fastchess(binary: str, stockfish: str, games: int, jobs: int, work: Path
             "wall": end - start, "to first": min(starts) - start, "to exit": end - max(ends), "void": 0}
 
 
+def c_kit_engine(folder: Path) -> Path:
+    """The C kit's example engine, built into `folder` (tests/support/kits.py); SystemExit when it cannot be."""
+    from tests.support import kits
+    if (missing := kits.tools_missing()) is not None:
+        raise SystemExit(f"--engine c-kit: {missing}")
+    return kits.c_engine(folder)
+
+
 def rows(results: list[dict]) -> list[dict]:
     """The table: one row per run, with the ratios to fastchess at the same -j and j2/j1."""
     peer = {r["j"]: r for r in results if r["runner"] == "fastchess"}
@@ -234,15 +243,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fastchess", help="the fastchess binary (none: hexarena's rows only)")
     parser.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish",
                         help="the engine fastchess runs (default: Debian's stockfish)")
-    parser.add_argument("--engine", help="an HGP engine program hexarena's runs play on both sides, for example "
-                        "the C kit's example engine (core/examples/hgp_engine.c; default: the built-in random player)")
+    parser.add_argument("--engine", help="an HGP engine program hexarena's runs play on both sides, or `c-kit`: the C "
+                        "kit's example engine (core/examples/hgp_engine.c), built with cargo and cc (default: the "
+                        "built-in random player)")
     parser.add_argument("--keep", type=Path, help="a folder to keep the runs' output in")
     args = parser.parse_args(argv)
     if args.games < 2:
         parser.error("--games must be at least 2")
     if args.fastchess and not os.access(args.fastchess, os.X_OK):
         parser.error(f"--fastchess {args.fastchess}: not an executable file")
-    engine = str(Path(args.engine).resolve()) if args.engine else None
+    engine = str(Path(args.engine).resolve()) if args.engine and args.engine != "c-kit" else None
     if engine and not os.access(engine, os.X_OK):
         parser.error(f"--engine {args.engine}: not an executable file")
     results = []
@@ -250,6 +260,8 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         work = args.keep or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
+        if args.engine == "c-kit":
+            engine = str(c_kit_engine(work))
         for jobs in (1, 2):
             if args.fastchess:
                 results.append(run_fastchess(args.fastchess, args.stockfish, args.games, jobs, work))
