@@ -79,7 +79,7 @@ _ID_DIGITS = 20
 #: Room for a response's frame around its text: `=` or `?`, an id of up to 20 digits, a space.
 _FRAME = _ID_DIGITS + 2
 #: One whole single-line response, in the form parse_response accepts: mark, id, text.
-_ONE_LINE = re.compile(rb"([=?])([0-9]{0,%d})(?:[ \t]([^\r\n]*))?\n\n\Z" % _ID_DIGITS)
+_ONE_LINE = re.compile(rb"([=?])([0-9]{0,%d})(?:[ \t]([^\r\n]*))?\n\n" % _ID_DIGITS)
 
 
 def format_command(cid: int, name: str, *args: str) -> bytes:
@@ -150,9 +150,9 @@ class ResponseReader:
         if self._broken is not None:
             raise self._broken
         if not self._buf:
-            one = self._one_line(data)
-            if one is not None:
-                return [one]
+            lines = self._lines(data)
+            if lines is not None:
+                return lines
         self._buf += data.replace(b"\r", b"")
         out: list[Response] = []
         try:
@@ -179,19 +179,28 @@ class ResponseReader:
             self._broken = exc
             raise
 
-    def _one_line(self, data: bytes | bytearray) -> Response | None:
-        """The response when `data` is exactly one well-formed single-line response and its
-        empty line, valid UTF-8 within the cap (the common read, decoded without buffering);
-        None for anything else, which the general path reads (to the same result when valid)."""
-        m = _ONE_LINE.match(data) if len(data) <= self.max_bytes else None
-        if m is None:
+    def _lines(self, data: bytes | bytearray) -> list[Response] | None:
+        """The responses when `data` is exactly a run of well-formed single-line responses, each
+        with its empty line, valid UTF-8 within the cap (the common read: an answer, or the answers
+        to a chain written at once), decoded without buffering; None for anything else, which the
+        general path reads (to the same result when valid)."""
+        if len(data) > self.max_bytes:
             return None
-        mark, digits, raw = m.groups()
-        try:
-            text = raw.decode("utf-8").strip() if raw else ""
-        except UnicodeDecodeError:
-            return None
-        return Response(int(digits) if digits else None, mark == b"=", text)     # ASCII digits, 20 at most
+        out: list[Response] = []
+        at, end = 0, len(data)
+        match = _ONE_LINE.match
+        while at < end:
+            m = match(data, at)
+            if m is None:
+                return None
+            mark, digits, raw = m.groups()
+            try:
+                text = raw.decode("utf-8").strip() if raw else ""
+            except UnicodeDecodeError:
+                return None
+            out.append(Response(int(digits) if digits else None, mark == b"=", text))  # ASCII digits, 20 at most
+            at = m.end()
+        return out or None
 
     def buffered(self) -> bool:
         """True when part of a response is held (bytes other than blank lines)."""

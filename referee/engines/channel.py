@@ -77,6 +77,7 @@ class EngineChannel:
         self.configured = False     # the engine's setup commands were answered (sent once per process)
         self._misses = [0, 0]       # fast-path polls in a row that found no answer: other commands, thinking
         self._yielded = 0.0         # trio.current_time() when a command last awaited or yielded
+        self._clock: Callable[[], float] = trio.current_time    # the running loop's clock, taken per exchange
 
     def engine_exited(self, how: str) -> None:
         """Called by the process watcher: the process ended (`how`: its exit status or signal).
@@ -151,28 +152,35 @@ class EngineChannel:
         if self._exit is not None:
             self._broken = EngineCrashed(f"{self.name}: {self._exit}")
             return [self._broken] * len(commands)
-        cids = range(self._next_id, self._next_id + len(commands))
-        self._next_id += len(commands)
+        count = len(commands)
+        cids = range(self._next_id, self._next_id + count)
+        self._next_id += count
         data = b"".join([format_command(cid, name, *args) for cid, (name, args, _, _) in zip(cids, commands)])
+        self._clock = now = trio.lowlevel.current_clock().current_time
         if t0 is None:
-            t0 = trio.current_time()
+            t0 = now()
         answers: list[str | ControllerError] = []
         try:
-            written = False
+            written = solo = False
             if self._now is not None and t0 < commands[0][2]:
                 await trio.lowlevel.checkpoint_if_cancelled()
                 data = self._now[0].send_now(data)
                 written = not data
+                solo = alone()
             for (name, _, deadline, ends), cid in zip(commands, cids):
-                more = len(commands) - 1 - len(answers)       # answers that may come behind this one
-                resp = self._fast_answer(name, deadline, more) if written else None
+                more = count - 1 - len(answers)       # answers that may come behind this one
+                resp = self._fast_answer(name, deadline, more, solo) if written else None
                 if resp is not None and t0 - self._yielded >= YIELD_EVERY:
                     self._yielded = t0
                     await trio.lowlevel.checkpoint()    # the loop's other tasks get their turn
+                    solo = alone()
                 if resp is None:
                     self._yielded = t0
                     resp = await self._await_answer(data, deadline, name, more)
-                    data, written = b"", True
+                    data, written, solo = b"", True, alone()
+                if resp.ok and resp.id == cid:
+                    answers.append(resp.text)
+                    continue
                 try:
                     answers.append(expect(resp, cid))
                 except CommandFailed as exc:
@@ -192,16 +200,17 @@ class EngineChannel:
                 exc = type(exc)(f"{self.name}: {exc}")
             self._broken = exc
         finally:
-            self.wait_seconds += trio.current_time() - t0
-        return answers + [self._broken] * (len(commands) - len(answers))
+            self.wait_seconds += now() - t0
+        return answers + [self._broken] * (count - len(answers))
 
-    def _fast_answer(self, name: str, deadline: float, more: int) -> Response | None:
+    def _fast_answer(self, name: str, deadline: float, more: int, solo: bool) -> Response | None:
         """The answer to `name` read without awaiting (the pipe fast path; its command is written),
         or None when it is not there in time: waited for in poll(2) when the game is alone in its
-        loop, else polled (spinning for a kind of command whose answers came within the spin)."""
+        loop (`solo`: :func:`~.eager.alone`), else polled (spinning for a kind of command whose
+        answers came within the spin)."""
         assert self._now is not None
         receive = self._now[1]
-        if alone():
+        if solo:
             return self._receive_blocking(receive, deadline, more)
         kind = name in THINKING
         misses = self._misses[kind]
@@ -266,20 +275,24 @@ class EngineChannel:
         for in poll(2), blocking the event loop; else None."""
         if self._pending:
             return self._take(more)
-        end = min(trio.current_time() + BLOCK, deadline)
-        while not self._pending:
-            data = receive.receive_blocking(65536, end - trio.current_time())
+        now = self._clock
+        start = now()
+        end = min(start + BLOCK, deadline)
+        data = receive.receive_blocking(65536, end - start)
+        while True:
             if data is None:
                 return None
             self._absorb(data)
-        return self._take(more)
+            if self._pending:
+                return self._take(more)
+            data = receive.receive_blocking(65536, end - now())
 
     def _absorb(self, data: bytes | bytearray) -> None:
         """Bytes read from the engine's stdout (b"": EOF) into pending responses."""
         if not data:
             self._reader.eof()
             raise EngineCrashed("closed its stdout")
-        now = trio.current_time()
+        now = self._clock()
         done = self._reader.feed(data)
         if done:
             self.answered_at = now

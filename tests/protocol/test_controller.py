@@ -77,11 +77,14 @@ def _outcome(reader: ResponseReader, *pieces: bytes) -> object:
     b"=1 a\rb\n\n", b"=" + b"1" * 20 + b" 2\n\n", b"=" + b"1" * 21 + b" 2\n\n",
 ])
 def test_one_whole_response_in_one_feed_reads_as_when_split(data) -> None:
-    """A feed of exactly one single-line response is decoded without buffering; the result
-    (or the error) must be the one of the buffered path, taken when the same bytes come in two feeds."""
-    whole = _outcome(ResponseReader(100), data)
-    assert whole == _outcome(ResponseReader(100), data[:1], data[1:])
-    assert whole == _outcome(ResponseReader(100), data[:-1], data[-1:])
+    """A feed of exactly one single-line response, or of a run of them (the answers to a chain), is
+    decoded without buffering; the result (or the error) must be the one of the buffered path, taken
+    when the same bytes come in two feeds."""
+    for feed in (data, b"=7 played\n\n" + data, data + b"=8\n\n", data + b"?9 no\n\n=10 e5\n\n", data + data):
+        whole = _outcome(ResponseReader(100), feed)
+        assert whole == _outcome(ResponseReader(100), feed[:1], feed[1:])
+        assert whole == _outcome(ResponseReader(100), feed[:-1], feed[-1:])
+        assert whole == _outcome(ResponseReader(100), *(feed[i:i + 1] for i in range(len(feed))))
 
 
 def test_an_id_longer_than_20_digits_is_a_violation() -> None:
