@@ -190,11 +190,15 @@ class Clock:
     limits: Limits | tuple[Limits, Limits]
     seats: tuple[Limits, Limits] = field(init=False)
     _time: list[_SeatTime] = field(init=False)
+    _caps: tuple[float | None, float | None] = field(init=False, repr=False, compare=False)
+    _told: dict[tuple[int, bool], tuple[str, str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         lim = self.limits
         self.seats = lim if isinstance(lim, tuple) else (lim, lim)
         self._time = [_SeatTime(s.main or 0.0, s.periods, 0, 0.0) for s in self.seats]
+        self._caps = (self.seats[0].cap, self.seats[1].cap)      # asked at every move
+        self._told = {}         # `time_left`'s words for a seat without a clock: the same at every move
 
     @property
     def left(self) -> list[float | None]:
@@ -221,7 +225,7 @@ class Clock:
             clock = t.period_left if t.overtime else t.main + lim.period
         else:
             clock = math.inf
-        cap = lim.cap
+        cap = self._caps[seat]
         return clock if cap is None else min(clock, cap)
 
     def deadline(self, seat: int, start: float) -> float:
@@ -234,7 +238,9 @@ class Clock:
         one period (docs/protocol.md, "Time"): T is the limit, S is 1, before every move."""
         lim, t = self.seats[seat], self._time[seat]
         if not lim.clocked:
-            return seconds_word(lim.cap, decimal, setting=True), "1"
+            if (told := self._told.get((seat, decimal))) is None:
+                told = self._told[seat, decimal] = seconds_word(lim.cap, decimal, setting=True), "1"
+            return told
         seconds, count = t.main, 0
         if t.overtime and lim.control == "byoyomi":
             seconds, count = lim.period, t.periods

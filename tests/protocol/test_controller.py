@@ -1,7 +1,11 @@
 """The controller side: command encoding, the response reader, `expect`."""
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hexarena.protocol.controller import (
     CommandFailed, ControllerError, EngineCrashed, EngineTimeout, ProtocolViolation, Response,
@@ -36,6 +40,23 @@ def test_format_command() -> None:
 def test_format_command_refuses_unsendable_words(cid, name, args) -> None:
     with pytest.raises(ValueError):
         format_command(cid, name, *args)
+
+
+_WORD = re.compile(r"[^\x00-\x20#\x7f]+\Z")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(-2, 10**6), st.lists(st.text(st.sampled_from("ab5 \t\n#\x00\x7f\x85é\u2028"), max_size=4), min_size=1,
+                                        max_size=4))
+def test_format_command_sends_exactly_the_words_of_one_token_each(cid, words) -> None:
+    """A command is sent when its id is a whole number >= 0 and each word is one HGP token (no
+    whitespace, control character, DEL or `#`; other non-ASCII characters pass), else ValueError."""
+    sendable = cid >= 0 and all(_WORD.match(w) for w in words)
+    if sendable:
+        assert format_command(cid, *words) == f"{cid} {' '.join(words)}\n".encode("utf-8")
+    else:
+        with pytest.raises(ValueError):
+            format_command(cid, *words)
 
 
 # -- the reader ---------------------------------------------------------------------
