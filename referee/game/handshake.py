@@ -10,9 +10,16 @@ process (a kept process, which answered them in an earlier game, is not sent
 them again); a refused setup command voids the game (`unsupported`). Each seat's :class:`Hello` says what its engine
 listed and who it said it is. A fault ends the game: it is returned as a :class:`~.faults.Voided` or
 :class:`~.faults.Forfeited` value.
+
+To a kept process over a pipe (one that passed a handshake before) the commands up to `list_commands`
+go in one write (:meth:`~..engines.channel.EngineChannel.command_chain`), each answer still read and
+judged in turn by its own deadline, as above; the time control, the seed and the setup commands,
+which depend on what `list_commands` says, follow. A new process is asked one command at a time: its
+`protocol_version` waits for its start-up.
 """
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -75,12 +82,20 @@ async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant
                      limits: Limits, clock: Clock, seed: int | None, setup: tuple[str, ...]
                      ) -> Hello | Forfeited | Voided:
     info, variant, komi = game
+    ahead = await _asked_ahead(ch, info.describe(variant).split(), variant.size, komi, limits)
 
-    async def ask(name: str, *args: str) -> str:
-        return await ch.command(name, *args, deadline=trio.current_time() + limits.command)
+    async def ask(name: str, *args: str, limit: float = limits.command) -> str:
+        words = (name, *args)
+        if ahead and ahead[0][0] == words:
+            answer = ahead.popleft()[1]
+            if isinstance(answer, ControllerError):
+                raise answer
+            return answer
+        ahead.clear()
+        return await ch.command(name, *args, deadline=trio.current_time() + limit)
 
     try:
-        version = await ch.command("protocol_version", deadline=trio.current_time() + limits.start)
+        version = await ask("protocol_version", limit=limits.start)
     except ControllerError as exc:
         return Voided(VoidCause.START, f"did not start: {exc}", seat)
     if version.strip() != "2":
@@ -123,6 +138,23 @@ async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant
     except ControllerError as exc:
         return Forfeited(seat, fault_of(exc), f"handshake: {exc}")
     return hello
+
+
+async def _asked_ahead(ch: EngineChannel, game: list[str], size: int, komi: int | None, limits: Limits
+                       ) -> deque[tuple[tuple[str, ...], str | ControllerError]]:
+    """The handshake's commands up to `list_commands`, written at once to a kept process over a
+    pipe, each with its answer (text or error) in order; nothing to any other channel."""
+    if not (ch.configured and ch.writes_ahead):
+        return deque()
+    words: list[tuple[str, ...]] = [("protocol_version",), ("name",), ("version",), ("list_games",), ("game", *game),
+                                    ("boardsize", str(size))]
+    if komi is not None:
+        words.append(("komi", str(komi)))
+    words.append(("clear_board",))
+    now = trio.current_time()
+    steps = [(w, now + (limits.start if i == 0 else limits.command), False) for i, w in enumerate(words)]
+    said, last, _ = await ch.command_chain(steps, ("list_commands",), lambda start: start + limits.command)
+    return deque(zip([*words, ("list_commands",)], [*said, last]))
 
 
 async def _optional(ask: Callable[..., Awaitable[str]], command: str) -> str | None:

@@ -1,6 +1,7 @@
 """Engine reuse (`restart = "fault"`): real engine processes kept across a worker slot's games."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import partial
 
@@ -132,3 +133,37 @@ def test_a_slot_keeps_one_idle_process_per_engine_across_pairings(tmp_path):
                     for n, p in (("r1", "random"), ("r2", "random"), ("g", "greedy")))
     records = play(replace(players("fault", 4), engines=engines), tmp_path)     # pairings alternate
     assert len(records) == 12 and len({n for r in records for n in r.processes}) == 3
+
+
+#: An engine that tells on stderr how many command lines had come behind each `protocol_version`
+#: it read (in the same read or earlier), then passes its input to the engine its arguments start.
+_PEEK = r'''
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE)
+rest = b""
+while data := os.read(0, 65536):
+    *lines, rest = (rest + data).split(b"\n")
+    for i, line in enumerate(lines):
+        if line.split()[1:2] == [b"protocol_version"]:
+            print("behind protocol_version:", len(lines) - 1 - i, file=sys.stderr, flush=True)
+    child.stdin.write(b"".join(line + b"\n" for line in lines))
+    child.stdin.flush()
+child.stdin.close()
+sys.exit(child.wait())
+'''
+
+
+def test_a_kept_process_is_asked_its_handshake_up_to_list_commands_in_one_write(tmp_path):
+    """A new process is asked one command at a time (its `protocol_version` waits for its start-up);
+    a kept one gets `protocol_version` ... `list_commands` at once, and plays the games a new
+    process plays."""
+    import sys
+    peek = C.EngineSpec("random", (sys.executable, "-c", _PEEK, *C.player_cmd("random")), restart="fault")
+    config = replace(players("fault", 4), engines=(peek, players("fault").engines[1]))
+    records = play(config, tmp_path / "kept")
+    logs = "".join(p.read_text() for p in (tmp_path / "kept" / "logs").rglob("*.log"))
+    behind = [int(n) for n in re.findall(r"behind protocol_version: (\d+)", logs)]
+    # pv, name, version, list_games, game, boardsize, clear_board (Spelde: no komi), then list_commands
+    assert sorted(behind) == [0] + [7] * (len(records) - 1)
+    fresh = play(players("game", 4), tmp_path / "fresh")
+    assert [r.tokens for r in records] == [r.tokens for r in fresh]
