@@ -3,7 +3,7 @@
 A game's viewer data is a function of its SGF text, so it is kept, keyed by
 the record's path (relative to the tournament folder), size and modification
 time. The referee writes each game's entry when it writes the game's SGF
-(:func:`remember`, from the states it played: no replay), so a running
+(:func:`remember`: replayed by the core, else from the states it played), so a running
 tournament's refreshes, its final page and a later `hexarena report` read
 the file and replay only records it lacks (written by an older referee, or
 changed since). Replaying every record through the rules is most of a
@@ -118,9 +118,15 @@ def remember(folder: Path, record: GameRecord, text: str, states: list[GameState
         st = (folder / relative).stat()
     except OSError:
         return
-    seconds = [None if m.think is None else float(f"{m.think:g}") for m in moves]     # as the SGF's XT[] reads
-    replay = Replay(parse_sgf(text)[0], states, [m.action for m in moves], actions, seconds)
-    _append(folder / CACHE_NAME, [_line((relative, st.st_size, st.st_mtime_ns), game_data(replay))])
+    if core_replays():              # the core replays the text in a few us a ply, less than reading the states
+        try:
+            data = record_data(text)
+        except SgfError:
+            return
+    else:
+        seconds = [None if m.think is None else float(f"{m.think:g}") for m in moves]     # as the SGF's XT[] reads
+        data = game_data(Replay(parse_sgf(text)[0], states, [m.action for m in moves], actions, seconds))
+    _append(folder / CACHE_NAME, [_line((relative, st.st_size, st.st_mtime_ns), data)])
 
 
 def _line(key: Key, data: dict) -> str:
