@@ -20,7 +20,6 @@ from hexarena.protocol.engine_side import EngineSide
 
 from . import get, sdk
 from .base import Budget, Player
-from .insight import evaluation_info, search_info
 
 #: The bots whose move is valued by the game's evaluation in `genmove_analyze` (players/insight.py).
 EVALUATING = ("greedy", "heuristic")
@@ -48,8 +47,9 @@ class Builtin(sdk.Engine):
         player = self.player
         with collector_paused() if player.search is not None else nullcontext():
             action = player(state, rng, budget)
-        if isinstance(action, Resign):
+        if isinstance(action, Resign) or (player.result is None and not self.evaluating):
             return action
+        from .insight import evaluation_info, search_info
         info = search_info(player.result) if player.result is not None else \
             evaluation_info(state, action) if self.evaluating else None
         return action if info is None else Analysed(action, (info,))
@@ -61,8 +61,11 @@ class Builtin(sdk.Engine):
 def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
     """An EngineSide answering `genmove` with the named bot (:class:`Builtin`); ValueError
     for an unknown name. Each move's ``Budget.move_seconds`` comes from what the engine
-    was told (players/clock.py)."""
-    return sdk.engine_side(Builtin(bot_name), seed)
+    was told (players/clock.py). A bot that does not search (random, greedy, heuristic:
+    one ply at most) is `instant`: a chain of commands ending in `genmove` is answered in
+    one write."""
+    engine = Builtin(bot_name)
+    return sdk.engine_side(engine, seed, instant=engine.player.search is None)
 
 
 @contextmanager

@@ -1,0 +1,264 @@
+"""The built-in players' CPU per move and per start, against the C kit's example engine.
+
+    python -m bench.bench_players [--games N] [--only GAME ...] [--players random,greedy]
+                                  [--baseline-cmd CMD] [--starts K] [--no-c-kit]
+
+Each player runs as the process a tournament starts (`python -m hexarena.players NAME`)
+and is fed what the referee sends a kept engine (referee/game/handshake.py, match.py
+`_ask_move`): per game the handshake, one command a write (`protocol_version`, `name`,
+`version`, `list_games`, `game`, `boardsize`, `clear_board`, `list_commands`,
+`kgs-time_settings`, `hexarena-seed` when listed), then per move of the player one write
+of `play` (the opponent's action, but before the first move), `time_left` and
+`genmove_analyze` (`genmove` to an engine that does not list it), chained, with ids.
+The opponent is the bench itself: a random action drawn with the rules in its own
+process, whose CPU is not counted. A game ends by the rules or at the game's ply cap.
+
+Columns, per game (its default size) and player:
+
+* start ms        the process's CPU (user + system) from its start to its answer to
+                  the first `protocol_version`: the median over `--starts` processes,
+                  each killed (SIGKILL) once it answered, so no exit is counted.
+* us/move         the CPU of a whole run (`--games` games, killed after the last
+                  answer) less the start, over the player's moves: each game's
+                  handshake is spread over its moves, as in a tournament.
+* x C             the row's figure over the C kit's example engine's
+                  (core/examples/hgp_engine.c, built as bench/bench_runner.py does), in
+                  the same run.
+
+CPU comes from the process's resource usage at its end (``os.wait4``: the kernel's
+user + system time in microseconds, what /proc/PID/stat reports in clock ticks).
+`--baseline-cmd` adds rows of another player program (e.g. another checkout's
+`python -m hexarena.players random`), run in a folder of its own so that its
+interpreter imports its own hexarena. Run `nice`d on a quiet machine: the figures are
+CPU, but a loaded machine slows caches and the interpreter's start.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shlex
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.common import table
+from hexarena.engine import registry
+from hexarena.engine.actions import holder_after
+from hexarena.engine.core import Colour
+from hexarena.engine.game import GameState
+from tests.support.bytecode import compile_package
+
+#: The games played, each at its default size.
+GAMES = ("spelde", "anda", "anda-prison", "vaxandis", "marbanta")
+#: What `kgs-time_settings` and `time_left` tell: the tournament default (10 s byo-yomi).
+TIME_SETTINGS = ("kgs-time_settings", "byoyomi", "0.000", "10.000", "1")
+
+
+class EngineProcess:
+    """One engine process over pipes: writes command lines, reads their answers."""
+
+    def __init__(self, argv: list[str], cwd: Path):
+        self.proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, bufsize=0)
+        self.next_id = 1
+        self.pending = b""
+        self.sent: list[bytes] = []         # every write, in order
+
+    def ask(self, *commands: str) -> list[str]:
+        """Write `commands` (each one line, given ids) in one write; their answers' texts, in order.
+        SystemExit on a `?` answer or the end of the engine's output."""
+        lines, ids = [], []
+        for command in commands:
+            lines.append(f"{self.next_id} {command}\n")
+            ids.append(self.next_id)
+            self.next_id += 1
+        assert self.proc.stdin is not None
+        self.sent.append("".join(lines).encode())
+        os.write(self.proc.stdin.fileno(), self.sent[-1])
+        return [self._answer(cid, command) for cid, command in zip(ids, commands)]
+
+    def _answer(self, cid: int, command: str) -> str:
+        assert self.proc.stdout is not None
+        while b"\n\n" not in self.pending:
+            chunk = os.read(self.proc.stdout.fileno(), 65536)
+            if not chunk:
+                raise SystemExit(f"{self.proc.args}: output ended at `{command}`")
+            self.pending += chunk
+        raw, self.pending = self.pending.split(b"\n\n", 1)
+        text = raw.decode()
+        head, _, body = text.partition(" ")
+        if head != f"={cid}":
+            raise SystemExit(f"{self.proc.args}: `{command}` answered {text!r}")
+        return body
+
+    def kill(self) -> float:
+        """Kill the process (SIGKILL: no exit work counted); its CPU seconds (user + system)."""
+        self.proc.send_signal(signal.SIGKILL)
+        _, _, usage = os.wait4(self.proc.pid, 0)
+        self.proc.returncode = -9
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                pipe.close()
+        return usage.ru_utime + usage.ru_stime
+
+
+def start_cpu(argv: list[str], cwd: Path) -> float:
+    """CPU seconds from the start of `argv` to its answer to `protocol_version`."""
+    engine = EngineProcess(argv, cwd)
+    engine.ask("protocol_version")
+    return engine.kill()
+
+
+def handshake(engine: EngineProcess, state: GameState, seed: int) -> tuple[bool, bool]:
+    """The referee's handshake for one game (one command a write): whether the engine lists
+    `genmove_analyze` and `hexarena-seed`."""
+    engine.ask("protocol_version")
+    engine.ask("name")
+    engine.ask("version")
+    engine.ask("list_games")
+    engine.ask("game " + state.info.describe(state.variant))
+    engine.ask(f"boardsize {state.variant.size}")
+    engine.ask("clear_board")
+    listed = set(engine.ask("list_commands")[0].split())
+    if "kgs-time_settings" in listed:
+        engine.ask(" ".join(TIME_SETTINGS))
+    if "hexarena-seed" in listed:
+        engine.ask(f"hexarena-seed {seed}")
+    return "genmove_analyze" in listed, "hexarena-seed" in listed
+
+
+def play_game(engine: EngineProcess, game: str, seat: int, rng: random.Random, seed: int) -> int:
+    """One game of `engine` (first player when `seat` is 0) against random actions drawn here;
+    the engine's moves."""
+    info = registry.get(game)
+    state = info.new_game(info.variant(), 0)
+    analyse, _ = handshake(engine, state, seed)
+    genmove = "genmove_analyze" if analyse else "genmove"
+    cap = info.ply_cap(state.variant.size)
+    mine = Colour.BLACK if seat == 0 else Colour.WHITE      # the colour the engine holds
+    told: list[str] = []                                    # the opponent's actions since, to play
+    moves = 0
+    while state.outcome() is None and state.ply < cap:
+        colour = state.to_move
+        if colour is mine:
+            chain = [*told, f"time_left {colour.word} 10.000 1", f"{genmove} {colour.word}"]
+            token = engine.ask(*chain)[-1].split("\n", 1)[0]
+            action = state.parse(token)
+            moves += 1
+            told = []
+        else:
+            action = state.random_action(rng)
+            told.append(f"play {colour.word} {state.format(action)}")
+        if holder_after(colour, action) is not colour:
+            mine = mine.other
+        state = state.play(action)
+    return moves
+
+
+@dataclass
+class Row:
+    """One player's figures in one game."""
+
+    game: str
+    player: str
+    moves: int
+    start: float        # CPU seconds to the first answer (median)
+    run: float          # CPU seconds of the whole run
+
+    def per_move(self) -> float:
+        return max(self.run - self.start, 0.0) / max(self.moves, 1)
+
+
+def measure(name: str, argv: list[str], cwd: Path, game: str, games: int, starts: int) -> tuple[Row, bytes]:
+    """`games` games of `argv` in `game` (alternating first and second), and its start-up; with
+    what the engine was sent."""
+    start = statistics.median(start_cpu(argv, cwd) for _ in range(starts))
+    engine = EngineProcess(argv, cwd)
+    rng = random.Random(f"{game}/{games}")
+    moves = sum(play_game(engine, game, g % 2, rng, g) for g in range(games))
+    return Row(game, name, moves, start, engine.kill()), b"".join(engine.sent)
+
+
+def profile(player: str, stream: bytes, top: int = 25) -> str:
+    """The built-in `player` served `stream` in this process (players/serve.py) under cProfile with
+    a CPU timer: its functions by own CPU time, the `top` first."""
+    import cProfile
+    import io
+    import pstats
+    import time
+    from hexarena.players.serve import serve
+    stdin, stdout = io.TextIOWrapper(io.BytesIO(stream), encoding="utf-8"), io.StringIO()
+    profiler = cProfile.Profile(time.process_time)
+    profiler.runcall(serve, player, 0, None, stdin, stdout)
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def c_kit_engine(folder: Path) -> Path | None:
+    """The C kit's example engine built into `folder` (tests/support/kits.py), or None (said on
+    stderr) when cargo or cc is missing."""
+    from tests.support import kits
+    if (missing := kits.tools_missing()) is not None:
+        print(f"(no C kit engine: {missing})", file=sys.stderr)
+        return None
+    return kits.c_engine(folder)
+
+
+def rows(results: list[Row]) -> list[dict[str, str]]:
+    """The table: each row with its ratios to the C kit's engine in the same game."""
+    c = {r.game: r for r in results if r.player == "c-kit"}
+    out = []
+    for r in results:
+        ref = c.get(r.game)
+        out.append({
+            "game": f"{r.game} n={registry.get(r.game).variant().size}", "player": r.player, "moves": str(r.moves),
+            "start ms": f"{r.start * 1e3:.1f}",
+            "x C ": f"{r.start / ref.start:.1f}" if ref and ref.start > 0 else "",
+            "us/move": f"{r.per_move() * 1e6:.1f}",
+            "x C": f"{r.per_move() / ref.per_move():.1f}" if ref and ref.per_move() > 0 else ""})
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_players", description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="games of each player in each game (default 20)")
+    parser.add_argument("--only", nargs="+", choices=GAMES, help="these games only (default: every game)")
+    parser.add_argument("--players", default="random", help="built-in players, comma-separated (default random)")
+    parser.add_argument("--baseline-cmd", help="another player program to measure beside them (a shell-quoted "
+                        "command, run from a folder of its own)")
+    parser.add_argument("--starts", type=int, default=5, help="processes timed for the start-up (default 5)")
+    parser.add_argument("--profile", choices=GAMES, help="then profile the first player in this game (played)")
+    parser.add_argument("--no-c-kit", action="store_true", help="leave out the C kit's example engine")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.starts < 1:
+        parser.error("--games and --starts must be at least 1")
+    compile_package()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        programs = [(name, [sys.executable, "-m", "hexarena.players", name], Path.cwd())
+                    for name in args.players.split(",")]
+        if args.baseline_cmd:
+            programs.append(("baseline", shlex.split(args.baseline_cmd), work))
+        if not args.no_c_kit and (engine := c_kit_engine(work)) is not None:
+            programs.append(("c-kit", [str(engine)], work))
+        measured = {(game, name): measure(name, cmd, cwd, game, args.games, args.starts)
+                    for game in args.only or GAMES for name, cmd, cwd in programs}
+        results = [row for row, _ in measured.values()]
+    load = os.getloadavg()
+    print(f"players bench: {args.games} games of each, start-up the median of {args.starts}, {os.cpu_count()} cores, "
+          f"load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the end")
+    print(table(rows(results)))
+    if args.profile:
+        player = programs[0][0]
+        print(f"\n{player} in {args.profile}, the same commands served in this process under cProfile (CPU time):")
+        print(profile(player, measured[(args.profile, player)][1]))
+
+
+if __name__ == "__main__":
+    main()
