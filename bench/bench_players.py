@@ -1,7 +1,8 @@
 """The built-in players' CPU per move and per start, against the C kit's example engine.
 
-    python -m bench.bench_players [--games N] [--only GAME ...] [--players random,greedy]
-                                  [--baseline-cmd CMD] [--starts K] [--no-c-kit]
+    python -m bench.bench_players [--games N] [--rounds R] [--starts K] [--only GAME ...]
+                                  [--players random,greedy] [--baseline-cmd CMD] [--no-c-kit]
+                                  [--profile GAME]
 
 Each player runs as the process a tournament starts (`python -m hexarena.players NAME`)
 and is fed what the referee sends a kept engine (referee/game/handshake.py, match.py
@@ -13,23 +14,28 @@ of `play` (the opponent's action, but before the first move), `time_left` and
 The opponent is the bench itself: a random action drawn with the rules in its own
 process, whose CPU is not counted. A game ends by the rules or at the game's ply cap.
 
-Columns, per game (its default size) and player:
+Columns, per game (its default size) and player; the players take turns, round after
+round (`--rounds`), and each figure is the median over the rounds:
 
 * start ms        the process's CPU (user + system) from its start to its answer to
-                  the first `protocol_version`: the median over `--starts` processes,
-                  each killed (SIGKILL) once it answered, so no exit is counted.
+                  the first `protocol_version`: the median over every process started
+                  for it (`--starts` a round), each killed (SIGKILL) once it answered,
+                  so no exit is counted.
 * us/move         the CPU of a whole run (`--games` games, killed after the last
                   answer) less the start, over the player's moves: each game's
-                  handshake is spread over its moves, as in a tournament.
-* x C             the row's figure over the C kit's example engine's
-                  (core/examples/hgp_engine.c, built as bench/bench_runner.py does), in
+                  handshake is spread over its moves, as in a tournament. `range`: the
+                  lowest and highest round.
+* start xC,       the row's figure over the C kit's example engine's
+  move xC         (core/examples/hgp_engine.c, built as bench/bench_runner.py does), in
                   the same run.
 
 CPU comes from the process's resource usage at its end (``os.wait4``: the kernel's
 user + system time in microseconds, what /proc/PID/stat reports in clock ticks).
 `--baseline-cmd` adds rows of another player program (e.g. another checkout's
 `python -m hexarena.players random`), run in a folder of its own so that its
-interpreter imports its own hexarena. Run `nice`d on a quiet machine: the figures are
+interpreter imports its own hexarena. `--profile GAME` then serves the first player the
+commands it was sent in GAME, in the bench's process under cProfile with a CPU timer, and
+prints its functions by own time (the profiler's own cost inflates the small ones). Run `nice`d on a quiet machine: the figures are
 CPU, but a loaded machine slows caches and the interpreter's start.
 """
 from __future__ import annotations
@@ -43,7 +49,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.common import table
@@ -162,26 +168,31 @@ def play_game(engine: EngineProcess, game: str, seat: int, rng: random.Random, s
 
 @dataclass
 class Row:
-    """One player's figures in one game."""
+    """One player's figures in one game, over the rounds."""
 
     game: str
     player: str
-    moves: int
-    start: float        # CPU seconds to the first answer (median)
-    run: float          # CPU seconds of the whole run
+    moves: int = 0                                            # the player's moves in one round
+    starts: list[float] = field(default_factory=list)         # CPU seconds to the first answer, each process
+    per_moves: list[float] = field(default_factory=list)      # CPU seconds a move, each round
+
+    def start(self) -> float:
+        return statistics.median(self.starts)
 
     def per_move(self) -> float:
-        return max(self.run - self.start, 0.0) / max(self.moves, 1)
+        return statistics.median(self.per_moves)
 
 
-def measure(name: str, argv: list[str], cwd: Path, game: str, games: int, starts: int) -> tuple[Row, bytes]:
-    """`games` games of `argv` in `game` (alternating first and second), and its start-up; with
-    what the engine was sent."""
-    start = statistics.median(start_cpu(argv, cwd) for _ in range(starts))
+def measure(row: Row, argv: list[str], cwd: Path, games: int, starts: int) -> bytes:
+    """One round: `starts` start-ups of `argv`, then `games` games in `row.game` (alternating first
+    and second), added to `row`; what the engine was sent in the games."""
+    row.starts += [start_cpu(argv, cwd) for _ in range(starts)]
     engine = EngineProcess(argv, cwd)
-    rng = random.Random(f"{game}/{games}")
-    moves = sum(play_game(engine, game, g % 2, rng, g) for g in range(games))
-    return Row(game, name, moves, start, engine.kill()), b"".join(engine.sent)
+    rng = random.Random(f"{row.game}/{games}")
+    row.moves = sum(play_game(engine, row.game, g % 2, rng, g) for g in range(games))
+    run = engine.kill()
+    row.per_moves.append(max(run - statistics.median(row.starts), 0.0) / max(row.moves, 1))
+    return b"".join(engine.sent)
 
 
 def profile(player: str, stream: bytes, top: int = 25) -> str:
@@ -216,12 +227,13 @@ def rows(results: list[Row]) -> list[dict[str, str]]:
     out = []
     for r in results:
         ref = c.get(r.game)
+        low, high = min(r.per_moves), max(r.per_moves)
         out.append({
             "game": f"{r.game} n={registry.get(r.game).variant().size}", "player": r.player, "moves": str(r.moves),
-            "start ms": f"{r.start * 1e3:.1f}",
-            "x C ": f"{r.start / ref.start:.1f}" if ref and ref.start > 0 else "",
-            "us/move": f"{r.per_move() * 1e6:.1f}",
-            "x C": f"{r.per_move() / ref.per_move():.1f}" if ref and ref.per_move() > 0 else ""})
+            "start ms": f"{r.start() * 1e3:.1f}",
+            "start xC": f"{r.start() / ref.start():.0f}" if ref and ref.start() > 0 else "",
+            "us/move": f"{r.per_move() * 1e6:.1f}", "range": f"{low * 1e6:.0f}-{high * 1e6:.0f}",
+            "move xC": f"{r.per_move() / ref.per_move():.1f}" if ref and ref.per_move() > 0 else ""})
     return out
 
 
@@ -232,12 +244,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", default="random", help="built-in players, comma-separated (default random)")
     parser.add_argument("--baseline-cmd", help="another player program to measure beside them (a shell-quoted "
                         "command, run from a folder of its own)")
-    parser.add_argument("--starts", type=int, default=5, help="processes timed for the start-up (default 5)")
+    parser.add_argument("--starts", type=int, default=3, help="processes timed for the start-up in each round "
+                        "(default 3)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds: each figure is the median over them "
+                        "(default 3)")
     parser.add_argument("--profile", choices=GAMES, help="then profile the first player in this game (played)")
     parser.add_argument("--no-c-kit", action="store_true", help="leave out the C kit's example engine")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.starts < 1:
-        parser.error("--games and --starts must be at least 1")
+    if min(args.games, args.starts, args.rounds) < 1:
+        parser.error("--games, --starts and --rounds must be at least 1")
     compile_package()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -247,17 +262,22 @@ def main(argv: list[str] | None = None) -> None:
             programs.append(("baseline", shlex.split(args.baseline_cmd), work))
         if not args.no_c_kit and (engine := c_kit_engine(work)) is not None:
             programs.append(("c-kit", [str(engine)], work))
-        measured = {(game, name): measure(name, cmd, cwd, game, args.games, args.starts)
-                    for game in args.only or GAMES for name, cmd, cwd in programs}
-        results = [row for row, _ in measured.values()]
+        results, streams = [], {}
+        for game in args.only or GAMES:
+            rows_of_game = [Row(game, name) for name, _, _ in programs]
+            for _ in range(args.rounds):            # the players in turn, round after round
+                for row, (name, cmd, cwd) in zip(rows_of_game, programs):
+                    streams[(game, name)] = measure(row, cmd, cwd, args.games, args.starts)
+            results += rows_of_game
     load = os.getloadavg()
-    print(f"players bench: {args.games} games of each, start-up the median of {args.starts}, {os.cpu_count()} cores, "
+    print(f"players bench: {args.games} games of each a round, {args.rounds} rounds, start-up the median of "
+          f"{args.starts * args.rounds} processes, {os.cpu_count()} cores, "
           f"load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the end")
     print(table(rows(results)))
     if args.profile:
         player = programs[0][0]
         print(f"\n{player} in {args.profile}, the same commands served in this process under cProfile (CPU time):")
-        print(profile(player, measured[(args.profile, player)][1]))
+        print(profile(player, streams[(args.profile, player)]))
 
 
 if __name__ == "__main__":
