@@ -73,21 +73,20 @@ class EngineSide:
             return failure(None, str(exc))
         if cmd is None:
             return None
-        handler = self.commands.get(cmd.name)
+        cid, name, args = cmd
+        handler = self.commands.get(name)
+        if handler is None:
+            return failure(cid, "unknown command" if name else "syntax error: no command after the id")
         try:
-            if not cmd.name:
-                raise CommandError("syntax error: no command after the id")
-            if handler is None:
-                raise CommandError("unknown command")
-            return success(cmd.id, handler(self, cmd.args))
+            return success(cid, handler(self, args))
         except CommandError as exc:
-            return failure(cmd.id, str(exc))
+            return failure(cid, str(exc))
         except Exception as exc:  # noqa: BLE001 - a handler bug must not kill the engine
             for kind, word in _RULES_ERRORS:
                 if isinstance(exc, kind):
                     detail = str(exc).replace("\n", " ")
-                    return failure(cmd.id, f"{word}: {detail}" if detail else word)
-            return failure(cmd.id, f"internal error: {type(exc).__name__}: {exc}".replace("\n", " "))
+                    return failure(cid, f"{word}: {detail}" if detail else word)
+            return failure(cid, f"internal error: {type(exc).__name__}: {exc}".replace("\n", " "))
 
 
 def _nothing() -> None:
@@ -198,19 +197,18 @@ def _answer(eng: EngineSide, args: tuple[str, ...], usage: str, analyse: bool) -
     if not eng.instant:
         eng.before_choice()
     choice = eng.choose(state, MoveClock(eng.time_control, eng.time_left.get(colour)))
-    if not isinstance(choice, Analysed):
-        choice = Analysed(choice)
-    if isinstance(choice.action, Resign):
+    action, info = (choice.action, choice.info) if isinstance(choice, Analysed) else (choice, ())
+    if isinstance(action, Resign):
         token = "resign"
     else:
-        token = state.format(choice.action)
+        token = state.format(action)
         try:
-            eng.session.play(choice.action)
+            eng.session.play(action)
         except IllegalMove as exc:  # our own bot chose badly: not the controller's fault
             raise RuntimeError(f"bot chose {token}, which is illegal: {exc}") from None
-    if not analyse:
+    if not analyse or not info:
         return token
-    return "\n".join([token, *(info.line() for info in choice.info[:MAX_LINES])])
+    return "\n".join([token, *(line.line() for line in info[:MAX_LINES])])
 
 
 def _genmove(eng: EngineSide, args: tuple[str, ...]) -> str:
