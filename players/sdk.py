@@ -72,10 +72,11 @@ def analysed(action: Action, winrate: float | None = None, score: float | None =
     return Analysed(action, (Info(winrate=winrate, score=score, visits=visits, depth=depth, pv=tuple(pv)),))
 
 
-def engine_side(engine: Engine, seed: int = 0, instant: bool = False) -> EngineSide:
+def engine_side(engine: Engine, seed: int = 0, instant: bool = False, timed: bool = True) -> EngineSide:
     """The sans-I/O HGP engine of `engine` (protocol/engine_side.py): one line in, the
-    answer out. Each move's :class:`Budget` comes from what the engine was told. `instant`:
-    `engine.choose` answers at once (EngineSide's `instant`)."""
+    answer out. Each move's :class:`Budget` comes from what the engine was told; `timed`
+    False: `engine.choose` reads no budget, and gets ``Budget()`` (unknown) without the
+    clock arithmetic. `instant`: `engine.choose` answers at once (EngineSide's `instant`)."""
     rng = random.Random(seed)
 
     def reseed(eng: EngineSide, args: tuple[str, ...]) -> str:
@@ -86,8 +87,11 @@ def engine_side(engine: Engine, seed: int = 0, instant: bool = False) -> EngineS
         engine.forget()
         return ""
 
+    unknown = Budget()
+
     def choose(state: GameState, clock: MoveClock) -> Action | Analysed:
-        budget = Budget(clock.left.seconds if clock.left else None, move_budget(clock, moves_ahead(state)))
+        budget = Budget(clock.left.seconds if clock.left else None, move_budget(clock, moves_ahead(state))) \
+            if timed else unknown
         try:
             return engine.choose(state, budget, rng)
         except Exception:

@@ -10,7 +10,7 @@ import gc
 import random
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from typing import TextIO
 
 from hexarena.engine.actions import Action, Resign
@@ -23,6 +23,8 @@ from .base import Budget, Player
 
 #: The bots whose move is valued by the game's evaluation in `genmove_analyze` (players/insight.py).
 EVALUATING = ("greedy", "heuristic")
+#: The bots that read no clock: served without the clock arithmetic (their Budget is unknown).
+UNTIMED = ("random",)
 
 DEFAULT_SEED = 0
 
@@ -45,8 +47,11 @@ class Builtin(sdk.Engine):
 
     def choose(self, state: GameState, budget: Budget, rng: random.Random) -> Action | Analysed:
         player = self.player
-        with collector_paused() if player.search is not None else nullcontext():
-            action = player(state, rng, budget)
+        if player.search is None:
+            action = player.bot(state, rng, budget)
+        else:
+            with collector_paused():
+                action = player(state, rng, budget)
         if isinstance(action, Resign) or (player.result is None and not self.evaluating):
             return action
         from .insight import evaluation_info, search_info
@@ -61,11 +66,11 @@ class Builtin(sdk.Engine):
 def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
     """An EngineSide answering `genmove` with the named bot (:class:`Builtin`); ValueError
     for an unknown name. Each move's ``Budget.move_seconds`` comes from what the engine
-    was told (players/clock.py). A bot that does not search (random, greedy, heuristic:
+    was told (players/clock.py), but for the bots that read no clock (:data:`UNTIMED`). A bot that does not search (random, greedy, heuristic:
     one ply at most) is `instant`: a chain of commands ending in `genmove` is answered in
     one write."""
     engine = Builtin(bot_name)
-    return sdk.engine_side(engine, seed, instant=engine.player.search is None)
+    return sdk.engine_side(engine, seed, instant=engine.player.search is None, timed=bot_name not in UNTIMED)
 
 
 @contextmanager

@@ -43,6 +43,9 @@ _RULES_ERRORS: tuple[tuple[type[Exception], str], ...] = (
 
 Handler = Callable[["EngineSide", tuple[str, ...]], str]
 
+#: The most `time_left` commands whose reading an EngineSide keeps.
+TOLD_KEPT = 8
+
 
 class EngineSide:
     """Feed it lines with :meth:`handle`; `finished` turns True after `quit`."""
@@ -63,6 +66,7 @@ class EngineSide:
         self.finished = False
         self.time_control: TimeControl | None = None
         self.time_left: dict[Colour, TimeLeft] = {}
+        self.told: dict[tuple[str, ...], tuple[Colour, TimeLeft]] = {}    # `time_left`'s words, read
 
     def handle(self, line: str) -> str | None:
         """The complete response to one input line (ending in an empty line), or None
@@ -274,8 +278,12 @@ def _kgs_time_settings(eng: EngineSide, args: tuple[str, ...]) -> str:
 
 
 def _time_left(eng: EngineSide, args: tuple[str, ...]) -> str:
-    colour, left = clock_commands.time_left(args)
-    eng.time_left[colour] = left
+    told = eng.told.get(args)
+    if told is None:                # each different `time_left` read once (a clock often repeats one)
+        if len(eng.told) >= TOLD_KEPT:
+            eng.told.clear()
+        told = eng.told[args] = clock_commands.time_left(args)
+    eng.time_left[told[0]] = told[1]
     return ""
 
 

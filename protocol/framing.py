@@ -64,15 +64,14 @@ def parse_command(line: str) -> Command | None:
     if text is None:
         return None
     words = text.split()
-    cid = None
-    if words[0].isascii() and words[0].isdigit():
-        if len(words[0]) > MAX_ID_DIGITS:
-            raise CommandError(f"syntax error: command id {shown(words[0])} has more than {MAX_ID_DIGITS} digits")
-        cid = int(words[0])
-        words = words[1:]
-    if not words:
-        return Command(cid, "", ())
-    return Command(cid, words[0].lower(), tuple(words[1:]))
+    first = words[0]
+    if first.isdigit() and first.isascii():
+        if len(first) > MAX_ID_DIGITS:
+            raise CommandError(f"syntax error: command id {shown(first)} has more than {MAX_ID_DIGITS} digits")
+        if len(words) == 1:
+            return Command(int(first), "", ())
+        return Command(int(first), words[1].lower(), tuple(words[2:]))
+    return Command(None, first.lower(), tuple(words[1:]))
 
 
 def format_response(cid: int | None, ok: bool, text: str) -> str:
