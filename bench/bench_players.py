@@ -232,7 +232,7 @@ def rows(results: list[Row]) -> list[dict[str, str]]:
             "game": f"{r.game} n={registry.get(r.game).variant().size}", "player": r.player, "moves": str(r.moves),
             "start ms": f"{r.start() * 1e3:.1f}",
             "start xC": f"{r.start() / ref.start():.0f}" if ref and ref.start() > 0 else "",
-            "us/move": f"{r.per_move() * 1e6:.1f}", "range": f"{low * 1e6:.0f}-{high * 1e6:.0f}",
+            "us/move": f"{r.per_move() * 1e6:.1f}", "range": f"{low * 1e6:.1f}-{high * 1e6:.1f}",
             "move xC": f"{r.per_move() / ref.per_move():.1f}" if ref and ref.per_move() > 0 else ""})
     return out
 
