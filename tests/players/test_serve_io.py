@@ -112,13 +112,15 @@ SERVE_AND_LIST = ("import atexit, runpy, sys; atexit.register(lambda: print(*sys
                   "sys.argv = ['hexarena.players', 'random']; runpy.run_module('hexarena.players', run_name='__main__')")
 
 
-def test_a_served_random_player_imports_no_search_no_trio_no_metadata() -> None:
-    session = f"1 protocol_version\n2 version\n{GAME}{MOVE}7 genmove_analyze b\n8 quit\n"
+@pytest.mark.parametrize(("game", "other"), [("spelde nopie", "anda"), ("anda", "spelde")])
+def test_a_served_random_player_imports_its_game_only_and_no_search_trio_or_metadata(game: str, other: str) -> None:
+    session = f"1 protocol_version\n2 version\n3 list_games\n4 game {game}\n5 genmove_analyze b\n6 quit\n"
     proc = subprocess.run([sys.executable, "-c", SERVE_AND_LIST], cwd=ROOT, input=session, capture_output=True,
                           text=True, timeout=60)
-    assert proc.returncode == 0 and proc.stdout.count("\n\n") == 10, proc.stdout
+    assert proc.returncode == 0 and proc.stdout.count("\n\n") == 6 and "?" not in proc.stdout, proc.stdout
     imported = set(proc.stderr.split())
-    assert {"hexarena.players.random_bot", "hexarena.engine.games.spelde"} <= imported
+    assert {"hexarena.players.random_bot", f"hexarena.engine.games.{game.split()[0]}"} <= imported
     for module in ("trio", "numpy", "importlib.metadata", "argparse", "hexarena.players.mcts",
-                   "hexarena.players.greedy", "hexarena.players.insight", "hexarena.referee"):
+                   "hexarena.players.greedy", "hexarena.players.insight", "hexarena.referee",
+                   f"hexarena.engine.games.{other}"):
         assert module not in imported, module
