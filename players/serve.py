@@ -11,6 +11,7 @@ import random
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import ModuleType
 from typing import TextIO
 
 from hexarena.engine.actions import Action, Resign
@@ -44,6 +45,10 @@ class Builtin(sdk.Engine):
         self.evaluating = bot_name in EVALUATING
         self.name = f"hexarena-{bot_name}"
         self.version = sdk.package_version()
+        self.insight: ModuleType | None = None      # players/insight.py, for the bots that say something
+        if self.evaluating or self.player.search is not None:
+            from . import insight
+            self.insight = insight
 
     def choose(self, state: GameState, budget: Budget, rng: random.Random) -> Action | Analysed:
         player = self.player
@@ -52,11 +57,11 @@ class Builtin(sdk.Engine):
         else:
             with collector_paused():
                 action = player(state, rng, budget)
-        if isinstance(action, Resign) or (player.result is None and not self.evaluating):
+        insight = self.insight
+        if isinstance(action, Resign) or insight is None:
             return action
-        from .insight import evaluation_info, search_info
-        info = search_info(player.result) if player.result is not None else \
-            evaluation_info(state, action) if self.evaluating else None
+        info = insight.search_info(player.result) if player.result is not None else \
+            insight.evaluation_info(state, action) if self.evaluating else None
         return action if info is None else Analysed(action, (info,))
 
     def forget(self) -> None:
