@@ -75,8 +75,8 @@ def analysed(action: Action, winrate: float | None = None, score: float | None =
 def engine_side(engine: Engine, seed: int = 0, instant: bool = False, timed: bool = True) -> EngineSide:
     """The sans-I/O HGP engine of `engine` (protocol/engine_side.py): one line in, the
     answer out. Each move's :class:`Budget` comes from what the engine was told; `timed`
-    False: `engine.choose` reads no budget, and gets ``Budget()`` (unknown) without the
-    clock arithmetic. `instant`: `engine.choose` answers at once (EngineSide's `instant`)."""
+    False: the engine's `choose` reads no budget, and gets ``Budget()`` (unknown) without the
+    clock arithmetic. `instant`: its `choose` answers at once (EngineSide's `instant`)."""
     rng = random.Random(seed)
 
     def reseed(eng: EngineSide, args: tuple[str, ...]) -> str:
