@@ -2,7 +2,7 @@
 
     python -m bench.bench_players [--games N] [--rounds R] [--starts K] [--only GAME ...]
                                   [--players random,greedy] [--baseline-cmd CMD] [--no-c-kit]
-                                  [--profile GAME]
+                                  [--tournament N] [--profile GAME]
 
 Each player runs as the process a tournament starts (`python -m hexarena.players NAME`)
 and is fed what the referee sends a kept engine (referee/game/handshake.py, match.py
@@ -33,7 +33,11 @@ CPU comes from the process's resource usage at its end (``os.wait4``: the kernel
 user + system time in microseconds, what /proc/PID/stat reports in clock ticks).
 `--baseline-cmd` adds rows of another player program (e.g. another checkout's
 `python -m hexarena.players random`), run in a folder of its own so that its
-interpreter imports its own hexarena. `--profile GAME` then serves the first player the
+interpreter imports its own hexarena. `--tournament N` then plays, in each game and round,
+a `hexarena tournament -j 1` of N games between two kept copies of each program (as
+bench/bench_runner.py does) and prints the CPU of the processes it started over its moves:
+the engines with their starts (the pre-flight's too) and the run's guardian process, whose
+cost is the same in every row (the C engine's row is that floor). `--profile GAME` then serves the first player the
 commands it was sent in GAME, in the bench's process under cProfile with a CPU timer, and
 prints its functions by own time (the profiler's own cost inflates the small ones). Run `nice`d on a quiet machine: the figures are
 CPU, but a loaded machine slows caches and the interpreter's start.
@@ -41,7 +45,9 @@ CPU, but a loaded machine slows caches and the interpreter's start.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import resource
 import random
 import shlex
 import signal
@@ -52,11 +58,13 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.bench_runner import own_cpu_at_exit
 from bench.common import table
 from hexarena.engine import registry
 from hexarena.engine.actions import holder_after
 from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
+from hexarena.results.record.journal import read_journal
 from tests.support.bytecode import compile_package
 
 #: The games played, each at its default size.
@@ -211,6 +219,26 @@ def profile(player: str, stream: bytes, top: int = 25) -> str:
     return out.getvalue()
 
 
+def tournament_cpu(argv: list[str], work: Path, game: str, games: int) -> tuple[float, int]:
+    """CPU seconds of the processes a `hexarena tournament -j 1` of `games` games of `game` between
+    two kept copies of `argv` starts (its engines, the pre-flight's included, and its guardian,
+    referee/engines/leftovers.py), and its moves: the CPU of all it reaped less its own."""
+    out = Path(tempfile.mkdtemp(dir=work))
+    side = f'cmd = {json.dumps(argv)}\nrestart = "fault"\n'
+    (out / "t.toml").write_text(f"games_per_pair = {games}\n[engines.a]\n{side}[engines.b]\n{side}"
+                                f'[[games]]\ngame = "{game}"\n', encoding="utf-8")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.Popen([sys.executable, "-m", "hexarena", "tournament", str(out / "t.toml"), "--out",
+                             str(out / "run"), "-j", "1", "-q"], cwd=work, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    own = own_cpu_at_exit(proc)             # then reaped: its CPU and its reaped descendants' join ours
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{argv}: the tournament exited {proc.returncode} (in {out})")
+    total = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return total - own, sum(r.plies for r in read_journal(out / "run"))
+
+
 def c_kit_engine(folder: Path) -> Path | None:
     """The C kit's example engine built into `folder` (tests/support/kits.py), or None (said on
     stderr) when cargo or cc is missing."""
@@ -249,6 +277,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds: each figure is the median over them "
                         "(default 3)")
     parser.add_argument("--profile", choices=GAMES, help="then profile the first player in this game (played)")
+    parser.add_argument("--tournament", type=int, default=0, metavar="N", help="then, in each game, a `hexarena "
+                        "tournament -j 1` of N games between two kept copies of each program, round after round: "
+                        "all its engines' CPU a move (default 0: none)")
     parser.add_argument("--no-c-kit", action="store_true", help="leave out the C kit's example engine")
     args = parser.parse_args(argv)
     if min(args.games, args.starts, args.rounds) < 1:
@@ -269,11 +300,23 @@ def main(argv: list[str] | None = None) -> None:
                 for row, (name, cmd, cwd) in zip(rows_of_game, programs):
                     streams[(game, name)] = measure(row, cmd, cwd, args.games, args.starts)
             results += rows_of_game
+        runs: dict[tuple[str, str], list[tuple[float, int]]] = {}
+        for game in (args.only or GAMES) if args.tournament else ():
+            for _ in range(args.rounds):
+                for name, cmd, cwd in programs:
+                    runs.setdefault((game, name), []).append(tournament_cpu(cmd, cwd, game, args.tournament))
     load = os.getloadavg()
     print(f"players bench: {args.games} games of each a round, {args.rounds} rounds, start-up the median of "
           f"{args.starts * args.rounds} processes, {os.cpu_count()} cores, "
           f"load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the end")
     print(table(rows(results)))
+    if runs:
+        print(f"\nhexarena tournament -j 1, {args.tournament} games between two kept copies, each round: the CPU "
+              "of the processes it started (engines, the pre-flight's included, and the run's guardian, the "
+              "same for every row) over the moves")
+        print(table([{"game": game, "player": name, "moves": str(got[0][1]),
+                      "us/move": " ".join(f"{cpu / moves * 1e6:.0f}" for cpu, moves in got)}
+                     for (game, name), got in runs.items()]))
     if args.profile:
         player = programs[0][0]
         print(f"\n{player} in {args.profile}, the same commands served in this process under cProfile (CPU time):")
