@@ -33,14 +33,18 @@ CPU comes from the process's resource usage at its end (``os.wait4``: the kernel
 user + system time in microseconds, what /proc/PID/stat reports in clock ticks).
 `--baseline-cmd` adds rows of another player program (e.g. another checkout's
 `python -m hexarena.players random`), run in a folder of its own so that its
-interpreter imports its own hexarena. `--tournament N` then plays, in each game and round,
-a `hexarena tournament -j 1` of N games between two kept copies of each program (as
-bench/bench_runner.py does) and prints the CPU of the processes it started over its moves:
-the engines with their starts (the pre-flight's too) and the run's guardian process, whose
-cost is the same in every row (the C engine's row is that floor). `--profile GAME` then serves the first player the
-commands it was sent in GAME, in the bench's process under cProfile with a CPU timer, and
-prints its functions by own time (the profiler's own cost inflates the small ones). Run `nice`d on a quiet machine: the figures are
-CPU, but a loaded machine slows caches and the interpreter's start.
+interpreter imports its own hexarena.
+
+`--tournament N` then plays, in each game and round, a `hexarena tournament -j 1` of N
+games between two kept copies of each program (as bench/bench_runner.py does) and prints
+the CPU of the processes it started over its moves: the engines with their starts (the
+pre-flight's too) and the run's guardian process, the same in every row (the C engine's
+row is that floor). `--profile GAME` then serves the first player what it was sent in
+GAME, in the bench's process under cProfile with a CPU timer, and prints its functions
+by own time (the profiler's own cost inflates the small ones).
+
+Run it `nice`d on a quiet machine: the figures are CPU, but a loaded machine slows the
+caches and the interpreter's start; compare within one run.
 """
 from __future__ import annotations
 
