@@ -4,7 +4,8 @@
                                   [--players random,greedy] [--baseline-cmd CMD] [--no-c-kit]
                                   [--tournament N] [--profile GAME]
 
-Each player runs as the process a tournament starts (`python -m hexarena.players NAME`)
+Each player runs as the process a tournament starts (`python -P -m hexarena.players NAME
+--seed N`, referee/tournament/config.py)
 and is fed what the referee sends a kept engine (referee/game/handshake.py, match.py
 `_ask_move`): per game the handshake, one command a write (`protocol_version`, `name`,
 `version`, `list_games`, `game`, `boardsize`, `clear_board`, `list_commands`,
@@ -291,8 +292,8 @@ def main(argv: list[str] | None = None) -> None:
     compile_package()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        programs = [(name, [sys.executable, "-m", "hexarena.players", name], Path.cwd())
-                    for name in args.players.split(",")]
+        programs = [(name, [sys.executable, "-P", "-m", "hexarena.players", name, "--seed", "0"], work)
+                    for name in args.players.split(",")]        # as a tournament starts it (PLAYER_CMD)
         if args.baseline_cmd:
             programs.append(("baseline", shlex.split(args.baseline_cmd), work))
         if not args.no_c_kit and (engine := c_kit_engine(work)) is not None:
