@@ -18,17 +18,16 @@ from hexarena.engine.numbers import decimal, whole
 from hexarena.engine.suggest import did_you_mean
 
 from .base import Bot, Budget
+from .random_bot import random_bot      # a module of the same name: imported, not looked up
 
 if TYPE_CHECKING:
     from .greedy import greedy_bot
     from .heuristic import heuristic_bot
     from .mcts import MctsBot
-    from .random_bot import random_bot
 
-#: Where each bot and bot class lives: (its module under players/, its name there). A process
-#: imports the module of the bots it uses only (a served `random` never imports the search).
+#: Where each other bot and bot class lives: (its module under players/, its name there). A
+#: process imports the modules of the bots it uses only (a served `random` imports no search).
 _HOMES: dict[str, tuple[str, str]] = {
-    "random_bot": ("random_bot", "random_bot"),
     "greedy_bot": ("greedy", "greedy_bot"),
     "heuristic_bot": ("heuristic", "heuristic_bot"),
     "MctsBot": ("mcts", "MctsBot"),
@@ -71,7 +70,7 @@ def _mcts(**settings: Any) -> Bot:
 
 #: The built-in bots by name (a read-only mapping; a bot's module is imported at its first look-up).
 BOTS: Mapping[str, Bot] = _Bots({
-    "random": lambda: __getattr__("random_bot"),
+    "random": lambda: random_bot,
     "greedy": lambda: __getattr__("greedy_bot"),
     "heuristic": lambda: __getattr__("heuristic_bot"),
     "mcts": _mcts,

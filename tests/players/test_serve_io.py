@@ -85,6 +85,16 @@ def test_quit_ends_the_batch_it_came_in() -> None:
     assert served([b"1 name\n2 quit\n3 name\n"]) == ["=1 hexarena-random\n\n=2 \n\n"]
 
 
+def test_the_bots_are_the_functions_whatever_was_imported_first() -> None:
+    code = ("import hexarena.players.random_bot, hexarena.players.greedy, hexarena.players.mcts; "
+            "from hexarena.players import random_bot, greedy_bot, heuristic_bot, MctsBot, BOTS; "
+            "print(random_bot.__name__, greedy_bot.__name__, heuristic_bot.__name__, MctsBot.__name__, "
+            "BOTS['random'] is random_bot, BOTS['greedy'] is greedy_bot, type(BOTS['mcts']).__name__)")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.stdout.split() == ["random_bot", "greedy_bot", "heuristic_bot", "MctsBot", "True", "True", "MctsBot"], \
+        proc.stderr
+
+
 def test_the_version_is_the_installed_distributions() -> None:
     assert installed.version() == importlib.metadata.version("hexarena")
 
