@@ -7,9 +7,10 @@
 Each player runs as the process a tournament starts (`python -P -m hexarena.players NAME
 --seed N`, referee/tournament/config.py)
 and is fed what the referee sends a kept engine (referee/game/handshake.py, match.py
-`_ask_move`): per game the handshake, one command a write (`protocol_version`, `name`,
-`version`, `list_games`, `game`, `boardsize`, `clear_board`, `list_commands`,
-`kgs-time_settings`, `hexarena-seed` when listed), then per move of the player one write
+`_ask_move`): per game the handshake (`protocol_version`, `name`, `version`, `list_games`,
+`game`, `boardsize`, `clear_board`, `list_commands` one command a write to a new process and
+in one write to a kept one, then `kgs-time_settings`, `hexarena-seed` when listed), then
+per move of the player one write
 of `play` (the opponent's action, but before the first move), `time_left` and
 `genmove_analyze` (`genmove` to an engine that does not list it), chained, with ids.
 The opponent is the bench itself: a random action drawn with the rules in its own
@@ -133,17 +134,16 @@ def start_cpu(argv: list[str], cwd: Path) -> float:
     return engine.kill()
 
 
-def handshake(engine: EngineProcess, state: GameState, seed: int) -> tuple[bool, bool]:
-    """The referee's handshake for one game (one command a write): whether the engine lists
+def handshake(engine: EngineProcess, state: GameState, seed: int, kept: bool) -> tuple[bool, bool]:
+    """The referee's handshake for one game (referee/game/handshake.py): to a `kept` process (one
+    that played before) the commands up to `list_commands` in one write, else one command a
+    write; then the time control and the seed when listed. Whether the engine lists
     `genmove_analyze` and `hexarena-seed`."""
-    engine.ask("protocol_version")
-    engine.ask("name")
-    engine.ask("version")
-    engine.ask("list_games")
-    engine.ask("game " + state.info.describe(state.variant))
-    engine.ask(f"boardsize {state.variant.size}")
-    engine.ask("clear_board")
-    listed = set(engine.ask("list_commands")[0].split())
+    chain = ["protocol_version", "name", "version", "list_games",
+             "game " + state.info.describe(state.variant), f"boardsize {state.variant.size}", "clear_board",
+             "list_commands"]
+    said = engine.ask(*chain) if kept else [engine.ask(command)[0] for command in chain]
+    listed = set(said[-1].split())
     if "kgs-time_settings" in listed:
         engine.ask(" ".join(TIME_SETTINGS))
     if "hexarena-seed" in listed:
@@ -151,12 +151,12 @@ def handshake(engine: EngineProcess, state: GameState, seed: int) -> tuple[bool,
     return "genmove_analyze" in listed, "hexarena-seed" in listed
 
 
-def play_game(engine: EngineProcess, game: str, seat: int, rng: random.Random, seed: int) -> int:
-    """One game of `engine` (first player when `seat` is 0) against random actions drawn here;
-    the engine's moves."""
+def play_game(engine: EngineProcess, game: str, seat: int, rng: random.Random, seed: int, kept: bool) -> int:
+    """One game of `engine` (first player when `seat` is 0, seeded `seed`, `kept` when it played
+    before) against random actions drawn here; the engine's moves."""
     info = registry.get(game)
     state = info.new_game(info.variant(), 0)
-    analyse, _ = handshake(engine, state, seed)
+    analyse, _ = handshake(engine, state, seed, kept)
     genmove = "genmove_analyze" if analyse else "genmove"
     cap = info.ply_cap(state.variant.size)
     mine = Colour.BLACK if seat == 0 else Colour.WHITE      # the colour the engine holds
@@ -202,7 +202,7 @@ def measure(row: Row, argv: list[str], cwd: Path, games: int, starts: int) -> by
     row.starts += [start_cpu(argv, cwd) for _ in range(starts)]
     engine = EngineProcess(argv, cwd)
     rng = random.Random(f"{row.game}/{games}")
-    row.moves = sum(play_game(engine, row.game, g % 2, rng, g) for g in range(games))
+    row.moves = sum(play_game(engine, row.game, g % 2, rng, g, g > 0) for g in range(games))
     run = engine.kill()
     row.per_moves.append(max(run - statistics.median(row.starts), 0.0) / max(row.moves, 1))
     return b"".join(engine.sent)
