@@ -9,34 +9,81 @@ integer; fewer only if the clock would otherwise run out) and ``mcts:Xs``
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from hexarena.engine.errors import RulesError
 from hexarena.engine.numbers import decimal, whole
 from hexarena.engine.suggest import did_you_mean
 
 from .base import Bot, Budget
-from .greedy import greedy_bot
-from .heuristic import heuristic_bot
-from .mcts import MctsBot
-from .random_bot import random_bot
+from .random_bot import random_bot      # a module of the same name: imported, not looked up
 
-#: The built-in bots by name.
-BOTS: dict[str, Bot] = {
-    "random": random_bot,
-    "greedy": greedy_bot,
-    "heuristic": heuristic_bot,
-    "mcts": MctsBot(),
+if TYPE_CHECKING:
+    from .greedy import greedy_bot
+    from .heuristic import heuristic_bot
+    from .mcts import MctsBot
+
+#: Where each other bot and bot class lives: (its module under players/, its name there). A
+#: process imports the modules of the bots it uses only (a served `random` imports no search).
+_HOMES: dict[str, tuple[str, str]] = {
+    "greedy_bot": ("greedy", "greedy_bot"),
+    "heuristic_bot": ("heuristic", "heuristic_bot"),
+    "MctsBot": ("mcts", "MctsBot"),
 }
+
+
+def __getattr__(name: str) -> Any:
+    """The bots and MctsBot, imported at their first use (PEP 562)."""
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attr = _HOMES[name]
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+    globals()[name] = value
+    return value
+
+
+class _Bots(Mapping[str, Bot]):
+    """The built-in bots by name, each made at its first look-up."""
+
+    def __init__(self, makers: dict[str, Callable[[], Bot]]):
+        self._makers = makers
+        self._made: dict[str, Bot] = {}
+
+    def __getitem__(self, name: str) -> Bot:
+        if name not in self._made:
+            self._made[name] = self._makers[name]()     # KeyError for an unknown name
+        return self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._makers)
+
+    def __len__(self) -> int:
+        return len(self._makers)
+
+
+def _mcts(**settings: Any) -> Bot:
+    bot: Bot = __getattr__("MctsBot")(**settings)
+    return bot
+
+
+#: The built-in bots by name (a read-only mapping; a bot's module is imported at its first look-up).
+BOTS: Mapping[str, Bot] = _Bots({
+    "random": lambda: random_bot,
+    "greedy": lambda: __getattr__("greedy_bot"),
+    "heuristic": lambda: __getattr__("heuristic_bot"),
+    "mcts": _mcts,
+})
 
 #: Bots that take a budget as `NAME:N`, and how N builds them.
 BUDGETED: dict[str, Callable[[int], Bot]] = {
-    "mcts": lambda n: MctsBot(iterations=n, seconds=None),
+    "mcts": lambda n: _mcts(iterations=n, seconds=None),
 }
 
 #: Bots that take a time as `NAME:Xs` (X seconds a move), and how X builds them.
 TIMED: dict[str, Callable[[float], Bot]] = {
-    "mcts": lambda x: MctsBot(seconds=x),
+    "mcts": lambda x: _mcts(seconds=x),
 }
 
 #: The longest X accepted in `NAME:Xs`.

@@ -16,16 +16,19 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from hexarena.engine.actions import Action, holder_after
 from hexarena.engine.core import Colour
 from hexarena.engine.game import GameState
 from hexarena.protocol.analysis import MAX_LINE_BYTES, Info
 
-from .compiled_search import CompiledTree
 from .games import MissingKnowledge, evaluation_for
-from .mcts import SearchResult
-from .tree import Node
+
+if TYPE_CHECKING:       # the searches' types: a player that evaluates needs no search
+    from .compiled_search import CompiledTree
+    from .mcts import SearchResult
+    from .tree import Node
 
 #: The longest principal variation told.
 PV_PLIES = 12
@@ -33,6 +36,7 @@ PV_PLIES = 12
 
 def search_info(result: SearchResult) -> Info:
     """The info line of a finished MCTS search (see the module docstring)."""
+    from .compiled_search import CompiledTree
     if isinstance(result.tree, CompiledTree):
         return _compiled_info(result, result.tree)
     root = result.tree.root

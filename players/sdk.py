@@ -13,13 +13,9 @@ number of the Python, Rust and C kits, docs/engines.md).
 """
 from __future__ import annotations
 
-import argparse
 import random
 import sys
-import traceback
-from collections.abc import Sequence
-from datetime import datetime, timezone
-from importlib import metadata
+from collections.abc import Iterator, Sequence
 from typing import IO, TextIO
 
 from hexarena.engine.actions import (Accept, Action, Decline, Grow, Keep, Komi, Move, Pair, Pass, PieStones, Place,
@@ -32,6 +28,7 @@ from hexarena.protocol.commands import SEED_COMMAND
 from hexarena.protocol.engine_side import EngineSide
 from hexarena.protocol.framing import CommandError
 
+from . import installed
 from .base import Budget
 from .clock import move_budget, moves_ahead
 
@@ -75,9 +72,11 @@ def analysed(action: Action, winrate: float | None = None, score: float | None =
     return Analysed(action, (Info(winrate=winrate, score=score, visits=visits, depth=depth, pv=tuple(pv)),))
 
 
-def engine_side(engine: Engine, seed: int = 0) -> EngineSide:
+def engine_side(engine: Engine, seed: int = 0, instant: bool = False, timed: bool = True) -> EngineSide:
     """The sans-I/O HGP engine of `engine` (protocol/engine_side.py): one line in, the
-    answer out. Each move's :class:`Budget` comes from what the engine was told."""
+    answer out. Each move's :class:`Budget` comes from what the engine was told; `timed`
+    False: the engine's `choose` reads no budget, and gets ``Budget()`` (unknown) without the
+    clock arithmetic. `instant`: its `choose` answers at once (EngineSide's `instant`)."""
     rng = random.Random(seed)
 
     def reseed(eng: EngineSide, args: tuple[str, ...]) -> str:
@@ -88,15 +87,20 @@ def engine_side(engine: Engine, seed: int = 0) -> EngineSide:
         engine.forget()
         return ""
 
+    unknown = Budget()
+
     def choose(state: GameState, clock: MoveClock) -> Action | Analysed:
-        budget = Budget(clock.left.seconds if clock.left else None, move_budget(clock, moves_ahead(state)))
+        budget = Budget(clock.left.seconds if clock.left else None, move_budget(clock, moves_ahead(state))) \
+            if timed else unknown
         try:
             return engine.choose(state, budget, rng)
         except Exception:
+            import traceback
             engine.log("choose failed:\n" + traceback.format_exc().rstrip())
             raise
 
-    return EngineSide(choose, name=engine.name, version=engine.version, extensions={SEED_COMMAND: reseed})
+    return EngineSide(choose, name=engine.name, version=engine.version, extensions={SEED_COMMAND: reseed},
+                      instant=instant)
 
 
 class Transcript:
@@ -106,6 +110,7 @@ class Transcript:
         self._file: IO[str] = open(path, "a", encoding="utf-8")
 
     def write(self, direction: str, text: str) -> None:
+        from datetime import datetime, timezone
         stamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
         for line in text.split("\n"):
             self._file.write(f"{stamp} {direction} {line}\n")
@@ -115,44 +120,79 @@ class Transcript:
         self._file.close()
 
 
-def _read_line(stdin: TextIO) -> str:
-    """One line as text ('' at end of input); undecodable bytes become U+FFFD."""
-    raw = getattr(stdin, "buffer", None)
-    if raw is not None:
-        return raw.readline().decode("utf-8", "replace")
-    return stdin.readline()
+#: The most bytes taken from the input in one read.
+READ_BYTES = 1 << 16
+
+
+def _batches(stdin: TextIO) -> Iterator[list[str]]:
+    """The input's lines as text, each with its end of line (undecodable bytes become U+FFFD), in
+    batches: each batch the lines completed by one read, so the lines that had arrived together
+    (the last line of the input comes too when it has no end of line). Blocks only when no
+    complete line is left. A stream without a byte buffer (io.StringIO) gives one line a batch."""
+    read1 = getattr(getattr(stdin, "buffer", None), "read1", None)
+    if read1 is None:
+        while line := stdin.readline():
+            yield [line]
+        return
+    pending = b""
+    while chunk := read1(READ_BYTES):
+        if b"\n" not in chunk:
+            pending += chunk
+            continue
+        *lines, pending = (pending + chunk).split(b"\n")
+        yield [line.decode("utf-8", "replace") + "\n" for line in lines]
+    if pending:
+        yield [pending.decode("utf-8", "replace")]
 
 
 def serve(engine: Engine | EngineSide, seed: int = 0, log: str | None = None, stdin: TextIO = sys.stdin,
           stdout: TextIO = sys.stdout) -> int:
-    """Serve `engine` over HGP until `quit` or end of input: reads a line, answers it,
-    flushes. The exit status: 0, or 1 if stdout broke. `log` names a file that receives a
-    timestamped transcript of every line received and sent."""
+    """Serve `engine` over HGP until `quit` or end of input; the exit status: 0, or 1 if stdout
+    broke. `log` names a file that receives a timestamped transcript of every line received and
+    sent.
+
+    Answers are written, in order, when the engine is about to wait for input and before its
+    chooser runs (``genmove``, unless the EngineSide is ``instant``): the answers to commands that
+    came in one read go in one write, and no answer ever waits on the engine's thinking or on
+    the controller's next command."""
     side = engine if isinstance(engine, EngineSide) else engine_side(engine, seed)
     transcript = Transcript(log) if log else None
     if transcript:
         transcript.write("#", f"serving {side.name} seed={seed}")
-    try:
-        while not side.finished:
-            line = _read_line(stdin)
-            if not line:
-                if transcript:
-                    transcript.write("#", "end of input")
-                break
-            if transcript:
-                transcript.write(">", line.rstrip("\r\n"))
-            response = side.handle(line)
-            if response is None:
-                continue
-            stdout.write(response)
+    answers: list[str] = []
+
+    def send() -> None:
+        if answers:
+            stdout.write("".join(answers))
             stdout.flush()
+            answers.clear()
+
+    kept_hook, side.before_choice = side.before_choice, send
+    try:
+        for batch in _batches(stdin):
+            for line in batch:
+                if transcript:
+                    transcript.write(">", line.rstrip("\r\n"))
+                response = side.handle(line)
+                if response is None:
+                    continue
+                answers.append(response)
+                if transcript:
+                    transcript.write("<", response[:-2])
+                if side.finished:
+                    break
+            send()
+            if side.finished:
+                break
+        else:
             if transcript:
-                transcript.write("<", response[:-2])
+                transcript.write("#", "end of input")
     except BrokenPipeError:
         if transcript:
             transcript.write("#", "stdout closed")
         return 1
     finally:
+        side.before_choice = kept_hook
         if transcript:
             transcript.close()
     return 0
@@ -161,6 +201,7 @@ def serve(engine: Engine | EngineSide, seed: int = 0, log: str | None = None, st
 def run(engine: Engine, argv: Sequence[str] | None = None) -> None:
     """The engine's program: ``[--seed N] [--log FILE]`` from the command line, then
     :func:`serve` on stdin/stdout; exits with its status."""
+    import argparse
     parser = argparse.ArgumentParser(prog=engine.name, description=f"{engine.name}: an HGP engine (hexarena.sdk)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
     parser.add_argument("--log", default=None, help="append a timestamped transcript to FILE")
@@ -169,8 +210,5 @@ def run(engine: Engine, argv: Sequence[str] | None = None) -> None:
 
 
 def package_version() -> str:
-    """hexarena's installed version (the built-in engines' `version`)."""
-    try:
-        return metadata.version("hexarena")
-    except metadata.PackageNotFoundError:
-        return "0.0.0"
+    """hexarena's installed version (the built-in engines' `version`; players/installed.py)."""
+    return installed.version()

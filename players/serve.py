@@ -10,7 +10,8 @@ import gc
 import random
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
+from types import ModuleType
 from typing import TextIO
 
 from hexarena.engine.actions import Action, Resign
@@ -20,10 +21,11 @@ from hexarena.protocol.engine_side import EngineSide
 
 from . import get, sdk
 from .base import Budget, Player
-from .insight import evaluation_info, search_info
 
 #: The bots whose move is valued by the game's evaluation in `genmove_analyze` (players/insight.py).
 EVALUATING = ("greedy", "heuristic")
+#: The bots that read no clock: served without the clock arithmetic (their Budget is unknown).
+UNTIMED = ("random",)
 
 DEFAULT_SEED = 0
 
@@ -43,15 +45,23 @@ class Builtin(sdk.Engine):
         self.evaluating = bot_name in EVALUATING
         self.name = f"hexarena-{bot_name}"
         self.version = sdk.package_version()
+        self.insight: ModuleType | None = None      # players/insight.py, for the bots that say something
+        if self.evaluating or self.player.search is not None:
+            from . import insight
+            self.insight = insight
 
     def choose(self, state: GameState, budget: Budget, rng: random.Random) -> Action | Analysed:
         player = self.player
-        with collector_paused() if player.search is not None else nullcontext():
-            action = player(state, rng, budget)
-        if isinstance(action, Resign):
+        if player.search is None:
+            action = player.bot(state, rng, budget)
+        else:
+            with collector_paused():
+                action = player(state, rng, budget)
+        insight = self.insight
+        if isinstance(action, Resign) or insight is None:
             return action
-        info = search_info(player.result) if player.result is not None else \
-            evaluation_info(state, action) if self.evaluating else None
+        info = insight.search_info(player.result) if player.result is not None else \
+            insight.evaluation_info(state, action) if self.evaluating else None
         return action if info is None else Analysed(action, (info,))
 
     def forget(self) -> None:
@@ -61,8 +71,11 @@ class Builtin(sdk.Engine):
 def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
     """An EngineSide answering `genmove` with the named bot (:class:`Builtin`); ValueError
     for an unknown name. Each move's ``Budget.move_seconds`` comes from what the engine
-    was told (players/clock.py)."""
-    return sdk.engine_side(Builtin(bot_name), seed)
+    was told (players/clock.py), but for the bots that read no clock (:data:`UNTIMED`). A bot that does not search (random, greedy, heuristic:
+    one ply at most) is `instant`: a chain of commands ending in `genmove` is answered in
+    one write."""
+    engine = Builtin(bot_name)
+    return sdk.engine_side(engine, seed, instant=engine.player.search is None, timed=bot_name not in UNTIMED)
 
 
 @contextmanager

@@ -43,15 +43,22 @@ _RULES_ERRORS: tuple[tuple[type[Exception], str], ...] = (
 
 Handler = Callable[["EngineSide", tuple[str, ...]], str]
 
+#: The most `time_left` commands whose reading an EngineSide keeps.
+TOLD_KEPT = 8
+
 
 class EngineSide:
     """Feed it lines with :meth:`handle`; `finished` turns True after `quit`."""
 
     def __init__(self, choose: Chooser, name: str = "hexarena", version: str = "0.1.0",
-                 extensions: dict[str, Handler] | None = None):
+                 extensions: dict[str, Handler] | None = None, instant: bool = False):
         """`extensions`: commands beyond HGP's (listed after them), e.g. players/serve.py's
-        ``hexarena-seed``."""
+        ``hexarena-seed``. `instant`: `choose` answers at once (no search), so a serving loop
+        need not write the answers it holds before calling it: :attr:`before_choice`, which a
+        serving loop sets (players/sdk.py), is called before `choose` unless `instant`."""
         self.choose = choose
+        self.instant = instant
+        self.before_choice: Callable[[], None] = _nothing
         self.name = name
         self.version = version
         self.commands = COMMANDS | (extensions or {})
@@ -59,6 +66,7 @@ class EngineSide:
         self.finished = False
         self.time_control: TimeControl | None = None
         self.time_left: dict[Colour, TimeLeft] = {}
+        self.told: dict[tuple[str, ...], tuple[Colour, TimeLeft]] = {}    # `time_left`'s words, read
 
     def handle(self, line: str) -> str | None:
         """The complete response to one input line (ending in an empty line), or None
@@ -69,21 +77,24 @@ class EngineSide:
             return failure(None, str(exc))
         if cmd is None:
             return None
-        handler = self.commands.get(cmd.name)
+        cid, name, args = cmd
+        handler = self.commands.get(name)
+        if handler is None:
+            return failure(cid, "unknown command" if name else "syntax error: no command after the id")
         try:
-            if not cmd.name:
-                raise CommandError("syntax error: no command after the id")
-            if handler is None:
-                raise CommandError("unknown command")
-            return success(cmd.id, handler(self, cmd.args))
+            return success(cid, handler(self, args))
         except CommandError as exc:
-            return failure(cmd.id, str(exc))
+            return failure(cid, str(exc))
         except Exception as exc:  # noqa: BLE001 - a handler bug must not kill the engine
             for kind, word in _RULES_ERRORS:
                 if isinstance(exc, kind):
                     detail = str(exc).replace("\n", " ")
-                    return failure(cmd.id, f"{word}: {detail}" if detail else word)
-            return failure(cmd.id, f"internal error: {type(exc).__name__}: {exc}".replace("\n", " "))
+                    return failure(cid, f"{word}: {detail}" if detail else word)
+            return failure(cid, f"internal error: {type(exc).__name__}: {exc}".replace("\n", " "))
+
+
+def _nothing() -> None:
+    """The default :attr:`EngineSide.before_choice`."""
 
 
 # -- argument helpers --------------------------------------------------------
@@ -187,20 +198,21 @@ def _answer(eng: EngineSide, args: tuple[str, ...], usage: str, analyse: bool) -
     _arity(args, 1, usage)
     colour = _colour(args[0])
     state = _to_move(eng, colour)
+    if not eng.instant:
+        eng.before_choice()
     choice = eng.choose(state, MoveClock(eng.time_control, eng.time_left.get(colour)))
-    if not isinstance(choice, Analysed):
-        choice = Analysed(choice)
-    if isinstance(choice.action, Resign):
+    action, info = (choice.action, choice.info) if isinstance(choice, Analysed) else (choice, ())
+    if isinstance(action, Resign):
         token = "resign"
     else:
-        token = state.format(choice.action)
+        token = state.format(action)
         try:
-            eng.session.play(choice.action)
+            eng.session.play(action)
         except IllegalMove as exc:  # our own bot chose badly: not the controller's fault
             raise RuntimeError(f"bot chose {token}, which is illegal: {exc}") from None
-    if not analyse:
+    if not analyse or not info:
         return token
-    return "\n".join([token, *(info.line() for info in choice.info[:MAX_LINES])])
+    return "\n".join([token, *(line.line() for line in info[:MAX_LINES])])
 
 
 def _genmove(eng: EngineSide, args: tuple[str, ...]) -> str:
@@ -266,8 +278,12 @@ def _kgs_time_settings(eng: EngineSide, args: tuple[str, ...]) -> str:
 
 
 def _time_left(eng: EngineSide, args: tuple[str, ...]) -> str:
-    colour, left = clock_commands.time_left(args)
-    eng.time_left[colour] = left
+    told = eng.told.get(args)
+    if told is None:                # each different `time_left` read once (a clock often repeats one)
+        if len(eng.told) >= TOLD_KEPT:
+            eng.told.clear()
+        told = eng.told[args] = clock_commands.time_left(args)
+    eng.time_left[told[0]] = told[1]
     return ""
 
 

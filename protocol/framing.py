@@ -6,7 +6,7 @@ followed by an empty line, with no empty line inside.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from hexarena.engine.numbers import shown
 
@@ -22,8 +22,7 @@ class CommandError(Exception):
     """
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """One parsed command line. `name` is lower case; `args` keep their case."""
 
     id: int | None
@@ -42,7 +41,10 @@ def preprocess(line: str) -> str | None:
     HT becomes a space, everything from `#` is cut, and a line that is then
     empty or blank yields None (it gets no response).
     """
-    text = line.split("#", 1)[0].translate(_PREPROCESS).strip()
+    text = line.split("#", 1)[0]
+    bare = text.rstrip("\n")
+    # A line of printable characters has nothing to drop or turn into a space.
+    text = bare.strip() if bare.isprintable() else text.translate(_PREPROCESS).strip()
     return text or None
 
 
@@ -62,15 +64,14 @@ def parse_command(line: str) -> Command | None:
     if text is None:
         return None
     words = text.split()
-    cid = None
-    if words[0].isascii() and words[0].isdigit():
-        if len(words[0]) > MAX_ID_DIGITS:
-            raise CommandError(f"syntax error: command id {shown(words[0])} has more than {MAX_ID_DIGITS} digits")
-        cid = int(words[0])
-        words = words[1:]
-    if not words:
-        return Command(cid, "", ())
-    return Command(cid, words[0].lower(), tuple(words[1:]))
+    first = words[0]
+    if first.isdigit() and first.isascii():
+        if len(first) > MAX_ID_DIGITS:
+            raise CommandError(f"syntax error: command id {shown(first)} has more than {MAX_ID_DIGITS} digits")
+        if len(words) == 1:
+            return Command(int(first), "", ())
+        return Command(int(first), words[1].lower(), tuple(words[2:]))
+    return Command(None, first.lower(), tuple(words[1:]))
 
 
 def format_response(cid: int | None, ok: bool, text: str) -> str:
@@ -79,10 +80,14 @@ def format_response(cid: int | None, ok: bool, text: str) -> str:
     Trailing whitespace of each line and empty lines inside `text` are removed,
     so a multi-line answer never ends early.
     """
-    lines = [ln.rstrip() for ln in text.replace("\r", "").split("\n")]
-    body = "\n".join(ln for ln in lines if ln)
-    head = ("=" if ok else "?") + ("" if cid is None else str(cid))
-    return f"{head} {body}\n\n"
+    if "\n" in text or "\r" in text:
+        lines = [ln.rstrip() for ln in text.replace("\r", "").split("\n")]
+        text = "\n".join(ln for ln in lines if ln)
+    else:
+        text = text.rstrip()
+    if cid is None:
+        return f"{'=' if ok else '?'} {text}\n\n"
+    return f"{'=' if ok else '?'}{cid} {text}\n\n"
 
 
 def success(cid: int | None, text: str = "") -> str:

@@ -28,13 +28,25 @@ class Session:
     or a `set_position`) at the next clear.
     """
 
+    info: GameInfo
+    variant: Variant
+    state: GameState
+
     def __init__(self) -> None:
-        self.info: GameInfo = registry.get(DEFAULT_GAME)
-        self.variant: Variant = self.info.variant()
+        """The default game's initial board, loaded at the first look at it (:meth:`__getattr__`):
+        an engine told another game first never loads the default one."""
         self.komi = 0
-        self.state: GameState = self.info.new_game(self.variant, 0)
         self.history: list[GameState] = []
         self._cleared = True      # the board came from clear(), not from set_position
+
+    def __getattr__(self, name: str) -> object:
+        """`info`, `variant` and `state` before any was set: the default game's."""
+        if name not in ("info", "variant", "state"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.info = registry.get(DEFAULT_GAME)
+        self.variant = self.info.variant()
+        self.state = self.info.new_game(self.variant, self.komi)
+        return getattr(self, name)
 
     # -- configuration ---------------------------------------------------
 

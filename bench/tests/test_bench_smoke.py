@@ -38,6 +38,7 @@ SMOKE: dict[str, list[str]] = {
     "bench_memory": ["--games", "200", "-j", "2"],
     "bench_move_profile": ["--games", "2", "-j", "2", "--rate", "200"],
     "bench_openings": ["200"],
+    "bench_players": ["--games", "1", "--rounds", "1", "--starts", "1", "--only", "spelde", "--no-c-kit", "--tournament", "2"],
     "bench_rating_coverage": ["--runs", "2"],
     "bench_ratings": ["--players", "4", "--games", "40"],
     "bench_reading": ["--games", "300"],
