@@ -72,11 +72,11 @@ def analysed(action: Action, winrate: float | None = None, score: float | None =
     return Analysed(action, (Info(winrate=winrate, score=score, visits=visits, depth=depth, pv=tuple(pv)),))
 
 
-def engine_side(engine: Engine, seed: int = 0, instant: bool = False, timed: bool = True) -> EngineSide:
+def engine_side(engine: Engine, seed: int = 0, timed: bool = True) -> EngineSide:
     """The sans-I/O HGP engine of `engine` (protocol/engine_side.py): one line in, the
     answer out. Each move's :class:`Budget` comes from what the engine was told; `timed`
     False: the engine's `choose` reads no budget, and gets ``Budget()`` (unknown) without the
-    clock arithmetic. `instant`: its `choose` answers at once (EngineSide's `instant`)."""
+    clock arithmetic."""
     rng = random.Random(seed)
 
     def reseed(eng: EngineSide, args: tuple[str, ...]) -> str:
@@ -99,8 +99,7 @@ def engine_side(engine: Engine, seed: int = 0, instant: bool = False, timed: boo
             engine.log("choose failed:\n" + traceback.format_exc().rstrip())
             raise
 
-    return EngineSide(choose, name=engine.name, version=engine.version, extensions={SEED_COMMAND: reseed},
-                      instant=instant)
+    return EngineSide(choose, name=engine.name, version=engine.version, extensions={SEED_COMMAND: reseed})
 
 
 class Transcript:
@@ -151,23 +150,12 @@ def serve(engine: Engine | EngineSide, seed: int = 0, log: str | None = None, st
     broke. `log` names a file that receives a timestamped transcript of every line received and
     sent.
 
-    Answers are written, in order, when the engine is about to wait for input and before its
-    chooser runs (``genmove``, unless the EngineSide is ``instant``): the answers to commands that
-    came in one read go in one write, and no answer ever waits on the engine's thinking or on
-    the controller's next command."""
+    Each answer is written and flushed as soon as it is complete, in order (PROTOCOL.md: "flushes
+    after each response"), however many commands came in one read."""
     side = engine if isinstance(engine, EngineSide) else engine_side(engine, seed)
     transcript = Transcript(log) if log else None
     if transcript:
         transcript.write("#", f"serving {side.name} seed={seed}")
-    answers: list[str] = []
-
-    def send() -> None:
-        if answers:
-            stdout.write("".join(answers))
-            stdout.flush()
-            answers.clear()
-
-    kept_hook, side.before_choice = side.before_choice, send
     try:
         for batch in _batches(stdin):
             for line in batch:
@@ -176,12 +164,12 @@ def serve(engine: Engine | EngineSide, seed: int = 0, log: str | None = None, st
                 response = side.handle(line)
                 if response is None:
                     continue
-                answers.append(response)
+                stdout.write(response)
+                stdout.flush()
                 if transcript:
                     transcript.write("<", response[:-2])
                 if side.finished:
                     break
-            send()
             if side.finished:
                 break
         else:
@@ -192,7 +180,6 @@ def serve(engine: Engine | EngineSide, seed: int = 0, log: str | None = None, st
             transcript.write("#", "stdout closed")
         return 1
     finally:
-        side.before_choice = kept_hook
         if transcript:
             transcript.close()
     return 0

@@ -71,11 +71,9 @@ class Builtin(sdk.Engine):
 def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
     """An EngineSide answering `genmove` with the named bot (:class:`Builtin`); ValueError
     for an unknown name. Each move's ``Budget.move_seconds`` comes from what the engine
-    was told (players/clock.py), but for the bots that read no clock (:data:`UNTIMED`). A bot that does not search (random, greedy, heuristic:
-    one ply at most) is `instant`: a chain of commands ending in `genmove` is answered in
-    one write."""
+    was told (players/clock.py), but for the bots that read no clock (:data:`UNTIMED`)."""
     engine = Builtin(bot_name)
-    return sdk.engine_side(engine, seed, instant=engine.player.search is None, timed=bot_name not in UNTIMED)
+    return sdk.engine_side(engine, seed, timed=bot_name not in UNTIMED)
 
 
 @contextmanager

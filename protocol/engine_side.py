@@ -51,14 +51,10 @@ class EngineSide:
     """Feed it lines with :meth:`handle`; `finished` turns True after `quit`."""
 
     def __init__(self, choose: Chooser, name: str = "hexarena", version: str = "0.1.0",
-                 extensions: dict[str, Handler] | None = None, instant: bool = False):
+                 extensions: dict[str, Handler] | None = None):
         """`extensions`: commands beyond HGP's (listed after them), e.g. players/serve.py's
-        ``hexarena-seed``. `instant`: `choose` answers at once (no search), so a serving loop
-        need not write the answers it holds before calling it: :attr:`before_choice`, which a
-        serving loop sets (players/sdk.py), is called before `choose` unless `instant`."""
+        ``hexarena-seed``."""
         self.choose = choose
-        self.instant = instant
-        self.before_choice: Callable[[], None] = _nothing
         self.name = name
         self.version = version
         self.commands = COMMANDS | (extensions or {})
@@ -91,10 +87,6 @@ class EngineSide:
                     detail = str(exc).replace("\n", " ")
                     return failure(cid, f"{word}: {detail}" if detail else word)
             return failure(cid, f"internal error: {type(exc).__name__}: {exc}".replace("\n", " "))
-
-
-def _nothing() -> None:
-    """The default :attr:`EngineSide.before_choice`."""
 
 
 # -- argument helpers --------------------------------------------------------
@@ -198,8 +190,6 @@ def _answer(eng: EngineSide, args: tuple[str, ...], usage: str, analyse: bool) -
     _arity(args, 1, usage)
     colour = _colour(args[0])
     state = _to_move(eng, colour)
-    if not eng.instant:
-        eng.before_choice()
     choice = eng.choose(state, MoveClock(eng.time_control, eng.time_left.get(colour)))
     action, info = (choice.action, choice.info) if isinstance(choice, Analysed) else (choice, ())
     if isinstance(action, Resign):

@@ -1,5 +1,6 @@
-"""The serving loop's input and output (players/sdk.py): answers of one read in one write, before
-a search; lines across reads; the served player's start (its imports, its command line)."""
+"""The serving loop's input and output (players/sdk.py): each answer flushed once complete, also
+when several commands came in one read; lines across reads; the served player's start (its imports,
+its command line)."""
 from __future__ import annotations
 
 import importlib.metadata
@@ -62,16 +63,11 @@ def served(chunks: list[bytes], bot: str = "random") -> list[str]:
     return out.sent
 
 
-def test_the_answers_to_one_read_go_in_one_write() -> None:
-    sent = served([GAME.encode(), MOVE.encode()])
-    assert sent[0] == "=1 \n\n=2 \n\n=3 \n\n"
-    assert len(sent) == 2 and re.fullmatch(r"=4 \n\n=5 \n\n=6 [a-i][1-9]\S*\n\n", sent[1])
-
-
-def test_a_searching_player_sends_what_it_holds_before_it_thinks() -> None:
-    sent = served([GAME.encode(), MOVE.encode()], "mcts:20")
-    assert sent[1] == "=4 \n\n=5 \n\n"                      # before the search
-    assert re.fullmatch(r"=6 [a-i][1-9]\S*\n\n", sent[2]) and len(sent) == 3
+@pytest.mark.parametrize("bot", ["random", "mcts:20"])
+def test_each_answer_is_flushed_once_complete_also_from_one_read(bot: str) -> None:
+    sent = served([GAME.encode(), MOVE.encode()], bot)        # PROTOCOL.md: "flushes after each response"
+    assert sent[:5] == ["=1 \n\n", "=2 \n\n", "=3 \n\n", "=4 \n\n", "=5 \n\n"]
+    assert len(sent) == 6 and re.fullmatch(r"=6 [a-i][1-9]\S*\n\n", sent[5])
 
 
 def test_lines_are_joined_across_reads_and_the_last_needs_no_end_of_line() -> None:
@@ -82,7 +78,7 @@ def test_lines_are_joined_across_reads_and_the_last_needs_no_end_of_line() -> No
 
 
 def test_quit_ends_the_batch_it_came_in() -> None:
-    assert served([b"1 name\n2 quit\n3 name\n"]) == ["=1 hexarena-random\n\n=2 \n\n"]
+    assert served([b"1 name\n2 quit\n3 name\n"]) == ["=1 hexarena-random\n\n", "=2 \n\n"]
 
 
 def test_the_bots_are_the_functions_whatever_was_imported_first() -> None:
