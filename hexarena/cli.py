@@ -3,29 +3,64 @@
 With the other modules of the package root (commands_*.py, supervise.py,
 cluster*.py) the only code that may import every package (it serves built-in
 players and runs the referee) and call ``trio.run``.
+
+Each command's module is imported only when that command runs (or when help or
+docs/cli.md lists it): :data:`COMMANDS` names where each one lives, so `hexarena
+tournament` does not load the web server's, the ladder's or the players' commands, and
+`hexarena engine NAME` starts as fast as `python -m hexarena.players NAME`.
 """
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
 
-from hexarena import commands_analyse, commands_play, commands_serve, commands_view
-from hexarena.commands_check import check
-from hexarena.commands_match import match
-from hexarena.commands_openings import openings
-from hexarena.commands_run import tournament
-from hexarena.commands_sprt import sprt
-from hexarena.commands_status import status
-from hexarena.commands_ratings import ratings, repair
 from hexarena.terminal import SafeGroup
-from hexarena.ladder import commands as ladder_commands
 
-# The referee, trio and pandas are imported inside the commands that use them, so that
-# `hexarena engine NAME` starts as fast as `python -m hexarena.players NAME`.
+#: Every command but `engine` (defined below): its name -> "module:attribute" of its click command.
+COMMANDS = {
+    "match": "hexarena.commands_match:match",
+    "tournament": "hexarena.commands_run:tournament",
+    "ratings": "hexarena.commands_ratings:ratings",
+    "show": "hexarena.commands_view:show",
+    "render": "hexarena.commands_view:render",
+    "report": "hexarena.commands_view:report",
+    "status": "hexarena.commands_status:status",
+    "sprt": "hexarena.commands_sprt:sprt",
+    "repair": "hexarena.commands_ratings:repair",
+    "check": "hexarena.commands_check:check",
+    "serve": "hexarena.commands_serve:serve",
+    "analyse": "hexarena.commands_analyse:analyse",
+    "play": "hexarena.commands_play:play",
+    "openings": "hexarena.commands_openings:openings",
+    "ladder": "hexarena.ladder.commands:ladder",         # hexarena/ladder: the rating server and its bridge
+    "connect": "hexarena.ladder.commands:connect",
+}
 
 
-@click.group(cls=SafeGroup)
+class LazyGroup(SafeGroup):
+    """A group whose commands named in `lazy` (name -> "module:attribute") are imported when
+    first asked for (:meth:`get_command`); the commands added the usual way sit beside them."""
+
+    def __init__(self, *args, lazy: dict[str, str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            module, _, attribute = self.lazy[cmd_name].partition(":")
+            command = getattr(importlib.import_module(module), attribute)
+            if not isinstance(command, click.Command) or command.name != cmd_name:
+                raise RuntimeError(f"{self.lazy[cmd_name]} is not the click command {cmd_name!r}")
+            self.add_command(command)
+        return self.commands.get(cmd_name)
+
+
+@click.group(cls=LazyGroup, lazy=COMMANDS)
 @click.version_option(package_name="hexarena")
 def main() -> None:
     """hexarena: referee and tournaments for abstract games on hexagonal boards."""
@@ -35,14 +70,6 @@ def main() -> None:
         registry.added()            # a bad HEXARENA_GAMES is said once, before any command runs
     except UnknownGame as exc:
         raise click.ClickException(str(exc)) from None
-
-
-for _command in (match, tournament, ratings, commands_view.show, commands_view.render, commands_view.report,
-                 status, sprt, repair, check, commands_serve.serve, commands_analyse.analyse, commands_play.play,
-                 openings):
-    main.add_command(_command)
-main.add_command(ladder_commands.ladder)     # hexarena/ladder: the rating server and its bridge
-main.add_command(ladder_commands.connect)
 
 
 @main.command()

@@ -110,6 +110,14 @@ def tournament(config_file: str | None, games_per_pair: int | None, **flags: Any
     out, resume = flags["out"], flags["resume"]
     if resume and out is None:
         raise click.UsageError("--resume needs --out, the folder of the tournament to continue")
+    with supervise.starting():
+        config = _tournament_config(config_file, out, resume, games_per_pair)
+    run_config(config, **flags)
+
+
+def _tournament_config(config_file: str | None, out: str | None, resume: bool,
+                       games_per_pair: int | None) -> TournamentConfig:
+    """The config `tournament` runs (see its help); ClickException naming what is wrong."""
     from hexarena.referee.tournament import config as config_mod
     from hexarena.players import problem
     from hexarena.referee.tournament.config import ConfigError
@@ -127,7 +135,7 @@ def tournament(config_file: str | None, games_per_pair: int | None, **flags: Any
             config = config_mod.with_games_per_pair(config, games_per_pair)
     except (ConfigError, TournamentError) as exc:
         raise click.ClickException(str(exc)) from None
-    run_config(config, **flags)
+    return config
 
 
 def _pinned_slots(option: str | None, configured: bool | tuple[int, ...], concurrency: int | None,

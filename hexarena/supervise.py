@@ -5,12 +5,13 @@ end here; this module wires those pieces, each of which lives with what it serve
 """
 from __future__ import annotations
 
+import gc
 import shlex
 import signal
 import sys
 import threading
-from collections.abc import Callable
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -77,6 +78,21 @@ async def preflight_or_fail(config: TournamentConfig, out: Path, launcher, clust
                               "(--no-preflight skips it):\n  " + "\n  ".join(problems))
 
 
+@contextmanager
+def starting() -> Iterator[None]:
+    """No garbage collection while a run starts (its modules imported, its config read): what
+    that makes lives as long as the process, so on leaving it is frozen (``gc.freeze``: no later
+    collection walks it) and the collector's state is restored (the games run with it)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
+
+
 def default_workers(concurrency: int) -> int:
     """The worker processes of a local run when --workers is not given (docs/tournament.md,
     "Games on every core"): none for one game at a time, else one per game at once up to one
@@ -94,17 +110,18 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
     free one) for the web server of `hexarena serve OUT`, run beside the referee until the run
     ends (its address is printed on stderr). `workers`: worker processes for the games (0: this
     process; None: :func:`default_workers`)."""
-    import trio
+    with starting():
+        import trio
 
-    from hexarena.commands_sprt import tracker_for_run
-    from hexarena.worker import ForkedWorkers, can_fork
-    from hexarena.referee.console.live import final_summary
-    from hexarena.referee.console.views import make_view
-    from hexarena.referee.tournament.run import process_launcher
-    from hexarena.referee.tournament.workers import started_early
-    from hexarena.results.page.refresher import ReportRefresher
-    from hexarena.results.rating.words import games_text
-    from hexarena.results.record.journal import JOURNAL_NAME, JournalError, read_journal
+        from hexarena.commands_sprt import tracker_for_run
+        from hexarena.worker import ForkedWorkers, can_fork
+        from hexarena.referee.console.live import final_summary
+        from hexarena.referee.console.views import make_view
+        from hexarena.referee.tournament.run import process_launcher
+        from hexarena.referee.tournament.workers import started_early
+        from hexarena.results.page.refresher import ReportRefresher
+        from hexarena.results.rating.words import games_text
+        from hexarena.results.record.journal import JOURNAL_NAME, JournalError, read_journal
 
     view = make_view(sys.stdout, quiet)
     launcher = partial(process_launcher, log_protocol=log_protocol, log_cap=config.log_cap)

@@ -8,7 +8,7 @@ import sys
 
 from tests.support.folders import build_folder, tiny_journal
 
-HEAVY = ("pandas", "numpy", "trio", "rich")
+HEAVY = ("pandas", "numpy", "numpy.ma", "trio", "rich")   # numpy.ma: what np.unique without its indices loads
 
 REPORT = ("import atexit, sys\n"
           "atexit.register(lambda: sys.stderr.write('\\nloaded: ' + ' '.join(m for m in %r if m in sys.modules)))\n"

@@ -112,9 +112,11 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
     return _environment().get_template(TEMPLATE).render(context), len(records)
 
 
-#: A key of the engines' analysis in a journal line: a move's `i` (schema 3), or the `analysis`
-#: list of schema 1 and 2. Outside a key no text of a line matches: a quote inside a string is escaped.
-_ANALYSIS_KEY = re.compile(rb'"(?:i|analysis)"\s*:')
+#: The engines' analysis in a journal line: a move's `i` holding an info line (schema 3; an engine
+#: asked with `genmove_analyze` that gave none has `"i": []`, which shows nothing), or the
+#: `analysis` list of schema 1 and 2. Outside a key no text of a line matches: a quote inside a
+#: string is escaped.
+_ANALYSIS_KEY = re.compile(rb'"i"\s*:\s*\[\s*\{|"analysis"\s*:')
 
 
 def needs_moves(record: GameRecord, line: bytes) -> bool:

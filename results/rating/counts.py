@@ -51,7 +51,8 @@ class Counts:
     def select(self, pools: list[int]) -> Counts:
         """The counts of the given pools only, players re-indexed to those who played there."""
         keep = np.isin(self.pool, pools)
-        used = np.unique(np.concatenate([self.first[keep], self.second[keep]]))
+        used = np.flatnonzero(np.bincount(np.concatenate([self.first[keep], self.second[keep]]),
+                                          minlength=len(self.players)))     # sorted, as np.unique
         new_index = np.full(len(self.players), -1)
         new_index[used] = np.arange(len(used))
         pool_index = np.full(len(self.pools), -1)
@@ -135,6 +136,6 @@ def _count(names: tuple[str, ...], first: np.ndarray, second: np.ndarray, game_c
         kind = np.array([FORFEIT_KINDS.index(k) for k in kinds])
         known = at >= 0              # a fault blamed on no player of the game is not counted
         np.add.at(forfeits, (pool_key[hit][known], at[known], kind[known]), 1 if weight is None else weight[hit][known])
-    used = np.unique(np.concatenate([first, second]))
+    used = np.flatnonzero(np.bincount(np.concatenate([first, second]), minlength=n))
     counts = Counts(names, pools, rows // n % n, rows % n, rows // (n * n), wins, losses, draws, forfeits)
     return counts if len(used) == n else counts.select(list(range(p)))

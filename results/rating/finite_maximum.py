@@ -101,8 +101,7 @@ def strong_components(n: int, win: np.ndarray, lose: np.ndarray) -> list[list[in
     """Strongly connected components of the graph winner -> loser (Kosaraju, iterative)."""
     out: list[set[int]] = [set() for _ in range(n)]
     into: list[set[int]] = [set() for _ in range(n)]
-    edges = np.unique(win * n + lose)
-    for w, l in zip((edges // n).tolist(), (edges % n).tolist()):
+    for w, l in sorted(set(zip(win.tolist(), lose.tolist()))):        # in np.unique's order
         out[w].add(l)
         into[l].add(w)
     order: list[int] = []
@@ -181,9 +180,9 @@ def _unidentified_pools(c: Counts) -> set[int]:
     Pool p is unidentified iff e_p is not in the span of those demands.
     """
     n, p = len(c.players), len(c.pools)
-    pairs = np.unique(np.stack([c.first, c.second, c.pool], axis=1), axis=0)
+    pairs = sorted(set(zip(c.first.tolist(), c.second.tolist(), c.pool.tolist())))
     neighbours: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
-    for i, j, q in pairs.tolist():
+    for i, j, q in pairs:
         neighbours[i].append((j, q, 1))       # d_j = d_i + a_q
         neighbours[j].append((i, q, -1))      # d_i = d_j - a_q
     phi: list[tuple[int, ...] | None] = [None] * n

@@ -101,21 +101,37 @@ def moves_from_json(value: object) -> tuple[Move, ...] | None:
     if not isinstance(value, list):
         raise ValueError("field 'moves' must be a list or null")
     out = []
+    append = out.append
     for ply, obj in enumerate(value, 1):
-        where = f"field 'moves': move {ply}"
-        if not isinstance(obj, dict):
-            raise ValueError(f"{where} must be an object")
-        unknown = set(obj) - MOVE_KEYS
-        if unknown:
-            raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
-        if not isinstance(obj.get("a"), str):
-            raise ValueError(f"{where}: 'a' must be a string (the action's token)")
-        colour = obj.get("c")
-        if colour is not None and colour not in COLOURS:
-            raise ValueError(f"{where}: 'c' must be B or W")
-        out.append(Move(obj["a"], colour, _seconds(obj.get("t"), f"{where}: 't'"),
-                        _seconds(obj.get("l"), f"{where}: 'l'"), _lines(obj.get("i"), f"{where}: 'i'")))
+        # a move as the referee writes it, checked in one expression; any other goes through _move
+        if (type(obj) is dict and obj.keys() <= MOVE_KEYS and type(action := obj.get("a")) is str
+                and (colour := obj.get("c")) in _COLOUR_OR_NONE and type(think := obj.get("t")) in _SECONDS
+                and type(left := obj.get("l")) in _SECONDS and ((lines := obj.get("i")) is None or lines == [])):
+            append(Move(action, colour, think, left, None if lines is None else ()))
+        else:
+            append(_move(obj, ply))
     return tuple(out)
+
+
+_COLOUR_OR_NONE = frozenset({*COLOURS, None})
+_SECONDS = frozenset({int, float, type(None)})
+
+
+def _move(obj: object, ply: int) -> Move:
+    """One object of `moves` (the `ply`-th), each key checked; ValueError naming the key at fault."""
+    where = f"field 'moves': move {ply}"
+    if not isinstance(obj, dict):
+        raise ValueError(f"{where} must be an object")
+    unknown = set(obj) - MOVE_KEYS
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+    if not isinstance(obj.get("a"), str):
+        raise ValueError(f"{where}: 'a' must be a string (the action's token)")
+    colour = obj.get("c")
+    if colour is not None and colour not in COLOURS:
+        raise ValueError(f"{where}: 'c' must be B or W")
+    return Move(obj["a"], colour, _seconds(obj.get("t"), f"{where}: 't'"), _seconds(obj.get("l"), f"{where}: 'l'"),
+                _lines(obj.get("i"), f"{where}: 'i'"))
 
 
 def moves_of_lists(actions: object, think: object = None, colours: object = None, left: object = None,

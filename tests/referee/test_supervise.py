@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from hexarena.supervise import Preload
 
 
@@ -30,3 +32,21 @@ def test_a_preload_that_works_or_never_started_says_nothing():
     done.finish()
     Preload(lambda: loaded.append(False), "importing", said.append).finish()     # the run ended before the games
     assert loaded == [True] and said == []
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_a_run_starts_without_collections_and_freezes_what_its_start_made(collecting):
+    import gc
+
+    from hexarena.supervise import starting
+    was = gc.isenabled()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        with starting():
+            assert not gc.isenabled()
+            made = [[] for _ in range(10)]
+            frozen_inside = gc.get_freeze_count()
+        assert gc.isenabled() is collecting and gc.get_freeze_count() >= frozen_inside + len(made)
+    finally:
+        gc.unfreeze()
+        (gc.enable if was else gc.disable)()

@@ -213,3 +213,25 @@ def test_the_page_reads_whole_only_the_records_whose_moves_it_shows(folder, tmp_
     monkeypatch.setattr(html_report, "read_journal", lambda path, errors, **_: real(path, errors))
     assert pages() == summarised
     assert summarised[0]["games"][0]["a"]["rows"][0]["w"] == 0.6
+
+
+def test_the_page_reads_a_record_s_moves_for_an_opening_or_an_info_line_only():
+    from dataclasses import replace
+
+    from hexarena.results.page.analysis_data import analysis_data
+    from hexarena.results.page.html_report import needs_moves
+    from hexarena.results.record.moves import Move
+    from tests.support.records import record
+
+    base = record("g/1", "a", "b", "a")
+    moves = (Move("c3", "B", 0.1, None, ()), Move("d4", "W", 0.1, None, ()))
+    info = ({"line": "info visits 3 winrate 0.5", "visits": 3, "winrate": 0.5},)
+    asked_no_info = replace(base, moves=moves)
+    analysed = replace(base, moves=(moves[0], Move("d4", "W", 0.1, None, info)))
+    opened = replace(base, moves=(Move("c3", "B"), moves[1]), opening=1)
+    for rec, needed in ((base, False), (asked_no_info, False), (analysed, True), (opened, True)):
+        line = rec.to_json().encode()
+        assert needs_moves(rec.summary(), line) is needed
+        assert needed or analysis_data(rec) is None or rec.moves is None      # nothing left unshown
+    schema_2 = b'{"id": "g/1", "analysis": [[], null]}'
+    assert needs_moves(base, schema_2)

@@ -136,3 +136,26 @@ def test_a_record_crosses_a_pickle_with_every_move_as_it_was():
     moves = (Move("d4", "B", 0.25, 9.75, LINES), Move("swap", "W"), Move("e5", None, None, None, ()))
     again = pickle.loads(pickle.dumps(moves, pickle.HIGHEST_PROTOCOL))
     assert again == moves and [m.analysis for m in again] == [LINES, None, ()]
+
+
+@pytest.mark.parametrize("obj", [
+    {"a": "c3"}, {"a": "c3", "c": "W", "t": 0.5, "l": 3}, {"a": "c3", "c": "B", "i": []}, {"a": "c3", "t": 1, "i": None},
+    {"a": "c3", "c": "B", "t": 0.25, "l": 9.5, "i": [{"line": "info visits 3", "visits": 3}]},
+    {"a": "c3", "t": True}, {"a": "c3", "c": "X"}, {"a": 3}, {"a": "c3", "l": "1"}, {"a": "c3", "i": {}},
+    {"a": "c3", "i": [1]}, {"a": "c3", "z": 1}, ["c3"], {"c": "B"},
+])
+def test_each_move_reads_as_its_keys_checked_one_by_one_say(obj):
+    """The reading of the common moves in one expression gives what the key-by-key reading gives, or its error."""
+    from hexarena.results.record.moves import _move, moves_from_json
+    try:
+        expected: Move | str = _move(obj, 2)
+    except ValueError as exc:
+        expected = str(exc)
+    try:
+        got: Move | str = moves_from_json([{"a": "a1"}, obj])[1]      # type: ignore[index]
+    except ValueError as exc:
+        got = str(exc)
+    assert got == expected and type(got) is type(expected)
+    if isinstance(got, Move):
+        assert [type(v) for v in (got.think, got.left, got.analysis)] == \
+            [type(v) for v in (expected.think, expected.left, expected.analysis)]     # type: ignore[union-attr]
