@@ -122,13 +122,14 @@ def _tournament_config(config_file: str | None, out: str | None, resume: bool,
     from hexarena.players import problem
     from hexarena.referee.tournament.config import ConfigError
     from hexarena.referee.tournament.run import TournamentError, load_saved
+    saved = out if resume else None         # the caller refused --resume without --out
     try:
-        if resume:
-            load_saved(out)             # TournamentError naming the folder when it holds no tournament
+        if saved is not None:
+            load_saved(saved)           # TournamentError naming the folder when it holds no tournament
         if config_file is not None:
             config = config_mod.load(config_file, players=problem)
-        elif resume:
-            config = load_saved(out)
+        elif saved is not None:
+            config = load_saved(saved)
         else:
             config = config_mod.default_config()
         if games_per_pair is not None:

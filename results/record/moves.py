@@ -100,7 +100,7 @@ def moves_from_json(value: object) -> tuple[Move, ...] | None:
         return None
     if not isinstance(value, list):
         raise ValueError("field 'moves' must be a list or null")
-    out = []
+    out: list[Move] = []
     append = out.append
     for ply, obj in enumerate(value, 1):
         # a move as the referee writes it, checked in one expression; any other goes through _move
