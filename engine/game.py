@@ -169,7 +169,7 @@ class GameInfo:
 
 class GameState(abc.ABC):
     """An immutable game position. Subclasses are frozen dataclasses, or a class of the compiled
-    core's (``CoreAndaState``, ``CorePrisonState``, ``CoreMarbantaState``, ``CoreSpeldeState``:
+    core's (``CoreAndaState``, ``CorePrisonState``, ``CoreMarbantaState``, ``CoreSpeldeState``, ``CoreVaxandisState``:
     each a virtual subclass of its game's dataclass).
 
     Contract: ``play`` never mutates and raises IllegalMove (with a reason) for
