@@ -14,8 +14,8 @@
 //! action of the game) the Python subclass answers with the Python rules: `play` calls its
 //! `_play_python`, `read` its `_read_python`.
 
-use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Mutex, OnceLock};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
@@ -43,6 +43,22 @@ struct Consts {
     swap_type: Py<PyAny>,
     swap_action: Py<PyAny>,
     from_bytes: Py<PyAny>,
+    /// The `Move` of each (source, landing) handed out so far (at most one per pair of sites
+    /// on a line: some 17,000 at side 13), shared as the `Place`s are.
+    moves: Mutex<HashMap<(usize, usize), Py<PyAny>>>,
+}
+
+impl Consts {
+    /// The shared `Move` of src-dst.
+    fn move_object<'py>(&self, py: Python<'py>, src: usize, dst: usize) -> PyResult<Bound<'py, PyAny>> {
+        let mut moves = self.moves.lock().map_err(|_| PyValueError::new_err("a move failed before"))?;
+        if let Some(m) = moves.get(&(src, dst)) {
+            return Ok(m.bind(py).clone());
+        }
+        let m = self.move_type.bind(py).call1((src, dst))?;
+        moves.insert((src, dst), m.clone().unbind());
+        Ok(m)
+    }
 }
 
 static CONSTS: GILOnceCell<Consts> = GILOnceCell::new();
@@ -155,11 +171,34 @@ impl<const N: usize> Pos<N> {
         }).collect()
     }
 
+    /// Every legal action in state.py's order: `swap`, the placements, then the moves by
+    /// source and landing (each in notation order).
+    fn listed<'py>(&self, py: Python<'py>, c: &Consts) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let rank = &self.g.geo.rank;
+        let mut out = Vec::new();
+        if self.g.phase == Phase::Swap {
+            out.push(c.swap_action.bind(py).clone());
+        }
+        let mut cells: Vec<usize> = self.cells().iter().collect();
+        cells.sort_unstable_by_key(|&s| rank[s]);
+        out.extend(cells.into_iter().map(|s| c.places[s].bind(py).clone()));
+        let mut targets = self.targets(self.g.to_move);
+        targets.sort_unstable_by_key(|&(src, _)| rank[src]);
+        for (src, dsts) in targets {
+            let mut dsts: Vec<usize> = dsts.iter().collect();
+            dsts.sort_unstable_by_key(|&d| rank[d]);
+            for d in dsts {
+                out.push(c.move_object(py, src, d)?);
+            }
+        }
+        Ok(out)
+    }
+
     /// `step` as the Python action.
     fn object<'py>(py: Python<'py>, c: &Consts, step: Step<N>) -> PyResult<Bound<'py, PyAny>> {
         Ok(match step {
             Step::Place(s) => c.places[s].bind(py).clone(),
-            Step::Move(src, dst, _) => c.move_type.bind(py).call1((src, dst))?,
+            Step::Move(src, dst, _) => c.move_object(py, src, dst)?,
             Step::Swap => c.swap_action.bind(py).clone(),
         })
     }
@@ -298,6 +337,7 @@ impl VaxandisCore {
         let from_bytes = py.get_type::<pyo3::types::PyInt>().getattr("from_bytes")?.unbind();
         let _ = CONSTS.set(py, Consts {
             colours, phases, outcomes, places, place_type, move_type, swap_type, swap_action, from_bytes,
+            moves: Mutex::new(HashMap::new()),
         });
         Ok(())
     }
@@ -375,6 +415,12 @@ impl VaxandisCore {
     /// would have): the players' summary (engine/games/vaxandis/summary.py), made in the core.
     fn summary(&self, py: Python<'_>, ranks: usize) -> PyResult<Py<PyAny>> {
         each!(&self.g, p => p.summary(py, ranks))
+    }
+
+    /// Every legal action in state.py's `legal_actions` order (shared `Place`s, `Move`s and `swap`).
+    fn legal_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let c = consts(py)?;
+        PyList::new(py, each!(&self.g, p => p.listed(py, c))?)
     }
 
     /// Whether the side to move has a legal move.

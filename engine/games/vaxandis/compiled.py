@@ -8,7 +8,8 @@ calls of the step API go straight to it with no Python frame: ``outcome``, ``leg
 a move or ``swap`` (checked in the core), ``read`` of such a token (the referee's check of an
 engine's answer: ``read`` then ``play``), the fields. ``black``, ``white`` and ``levels``
 become Python objects at their first read. Placements and ``swap`` are shared objects
-(engine.compiled.places), so they cross the boundary without being built.
+(engine.compiled.places), so they cross the boundary without being built; so are the moves
+the core hands out (one ``Move`` per source and landing, built at its first use).
 
 The draws come from the core's own generator, seeded once from the caller's
 ``random.Random`` and handed from each state to the state it draws
@@ -16,8 +17,9 @@ The draws come from the core's own generator, seeded once from the caller's
 ``rng`` calls back into Python once, not per ply. The distribution is the Python rules':
 uniform over every legal action (each placement, move and ``swap`` one choice).
 
-The core also lists the moves (``targets``, and through them ``legal_actions``), counts each
-side's actions, answers the players' ``summary`` and plays random playouts. Positions and the
+The core also lists the legal actions (``legal_actions``, in ``state.py``'s order) and the
+moves (``targets``), counts each side's actions, answers the players' ``summary`` and plays
+random playouts. Positions and the
 reasons of refusals are those of ``state.py`` and ``moves.py``, the specification, on a
 :class:`VaxandisState` of the same position (:meth:`CoreVaxandisState._py`). A core state
 equals, hashes and pickles like the Python state of the same position, and counts as a
@@ -83,7 +85,9 @@ class CoreVaxandisState(PythonFields, core.VaxandisCore, GameState):
         return VaxandisState.changes(self, before)
 
     _stack = VaxandisState._stack
-    legal_actions = VaxandisState.legal_actions
+
+    def legal_actions(self) -> Iterator[Action]:
+        return iter(self.legal_list())
 
     def targets(self) -> dict[int, int]:
         """Legal moves of the side to move: source site -> bitboard of landing sites."""
