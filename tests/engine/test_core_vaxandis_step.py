@@ -1,20 +1,25 @@
 """Vaxandis's core state (``VaxandisCore``) on what only Vaxandis has: tokens read as the
 notation reads them (the referee's check reads each answer so), the height table and the
 players' questions (``targets``, ``actions``, ``summary``, ``legal_actions``) answered as
-the Python rules answer them, from states that reach the tall stacks of long games. (The
+the Python rules answer them, from states that reach the tall stacks of long games, and the
+draw uniform where frozen and blocked stacks make the moves hard to count. (The
 cases every core state shares: tests/engine/test_core_states.py.)"""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 pytest.importorskip("hexarena_core", reason="the compiled core (core/) is not installed")
 
+from hexarena.engine.actions import Move, Swap  # noqa: E402
 from hexarena.engine.compiled import places  # noqa: E402
 from hexarena.engine.core import Colour  # noqa: E402
 from hexarena.engine.game import GameState  # noqa: E402
+from tests.support.core_step import assert_uniform  # noqa: E402
 from tests.support.differential import load, rules  # noqa: E402
+from tests.support.vaxandis import board  # noqa: E402
 
 VARIANTS = (["pie", "freeze=stack", "touch=path"], ["nopie", "freeze=group", "touch=landing"])
 
@@ -82,3 +87,22 @@ def test_the_players_questions_are_answered_as_the_rules_answer_them(n: int) -> 
                 assert list(state.legal_actions()) == list(py.legal_actions())
             state = state.play(state.random_action(rng))
     assert max(h for h, _ in state.levels) > 3
+
+
+@pytest.mark.parametrize("freeze", ("stack", "group"))
+def test_the_draw_is_uniform_over_every_action_with_frozen_and_blocked_stacks(freeze: str) -> None:
+    """The core's draw from a position of many moves (frozen stacks, a higher stack in the
+    way): each legal action about equally often, as the Python rules' rejection sampler draws;
+    with the pie's `swap` too."""
+    python, core = rules("vaxandis")
+    rng = random.Random(f"vaxandis uniform {freeze}")
+    text = board("B1 e5 e8 c3 i6 i7 / B2 b6 c6 / W1 a1 g7 / W2 h5 / W3 c7", freeze=freeze).position()
+    state = load(core, text)
+    listed = list(load(python, text).legal_actions())
+    assert list(state.legal_actions()) == listed and any(isinstance(a, Move) for a in listed)
+    assert_uniform(Counter(state.random_action(rng) for _ in range(60 * len(listed))), listed)
+    pie = core.new_game(core.variant(5), 0)
+    pie = pie.play(pie.parse("e5"))
+    listed = list(load(python, pie.position()).legal_actions())
+    assert Swap() in listed
+    assert_uniform(Counter(pie.random_action(rng) for _ in range(60 * len(listed))), listed)
