@@ -1,6 +1,6 @@
 """Vaxandis's core state (``VaxandisCore``) on what only Vaxandis has: tokens read as the
 notation reads them (the referee's check reads each answer so), the height table and the
-players' questions (``targets``, ``actions``, ``summary``, ``legal_actions``) answered as
+players' questions (``targets``, ``actions``, ``summary``, ``legal_actions``, ``changes``) answered as
 the Python rules answer them, from states that reach the tall stacks of long games, and the
 draw uniform where frozen and blocked stacks make the moves hard to count. (The
 cases every core state shares: tests/engine/test_core_states.py.)"""
@@ -76,16 +76,17 @@ def test_the_players_questions_are_answered_as_the_rules_answer_them(n: int) -> 
     python, core = rules("vaxandis")
     rng = random.Random(f"vaxandis questions {n}")
     for tokens_of_variant in VARIANTS:
-        state = core.new_game(core.variant(n, tokens_of_variant), 0)
+        state = before = core.new_game(core.variant(n, tokens_of_variant), 0)
         while state.outcome() is None and state.ply < core.ply_cap(n):
             if state.ply % 7 == 0:
                 py = load(python, state.position())
+                assert state.changes(before) == py.changes(load(python, before.position()))
                 assert state.levels == py.levels and state.heights() == py.heights()
                 assert state.targets() == py.targets() and state.has_move() == py.has_move()
                 assert [state.actions(c) for c in Colour] == [py.actions(c) for c in Colour]
                 assert state.summary(3) == py.summary(3) and state.summary(1) == py.summary(1)
                 assert list(state.legal_actions()) == list(py.legal_actions())
-            state = state.play(state.random_action(rng))
+            before, state = state, state.play(state.random_action(rng))
     assert max(h for h, _ in state.levels) > 3
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import fields
-from typing import Any
+from typing import Any, cast
 
 import hexarena_core as core
 
@@ -82,7 +82,7 @@ class CoreVaxandisState(PythonFields, core.VaxandisCore, GameState):
     def changes(self, before: GameState | None) -> dict[int, tuple[Colour, int] | None]:
         if not isinstance(before, (VaxandisState, type(None))):
             return GameState.changes(self, before)
-        return VaxandisState.changes(self, before)
+        return VaxandisState.changes(cast(VaxandisState, self), before)     # a virtual subclass
 
     _stack = VaxandisState._stack
 
