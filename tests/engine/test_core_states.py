@@ -1,5 +1,6 @@
-"""The core's game states (``SpeldeCore``, ``MarbantaCore``, ``PrisonCore``, ``VaxandisCore``: the position held in the core, the
-random ply drawn and played in one call, an action checked and played in the core) against
+"""The core's game states (``SpeldeCore``, ``MarbantaCore``, ``PrisonCore``, ``VaxandisCore``: the
+position held in the core, the random ply drawn and played in one call, an action checked and
+played in the core) against
 the Python rules, per game: each drawn action is one the Python rules allow and the state the
 core hands back for it is the Python rules' state after it, with the same end and legal
 cells; the draw is uniform over the turn's choices (a site, or a word); actions of every

@@ -23,7 +23,9 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
-use super::held::{core_state, draw_kept, once, play_kept, each_size, instance, int, make_sized, rewrap_size, sized_enum, Draws, Stream};
+use super::held::{
+    core_state, draw_kept, each_size, instance, int, make_sized, once, play_kept, rewrap_size, sized_enum, Draws, Stream,
+};
 use super::spelde_step::site_named;
 use crate::bitboard::Bb;
 use crate::geometry::Hexagon;
@@ -457,7 +459,9 @@ impl VaxandisCore {
             Err(_) => None,
         };
         match read {
-            Some((action, canonical)) => Ok(PyTuple::new(py, [action, PyString::new(py, &canonical).into_any()])?.into_any()),
+            Some((action, canonical)) => {
+                Ok(PyTuple::new(py, [action, PyString::new(py, &canonical).into_any()])?.into_any())
+            }
             None => slf.call_method1(intern!(py, "_read_python"), (token,)),
         }
     }
