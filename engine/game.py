@@ -169,8 +169,8 @@ class GameInfo:
 
 class GameState(abc.ABC):
     """An immutable game position. Subclasses are frozen dataclasses, or a class of the compiled
-    core's (``CoreAndaState``, ``CorePrisonState``, ``CoreMarbantaState``, ``CoreSpeldeState``:
-    each a virtual subclass of its game's dataclass).
+    core's (``CoreAndaState``, ``CorePrisonState``, ``CoreMarbantaState``, ``CoreSpeldeState``,
+    ``CoreVaxandisState``: each a virtual subclass of its game's dataclass).
 
     Contract: ``play`` never mutates and raises IllegalMove (with a reason) for
     anything not in ``legal_actions``; ``legal_actions`` is complete, canonical

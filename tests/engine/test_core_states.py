@@ -1,5 +1,6 @@
-"""The core's game states (``SpeldeCore``, ``MarbantaCore``, ``PrisonCore``: the position held in the core, the
-random ply drawn and played in one call, an action checked and played in the core) against
+"""The core's game states (``SpeldeCore``, ``MarbantaCore``, ``PrisonCore``, ``VaxandisCore``: the
+position held in the core, the random ply drawn and played in one call, an action checked and
+played in the core) against
 the Python rules, per game: each drawn action is one the Python rules allow and the state the
 core hands back for it is the Python rules' state after it, with the same end and legal
 cells; the draw is uniform over the turn's choices (a site, or a word); actions of every
@@ -7,7 +8,7 @@ form, legal or not, are played or refused as the Python rules do, with their rea
 draws call back into the caller's ``random.Random`` once per game, and a seed repeats its
 game. A core state stands for the Python state: isinstance, equality, hash, pickling.
 (Anda: tests/engine/test_core_random_step.py; Spelde's own cases:
-tests/engine/test_core_spelde_step.py.)"""
+tests/engine/test_core_spelde_step.py; Vaxandis's: tests/engine/test_core_vaxandis_step.py.)"""
 from __future__ import annotations
 
 import importlib
@@ -20,16 +21,18 @@ import pytest
 pytest.importorskip("hexarena_core", reason="the compiled core (core/) is not installed")
 
 from hexarena.engine import registry  # noqa: E402
-from hexarena.engine.actions import (Accept, Action, Decline, Grow, Keep, Komi, Pair, PieStones, Place,  # noqa: E402
-                                     Propose, Release, Split, Swap)
+from hexarena.engine.actions import (Accept, Action, Decline, Grow, Keep, Komi, Move, Pair, PieStones,  # noqa: E402
+                                     Place, Propose, Release, Split, Swap)
 from hexarena.engine.game import GameState, StoneState  # noqa: E402
 from tests.support.core_step import CountingRandom, assert_uniform  # noqa: E402
 from tests.support.differential import after, load, rules  # noqa: E402
 
-GAMES = ("spelde", "marbanta", "anda-prison")
+GAMES = ("spelde", "marbanta", "anda-prison", "vaxandis")
 #: The variants each game is played in (every balance, and each option's values).
 VARIANTS = {"spelde": [[b, f"flips={f}"] for b in ("pie", "nopie") for f in ("literal", "dense", "standard")],
-            "marbanta": [["pie"], ["nopie"]], "anda-prison": [["pie"], ["nopie"], ["corners"]]}
+            "marbanta": [["pie"], ["nopie"]], "anda-prison": [["pie"], ["nopie"], ["corners"]],
+            "vaxandis": [["pie", "freeze=stack", "touch=path"], ["nopie", "freeze=group", "touch=landing"],
+                         ["pie", "freeze=group", "touch=path"], ["nopie", "freeze=stack", "touch=landing"]]}
 
 
 def python_class(game: str) -> type:
@@ -78,7 +81,9 @@ def probes(state: GameState, rng: random.Random) -> list[Action]:
         some = rng.sample(near, min(len(near), rng.randrange(1, 5)))
         out += [Place(cell), Split(cell, sum(1 << s for s in some)), Grow(cell, tuple(board.sorted_sites(some))),
                 Grow(cell, tuple(some)), PieStones(cell, rng.choice(sites)), PieStones(cell, cell),
-                Pair(*board.sorted_sites((cell, some[0]))), Pair(*board.sorted_sites(rng.sample(board.corners, 2)))]
+                Pair(*board.sorted_sites((cell, some[0]))), Pair(*board.sorted_sites(rng.sample(board.corners, 2))),
+                Move(cell, some[0]), Move(cell, rng.choice(sites)), Move(cell, cell), Move(cell, -1),
+                Move(cell, board.mask.bit_length() + 2)]
     return [a for a in out if type(a) in state.info.forms]
 
 
@@ -125,7 +130,7 @@ def test_a_game_drawn_with_one_rng_asks_it_once_and_repeats_with_its_seed(game: 
         rng = CountingRandom(f"once {game} {n}")
         state = core.new_game(core.variant(n, ["pie"]), 0)
         plies = [state]
-        while state.outcome() is None:
+        while state.outcome() is None and state.ply < core.ply_cap(n):
             state = state.play(state.random_action(rng))
             plies.append(state)
         assert rng.calls == 1 and len(plies) > 5
@@ -144,6 +149,7 @@ def test_a_core_state_stands_for_the_python_state(game: str) -> None:
     assert isinstance(state, python_class(game)) and isinstance(state, StoneState)
     assert state == py and py == state and hash(state) == hash(py)
     assert (state.black, state.white, state.phase) == (py.black, py.white, py.phase)
+    assert getattr(state, "levels", None) == getattr(py, "levels", None)
     assert state.position_keys() == py.position_keys() and state.to_position() == py.to_position()
     copy = pickle.loads(pickle.dumps(state))
     assert type(copy) is type(state) and copy == state and copy.position() == state.position()

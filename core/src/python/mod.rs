@@ -31,6 +31,7 @@ mod replay;
 mod search;
 mod spelde_step;
 mod step;
+mod vaxandis_step;
 
 impl From<InputError> for PyErr {
     fn from(e: InputError) -> PyErr {
@@ -523,5 +524,6 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     spelde_step::register(m)?;
     marbanta_step::register(m)?;
     prison_step::register(m)?;
+    vaxandis_step::register(m)?;
     search::register(m)
 }

@@ -127,7 +127,7 @@ impl<const N: usize> Pos<N> {
 
 /// The site `text` names: a lowercase letter and a row number without a leading zero (as
 /// engine.geometry reads a name after lowering it), None when it is not one of `geo`.
-fn site_named(geo: &Hexagon, text: &str) -> Option<usize> {
+pub(super) fn site_named(geo: &Hexagon, text: &str) -> Option<usize> {
     let b = text.as_bytes();
     let shaped = (2..=3).contains(&b.len()) && b[0].is_ascii_lowercase() && b[1] != b'0'
         && b[1..].iter().all(u8::is_ascii_digit);

@@ -12,6 +12,7 @@ from hexarena.engine.errors import IllegalMove
 from hexarena.engine.games.vaxandis.state import RULES, VaxandisState
 from hexarena.engine.games.vaxandis.moves import heights_of
 
+from tests.support.differential import load
 from tests.support.playthrough import playthrough
 from tests.support.vaxandis import board, naive_after, naive_moves, naive_places
 
@@ -144,9 +145,10 @@ def chi_square(counts: Counter, actions: set) -> float:
 
 @pytest.mark.parametrize("freeze, exact", [("stack", False), ("group", False), ("stack", True)])
 def test_random_action_is_uniform_over_actions(freeze, exact):
-    """Rejection sampling (with frozen sources pruned) and the exact list draw the same uniform law."""
+    """The Python rules' draw: rejection sampling (with frozen sources pruned) and the exact list
+    draw the same uniform law (the core's draw: tests/engine/test_core_states.py)."""
     rng = random.Random(f"{freeze}{exact}")
-    state = board("B1 e5 e8 c3 i6 i7 / B2 b6 c6 / W1 a1 g7 / W2 h5 / W3 c7", freeze=freeze)
+    state = load(RULES, board("B1 e5 e8 c3 i6 i7 / B2 b6 c6 / W1 a1 g7 / W2 h5 / W3 c7", freeze=freeze).position())
     actions = set(state.legal_actions()) if exact else set(naive_place_moves(state))
     assert "targets" in state._memo if exact else "targets" not in state._memo
     draws = 60 * len(actions)
