@@ -42,14 +42,6 @@ def marbanta_has_turn(n: int, black: bytes, white: bytes, to_move: int) -> bool:
 def marbanta_playout(
     n: int, pie: bool, black: bytes, white: bytes, to_move: int, ply: int, phase: int, cap: int, seed: int,
 ) -> tuple[bytes, bytes, int, int, int, int, int]: ...
-def vaxandis_moves(
-    n: int, freeze_group: bool, touch_path: bool, black: bytes, white: bytes,
-    levels: list[tuple[int, bytes]], to_move: int,
-) -> list[tuple[int, bytes]]: ...
-def vaxandis_move(
-    n: int, freeze_group: bool, touch_path: bool, black: bytes, white: bytes,
-    levels: list[tuple[int, bytes]], to_move: int, src: int, dst: int,
-) -> tuple[bytes, bytes, list[tuple[int, bytes]]] | None: ...
 def vaxandis_playout(
     n: int, freeze_group: bool, touch_path: bool, black: bytes, white: bytes,
     levels: list[tuple[int, bytes]], to_move: int, ply: int, phase: int, cap: int, seed: int,

@@ -96,7 +96,7 @@ fn anda_summary(n: usize, black: &[u8], white: &[u8]) -> PyResult<(u32, u32, Gro
 type VaxandisSummary = (u32, u32, Vec<u32>, Vec<u32>, u32, u32);
 
 /// Vaxandis: (Black's frozen stacks, White's, the `ranks` tallest heights of each, the actions
-/// each would have) (`evaluation::vaxandis_summary`). Arguments as `vaxandis_moves`'.
+/// each would have) (`evaluation::vaxandis_summary`). Arguments as `vaxandis_playout`'s first seven.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn vaxandis_summary(n: usize, freeze_group: bool, touch_path: bool, black: &[u8], white: &[u8],

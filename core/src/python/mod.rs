@@ -301,65 +301,6 @@ fn levels_out<'py, const N: usize>(py: Python<'py>, g: &Vaxandis<N>) -> Levels<'
     by.into_iter().map(|(h, bb)| (h, out(py, bb))).collect()
 }
 
-/// Vaxandis: every legal move of the mover, as (source, bitboard of landing sites), sources
-/// without a move left out. `levels`: (height, bitboard) pairs covering every stack.
-#[pyfunction]
-#[allow(clippy::too_many_arguments)]
-fn vaxandis_moves<'py>(
-    py: Python<'py>,
-    n: usize,
-    freeze_group: bool,
-    touch_path: bool,
-    black: &[u8],
-    white: &[u8],
-    levels: Vec<(u32, Vec<u8>)>,
-    to_move: usize,
-) -> PyResult<Vec<(usize, Bound<'py, PyBytes>)>> {
-    let geo = board(n)?;
-    let to_move = colour(to_move)?;
-    by_size!(n, N => {
-        let g = input::vaxandis::<N>(geo, freeze_group, touch_path, black, white, levels, to_move, 0, 2)?;
-        let mut outv = Vec::new();
-        for src in g.st[to_move].iter() {
-            let dsts = Bb::<N>::from_iter_bits(g.moves_from(src).into_iter().map(|(d, _)| d));
-            if dsts.any() {
-                outv.push((src, out(py, dsts)));
-            }
-        }
-        Ok(outv)
-    })
-}
-
-type Moved<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Levels<'py>);
-
-/// Vaxandis: the move src-dst of the mover: (black, white, levels) after it, None when illegal.
-#[pyfunction]
-#[allow(clippy::too_many_arguments)]
-fn vaxandis_move<'py>(
-    py: Python<'py>,
-    n: usize,
-    freeze_group: bool,
-    touch_path: bool,
-    black: &[u8],
-    white: &[u8],
-    levels: Vec<(u32, Vec<u8>)>,
-    to_move: usize,
-    src: usize,
-    dst: usize,
-) -> PyResult<Option<Moved<'py>>> {
-    let geo = board(n)?;
-    let to_move = colour(to_move)?;
-    let (src, dst) = (site(geo, src)?, site(geo, dst)?);
-    by_size!(n, N => {
-        let mut g = input::vaxandis::<N>(geo, freeze_group, touch_path, black, white, levels, to_move, 0, 2)?;
-        let Some((_, touched)) = g.moves_from(src).into_iter().find(|&(d, _)| d == dst) else {
-            return Ok(None);
-        };
-        g.apply_move(src, dst, touched);
-        Ok(Some((out(py, g.st[0]), out(py, g.st[1]), levels_out(py, &g))))
-    })
-}
-
 type VaxandisPlayed<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Levels<'py>, usize, u32, u8, i8, u32);
 
 /// Vaxandis: uniformly random actions until the mover has none or the ply reaches `cap`.
@@ -514,8 +455,6 @@ fn hexarena_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spelde_random_action, m)?)?;
     m.add_function(wrap_pyfunction!(spelde_playout, m)?)?;
     m.add_function(wrap_pyfunction!(spelde_open_sites, m)?)?;
-    m.add_function(wrap_pyfunction!(vaxandis_moves, m)?)?;
-    m.add_function(wrap_pyfunction!(vaxandis_move, m)?)?;
     m.add_function(wrap_pyfunction!(vaxandis_playout, m)?)?;
     prison_state::register(m)?;
     evaluation::register(m)?;
