@@ -16,7 +16,7 @@ from hexarena.engine.compiled import places  # noqa: E402
 from hexarena.engine.game import GameState  # noqa: E402
 from hexarena.engine.games.spelde.state import SWAP  # noqa: E402
 from hexarena.engine.geometry import iter_bits  # noqa: E402
-from tests.support.core_step import assert_uniform  # noqa: E402
+from tests.support.core_step import assert_uniform, read_outcome  # noqa: E402
 from tests.support.differential import after, load, rules  # noqa: E402
 
 FLIPS = ("literal", "dense", "standard")
@@ -78,13 +78,6 @@ def test_the_flip_sets_of_a_cell_are_drawn_uniformly(flips: str) -> None:
     assert_uniform(seen, listed)
 
 
-def read(state: GameState, token: str) -> tuple | str:
-    try:
-        return state.read(token)
-    except ValueError as exc:
-        return f"{type(exc).__name__}: {exc}"
-
-
 def tokens(state: GameState, rng: random.Random) -> list[str]:
     """Tokens the referee may be answered with: legal actions' tokens, mangled (case, blanks,
     leading zeros, repeated and off-board sites, sites past the board's bytes) and other
@@ -111,7 +104,7 @@ def test_tokens_are_read_as_the_notation_reads_them(n: int) -> None:
     for _ in range(8):
         py = load(python, state.position())
         for token in tokens(state, rng):
-            assert read(state, token) == read(py, token), token
+            assert read_outcome(state, token) == read_outcome(py, token), token
         cell = rng.choice(state.board.sites)         # read in the core: the shared Place
         assert state.read(f" {state.board.name(cell).upper()}")[0] is places()[cell]
         if state.outcome() is not None:

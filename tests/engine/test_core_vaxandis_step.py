@@ -17,18 +17,11 @@ from hexarena.engine.actions import Move, Swap  # noqa: E402
 from hexarena.engine.compiled import places  # noqa: E402
 from hexarena.engine.core import Colour  # noqa: E402
 from hexarena.engine.game import GameState  # noqa: E402
-from tests.support.core_step import assert_uniform  # noqa: E402
+from tests.support.core_step import assert_uniform, read_outcome  # noqa: E402
 from tests.support.differential import load, rules  # noqa: E402
 from tests.support.vaxandis import board  # noqa: E402
 
 VARIANTS = (["pie", "freeze=stack", "touch=path"], ["nopie", "freeze=group", "touch=landing"])
-
-
-def read(state: GameState, token: str) -> tuple | str:
-    try:
-        return state.read(token)
-    except ValueError as exc:
-        return f"{type(exc).__name__}: {exc}"
 
 
 def tokens(state: GameState, rng: random.Random) -> list[str]:
@@ -58,8 +51,8 @@ def test_tokens_are_read_as_the_notation_reads_them(n: int) -> None:
         for _ in range(30):
             py = load(python, state.position())
             for token in tokens(state, rng):
-                got = read(state, token)
-                assert got == read(py, token), token
+                got = read_outcome(state, token)
+                assert got == read_outcome(py, token), token
             cell = rng.choice(state.board.sites)         # read in the core: the shared Place
             assert state.read(f" {state.board.name(cell).upper()}")[0] is places()[cell]
             if state.outcome() is not None:

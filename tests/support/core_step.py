@@ -23,3 +23,11 @@ class CountingRandom(random.Random):
     def getrandbits(self, k: int) -> int:
         self.calls += 1
         return super().getrandbits(k)
+
+
+def read_outcome(state, token: str) -> tuple | str:
+    """`state.read(token)`, or the error it raised as "Kind: message" (to compare two rules' reading)."""
+    try:
+        return state.read(token)
+    except ValueError as exc:
+        return f"{type(exc).__name__}: {exc}"
