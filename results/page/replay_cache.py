@@ -107,8 +107,9 @@ def replay_file(path: Path) -> dict:
 
 def remember(folder: Path, record: GameRecord, text: str, states: list[GameState], actions: list[Action]) -> None:
     """Append the viewer data of `record`, whose SGF `text` was just written to FOLDER/record.sgf,
-    to the folder's cache file, from the game as its referee played it: its `states` (the
-    initial one first) and the `actions` between them, so nothing is replayed. The entry is
+    to the folder's cache file: replayed from `text` by the compiled core when it replays
+    (a few us a ply), else built from the game as its referee played it, its `states` (the
+    initial one first) and the `actions` between them, with no replay in Python. The entry is
     what a replay of the file gives; a game whose states do not cover its record, or a folder
     that cannot be written, only goes without it."""
     relative, moves = record.sgf, record.moves
