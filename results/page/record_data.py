@@ -20,13 +20,14 @@ from .replay import replay_record
 from .replay_data import game_data, other_mover, status_of
 
 
-def record_data(text: str) -> dict:
-    """The viewer data of the SGF record `text`; SgfError as :func:`.replay.replay_record` raises it."""
+def record_data(text: str, game: str | None = None) -> dict:
+    """The viewer data of the SGF record `text`; SgfError as :func:`.replay.replay_record` raises it.
+    `game`: the record's game id when the caller knows it (only that game's rules are then loaded)."""
     core = compiled.active()
     replay = getattr(core, "replay_record", None)        # a core built before it has none
     if replay is not None:
         try:
-            done = replay(text, _shown_keys())
+            done = replay(text, _shown_keys() if game is None else _shown_keys_of(game))
         except ValueError:                # an action the rules refuse: the Python reader says it
             done = None
         if done is not None:
@@ -43,6 +44,14 @@ def core_replays() -> bool:
 def _shown_keys() -> dict[str, list[str]]:
     core = compiled.active()
     return {} if core is None else {game: list(registry.get(game).shown_keys) for game in core.GAMES}
+
+
+@functools.cache
+def _shown_keys_of(game: str) -> dict[str, list[str]]:
+    """:func:`_shown_keys` for one game (a record of another game shows no keys: the caller named
+    the record's game)."""
+    core = compiled.active()
+    return {game: list(registry.get(game).shown_keys)} if core is not None and game in core.GAMES else {}
 
 
 def _from_core(game: str, size: int, tokens: list[str], seconds: list[float | None], first: str,

@@ -121,7 +121,7 @@ def remember(folder: Path, record: GameRecord, text: str, states: list[GameState
         return
     if core_replays():              # the core replays the text in a few us a ply, less than reading the states
         try:
-            data = record_data(text)
+            data = record_data(text, record.game)
         except SgfError:
             return
     else:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -106,9 +108,10 @@ def test_a_komi_up_to_beyond_the_board_s_sites_gives_the_python_data(game):
                 python = str(exc)
             try:
                 ours: dict | str = rd.record_data(text)
+                named: dict | str = rd.record_data(text, game)      # the caller names the game
             except SgfError as exc:
-                ours = str(exc)
-            assert ours == python, (balance, komi)
+                ours = named = str(exc)
+            assert ours == python and named == python, (balance, komi)
 
 
 @needs_core
@@ -146,3 +149,17 @@ def test_many_records_replay_alike_in_threads_or_processes_or_one_by_one(tmp_pat
     monkeypatch.setattr(replay_cache, "core_replays", lambda: threads)
     assert replay_cache.ReplayCache(tmp_path, parallel=True, persist=False).games(paths) == alone
     assert "missing" in alone[-1]["err"] and all("m" in d for d in alone[:-1])
+
+
+@needs_core
+def test_a_record_whose_game_is_named_loads_no_other_game_s_rules():
+    """A worker writes each game's cache entry: naming the game keeps the other games' modules out."""
+    script = (
+        "import sys\n"
+        "from hexarena.results.page import record_data as rd\n"
+        "data = rd.record_data('(;FF[4]GM[1]SZ[5]XG[spelde]XV[nopie];B[e5];W[a1])', 'spelde')\n"
+        "assert data['m'][0] == 'e5', data\n"
+        "print(sorted(m for m in sys.modules if m.startswith('hexarena.engine.games.')))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    loaded = {m.split(".")[3] for m in eval(done.stdout)}
+    assert loaded == {"spelde"}, loaded
