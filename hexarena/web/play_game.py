@@ -94,7 +94,7 @@ class PlayGame:
         self._turn_start = trio.current_time()
         try:
             record = await play_scheduled(setup.game, setup.config, setup.out, engines=self._launch,
-                                          on_ply=self._on_ply)
+                                          on_ply=self._on_ply, live_every=0)      # _on_ply reads the line
         except Exception as exc:        # a referee error: shown on the page, the server stays up
             self.error = f"the game stopped: {exc}"
             self._changed()

@@ -5,8 +5,11 @@ The process that plays a game writes ``live/<game id>.jsonl`` (:class:`LiveFile`
 naming the game, then one line per action an engine chose. The journal's writer removes the
 file once the game's record is journaled (:func:`remove`); a run removes the whole folder at
 its start and its end (:func:`clear`: the files of games a killed run left). The lines are
-written and flushed, never fsynced: a crash may cut the last one, and readers skip a line
-that is not whole. A failure to write stops the file, never the game.
+flushed at most :data:`EVERY` seconds after they are written, by one task of the trio run
+for all its open files (a viewer polls; a write a move would cost each move a system call), or
+each at once when the file is opened with ``every=0`` (a page that reads the file after each
+action) or outside a trio run; never fsynced: a crash may cut the last one, and readers skip a line that is not
+whole. A failure to write stops the file, never the game.
 """
 from __future__ import annotations
 
@@ -18,6 +21,8 @@ from pathlib import Path
 from json.encoder import encode_basestring_ascii as _string     # a str as json.dumps writes it
 from typing import IO, Any
 
+import trio
+
 from hexarena.results.record.moves import Move
 
 from ..game.clock import Limits
@@ -25,6 +30,7 @@ from .schedule import ScheduledGame
 
 LIVE_DIR = "live"
 FORMAT = 1
+EVERY = 0.05        # seconds a line may wait for its flush (hexarena serve polls the files every 0.05 s)
 
 
 def live_path(out: Path, game_id: str) -> Path:
@@ -49,18 +55,22 @@ class LiveFile:
     """The live file of one game, open from its first line to the game's end (a context
     manager: the file is closed on exit, and removed when the game did not return a record)."""
 
-    def __init__(self, out: Path, header: dict[str, Any]):
-        self.out, self.header = out, header
+    def __init__(self, out: Path, header: dict[str, Any], every: float = EVERY):
+        self.out, self.header, self.every = out, header, every
         self.path = live_path(out, header["id"])
         self.file: IO[str] | None = None
+        self._unflushed = False
 
     def __enter__(self) -> LiveFile:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.file = open(self.path, "w", encoding="utf-8")
             self._write({"live": FORMAT, **self.header, "at": round(time.time(), 3)})
+            self.flush()
         except OSError:
             self.file = None
+        if self.every and self.file is not None and not _flushed_by_the_run(self):
+            self.every = 0.0
         return self
 
     def ply(self, plies: int, move: Move) -> None:
@@ -82,12 +92,26 @@ class LiveFile:
         assert self.file is not None
         try:
             self.file.write(text)
-            self.file.flush()
         except (OSError, ValueError):
             self.close()
+            return
+        self._unflushed = True
+        if not self.every:
+            self.flush()
+
+    def flush(self) -> None:
+        """Flush the lines written since the last flush (nothing when there are none)."""
+        if self._unflushed and self.file is not None:
+            self._unflushed = False
+            try:
+                self.file.flush()
+            except (OSError, ValueError):
+                self.close()
 
     def close(self) -> None:
         if self.file is not None:
+            if self.every:
+                _open_files().discard(self)
             try:
                 self.file.close()
             except OSError:
@@ -98,6 +122,44 @@ class LiveFile:
         self.close()
         if exc is not None:                 # cancelled or failed: no record will be journaled
             remove(self.out, self.header["id"])
+
+
+_FILES: trio.lowlevel.RunVar[set[LiveFile] | None] = trio.lowlevel.RunVar("hexarena_live_files", default=None)
+
+
+def _open_files() -> set[LiveFile]:
+    """The open files this trio run's flusher flushes (none outside a run, or when it has none)."""
+    try:
+        return _FILES.get() or set()
+    except RuntimeError:
+        return set()
+
+
+def _flushed_by_the_run(live: LiveFile) -> bool:
+    """Add `live` to the files this trio run's flusher flushes, starting one when none runs;
+    False outside a trio run (the file then flushes each line)."""
+    try:
+        files = _FILES.get()
+    except RuntimeError:
+        return False
+    if files is None:
+        files = set()
+        _FILES.set(files)
+        trio.lowlevel.spawn_system_task(_flush_every, files, live.every, name="hexarena live files")
+    files.add(live)
+    return True
+
+
+async def _flush_every(files: set[LiveFile], every: float) -> None:
+    """Flush the open files every `every` seconds; ends (and leaves the run without a flusher)
+    once none is open."""
+    try:
+        while files:
+            await trio.sleep(every)
+            for live in list(files):
+                live.flush()
+    finally:
+        _FILES.set(None)
 
 
 def _number(x: float | None) -> str:

@@ -329,11 +329,12 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, outc
 async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Path,
                          engines: Launcher | EnginePool = process_launcher,
                          on_ply: Callable[[int], None] | None = None,
-                         overhead: Overhead | None = None) -> GameRecord:
+                         overhead: Overhead | None = None, live_every: float | None = None) -> GameRecord:
     """Play one scheduled game, write its SGF (not for a void game) and return its record.
     `engines`: a slot's pool (processes numbered, kept by `restart`), or a launcher (a process
     per game, not numbered: a cluster worker). While it plays, the game's live file
-    (:mod:`.live_files`) is written; the journal's writer removes it. `on_ply(plies)` hears each
+    (:mod:`.live_files`) is written, each line flushed within `live_every` seconds (None:
+    :data:`.live_files.EVERY`; 0: before `on_ply` hears its action); the journal's writer removes it. `on_ply(plies)` hears each
     action (the live view)."""
     seats, logs, leases = [], {}, []
     for seat, (name, seed) in enumerate(zip((game.first, game.second), game.seeds), 1):
@@ -351,7 +352,8 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     setup = Setup(game.game, game.size, tuple(game.variant.split()), game.komi, game.ply_cap, game.opening,
                   config.adjudication)
     limits = (config.limits_of(game.first), config.limits_of(game.second))
-    with live_files.LiveFile(out, live_files.header(game, limits)) as live:
+    every = live_files.EVERY if live_every is None else live_every
+    with live_files.LiveFile(out, live_files.header(game, limits), every) as live:
         refereed = await referee(setup, (seats[0], seats[1]), limits, partial(_ply, live, on_ply), game_id=game.id,
                                  pair=game.pair, overhead=overhead)
     record = refereed.record

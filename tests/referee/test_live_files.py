@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import trio
+import trio.testing
 
 from hexarena.engine import registry
 from hexarena.referee.tournament import config as C
@@ -38,7 +39,7 @@ class Snapshots:
         assert not live_path(self.out, record.id).exists(), "the live file outlived the journaled record"
 
 
-def test_each_action_is_in_the_live_file_as_it_is_played_and_the_file_goes_with_the_record(tmp_path):
+def test_the_live_file_follows_the_game_as_it_is_played_and_goes_with_the_record(tmp_path):
     out = tmp_path / "t"
     specs = (C.EngineSpec("random", C.player_cmd("random")), C.EngineSpec("greedy", C.player_cmd("greedy")))
     config = C.TournamentConfig(specs, (C.GameSpec("vaxandis", (3,), ("",)), C.GameSpec("spelde", (4,), ("pie",))),
@@ -53,14 +54,17 @@ def test_each_action_is_in_the_live_file_as_it_is_played_and_the_file_goes_with_
         assert header["live"] == 1 and header["id"] == game_id and header["game"] == record.game
         assert (header["size"], header["first"], header["second"]) == (record.size, record.first, record.second)
         assert header["clocks"][0]["control"] == "move" and header["clocks"][0]["move"] == 10
-        state = registry.get(record.game).new_game(registry.get(record.game).variant(record.size, record.variant.split()))
+        info = registry.get(record.game)
+        states = [info.new_game(info.variant(record.size, record.variant.split()))]
+        for move in record.moves:
+            states.append(states[-1].play(states[-1].parse(move.action)))
         for n, view in enumerate(views, 1):
-            assert [line.get("ply") for line in view[1:]] == list(range(1, n + 1))   # every action so far, no more
-            last = view[-1]
-            move = record.moves[n - 1]
-            assert last["a"] == move.action and last["c"] == move.colour == state.to_move.letter
-            assert last["t"] == move.think and last["l"] == move.left
-            state = state.play(state.parse(last["a"]))
+            shown = [line.get("ply") for line in view[1:]]
+            assert shown == list(range(1, len(shown) + 1)) and len(shown) <= n    # actions so far, flushed in order
+            for line in view[1:]:
+                move = record.moves[line["ply"] - 1]
+                assert line["a"] == move.action and line["c"] == move.colour == states[line["ply"] - 1].to_move.letter
+                assert line["t"] == move.think and line["l"] == move.left
         assert len(views) == record.plies
     assert not (out / LIVE_DIR).exists()
 
@@ -122,3 +126,29 @@ def test_an_action_line_is_the_json_of_its_fields_whatever_they_hold(tmp_path):
         if info is not None:
             expected["i"] = info
         assert line == expected and isinstance(line["at"], float)
+
+
+def test_lines_are_flushed_within_the_interval_by_one_task_of_the_run(tmp_path):
+    from hexarena.referee.tournament import live_files
+    from hexarena.results.record.moves import Move
+
+    async def main() -> list[list[int]]:
+        seen = []
+        with LiveFile(tmp_path, {"id": "g/1"}) as one, LiveFile(tmp_path, {"id": "g/2"}) as two:
+            one.ply(1, Move("e5", "B"))
+            two.ply(1, Move("a1", "B"))
+            two.ply(2, Move("b2", "W"))
+            await trio.sleep(live_files.EVERY * 1.5)
+            seen.append([len(lines_of(one.path)), len(lines_of(two.path))])     # header + the plies
+            one.ply(2, Move("d4", "W"))
+            await trio.sleep(live_files.EVERY * 1.5)
+            seen.append([len(lines_of(one.path)), len(lines_of(two.path))])
+        await trio.sleep(live_files.EVERY * 1.5)
+        assert live_files._FILES.get() is None      # no file open: the flusher ended
+        with LiveFile(tmp_path, {"id": "g/3"}, every=0) as each:
+            each.ply(1, Move("c3", "B"))
+            seen.append([len(lines_of(each.path))])                 # every=0: at once
+        assert live_files._FILES.get() is None      # it needs no flusher
+        return seen
+
+    assert trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0)) == [[2, 3], [3, 3], [2]]

@@ -10,6 +10,7 @@ import trio
 
 from hexarena.engine import registry
 from hexarena.referee.tournament import config as C
+from hexarena.referee.tournament import live_files
 from hexarena.referee.tournament.live_files import live_path
 from hexarena.referee.tournament.run import run
 from hexarena.results.record.journal import read_journal
@@ -50,7 +51,8 @@ class Polling:
         pass
 
 
-def test_the_watch_shows_each_game_in_flight_as_the_rules_place_it(tmp_path):
+def test_the_watch_shows_each_game_in_flight_as_the_rules_place_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(live_files, "EVERY", 0)         # each line at once: the watch is polled after each action
     out = tmp_path / "t"
     specs = (C.EngineSpec("mcts", C.player_cmd("mcts:20")), C.EngineSpec("greedy", C.player_cmd("greedy")))
     config = C.TournamentConfig(specs, (C.GameSpec("vaxandis", (3,), ("",)), C.GameSpec("spelde", (4,), ("pie",)),
