@@ -9,6 +9,8 @@ class Colour(enum.Enum):
     BLACK = "b"
     WHITE = "w"
 
+    __hash__ = object.__hash__      # members are singletons: identity, in C (Enum's hashes the name in Python)
+
     @property
     def other(self) -> Colour:
         return Colour.WHITE if self is Colour.BLACK else Colour.BLACK

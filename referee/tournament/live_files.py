@@ -30,6 +30,7 @@ from .schedule import ScheduledGame
 
 LIVE_DIR = "live"
 FORMAT = 1
+_COMPACT = json.JSONEncoder(separators=(",", ":"))      # json.dumps(x, separators=...), its encoder made once
 EVERY = 0.05        # seconds a line may wait for its flush (hexarena serve polls the files every 0.05 s)
 
 
@@ -82,11 +83,11 @@ class LiveFile:
         if move.think is not None:
             text += f',"t":{_number(move.think)},"l":{_number(move.left)}'
         if move.analysis is not None:
-            text += ',"i":' + json.dumps(move.analysis, separators=(",", ":"))
+            text += ',"i":' + (_COMPACT.encode(move.analysis) if move.analysis else "[]")
         self._put(text + "}\n")
 
     def _write(self, line: dict[str, Any]) -> None:
-        self._put(json.dumps(line, separators=(",", ":")) + "\n")
+        self._put(_COMPACT.encode(line) + "\n")
 
     def _put(self, text: str) -> None:
         assert self.file is not None
