@@ -61,10 +61,16 @@ def sgf_text(record: GameRecord, gm: int, time_props: TimeProps = ()) -> str:
         root.append(prop("XO", str(record.opening)))
     lines = ["(;" + "".join(root)]
     for move in record.moves:
-        letter, spent, rest = move.colour, move.think, move.left
-        node = f";{letter}[{escape(move.action)}]"
-        if spent is not None:
-            node += prop("XT", f"{spent:g}") + (prop(f"{letter}L", f"{rest:g}") if rest is not None else "")
+        letter, action, spent, rest = move.colour, move.action, move.think, move.left
+        if "\\" in action or "]" in action:
+            action = escape(action)
+        # a number written :g holds no backslash and no `]`: nothing to escape
+        if spent is None:
+            node = f";{letter}[{action}]"
+        elif rest is None:
+            node = f";{letter}[{action}]XT[{spent:g}]"
+        else:
+            node = f";{letter}[{action}]XT[{spent:g}]{letter}L[{rest:g}]"
         if move.analysis:
             node += prop("XA", *(info["line"] for info in move.analysis))
         lines.append(node)

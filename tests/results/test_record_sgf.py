@@ -6,6 +6,8 @@ import random
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sgfmill import sgf
 
 from hexarena.engine.core import Colour, Outcome, Termination
@@ -151,3 +153,22 @@ def test_games_read_a_node_a_match_are_read_as_character_by_character(tmp_path):
         text = path.read_text(encoding="utf-8")
         assert _plain_game(text) is not None and _read(parse_sgf, text) == _read(_read_game, text)
     assert plain > 1000
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.text(alphabet="ab]\\[;c1/,", min_size=1, max_size=8),
+                          st.one_of(st.none(), st.floats(min_value=0, max_value=1e9, allow_nan=False)),
+                          st.one_of(st.none(), st.floats(allow_nan=False))), min_size=1, max_size=6))
+def test_each_move_s_action_and_times_read_back_as_written(moves):
+    """Every action (escaped where it holds `\\` or `]`) and time (XT, BL/WL as `:g` writes them)
+    reads back, by sgfmill and by parse_sgf, whatever the action holds."""
+    actions = [(Colour.BLACK if i % 2 == 0 else Colour.WHITE, a) for i, (a, _, _) in enumerate(moves)]
+    think = [t for _, t, _ in moves]
+    left = [None if t is None else lf for _, t, lf in moves]      # a clock left only beside a think time
+    text = sgf_text(record(actions, think=think, left=left), SPELDE)
+    ours = parse_sgf(text)[1:]
+    for node, mill, (colour, action), t, lf in zip(ours, parse(text).get_main_sequence()[1:], actions, think, left):
+        letter = colour.letter
+        assert node.get(letter) == action and mill.get_raw(letter).decode() == escape(action)
+        assert node.get("XT") == (None if t is None else f"{t:g}")
+        assert node.get(f"{letter}L") == (None if t is None or lf is None else f"{lf:g}")
