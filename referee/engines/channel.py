@@ -75,6 +75,7 @@ class EngineChannel:
         self.relog: Callable[[Path], None] | None = None    # set by referee/engines/process.py: logs to a new game's files
         self.note: Callable[[str], None] = _unnoted          # set by referee/engines/process.py: a line in the engine's log
         self.configured = False     # the engine's setup commands were answered (sent once per process)
+        self.listed: frozenset[str] | None = None   # what its last handshake's `list_commands` listed
         self._misses = [0, 0]       # fast-path polls in a row that found no answer: other commands, thinking
         self._yielded = 0.0         # trio.current_time() when a command last awaited or yielded
         self._clock: Callable[[], float] = trio.current_time    # the running loop's clock, taken per exchange

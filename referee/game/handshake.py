@@ -11,11 +11,12 @@ them again); a refused setup command voids the game (`unsupported`). Each seat's
 listed and who it said it is. A fault ends the game: it is returned as a :class:`~.faults.Voided` or
 :class:`~.faults.Forfeited` value.
 
-To a kept process over a pipe (one that passed a handshake before) the commands up to `list_commands`
-go in one write (:meth:`~..engines.channel.EngineChannel.command_chain`), each answer still read and
-judged in turn by its own deadline, as above; the time control, the seed and the setup commands,
-which depend on what `list_commands` says, follow. A new process is asked one command at a time: its
-`protocol_version` waits for its start-up.
+To a kept process over a pipe (one that passed a handshake before) the commands up to `list_commands`,
+then the time control and the seed as its last `list_commands` chose them, go in one write
+(:meth:`~..engines.channel.EngineChannel.command_chain`), each answer still read and judged in turn by
+its own deadline, as above. When this game's `list_commands` chooses otherwise (an engine whose list
+changed), the commands it chooses are sent after the chain, as to a new process. A new process is asked
+one command at a time: its `protocol_version` waits for its start-up.
 """
 from __future__ import annotations
 
@@ -82,7 +83,8 @@ async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant
                      limits: Limits, clock: Clock, seed: int | None, setup: tuple[str, ...]
                      ) -> Hello | Forfeited | Voided:
     info, variant, komi = game
-    ahead = await _asked_ahead(ch, info.describe(variant).split(), variant.size, komi, limits)
+    ahead = await _asked_ahead(ch, info.describe(variant).split(), variant.size, komi, limits,
+                               _optional_commands(ch.listed or frozenset(), seat, clock, seed))
 
     async def ask(name: str, *args: str, limit: float = limits.command) -> str:
         words = (name, *args)
@@ -119,10 +121,8 @@ async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant
             return Forfeited(seat, Termination.CRASH, f"{ch.name}: refused clear_board: {exc.message}")
         listed = await _optional(ask, "list_commands")
         hello = Hello(frozenset(listed.split()) if listed else frozenset(), *identity)
-        optional = [clock.settings(seat, "kgs-time_settings" in hello.listed, hello.decimal)]
-        if seed is not None and SEED_COMMAND in hello.listed:
-            optional.append((SEED_COMMAND, str(seed)))
-        for command in optional:
+        ch.listed = hello.listed
+        for command in _optional_commands(hello.listed, seat, clock, seed):
             try:
                 await ask(*command)
             except CommandFailed:
@@ -140,9 +140,19 @@ async def _handshake(ch: EngineChannel, seat: int, game: tuple[GameInfo, Variant
     return hello
 
 
-async def _asked_ahead(ch: EngineChannel, game: list[str], size: int, komi: int | None, limits: Limits
-                       ) -> deque[tuple[tuple[str, ...], str | ControllerError]]:
-    """The handshake's commands up to `list_commands`, written at once to a kept process over a
+def _optional_commands(listed: frozenset[str], seat: int, clock: Clock, seed: int | None) -> list[tuple[str, ...]]:
+    """The commands after `list_commands` an engine that lists `listed` is sent, whose refusal
+    is fine: the time control, then the seed when the seat has one and the engine lists it."""
+    optional = [clock.settings(seat, "kgs-time_settings" in listed, "hgp_version" in listed)]
+    if seed is not None and SEED_COMMAND in listed:
+        optional.append((SEED_COMMAND, str(seed)))
+    return optional
+
+
+async def _asked_ahead(ch: EngineChannel, game: list[str], size: int, komi: int | None, limits: Limits,
+                       optional: list[tuple[str, ...]]) -> deque[tuple[tuple[str, ...], str | ControllerError]]:
+    """The handshake's commands up to `list_commands`, then `optional` (the time control and the seed
+    as the process's last `list_commands` chose them), written at once to a kept process over a
     pipe, each with its answer (text or error) in order; nothing to any other channel."""
     if not (ch.configured and ch.writes_ahead):
         return deque()
@@ -150,11 +160,11 @@ async def _asked_ahead(ch: EngineChannel, game: list[str], size: int, komi: int 
                                     ("boardsize", str(size))]
     if komi is not None:
         words.append(("komi", str(komi)))
-    words.append(("clear_board",))
+    words += [("clear_board",), ("list_commands",), *optional[:-1]]
     now = trio.current_time()
     steps = [(w, now + (limits.start if i == 0 else limits.command), False) for i, w in enumerate(words)]
-    said, last, _ = await ch.command_chain(steps, ("list_commands",), lambda start: start + limits.command)
-    return deque(zip([*words, ("list_commands",)], [*said, last]))
+    said, last, _ = await ch.command_chain(steps, optional[-1], lambda start: start + limits.command)
+    return deque(zip([*words, optional[-1]], [*said, last]))
 
 
 async def _optional(ask: Callable[..., Awaitable[str]], command: str) -> str | None:

@@ -153,17 +153,33 @@ sys.exit(child.wait())
 '''
 
 
-def test_a_kept_process_is_asked_its_handshake_up_to_list_commands_in_one_write(tmp_path):
+def test_a_kept_process_is_asked_its_whole_handshake_in_one_write(tmp_path):
     """A new process is asked one command at a time (its `protocol_version` waits for its start-up);
-    a kept one gets `protocol_version` ... `list_commands` at once, and plays the games a new
-    process plays."""
+    a kept one gets `protocol_version` ... `list_commands`, the time control and the seed at once,
+    and plays the games a new process plays."""
     import sys
     peek = C.EngineSpec("random", (sys.executable, "-c", _PEEK, *C.player_cmd("random")), restart="fault")
     config = replace(players("fault", 4), engines=(peek, players("fault").engines[1]))
     records = play(config, tmp_path / "kept")
     logs = "".join(p.read_text() for p in (tmp_path / "kept" / "logs").rglob("*.log"))
     behind = [int(n) for n in re.findall(r"behind protocol_version: (\d+)", logs)]
-    # pv, name, version, list_games, game, boardsize, clear_board (Spelde: no komi), then list_commands
-    assert sorted(behind) == [0] + [7] * (len(records) - 1)
+    # pv, name, version, list_games, game, boardsize, clear_board (Spelde: no komi), list_commands,
+    # then time_settings and hexarena-seed (the random player lists it)
+    assert sorted(behind) == [0] + [9] * (len(records) - 1)
     fresh = play(players("game", 4), tmp_path / "fresh")
     assert [r.tokens for r in records] == [r.tokens for r in fresh]
+
+
+def test_a_kept_process_whose_list_changed_is_sent_what_its_new_list_chooses(tmp_path):
+    """The one write holds the time control its last `list_commands` chose; when this game's list
+    chooses another, that one follows the write."""
+    relist = C.EngineSpec("relist", tuple(fake_argv("relist")), restart="fault")
+    config = replace(players("fault", 3), engines=(relist, players("fault").engines[1]))
+    records = play(config, tmp_path / "out")
+    told = []
+    for r in records:
+        seat = 1 if r.first == "relist" else 2
+        log = (tmp_path / "out" / f"logs/{r.id}.{seat}-relist.log").read_text()
+        told.append(re.findall(r"^told (\S+)$", log, re.M))
+    assert all(not r.void for r in records)
+    assert told == [["kgs-time_settings"], ["kgs-time_settings", "time_settings"], ["time_settings"]]

@@ -32,7 +32,7 @@ if mode == "hang-start":
     time.sleep(600)
 from hexarena.engine import registry
 info = state = None
-size, tokens, rng, moves, stones = None, [], random.Random(at), 0, []
+size, tokens, rng, moves, stones, lists = None, [], random.Random(at), 0, [], 0
 out = sys.stdout
 
 def answer(cid, ok, text=""):
@@ -49,7 +49,12 @@ for line in sys.stdin:
             continue
         answer(cid, True)
         break
-    if name == "protocol_version":
+    if mode == "relist" and name in ("time_settings", "kgs-time_settings"):
+        print("told", name, file=sys.stderr, flush=True)
+    if name == "list_commands" and mode == "relist":    # lists kgs-time_settings in its first handshake only
+        lists += 1
+        answer(cid, True, "kgs-time_settings" if lists == 1 else "")
+    elif name == "protocol_version":
         answer(cid, True, "1" if mode == "v1" else "2")
     elif name == "list_games":
         answer(cid, True, "anda" if mode == "nogame" else "\n".join(registry.playable()))
