@@ -1,6 +1,7 @@
 """The runner against its peer: hexarena's own cost per move beside fastchess's, in one run.
 
-    python -m bench.bench_runner [--games N] [--fastchess PATH] [--stockfish PATH] [--engine PATH] [--keep DIR]
+    python -m bench.bench_runner [--games N] [--rounds R] [--fastchess PATH] [--stockfish PATH] [--engine PATH]
+                                 [--keep DIR]
 
 Plays, one after the other, as child processes run from the command line as
 a user runs them:
@@ -47,7 +48,11 @@ and the ratio of hexarena's CPU per move and moves/s to fastchess's at the
 same `-j`. Both runners share the machine with their engines: at `-j 2` on
 two cores the engines take what the runner leaves. Runs are sized by
 `--games` (each row is one run; 100 games of each take ~1-2 minutes in all
-on the 2-core reference machine when it is quiet).
+on the 2-core reference machine when it is quiet). `--rounds R` plays all
+the runs R times over, one round after the other (a stretch of a busy host
+then weighs on both runners), and prints each figure's median; each ratio
+is taken within its round (to that round's fastchess run) and shown as its
+median with its range.
 """
 from __future__ import annotations
 
@@ -56,6 +61,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -215,8 +221,9 @@ def c_kit_engine(folder: Path) -> Path:
     return kits.c_engine(folder)
 
 
-def rows(results: list[dict]) -> list[dict]:
-    """The table: one row per run, with the ratios to fastchess at the same -j and j2/j1."""
+def figures(results: list[dict]) -> list[dict]:
+    """One round's figures, a dict per run: CPU and own CPU per move (us), moves/s, the ratios to
+    the same round's fastchess run at the same -j (None without one), games/s at -j 2 over -j 1."""
     peer = {r["j"]: r for r in results if r["runner"] == "fastchess"}
     by = {(r["runner"], r["game"], r["j"]): r for r in results}
     out = []
@@ -224,16 +231,40 @@ def rows(results: list[dict]) -> list[dict]:
         per_move = r["cpu"] / max(r["moves"], 1)
         rate = r["moves"] / r["wall"]
         one = by.get((r["runner"], r["game"], 1))
-        scale = (r["games"] / r["wall"]) / (one["games"] / one["wall"]) if one and r["j"] == 2 else None
         fc = peer.get(r["j"]) if r["runner"] != "fastchess" else None
         out.append({
-            "runner": r["runner"], "game": r["game"], "-j": str(r["j"]), "games": str(r["games"]),
-            "moves": str(r["moves"]), "CPU/move us": f"{per_move * 1e6:.0f}",
-            "x fc": f"{per_move / (fc['cpu'] / fc['moves']):.1f}" if fc else "",
-            "own us": f"{r['own'] / max(r['moves'], 1) * 1e6:.0f}",
-            "moves/s": f"{rate:,.0f}", "x fc ": f"{rate / (fc['moves'] / fc['wall']):.2f}" if fc else "",
-            "games/s j2/j1": f"{scale:.2f}" if scale else "",
-            "start->1st s": f"{r['to first']:.2f}", "last->exit s": f"{r['to exit']:.2f}"})
+            "key": (r["runner"], r["game"], r["j"]), "games": r["games"], "moves": r["moves"], "cpu": per_move * 1e6,
+            "cpu x": per_move / (fc["cpu"] / fc["moves"]) if fc else None, "own": r["own"] / max(r["moves"], 1) * 1e6,
+            "rate": rate, "rate x": rate / (fc["moves"] / fc["wall"]) if fc else None,
+            "scale": (r["games"] / r["wall"]) / (one["games"] / one["wall"]) if one and r["j"] == 2 else None,
+            "first": r["to first"], "exit": r["to exit"]})
+    return out
+
+
+def rows(rounds: list[list[dict]]) -> list[dict]:
+    """The table: one row per run of the first round, each figure the median over the rounds; with
+    several rounds, the ratios to fastchess and j2/j1 also give their range (each round's ratio is
+    to that round's fastchess run)."""
+    per_round = [{f["key"]: f for f in figures(results)} for results in rounds]
+
+    def shown(key: tuple, name: str, fmt: str, spread: bool = False) -> str:
+        values = [r[key][name] for r in per_round if key in r and r[key][name] is not None]
+        if not values:
+            return ""
+        text = format(statistics.median(values), fmt)
+        return text + f" ({min(values):{fmt}}-{max(values):{fmt}})" if spread and len(values) > 1 else text
+
+    out = []
+    for key in per_round[0]:
+        runner, game, jobs = key
+        first = per_round[0][key]
+        out.append({
+            "runner": runner, "game": game, "-j": str(jobs), "games": str(first["games"]),
+            "moves": str(first["moves"]), "CPU/move us": shown(key, "cpu", ".0f"),
+            "x fc": shown(key, "cpu x", ".1f", True), "own us": shown(key, "own", ".0f"),
+            "moves/s": shown(key, "rate", ",.0f"), "x fc ": shown(key, "rate x", ".2f", True),
+            "games/s j2/j1": shown(key, "scale", ".2f", True),
+            "start->1st s": shown(key, "first", ".2f"), "last->exit s": shown(key, "exit", ".2f")})
     return out
 
 
@@ -246,32 +277,42 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engine", help="an HGP engine program hexarena's runs play on both sides, or `c-kit`: the C "
                         "kit's example engine (core/examples/hgp_engine.c), built with cargo and cc (default: the "
                         "built-in random player)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of all the runs, one after the other (default "
+                        "1); each figure is then the median over the rounds, each ratio with its range")
     parser.add_argument("--keep", type=Path, help="a folder to keep the runs' output in")
     args = parser.parse_args(argv)
     if args.games < 2:
         parser.error("--games must be at least 2")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     if args.fastchess and not os.access(args.fastchess, os.X_OK):
         parser.error(f"--fastchess {args.fastchess}: not an executable file")
     engine = str(Path(args.engine).resolve()) if args.engine and args.engine != "c-kit" else None
     if engine and not os.access(engine, os.X_OK):
         parser.error(f"--engine {args.engine}: not an executable file")
-    results = []
+    rounds: list[list[dict]] = []
     compile_package()
     with tempfile.TemporaryDirectory() as tmp:
         work = args.keep or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
         if args.engine == "c-kit":
             engine = str(c_kit_engine(work))
-        for jobs in (1, 2):
-            if args.fastchess:
-                results.append(run_fastchess(args.fastchess, args.stockfish, args.games, jobs, work))
-            for game, size in GAMES:
-                results.append(run_hexarena(game, size, args.games, jobs, work, engine))
+        for n in range(args.rounds):
+            folder = work / f"round-{n + 1}" if args.rounds > 1 else work
+            folder.mkdir(exist_ok=True)
+            results: list[dict] = []
+            for jobs in (1, 2):
+                if args.fastchess:
+                    results.append(run_fastchess(args.fastchess, args.stockfish, args.games, jobs, folder))
+                for game, size in GAMES:
+                    results.append(run_hexarena(game, size, args.games, jobs, folder, engine))
+            rounds.append(results)
     load = os.getloadavg()
-    print(f"runner bench: {args.games} games a run, hexarena's engines {engine or 'the built-in random'}, "
-          f"{os.cpu_count()} cores, load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the end")
-    print(table(rows(results)))
-    voids = sum(r["void"] for r in results)
+    print(f"runner bench: {args.games} games a run, {args.rounds} round{'s' * (args.rounds > 1)}, hexarena's engines "
+          f"{engine or 'the built-in random'}, {os.cpu_count()} cores, load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} "
+          f"at the end")
+    print(table(rows(rounds)))
+    voids = sum(r["void"] for results in rounds for r in results)
     if voids:
         print(f"({voids} void games: see the folders with --keep)")
 
