@@ -8,8 +8,9 @@ Each player runs as the process a tournament starts (`python -P -m hexarena.play
 --seed N`, referee/tournament/config.py)
 and is fed what the referee sends a kept engine (referee/game/handshake.py, match.py
 `_ask_move`): per game the handshake (`protocol_version`, `name`, `version`, `list_games`,
-`game`, `boardsize`, `clear_board`, `list_commands` one command a write to a new process and
-in one write to a kept one, then `kgs-time_settings`, `hexarena-seed` when listed), then
+`game`, `boardsize`, `clear_board`, `list_commands`, then `kgs-time_settings` and
+`hexarena-seed` when listed: one command a write to a new process, all in one write to a kept
+one), then
 per move of the player one write
 of `play` (the opponent's action, but before the first move), `time_left` and
 `genmove_analyze` (`genmove` to an engine that does not list it), chained, with ids.
@@ -134,30 +135,36 @@ def start_cpu(argv: list[str], cwd: Path) -> float:
     return engine.kill()
 
 
-def handshake(engine: EngineProcess, state: GameState, seed: int, kept: bool) -> tuple[bool, bool]:
-    """The referee's handshake for one game (referee/game/handshake.py): to a `kept` process (one
-    that played before) the commands up to `list_commands` in one write, else one command a
-    write; then the time control and the seed when listed. Whether the engine lists
-    `genmove_analyze` and `hexarena-seed`."""
+def _optional(listed: set[str], seed: int) -> list[str]:
+    """The time control and the seed an engine listing `listed` is sent after `list_commands`."""
+    return ([" ".join(TIME_SETTINGS)] if "kgs-time_settings" in listed else []) + \
+        ([f"hexarena-seed {seed}"] if "hexarena-seed" in listed else [])
+
+
+def handshake(engine: EngineProcess, state: GameState, seed: int, kept: set[str] | None) -> set[str]:
+    """The referee's handshake for one game (referee/game/handshake.py): to a process `kept` from
+    an earlier game (`kept`: what it listed then) the commands up to `list_commands`, the time
+    control and the seed in one write; to a new one (None) one command a write. What it lists."""
     chain = ["protocol_version", "name", "version", "list_games",
              "game " + state.info.describe(state.variant), f"boardsize {state.variant.size}", "clear_board",
              "list_commands"]
-    said = engine.ask(*chain) if kept else [engine.ask(command)[0] for command in chain]
-    listed = set(said[-1].split())
-    if "kgs-time_settings" in listed:
-        engine.ask(" ".join(TIME_SETTINGS))
-    if "hexarena-seed" in listed:
-        engine.ask(f"hexarena-seed {seed}")
-    return "genmove_analyze" in listed, "hexarena-seed" in listed
+    if kept is not None:
+        return set(engine.ask(*chain, *_optional(kept, seed))[len(chain) - 1].split())
+    listed = set([engine.ask(command)[0] for command in chain][-1].split())
+    for command in _optional(listed, seed):
+        engine.ask(command)
+    return listed
 
 
-def play_game(engine: EngineProcess, game: str, seat: int, rng: random.Random, seed: int, kept: bool) -> int:
-    """One game of `engine` (first player when `seat` is 0, seeded `seed`, `kept` when it played
-    before) against random actions drawn here; the engine's moves."""
+def play_game(engine: EngineProcess, game: str, seat: int, rng: random.Random, seed: int,
+              kept: set[str] | None) -> tuple[int, set[str]]:
+    """One game of `engine` (first player when `seat` is 0, seeded `seed`, `kept`: what it listed
+    in an earlier game, None for a new process) against random actions drawn here; the engine's
+    moves, and what it listed."""
     info = registry.get(game)
     state = info.new_game(info.variant(), 0)
-    analyse, _ = handshake(engine, state, seed, kept)
-    genmove = "genmove_analyze" if analyse else "genmove"
+    listed = handshake(engine, state, seed, kept)
+    genmove = "genmove_analyze" if "genmove_analyze" in listed else "genmove"
     cap = info.ply_cap(state.variant.size)
     mine = Colour.BLACK if seat == 0 else Colour.WHITE      # the colour the engine holds
     told: list[str] = []                                    # the opponent's actions since, to play
@@ -176,7 +183,7 @@ def play_game(engine: EngineProcess, game: str, seat: int, rng: random.Random, s
         if holder_after(colour, action) is not colour:
             mine = mine.other
         state = state.play(action)
-    return moves
+    return moves, listed
 
 
 @dataclass
@@ -202,7 +209,11 @@ def measure(row: Row, argv: list[str], cwd: Path, games: int, starts: int) -> by
     row.starts += [start_cpu(argv, cwd) for _ in range(starts)]
     engine = EngineProcess(argv, cwd)
     rng = random.Random(f"{row.game}/{games}")
-    row.moves = sum(play_game(engine, row.game, g % 2, rng, g, g > 0) for g in range(games))
+    listed: set[str] | None = None
+    row.moves = 0
+    for g in range(games):
+        moves, listed = play_game(engine, row.game, g % 2, rng, g, listed)
+        row.moves += moves
     run = engine.kill()
     row.per_moves.append(max(run - statistics.median(row.starts), 0.0) / max(row.moves, 1))
     return b"".join(engine.sent)
