@@ -15,6 +15,9 @@ so the fork is safe while trio's worker threads run.
 Not covered: a grandchild that calls ``setsid`` (or ``setpgid``) leaves the
 group and does not get the parent-death signal of its parent; the record of
 live groups (:mod:`referee.engines.leftovers`) cannot find it either.
+
+An engine inherits the referee's environment, less what hexarena set for its own processes
+(:func:`one_blas_thread`, :func:`engine_environ`).
 """
 from __future__ import annotations
 
@@ -27,9 +30,29 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["ResourceLimits", "describe_exit", "spawn"]
+__all__ = ["ResourceLimits", "describe_exit", "engine_environ", "one_blas_thread", "spawn"]
 
 PR_SET_PDEATHSIG = 1
+#: OpenBLAS's thread count, and the mark that hexarena set it (not the user).
+BLAS_THREADS, BLAS_SET = "OPENBLAS_NUM_THREADS", "HEXARENA_SET_OPENBLAS_NUM_THREADS"
+
+
+def one_blas_thread() -> None:
+    """Before numpy is imported: its OpenBLAS with one thread, unless the user chose a number.
+    numpy's import then costs ~45 ms less CPU (no thread started per core) and hexarena's fits
+    are too small to gain from threads. Marked, so that no engine inherits it
+    (:func:`engine_environ`), nor the engines of the processes hexarena starts."""
+    if BLAS_THREADS not in os.environ:
+        os.environ[BLAS_THREADS] = "1"
+        os.environ[BLAS_SET] = "1"
+
+
+def engine_environ() -> dict[str, str] | None:
+    """The environment an engine starts with: this process's, less the OpenBLAS setting
+    :func:`one_blas_thread` made; None (this process's as it is) when it made none."""
+    if os.environ.get(BLAS_SET) != "1":
+        return None
+    return {k: v for k, v in os.environ.items() if k not in (BLAS_THREADS, BLAS_SET)}
 
 
 @dataclass(frozen=True)
@@ -81,11 +104,12 @@ def _child_setup(limits: ResourceLimits, parent: int):
 
 def spawn(argv: Sequence[str], limits: ResourceLimits = ResourceLimits(), *, cwd: str | None = None,
           env: dict[str, str] | None = None) -> subprocess.Popen:
-    """Start `argv` with pipes for stdin, stdout and stderr (see the module doc); OSError if it cannot."""
+    """Start `argv` with pipes for stdin, stdout and stderr (see the module doc); OSError if it cannot.
+    `env`: its whole environment (None: :func:`engine_environ`)."""
     return subprocess.Popen(
         list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        start_new_session=True, preexec_fn=_child_setup(limits, os.getpid()), cwd=cwd, env=env,
-        close_fds=True)
+        start_new_session=True, preexec_fn=_child_setup(limits, os.getpid()), cwd=cwd,
+        env=env if env is not None else engine_environ(), close_fds=True)
 
 
 def describe_exit(returncode: int, limits: ResourceLimits = ResourceLimits()) -> str:

@@ -43,6 +43,7 @@ from . import live_files
 from ..engines.capped_log import DEFAULT_LOG_CAP
 from ..engines.leftovers import guard_engines
 from ..engines.process import EngineChannel, open_engine
+from ..engines.spawn import engine_environ
 from ..game.clock import sgf_time
 from .folder_lock import FolderBusy, hold_folder
 from .pool import EnginePool, Launcher, StartCounter
@@ -84,7 +85,7 @@ def process_launcher(engine: EngineSpec, seed: int, log: Path, *, log_protocol: 
     its HGP transcript goes beside `log`, ending in `.hgp`. `prefix`: argv words run
     before the engine's own (a cluster worker's guard)."""
     transcript = log.with_suffix(".hgp") if log_protocol or engine.log_protocol else None
-    env = {**os.environ, **dict(engine.env)} if engine.env else None
+    env = {**(engine_environ() or os.environ), **dict(engine.env)} if engine.env else None
     return open_engine([*prefix, *expand(engine.cmd, seed)], log, engine.name, cwd=engine.cwd, env=env,
                        transcript=transcript, resources=engine.resources, log_cap=log_cap)
 
