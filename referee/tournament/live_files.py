@@ -8,8 +8,8 @@ its start and its end (:func:`clear`: the files of games a killed run left). The
 flushed at most :data:`EVERY` seconds after they are written, by one task of the trio run
 for all its open files (a viewer polls; a write a move would cost each move a system call), or
 each at once when the file is opened with ``every=0`` (a page that reads the file after each
-action) or outside a trio run; never fsynced: a crash may cut the last one, and readers skip a line that is not
-whole. A failure to write stops the file, never the game.
+action) or outside a trio run; never fsynced: a crash may cut the last one, and readers skip a
+line that is not whole. A failure to write stops the file, never the game.
 """
 from __future__ import annotations
 

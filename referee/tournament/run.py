@@ -335,8 +335,8 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     `engines`: a slot's pool (processes numbered, kept by `restart`), or a launcher (a process
     per game, not numbered: a cluster worker). While it plays, the game's live file
     (:mod:`.live_files`) is written, each line flushed within `live_every` seconds (None:
-    :data:`.live_files.EVERY`; 0: before `on_ply` hears its action); the journal's writer removes it. `on_ply(plies)` hears each
-    action (the live view)."""
+    :data:`.live_files.EVERY`; 0: before `on_ply` hears its action); the journal's writer
+    removes it. `on_ply(plies)` hears each action (the live view)."""
     seats, logs, leases = [], {}, []
     for seat, (name, seed) in enumerate(zip((game.first, game.second), game.seeds), 1):
         logs[name] = f"logs/{game.id}.{seat}-{name}.log"
