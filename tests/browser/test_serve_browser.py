@@ -168,6 +168,30 @@ def test_a_game_page_follows_its_game_in_flight_to_its_end(running):
         assert severe(driver) == []
 
 
+def test_a_game_page_whose_record_cannot_be_fetched_still_says_its_game_ended(running):
+    """At its game's end the page fetches the journaled game's data; when that fetch fails (the
+    network, a server gone) the page still says the game finished, never "in play", and the
+    console says why."""
+    server, _, _ = running
+    with chromium() as driver:
+        driver.get(server.url)
+        for _ in range(20):             # a game in flight, still in flight once its page is open
+            driver.get(f"http://127.0.0.1:{server.port}/t/out/")
+            cards = wait_until(lambda: [c for c in driver.execute_script(READ_CARDS) if c[1] and int(c[1]) <= 20],
+                               "a game in its first plies on the folder page")
+            driver.get(f"http://127.0.0.1:{server.port}/t/out/game/{cards[0][0]}")
+            if driver.find_element(By.ID, "game-state").get_attribute("data-live") == "1":
+                break
+        else:
+            raise AssertionError("no game page opened while its game was in flight")
+        driver.execute_script("window.fetch = () => Promise.reject(new TypeError('no network (the test)'));")
+        wait_until(lambda: driver.find_element(By.ID, "game-state").get_attribute("data-live") == "0",
+                   "the page saw its game end", timeout=300)
+        assert driver.find_element(By.ID, "game-state").text == \
+            "finished (its record could not be loaded: reload the page)"
+        assert any("no network (the test)" in e["message"] for e in severe(driver))
+
+
 def test_the_folder_page_shows_every_game_in_flight_as_the_rules_place_it(tmp_path):
     """The page is open before the tournament starts (its folder does not exist yet): every
     game is seen from its first action to its end."""

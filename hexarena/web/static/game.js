@@ -33,9 +33,16 @@
     fetch(state.dataset.data, { credentials: "same-origin" })
       .then((r) => (r.ok ? r.json() : null))
       .then((entry) => {
-        if (entry) window.hexarenaReplay.update(0, entry);
         state.textContent = entry ? "finished: " + entry.r + " (" + entry.t + ")" : "finished";
         state.dataset.live = "0";
+        if (entry) window.hexarenaReplay.update(0, entry);
+      })
+      .catch((error) => {             // the game is over whatever the fetch met: never left "in play"
+        if (state.dataset.live === "1") {
+          state.textContent = "finished (its record could not be loaded: reload the page)";
+          state.dataset.live = "0";
+        }
+        throw error;                  // and the console says what went wrong
       });
   }
 
