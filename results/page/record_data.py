@@ -43,7 +43,7 @@ def core_replays() -> bool:
 @functools.cache
 def _shown_keys() -> dict[str, list[str]]:
     core = compiled.active()
-    return {} if core is None else {game: list(registry.get(game).shown_keys) for game in core.GAMES}
+    return {} if core is None else {game: _shown_keys_of(game)[game] for game in core.GAMES}
 
 
 @functools.cache

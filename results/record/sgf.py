@@ -61,9 +61,7 @@ def sgf_text(record: GameRecord, gm: int, time_props: TimeProps = ()) -> str:
         root.append(prop("XO", str(record.opening)))
     lines = ["(;" + "".join(root)]
     for move in record.moves:
-        letter, action, spent, rest = move.colour, move.action, move.think, move.left
-        if "\\" in action or "]" in action:
-            action = escape(action)
+        letter, action, spent, rest = move.colour, escape(move.action), move.think, move.left
         # a number written :g holds no backslash and no `]`: nothing to escape
         if spent is None:
             node = f";{letter}[{action}]"
