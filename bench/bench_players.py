@@ -245,12 +245,14 @@ def tournament_cpu(argv: list[str], work: Path, game: str, games: int) -> tuple[
                                 f'[[games]]\ngame = "{game}"\n', encoding="utf-8")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen([sys.executable, "-m", "hexarena", "tournament", str(out / "t.toml"), "--out",
-                             str(out / "run"), "-j", "1", "-q"], cwd=work, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              str(out / "run"), "-j", "1", "-q"], cwd=work, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode("utf-8", "replace")
     own = own_cpu_at_exit(proc)             # then reaped: its CPU and its reaped descendants' join ours
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
-        raise SystemExit(f"{argv}: the tournament exited {proc.returncode} (in {out})")
+        raise SystemExit(f"{argv}: the tournament exited {proc.returncode} (in {out}):\n{err[-3000:]}")
     total = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return total - own, sum(r.plies for r in read_journal(out / "run"))
 
