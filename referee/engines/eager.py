@@ -45,7 +45,7 @@ from contextlib import contextmanager
 
 import trio
 
-__all__ = ["BLOCK", "EagerReceive", "EagerSend", "YIELD_EVERY", "alone", "eager_pair", "playing", "SPIN"]
+__all__ = ["BLOCK", "EagerReceive", "EagerSend", "YIELD_EVERY", "alone", "eager_pair", "none_playing", "playing", "SPIN"]
 
 SPIN = 200e-6      # default seconds of busy polling for an answer
 BLOCK = 0.005      # seconds a game alone in its loop waits for an answer in poll(2) before awaiting it in trio
@@ -68,6 +68,12 @@ def alone() -> bool:
     """Whether exactly one game of this trio loop is playing (:func:`playing`): it may block the loop
     while it waits for an answer (:meth:`EagerReceive.receive_blocking`)."""
     return _PLAYING.get() == 1
+
+
+def none_playing() -> bool:
+    """Whether no game of this trio loop is playing: a game that has just ended may write its
+    files in the loop's own thread, blocking no other game."""
+    return _PLAYING.get() == 0
 
 
 class EagerSend(trio.abc.SendStream):

@@ -41,6 +41,7 @@ from ..game.match import Overhead, Refereed, Seat, Setup, referee
 from .affinity import pinned
 from . import live_files
 from ..engines.capped_log import DEFAULT_LOG_CAP
+from ..engines.eager import none_playing
 from ..engines.leftovers import guard_engines
 from ..engines.process import EngineChannel, open_engine
 from ..engines.spawn import engine_environ
@@ -365,7 +366,10 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     sgf = f"games/{game.id}.sgf"
     record = replace(record, sgf=sgf, processes=processes)
     text = sgf_text(record, registry.get(game.game).sgf_number, sgf_time(limits))
-    await trio.to_thread.run_sync(_write_game, out, replace(refereed, record=record), text)
+    if none_playing():          # no other game of this loop waits: no hop to a thread (~0.1 ms of CPU)
+        _write_game(out, replace(refereed, record=record), text)
+    else:
+        await trio.to_thread.run_sync(_write_game, out, replace(refereed, record=record), text)
     return record
 
 
