@@ -69,8 +69,8 @@ def places() -> tuple[Place, ...]:
     """One shared :class:`Place` per site bit of the largest board (13): the core's states hand
     these out and take them back, so a placement crosses the boundary without being built."""
     from .actions import Place
-    from .geometry import MAX_SIZE, hexagon
-    return tuple(Place(s) for s in range(hexagon(MAX_SIZE).mask.bit_length()))
+    from .geometry import MAX_SIZE, grid_bits
+    return tuple(Place(s) for s in range(grid_bits(MAX_SIZE)))
 
 
 @cache

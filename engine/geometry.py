@@ -25,6 +25,12 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, 1), (0, 1), (-1, 0), (-1,
 _CELL = re.compile(r"([a-z])([0-9]+)\Z")
 
 
+def grid_bits(n: int) -> int:
+    """The bits of the grid of the hexagon of side n: one past its highest site's bit (row
+    2n-2, column 2n-2, rows 2n bits wide)."""
+    return (2 * n - 2) * (2 * n + 1) + 1
+
+
 def iter_bits(bb: int):
     """The bit indices of a bitboard, lowest first."""
     while bb:
@@ -96,7 +102,7 @@ class Hexagon:
         mask = 0
         for b in bits:
             mask |= 1 << b
-        size = last * w + last + 1
+        size = grid_bits(n)
         nbrs: list[tuple[int, ...]] = [()] * size
         nmask = [0] * size
         rays: list[tuple[tuple[int, ...], ...]] = [()] * size

@@ -3,8 +3,8 @@ import random
 import pytest
 
 from hexarena.engine.errors import IllegalMove, InvalidNotation
-from hexarena.engine.geometry import (DIRECTIONS, MAX_SIZE, MIN_SIZE, expand_unclipped, flood_unclipped, hexagon,
-                                      iter_bits, split_rays)
+from hexarena.engine.geometry import (DIRECTIONS, MAX_SIZE, MIN_SIZE, expand_unclipped, flood_unclipped, grid_bits,
+                                      hexagon, iter_bits, split_rays)
 
 
 @pytest.mark.parametrize("n", range(MIN_SIZE, MAX_SIZE + 1))
@@ -29,6 +29,12 @@ def test_neighbours_are_symmetric_and_match_the_bitboard_expand(n):
     interior = [b for b in board.sites if not board.perimeter >> b & 1]
     assert all(len(board.neighbours[b]) == 6 for b in interior)
     assert len(interior) == (3 * (n - 1) * (n - 2) + 1 if n > 1 else 0)
+
+
+@pytest.mark.parametrize("n", range(MIN_SIZE, MAX_SIZE + 1))
+def test_grid_bits_is_one_past_the_highest_site(n):
+    board = hexagon(n)
+    assert grid_bits(n) == board.mask.bit_length() == max(board.sites) + 1
 
 
 def test_rules_md_diagram_n5():
