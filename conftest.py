@@ -18,11 +18,11 @@ def pytest_sessionstart(session) -> None:
 
 @pytest.fixture(autouse=True)
 def _blas_setting_restored():
-    """`hexarena`'s group sets OpenBLAS's thread count in its process (referee/engines/spawn.py
-    `one_blas_thread`); a command invoked in-process (click's CliRunner) must not leave it to the
+    """`hexarena`'s group sets OpenBLAS's settings in its process (referee/engines/spawn.py
+    `settle_environ`); a command invoked in-process (click's CliRunner) must not leave them to the
     tests after it."""
-    from hexarena.referee.engines.spawn import BLAS_SET, BLAS_THREADS
-    before = {name: os.environ.get(name) for name in (BLAS_THREADS, BLAS_SET)}
+    from hexarena.referee.engines.spawn import OWN_MARK, OWN_SETTINGS
+    before = {name: os.environ.get(name) for name in (*OWN_SETTINGS, OWN_MARK)}
     yield
     for name, value in before.items():
         if value is None:

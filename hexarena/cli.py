@@ -64,8 +64,8 @@ class LazyGroup(SafeGroup):
 @click.version_option(package_name="hexarena")
 def main() -> None:
     """hexarena: referee and tournaments for abstract games on hexagonal boards."""
-    from hexarena.referee.engines.spawn import one_blas_thread
-    one_blas_thread()               # before any command imports numpy; engines do not inherit it
+    from hexarena.referee.engines.spawn import settle_environ
+    settle_environ()                # before any thread starts or numpy is imported; engines do not inherit it
     from hexarena.engine import registry
     from hexarena.engine.errors import UnknownGame
     try:

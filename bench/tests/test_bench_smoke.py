@@ -30,6 +30,7 @@ SMOKE: dict[str, list[str]] = {
     "bench_core_strength": ["--games", "2", "--seconds", "0.02", "--only", "spelde"],
     "bench_faults": ["--repeat", "1"],
     "bench_fixed_cost": ["--games", "2", "--rounds", "1"],
+    "bench_floor": ["--games", "5", "--engine", "random"],
     "bench_hostile_pv": ["--answers", "1"],
     "bench_kits": ["--games", "2", "--samples", "10", "--sizes", "7"],
     "bench_ladder": ["--bridges", "2", "--seconds", "3", "--flight", "2", "--move", "0.2"],

@@ -17,7 +17,7 @@ group and does not get the parent-death signal of its parent; the record of
 live groups (:mod:`referee.engines.leftovers`) cannot find it either.
 
 An engine inherits the referee's environment, less what hexarena set for its own processes
-(:func:`one_blas_thread`, :func:`engine_environ`).
+(:func:`settle_environ`, :func:`engine_environ`).
 """
 from __future__ import annotations
 
@@ -30,29 +30,46 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["ResourceLimits", "describe_exit", "engine_environ", "one_blas_thread", "spawn"]
+__all__ = ["OWN_MARK", "OWN_SETTINGS", "ResourceLimits", "describe_exit", "engine_environ", "settle_environ", "spawn"]
 
 PR_SET_PDEATHSIG = 1
-#: OpenBLAS's thread count, and the mark that hexarena set it (not the user).
-BLAS_THREADS, BLAS_SET = "OPENBLAS_NUM_THREADS", "HEXARENA_SET_OPENBLAS_NUM_THREADS"
+#: What hexarena sets in its own processes when the user did not: OpenBLAS with one thread, and
+#: the variable numpy's import would otherwise set and unset itself (see :func:`settle_environ`).
+OWN_SETTINGS = {"OPENBLAS_NUM_THREADS": "1", "OPENBLAS_MAIN_FREE": "1"}
+#: The mark of what hexarena set (the names, space-separated), so that no engine inherits it.
+OWN_MARK = "HEXARENA_SET_ENV"
 
 
-def one_blas_thread() -> None:
-    """Before numpy is imported: its OpenBLAS with one thread, unless the user chose a number.
-    numpy's import then costs ~45 ms less CPU (no thread started per core) and hexarena's fits
-    are too small to gain from threads. Marked, so that no engine inherits it
-    (:func:`engine_environ`), nor the engines of the processes hexarena starts."""
-    if BLAS_THREADS not in os.environ:
-        os.environ[BLAS_THREADS] = "1"
-        os.environ[BLAS_SET] = "1"
+def settle_environ() -> None:
+    """In the main thread, before any other thread starts and before numpy is imported:
+
+    * OpenBLAS with one thread, unless the user chose a number: numpy's import then costs ~45 ms
+      less CPU (no thread started per core) and hexarena's fits are too small to gain from threads;
+    * ``OPENBLAS_MAIN_FREE=1``, unless set: numpy's import sets it with ``putenv`` and unsets it
+      afterwards, a change to the process's environment from whichever thread imports numpy (the
+      run's end tables are imported by a thread while the games start). A process started by
+      another thread meanwhile (``vfork`` and ``exec`` read the environment the parent is changing)
+      could fail with ``OSError: [Errno 14] Bad address`` or get a torn environment.
+
+    Marked (:data:`OWN_MARK`), so that no engine inherits these settings (:func:`engine_environ`),
+    nor the engines of the processes hexarena starts."""
+    if OWN_MARK in os.environ:              # a process hexarena started: its parent settled it
+        return
+    mine = [name for name in OWN_SETTINGS if name not in os.environ]
+    for name in mine:
+        os.environ[name] = OWN_SETTINGS[name]
+    if mine:
+        os.environ[OWN_MARK] = " ".join(mine)
 
 
 def engine_environ() -> dict[str, str] | None:
-    """The environment an engine starts with: this process's, less the OpenBLAS setting
-    :func:`one_blas_thread` made; None (this process's as it is) when it made none."""
-    if os.environ.get(BLAS_SET) != "1":
+    """The environment an engine starts with: this process's, less what :func:`settle_environ`
+    set; None (this process's as it is) when it set nothing."""
+    mine = os.environ.get(OWN_MARK)
+    if mine is None:
         return None
-    return {k: v for k, v in os.environ.items() if k not in (BLAS_THREADS, BLAS_SET)}
+    drop = {OWN_MARK, *mine.split()}
+    return {k: v for k, v in os.environ.items() if k not in drop}
 
 
 @dataclass(frozen=True)
