@@ -319,13 +319,22 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, outc
                  on_record: OnRecord | None, out: Path) -> None:
     async with receive:
         async for record, reported in receive:
-            await trio.to_thread.run_sync(writer.append, record)     # not cancellable: a line is whole
+            if none_playing():      # a runner of workers, or -j 1 between games: no hop to a thread
+                _append(writer, record)
+            else:
+                await trio.to_thread.run_sync(writer.append, record)     # not cancellable: a line is whole
             live_files.remove(out, record.id)
             outcome.played += 1
             outcome.void += record.void
             if on_record is not None:
                 on_record(record)
             reported.set()
+
+
+@trio.lowlevel.enable_ki_protection
+def _append(writer: JournalWriter, record: GameRecord) -> None:
+    """A record's line, flushed and fsynced in the loop's thread; Ctrl-C waits for it (a line is whole)."""
+    writer.append(record)
 
 
 async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Path,
