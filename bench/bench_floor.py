@@ -29,6 +29,7 @@ after the other, and prints each figure's median with its range.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import select
 import shlex
@@ -66,7 +67,7 @@ class BareEngine:
             lines.append(f"{self.next_id} {command}\n")
             self.next_id += 1
         os.write(self.fd_in, "".join(lines).encode())
-        answers = []
+        answers: list[str] = []
         while len(answers) < len(commands):
             while b"\n\n" not in self.buffer:
                 try:
@@ -128,7 +129,7 @@ def tournament(argv: list[str], game: str, size: int, games: int, cap: int | Non
     """The runner's own CPU seconds in `hexarena tournament -j 1` of `games` games between two
     kept copies of `argv` (each game cut at `cap` plies when given), and the run's moves."""
     out = Path(tempfile.mkdtemp(dir=work))
-    config = hexarena_config(game, size, games).replace('player = "random"', f"cmd = {_toml_list(argv)}")
+    config = hexarena_config(game, size, games).replace('player = "random"', f"cmd = {json.dumps(argv)}")
     if cap is not None:
         config += f"ply_cap = {cap}\n"
     (out / "t.toml").write_text(config, encoding="utf-8")
@@ -141,10 +142,6 @@ def tournament(argv: list[str], game: str, size: int, games: int, cap: int | Non
     if proc.returncode != 0:
         raise SystemExit(f"the tournament exited {proc.returncode} (in {out}):\n{err[-3000:]}")
     return cpu, sum(r.plies for r in read_journal(out / "run"))
-
-
-def _toml_list(argv: list[str]) -> str:
-    return "[" + ", ".join('"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"' for a in argv) + "]"
 
 
 def engine_argv(choice: str, work: Path) -> tuple[list[str], str]:
@@ -185,16 +182,18 @@ def table(rounds: list[dict[str, float]], engine: str, game: str, size: int, gam
 
     bare = fig("bare")[0]
     per_game = fig("game")[0] / fig("moves a game")[0]
-    lines = [f"{game} n={size}, {games} games a run, {engine}, {len(rounds)} round(s); CPU (user + system)",
-             f"  bare Python loop, a move                        {cell('bare', 1e6, 'us')}",
-             f"  hexarena -j 1, a move beyond the run's fixed cost {cell('move', 1e6, 'us')}"
-             f"  = {fig('move')[0] / bare:.1f}x the bare loop",
-             f"    of which a game's own cost, spread over its {fig('moves a game')[0]:.0f} moves"
-             f"  {per_game * 1e6:.1f} us ({per_game / fig('move')[0] * 100:.0f}%)",
-             f"    and the move itself                           {(fig('move')[0] - per_game) * 1e6:.1f} us"
-             f"  = {(fig('move')[0] - per_game) / bare:.1f}x the bare loop",
-             f"  hexarena, a game beyond its moves (ply_cap 2)   {cell('game', 1e3, 'ms')}",
-             f"  hexarena, the run's fixed cost                  {cell('fixed', 1, 's')}"]
+    move = fig("move")[0]
+    rows = [("bare Python loop, a move", cell("bare", 1e6, "us")),
+            ("hexarena -j 1, a move beyond the run's fixed cost",
+             f"{cell('move', 1e6, 'us')}  = {move / bare:.1f}x the bare loop"),
+            (f"  of which a game's own cost, spread over its {fig('moves a game')[0]:.0f} moves",
+             f"{per_game * 1e6:.1f} us ({per_game / move * 100:.0f}%)"),
+            ("  and the move itself", f"{(move - per_game) * 1e6:.1f} us  = {(move - per_game) / bare:.1f}x the bare loop"),
+            ("hexarena, a game beyond its moves (ply_cap 2)", cell("game", 1e3, "ms")),
+            ("hexarena, the run's fixed cost", cell("fixed", 1, "s"))]
+    width = max(len(what) for what, _ in rows)
+    lines = [f"{game} n={size}, {games} games a run, {engine}, {len(rounds)} round(s); CPU (user + system)"]
+    lines += [f"  {what:<{width}}  {value}" for what, value in rows]
     return "\n".join(lines)
 
 
