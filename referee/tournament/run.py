@@ -370,7 +370,8 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     record = refereed.record
     processes = [lease.number for lease in leases] if leases else None
     if record.void:
-        seen = f" (see {logs[record.faulty]})" if record.faulty is not None else ""
+        faulty = record.faulty
+        seen = f" (see {logs[faulty]})" if faulty is not None and (out / logs[faulty]).exists() else ""
         return replace(record, reason=record.reason + seen, processes=processes)
     sgf = f"games/{game.id}.sgf"
     record = replace(record, sgf=sgf, processes=processes)
