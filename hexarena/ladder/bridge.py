@@ -101,7 +101,7 @@ class Engine:
             self.games = (await ch.command("list_games", deadline=trio.current_time() + ASK)).split()
         except (EngineStartFailed, ControllerError) as exc:
             await self.stop()
-            raise EngineFailed(f"{exc} (its stderr: {log})") from None
+            raise EngineFailed(f"{exc} ({f'its stderr: {log}' if log.exists() else 'no stderr'})") from None
         except EngineFailed:
             await self.stop()
             raise
