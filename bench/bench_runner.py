@@ -148,13 +148,18 @@ def hexarena_config(game: str, size: int, games: int, engine: str | None = None)
             f'[[games]]\ngame = "{game}"\nsizes = [{size}]\n')
 
 
-def run_hexarena(game: str, size: int, games: int, jobs: int, work: Path, engine: str | None = None) -> dict:
-    """One `hexarena tournament` run in `work`; its figures."""
+def run_hexarena(game: str, size: int, games: int, jobs: int, work: Path, engine: str | None = None,
+                 python: str = sys.executable) -> dict:
+    """One `hexarena tournament` run in `work` (its current folder, so that `python` imports the
+    hexarena it has installed, not a checkout's beside the bench), by the interpreter `python`;
+    its figures."""
     config, out = work / f"{game}-{jobs}.toml", work / f"{game}-{size}-j{jobs}"
     config.write_text(hexarena_config(game, size, games, engine), encoding="utf-8")
-    argv = [sys.executable, "-m", "hexarena", "tournament", str(config), "--out", str(out), "-j", str(jobs), "-q"]
+    shutil.rmtree(out, ignore_errors=True)
+    argv = [python, "-m", "hexarena", "tournament", str(config), "--out", str(out), "-j", str(jobs), "-q"]
     start = time.time()
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            cwd=work)
     assert proc.stderr is not None
     workers = WorkersCpu(proc.pid)
     workers.start()

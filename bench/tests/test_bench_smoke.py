@@ -19,6 +19,7 @@ ROOT = BENCH.parent
 
 #: The arguments of each bench script's smoke run.
 SMOKE: dict[str, list[str]] = {
+    "bench_ab": ["--against", sys.executable, "--games", "4", "--pairs", "1"],
     "bench_adjudication": ["--games", "2", "--player", "mcts:20", "-j", "1"],
     "bench_analysis": ["--games", "2", "--rounds", "1", "-j", "1"],
     "bench_anda": ["--games", "1"],
