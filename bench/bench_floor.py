@@ -29,7 +29,6 @@ after the other, and prints each figure's median with its range.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import select
 import shlex
@@ -40,9 +39,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bench_runner import hexarena_config, own_cpu_at_exit
+from bench.bench_runner import run_hexarena
 from hexarena.engine import registry
-from hexarena.results.record.journal import read_journal
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -128,20 +126,8 @@ def bare_loop(argv: list[str], game: str, size: int, games: int) -> tuple[float,
 def tournament(argv: list[str], game: str, size: int, games: int, cap: int | None, work: Path) -> tuple[float, int]:
     """The runner's own CPU seconds in `hexarena tournament -j 1` of `games` games between two
     kept copies of `argv` (each game cut at `cap` plies when given), and the run's moves."""
-    out = Path(tempfile.mkdtemp(dir=work))
-    config = hexarena_config(game, size, games).replace('player = "random"', f"cmd = {json.dumps(argv)}")
-    if cap is not None:
-        config += f"ply_cap = {cap}\n"
-    (out / "t.toml").write_text(config, encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "hexarena", "tournament", str(out / "t.toml"), "--out",
-                             str(out / "run"), "-j", "1", "-q"], cwd=work, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    assert proc.stderr is not None
-    err = proc.stderr.read().decode("utf-8", "replace")
-    cpu = own_cpu_at_exit(proc)
-    if proc.returncode != 0:
-        raise SystemExit(f"the tournament exited {proc.returncode} (in {out}):\n{err[-3000:]}")
-    return cpu, sum(r.plies for r in read_journal(out / "run"))
+    run = run_hexarena(game, size, games, 1, work, argv, ply_cap=cap)
+    return run["own"], run["moves"]
 
 
 def engine_argv(choice: str, work: Path) -> tuple[list[str], str]:

@@ -139,22 +139,25 @@ def own_cpu_at_exit(proc: subprocess.Popen) -> float:
     return cpu
 
 
-def hexarena_config(game: str, size: int, games: int, engine: str | None = None) -> str:
-    """Two kept engines: the built-in `random` player, or the program `engine` (a path) on both sides."""
-    side = f"cmd = [{json.dumps(engine)}]" if engine else 'player = "random"'
+def hexarena_config(game: str, size: int, games: int, engine: str | list[str] | None = None,
+                    ply_cap: int | None = None) -> str:
+    """Two kept engines: the built-in `random` player, or the program `engine` (a path, or a
+    command line as a list) on both sides; each game cut at `ply_cap` plies when given."""
+    argv = [engine] if isinstance(engine, str) else engine
+    side = f"cmd = {json.dumps(argv)}" if argv else 'player = "random"'
     return (f"games_per_pair = {games}\n"
             f'[engines.a]\n{side}\nrestart = "fault"\n'
             f'[engines.b]\n{side}\nrestart = "fault"\n'
-            f'[[games]]\ngame = "{game}"\nsizes = [{size}]\n')
+            f'[[games]]\ngame = "{game}"\nsizes = [{size}]\n' + (f"ply_cap = {ply_cap}\n" if ply_cap else ""))
 
 
-def run_hexarena(game: str, size: int, games: int, jobs: int, work: Path, engine: str | None = None,
-                 python: str = sys.executable) -> dict:
+def run_hexarena(game: str, size: int, games: int, jobs: int, work: Path, engine: str | list[str] | None = None,
+                 python: str = sys.executable, ply_cap: int | None = None) -> dict:
     """One `hexarena tournament` run in `work` (its current folder, so that `python` imports the
     hexarena it has installed, not a checkout's beside the bench), by the interpreter `python`;
     its figures."""
     config, out = work / f"{game}-{jobs}.toml", work / f"{game}-{size}-j{jobs}"
-    config.write_text(hexarena_config(game, size, games, engine), encoding="utf-8")
+    config.write_text(hexarena_config(game, size, games, engine, ply_cap), encoding="utf-8")
     shutil.rmtree(out, ignore_errors=True)
     argv = [python, "-m", "hexarena", "tournament", str(config), "--out", str(out), "-j", str(jobs), "-q"]
     start = time.time()

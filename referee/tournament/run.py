@@ -20,7 +20,7 @@ import pickle
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -319,10 +319,7 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, outc
                  on_record: OnRecord | None, out: Path) -> None:
     async with receive:
         async for record, reported in receive:
-            if none_playing():      # a runner of workers, or -j 1 between games: no hop to a thread
-                _append(writer, record)
-            else:
-                await trio.to_thread.run_sync(writer.append, record)     # not cancellable: a line is whole
+            await _beside_the_games(writer.append, record)     # a line is whole, whatever comes
             live_files.remove(out, record.id)
             outcome.played += 1
             outcome.void += record.void
@@ -331,10 +328,20 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, outc
             reported.set()
 
 
+async def _beside_the_games(write: Callable[..., None], *args: Any) -> None:
+    """`write(*args)` (a game's files, the journal's line), never cut short: in the loop's own
+    thread when no game of the loop plays (the runner of worker processes, a worker's slot, `-j 1`
+    between games; a hop to a thread costs ~0.1 ms of CPU), Ctrl-C waiting for it; else in a
+    worker thread, not cancellable, so that the games of the loop go on meanwhile."""
+    if none_playing():
+        _shielded(write, *args)
+    else:
+        await trio.to_thread.run_sync(write, *args)
+
+
 @trio.lowlevel.enable_ki_protection
-def _append(writer: JournalWriter, record: GameRecord) -> None:
-    """A record's line, flushed and fsynced in the loop's thread; Ctrl-C waits for it (a line is whole)."""
-    writer.append(record)
+def _shielded(write: Callable[..., None], *args: Any) -> None:
+    write(*args)
 
 
 async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Path,
@@ -376,10 +383,7 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     sgf = f"games/{game.id}.sgf"
     record = replace(record, sgf=sgf, processes=processes)
     text = sgf_text(record, registry.get(game.game).sgf_number, sgf_time(limits))
-    if none_playing():          # no other game of this loop waits: no hop to a thread (~0.1 ms of CPU)
-        _write_game(out, replace(refereed, record=record), text)
-    else:
-        await trio.to_thread.run_sync(_write_game, out, replace(refereed, record=record), text)
+    await _beside_the_games(_write_game, out, replace(refereed, record=record), text)
     return record
 
 
