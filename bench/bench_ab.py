@@ -8,7 +8,9 @@ a venv there with `pip install -e .` and the core's wheel): its `python -m hexar
 baseline. The bench plays P pairs (default 6) of `hexarena tournament` runs of N games (default
 100) of GAME:SIZE (default spelde:6) at `-j J` (default 2) between two kept copies of the built-in
 `random` player (or `--engine`), one run of each side a pair, the side that starts alternating,
-after one warm-up run of each (not counted: it compiles the baseline's bytecode). Each run is
+after one warm-up run of each (not counted), each side's modules compiled to bytecode first (under
+PYTHONDONTWRITEBYTECODE a checkout without it compiles its modules again in every process: ~0.1 s
+of the runner's CPU a run, more than most changes). Each run is
 measured as `bench_runner` measures it (bench/bench_runner.py `run_hexarena`: the runner's CPU
 and its workers', engines excluded, per move; the runner's own process alone), from a neutral
 folder so that each interpreter imports its own checkout.
@@ -28,6 +30,7 @@ from pathlib import Path
 
 from bench.bench_runner import c_kit_engine, run_hexarena
 from hexarena.engine import registry
+from tests.support.bytecode import compile_with
 
 
 def per_move(result: dict) -> tuple[float, float]:
@@ -59,6 +62,7 @@ def main(argv: list[str] | None = None) -> None:
             built = c_kit_engine(work)
             engine = None if built is None else str(built)
         for python in sides.values():                                   # warm-up: bytecode, caches
+            compile_with(python, work)
             run_hexarena(game, size_n, max(2, args.games // 10), args.jobs, work, engine, python)
         cpu: dict[str, list[float]] = {name: [] for name in sides}
         own: dict[str, list[float]] = {name: [] for name in sides}

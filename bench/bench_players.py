@@ -36,7 +36,9 @@ CPU comes from the process's resource usage at its end (``os.wait4``: the kernel
 user + system time in microseconds, what /proc/PID/stat reports in clock ticks).
 `--baseline-cmd` adds rows of another player program (e.g. another checkout's
 `python -m hexarena.players random`), run in a folder of its own so that its
-interpreter imports its own hexarena.
+interpreter imports its own hexarena. Give that checkout its bytecode first (`PYTHON
+tests/support/bytecode.py`, from a folder of its own): under PYTHONDONTWRITEBYTECODE a
+checkout without it compiles its modules again at each start (~0.25 s of CPU).
 
 `--tournament N` then plays, in each game and round, a `hexarena tournament -j 1` of N
 games between two kept copies of each program (as bench/bench_runner.py does) and prints

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import compileall
 import importlib.util
+import subprocess
+from pathlib import Path
 
 SUBPACKAGES = ("engine", "protocol", "players", "referee", "results")
 
@@ -19,3 +21,13 @@ def compile_package() -> None:
         spec = importlib.util.find_spec(name)
         for folder in (spec.submodule_search_locations or []) if spec else []:
             compileall.compile_dir(folder, quiet=1)
+
+
+def compile_with(python: str, cwd: Path) -> None:
+    """The same, for the hexarena that the interpreter `python` imports from `cwd` (another
+    checkout's environment): this file run as a script there."""
+    subprocess.run([python, str(Path(__file__).resolve())], cwd=cwd, check=True, timeout=600)
+
+
+if __name__ == "__main__":
+    compile_package()
