@@ -1,7 +1,7 @@
 """The runner against its peer: hexarena's own cost per move beside fastchess's, in one run.
 
     python -m bench.bench_runner [--games N] [--rounds R] [--fastchess PATH] [--stockfish PATH] [--engine PATH]
-                                 [--keep DIR]
+                                 [--beyond] [--keep DIR]
 
 Plays, one after the other, as child processes run from the command line as
 a user runs them:
@@ -45,7 +45,12 @@ package has them; an environment with PYTHONDONTWRITEBYTECODE would otherwise
 make every process of every run compile them again: ~0.25 s each).
 
 and the ratio of hexarena's CPU per move and moves/s to fastchess's at the
-same `-j`. Both runners share the machine with their engines: at `-j 2` on
+same `-j`. With `--beyond`, each run is paired with a short one of N/5 games
+(at least 2) just before it, and `beyond us` is the CPU per move beyond a
+run's fixed cost: the two runs' difference in CPU over their difference in
+moves (a Python runner's interpreter, imports and end weigh on a run of short
+games as they weigh on nothing a user plays for hours), with its ratio to
+fastchess's. Both runners share the machine with their engines: at `-j 2` on
 two cores the engines take what the runner leaves. Runs are sized by
 `--games` (each row is one run; 100 games of each take ~1-2 minutes in all
 on the 2-core reference machine when it is quiet). `--rounds R` plays all
@@ -67,6 +72,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from bench.common import table
@@ -245,8 +252,17 @@ def figures(results: list[dict]) -> list[dict]:
             "cpu x": per_move / (fc["cpu"] / fc["moves"]) if fc else None, "own": r["own"] / max(r["moves"], 1) * 1e6,
             "rate": rate, "rate x": rate / (fc["moves"] / fc["wall"]) if fc else None,
             "scale": (r["games"] / r["wall"]) / (one["games"] / one["wall"]) if one and r["j"] == 2 else None,
-            "first": r["to first"], "exit": r["to exit"]})
+            "first": r["to first"], "exit": r["to exit"], "beyond": _beyond(r),
+            "beyond x": _beyond(r) / _beyond(fc) if fc and "short" in r and "short" in fc else None})
     return out
+
+
+def _beyond(r: dict) -> float | None:
+    """CPU per move (us) beyond the run's fixed cost: against its short run, when it has one."""
+    short = r.get("short")
+    if short is None or r["moves"] <= short["moves"]:
+        return None
+    return (r["cpu"] - short["cpu"]) / (r["moves"] - short["moves"]) * 1e6
 
 
 def rows(rounds: list[list[dict]]) -> list[dict]:
@@ -273,7 +289,18 @@ def rows(rounds: list[list[dict]]) -> list[dict]:
             "moves/s": shown(key, "rate", ",.0f"), "x fc ": shown(key, "rate x", ".2f", True),
             "games/s j2/j1": shown(key, "scale", ".2f", True),
             "start->1st s": shown(key, "first", ".2f"), "last->exit s": shown(key, "exit", ".2f")})
+        if first["beyond"] is not None:
+            out[-1] |= {"beyond us": shown(key, "beyond", ".0f"), "x fc  ": shown(key, "beyond x", ".1f", True)}
     return out
+
+
+def _paired(games: int, short: int, run: Callable[[int], dict]) -> dict:
+    """`run` of `games` games, after a run of `short` games (0: none) kept as its "short"."""
+    first = run(short) if short else None
+    result = run(games)
+    if first is not None:
+        result["short"] = first
+    return result
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -287,6 +314,8 @@ def main(argv: list[str] | None = None) -> None:
                         "built-in random player)")
     parser.add_argument("--rounds", type=int, default=1, help="rounds of all the runs, one after the other (default "
                         "1); each figure is then the median over the rounds, each ratio with its range")
+    parser.add_argument("--beyond", action="store_true", help="pair each run with one of N/5 games: the CPU per "
+                        "move beyond a run's fixed cost")
     parser.add_argument("--keep", type=Path, help="a folder to keep the runs' output in")
     args = parser.parse_args(argv)
     if args.games < 2:
@@ -309,11 +338,14 @@ def main(argv: list[str] | None = None) -> None:
             folder = work / f"round-{n + 1}" if args.rounds > 1 else work
             folder.mkdir(exist_ok=True)
             results: list[dict] = []
+            short = max(2, args.games // 10 * 2) if args.beyond else 0
             for jobs in (1, 2):
                 if args.fastchess:
-                    results.append(run_fastchess(args.fastchess, args.stockfish, args.games, jobs, folder))
+                    results.append(_paired(args.games, short, partial(run_fastchess, args.fastchess, args.stockfish,
+                                                                      jobs=jobs, work=folder)))
                 for game, size in GAMES:
-                    results.append(run_hexarena(game, size, args.games, jobs, folder, engine))
+                    results.append(_paired(args.games, short, partial(run_hexarena, game, size, jobs=jobs,
+                                                                      work=folder, engine=engine)))
             rounds.append(results)
     load = os.getloadavg()
     print(f"runner bench: {args.games} games a run, {args.rounds} round{'s' * (args.rounds > 1)}, hexarena's engines "

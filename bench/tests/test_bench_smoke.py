@@ -47,7 +47,7 @@ SMOKE: dict[str, list[str]] = {
     "bench_referee": ["2"],
     "bench_replay_check": ["1"],
     "bench_report": ["20"],
-    "bench_runner": ["--games", "4", "--rounds", "2"],
+    "bench_runner": ["--games", "4", "--rounds", "2", "--beyond"],
     "bench_serve": ["--games", "4", "--rounds", "1", "--updates", "10", "-j", "1"],
     "bench_soak": ["--games", "10", "-j", "2"],
     "bench_spelde": ["--games", "10"],
