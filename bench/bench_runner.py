@@ -252,9 +252,14 @@ def figures(results: list[dict]) -> list[dict]:
             "cpu x": per_move / (fc["cpu"] / fc["moves"]) if fc else None, "own": r["own"] / max(r["moves"], 1) * 1e6,
             "rate": rate, "rate x": rate / (fc["moves"] / fc["wall"]) if fc else None,
             "scale": (r["games"] / r["wall"]) / (one["games"] / one["wall"]) if one and r["j"] == 2 else None,
-            "first": r["to first"], "exit": r["to exit"], "beyond": _beyond(r),
-            "beyond x": _beyond(r) / _beyond(fc) if fc and "short" in r and "short" in fc else None})
+            "first": r["to first"], "exit": r["to exit"], "beyond": _beyond(r), "beyond x": _ratio(_beyond(r), fc)})
     return out
+
+
+def _ratio(beyond: float | None, fc: dict | None) -> float | None:
+    """`beyond` over fastchess's CPU per move beyond its fixed cost in `fc` (None: either unknown)."""
+    peer = _beyond(fc) if fc else None
+    return beyond / peer if beyond is not None and peer else None
 
 
 def _beyond(r: dict) -> float | None:
