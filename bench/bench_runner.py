@@ -247,19 +247,15 @@ def figures(results: list[dict]) -> list[dict]:
         rate = r["moves"] / r["wall"]
         one = by.get((r["runner"], r["game"], 1))
         fc = peer.get(r["j"]) if r["runner"] != "fastchess" else None
+        beyond, peer_beyond = _beyond(r), _beyond(fc) if fc else None
         out.append({
             "key": (r["runner"], r["game"], r["j"]), "games": r["games"], "moves": r["moves"], "cpu": per_move * 1e6,
             "cpu x": per_move / (fc["cpu"] / fc["moves"]) if fc else None, "own": r["own"] / max(r["moves"], 1) * 1e6,
             "rate": rate, "rate x": rate / (fc["moves"] / fc["wall"]) if fc else None,
             "scale": (r["games"] / r["wall"]) / (one["games"] / one["wall"]) if one and r["j"] == 2 else None,
-            "first": r["to first"], "exit": r["to exit"], "beyond": _beyond(r), "beyond x": _ratio(_beyond(r), fc)})
+            "first": r["to first"], "exit": r["to exit"], "beyond": beyond,
+            "beyond x": beyond / peer_beyond if beyond is not None and peer_beyond else None})
     return out
-
-
-def _ratio(beyond: float | None, fc: dict | None) -> float | None:
-    """`beyond` over fastchess's CPU per move beyond its fixed cost in `fc` (None: either unknown)."""
-    peer = _beyond(fc) if fc else None
-    return beyond / peer if beyond is not None and peer else None
 
 
 def _beyond(r: dict) -> float | None:
@@ -333,6 +329,7 @@ def main(argv: list[str] | None = None) -> None:
     if engine and not os.access(engine, os.X_OK):
         parser.error(f"--engine {args.engine}: not an executable file")
     rounds: list[list[dict]] = []
+    short = max(2, args.games // 10 * 2) if args.beyond else 0      # the paired runs' games (even, for fastchess)
     compile_package()
     with tempfile.TemporaryDirectory() as tmp:
         work = args.keep or Path(tmp)
@@ -343,7 +340,6 @@ def main(argv: list[str] | None = None) -> None:
             folder = work / f"round-{n + 1}" if args.rounds > 1 else work
             folder.mkdir(exist_ok=True)
             results: list[dict] = []
-            short = max(2, args.games // 10 * 2) if args.beyond else 0
             for jobs in (1, 2):
                 if args.fastchess:
                     results.append(_paired(args.games, short, partial(run_fastchess, args.fastchess, args.stockfish,
