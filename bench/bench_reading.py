@@ -14,7 +14,7 @@ median CPU of three, with:
 * the floor: the same journal's lines only iterated in this process (no decoding);
 * the journal read whole (every line decoded, every move checked: what a reader of moves pays)
   and read as summaries (what ratings and status read), one record at a time, in this process;
-* of the summaries, the scan checking each line's moves (`MOVES_TEXT`) alone.
+* of the summaries, the scan checking each line's moves (`moves_text()`) alone.
 
 * `hexarena serve` on the folder (127.0.0.1): the size of a folder page's first message (the
   snapshot event) once the server has read the whole journal, the seconds until then from the
@@ -45,7 +45,7 @@ from hexarena.referee.tournament.folder import CONFIG_NAME
 from hexarena.referee.tournament.schedule import schedule
 from hexarena.results.record.game import Ending, GameRecord
 from hexarena.results.record.journal import JOURNAL_NAME, iter_journal, journal_lines
-from hexarena.results.record.moves import MOVES_TEXT, Move
+from hexarena.results.record.moves import Move, moves_text
 
 PLAYERS = [f"p{k}" for k in range(1, 9)]
 GAME, SIZE = "spelde", 6
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
             whole = timed(lambda: sum(1 for _ in iter_journal(journal)))
             summaries = timed(lambda: sum(1 for _ in iter_journal(journal, summary=True)))
             scan = timed(lambda: sum(1 for _, line in journal_lines(journal)
-                                     if MOVES_TEXT.fullmatch(line, line.find(MOVES_KEY) + len(MOVES_KEY))))
+                                     if moves_text().fullmatch(line, line.find(MOVES_KEY) + len(MOVES_KEY))))
             ratings, ratings_cpu, ratings_mb = run_command(["ratings", str(folder)])
             status, status_cpu, status_mb = run_command(["status", str(folder)])
             first, served, served_mb = serve_first(folder, games)

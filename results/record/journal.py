@@ -23,7 +23,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from .game import SCHEMA, SEAL, GameRecord, seal_of
-from .moves import MOVES_TEXT
+from .moves import moves_text
 
 JOURNAL_NAME = "journal.jsonl"
 
@@ -121,7 +121,7 @@ def parse_summary(line: bytes) -> GameRecord:
     A schema-3 line as :meth:`GameRecord.to_json` writes it (its fields in order, `moves` the last)
     is read without decoding its moves: the text before them is decoded, and the text after them
     is the text its ``seal`` was made of (a CRC-32: what to_json wrote), or else is matched against
-    the exact form to_json writes (:data:`~.moves.MOVES_TEXT`, a scan without building any object:
+    the exact form to_json writes (:func:`~.moves.moves_text`, a scan without building any object:
     ~5 ns a byte, where the CRC costs well under one). Outside a JSON string ``, "moves": `` can only be a key (a quote inside a
     string is escaped), and its first place is the top-level key when the text before it decodes
     as an object; when that object holds every field of the record but the moves (to_json writes
@@ -135,7 +135,7 @@ def parse_summary(line: bytes) -> GameRecord:
             head = None
         if (isinstance(head, dict) and head.get("schema") == SCHEMA and head.keys() - {SEAL} == _HEAD
                 and (_sealed(line, cut, head.get(SEAL))
-                     or MOVES_TEXT.fullmatch(line, cut + len(_MOVES_KEY)) and _utf8(line, cut))):
+                     or moves_text().fullmatch(line, cut + len(_MOVES_KEY)) and _utf8(line, cut))):
             try:
                 return GameRecord.from_dict(head)
             except RecursionError:
@@ -153,7 +153,7 @@ def _sealed(line: bytes, cut: int, seal: object) -> bool:
 
 
 def _utf8(line: bytes, cut: int) -> bool:
-    """Whether the bytes of `line` from `cut` on are UTF-8 (MOVES_TEXT does not check it)."""
+    """Whether the bytes of `line` from `cut` on are UTF-8 (moves_text() does not check it)."""
     if line.isascii():
         return True
     try:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 #: The colours of a mover, as the journal and the SGF write them.
@@ -62,9 +63,20 @@ class Move:
 MOVE_KEYS = frozenset({"a", "c", "t", "l", "i"})
 
 
-def _moves_text() -> re.Pattern[bytes]:
-    """:data:`MOVES_TEXT`, built from the JSON pieces :func:`json.dumps` writes (separators `, ` and
-    `: `). Every quantifier is possessive, so a match or a refusal takes time linear in the text."""
+@cache
+def moves_text() -> re.Pattern[bytes]:
+    """The text after ``"moves": `` of a journal line as :meth:`GameRecord.to_json` writes it: the
+    moves (null, or a list of :meth:`Move.to_json` objects, keys in that order, each info line an
+    object of `line` then the keys of protocol.analysis.Info.as_dict in their order), the record's
+    closing brace and JSON white space. Whatever it matches, read as UTF-8, is JSON that
+    :func:`moves_from_json` accepts: every string is a JSON string, every number a JSON number of
+    at most 20 digits each side of the point (no NaN nor Infinity), `a` and `line` are strings, `c`
+    is B or W, no key is unknown or given twice. It does not check UTF-8 (bytes from 0x80 may be in
+    strings).
+
+    Built from the JSON pieces :func:`json.dumps` writes (separators `, ` and `: `), compiled on
+    first use (~5 ms: a process that reads no journal does not pay it). Every quantifier is
+    possessive, so a match or a refusal takes time linear in the text."""
     chars = rb'[^"\\\x00-\x1f]*+'                 # a string's characters but a quote, a backslash, a control
     text = rb'"' + chars + rb'(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})' + chars + rb')*+"'
     # a JSON number of at most 20 digits each side of the point (int() reads at most 4,300 digits)
@@ -83,15 +95,6 @@ def _moves_text() -> re.Pattern[bytes]:
             + key(b"i", array(info)) + rb'\}')
     return re.compile(rb'(?:null|' + array(move) + rb')\}[ \t\n\r]*+')
 
-
-#: The text after ``"moves": `` of a journal line as :meth:`GameRecord.to_json` writes it: the moves
-#: (null, or a list of :meth:`Move.to_json` objects, keys in that order, each info line an object
-#: of `line` then the keys of protocol.analysis.Info.as_dict in their order), the record's closing
-#: brace and JSON white space. Whatever it matches, read as UTF-8, is JSON that
-#: :func:`moves_from_json` accepts: every string is a JSON string, every number a JSON number of at
-#: most 20 digits each side of the point (no NaN nor Infinity), `a` and `line` are strings, `c` is B
-#: or W, no key is unknown or given twice. It does not check UTF-8 (bytes from 0x80 may be in strings).
-MOVES_TEXT = _moves_text()
 
 
 def moves_from_json(value: object) -> tuple[Move, ...] | None:

@@ -18,7 +18,7 @@ from hexarena.engine.core import Colour, Outcome, Termination
 from hexarena.referee.game.clock import Limits, sgf_time
 from hexarena.results.page.replay import replay_record
 from hexarena.results.record.game import GameRecord
-from hexarena.results.record.moves import MOVES_TEXT, moves_of_lists
+from hexarena.results.record.moves import moves_of_lists, moves_text
 from hexarena.results.record.journal import JournalError, parse_line, parse_summary, read_journal
 from hexarena.results.record.sgf import SgfError, parse_sgf, sgf_text
 
@@ -260,13 +260,13 @@ def test_the_summary_reader_refuses_what_the_full_reader_refuses(tmp_path) -> No
 
 def test_the_summary_reader_reads_the_writers_lines_without_decoding_their_moves() -> None:
     """Every move the referee writes (analysis with every key, non-ASCII text, escapes) is in the
-    form MOVES_TEXT matches, so a summary never pays for decoding the moves."""
+    form moves_text() matches, so a summary never pays for decoding the moves."""
     for n, report in enumerate(_reports()):
         line = _analysed(replace(report, reason='a "quoted" \\ reason\n\u00e9'), n).to_json().encode()
         cut = line.find(b', "moves": ')
-        assert MOVES_TEXT.fullmatch(line + b"\n", cut + len(b', "moves": ')), line[cut:cut + 300]
+        assert moves_text().fullmatch(line + b"\n", cut + len(b', "moves": ')), line[cut:cut + 300]
         bare = replace(report, moves=None).to_json().encode()
-        assert MOVES_TEXT.fullmatch(bare, bare.find(b', "moves": ') + len(b', "moves": '))
+        assert moves_text().fullmatch(bare, bare.find(b', "moves": ') + len(b', "moves": '))
 
 
 def test_a_writers_line_is_sealed_and_any_change_of_its_moves_breaks_the_seal() -> None:
