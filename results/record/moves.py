@@ -96,7 +96,6 @@ def moves_text() -> re.Pattern[bytes]:
     return re.compile(rb'(?:null|' + array(move) + rb')\}[ \t\n\r]*+')
 
 
-
 def moves_from_json(value: object) -> tuple[Move, ...] | None:
     """The `moves` field of a schema-3 line; ValueError naming the move and key at fault."""
     if value is None:
