@@ -57,10 +57,7 @@ def main(argv: list[str] | None = None) -> None:
     sides = {"this": sys.executable, "against": args.against}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        engine = args.engine
-        if engine == "c-kit":
-            built = c_kit_engine(work)
-            engine = None if built is None else str(built)
+        engine = str(c_kit_engine(work)) if args.engine == "c-kit" else args.engine
         for python in sides.values():                                   # warm-up: bytecode, caches
             compile_with(python, work)
             run_hexarena(game, size_n, max(2, args.games // 10), args.jobs, work, engine, python)
