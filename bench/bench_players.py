@@ -56,7 +56,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import random
 import shlex
 import signal
@@ -67,7 +66,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.bench_runner import own_cpu_at_exit
+from bench.bench_runner import own_cpu_at_exit, reaped_cpu
 from bench.common import table
 from hexarena.engine import registry
 from hexarena.engine.actions import holder_after
@@ -245,17 +244,16 @@ def tournament_cpu(argv: list[str], work: Path, game: str, games: int) -> tuple[
     side = f'cmd = {json.dumps(argv)}\nrestart = "fault"\n'
     (out / "t.toml").write_text(f"games_per_pair = {games}\n[engines.a]\n{side}[engines.b]\n{side}"
                                 f'[[games]]\ngame = "{game}"\n', encoding="utf-8")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = reaped_cpu()
     proc = subprocess.Popen([sys.executable, "-m", "hexarena", "tournament", str(out / "t.toml"), "--out",
                               str(out / "run"), "-j", "1", "-q"], cwd=work, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert proc.stderr is not None
     err = proc.stderr.read().decode("utf-8", "replace")
     own = own_cpu_at_exit(proc)             # then reaped: its CPU and its reaped descendants' join ours
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = reaped_cpu() - before
     if proc.returncode != 0:
         raise SystemExit(f"{argv}: the tournament exited {proc.returncode} (in {out}):\n{err[-3000:]}")
-    total = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return total - own, sum(r.plies for r in read_journal(out / "run"))
 
 

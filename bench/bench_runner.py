@@ -31,6 +31,14 @@ Figures, per row:
                     every SAMPLE seconds while they run: the last sample
                     of each, so at most SAMPLE seconds of each worker's end
                     are missed). `own` is the runner's own process alone.
+* engines us        the CPU per move of everything else the run's process
+                    tree spent (its reaped descendants' CPU, RUSAGE_CHILDREN,
+                    less the runner's figure): its engines, and for
+                    hexarena its pre-flight's engines, its guardian
+                    (referee/engines/leftovers.py) and the workers' last
+                    SAMPLE seconds. Both runners share two cores with
+                    their engines: what an engine spends a move is what
+                    its runner's games cannot use.
 * moves/s           moves over the run's wall time (process start to exit).
 * games/s j2/j1     games/s at `-j 2` over games/s at `-j 1`.
 * fixed cost        start to first game (the process's start to the first
@@ -65,6 +73,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -137,6 +146,13 @@ class WorkersCpu(threading.Thread):
         return sum(self.seen.values())
 
 
+def reaped_cpu() -> float:
+    """Seconds of user + system CPU of this process's reaped children and of their own reaped
+    descendants (``RUSAGE_CHILDREN``): taken before a run and after it, the CPU of its whole tree."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def own_cpu_at_exit(proc: subprocess.Popen) -> float:
     """Seconds of user + system CPU of `proc` itself (not its children), read from /proc once it has
     exited and before it is reaped (waitid with WNOWAIT); then reaps it."""
@@ -167,7 +183,7 @@ def run_hexarena(game: str, size: int, games: int, jobs: int, work: Path, engine
     config.write_text(hexarena_config(game, size, games, engine, ply_cap), encoding="utf-8")
     shutil.rmtree(out, ignore_errors=True)
     argv = [python, "-m", "hexarena", "tournament", str(config), "--out", str(out), "-j", str(jobs), "-q"]
-    start = time.time()
+    start, before = time.time(), reaped_cpu()
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             cwd=work)
     assert proc.stderr is not None
@@ -175,7 +191,7 @@ def run_hexarena(game: str, size: int, games: int, jobs: int, work: Path, engine
     workers.start()
     err = proc.stderr.read()
     cpu = own_cpu_at_exit(proc)
-    end = time.time()
+    end, tree = time.time(), reaped_cpu() - before
     workers_cpu = workers.stop()
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}:\n{err.decode(errors='replace')}")
@@ -183,7 +199,8 @@ def run_hexarena(game: str, size: int, games: int, jobs: int, work: Path, engine
     first = min((out / str(r.sgf)).stat().st_mtime - r.seconds for r in records if r.sgf)
     last = (out / "journal.jsonl").stat().st_mtime
     return {"runner": "hexarena", "game": f"{game} n={size}", "j": jobs, "games": len(records),
-            "moves": sum(r.plies for r in records), "cpu": cpu + workers_cpu, "own": cpu, "wall": end - start,
+            "moves": sum(r.plies for r in records), "cpu": cpu + workers_cpu, "own": cpu,
+            "engines": tree - cpu - workers_cpu, "wall": end - start,
             "to first": first - start, "to exit": end - last, "void": sum(r.void for r in records)}
 
 
@@ -201,7 +218,7 @@ def run_fastchess(binary: str, stockfish: str, games: int, jobs: int, work: Path
             "-concurrency", str(jobs), "-pgnout", f"file={pgn}"]
     starts: list[float] = []
     ends: list[float] = []
-    start = time.time()
+    start, before = time.time(), reaped_cpu()
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             cwd=work)
     assert proc.stdout is not None
@@ -219,12 +236,13 @@ def run_fastchess(binary: str, stockfish: str, games: int, jobs: int, work: Path
     reader = threading.Thread(target=read)
     reader.start()
     cpu = own_cpu_at_exit(proc)
-    end = time.time()
+    end, tree = time.time(), reaped_cpu() - before
     reader.join()
     if proc.returncode != 0 or not starts or not ends:
         raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}:\n{''.join(tail)}")
     return {"runner": "fastchess", "game": "chess, stockfish nodes=1", "j": jobs, "games": len(ends),
             "moves": pgn_moves(pgn.read_text(encoding="utf-8", errors="replace")), "cpu": cpu, "own": cpu,
+            "engines": tree - cpu,
             "wall": end - start, "to first": min(starts) - start, "to exit": end - max(ends), "void": 0}
 
 
@@ -251,6 +269,7 @@ def figures(results: list[dict]) -> list[dict]:
         out.append({
             "key": (r["runner"], r["game"], r["j"]), "games": r["games"], "moves": r["moves"], "cpu": per_move * 1e6,
             "cpu x": per_move / (fc["cpu"] / fc["moves"]) if fc else None, "own": r["own"] / max(r["moves"], 1) * 1e6,
+            "engines": r["engines"] / max(r["moves"], 1) * 1e6,
             "rate": rate, "rate x": rate / (fc["moves"] / fc["wall"]) if fc else None,
             "scale": (r["games"] / r["wall"]) / (one["games"] / one["wall"]) if one and r["j"] == 2 else None,
             "first": r["to first"], "exit": r["to exit"], "beyond": beyond,
@@ -287,6 +306,7 @@ def rows(rounds: list[list[dict]]) -> list[dict]:
             "runner": runner, "game": game, "-j": str(jobs), "games": str(first["games"]),
             "moves": str(first["moves"]), "CPU/move us": shown(key, "cpu", ".0f"),
             "x fc": shown(key, "cpu x", ".1f", True), "own us": shown(key, "own", ".0f"),
+            "engines us": shown(key, "engines", ".0f"),
             "moves/s": shown(key, "rate", ",.0f"), "x fc ": shown(key, "rate x", ".2f", True),
             "games/s j2/j1": shown(key, "scale", ".2f", True),
             "start->1st s": shown(key, "first", ".2f"), "last->exit s": shown(key, "exit", ".2f")})
