@@ -117,9 +117,20 @@ def repair(path: str) -> None:
     """Move the unreadable lines of a tournament's journal (PATH: its folder or the file),
     verbatim, to JOURNAL.bad, so that --resume and ratings work again (their games are replayed; a
     later record of a game that has one is moved and the game keeps its first)."""
-    from hexarena.results.record.repair import repair_journal
-    try:
-        done = repair_journal(path)
+    from contextlib import nullcontext
+
+    from hexarena.referee.tournament.folder_lock import LOCK_NAME, FolderBusy, hold_folder
+    from hexarena.results.record.journal import journal_path
+    from hexarena.results.record.repair import NotAJournal, repair_journal
+    folder = journal_path(path).parent
+    try:        # a run, a match or a ladder pool writing to this journal holds its folder's lock
+        with hold_folder(folder) if (folder / LOCK_NAME).exists() else nullcontext():
+            done = repair_journal(path)
+    except FolderBusy as exc:
+        raise click.ClickException(f"cannot repair {path} now: another hexarena process (pid {exc.holder}) is "
+                                   "writing to it; repair it once that process has ended") from None
+    except NotAJournal as exc:
+        raise click.ClickException(str(exc)) from None
     except OSError as exc:
         raise click.ClickException(f"cannot repair {path}: {exc}") from None
     if done.torn:

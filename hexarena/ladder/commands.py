@@ -21,8 +21,10 @@ def _say(line: str) -> None:
     sys.stdout.flush()
 
 
-def _err(line: str) -> None:
-    echo(line, err=True)
+def _log(line: str) -> None:
+    """One line of the server's log on stderr: a line break inside it (a peer's words) shown as
+    ``\\n``, so that no peer can start a line of its own."""
+    echo("ladder: " + line.replace("\r", "\\r").replace("\n", "\\n"), err=True)
     sys.stderr.flush()
 
 
@@ -49,8 +51,12 @@ def serve(config: str, data: str, host: str, port: int, ws_port: int) -> None:
         conf = load(config)
     except ConfigError as exc:
         raise click.ClickException(str(exc)) from None
+    from hexarena.referee.tournament.folder_lock import FolderBusy
     try:
-        stopped = run(conf, Path(data), host, port, _say, lambda s: _err(f"ladder: {s}"), ws_port)
+        stopped = run(conf, Path(data), host, port, _say, _log, ws_port)
+    except FolderBusy as exc:
+        raise click.ClickException(f"{exc.folder} is in use by another hexarena process (pid {exc.holder}): a "
+                                   "ladder server on the same --data, or a run in a pool's folder") from None
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     if stopped:

@@ -135,10 +135,14 @@ class Hub:
         link = Link(ws, account, peer, pools, (name, version))
         self.links.append(link)
         self.log(f"{account} logged in from {peer} ({name} {version}; pools {', '.join(sorted(pools))})")
-        waiting = self._waiting(link)
-        await link.send(wire.dump("welcome", pools=sorted(pools), resume=waiting.game if waiting else None))
-        if waiting is not None:
-            await self._attach(link, waiting, resume=True)
+        try:
+            waiting = self._waiting(link)
+            await link.send(wire.dump("welcome", pools=sorted(pools), resume=waiting.game if waiting else None))
+            if waiting is not None:
+                await self._attach(link, waiting, resume=True)
+        except BaseException:           # gone before it was welcomed: it leaves, as any connection that drops
+            self._leave(link)
+            raise
         return link
 
     def _pools(self, account: str, asked: list[str], games: list[str], identity: tuple[str, str]) -> set[str]:

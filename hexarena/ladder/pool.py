@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -31,6 +31,7 @@ from hexarena.referee.game.clock import Limits
 from hexarena.referee.tournament import live_files
 from hexarena.referee.tournament.config import EngineSpec, to_dict
 from hexarena.referee.tournament.folder import CONFIG_NAME
+from hexarena.referee.tournament.folder_lock import hold_folder
 from hexarena.referee.tournament.run import play_scheduled, process_launcher
 from hexarena.referee.tournament.schedule import ScheduledGame
 from hexarena.results.record.game import GameRecord, VoidCause
@@ -76,7 +77,8 @@ class Pool:
     def __init__(self, spec: PoolSpec, config: LadderConfig, data: Path, ledger: Ledger, say: Callable[[str], None]):
         self.spec, self.config, self.ledger, self.say = spec, config, ledger, say
         self.out = data / spec.name
-        self.out.mkdir(parents=True, exist_ok=True)
+        self._held = ExitStack()            # the folder's lock, as a run's: no run nor repair writes there meanwhile
+        self._held.enter_context(hold_folder(self.out))
         self.tournament = spec.tournament(config.adjudication)
         torn = cut_torn_tail(self.out / JOURNAL_NAME) if (self.out / JOURNAL_NAME).exists() else None
         if torn:
@@ -207,4 +209,5 @@ class Pool:
 
     def close(self) -> None:
         self.writer.close()
+        self._held.close()
 

@@ -4,9 +4,12 @@ each told to its bridges when it ends."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import ExitStack, closing
 from pathlib import Path
 
 import trio
+
+from hexarena.referee.tournament.folder_lock import hold_folder
 
 from . import wire
 from .accounts import Ledger, Store
@@ -21,9 +24,16 @@ class Ladder:
 
     def __init__(self, config: LadderConfig, data: Path, log: Callable[[str], None]):
         self.config, self.data, self.log = config, data, log
-        self.store = Store(data)
-        self.ledger = Ledger(self.store)
-        self.pools = {p.name: Pool(p, config, data, self.ledger, log) for p in config.pools}
+        self._held = ExitStack()        # closed in reverse: the pools, the store, DIR's lock
+        try:                            # DIR's lock: one server a folder (a second would void the first's games)
+            self._held.enter_context(hold_folder(data))
+            self.store = self._held.enter_context(closing(Store(data)))
+            self.ledger = Ledger(self.store)
+            self.pools = {spec.name: self._held.enter_context(closing(Pool(spec, config, data, self.ledger, log)))
+                          for spec in config.pools}
+        except BaseException:
+            self._held.close()
+            raise
         self.hub = Hub(config, self.store, self.ledger, log)
         self.ws_url = ""                    # the bridges' address, once it listens
 
@@ -67,6 +77,5 @@ class Ladder:
         await self.hub.ended(line, game_id, [first, second])
 
     def close(self) -> None:
-        for pool in self.pools.values():
-            pool.close()
-        self.store.close()
+        """Close the pools and the store, and release the folders' locks."""
+        self._held.close()

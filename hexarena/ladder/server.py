@@ -56,7 +56,8 @@ def run(config: LadderConfig, data: Path, host: str, port: int, say: Callable[[s
                     await pool.refit()
                 binds = await nursery.start(partial(hypercorn_serve, app, _hypercorn(host, port, config)))  # type: ignore[arg-type]
                 bound = int(binds[0].rpartition(":")[2])
-                ws_bound = await nursery.start(sockets.serve, ladder.hub.endpoint, host, ws_port, config.bounds)
+                ws_bound = await nursery.start(sockets.serve, ladder.hub.endpoint, host, ws_port, config.bounds,
+                                                ladder.log)
                 ladder.ws_url = f"ws://{bracketed(host)}:{ws_bound}{wire.PATH}"
                 say(f"http://{bracketed(host)}:{bound}/ {ladder.ws_url}")
                 for pool in ladder.pools.values():

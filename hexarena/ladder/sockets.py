@@ -8,6 +8,7 @@ login time is dropped. Sends and the close of one connection are serialised by t
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 import trio
@@ -48,16 +49,29 @@ class Socket:
         await self._ws.aclose(code, short or None)
 
 
-async def serve(endpoint, host: str, port: int, bounds: Bounds,
+async def serve(endpoint, host: str, port: int, bounds: Bounds, log: Callable[[str], None],
                 task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
     """Serve the endpoint at ws://HOST:PORT/ladder/ws (PORT 0: a free one) until cancelled;
-    `task_status.started(port)` once it listens. Other paths are refused with 404."""
+    `task_status.started(port)` once it listens. Other paths are refused with 404. Whatever ends
+    one connection (a peer gone during its opening handshake, or an error of the server's own in
+    serving it) ends that connection alone, said by `log`: never the server."""
     async def handler(request: WebSocketRequest) -> None:
-        if request.path.split("?")[0] != wire.PATH:
-            await request.reject(404, body=f"the ladder's bridges connect to {wire.PATH}\n".encode())
-            return
-        ws = await request.accept()
-        await endpoint(Socket(ws))
+        try:
+            if request.path.split("?")[0] != wire.PATH:
+                await request.reject(404, body=f"the ladder's bridges connect to {wire.PATH}\n".encode())
+                return
+            socket = Socket(await request.accept())
+        except (ConnectionClosed, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
+            return                      # gone before the handshake ended: nothing was allocated for it
+        try:
+            await endpoint(socket)
+        except Exception as exc:        # a bug of the server's, or a failure of its disk: this connection only
+            log(f"the connection from {socket.peer} ended on an error of the server's: {type(exc).__name__}: {exc}")
+            with trio.move_on_after(1):
+                try:
+                    await socket.close(1011, "internal error")
+                except Exception:       # already gone: nothing more to close
+                    pass
 
     async with trio.open_nursery() as nursery:
         server = await nursery.start(partial(serve_websocket, handler, host, port, None,

@@ -14,8 +14,11 @@ game's result and SGF record), ``pong``.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
+
+from hexarena.protocol.controller import format_command
 
 VERSION = 1
 PATH = "/ladder/ws"
@@ -31,8 +34,13 @@ def dump(kind: str, **fields: Any) -> str:
     return json.dumps({"t": kind, **fields}, separators=(",", ":"))
 
 
+#: A JSON escape of a UTF-16 surrogate (``\\ud800``): a lone one decodes to a string that is not Unicode text.
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 def load(text: str | bytes | None) -> dict:
-    """One message as a dict with a string ``t``; WireError for anything else."""
+    """One message as a dict with a string ``t``; WireError for anything else, a string holding a
+    lone surrogate (an escape such as ``\\ud800``, which no UTF-8 text encodes) included."""
     if not isinstance(text, str):
         raise WireError("expected a text message holding a JSON object")
     try:
@@ -43,14 +51,34 @@ def load(text: str | bytes | None) -> dict:
         raise WireError("JSON nested too deeply") from None
     if not isinstance(data, dict) or not isinstance(data.get("t"), str):
         raise WireError("expected a JSON object with a string \"t\"")
+    if _SURROGATE.search(text):                  # a pair is one character; a lone half does not encode
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise WireError("a string holds a lone UTF-16 surrogate: not Unicode text") from None
     return data
 
 
-def text(data: dict, key: str, limit: int = 4096, empty: bool = False) -> str:
-    """`data[key]` as a string of at most `limit` characters; WireError otherwise."""
+def text(data: dict, key: str, limit: int = 4096, empty: bool = False, printable: bool = False) -> str:
+    """`data[key]` as a string of at most `limit` characters (with `printable`, no control
+    character: a name the server logs and shows); WireError otherwise."""
     value = data.get(key)
     if not isinstance(value, str) or len(value) > limit or (not empty and not value):
         raise WireError(f"\"{key}\": expected a string of 1 to {limit} characters")
+    if printable and not value.isprintable():
+        raise WireError(f"\"{key}\": expected printable characters, without a control character")
+    return value
+
+
+def hgp_line(value: str, key: str) -> str:
+    """`value` if its words can be sent to an engine as one HGP command (no control character, no
+    `#`: protocol/controller.py's `format_command`); WireError otherwise."""
+    words = value.split()
+    try:
+        if words:
+            format_command(0, *words)
+    except ValueError as exc:
+        raise WireError(f"\"{key}\": {exc}") from None
     return value
 
 
@@ -97,10 +125,12 @@ def read_login(data: dict) -> Login:
     first wrong one."""
     if data["t"] != "login":
         raise WireError(f"expected a login message, got {data['t']!r}")
-    if data.get("version") != VERSION:
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:
         raise WireError(f"this server speaks version {VERSION} of the wire; update hexarena")
-    return Login(text(data, "account", 40), text(data, "token", 200), words(data, "pools"), words(data, "games"),
-                 text(data, "name", 100, empty=True), text(data, "engine_version", 100, empty=True))
+    return Login(text(data, "account", 40, printable=True), text(data, "token", 200, printable=True),
+                 words(data, "pools"), words(data, "games"), text(data, "name", 100, empty=True, printable=True),
+                 text(data, "engine_version", 100, empty=True, printable=True))
 
 
 def from_bridge(data: dict, limit: int) -> dict:
@@ -134,10 +164,12 @@ def from_server(data: dict) -> dict:
     if kind == "refused":
         return {"t": kind, "reason": _short(data, "reason")}
     if kind == "game":
-        return {"t": kind, "game": text(data, "game", 100), "resume": lines(data, "resume")}
+        resume = lines(data, "resume")
+        return {"t": kind, "game": text(data, "game", 100),
+                "resume": None if resume is None else [hgp_line(line, "resume") for line in resume]}
     if kind == "command":
-        return {"t": kind, "game": text(data, "game", 100), "line": text(data, "line", 4096, empty=True),
-                "within": seconds(data, "within")}
+        return {"t": kind, "game": text(data, "game", 100),
+                "line": hgp_line(text(data, "line", 4096, empty=True), "line"), "within": seconds(data, "within")}
     if kind == "end":
         sgf = data.get("sgf")
         return {"t": kind, "game": text(data, "game", 100), "sgf": sgf if isinstance(sgf, str) else None,

@@ -22,7 +22,13 @@ _held: dict[Path, int] = {}        # folder -> depth, in this process
 
 
 class FolderBusy(Exception):
-    """Another process runs a tournament in this folder."""
+    """Another process holds this folder (a run, a match, a ladder server); `holder` is its pid as
+    its lock file says."""
+
+    def __init__(self, folder: Path, holder: str):
+        super().__init__(f"{folder} is in use by another hexarena run (pid {holder}); "
+                         "wait for it to end, or choose another --out")
+        self.folder, self.holder = folder, holder
 
 
 @contextmanager
@@ -43,8 +49,7 @@ def hold_folder(out: Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
-            raise FolderBusy(f"{out} is in use by another hexarena run (pid {holder}); "
-                             "wait for it to end, or choose another --out") from None
+            raise FolderBusy(out, holder) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         _held[key] = 1

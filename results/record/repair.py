@@ -16,9 +16,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .journal import Counted, cut_torn_tail, journal_lines, journal_path, parse_line
+from .journal import JOURNAL_NAME, Counted, cut_torn_tail, journal_lines, journal_path, parse_line
 
-__all__ = ["BAD_SUFFIX", "Repair", "repair_journal"]
+__all__ = ["BAD_SUFFIX", "NotAJournal", "Repair", "repair_journal"]
 
 BAD_SUFFIX = ".bad"
 
@@ -32,22 +32,26 @@ class Repair:
     torn: str | None          # what was done about a torn last line, if there was one
 
 
+class NotAJournal(ValueError):
+    """A file not named as a run's journal holds lines, and none of them is a game record (a
+    config, an SGF, a page given by a slip): it is left as it was."""
+
+
 def repair_journal(path: str | os.PathLike) -> Repair:
-    """Repair the journal at `path` (a folder or the file); OSError if it cannot be read or written."""
+    """Repair the journal at `path` (a folder or the file); OSError if it cannot be read or
+    written, NotAJournal (nothing changed) if no line of a file not named ``journal.jsonl`` is a
+    game record."""
     p = journal_path(path)
     if not p.is_file():
         raise FileNotFoundError(f"{p}: no journal here")
+    good, bad = _sorted_lines(p)
+    whole = [no for no, line in bad if line.endswith(b"\n")]        # a torn last line is a record cut short
+    if whole and not good and p.name != JOURNAL_NAME:     # a run's journal may be all damage; another file, a slip
+        raise NotAJournal(f"{p}: none of its {len(bad)} line(s) is a game record: not a tournament's journal "
+                          "(nothing changed)")
     torn = cut_torn_tail(p)
-    good: list[bytes] = []
-    bad: list[tuple[int, bytes]] = []
-    counted = Counted()
-    for no, line in journal_lines(p):
-        try:
-            counted.check(parse_line(line), no)
-        except (ValueError, TypeError):
-            bad.append((no, line))
-        else:
-            good.append(line)
+    if torn:
+        good, bad = _sorted_lines(p)
     side = p.with_name(p.name + BAD_SUFFIX)
     if bad:
         with open(side, "ab") as fh:
@@ -62,3 +66,18 @@ def repair_journal(path: str | os.PathLike) -> Repair:
             os.fsync(fh.fileno())
         os.replace(tmp, p)
     return Repair(p, len(good), [no for no, _ in bad], side, torn)
+
+
+def _sorted_lines(p: Path) -> tuple[list[bytes], list[tuple[int, bytes]]]:
+    """The journal's lines that are records (a game's first), and the others with their line numbers."""
+    good: list[bytes] = []
+    bad: list[tuple[int, bytes]] = []
+    counted = Counted()
+    for no, line in journal_lines(p):
+        try:
+            counted.check(parse_line(line), no)
+        except (ValueError, TypeError):
+            bad.append((no, line))
+        else:
+            good.append(line)
+    return good, bad

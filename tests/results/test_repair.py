@@ -52,3 +52,40 @@ def test_repair_moves_bad_middle_lines_verbatim_and_ratings_then_work(tmp_path):
     assert CliRunner().invoke(ratings, [str(tmp_path)]).exit_code == 0
     again = repair_journal(tmp_path)
     assert again.moved == [] and again.kept == 3
+
+
+def test_repair_refuses_a_file_that_holds_no_record_and_leaves_it_as_it_was(tmp_path):
+    config = tmp_path / "tournament.json"
+    text = '{\n  "games_per_pair": 2,\n  "engines": {}\n}\n'
+    config.write_text(text)
+    result = CliRunner().invoke(repair, [str(config)])
+    assert result.exit_code == 1
+    assert "none of its 4 line(s) is a game record: not a tournament's journal (nothing changed)" in result.output
+    assert config.read_text() == text and not (tmp_path / "tournament.json.bad").exists()
+
+
+def test_repair_of_a_journal_holding_only_a_torn_record_cuts_it(tmp_path):
+    path = journal(tmp_path, [rec(0).to_json()[:40]])      # killed while writing its first line
+    done = repair_journal(tmp_path)
+    assert done.torn and done.kept == 0 and path.read_text() == ""
+
+
+def test_repair_waits_for_the_process_writing_the_journal(tmp_path):
+    import subprocess
+    import sys
+    journal(tmp_path, [rec(0).to_json() + "\n", "garbage\n"])
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time\n"
+                               "from hexarena.referee.tournament.folder_lock import hold_folder\n"
+                               "from pathlib import Path\n"
+                               "with hold_folder(Path(sys.argv[1])):\n    print('held', flush=True)\n    time.sleep(60)\n",
+                               str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        result = CliRunner().invoke(repair, [str(tmp_path)])
+        assert result.exit_code == 1
+        assert f"another hexarena process (pid {holder.pid}) is writing to it" in result.output
+        assert "garbage" in (tmp_path / "journal.jsonl").read_text()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert CliRunner().invoke(repair, [str(tmp_path)]).exit_code == 0          # the lock died with its holder
