@@ -90,8 +90,9 @@ class Hub:
             if self.open > self.bounds.connections:
                 raise Refused(f"the server holds its most connections ({self.bounds.connections}); try later",
                               wire.BOUND)
-            link = await self._login(ws, peer)
+            link = await self._login(ws, peer)      # from here, it leaves (below) however it ends
             row = self.ledger.opened(link.account, peer)
+            await self._welcome(link)
             await self._serve(link)
         except Refused as exc:
             how = f"refused: {exc}"
@@ -100,6 +101,8 @@ class Hub:
             await _close(ws, str(exc), exc.code)
         except (Gone, trio.BrokenResourceError, trio.ClosedResourceError):
             how = "disconnected"
+            if link is None:        # closed by its peer, or by the WebSocket layer for a frame it broke
+                self.log(f"a connection from {peer} closed before its login")
         finally:
             self.open -= 1
             if link is not None:
@@ -135,15 +138,14 @@ class Hub:
         link = Link(ws, account, peer, pools, (name, version))
         self.links.append(link)
         self.log(f"{account} logged in from {peer} ({name} {version}; pools {', '.join(sorted(pools))})")
-        try:
-            waiting = self._waiting(link)
-            await link.send(wire.dump("welcome", pools=sorted(pools), resume=waiting.game if waiting else None))
-            if waiting is not None:
-                await self._attach(link, waiting, resume=True)
-        except BaseException:           # gone before it was welcomed: it leaves, as any connection that drops
-            self._leave(link)
-            raise
         return link
+
+    async def _welcome(self, link: Link) -> None:
+        """The welcome, and the game the account left running, if one waits for it."""
+        waiting = self._waiting(link)
+        await link.send(wire.dump("welcome", pools=sorted(link.pools), resume=waiting.game if waiting else None))
+        if waiting is not None:
+            await self._attach(link, waiting, resume=True)
 
     def _pools(self, account: str, asked: list[str], games: list[str], identity: tuple[str, str]) -> set[str]:
         known = {p.name: p for p in self.config.pools}
