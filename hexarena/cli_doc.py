@@ -37,8 +37,10 @@ RULES = """
 * **One command, one job**: the web pages of tournament folders are `serve`, the analysis
   board of one record is `analyse`, the play page is `play`.
 * **Outside text**: an argument the program cannot use is an error naming the option or argument
-  and the value (exit status 2, no traceback); a run that fails on its way (a config, an engine,
-  a folder) says what and where (exit status 1).
+  and the value (exit status 2, no traceback; an engine's command line is split as a shell
+  splits it, so an unclosed quote is such an error); a run that fails on its way (a config, an
+  engine, a folder) says what and where (exit status 1), as does a file a command cannot make
+  or write (`FILE: No such file or directory`); Ctrl-C ends any command with exit status 130.
 """
 
 

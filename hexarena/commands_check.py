@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 import tempfile
 
@@ -36,7 +35,8 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
 
     from hexarena.referee.check.tool import Verdict, check_engine
     from hexarena.referee.check.grading import summary as check_summary
-    argv = shlex.split(cmd[0]) if len(cmd) == 1 else list(cmd)
+    from hexarena.flag_errors import split_command
+    argv = split_command(cmd[0], "CMD") if len(cmd) == 1 else list(cmd)
     for gid in games:
         if gid not in registry.playable():
             raise click.BadParameter(f"no game {gid!r}; games: {', '.join(registry.playable())}", param_hint="--game")

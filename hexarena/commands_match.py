@@ -8,7 +8,6 @@ with `--games-per-pair` grows it.
 """
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -74,11 +73,11 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
     Example: hexarena match "python -m hexarena.players random" "python -m hexarena.players greedy" --size 5
     """
     from hexarena.referee.tournament import config as config_mod
-    from hexarena.flag_errors import flag_error
+    from hexarena.flag_errors import flag_error, split_command
     from hexarena.players import problem
     from hexarena.referee.tournament.config import ConfigError
     named = [_split_name(c) for c in (cmd_a, cmd_b)]
-    argv = [shlex.split(c) for _, c in named]
+    argv = [split_command(c, where) for (_, c), where in zip(named, ("CMD_A", "CMD_B"))]
     names = _names(argv)
     if given_names and len(given_names) != 2:
         raise click.UsageError("give --name twice (first engine, second engine), or NAME=CMD arguments")

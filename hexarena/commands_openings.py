@@ -176,7 +176,8 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
     from hexarena.referee.tournament.folder import TournamentError
     from hexarena.referee.game.openings import OpeningError
     from hexarena.web.adviser import AdviserError
-    from hexarena.openings_play import NoWinrate
+    from hexarena.openings_play import NoWinrate, engine_table
+    engine_table(engine_cmd)            # a mistyped player or a command no shell splits: said now, not in a task
     board = _board(game, size, variant, komi)
     plan = gen.Plan(board, engine_cmd, count, band, plies, candidates or 3 * count, tuple(after.split()), how,
                     games, seed, concurrency, tuple(then.split()))
@@ -234,7 +235,8 @@ def komi(game: str, size: int | None, variant: str, engine_cmd: str, seed: int, 
     from hexarena.referee.game.openings import OpeningError
     from hexarena.referee.tournament.config import ConfigError
     from hexarena.referee.tournament.folder import TournamentError
-    from hexarena.openings_play import work_folder
+    from hexarena.openings_play import engine_table, work_folder
+    engine_table(engine_cmd)            # a mistyped player or a command no shell splits: said now, not in a task
     board = _board(game, size, variant, None)
     try:
         prefixes = ok.komi_lines(board, openings_file, draw, seed)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-import shlex
 import shutil
 import sys
 from dataclasses import replace
@@ -101,7 +100,8 @@ def engine_table(cmd: str) -> tuple[str, dict[str, Any]]:
     """The engine's name and its config table: a built-in player's name, or a command line."""
     from hexarena.engine.suggest import did_you_mean
     from hexarena.players import BOTS, get, names
-    words = shlex.split(cmd)
+    from hexarena.flag_errors import split_command
+    words = split_command(cmd, "--engine")
     if not words:
         raise click.UsageError("--engine is empty")
     if len(words) == 1:

@@ -1,9 +1,11 @@
 """Config errors of the commands that build their config from flags (`match`, `play`), told
 in the flags' words: `--size: expected an integer in 2..13, got 20`, not the config key the
-flag became (`games[0].sizes`)."""
+flag became (`games[0].sizes`); and an engine's command line split as a shell would, its
+error told in the same words."""
 from __future__ import annotations
 
 import re
+import shlex
 
 import click
 
@@ -43,3 +45,13 @@ def flag_error(exc: ConfigError, flags: dict[str, str] = FLAGS) -> click.UsageEr
         where = next((f"{flag} {key[len(k) + 1:]}" for k, flag in flags.items()
                       if key.startswith(k + ".")), key)
     return click.UsageError(f"{where}: {exc.message}" if where else exc.message)
+
+
+def split_command(text: str, where: str) -> list[str]:
+    """`text` split into words as a shell splits them (quotes, backslashes; never run by one); a
+    UsageError naming `where` (the option or argument) for text a shell could not split."""
+    try:
+        return shlex.split(text)
+    except ValueError as exc:           # "No closing quotation", "No escaped character"
+        raise click.UsageError(f"{where} {text!r}: {str(exc)[:1].lower()}{str(exc)[1:]} "
+                               "(the command is split as a shell splits it)") from None

@@ -270,6 +270,11 @@ class _interrupted:
             raise click.ClickException(str(sole(exc))) from None
         if not contains(exc, KeyboardInterrupt):
             return
+        from hexarena.referee.tournament.folder import CONFIG_NAME
+        if not (self.out / CONFIG_NAME).exists():          # stopped in the pre-flight: no run to resume
+            echo("\ninterrupted before the first game: nothing was played; run the same command again",
+                 err=True)
+            sys.exit(130)
         again = f" --cluster {shlex.quote(self.cluster)}" if self.cluster else ""
         echo(f"\ninterrupted; finished games are in {self.out}/journal.jsonl; continue with:\n"
                    f"  hexarena tournament --resume --out {shlex.quote(str(self.out))}{again}", err=True)

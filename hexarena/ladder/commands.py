@@ -111,6 +111,15 @@ def connect(url: str, engine: tuple[str, ...], account: str, token_file: str | N
             games: int | None, out: str) -> None:
     """Connect the engine ENGINE COMMAND to the ladder server at URL (its ws://.../ladder/ws
     address) and play its games; one line per game. Ctrl-C finishes the game in hand, twice stops now."""
+    from urllib.parse import urlsplit
+    try:
+        where = urlsplit(url)
+        where.port                      # a port that is not a number in 0..65535: ValueError
+    except ValueError as exc:
+        raise click.BadParameter(f"{url!r}: {exc}", param_hint="URL") from None
+    if where.scheme not in ("ws", "wss") or not where.hostname:
+        raise click.BadParameter(f"{url!r}: expected the server's ws://HOST:PORT/ladder/ws address (or wss://)",
+                                 param_hint="URL")
     token = _token(token_file)
     from hexarena.players import get as get_bot
     from hexarena.referee.tournament.config import player_cmd
