@@ -353,21 +353,23 @@ def _game(ctx: KeyReader, entry: object, i: int, names: list[str]) -> GameSpec:
         raise ctx.error(f"{key}.game", str(exc)) from None
     if "size" in entry and "sizes" in entry:
         raise ctx.error(f"{key}.size", "give `size` or `sizes`, not both")
+    sizes_key = f"{key}.size" if "size" in entry else f"{key}.sizes"        # errors name the key as written
     raw_sizes = [entry["size"]] if "size" in entry else entry.get("sizes", [info.default_size])
     if not isinstance(raw_sizes, list) or not raw_sizes:
-        raise ctx.error(f"{key}.sizes", "expected a non-empty list of board sides")
-    sizes = tuple(ctx.integer(s, f"{key}.sizes", 2, 13) for s in raw_sizes)
+        raise ctx.error(sizes_key, "expected a non-empty list of board sides")
+    sizes = tuple(ctx.integer(s, sizes_key, 2, 13) for s in raw_sizes)
     if "variant" in entry and "variants" in entry:
         raise ctx.error(f"{key}.variant", "give `variant` or `variants`, not both")
+    variants_key = f"{key}.variant" if "variant" in entry else f"{key}.variants"
     raw = [entry["variant"]] if "variant" in entry else entry.get("variants", [""])
     if not isinstance(raw, list) or not raw:
-        raise ctx.error(f"{key}.variants", "expected a non-empty list such as [\"pie\", \"nopie\"]")
+        raise ctx.error(variants_key, "expected a non-empty list such as [\"pie\", \"nopie\"]")
     variants = []
     for text in raw:
         try:
-            v = info.variant(None, ctx.string(text, f"{key}.variants", empty=True).split())
+            v = info.variant(None, ctx.string(text, variants_key, empty=True).split())
         except UnknownVariant as exc:
-            raise ctx.error(f"{key}.variants", str(exc)) from None
+            raise ctx.error(variants_key, str(exc)) from None
         variants.append(info.describe(v).split(" ", 1)[1])
     for name, values in (("sizes", sizes), ("variants", variants)):
         if len(set(values)) != len(values):

@@ -155,14 +155,14 @@ def _load_csv(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:
 
 def _fast_csv(p: Path) -> pd.DataFrame | None:
     """The frame, or None when any line needs the careful pass (it then says which)."""
-    with open(p, encoding="utf-8", newline="") as fh:
+    with open(p, encoding="utf-8-sig", newline="") as fh:
         header = next(csv.reader([fh.readline()], skipinitialspace=True), [])
     if any(c not in header for c in CSV_COLUMNS):
         return None
     data = p.read_bytes()
     lines = data.count(b"\n") + (not data.endswith(b"\n"))
     raw = pd.read_csv(p, dtype="category", keep_default_na=False, na_filter=False, skipinitialspace=True,
-                      usecols=list(CSV_COLUMNS), engine="c", encoding="utf-8")
+                      usecols=list(CSV_COLUMNS), engine="c", encoding="utf-8-sig")
     if lines != len(raw) + 1:
         return None                     # blank lines or quoted newlines: the careful pass numbers lines
     if b'"' in data or data.count(b",") != (len(raw) + 1) * (len(header) - 1):
@@ -192,7 +192,7 @@ def _parse_size(field: object) -> int | str:
 def _careful_csv(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:
     problems: list[BadLine] = []
     rows: list[tuple] = []
-    with open(p, encoding="utf-8", errors="strict", newline="") as fh:
+    with open(p, encoding="utf-8-sig", errors="strict", newline="") as fh:
         try:
             reader = csv.reader(fh, skipinitialspace=True)
             header = next((h for h in reader if h), None)

@@ -81,6 +81,8 @@ def test_variant_words_are_canonicalised(tmp_path):
     (('game = "spelde"\nsize = 7', 'game = "chess"\nsize = 7'), ":25: games[1].game: no game 'chess'"),
     (('pairing = "round-robin"', 'pairing = "swiss"'), ":3: pairing: expected one of round-robin, gauntlet"),
     (('size = 7', 'size = 7\nsizes = [5]'), ":26: games[1].size: give `size` or `sizes`"),
+    (('size = 7', 'size = 99'), ":26: games[1].size: expected an integer in 2..13, got 99"),
+    (('size = 7', 'size = 7\nvariant = "bogus"'), ":27: games[1].variant: 'bogus' is neither"),
     (('seed = 7', 'seed = 7\nchallengers = ["random"]'), "challengers: only a gauntlet"),
     (('ply_cap = 40', 'komi = 2'), ":27: games[1].komi: spelde has no komi setting"),
     (('game = "spelde"\nsize = 7', 'game = "anda"\nsizes = [5, 7]\nkomi = 62'),

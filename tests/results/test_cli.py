@@ -140,3 +140,12 @@ def test_importable_without_trio():
     code = ("import sys; sys.modules['trio'] = None; import hexarena.commands_ratings, hexarena.results.rating.report; "
             "assert 'trio' not in [m for m in sys.modules if sys.modules[m] is not None]")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_csv_saved_with_a_byte_order_mark_reads_as_without(tmp_path, games):
+    marked = tmp_path / "excel.csv"
+    marked.write_bytes(b"\xef\xbb\xbf" + CSV.encode())                  # as a spreadsheet saves UTF-8
+    assert run(marked).output == run(games).output.replace(str(games), str(marked))
+    careful = tmp_path / "quoted.csv"                                  # a quote sends it down the careful pass
+    careful.write_bytes(b"\xef\xbb\xbf" + CSV.replace("alpha,beta,alpha", '"alpha",beta,alpha').encode())
+    assert "== all games: 12 games, 3 players" in run(careful).output
