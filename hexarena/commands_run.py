@@ -132,13 +132,10 @@ def _tournament_config(config_file: str | None, out: str | None, resume: bool,
             config = load_saved(saved)
         else:
             config = config_mod.default_config()
+        if games_per_pair is not None:
+            config = config_mod.with_games_per_pair(config, games_per_pair)
     except (ConfigError, TournamentError) as exc:
         raise click.ClickException(str(exc)) from None
-    if games_per_pair is not None:
-        try:
-            config = config_mod.with_games_per_pair(config, games_per_pair)
-        except ConfigError as exc:      # the flag's value: a usage error (exit 2), as any bad argument
-            raise click.UsageError(str(exc)) from None
     return config
 
 

@@ -84,8 +84,3 @@ def test_a_run_interrupted_before_its_first_game_says_there_is_nothing_to_resume
             raise KeyboardInterrupt
         assert stop.value.code == 130 and said in capsys.readouterr().err
 
-
-def test_a_bad_games_per_pair_is_a_usage_error(tmp_path):
-    result = invoke("tournament", "--games-per-pair", "0", "--out", str(tmp_path / "run"))
-    assert result.exit_code == 2 and "--games-per-pair: expected an integer in 1..100000, got 0" in result.output
-    assert not (tmp_path / "run").exists()
