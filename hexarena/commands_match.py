@@ -64,7 +64,8 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
           command_time: float | None, seed: int, given_names: tuple[str, ...], restart: str,
           setup_commands: tuple[str, ...], sprt_words: tuple[str, ...], adjudicate_words: str | None,
           **flags: Any) -> None:
-    """Play GAMES games between two engine command lines (split like a shell, never run by one).
+    """Play GAMES games between two engine command lines (split like a shell, never run by one),
+    or built-in players by name (`random`, `mcts:200`).
     A command may be written NAME=CMD to name its engine (or use --name twice).
 
     The match is a tournament of one pairing: its config is saved in the output folder, and
@@ -98,7 +99,7 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         if value is not None:
             time[key] = value
     data: dict[str, Any] = {"seed": seed, "games_per_pair": games, "time": time, "games": [entry],
-            "engines": {n: {"cmd": a, "restart": restart} for n, a in zip(names, argv)}}
+            "engines": {n: {**_engine(a, problem), "restart": restart} for n, a in zip(names, argv)}}
     for name, line in _setup_commands(setup_commands, names):
         data["engines"][name].setdefault("commands", []).append(line)
     if sprt_words:
@@ -114,6 +115,16 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
     if flags["resume"] and flags["out"] is None:
         raise click.UsageError("--resume needs --out, the folder of the match to continue")
     run_config(config, concurrency_default=1, **flags)
+
+
+def _engine(words: list[str], problem) -> dict[str, Any]:
+    """An engine's config table: a built-in player's when its command is only the player's name
+    (`random`, `mcts:200`) and no program on PATH has that name, else the command line."""
+    import shutil
+    name = words[0]
+    if len(words) == 1 and "/" not in name and shutil.which(name) is None and problem(name) is None:
+        return {"player": name}
+    return {"cmd": words}
 
 
 def _setup_commands(given: tuple[str, ...], names: list[str]) -> list[tuple[str, str]]:

@@ -150,3 +150,13 @@ def test_the_default_output_folder_is_ignored_by_git():
     from pathlib import Path
     ignored = (Path(__file__).resolve().parents[2] / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert f"/{commands_run.DEFAULT_OUT}/" in ignored
+
+
+def test_match_takes_built_in_players_by_name(tmp_path):
+    out = tmp_path / "m"
+    result = invoke("match", "random", "mcts:20", "--game", "spelde", "--size", "4", "--games", "2", "--out",
+                    str(out), "-q")
+    assert result.exit_code == 0, result.output
+    records = read_journal(out)
+    assert len(records) == 2 and {records[0].first, records[0].second} == {"random", "mcts-20"}
+    assert not any(r.void for r in records)
