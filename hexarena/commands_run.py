@@ -121,10 +121,10 @@ def _tournament_config(config_file: str | None, out: str | None, resume: bool,
     from hexarena.referee.tournament import config as config_mod
     from hexarena.players import problem
     from hexarena.referee.tournament.config import ConfigError
-    from hexarena.referee.tournament.run import TournamentError, load_saved
+    from hexarena.referee.tournament.run import CONFIG_NAME, TournamentError, load_saved
     saved = out if resume else None         # the caller refused --resume without --out
     try:
-        if saved is not None:
+        if saved is not None and (config_file is None or (Path(saved) / CONFIG_NAME).exists()):
             load_saved(saved)           # TournamentError naming the folder when it holds no tournament
         if config_file is not None:
             config = config_mod.load(config_file, players=problem)

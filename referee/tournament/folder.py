@@ -26,6 +26,9 @@ from .schedule import ScheduledGame
 __all__ = ["CONFIG_NAME", "TournamentError", "load_saved", "prepare"]
 
 CONFIG_NAME = "tournament.json"
+_LOST = ("{out} holds a journal but no " + CONFIG_NAME + " (the config the run was started with): resume "
+         "with that config, `hexarena tournament CONFIG --resume --out {out}`, which writes it again once "
+         "every game of the journal is found in its schedule")
 
 
 class TournamentError(Exception):
@@ -38,6 +41,8 @@ def load_saved(out: str | os.PathLike) -> TournamentConfig:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
+        if (Path(out) / JOURNAL_NAME).exists():
+            raise TournamentError(_LOST.format(out=out)) from None
         raise TournamentError(f"{out} holds no tournament ({CONFIG_NAME} is missing): check --out") from None
     except json.JSONDecodeError as exc:
         raise TournamentError(f"{path}: not valid JSON: {exc}") from None
@@ -51,7 +56,10 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
     out = Path(out)
     saved, journal = out / CONFIG_NAME, out / JOURNAL_NAME
     wanted = config_mod.to_dict(config)
-    if resume and not saved.exists():
+    # a resume of a journal whose saved config is gone, with the config given again: written back
+    # once every game of the journal is one of its schedule (below)
+    found_again = resume and not saved.exists() and journal.exists()
+    if resume and not saved.exists() and not found_again:
         raise TournamentError(f"{out} holds no tournament to resume ({CONFIG_NAME} is missing); "
                               "check --out, or start a new tournament without --resume")
     history: list[TournamentConfig] = []
@@ -74,9 +82,10 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
             growth.record_growth(out, stored, write_atomic)
             write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
             warn(f"the tournament in {out} grows: its games keep their ids, new games are added")
-    else:
+    elif not found_again:
         if journal.exists():
-            raise TournamentError(f"{journal} exists but {saved} does not: not a hexarena tournament folder")
+            raise TournamentError(f"{journal} exists but {saved} does not: not a hexarena tournament folder "
+                                  "(if it is one whose config was lost: " + _LOST.format(out=out) + ")")
         out.mkdir(parents=True, exist_ok=True)
         write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
     games = _check_schedule(history + [config], out)
@@ -96,6 +105,15 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
                                   "verbatim, to a side file; a game left without a record is replayed)")
     if mismatch:
         raise TournamentError(f"{journal}: {mismatch}; was it written by another config or version?")
+    if found_again:
+        ids = {g.id for g in games}
+        stray = next((r.id for r in records if not r.void and r.id not in ids), None)
+        if stray is not None:
+            raise TournamentError(f"{journal}: game {stray} is not in this config's schedule: resume with the "
+                                  f"config {out} was started with ({CONFIG_NAME} is missing)")
+        write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
+        warn(f"{saved} was missing: written again from the config given, whose schedule holds every game "
+             "of the journal")
     done = {r.id for r in records if not r.void}
     return [g for g in games if g.id not in done], records
 
