@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from pathlib import Path
 
 import click
 
@@ -29,7 +30,8 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
     Play commands must pass; an analysis command the engine does not list is
     reported as not implemented (a failure only with --strict).
 
-    Example: hexarena check -- python examples/random_engine.py
+    Example: hexarena check -- python examples/random_engine.py (or a built-in player's name:
+    hexarena check random)
     """
     import trio
 
@@ -37,6 +39,7 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
     from hexarena.referee.check.grading import summary as check_summary
     from hexarena.flag_errors import split_command
     argv = split_command(cmd[0], "CMD") if len(cmd) == 1 else list(cmd)
+    argv = _built_in(argv, seed)
     for gid in games:
         if gid not in registry.playable():
             raise click.BadParameter(f"no game {gid!r}; games: {', '.join(registry.playable())}", param_hint="--game")
@@ -50,6 +53,23 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
     with tempfile.TemporaryDirectory() as tmp:
         log_path = log or os.path.join(tmp, "engine.log")
         trio.run(lambda: check_engine(argv, emit, log_path, timeout, sizes, games, seed, strict))
-    line, code = check_summary(verdicts)
+        line, code = check_summary(verdicts)
+        if code:                        # what the engine said of its failure, as the pre-flight quotes it
+            from hexarena.referee.tournament.preflight import stderr_tail
+            said = stderr_tail(Path(log_path))
+            echo(f"the engine's {said}" if said.startswith("stderr") else "the engine wrote nothing to stderr")
     echo(line)
     sys.exit(code)
+
+
+def _built_in(argv: list[str], seed: int) -> list[str]:
+    """A built-in player's command when `argv` is only its name (`random`, `mcts:200`) and no
+    program on PATH has that name; `argv` otherwise."""
+    import shutil
+
+    from hexarena.players import problem
+    if len(argv) != 1 or "/" in argv[0] or shutil.which(argv[0]) is not None or problem(argv[0]) is not None:
+        return argv
+    from hexarena.referee.tournament.config import player_cmd
+    from hexarena.referee.tournament.run import expand
+    return expand(player_cmd(argv[0]), seed)

@@ -261,3 +261,13 @@ def test_a_wrong_play_answer_fails_the_play_tier():
     assert re.search(r"; play: passed; analysis: FAILED \(\d+ failed\)$", result.output, re.M), result.output
     result = check("--game", "spelde", "--size", "3", "--", *misbehaving_example("crash"))
     assert re.search(r"; play: FAILED \(1 failed, 1 skipped\); analysis: passed$", result.output, re.M), result.output
+
+
+def test_check_takes_a_built_in_players_name_and_quotes_a_failing_engines_stderr(tmp_path):
+    result = check("-q", "--size", "4", "--game", "spelde", "greedy")
+    assert result.exit_code == 0, result.output
+    crash = tmp_path / "crash.py"
+    crash.write_text("import sys\nprint('boom: no weights file', file=sys.stderr)\nsys.exit(3)\n")
+    failed = check("-q", "--", sys.executable, str(crash))
+    assert failed.exit_code == 1
+    assert "the engine's stderr: 'boom: no weights file'" in failed.output
