@@ -37,9 +37,12 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
 
     from hexarena.referee.check.tool import Verdict, check_engine
     from hexarena.referee.check.grading import summary as check_summary
-    from hexarena.flag_errors import split_command
+    from hexarena.flag_errors import player_named, split_command
     argv = split_command(cmd[0], "CMD") if len(cmd) == 1 else list(cmd)
-    argv = _built_in(argv, seed)
+    if (player := player_named(argv)) is not None:
+        from hexarena.referee.tournament.config import player_cmd
+        from hexarena.referee.tournament.run import expand
+        argv = expand(player_cmd(player), seed)
     for gid in games:
         if gid not in registry.playable():
             raise click.BadParameter(f"no game {gid!r}; games: {', '.join(registry.playable())}", param_hint="--game")
@@ -60,16 +63,3 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
             echo(f"the engine's {said}" if said.startswith("stderr") else "the engine wrote nothing to stderr")
     echo(line)
     sys.exit(code)
-
-
-def _built_in(argv: list[str], seed: int) -> list[str]:
-    """A built-in player's command when `argv` is only its name (`random`, `mcts:200`) and no
-    program on PATH has that name; `argv` otherwise."""
-    import shutil
-
-    from hexarena.players import problem
-    if len(argv) != 1 or "/" in argv[0] or shutil.which(argv[0]) is not None or problem(argv[0]) is not None:
-        return argv
-    from hexarena.referee.tournament.config import player_cmd
-    from hexarena.referee.tournament.run import expand
-    return expand(player_cmd(argv[0]), seed)

@@ -74,7 +74,7 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
     Example: hexarena match "python -m hexarena.players random" "python -m hexarena.players greedy" --size 5
     """
     from hexarena.referee.tournament import config as config_mod
-    from hexarena.flag_errors import flag_error, split_command
+    from hexarena.flag_errors import flag_error, player_named, split_command
     from hexarena.players import problem
     from hexarena.referee.tournament.config import ConfigError
     named = [_split_name(c) for c in (cmd_a, cmd_b)]
@@ -99,7 +99,8 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
         if value is not None:
             time[key] = value
     data: dict[str, Any] = {"seed": seed, "games_per_pair": games, "time": time, "games": [entry],
-            "engines": {n: {**_engine(a, problem), "restart": restart} for n, a in zip(names, argv)}}
+            "engines": {n: {**({"player": p} if (p := player_named(a)) else {"cmd": a}), "restart": restart}
+                        for n, a in zip(names, argv)}}
     for name, line in _setup_commands(setup_commands, names):
         data["engines"][name].setdefault("commands", []).append(line)
     if sprt_words:
@@ -115,16 +116,6 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
     if flags["resume"] and flags["out"] is None:
         raise click.UsageError("--resume needs --out, the folder of the match to continue")
     run_config(config, concurrency_default=1, **flags)
-
-
-def _engine(words: list[str], problem) -> dict[str, Any]:
-    """An engine's config table: a built-in player's when its command is only the player's name
-    (`random`, `mcts:200`) and no program on PATH has that name, else the command line."""
-    import shutil
-    name = words[0]
-    if len(words) == 1 and "/" not in name and shutil.which(name) is None and problem(name) is None:
-        return {"player": name}
-    return {"cmd": words}
 
 
 def _setup_commands(given: tuple[str, ...], names: list[str]) -> list[tuple[str, str]]:

@@ -55,3 +55,14 @@ def split_command(text: str, where: str) -> list[str]:
     except ValueError as exc:           # "No closing quotation", "No escaped character"
         raise click.UsageError(f"{where} {text!r}: {str(exc)[:1].lower()}{str(exc)[1:]} "
                                "(the command is split as a shell splits it)") from None
+
+
+def player_named(words: list[str]) -> str | None:
+    """The built-in player an engine's command names when it is that name alone (`random`,
+    `mcts:200`) and no program on PATH has it; None otherwise (a command line to run)."""
+    import shutil
+
+    from hexarena.players import problem
+    if len(words) != 1 or "/" in words[0] or shutil.which(words[0]) is not None or problem(words[0]) is not None:
+        return None
+    return words[0]
