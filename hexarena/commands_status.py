@@ -58,12 +58,16 @@ def status(folder: str, tables: bool) -> None:
                 yield r
 
     names = identity_lines(done_games())      # the one pass over the journal
-    progress.total = progress.done + sum(1 for g in games if g.id not in counted)
+    left = sum(1 for g in games if g.id not in counted)
+    progress.total = progress.done + left
     progress.refit()
-    left = progress.total - progress.done
     state = "finished" if left == 0 else f"{left} to play"
-    echo(f"{out}: {progress.done}/{progress.total} games ({state}), "
+    echo(f"{out}: {len(games) - left}/{len(games)} games ({state}), "
                f"{sum(progress.voids.values())} void record(s)")
+    stray = sorted(counted - {g.id for g in games})
+    if stray:                   # a line added by hand, or from another folder: rated, but no game of this one
+        echo(f"warning: {len(stray)} journaled game(s) not in the schedule (first: {stray[0]}): in the "
+             "standings, not in the count of games", err=True)
     for s in progress.standings():
         elo = "" if s.elo is None else f"  elo {s.elo:+.0f} ±{s.pm95:.0f}"
         echo(f"  {s.name:<20} {s.score:g}/{s.games}{elo}")
