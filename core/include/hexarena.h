@@ -13,7 +13,8 @@
  * owns (hx_last_error's until the next call on the same thread).
  *
  * Errors: every call returns an hx_status, HX_OK (0) on success; otherwise
- * hx_last_error() says why. A panic inside the library becomes HX_ERR_PANIC.
+ * hx_last_error() says why (as errno: a call that succeeds leaves it as it was, so read it
+ * only after a status other than HX_OK). A panic inside the library becomes HX_ERR_PANIC.
  * Sites are bits: row * (2n - 1) + column, counted from 0 (a1 is 0).
  */
 #ifndef HEXARENA_H
@@ -47,7 +48,8 @@ typedef struct hx_game hx_game;
 
 /* The API version, "1.0". */
 const char *hx_api_version(void);
-/* The message of the last error on this thread ("" when none). */
+/* The message of the last error on this thread ("" before the first): meaningful after a
+ * call that returned a status other than HX_OK. */
 const char *hx_last_error(void);
 
 /* A new game: id ("anda", ...), board side 2..13, variant as HGP `game` arguments
@@ -72,7 +74,7 @@ hx_status hx_final_score(const hx_game *g, char *buf, size_t cap, size_t *needed
 hx_status hx_legal_actions(const hx_game *g, char *buf, size_t cap, size_t *needed);
 /* The sites of single placements (HGP legal_cells) into sites[0..cap); *count their number. */
 hx_status hx_legal_cells(const hx_game *g, uint16_t *sites, size_t cap, size_t *count);
-/* A site's name ("e5"). */
+/* A site's name ("e5"); HX_ERR_ARGUMENT for a bit that is not a site of the board. */
 hx_status hx_site_name(const hx_game *g, uint16_t site, char *buf, size_t cap, size_t *needed);
 /* HX_OK when the rules allow the action now, else HX_ERR_SYNTAX or HX_ERR_ILLEGAL. */
 hx_status hx_check(const hx_game *g, const char *token);

@@ -126,7 +126,9 @@ pub extern "C" fn hx_api_version() -> *const c_char {
     c"1.0".as_ptr()
 }
 
-/// The message of the last error on this thread (empty when none), owned by the library.
+/// The message of the last error on this thread (empty before the first), owned by the
+/// library: what went wrong in the last call that returned a status other than `HX_OK` (a call
+/// that succeeds leaves it as it was, as `errno`).
 #[no_mangle]
 pub extern "C" fn hx_last_error() -> *const c_char {
     LAST.with(|l| l.borrow().as_ptr())
@@ -255,7 +257,13 @@ pub unsafe extern "C" fn hx_legal_cells(g: *const HxGame, sites: *mut u16, cap: 
 #[no_mangle]
 pub unsafe extern "C" fn hx_site_name(g: *const HxGame, site: u16, buf: *mut c_char, cap: usize, needed: *mut usize)
     -> c_int {
-    guard(|| put(&tryc!(game(g)).site_name(site), buf, cap, needed))
+    guard(|| {
+        let g = tryc!(game(g));
+        if !g.is_site(site) {
+            return fail(HX_ERR_ARGUMENT, format!("{site} is not a site of this board"));
+        }
+        put(&g.site_name(site), buf, cap, needed)
+    })
 }
 
 /// Whether the rules allow the action `token` now: `HX_OK`, `HX_ERR_SYNTAX` (not a form of

@@ -149,3 +149,27 @@ fn errors_come_back_as_codes_with_messages() {
         assert_eq!(hx_to_move(std::ptr::null(), &mut w), HX_ERR_ARGUMENT);
     }
 }
+
+#[test]
+fn a_site_name_is_given_for_a_site_of_the_board_only() {
+    unsafe {
+        let mut g: *mut HxGame = null_mut();
+        assert_eq!(hx_game_new(c"spelde".as_ptr(), 5, c"".as_ptr(), 0, &mut g), HX_OK);
+        let mut buf = [0 as c_char; 8];
+        let mut needed = 0usize;
+        assert_eq!(hx_site_name(g, 0, buf.as_mut_ptr(), buf.len(), &mut needed), HX_OK);
+        assert_eq!(CStr::from_ptr(buf.as_ptr()).to_str().unwrap(), "a1");
+        // side 5: rows of 9 bits; a1..e1 are bits 0..4, the row's last four bits are no cell
+        for bit in [5u16, 8, 81, 60_000] {
+            assert_eq!(hx_site_name(g, bit, buf.as_mut_ptr(), buf.len(), &mut needed), HX_ERR_ARGUMENT, "{bit}");
+            assert!(last().contains("is not a site of this board"), "{}", last());
+        }
+        let mut cells = [0u16; 128];
+        let mut count = 0usize;
+        assert_eq!(hx_legal_cells(g, cells.as_mut_ptr(), cells.len(), &mut count), HX_OK);
+        for &site in &cells[..count] {
+            assert_eq!(hx_site_name(g, site, buf.as_mut_ptr(), buf.len(), &mut needed), HX_OK);
+        }
+        hx_game_free(g);
+    }
+}

@@ -304,6 +304,12 @@ impl Game {
         action::name(self.geo(), site)
     }
 
+    /// Whether `site` (a bit, `row * (2n - 1) + column`) is a cell of this board: the bits
+    /// between the rows' ends, and past the last, name none.
+    pub fn is_site(&self, site: Site) -> bool {
+        self.geo().is_site(usize::from(site))
+    }
+
     /// Whether the rules allow `action` now; the refusal when they do not.
     pub fn check(&self, action: &Action) -> Result<(), Refusal> {
         self.next(action).map(|_| ())
