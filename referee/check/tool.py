@@ -13,7 +13,8 @@ The sequence: GTP framing (`protocol_version`, `name`, `version`,
 decimal seconds when listed (:mod:`hexarena.referee.check.hgp12`), `list_games`, the
 clock commands, then for every listed game hexarena plays, at each size of a
 sample, `game`, `boardsize`, `clear_board`, `play` of a legal action,
-`genmove`, and a continuation played with `play`; with the analysis commands
+`genmove`, a continuation played with `play`, and a reply to the engine's own
+`genmove`; with the analysis commands
 the engine lists, `position` after each step, `legal_moves`, `legal_cells`,
 `final_score`, the refusal of an illegal `play` (optional), `undo`,
 `genmove_analyze`, and `set_position` of a mid-game position; then every pie decision (`swap` and
@@ -86,10 +87,11 @@ async def _check_size(c: Checker, info: GameInfo, n: int, rng: random.Random) ->
             state = after
     if state.outcome() is None and c.has("genmove_analyze"):
         after = await genmove_analyze(c, f"{p} genmove_analyze", state)
-        if after is None:
-            return
-        await _position(c, f"{p} position (after genmove_analyze)", after)
-        state = after
+        if after is None and not c.has("set_position"):
+            return                  # the engine's board is unknown now; set_position would set it again
+        if after is not None:
+            await _position(c, f"{p} position (after genmove_analyze)", after)
+            state = after
     if c.has("set_position"):
         await _set_position(c, p, state, n, rng)
     else:
@@ -104,7 +106,7 @@ async def _set_position(c: Checker, p: str, state: GameState, n: int, rng: rando
     await _position(c, f"{p} position (round trip)", mid)
     await _legal_moves(c, f"{p} legal_moves (set position)", mid)
     if mid.outcome() is None:
-        await _genmove(c, f"{p} genmove (set position)", mid)
+        await _reply(c, p, mid, await _genmove(c, f"{p} genmove (set position)", mid), rng)
 
 
 async def _continue(c: Checker, p: str, state: GameState, n: int, rng: random.Random) -> None:
@@ -120,7 +122,16 @@ async def _continue(c: Checker, p: str, state: GameState, n: int, rng: random.Ra
             return
         mid = mid.play(action)
     if mid.outcome() is None:
-        await _genmove(c, f"{p} genmove (continuation)", mid)
+        await _reply(c, p, mid, await _genmove(c, f"{p} genmove (continuation)", mid), rng)
+
+
+async def _reply(c: Checker, p: str, before: GameState, after: GameState | None, rng: random.Random) -> None:
+    """The other side's reply to the engine's own `genmove` (from `before` to `after`; the same
+    state after a resignation), with `play` (play tier): an engine that did not play its genmove
+    on its own board refuses it, the wrong side to move, as it would refuse its opponent's first
+    reply in a game."""
+    if after is not None and after is not before and after.outcome() is None:
+        await play(c, f"{p} play (a reply to its own genmove)", after, after.random_action(rng))
 
 
 def _later(state: GameState, rng: random.Random, plies: int) -> GameState:

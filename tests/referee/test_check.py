@@ -57,6 +57,10 @@ elif sys.argv[2] == "wrongswap":    # after a swap, the other side is to move (t
             after.to_move = example.other(after.to_move)
         return after
     example.Spelde.play = play
+elif sys.argv[2] == "noplay":   # answers genmove without playing it on its own board
+    choose = example.choose_move
+    example.Engine.cmd_genmove = lambda eng, args: choose(eng.state, eng.rng)
+    example.HANDLERS["genmove"] = example.Engine.cmd_genmove
 elif sys.argv[2] == "huge":     # answers genmove with a site whose row has 5,000 digits
     example.HANDLERS["genmove"] = lambda eng, args: "a" + "9" * 5000
 else:
@@ -175,6 +179,22 @@ def test_an_engine_that_keeps_the_wrong_side_to_move_after_a_swap_fails_check(st
     assert any(re.match(r"FAIL spelde 3 pie \S+ swap: position: expected 'spelde 3 w ", f) for f in fails), fails
     assert any(re.match(r"FAIL spelde 3 pie \S+ swap: genmove white: refused: \? illegal move: white is not to move",
                         f) for f in fails), fails
+    assert "play: FAILED" in result.output.splitlines()[-1]
+
+
+@pytest.mark.parametrize("analysis", [True, False])
+def test_an_engine_that_does_not_play_its_own_genmove_fails_the_play_tier(analysis, tmp_path):
+    argv = misbehaving_example("noplay")
+    if not analysis:                # no set_position nor undo: the continuation path
+        argv = [sys.executable, "-c", PATCHED.replace("sys.exit(example.main([]))", "gone = ('set_position', "
+                "'undo', 'genmove_analyze', 'position', 'legal_moves', 'legal_cells', 'final_score')\n"
+                "example.COMMANDS = tuple(c for c in example.COMMANDS if c not in gone)\n"
+                "sys.exit(example.main([]))"), EXAMPLE[1], "noplay"]
+    result = check("--game", "spelde", "--size", "5", "--", *argv)
+    assert result.exit_code == 1, result.output
+    reply = "a reply to its own genmove" if analysis else "continuation"       # the first play after its genmove
+    assert any(re.match(rf"FAIL spelde 5 play \({reply}\): refused: \? illegal move: \w+ is not to move", f)
+               for f in lines(result.output, "FAIL")), result.output
     assert "play: FAILED" in result.output.splitlines()[-1]
 
 
