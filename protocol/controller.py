@@ -210,6 +210,10 @@ class ResponseReader:
         """True when part of a response is held (bytes other than blank lines)."""
         return bool(bytes(self._buf).strip(b"\n"))
 
+    def unfinished(self) -> str | None:
+        """The part of a response held (quoted, cut for a message), None when there is none."""
+        return _quote(self._text(bytes(self._buf), strict=False)) if self.buffered() else None
+
     def eof(self) -> None:
         """The engine closed its stdout: ProtocolViolation if a response was cut off."""
         if self.buffered():

@@ -43,9 +43,12 @@ class Verdict:
     tier: str = PLAY
 
     def line(self) -> str:
+        """One line: a PASS's answer cut at _SHOW characters, a failure's reason at three times
+        that (what went wrong is what its author reads)."""
         seen = self.seen.replace("\n", " | ")
-        if len(seen) > _SHOW:
-            seen = seen[:_SHOW] + "..."
+        show = _SHOW if self.status == "PASS" else 3 * _SHOW
+        if len(seen) > show:
+            seen = seen[:show] + "..."
         return f"{self.status} {self.name}: {seen}"
 
 

@@ -236,8 +236,19 @@ class EngineChannel:
             if resp is None:
                 raise EngineCrashed(f"{self._exit} (during {name!r})")
         elif resp is None:
-            raise EngineTimeout(f"{self.name}: no answer to {name!r} in time")
+            raise EngineTimeout(f"{self.name}: no answer to {name!r} in time{self._why_late(name)}")
         return resp
+
+    def _why_late(self, name: str) -> str:
+        """What the engine did write, for a timeout's message: the start of an answer with no
+        empty line after it (every answer ends with one), or nothing at all to a command that
+        needs no thought (is each answer flushed?)."""
+        held = self._reader.unfinished()
+        if held is not None:
+            return f": it wrote {held} and no empty line after it (an answer ends with an empty line)"
+        if name not in THINKING and not self._pending:
+            return " (nothing came on its stdout: does it flush each answer?)"
+        return ""
 
     async def _answer_after_exit(self) -> Response | None:
         """An answer the engine wrote just before it exited, if one is in the pipe."""

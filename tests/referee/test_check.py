@@ -291,3 +291,18 @@ def test_check_takes_a_built_in_players_name_and_quotes_a_failing_engines_stderr
     failed = check("-q", "--", sys.executable, str(crash))
     assert failed.exit_code == 1
     assert "the engine's stderr: 'boom: no weights file'" in failed.output
+
+
+@pytest.mark.parametrize("write, said", [
+    ("out.write('=%s 2\\n' % cid); out.flush()",            # the answer, without its empty line
+     "no answer to 'protocol_version' in time: it wrote '=1 2\\n' and no empty line after it"),
+    ("out.write('=%s 2\\n\\n' % cid)",                       # never flushed: held in the engine's buffer
+     "no answer to 'protocol_version' in time (nothing came on its stdout: does it flush each answer?)"),
+])
+def test_a_timeout_says_what_the_engine_wrote(write, said, tmp_path):
+    engine = tmp_path / "engine.py"
+    engine.write_text("import sys\nout = open(1, 'w', buffering=65536, closefd=False)\n"
+                      f"for line in sys.stdin:\n    cid = line.split()[0]\n    {write}\n")
+    result = CliRunner().invoke(cli.main, ["check", "--timeout", "1", "--", sys.executable, str(engine)])
+    assert result.exit_code == 1
+    assert said in result.output, result.output
