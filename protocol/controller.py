@@ -138,7 +138,10 @@ class ResponseReader:
     ProtocolViolation at once, so a runaway engine cannot make the referee
     buffer without bound. The default, 1,000,000 bytes, is the bound of
     `legal_moves` (HGP 1.1): a bounded answer always fits. After a
-    ProtocolViolation the reader is unusable (the stream has lost its frame).
+    ProtocolViolation the reader is unusable (the stream has lost its frame);
+    a violation met after whole responses in the same feed is raised by the
+    next feed (:attr:`broken` holds it at once), so those responses are still
+    the answers of the commands they answer, and the violation the next one's.
     """
 
     def __init__(self, max_bytes: int = 1_000_000):
@@ -181,7 +184,15 @@ class ResponseReader:
                 out.append(parse_response(self._text(chunk)))
         except ProtocolViolation as exc:
             self._broken = exc
+            if out:             # the responses before the break are whole: the break is the next one's
+                return out
             raise
+
+    @property
+    def broken(self) -> ProtocolViolation | None:
+        """The violation that ended the stream (raised by the feed that met it, or, when whole
+        responses came before it in that feed, by the next feed), None while it is whole."""
+        return self._broken
 
     def _lines(self, data: bytes | bytearray) -> list[Response] | None:
         """The responses when `data` is exactly a run of well-formed single-line responses, each

@@ -269,13 +269,21 @@ class EngineChannel:
 
     async def _receive_one(self, more: int = 0) -> Response:
         while not self._pending:
+            self._unbroken()
             self._absorb(await self._receive.receive_some(65536))
         return self._take(more)
+
+    def _unbroken(self) -> None:
+        """Raise the violation met after the last whole answers (the stream lost its frame there):
+        it is the answer awaited now that broke it, not one to wait for."""
+        if self._reader.broken is not None:
+            raise self._reader.broken
 
     def _receive_now(self, receive: EagerReceive, spin: bool, more: int = 0) -> Response | None:
         """The answer if the pipe holds all of it (within the fast path's polling, or one try
         when not `spin`), else None."""
         while not self._pending:
+            self._unbroken()
             data = receive.receive_now(65536, spin)
             if data is None:
                 return None
@@ -287,6 +295,7 @@ class EngineChannel:
         for in poll(2), blocking the event loop; else None."""
         if self._pending:
             return self._take(more)
+        self._unbroken()
         now = self._clock
         start = now()
         end = min(start + BLOCK, deadline)

@@ -85,10 +85,13 @@ def test_split_across_many_feeds_byte_by_byte() -> None:
 
 
 def _outcome(reader: ResponseReader, *pieces: bytes) -> object:
+    """The responses of the pieces fed in turn, or the violation the stream broke on (raised, or
+    held in `broken` after the whole responses before it)."""
     try:
-        return [r for piece in pieces for r in reader.feed(piece)]
+        responses = [r for piece in pieces for r in reader.feed(piece)]
     except ProtocolViolation as exc:
         return f"ProtocolViolation: {exc}"
+    return responses if reader.broken is None else f"ProtocolViolation: {reader.broken}"
 
 
 @pytest.mark.parametrize("data", [

@@ -414,3 +414,18 @@ def test_a_refusal_that_ends_a_chain_is_the_answer_of_the_commands_after_it(eage
         assert sent == (b"1 play b e5\n2 time_left w 5 1\n3 genmove w\n" if eager else b"1 play b e5\n")
         await p.close()
     run_mock(main)
+
+
+@MODES
+def test_junk_read_with_the_answers_before_it_is_the_fault_of_the_answer_it_precedes(eager):
+    """An engine printing a line of its own before its `genmove` answer, the chain's three
+    answers read at once: the answers before the junk are their commands' answers, and the
+    violation is the `genmove`'s (the command a game's record then names), not the first one's."""
+    async def main():
+        p = Pipes(eager)
+        p.answer(b"=1\n\nthinking about the move...\n=2 e5\n\n")
+        said, answer, _ = await pair(p)
+        assert said == ""
+        assert isinstance(answer, ProtocolViolation) and "thinking about the move" in str(answer)
+        await p.close()
+    run_mock(main)
