@@ -33,6 +33,11 @@ from .sockets import Gone, Socket
 from .wire import WireError
 
 
+#: Seconds a connection of an account gets to answer a ping when a new one of the same account
+#: logs in while it holds a game: past them, the new connection takes the game over.
+STALE = 2.0
+
+
 class Refused(Exception):
     """A connection is refused (the message says why); `code` is the close code."""
 
@@ -48,6 +53,7 @@ class Link:
         self.ws, self.account, self.peer, self.pools, self.identity = ws, account, peer, pools, identity
         self.engine: RemoteEngine | None = None       # the game in hand
         self.draining = False
+        self.welcomed = False                           # no round pairs it before its welcome is sent
         self._lock = trio.Lock()
 
     async def send(self, text: str) -> None:
@@ -60,7 +66,7 @@ class Link:
             await _close(self.ws, reason, wire.REFUSED)
 
     def idle_in(self, pool: str) -> bool:
-        return self.engine is None and not self.draining and pool in self.pools
+        return self.engine is None and self.welcomed and not self.draining and pool in self.pools
 
 
 class Hub:
@@ -72,6 +78,7 @@ class Hub:
         self.links: list[Link] = []
         self.open = 0                               # sockets accepted, logged in or not
         self.engines: dict[str, RemoteEngine] = {}  # "game/account" -> engine
+        self.claims: dict[str, Link] = {}           # "game/account" -> the connection paired for it
         self.hashing = trio.CapacityLimiter(2)
         #: (account, pool) -> (engine identity, why): an engine that could not play the pool is not
         #: paired in it again while the account runs the same engine (name and version).
@@ -141,11 +148,14 @@ class Hub:
         return link
 
     async def _welcome(self, link: Link) -> None:
-        """The welcome, and the game the account left running, if one waits for it."""
-        waiting = self._waiting(link)
+        """The welcome, and the game the account left running, if one waits for it: one no
+        connection holds, or one held by a connection of the account that no longer answers a
+        ping (frozen, or half-open after a network change: it is dropped, and the game moves)."""
+        waiting = self._waiting(link) or await self._stale_game(link)
         await link.send(wire.dump("welcome", pools=sorted(link.pools), resume=waiting.game if waiting else None))
         if waiting is not None:
             await self._attach(link, waiting, resume=True)
+        link.welcomed = True
 
     def _pools(self, account: str, asked: list[str], games: list[str], identity: tuple[str, str]) -> set[str]:
         known = {p.name: p for p in self.config.pools}
@@ -221,12 +231,31 @@ class Hub:
         """Take `link` for a game about to start (so no other round pairs it)."""
         engine = RemoteEngine(link.account, game, pool)
         self.engines[f"{game}/{link.account}"] = engine
+        self.claims[f"{game}/{link.account}"] = link
         link.engine = engine
 
     def _waiting(self, link: Link) -> RemoteEngine | None:
         """The game the account left running, if one waits for a bridge in the link's pools."""
         return next((e for e in self.engines.values() if e.account == link.account and e.link is None
                      and not e.ended and e.pool in link.pools), None)
+
+    async def _stale_game(self, link: Link) -> RemoteEngine | None:
+        """The game in the link's pools that another connection of its account holds without
+        answering a ping within STALE seconds; that connection is dropped (not paired again,
+        closed in the background) and the game detached from it, for `link` to take over."""
+        for old in [l for l in self.links if l is not link and l.account == link.account and l.engine is not None
+                    and not l.engine.ended and l.engine.pool in link.pools]:
+            engine = old.engine
+            if engine is None or await old.ws.answers_ping(STALE):
+                continue                    # its game ended meanwhile, or it is alive: it keeps its game
+            old.engine, old.draining = None, True
+            engine.detach(old)
+            self.links.remove(old)
+            self.log(f"{old.account} from {old.peer} does not answer: {link.peer} takes over {engine.game}")
+            with trio.move_on_after(STALE):
+                await old.refuse(f"{engine.game} moved to a new connection of the account")
+            return engine
+        return None
 
     async def _attach(self, link: Link, engine: RemoteEngine, resume: bool) -> None:
         link.engine = engine
@@ -273,6 +302,11 @@ class Hub:
             if link.engine is engine:
                 link.engine = None
 
+    def finish(self, game: str, account: str) -> None:
+        """After `game` and its void (if it was), the end of `account`'s part: released, its claim forgotten."""
+        self.release(game, account)
+        self.claims.pop(f"{game}/{account}", None)
+
     async def void(self, game: str, pool: str, cause: VoidCause | None, faulty: str | None, reason: str) -> None:
         """After `game` of `pool` was void by `faulty`'s fault: an account whose engine cannot play the
         pool (cause ``unsupported``) is not paired in it again while it runs the same engine, and a
@@ -281,7 +315,10 @@ class Hub:
         costs its opponents one void game, not one a round."""
         if faulty is None or cause not in (VoidCause.UNSUPPORTED, VoidCause.START):
             return
+        claimed = self.claims.get(f"{game}/{faulty}")
         for link in [l for l in self.links if l.account == faulty and pool in l.pools]:
+            if cause is VoidCause.START and link is not claimed:
+                continue                    # another connection of the account: not the one that failed
             if cause is VoidCause.START:
                 why = f"{game}: the bridge did not relay its engine's start ({reason})"
             else:

@@ -64,7 +64,7 @@ class Ladder:
                 await self.hub.void(game_id, pool.spec.name, record.void_cause, record.faulty, record.reason)
         finally:
             for name in (first, second):
-                self.hub.release(game_id, name)
+                self.hub.finish(game_id, name)
         sgf = ""
         if record.sgf is not None:
             try:

@@ -44,6 +44,17 @@ class Socket:
         except ConnectionClosed:
             raise Gone() from None
 
+    async def answers_ping(self, within: float) -> bool:
+        """Whether the peer answers a WebSocket ping within `within` seconds (a bridge frozen, or
+        its connection half-open after a network change, does not)."""
+        with trio.move_on_after(within):
+            try:
+                await self._ws.ping()
+            except (ConnectionClosed, trio.BrokenResourceError, trio.ClosedResourceError):
+                return False
+            return True
+        return False
+
     async def close(self, code: int, reason: str = "") -> None:
         short = reason.encode()[:120].decode(errors="ignore")       # a close frame's reason: at most 123 bytes
         await self._ws.aclose(code, short or None)

@@ -246,7 +246,7 @@ class EngineChannel:
         held = self._reader.unfinished()
         if held is not None:
             return f": it wrote {held} and no empty line after it (an answer ends with an empty line)"
-        if name not in THINKING and not self._pending:
+        if name not in THINKING and not self._pending and self.writes_ahead:     # a pipe: a process's stdout
             return " (nothing came on its stdout: does it flush each answer?)"
         return ""
 

@@ -70,6 +70,29 @@ def test_a_bridge_killed_mid_game_and_restarted_continues_that_game(tmp_path, pr
     assert f"phoenix resumes {game}" in server.stderr()
 
 
+def test_a_bridge_started_again_takes_over_the_game_of_one_that_froze(tmp_path, procs):
+    """The server still holds the frozen bridge's connection (no close came): the new one's
+    login finds it not answering a ping and takes its game over; the frozen one is dropped, and
+    only it: no later round pairs it, no void closes the new one."""
+    data, server, token, slow, live = _slow_pool(tmp_path, procs, "sleeper", 8.0, 0.2)
+    first = Bridge(tmp_path, server.ws, "sleeper", token, slow, tag="-1")
+    procs.append(first)
+
+    def mid_game():
+        files = list(live.glob("p-*.jsonl")) if live.exists() else []
+        return files and len(files[0].read_text().splitlines()) >= 5 and files[0]
+    game = until(mid_game, "the game to be a few plies in").stem
+    first.proc.send_signal(signal.SIGSTOP)          # frozen: its socket stays open, nothing answers on it
+    second = Bridge(tmp_path, server.ws, "sleeper", token, slow, "--games", "2", tag="-2")
+    procs.append(second)
+    assert second.wait() == 0, second.output()
+    records = {r["id"]: r for r in journal(data / "p")}
+    assert records[game]["faulty"] is None, records[game]
+    assert f"{game}: resuming" in second.output()
+    assert f"takes over {game}" in server.stderr() and f"sleeper resumes {game}" in server.stderr()
+    assert not [r for r in records.values() if r["faulty"] == "sleeper"], records
+
+
 def test_ctrl_c_finishes_the_game_in_hand_and_twice_stops_at_once(tmp_path, procs):
     data, server, token, slow, live = _slow_pool(tmp_path, procs, "calm", 5.0, 0.1)
 
