@@ -40,12 +40,19 @@ PING = 20.0             # seconds between pings while idle (the server's idle bo
 START = 30.0            # seconds for the engine's first answer
 ASK = 10.0              # seconds for each pre-flight command
 SLACK = 10.0            # seconds past the server's deadline before the bridge gives up on its engine
-MAX_BACKOFF = 30.0
+MAX_BACKOFF = 30.0      # seconds between two tries to connect, at most
+WELCOME = 30.0          # seconds for the server's answer to the login
+SILENT = 3 * PING       # seconds without a message of the server (it answers each ping) before reconnecting
+MAX_OPEN = 16           # games begun whose end is not told yet, at most (a server sends one at a time)
 MAX_ANSWER = 60_000     # bytes of one answer relayed (the server's default message bound is 65,536)
 
 
 class Refused(Exception):
-    """The server refused this bridge (the message says why)."""
+    """The server refused this bridge (the message says why); `retry`: for now only (it was full)."""
+
+    def __init__(self, message: str, retry: bool = False):
+        super().__init__(message)
+        self.retry = retry
 
 
 class EngineFailed(Exception):
@@ -130,6 +137,7 @@ class Bridge:
         self.o, self.say = options, say
         self.engine = Engine(options.argv, options.out)
         self.draining = False
+        self.welcomed = False           # the current connection was welcomed
         self.started = 0                # games begun
         self.finished = 0
         self.game: str | None = None    # the game in hand (the last begun)
@@ -185,6 +193,7 @@ class Bridge:
     async def _connections(self) -> int:
         backoff = 1.0
         while not self.done():
+            self.welcomed = False
             try:
                 try:
                     await self._connection()
@@ -192,24 +201,27 @@ class Bridge:
                 except BaseExceptionGroup as group:       # trio wraps what leaves a nursery
                     raise sole(group) from None
             except Refused as exc:
-                self.say(f"error: refused by the server: {exc}")
-                return 2
+                if not exc.retry:
+                    self.say(f"error: refused by the server: {exc}")
+                    return 2
+                why: BaseException = exc
             except EngineFailed as exc:
                 self.say(f"error: {exc}")
                 return 1
             except (OSError, HandshakeError, ConnectionClosed, trio.TooSlowError) as exc:
-                self.ws = None
                 if isinstance(exc, ConnectionClosed) and exc.reason is not None and exc.reason.code == wire.REFUSED:
                     self.say(f"error: refused by the server: {exc.reason.reason or 'no reason given'}")
                     return 2
-                if self.done():
-                    break
-                wait = backoff * (0.75 + random.random() / 2)
-                self.say(f"connection to {self.o.url} lost ({_why(exc)}); again in {wait:.1f} s")
-                await trio.sleep(wait)
-                backoff = min(backoff * 2, MAX_BACKOFF)
-            else:
+                why = exc
+            self.ws = None
+            if self.done():
+                break
+            if self.welcomed:               # it was connected: a new loss starts the waits again
                 backoff = 1.0
+            wait = min(MAX_BACKOFF, backoff * (0.75 + random.random() / 2))
+            self.say(f"connection to {self.o.url} lost ({_why(why)}); again in {wait:.1f} s")
+            await trio.sleep(wait)
+            backoff = min(backoff * 2, MAX_BACKOFF)
         return 0
 
     async def _connection(self) -> None:
@@ -225,13 +237,17 @@ class Bridge:
                                         pools=list(self.o.pools), games=self.engine.games, name=name,
                                         engine_version=version))
         try:
-            reply = wire.from_server(wire.load(await ws.get_message()))
+            with trio.fail_after(WELCOME):
+                reply = wire.from_server(wire.load(await ws.get_message()))
         except WireError as exc:
             raise Refused(f"unexpected answer to the login: {exc}") from None
+        except trio.TooSlowError:
+            raise trio.TooSlowError(f"no answer to the login within {WELCOME:g} s") from None
         if reply["t"] == "refused":
-            raise Refused(reply["reason"])
+            raise Refused(reply["reason"], reply["retry"])
         if reply["t"] != "welcome":
             raise Refused(f"unexpected answer to the login: {reply['t']!r}")
+        self.welcomed = True
         self.say(f"connected as {self.o.account} to {self.o.url} (pools: {', '.join(reply['pools'])})")
         for game in sorted(self.open - {reply.get("resume")}):
             self.open.discard(game)           # void at the server's restart, or lost on time meanwhile
@@ -244,7 +260,12 @@ class Bridge:
             nursery.start_soon(self._ping, ws)
             while not self.done():
                 try:
-                    data = wire.from_server(wire.load(await ws.get_message()))
+                    with trio.fail_after(SILENT):
+                        text = await ws.get_message()
+                except trio.TooSlowError:
+                    raise trio.TooSlowError(f"nothing from the server for {SILENT:g} s") from None
+                try:
+                    data = wire.from_server(wire.load(text))
                 except WireError as exc:
                     self.say(f"warning: ignored a message of the server: {exc}")
                     continue
@@ -259,7 +280,7 @@ class Bridge:
     async def _message(self, ws, data: dict) -> None:
         kind = data["t"]
         if kind == "refused":
-            raise Refused(data["reason"])
+            raise Refused(data["reason"], data["retry"])
         if kind == "game":
             await self._begin(ws, data["game"], data["resume"])
         elif kind == "command" and data["game"] == self.game:
@@ -269,6 +290,9 @@ class Bridge:
 
     async def _begin(self, ws, game: str, resume: list[str] | None) -> None:
         fresh = game not in self.open
+        if fresh and len(self.open) >= MAX_OPEN:
+            self.say(f"warning: ignored {game}: {len(self.open)} games begun and not ended (a server sends one at a time)")
+            return
         self.game = game
         if fresh:
             self.open.add(game)
@@ -327,9 +351,12 @@ class Bridge:
         where = ""
         if sgf and wire.safe_id(game):
             path = self.o.out / "games" / f"{game}.sgf"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, sgf)
-            where = f" {path}"
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                write_atomic(path, sgf)
+                where = f" {path}"
+            except OSError as exc:              # a full disk, a file in the way: the game is on the server
+                where = f" (its record not saved: {exc.strerror or exc}: {exc.filename or path})"
         self.say(f"{game} {data['first']} - {data['second']}: {data['result']} ({data['reason']}){where}")
 
 
@@ -340,7 +367,8 @@ def _why(exc: BaseException) -> str:
             return "closed"
         return f"closed: {reason.name} {reason.code} {reason.reason or ''}".strip()
     if isinstance(exc, HandshakeError):
-        return f"WebSocket handshake failed: {type(exc).__name__} {exc}".strip()
+        cause = exc.__cause__ or exc.__context__
+        return f"WebSocket handshake failed: {cause or type(exc).__name__}"
     if isinstance(exc, trio.TooSlowError):
-        return "timed out"
+        return str(exc) or "timed out"
     return str(exc) or type(exc).__name__

@@ -41,9 +41,9 @@ STALE = 2.0
 class Refused(Exception):
     """A connection is refused (the message says why); `code` is the close code."""
 
-    def __init__(self, message: str, code: int = wire.REFUSED, account: str | None = None):
+    def __init__(self, message: str, code: int = wire.REFUSED, account: str | None = None, retry: bool = False):
         super().__init__(message)
-        self.code, self.account = code, account
+        self.code, self.account, self.retry = code, account, retry
 
 
 class Link:
@@ -96,7 +96,7 @@ class Hub:
         try:
             if self.open > self.bounds.connections:
                 raise Refused(f"the server holds its most connections ({self.bounds.connections}); try later",
-                              wire.BOUND)
+                              wire.BOUND, retry=True)
             link = await self._login(ws, peer)      # from here, it leaves (below) however it ends
             row = self.ledger.opened(link.account, peer)
             await self._welcome(link)
@@ -105,7 +105,7 @@ class Hub:
             how = f"refused: {exc}"
             who = repr(link.account) if link is not None else repr(exc.account) if exc.account else "a connection"
             self.log(f"refused {who} from {peer}: {exc}")
-            await _close(ws, str(exc), exc.code)
+            await _close(ws, str(exc), exc.code, exc.retry)
         except (Gone, trio.BrokenResourceError, trio.ClosedResourceError):
             how = "disconnected"
             if link is None:        # closed by its peer, or by the WebSocket layer for a frame it broke
@@ -203,6 +203,8 @@ class Hub:
         if kind == "drain":
             link.draining = True
         engine = link.engine
+        if kind == "ping":
+            await link.send(wire.dump("pong"))          # the bridge knows the server is there
         if kind in ("ping", "drain") or engine is None or data["game"] != engine.game:
             return False                                 # a late word about a game already over
         if kind == "crashed":
@@ -343,12 +345,13 @@ class Hub:
                         pass
 
 
-async def _close(ws: Socket, reason: str, code: int) -> None:
-    """Send a ``refused`` message saying why, then close with `code` and the reason's start (a
-    bridge busy with its engine may see the close before it reads the message)."""
+async def _close(ws: Socket, reason: str, code: int, retry: bool = False) -> None:
+    """Send a ``refused`` message saying why (with ``retry``: for now only, the bridge tries
+    again later), then close with `code` and the reason's start (a bridge busy with its engine
+    may see the close before it reads the message)."""
     with trio.move_on_after(2):
         try:
-            await ws.send_text(wire.dump("refused", reason=reason))
+            await ws.send_text(wire.dump("refused", reason=reason, **({"retry": True} if retry else {})))
             await ws.close(code, reason)
         except Gone:
             pass

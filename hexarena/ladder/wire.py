@@ -162,7 +162,7 @@ def from_server(data: dict) -> dict:
         resume = data.get("resume")
         return {"t": kind, "pools": words(data, "pools"), "resume": None if resume is None else text(data, "resume", 100)}
     if kind == "refused":
-        return {"t": kind, "reason": _short(data, "reason")}
+        return {"t": kind, "reason": _short(data, "reason"), "retry": data.get("retry") is True}
     if kind == "game":
         resume = lines(data, "resume")
         return {"t": kind, "game": text(data, "game", 100),
@@ -178,5 +178,6 @@ def from_server(data: dict) -> dict:
 
 
 def safe_id(game: str) -> bool:
-    """Whether a game id may name a local file (letters, digits, `_ . -`, not starting with a dot)."""
-    return bool(game) and len(game) <= 100 and game[0] != "." and all(c.isalnum() or c in "_.-" for c in game)
+    """Whether a game id may name a local file (ASCII letters, digits, `_ . -`, not starting with a dot)."""
+    return bool(game) and len(game) <= 100 and game[0] != "." and all(c.isascii() and (c.isalnum() or c in "_.-")
+                                                                      for c in game)

@@ -78,7 +78,7 @@ def test_a_line_the_rules_refuse_stops_the_board_where_it_was(tmp_path: Path) ->
 
 def test_the_pool_page_draws_long_games_off_the_event_loop(tmp_path: Path) -> None:
     """Twelve Vaxandis 13 games of a few thousand plies in flight: the first request replays them
-    all (a second or more here), yet the loop that would stamp engines' answers waits only ms."""
+    all (0.3 s or more here), yet the loop that would stamp engines' answers waits only ms."""
     config = loads(pool_toml(anchors=("random", "greedy")).replace('game = "spelde"', 'game = "vaxandis"')
                    .replace("size = 4", "size = 13"))
     ladder = Ladder(config, tmp_path / "data", lambda _: None)
@@ -116,6 +116,6 @@ def test_the_pool_page_draws_long_games_off_the_event_loop(tmp_path: Path) -> No
     (s1, first, page1), (s2, second, page2) = answers
     assert s1 == s2 == 200 and page1 == page2
     assert page1.count(b"<svg") >= 12 and f"{len(tokens)}".encode() in page1
-    assert first > 0.3, first                # the replay is long enough for the check to mean something
+    assert first > 0.2, first                # longer than the lag allowed: on the loop, it would show
     assert lag < max(0.15, first / 3), (lag, first)
     assert second < first / 2, (first, second)   # the second request plays nothing again
