@@ -151,11 +151,16 @@ def serve(engine: Engine | EngineSide, seed: int = 0, log: str | None = None, st
     sent.
 
     Each answer is written and flushed as soon as it is complete, in order (PROTOCOL.md: "flushes
-    after each response"), however many commands came in one read."""
+    after each response"), however many commands came in one read. While it serves on the
+    process's stdout, ``sys.stdout`` is stderr: a ``print`` in the engine's code (a debugging
+    line in ``choose``) goes to stderr, where the referee logs it, not into the answers."""
     side = engine if isinstance(engine, EngineSide) else engine_side(engine, seed)
     transcript = Transcript(log) if log else None
     if transcript:
         transcript.write("#", f"serving {side.name} seed={seed}")
+    guarded = stdout is sys.stdout
+    if guarded:
+        sys.stdout = sys.stderr
     try:
         for batch in _batches(stdin):
             for line in batch:
@@ -180,6 +185,8 @@ def serve(engine: Engine | EngineSide, seed: int = 0, log: str | None = None, st
             transcript.write("#", "stdout closed")
         return 1
     finally:
+        if guarded:
+            sys.stdout = stdout
         if transcript:
             transcript.close()
     return 0

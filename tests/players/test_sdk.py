@@ -55,3 +55,14 @@ def test_the_seed_decides_the_choices(tmp_path: Path) -> None:
     assert same[0] != other
     reseeded = answers(session(tmp_path, ["hexarena-seed 3"] + moves, "--seed", "4").stdout)
     assert reseeded[1:] == same[0]
+
+
+def test_a_print_in_choose_goes_to_stderr_not_into_the_answers(tmp_path: Path) -> None:
+    script = tmp_path / "chatty.py"
+    script.write_text(ENGINE.replace('self.log("budget", budget.seconds, budget.move_seconds)',
+                                     'print("thinking about the move...")'))
+    run = subprocess.run([sys.executable, str(script)], input="1 boardsize 4\n2 genmove b\n3 name\nquit\n",
+                         capture_output=True, text=True, timeout=60)
+    got = answers(run.stdout)
+    assert got[0].strip() == "=1" and got[1].startswith("=2 ") and got[2] == "=3 probe", run.stdout
+    assert "thinking about the move..." not in run.stdout and "thinking about the move..." in run.stderr
