@@ -116,7 +116,7 @@ def parse_info(line: str) -> Info:
         raise InfoError(f"info line of more than {MAX_LINE_BYTES} bytes")
     words = line.split()
     if not words or words[0] != "info":
-        raise InfoError(f"an info line starts with 'info': {line[:40]!r}")
+        raise InfoError(f"an info line starts with 'info' (in lower case): {line[:40]!r}")
     if len(words) == 1:
         raise InfoError("an info line names at least one key")
     values: dict = {}
