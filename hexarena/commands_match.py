@@ -8,7 +8,6 @@ with `--games-per-pair` grows it.
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -168,24 +167,16 @@ def _split_name(text: str) -> tuple[str | None, str]:
     return None, text
 
 
-#: Programs that run a script named next (`python my_engine.py`): the engine is named after the script.
-_INTERPRETER = re.compile(r"(python|pypy)[0-9.]*|node|nodejs|deno|bun|ruby|perl|php|lua(jit)?|julia|Rscript")
-
-
 def _names(argv: list[list[str]]) -> list[str]:
-    """Engine names from command lines: the player of `-m hexarena.players NAME`, the script an
-    interpreter runs (`python my_engine.py`: my_engine), else the program's name (cut to the
-    longest engine name)."""
+    """Engine names from command lines: the player of `-m hexarena.players NAME`, else the program's name
+    (cut to the longest engine name)."""
     from hexarena.referee.tournament.config_edges import MAX_NAME
     names = []
     for words in argv:
         if not words:
             raise click.UsageError("an engine command is empty")
         name = Path(words[0]).name
-        script = next((w for w in words[1:] if not w.startswith("-")), None) if _INTERPRETER.fullmatch(name) else None
-        if "-m" not in words[:-1] and script is not None:
-            name = Path(script).stem                # `python -u my_engine.py`: my_engine
-        elif "-m" in words[:-1]:
+        if "-m" in words[:-1]:
             i = words.index("-m")
             name = words[i + 1]
             if name in ("players", "hexarena.players") and i + 2 < len(words):

@@ -244,12 +244,13 @@ class Hub:
     async def _stale_game(self, link: Link) -> RemoteEngine | None:
         """The game in the link's pools that another connection of its account holds without
         answering a ping within STALE seconds; that connection is dropped (not paired again,
-        closed in the background) and the game detached from it, for `link` to take over."""
+        its close awaited STALE seconds at most) and the game detached from it, for `link` to
+        take over."""
         for old in [l for l in self.links if l is not link and l.account == link.account and l.engine is not None
                     and not l.engine.ended and l.engine.pool in link.pools]:
             engine = old.engine
-            if engine is None or await old.ws.answers_ping(STALE):
-                continue                    # its game ended meanwhile, or it is alive: it keeps its game
+            if engine is None or await old.ws.answers_ping(STALE) or old.engine is not engine:
+                continue                    # alive: it keeps its game; or the game ended, or moved, meanwhile
             old.engine, old.draining = None, True
             engine.detach(old)
             self.links.remove(old)

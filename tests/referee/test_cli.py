@@ -160,9 +160,3 @@ def test_match_takes_built_in_players_by_name(tmp_path):
     records = read_journal(out)
     assert len(records) == 2 and {records[0].first, records[0].second} == {"random", "mcts-20"}
     assert not any(r.void for r in records)
-
-
-def test_match_names_an_engine_after_the_script_its_interpreter_runs():
-    from hexarena.commands_match import _names
-    assert _names([["python3", "-u", "bots/my_engine.py"], ["node", "x.js"]]) == ["my_engine", "x"]
-    assert _names([["python", "-m", "hexarena.players", "random"], ["./engine", "--hgp"]]) == ["random", "engine"]
