@@ -83,6 +83,7 @@ def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fm
         echo(f"warning: {warning}", err=True)
     if games.frame.empty:
         raise click.ClickException(f"{', '.join(paths)}: no rated games")
+    _unknown_anchors(anchor, set(games.frame["first"]) | set(games.frame["second"]))
     reports = build_reports(games.frame, by=() if pooled else by, anchor=anchor)
     if fmt == "text":
         echo(render_text(reports), nl=False)
@@ -108,7 +109,16 @@ def _journals_text(paths: tuple[str, ...], by: tuple[str, ...] | None, anchor: d
         echo(f"warning: {warning}", err=True)
     if not rows:
         raise click.ClickException(f"{', '.join(paths)}: no rated games")
+    _unknown_anchors(anchor, {name for row in rows for name in row[2:4]})
     return render_text([Group(key, counts, fitted) for key, counts, fitted in fit_groups(count_rows(rows), by, anchor)])
+
+
+def _unknown_anchors(anchor: dict[str, float], players: set[str]) -> None:
+    """A warning for each --anchor naming no player of the games (each table anchors the first
+    anchored player it holds: a name in none of them anchors nothing)."""
+    for name in anchor:
+        if name not in players:
+            echo(f"warning: --anchor {name}: no player of that name in these games", err=True)
 
 
 @click.command("repair")

@@ -5,6 +5,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -67,7 +68,8 @@ def test_csv_format_parses(games):
 
 def test_json_format_and_anchor(games):
     result = run(games, "--format", "json", "--anchor", "beta=1500", "--anchor", "nobody=3")
-    data = json.loads(result.output)
+    assert result.stderr == "warning: --anchor nobody: no player of that name in these games\n"
+    data = json.loads(result.stdout)
     pooled = data["tables"][0]
     assert pooled["anchor"] == {"player": "beta", "elo": 1500.0}
     beta = next(r for r in pooled["ratings"] if r["player"] == "beta")
@@ -149,3 +151,10 @@ def test_a_csv_saved_with_a_byte_order_mark_reads_as_without(tmp_path, games):
     careful = tmp_path / "quoted.csv"                                  # a quote sends it down the careful pass
     careful.write_bytes(b"\xef\xbb\xbf" + CSV.replace("alpha,beta,alpha", '"alpha",beta,alpha').encode())
     assert "== all games: 12 games, 3 players" in run(careful).output
+
+
+def test_an_anchor_naming_no_player_is_a_warning_for_a_journal_too():
+    folder = Path(__file__).parents[1] / "fixtures" / "journal-schema-1" / "v1"
+    result = run(folder, "--anchor", "nobody=3")
+    assert result.exit_code == 0 and "== all games" in result.stdout
+    assert result.stderr == "warning: --anchor nobody: no player of that name in these games\n"
