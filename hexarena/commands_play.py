@@ -99,20 +99,17 @@ def play(engine_cmd: str, game: str, size: int | None, variant: str, komi: int |
 def engine_table(cmd: str) -> tuple[str, dict[str, Any]]:
     """The engine's name and its config table: a built-in player's name, or a command line."""
     from hexarena.engine.suggest import did_you_mean
-    from hexarena.players import BOTS, get, names
-    from hexarena.flag_errors import split_command
+    from hexarena.players import BOTS, names, problem
+    from hexarena.flag_errors import player_named, split_command
     words = split_command(cmd, "--engine")
     if not words:
         raise click.UsageError("--engine is empty")
-    if len(words) == 1:
-        try:
-            get(words[0])
-            return words[0].replace(":", "-"), {"player": words[0]}
-        except ValueError as exc:
-            if "/" not in words[0] and shutil.which(words[0]) is None:
-                why = str(exc) if ":" in words[0] else (f"neither a built-in player{did_you_mean(words[0], BOTS)} "
-                                                        f"nor a program on PATH; players: {names()}")
-                raise click.UsageError(f"--engine {words[0]!r}: {why}") from None
+    if (player := player_named(words)) is not None:
+        return player.replace(":", "-"), {"player": player}
+    if len(words) == 1 and "/" not in words[0] and shutil.which(words[0]) is None:
+        why = problem(words[0]) if ":" in words[0] else (f"neither a built-in player{did_you_mean(words[0], BOTS)} "
+                                                         f"nor a program on PATH; players: {names()}")
+        raise click.UsageError(f"--engine {words[0]!r}: {why}")
     name = Path(words[0]).name
     if "-m" in words[:-1]:
         name = words[words.index("-m") + 1]

@@ -59,10 +59,7 @@ def split_command(text: str, where: str) -> list[str]:
 
 def player_named(words: list[str]) -> str | None:
     """The built-in player an engine's command names when it is that name alone (`random`,
-    `mcts:200`) and no program on PATH has it; None otherwise (a command line to run)."""
-    import shutil
-
+    `mcts:200`; a built-in name wins over a program of that name on PATH); None otherwise (a
+    command line to run)."""
     from hexarena.players import problem
-    if len(words) != 1 or "/" in words[0] or shutil.which(words[0]) is not None or problem(words[0]) is not None:
-        return None
-    return words[0]
+    return words[0] if len(words) == 1 and problem(words[0]) is None else None

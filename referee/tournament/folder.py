@@ -59,7 +59,7 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
     # a resume of a journal whose saved config is gone, with the config given again: written back
     # once every game of the journal is one of its schedule (below)
     found_again = resume and not saved.exists() and journal.exists()
-    if resume and not saved.exists() and not found_again:
+    if resume and not saved.exists() and not journal.exists():
         raise TournamentError(f"{out} holds no tournament to resume ({CONFIG_NAME} is missing); "
                               "check --out, or start a new tournament without --resume")
     history: list[TournamentConfig] = []

@@ -45,7 +45,7 @@ def repair_journal(path: str | os.PathLike) -> Repair:
     if not p.is_file():
         raise FileNotFoundError(f"{p}: no journal here")
     good, bad = _sorted_lines(p)
-    whole = [no for no, line in bad if line.endswith(b"\n")]        # a torn last line is a record cut short
+    whole = any(line.endswith(b"\n") for _, line in bad)     # a torn last line is a record cut short
     if whole and not good and p.name != JOURNAL_NAME:     # a run's journal may be all damage; another file, a slip
         raise NotAJournal(f"{p}: none of its {len(bad)} line(s) is a game record: not a tournament's journal "
                           "(nothing changed)")
