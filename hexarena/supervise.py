@@ -144,19 +144,27 @@ def run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, qui
             # the worker processes start while the pre-flight runs: their start-up overlaps it
             # (forked before the loop started, they are ready already)
             with started_early(min(processes, concurrency), forked.take if forked.ready else None) as early:
-                if check_engines:
+                # a new run's engines are checked before its folder is made; a resumed run's once its
+                # journal shows a game left to play (a finished tournament starts no engine)
+                if check_engines and not resume:
                     await preflight_or_fail(config, out, launcher, on_cluster)
+
+                async def games_start() -> None:
+                    if check_engines and resume:
+                        await preflight_or_fail(config, out, launcher, on_cluster)
+                    signals.running = True
+                    preload.start()
+
                 play = on_cluster.player(config, out, signals.abandon, warn) if on_cluster else None
                 # in flight = running: one game per slot of the cluster, the next one submitted as one ends
                 games_at_once = min(concurrency, on_cluster.slots) if on_cluster else concurrency
-                signals.running = True
-                preload.start()
                 with view:
                     outcome = await run_tournament(config, out, concurrency=games_at_once, resume=resume,
                                                    warn=warn, observer=view, launcher=launcher,
                                                    on_record=on_record, play=play, stop=signals.stop,
                                                    affinity=affinity, workers=processes, early=early,
-                                                   should_stop=sprt.should_stop if sprt is not None else None)
+                                                   should_stop=sprt.should_stop if sprt is not None else None,
+                                                   before_games=games_start)
             nursery.cancel_scope.cancel()
         if signals.signalled:
             raise KeyboardInterrupt

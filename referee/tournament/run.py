@@ -97,7 +97,8 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
               observer: Observer | None = None, should_stop: Callable[[], bool] | None = None,
               play: PlayGame | None = None, stop: trio.Event | None = None,
               overhead: Overhead | None = None, workers: int = 0,
-              affinity: Sequence[tuple[int, ...]] | None = None, early: EarlyWorkers | None = None) -> RunOutcome:
+              affinity: Sequence[tuple[int, ...]] | None = None, early: EarlyWorkers | None = None,
+              before_games: Callable[[], Awaitable[None]] | None = None) -> RunOutcome:
     """Play every pending game in `concurrency` slots (one game at a time each); return the run's
     counts (:class:`RunOutcome`). The run keeps nothing per finished game: the journal is the
     record (:func:`~hexarena.results.record.journal.read_journal`), `on_record` and the observer
@@ -117,7 +118,9 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
     referee's own seconds for each action (see
     :data:`~hexarena.referee.game.match.Overhead`). `on_record` and the observer
     get each whole record once (the observer's `plan` gets the journal's records at the start,
-    as summaries); whatever they keep, their memory grows with it.
+    as summaries); whatever they keep, their memory grows with it. `before_games` is awaited
+    once the folder is held and read, when a game is left to play, before the first one starts
+    (the CLI's pre-flight of a resumed run: a finished tournament starts no engine).
     TournamentError (before anything runs) if the folder cannot be used, also
     when another process runs in it.
     """
@@ -131,7 +134,7 @@ async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: 
         raise TournamentError(f"the engine launcher cannot go to a worker process ({why}): use workers=0")
     out = Path(out)
     hooks = _Hooks(on_record, observer, should_stop, play, stop if stop is not None else trio.Event(), overhead,
-                   workers, tuple(affinity) if affinity else None, early)
+                   workers, tuple(affinity) if affinity else None, early, before_games)
     try:
         with hold_folder(out):
             return await _run(config, out, concurrency, resume, launcher, warn, hooks)
@@ -168,11 +171,14 @@ class _Hooks:
     workers: int = 0
     affinity: tuple[tuple[int, ...], ...] | None = None
     early: EarlyWorkers | None = None
+    before_games: Callable[[], Awaitable[None]] | None = None
 
 
 async def _run(config: TournamentConfig, out: Path, concurrency: int, resume: bool, launcher: Launcher,
                warn: Callable[[str], None], hooks: _Hooks) -> RunOutcome:
     pending, journaled = prepare(config, out, resume, warn)
+    if pending and hooks.before_games is not None:
+        await hooks.before_games()
     live_files.clear(out)                         # a killed run's files: its games are replayed
     if launcher is process_launcher:
         launcher = partial(process_launcher, log_cap=config.log_cap)

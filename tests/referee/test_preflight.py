@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +112,19 @@ def test_a_failed_preflight_leaves_the_folder_as_it_was_and_quotes_the_engine_st
     again = invoke("match", RANDOM, broken, "--size", "4", "--out", str(kept))
     assert again.exit_code == 1
     assert sorted(p.name for p in kept.iterdir()) == ["notes.txt"]
+
+
+def test_a_resume_checks_the_engines_only_when_a_game_is_left_to_play(tmp_path):
+    engine = tmp_path / "engine.py"
+    engine.write_text((Path(__file__).parents[2] / "examples" / "random_engine.py").read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    out = tmp_path / "m"
+    mine = f"{shlex.quote(sys.executable)} {shlex.quote(str(engine))}"
+    assert invoke("match", RANDOM, mine, "--size", "4", "--games", "2", "--out", str(out), "-q").exit_code == 0
+    engine.unlink()                                  # the engine is gone once its games are played
+    done = invoke("tournament", "--resume", "--out", str(out))
+    assert done.exit_code == 0, done.stderr
+    assert "2 games, 0 void" in done.stdout and "pre-flight" not in done.stderr
+    more = invoke("tournament", "--resume", "--out", str(out), "--games-per-pair", "4")
+    assert more.exit_code == 1 and "failed the pre-flight check" in more.stderr
+    assert sum(1 for line in (out / "journal.jsonl").open(encoding="utf-8") if line.strip()) == 2
