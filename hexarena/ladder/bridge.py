@@ -10,7 +10,8 @@ of the server to the engine and its answer back, one game at a time. Each finish
   ``game`` message's replay lines, sent after a fresh ``clear_board``) and sends the command in
   flight again.
 * The engine crashes, stops answering, or breaks the protocol: the bridge says so to the server
-  (that game is lost) and starts a fresh engine for the next.
+  (that game is lost) and starts a fresh engine for the next. An engine still thinking when its
+  game ends (lost on time) is replaced at once, as soon as the game's end arrives.
 * Ctrl-C: finish the game in hand, then stop (exit 0); a second Ctrl-C stops at once (exit
   130): the game in hand is then lost as a disconnect is, on time.
 
@@ -45,6 +46,7 @@ WELCOME = 30.0          # seconds for the server's answer to the login
 SILENT = 3 * PING       # seconds without a message of the server (it answers each ping) before reconnecting
 MAX_OPEN = 16           # games begun whose end is not told yet, at most (a server sends one at a time)
 MAX_ANSWER = 60_000     # bytes of one answer relayed (the server's default message bound is 65,536)
+MAX_QUEUED = 64         # messages of the server read and not yet acted on (one command at a time comes)
 
 
 class Refused(Exception):
@@ -144,6 +146,9 @@ class Bridge:
         self.open: set[str] = set()     # games begun whose end is not told yet
         self.ws: WebSocketConnection | None = None
         self.stop_now = trio.CancelScope()
+        self._thinking: trio.CancelScope | None = None     # the engine's wait for an answer, while it lasts
+        self._ended_meanwhile = False   # the game's end came during that wait
+        self.restarting = False         # a fresh engine is starting after a failure (no ping meanwhile)
 
     def done(self) -> bool:
         return self.draining and not self.open
@@ -179,6 +184,8 @@ class Bridge:
                 if self.draining:
                     self.say("stopping now")
                     self.stop_now.cancel()
+                    if self._thinking is not None:
+                        self._thinking.cancel()
                     return
                 self.draining = True
                 self.say("finishing the game in hand, then stopping (Ctrl-C again: stop now)")
@@ -256,31 +263,52 @@ class Bridge:
             await ws.send_message(wire.dump("drain"))
 
     async def _session(self, ws) -> None:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(self._ping, ws)
-            while not self.done():
-                try:
-                    with trio.fail_after(SILENT):
-                        text = await ws.get_message()
-                except trio.TooSlowError:
-                    raise trio.TooSlowError(f"nothing from the server for {SILENT:g} s") from None
-                try:
-                    data = wire.from_server(wire.load(text))
-                except WireError as exc:
-                    self.say(f"warning: ignored a message of the server: {exc}")
-                    continue
-                await self._message(ws, data)
-            nursery.cancel_scope.cancel()
+        """The server's messages, read as they come (so that a game's end is seen while the engine
+        still thinks: :meth:`_read`) and acted on one at a time."""
+        send, receive = trio.open_memory_channel[dict](MAX_QUEUED)
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._ping, ws)
+                nursery.start_soon(self._read, ws, send)
+                while not self.done():
+                    await self._message(ws, await receive.receive())
+                nursery.cancel_scope.cancel()
+        except BaseExceptionGroup as group:   # the reader and the relay both met the lost connection
+            raise _first(group) from None
+
+    async def _read(self, ws, send: trio.MemorySendChannel[dict]) -> None:
+        """Each message of the server, checked, to `send`; the end of the game whose command the
+        engine is still thinking about stops that wait at once (:meth:`_command`)."""
+        while True:         # it ends in an exception, which cancels the relay (`send` stays open)
+            try:
+                with trio.fail_after(SILENT):
+                    text = await ws.get_message()
+            except trio.TooSlowError:
+                raise trio.TooSlowError(f"nothing from the server for {SILENT:g} s") from None
+            try:
+                data = wire.from_server(wire.load(text))
+            except WireError as exc:
+                self.say(f"warning: ignored a message of the server: {exc}")
+                continue
+            if data["t"] == "refused":           # the connection closes: no answer is of use now
+                if self._thinking is not None:
+                    self._thinking.cancel()
+                raise Refused(data["reason"], data["retry"])
+            if data["t"] == "end" and self._thinking is not None and data["game"] == self.game:
+                self._ended_meanwhile = True
+                self._thinking.cancel()
+            await send.send(data)
 
     async def _ping(self, ws) -> None:
+        """A ping every PING seconds, none while the engine starts again: the server pairs a
+        connection that said its engine failed only at its next message (:meth:`_crashed`)."""
         while True:
             await trio.sleep(PING)
-            await ws.send_message(wire.dump("ping"))
+            if not self.restarting:
+                await ws.send_message(wire.dump("ping"))
 
     async def _message(self, ws, data: dict) -> None:
-        kind = data["t"]
-        if kind == "refused":
-            raise Refused(data["reason"], data["retry"])
+        kind = data["t"]                # a refusal never comes here: _read raises it
         if kind == "game":
             await self._begin(ws, data["game"], data["resume"])
         elif kind == "command" and data["game"] == self.game:
@@ -318,26 +346,46 @@ class Bridge:
         cid = words.pop(0) if words and words[0].isdigit() else ""
         if not words:
             return
+        # shielded: a lost connection does not cut the engine's answer off (its channel would then
+        # read it as the next command's); the game's end (_read) and a second Ctrl-C do
+        self._thinking = thinking = trio.CancelScope(shield=True)
+        self._ended_meanwhile = False
         try:
-            text = await self._channel().command(*words, deadline=trio.current_time() + within + SLACK)
-            answer = f"={cid} {text}" if text else f"={cid}"
+            with thinking:
+                text = await self._channel().command(*words, deadline=trio.current_time() + within + SLACK)
+                answer = f"={cid} {text}" if text else f"={cid}"
         except CommandFailed as exc:
             answer = f"?{cid} {exc.message}"
         except (ControllerError, EngineFailed) as exc:
             await self._crashed(ws, str(exc))
+            return
+        finally:
+            self._thinking = None
+        if self._ended_meanwhile:           # the game ended meanwhile (lost on time): the engine is stale
+            await self._crashed(ws, f"it was still busy with {words[0]} when the game ended", lost=False)
+            return
+        if thinking.cancelled_caught:       # refused, or a second Ctrl-C: the bridge stops
             return
         if len(answer.encode()) > MAX_ANSWER:
             await self._crashed(ws, f"an answer of {len(answer.encode())} bytes, more than the server takes")
             return
         await ws.send_message(wire.dump("answer", game=self.game, text=answer + "\n\n"))
 
-    async def _crashed(self, ws, why: str) -> None:
-        self.say(f"{self.game}: the engine failed ({why}); the game is lost, starting a fresh engine")
-        await ws.send_message(wire.dump("crashed", game=self.game, why=why[:300]))
+    async def _crashed(self, ws, why: str, lost: bool = True) -> None:
+        """Tell the server the engine failed in the game in hand (`lost`: the game is lost by it,
+        else it had ended already), start a fresh engine, then ping: the server pairs this
+        connection again at its next message, so no game starts while the engine does."""
+        self.say(f"{self.game}: the engine failed ({why}); {'the game is lost, ' if lost else ''}"
+                 "starting a fresh engine")
+        self.restarting = True
         try:
+            await ws.send_message(wire.dump("crashed", game=self.game, why=why[:300]))
             await self.engine.start()
         except EngineFailed as exc:
             raise EngineFailed(f"the restarted engine failed its check: {exc}") from None
+        finally:
+            self.restarting = False
+        await ws.send_message(wire.dump("ping"))
 
     def _end(self, data: dict) -> None:
         game = data["game"]
@@ -358,6 +406,25 @@ class Bridge:
             except OSError as exc:              # a full disk, a file in the way: the game is on the server
                 where = f" (its record not saved: {exc.strerror or exc}: {exc.filename or path})"
         self.say(f"{game} {data['first']} - {data['second']}: {data['result']} ({data['reason']}){where}")
+
+
+def _first(group: BaseExceptionGroup) -> BaseException:
+    """The exception that says most of how a connection ended: a refusal, else an engine's
+    failure, else the first one met."""
+    leaves: list[BaseException] = []
+
+    def flat(exc: BaseException) -> None:
+        if isinstance(exc, BaseExceptionGroup):
+            for inner in exc.exceptions:
+                flat(inner)
+        else:
+            leaves.append(exc)
+    flat(group)
+    for kind in (Refused, EngineFailed):
+        found = [e for e in leaves if isinstance(e, kind)]
+        if found:
+            return found[0]
+    return next((e for e in leaves if not isinstance(e, trio.Cancelled)), leaves[0])
 
 
 def _why(exc: BaseException) -> str:

@@ -36,6 +36,9 @@ from .wire import WireError
 #: Seconds a connection of an account gets to answer a ping when a new one of the same account
 #: logs in while it holds a game: past them, the new connection takes the game over.
 STALE = 2.0
+#: Seconds a connection that said its engine failed (``crashed``) is not paired unless it sends a
+#: message first (the bridge pings once its fresh engine runs).
+RESTARTING = 60.0
 
 
 class Refused(Exception):
@@ -54,6 +57,7 @@ class Link:
         self.engine: RemoteEngine | None = None       # the game in hand
         self.draining = False
         self.welcomed = False                           # no round pairs it before its welcome is sent
+        self.restarting: float | None = None            # when it said its engine failed (cleared by its next message)
         self._lock = trio.Lock()
 
     async def send(self, text: str) -> None:
@@ -66,7 +70,8 @@ class Link:
             await _close(self.ws, reason, wire.REFUSED)
 
     def idle_in(self, pool: str) -> bool:
-        return self.engine is None and self.welcomed and not self.draining and pool in self.pools
+        return (self.engine is None and self.welcomed and not self.draining and pool in self.pools
+                and (self.restarting is None or trio.current_time() - self.restarting > RESTARTING))
 
 
 class Hub:
@@ -202,13 +207,15 @@ class Hub:
         kind = data["t"]
         if kind == "drain":
             link.draining = True
+        # a connection whose engine failed is paired again at its next message (its fresh engine runs)
+        link.restarting = trio.current_time() if kind == "crashed" else None
         engine = link.engine
         if kind == "ping":
             await link.send(wire.dump("pong"))          # the bridge knows the server is there
         if kind in ("ping", "drain") or engine is None or data["game"] != engine.game:
             return False                                 # a late word about a game already over
         if kind == "crashed":
-            engine.crash()
+            engine.crash(data["why"])
             return False
         return engine.answer(data["text"])
 
@@ -290,7 +297,9 @@ class Hub:
                     await self._attach(link, engine, resume=False)
                 except Gone:
                     engine.detach(link)           # the account may come back within the start deadline
-            yield EngineChannel(RemoteSend(engine), RemoteReceive(engine), account)
+            channel = EngineChannel(RemoteSend(engine), RemoteReceive(engine), account)
+            engine.on_crash = channel.engine_exited
+            yield channel
         finally:
             self.release(game, account)
 

@@ -37,6 +37,8 @@ class RemoteEngine:
         self._send: Send | None = None
         self._in, self._out = trio.open_memory_channel[bytes](16)
         self.ended = False
+        #: The channel's `engine_exited`, told the bridge's words when its engine failed.
+        self.on_crash: Callable[[str], None] | None = None
 
     # -- the channel's side ----------------------------------------------------------------
 
@@ -69,8 +71,11 @@ class RemoteEngine:
             return False
         return True
 
-    def crash(self) -> None:
-        """The engine is gone for this game: the channel sees its stdout closed."""
+    def crash(self, why: str = "") -> None:
+        """The engine is gone for this game: the channel hears the bridge's words (`why`), when
+        given, as a process's exit, and sees its stdout closed."""
+        if why and self.on_crash is not None:
+            self.on_crash(f"its bridge said the engine failed: {why}")
         self._in.close()
 
     def attach(self, link: object, send: Send) -> None:

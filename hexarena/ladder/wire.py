@@ -3,7 +3,8 @@ its kind in ``t`` (docs/ladder.md, "The wire").
 
 Bridge to server: ``login`` (account, token, pools, engine identity and games; the first message,
 within the login time), ``answer`` (an engine's HGP answer to a command of a game), ``crashed``
-(the engine of a game died or stopped answering: that game is lost), ``drain`` (finish the game in
+(the engine of a game died or stopped answering: that game is lost; the connection is paired
+again at its next message, which the bridge sends once a fresh engine runs), ``drain`` (finish the game in
 hand, take no other), ``ping``.
 
 Server to bridge: ``welcome``, ``refused`` (why; the connection closes), ``game`` (a game starts
@@ -135,13 +136,16 @@ def read_login(data: dict) -> Login:
 
 def from_bridge(data: dict, limit: int) -> dict:
     """A bridge's message after the login, checked: ``ping`` and ``drain`` as they are, ``crashed``
-    with its ``game`` (any value: compared with the game in hand), ``answer`` with its ``game`` and
+    with its ``game`` (any value: compared with the game in hand) and ``why`` (text, printable, at
+    most 300 characters; "" when missing), ``answer`` with its ``game`` and
     a ``text`` of at most `limit` characters; WireError for any other kind or a wrong answer."""
     kind = data["t"]
     if kind in ("ping", "drain"):
         return {"t": kind}
     if kind == "crashed":
-        return {"t": kind, "game": data.get("game")}
+        why = data.get("why")
+        why = "".join(c if c.isprintable() else " " for c in why[:300]) if isinstance(why, str) else ""
+        return {"t": kind, "game": data.get("game"), "why": why}
     if kind == "answer":
         return {"t": kind, "game": data.get("game"), "text": text(data, "text", limit)}
     raise WireError(f"unknown message {kind!r}")

@@ -137,7 +137,28 @@ def test_a_bridge_that_loses_the_network_mid_game_comes_back_and_finishes_it(tmp
         proxy.kill()
         proxy.wait(30)
     record = next(r for r in journal(data / "p") if r["id"] == path.stem)
-    assert record["faulty"] is None, record
+    assert record["faulty"] is None, (record["reason"], bridge.output())
     out = bridge.output()
     assert "lost" in out and f"{path.stem}: resuming" in out
     assert f"roamer resumes {path.stem}" in server.stderr()
+
+
+def test_an_engine_that_hangs_loses_that_game_only_and_its_bridge_plays_on_at_once(tmp_path, procs):
+    # the bridge sees the game's end while its engine still thinks: it starts a fresh engine then,
+    # and the server pairs the connection only once the bridge says the engine runs (its ping)
+    data = tmp_path / "data"
+    token = add_account(data, "sleepy")
+    server = Server(tmp_path, pool_toml(move=0.5, interval=0.2, network=0.2), data)
+    procs.append(server)
+    engine = [sys.executable, FAKE, "3", "hang", str(tmp_path / "hung")]
+    bridge = Bridge(tmp_path, server.ws, "sleepy", token, engine, "--games", "3")
+    procs.append(bridge)
+    assert bridge.wait(60) == 0, bridge.output()
+    records = journal(data / "p")
+    assert len(records) == 3, records
+    hung, *after = records
+    assert hung["faulty"] == "sleepy" and hung["forfeit"] == "time", hung
+    assert all(r["faulty"] is None and not r.get("void_cause") for r in after), after
+    out = bridge.output()
+    assert "still busy with genmove" in out and "did not relay" not in out, out
+    assert "Traceback" not in server.stderr()

@@ -2,15 +2,17 @@
 on its Nth `genmove` (argv[1] = N, 0: never), does what argv[2] says: `crash` (exit), `illegal`
 (answers a cell off the board), or `slow` (every genmove waits argv[3] seconds first); with argv[2]
 `nosize` it refuses every `boardsize`, with `mute` it answers its first `protocol_version` (the
-bridge's check) and then nothing at all."""
+bridge's check) and then nothing at all; `hang` never answers its Nth `genmove`, once: when the
+file argv[3] does not exist yet (it makes it)."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
 
 nth, mode = int(sys.argv[1]), sys.argv[2]
-pause = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
+pause = float(sys.argv[3]) if len(sys.argv) > 3 and mode == "slow" else 0.0
 inner = subprocess.Popen([sys.executable, "-m", "hexarena.players", "random"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, text=True, bufsize=1)
 genmoves = versions = 0
@@ -28,6 +30,9 @@ for line in sys.stdin:
         genmoves += 1
         if mode == "slow":
             time.sleep(pause)
+        elif genmoves == nth and mode == "hang" and not os.path.exists(sys.argv[3]):
+            open(sys.argv[3], "w").close()
+            time.sleep(3600)
         elif genmoves == nth and mode == "crash":
             sys.exit(3)
         elif genmoves == nth and mode == "illegal":
