@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import trio
-from trio_websocket import ConnectionClosed, HandshakeError, WebSocketConnection, open_websocket_url
+from trio_websocket import ConnectionClosed, ConnectionRejected, HandshakeError, WebSocketConnection, open_websocket_url
 
 from hexarena.protocol.controller import CommandFailed, ControllerError
 from hexarena.referee.engines.channel import EngineChannel
@@ -218,6 +218,11 @@ class Bridge:
             except (OSError, HandshakeError, ConnectionClosed, trio.TooSlowError) as exc:
                 if isinstance(exc, ConnectionClosed) and exc.reason is not None and exc.reason.code == wire.REFUSED:
                     self.say(f"error: refused by the server: {exc.reason.reason or 'no reason given'}")
+                    return 2
+                if isinstance(exc, ConnectionRejected) and 400 <= exc.status_code < 500 \
+                        and exc.status_code not in (408, 429):      # no server of bridges there: trying again won't help
+                    self.say(f"error: {self.o.url} is no ladder's address for bridges ({_why(exc)}); the server "
+                             f"prints it at its start, and its pages show it (ws://HOST:PORT{wire.PATH})")
                     return 2
                 why = exc
             self.ws = None
@@ -433,6 +438,10 @@ def _why(exc: BaseException) -> str:
         if reason is None:
             return "closed"
         return f"closed: {reason.name} {reason.code} {reason.reason or ''}".strip()
+    if isinstance(exc, ConnectionRejected):
+        body = (exc.body or b"").decode("utf-8", "replace")
+        body = " ".join("".join(c if c.isprintable() else " " for c in body[:200]).split())
+        return f"HTTP {exc.status_code}" + (f": {body}" if body else "")
     if isinstance(exc, HandshakeError):
         cause = exc.__cause__ or exc.__context__
         return f"WebSocket handshake failed: {cause or type(exc).__name__}"

@@ -72,7 +72,12 @@ def account() -> None:
 @click.argument("name")
 @click.option("--data", "data", required=True, type=click.Path(file_okay=False), help="The server's folder.")
 def account_add(name: str, data: str) -> None:
-    """Make account NAME and print its token (alone on the first line, shown once only)."""
+    """Make account NAME and print its token (alone on the first line, shown once only). NAME
+    may not be a built-in player's (`random`, `mcts:200`): those name a pool's anchors."""
+    from hexarena.flag_errors import player_named
+    if player_named([name]) is not None:
+        raise click.UsageError(f"{name!r} is a built-in player's name, which names a pool's anchor: "
+                               "choose another name for the account")
     token = _on_store(data, lambda store: store.add(name))
     click.echo(token)
     echo(f"account {name} made; give its bridge the token through {TOKEN_ENV} or --token-file "

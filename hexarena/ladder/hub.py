@@ -141,11 +141,13 @@ class Hub:
         async with self.hashing:
             ok = await trio.to_thread.run_sync(token_matches, salted, token)
         if not ok:
-            raise Refused("unknown account or wrong token", account=account)
-        mine = [l for l in self.links if l.account == account]
-        if len(mine) >= self.bounds.per_account:
-            raise Refused(f"account {account!r} already has {len(mine)} connection(s), the most allowed",
+            raise Refused("unknown account or wrong token: check --account, and that the token is the one "
+                          "`hexarena ladder account add` printed for it (the server's operator makes accounts)",
                           account=account)
+        mine = [l for l in self.links if l.account == account]
+        if len(mine) >= self.bounds.per_account and not await self._room(mine):
+            raise Refused(f"account {account!r} already has {len(mine)} connection(s), the most allowed, "
+                          "and each answers: stop one of its bridges first", account=account)
         pools = self._pools(account, asked, games, (name, version))
         link = Link(ws, account, peer, pools, (name, version))
         self.links.append(link)
@@ -180,7 +182,9 @@ class Hub:
             if account in p.anchors:
                 raise Refused(f"account {account!r} has the name of an anchor of pool {p.name!r}")
         if not chosen:
-            raise Refused("the engine plays none of the pools' games")
+            offered = ", ".join(f"{p.name} ({p.game})" for p in known.values())
+            raise Refused(f"the engine plays none of the pools' games (pools: {offered}; its list_games: "
+                          f"{', '.join(games) or 'none'})")
         return {p.name for p in chosen}
 
     async def _serve(self, link: Link) -> None:
@@ -229,12 +233,15 @@ class Hub:
     # -- games -----------------------------------------------------------------------------
 
     def idle(self, pool: str) -> list[Link]:
-        """One idle connection per account in `pool` (an account never meets itself)."""
-        seen: dict[str, Link] = {}
+        """One idle connection per account in `pool` (an account never meets itself), none of an
+        account playing a game of `pool` already (one game at a time per account and pool)."""
+        taken = {e.account for e in self.engines.values() if e.pool == pool}
+        idle = []
         for link in self.links:
-            if link.idle_in(pool) and link.account not in seen:
-                seen[link.account] = link
-        return list(seen.values())
+            if link.idle_in(pool) and link.account not in taken:
+                taken.add(link.account)
+                idle.append(link)
+        return idle
 
     def claim(self, link: Link, game: str, pool: str) -> None:
         """Take `link` for a game about to start (so no other round pairs it)."""
@@ -250,22 +257,39 @@ class Hub:
 
     async def _stale_game(self, link: Link) -> RemoteEngine | None:
         """The game in the link's pools that another connection of its account holds without
-        answering a ping within STALE seconds; that connection is dropped (not paired again,
-        its close awaited STALE seconds at most) and the game detached from it, for `link` to
-        take over."""
+        answering a ping within STALE seconds; that connection is dropped (:meth:`_drop`) and
+        the game detached from it, for `link` to take over."""
         for old in [l for l in self.links if l is not link and l.account == link.account and l.engine is not None
                     and not l.engine.ended and l.engine.pool in link.pools]:
             engine = old.engine
             if engine is None or await old.ws.answers_ping(STALE) or old.engine is not engine:
                 continue                    # alive: it keeps its game; or the game ended, or moved, meanwhile
-            old.engine, old.draining = None, True
-            engine.detach(old)
-            self.links.remove(old)
             self.log(f"{old.account} from {old.peer} does not answer: {link.peer} takes over {engine.game}")
-            with trio.move_on_after(STALE):
-                await old.refuse(f"{engine.game} moved to a new connection of the account")
+            await self._drop(old, f"{engine.game} moved to a new connection of the account")
             return engine
         return None
+
+    async def _room(self, mine: list[Link]) -> bool:
+        """Whether a login of an account holding its most connections (`mine`) may come in: one of
+        them does not answer a ping within STALE seconds (a frozen bridge, a half-open connection)
+        and is dropped; its game, if any, waits for the new connection (:meth:`_welcome`)."""
+        for old in mine:
+            if old in self.links and not await old.ws.answers_ping(STALE):
+                self.log(f"{old.account} from {old.peer} does not answer: a new connection of the account takes its place")
+                await self._drop(old, "a new connection of the account took its place")
+                return True
+        return False
+
+    async def _drop(self, old: Link, why: str) -> None:
+        """Take `old` out: no round pairs it, its game (if any) is detached from it, and it is
+        closed with `why` (awaited STALE seconds at most)."""
+        engine, old.engine, old.draining = old.engine, None, True
+        if engine is not None:
+            engine.detach(old)
+        if old in self.links:
+            self.links.remove(old)
+        with trio.move_on_after(STALE):
+            await old.refuse(why)
 
     async def _attach(self, link: Link, engine: RemoteEngine, resume: bool) -> None:
         link.engine = engine

@@ -100,7 +100,6 @@ class Pool:
         self._void_orphans()
         self.standings: list[Standing] = []
         self.in_flight: dict[str, tuple[str, str]] = {}
-        self.busy: set[str] = set()              # accounts playing in this pool now
         self.rng = random.Random()
         self.stale = trio.Event()                 # games ended since the last fit
         self._numbered = 0

@@ -128,7 +128,9 @@ def read_login(data: dict) -> Login:
         raise WireError(f"expected a login message, got {data['t']!r}")
     version = data.get("version")
     if type(version) is not int or version != VERSION:
-        raise WireError(f"this server speaks version {VERSION} of the wire; update hexarena")
+        said = version if type(version) is int else repr(version)
+        raise WireError(f"this server speaks version {VERSION} of the wire and the bridge {said}: "
+                        f"connect with a hexarena whose bridge speaks version {VERSION}")
     return Login(text(data, "account", 40, printable=True), text(data, "token", 200, printable=True),
                  words(data, "pools"), words(data, "games"), text(data, "name", 100, empty=True, printable=True),
                  text(data, "engine_version", 100, empty=True, printable=True))

@@ -70,3 +70,17 @@ def test_what_the_bridge_reads_of_a_refusal_and_a_game_id():
     assert wire.from_server({"t": "refused", "reason": "no", "retry": "yes"})["retry"] is False
     assert wire.from_server({"t": "refused", "reason": "no"})["retry"] is False
     assert wire.safe_id("p-000001") and not wire.safe_id("\u00e9" * 100) and not wire.safe_id("..x")
+
+
+def test_an_address_that_is_no_ladders_stops_the_bridge_with_the_servers_words(tmp_path, procs):
+    data = tmp_path / "data"
+    token = add_account(data, "lost")
+    server = Server(tmp_path, pool_toml(), data)
+    procs.append(server)
+    wrong = server.ws.replace("/ladder/ws", "/wrong")
+    bridge = Bridge(tmp_path, wrong, "lost", token, ["random"], "--games", "1")
+    procs.append(bridge)
+    assert bridge.wait(30) == 2, bridge.output()
+    out = bridge.output()
+    assert f"error: {wrong} is no ladder's address for bridges (HTTP 404" in out, out
+    assert "/ladder/ws" in out and "again in" not in out

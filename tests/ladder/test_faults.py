@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.support.ladder import FAKE, Bridge, Server, add_account, journal, pool_toml, until
 
 PROXY = str(Path(__file__).parents[1] / "support" / "ladder_proxy.py")
@@ -30,6 +32,9 @@ def test_an_engine_that_crashes_or_answers_illegally_forfeits_and_the_rest_goes_
     crashed = [r for r in records if r.get("faulty") == "crasher"]
     illegal = [r for r in records if r.get("faulty") == "cheat"]
     assert crashed and all(r["termination"] == "forfeit" or r.get("forfeit") == "crash" for r in crashed), crashed
+    # the record says what the bridge saw: the engine's exit status
+    assert all("its bridge said the engine failed" in r["reason"] and "status 3" in r["reason"]
+               for r in crashed), [r["reason"] for r in crashed]
     assert illegal and all(r.get("forfeit") in ("illegal", "malformed") for r in illegal), illegal
     assert not [r for r in records if r.get("faulty") == "honest"]
     # the crasher's bridge started a fresh engine and played its other games
@@ -38,12 +43,13 @@ def test_an_engine_that_crashes_or_answers_illegally_forfeits_and_the_rest_goes_
     assert "Traceback" not in server.stderr()
 
 
-def _slow_pool(tmp_path, procs, account: str, move: float, pause: float):
-    """A server whose pool has `move` seconds a move, an account, and the command of an engine
-    taking `pause` seconds a move: (data folder, server, token, engine, live folder)."""
+def _slow_pool(tmp_path, procs, account: str, move: float, pause: float, extra: str = ""):
+    """A server whose pool has `move` seconds a move (and the config's lines `extra`), an account,
+    and the command of an engine taking `pause` seconds a move: (data folder, server, token,
+    engine, live folder)."""
     data = tmp_path / "data"
     token = add_account(data, account)
-    server = Server(tmp_path, pool_toml(move=move, size=5), data)
+    server = Server(tmp_path, pool_toml(move=move, size=5, extra=extra), data)
     procs.append(server)
     return data, server, token, [sys.executable, FAKE, "0", "slow", str(pause)], data / "p" / "live"
 
@@ -70,11 +76,14 @@ def test_a_bridge_killed_mid_game_and_restarted_continues_that_game(tmp_path, pr
     assert f"phoenix resumes {game}" in server.stderr()
 
 
-def test_a_bridge_started_again_takes_over_the_game_of_one_that_froze(tmp_path, procs):
+@pytest.mark.parametrize("per_account", [4, 1])
+def test_a_bridge_started_again_takes_over_the_game_of_one_that_froze(tmp_path, procs, per_account):
     """The server still holds the frozen bridge's connection (no close came): the new one's
     login finds it not answering a ping and takes its game over; the frozen one is dropped, and
-    only it: no later round pairs it, no void closes the new one."""
-    data, server, token, slow, live = _slow_pool(tmp_path, procs, "sleeper", 8.0, 0.2)
+    only it: no later round pairs it, no void closes the new one. Also when the account may hold
+    one connection only: the frozen one makes room."""
+    data, server, token, slow, live = _slow_pool(tmp_path, procs, "sleeper", 8.0, 0.2,
+                                                 extra=f"[bounds]\nper_account = {per_account}\n")
     first = Bridge(tmp_path, server.ws, "sleeper", token, slow, tag="-1")
     procs.append(first)
 
@@ -89,7 +98,8 @@ def test_a_bridge_started_again_takes_over_the_game_of_one_that_froze(tmp_path, 
     records = {r["id"]: r for r in journal(data / "p")}
     assert records[game]["faulty"] is None, records[game]
     assert f"{game}: resuming" in second.output()
-    assert f"takes over {game}" in server.stderr() and f"sleeper resumes {game}" in server.stderr()
+    assert ("takes over" if per_account > 1 else "takes its place") in server.stderr()
+    assert f"sleeper resumes {game}" in server.stderr()
     assert not [r for r in records.values() if r["faulty"] == "sleeper"], records
 
 

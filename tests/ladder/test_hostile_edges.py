@@ -118,6 +118,8 @@ def test_text_that_is_not_unicode_or_would_forge_a_log_line_is_refused(tmp_path,
         for version in (True, 1.0, "1"):
             reason, code = await _refusal(server.ws, _login("ok", token, version=version))
             assert code == wire.REFUSED and "version 1 of the wire" in reason
+        reason, code = await _refusal(server.ws, _login("ok", token, version=2))      # a newer bridge
+        assert "the bridge 2: connect with a hexarena whose bridge speaks version 1" in reason, reason
         assert (await _welcomed(server.ws, "ok", token))["t"] == "welcome"
     trio.run(main)
     log = server.stderr()

@@ -23,6 +23,7 @@ def test_a_wrong_token_and_an_unknown_account_are_refused(tmp_path, procs):
         assert bridge.wait() == 2
         out = bridge.output()
         assert "refused by the server: unknown account or wrong token" in out and "Traceback" not in out
+        assert "the one `hexarena ladder account add` printed" in out
         until(lambda: f"refused {account!r} from 127.0.0.1:" in server.stderr(), "the refusal in the log")
     assert "Traceback" not in server.stderr()
 
@@ -57,6 +58,10 @@ def test_account_add_prints_the_token_alone_and_refuses_a_taken_name(tmp_path):
     bad = subprocess.run([*HEXARENA, "ladder", "account", "add", "../x", "--data", str(data)],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and "is not an account name" in bad.stderr
+    for anchor in ("random", "mcts:200"):       # an anchor's name: its login would be refused in every pool
+        taken = subprocess.run([*HEXARENA, "ladder", "account", "add", anchor, "--data", str(data)],
+                               capture_output=True, text=True, timeout=60)
+        assert taken.returncode == 2 and "is a built-in player's name" in taken.stderr, taken.stderr
 
 
 def test_a_bad_config_names_file_key_and_line(tmp_path):

@@ -4,8 +4,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sqlite3
+import sys
+import time
+from contextlib import closing
 
-from tests.support.ladder import HEXARENA, Bridge, Server, add_account, journal, pool_toml, until
+from tests.support.ladder import FAKE, HEXARENA, Bridge, Server, add_account, journal, pool_toml, until
 
 
 def test_four_bridges_play_rounds_and_the_pool_is_a_tournament_folder(tmp_path, procs):
@@ -68,3 +71,27 @@ def test_a_lone_bridge_meets_the_anchors(tmp_path, procs):
     assert bridge.wait() == 0, bridge.output()
     opponents = {r["second"] if r["first"] == "solo" else r["first"] for r in journal(data / "p")}
     assert opponents <= {"random", "greedy"} and opponents
+
+
+def test_an_account_plays_one_game_of_a_pool_at_a_time_however_many_connections_it_has(tmp_path, procs):
+    data = tmp_path / "data"
+    token = add_account(data, "twin")
+    server = Server(tmp_path, pool_toml(interval=0.2), data)
+    procs.append(server)
+    slow = [sys.executable, FAKE, "0", "slow", "0.05"]
+    bridges = [Bridge(tmp_path, server.ws, "twin", token, slow, "--games", "2", tag=f"-{i}") for i in (1, 2)]
+    procs.extend(bridges)
+    most = 0
+    ledger = data / "ladder.sqlite"
+    while any(b.proc.poll() is None for b in bridges):
+        if ledger.exists():
+            with closing(sqlite3.connect(ledger, timeout=5)) as db:
+                playing = db.execute("SELECT COUNT(*) FROM games WHERE state = 'playing' "
+                                     "AND (first = 'twin' OR second = 'twin')").fetchone()[0]
+            most = max(most, playing)
+        time.sleep(0.05)
+    for b in bridges:
+        assert b.wait() == 0, b.output()
+    records = [r for r in journal(data / "p") if "twin" in (r["first"], r["second"])]
+    assert len(records) == 4 and all(r["faulty"] is None for r in records), records
+    assert most == 1, most
