@@ -5,8 +5,9 @@ of positions equal under the hexagon's symmetries); each is judged by the engine
 (hexarena/openings_play.py: its `genmove_analyze` winrate, or self-play games when it gives
 none); the first `count` candidates in the band, in the candidates' seeded order, make the
 book, each line checked again by the rules. Every judgement is appended to `WORK/judged.jsonl`
-(self-play games go to the tournament folder `WORK/selfplay`), so a second run with the same
-arguments judges only what is left.
+(self-play games go to the tournament folder `WORK/selfplay`, grown by the lines a later run
+adds; `WORK/judge.json` says how the lines were judged), so a second run with the same
+arguments judges only what is left, and one with other candidates judges only the new ones.
 """
 from __future__ import annotations
 
@@ -90,18 +91,72 @@ def claim(plan: Plan, work: Path) -> None:
     write_atomic(path, json.dumps(wanted) + "\n")
 
 
-def read_judged(work: Path) -> dict[tuple[str, ...], float]:
-    """The judgements a run into `work` kept: line -> the first seat's value (a torn last line skipped)."""
+def read_judged(work: Path, say: Callable[[str], None] = lambda _s: None) -> dict[tuple[str, ...], float]:
+    """The judgements a run into `work` kept: line -> the first seat's value; a line that cannot be
+    read (a torn last line, bytes that are not UTF-8) is skipped, `say` naming its file and line."""
     out: dict[tuple[str, ...], float] = {}
     path = work / JUDGED
     if path.exists():
-        for text in path.read_text(encoding="utf-8").splitlines():
+        for no, raw in enumerate(path.read_bytes().splitlines(), 1):
             try:
-                entry = json.loads(text)
+                entry = json.loads(raw.decode("utf-8"))
                 out[tuple(entry["line"].split())] = float(entry["value"])
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                if raw.strip():
+                    say(f"{path}:{no}: skipped, not a judgement ({exc.__class__.__name__})")
     return out
+
+
+def judged_by(work: Path) -> str | None:
+    """How the judgements in `work` were made (``winrate`` or ``selfplay``), as its judge.json records
+    it; for a folder made before judge.json recorded it, the `by` of its judgements when they agree."""
+    try:
+        held = json.loads((work / JUDGE_FILE).read_text(encoding="utf-8"))
+        if held.get("by") in ("winrate", "selfplay"):
+            return held["by"]
+    except (OSError, ValueError, AttributeError):
+        pass
+    bys = set()
+    try:
+        for raw in (work / JUDGED).read_bytes().splitlines():
+            try:
+                bys.add(json.loads(raw.decode("utf-8")).get("by"))
+            except (ValueError, AttributeError):
+                continue
+    except OSError:
+        return None
+    return bys.pop() if len(bys) == 1 and bys <= {"winrate", "selfplay"} else None
+
+
+def _record_by(work: Path, how: str) -> None:
+    """Record in judge.json how the judgements in `work` are made (a resumed `auto` run goes on the same way)."""
+    path = work / JUDGE_FILE
+    try:
+        held = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(held, dict) and held.get("by") != how:
+        write_atomic(path, json.dumps(held | {"by": how}) + "\n")
+
+
+def _played_lines(folder: Path) -> list[tuple[str, ...]]:
+    """The lines of the self-play tournament saved in `folder` (none when there is none)."""
+    try:
+        games = json.loads((folder / "tournament.json").read_text(encoding="utf-8"))["games"]
+        return [tuple(text.split()) for text in games[0].get("openings", [])]
+    except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return []
+
+
+def _open_for_append(path: Path):
+    """`path` opened to append lines: after a torn last line (no newline) the next starts on a line of its own."""
+    log = open(path, "a", encoding="utf-8")
+    if log.tell() > 0:
+        with open(path, "rb") as fh:
+            fh.seek(-1, 2)
+            if fh.read(1) != b"\n":
+                log.write("\n")
+    return log
 
 
 def judge(plan: Plan, lines: list[tuple[str, ...]], work: Path, advisers: Advisers, tick: Callable[[float], None],
@@ -109,11 +164,11 @@ def judge(plan: Plan, lines: list[tuple[str, ...]], work: Path, advisers: Advise
     """Each line's first-seat value (the ones `work` holds already, and the others judged now, by
     winrates from `advisers` or by self-play) and how they were judged (``winrate`` or ``selfplay``)."""
     import trio
-    known = read_judged(work)
+    known = read_judged(work, say)
     todo = [line for line in lines if line not in known]
     tick(len(lines) - len(todo))
-    how = plan.judge
-    with open(work / JUDGED, "a", encoding="utf-8") as log:
+    how = plan.judge if plan.judge != "auto" else judged_by(work) or "auto"
+    with _open_for_append(work / JUDGED) as log:
         def done(line: tuple[str, ...], value: float, by: str, games: int = 0) -> None:
             known[line] = value
             log.write(json.dumps({"line": " ".join(line), "value": round(value, 4), "by": by, "games": games}) + "\n")
@@ -125,15 +180,19 @@ def judge(plan: Plan, lines: list[tuple[str, ...]], work: Path, advisers: Advise
             try:
                 trio.run(winrates, advisers, plan.board, todo, plan.concurrency, judged_by_winrate)
                 how = "winrate"
+                _record_by(work, how)
             except NoWinrate as exc:
                 if how == "winrate":
                     raise
                 say(f"{exc}: judging by self-play, {plan.games} games a line")
                 how = "selfplay"
         if todo and how != "winrate":
+            _record_by(work, "selfplay")
             todo = [line for line in lines if line not in known]
-            config = selfplay_config(plan.engine, plan.board, todo, plan.games, plan.seed)
             folder = work / "selfplay"
+            played = _played_lines(folder)     # the saved tournament grows by the new lines: nothing replayed
+            config = selfplay_config(plan.engine, plan.board, played + [t for t in todo if t not in played],
+                                     plan.games, plan.seed)
             per_game = 1 / plan.games
             trio.run(selfplay, config, folder, plan.concurrency, lambda: tick(per_game))
             judged = 0

@@ -112,13 +112,22 @@ def drawn_prefixes(board: Board, count: int, seed: int) -> list[Line]:
 def file_prefixes(board: Board, source: str) -> list[Line]:
     """The distinct lines of an openings file (or ``book:NAME``), each cut before its `komi=` offer;
     OpeningError naming the file and line when a line does not lead to the komi pie."""
+    from hexarena.referee.game.book import book_group
     from hexarena.referee.game.openings import OpeningError, book_path, read_file, replay
+    from hexarena.referee.tournament.schedule import group_name
     path = book_path(source[len("book:"):]) if source.startswith("book:") else Path(source)
     out: list[Line] = []
     try:
         rows = read_file(path)
     except OSError as exc:
         raise OpeningError(f"{source}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        number = exc.object[:exc.start].count(b"\n") + 1
+        raise OpeningError(f"{source} line {number}: not UTF-8 text ({exc.reason})") from None
+    named, wanted = book_group(path), group_name(*board.group)
+    if named is not None and named != wanted:
+        raise OpeningError(f"{source} is a book of {named}, not of {wanted} (a book's lines are for one game, "
+                           f"size and variant)")
     for number, text in rows:
         tokens = text.split()
         cut = next((i for i, t in enumerate(tokens) if t.lower().startswith("komi=")), len(tokens))
@@ -164,10 +173,47 @@ def per_line(search: Search) -> int:
     return max(2, 2 * round(search.batch / lines / 2))
 
 
+class SearchMismatch(Exception):
+    """The work folder holds rounds of a search with other parameters."""
+
+
+SEARCH_FILE = "search.json"         # what the rounds in WORK were played with
+
+
+def claim(search: Search, work: Path) -> None:
+    """Record in `work` the parameters its rounds are played with, or check that a resumed search
+    plays them the same way (only --rounds and -j may change); SearchMismatch naming the options
+    that differ otherwise."""
+    import json
+
+    from hexarena.results.record.journal import write_atomic
+    b = search.board
+    wanted = {"--game": b.game, "--size": b.size, "--variant": b.variant, "--engine": search.engine,
+              "--seed": search.seed, "--start": search.start, "--step": search.step, "--batch": search.batch,
+              "--random-plies": search.random_plies,
+              "--openings/--draw": [" ".join(p) for p in search.prefixes]}
+    path = work / SEARCH_FILE
+    if not path.exists():
+        write_atomic(path, json.dumps(wanted) + "\n")
+        return
+    try:
+        held = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        held = {}
+    held = held if isinstance(held, dict) else {}
+    changed = [f"{key}: saved {held.get(key)!r}, now {value!r}" if key != "--openings/--draw"
+               else f"{key}: other lines" for key, value in wanted.items() if held.get(key) != value]
+    if changed:
+        raise SearchMismatch(f"{work} holds the rounds of a search with other parameters ({'; '.join(changed)}): "
+                             f"give another --work, or the same parameters")
+
+
 def run_search(search: Search, work: Path, tick: Callable[[], None], say: Callable[[str], None]
                ) -> tuple[dict[int, tuple[int, float]], KomiFit | None]:
-    """Play the rounds (or resume them from `work`): per komi (games, first seat's points), and the fit."""
+    """Play the rounds (or resume them from `work`): per komi (games, first seat's points), and the fit.
+    SearchMismatch when `work` holds a search with other parameters (:func:`claim`)."""
     import trio
+    claim(search, work)
     top = top_komi(search.board)
     results: dict[int, tuple[int, float]] = {}
     for r in range(search.rounds):

@@ -57,6 +57,11 @@ class KomiFit:
         return (-qb - root) / (2 * qa), (-qb + root) / (2 * qa)
 
 
+def komi_text(komi: float) -> str:
+    """A fitted komi with two decimals, never ``-0.00``."""
+    return f"{komi if round(komi, 2) else 0.0:.2f}"
+
+
 def fit(results: Mapping[int, tuple[int, float]]) -> KomiFit | None:
     """The logistic fit of `results` (komi -> (games, the first seat's points)); None with fewer
     than two komi values played."""

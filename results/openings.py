@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from hexarena.results.record.game import GameRecord
+from hexarena.results.record.journal import journal_path
 
 Z95 = 1.959963984540054
 GROUPINGS = ("played", "book")
@@ -171,11 +172,11 @@ def _seat_won(game: _Game) -> int | None:
     return None if winner is None else 1 if winner == game[2] else 2
 
 
-def saved_random_plies(folder: str | Path, n: int = 0) -> dict[tuple[int, tuple[str, int, str]], int]:
+def saved_random_plies(folder: str | os.PathLike, n: int = 0) -> dict[tuple[int, tuple[str, int, str]], int]:
     """(n, group) -> the random plies after the book line, from the folder's saved config
-    (``tournament.json``: its games' ``sizes``, ``variants``, ``random_openings``); empty for a
-    journal file, a folder without one, or one that cannot be read."""
-    path = Path(folder) / CONFIG_NAME
+    (``tournament.json`` in the folder, or beside a journal file: its games' ``sizes``, ``variants``,
+    ``random_openings``); empty when there is none, or it cannot be read."""
+    path = journal_path(folder).parent / CONFIG_NAME
     try:
         games = json.loads(path.read_text(encoding="utf-8")).get("games", [])
         return {(n, (g["game"], size, variant)): int(g["random_openings"])

@@ -11,7 +11,9 @@ first seat's value it was judged at, e.g. ``e5 d4  # first seat 0.512``.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from hexarena.engine.actions import Resign
 from hexarena.engine.game import GameState
@@ -83,6 +85,18 @@ def format_book(header: str, judged: Iterable[tuple[Sequence[str], float]]) -> s
     lines = [f"{HEADER} {header}".rstrip()]
     lines += [f"{' '.join(line)}  # first seat {value:.3f}" for line, value in judged]
     return "\n".join(lines) + "\n"
+
+
+def book_group(path: str | Path) -> str | None:
+    """The group (``spelde-5-pie``) the header of the book file at `path` names, the word before its
+    first `:` or `,`; None for a file without a header (or one that cannot be read: its reader says why)."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+    name = header_of(first).split(":", 1)[0].split(",", 1)[0].strip()
+    return name if re.fullmatch(r"[a-z][a-z0-9-]*-\d+(?:-[a-z0-9]+)*", name) else None
 
 
 def header_of(text: str) -> str:

@@ -162,12 +162,15 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
     games = data.get("games")
     if not isinstance(games, list) or not games:
         raise ctx.error("games", "expected at least one [[games]] table")
+    games_per_pair = ctx.integer(data.get("games_per_pair", 2), "games_per_pair", *GAMES_PER_PAIR)
+    def games_of(spec: GameSpec) -> int:
+        return _games_of(spec, names, pairing, challengers, games_per_pair)
     return _bounded(ctx, TournamentConfig(
         engines=engines,
-        games=tuple(_game(ctx, g, i, names) for i, g in enumerate(games)),
+        games=tuple(_game(ctx, g, i, names, games_of) for i, g in enumerate(games)),
         pairing=pairing,
         challengers=challengers,
-        games_per_pair=ctx.integer(data.get("games_per_pair", 2), "games_per_pair", *GAMES_PER_PAIR),
+        games_per_pair=games_per_pair,
         seed=ctx.integer(data.get("seed", 0), "seed", 0, 2**63 - 1),
         limits=time_limits(ctx, data.get("time", {})),
         sprt=sprt_config(ctx, data["sprt"], names) if "sprt" in data else None,
@@ -180,16 +183,19 @@ def from_dict(data: dict, source: str = "<config>", lines: dict[str, int] | None
 def scheduled_games(config: TournamentConfig) -> int:
     """How many games the schedule of `config` holds (referee/tournament/schedule.py), counted without building it."""
     names = [e.name for e in config.engines]
-    total = 0
-    for spec in config.games:
-        entrants = spec.entrants(names)
-        if config.pairing == "round-robin":
-            pairs = len(entrants) * (len(entrants) - 1) // 2
-        else:
-            pairs = len([c for c in config.challengers if c in entrants]) * \
-                len([n for n in entrants if n not in config.challengers])
-        total += pairs * len(spec.sizes) * len(spec.variants) * max(1, len(spec.openings)) * config.games_per_pair
-    return total
+    return sum(_games_of(spec, names, config.pairing, config.challengers, config.games_per_pair)
+               for spec in config.games)
+
+
+def _games_of(spec: GameSpec, names: list[str], pairing: str, challengers: tuple[str, ...],
+              games_per_pair: int) -> int:
+    """How many games the schedule holds of one [[games]] entry."""
+    entrants = spec.entrants(names)
+    if pairing == "round-robin":
+        pairs = len(entrants) * (len(entrants) - 1) // 2
+    else:
+        pairs = len([c for c in challengers if c in entrants]) * len([n for n in entrants if n not in challengers])
+    return pairs * len(spec.sizes) * len(spec.variants) * max(1, len(spec.openings)) * games_per_pair
 
 
 def _bounded(ctx: KeyReader, config: TournamentConfig) -> TournamentConfig:
@@ -341,7 +347,7 @@ def _engine_settings(ctx: KeyReader, spec: dict, key: str) -> tuple[str | None, 
     return cwd, tuple(sorted(env.items())), log
 
 
-def _game(ctx: KeyReader, entry: object, i: int, names: list[str]) -> GameSpec:
+def _game(ctx: KeyReader, entry: object, i: int, names: list[str], games_of: Callable[[GameSpec], int]) -> GameSpec:
     key = f"games[{i}]"
     if not isinstance(entry, dict):
         raise ctx.error(key, "expected a table")
@@ -389,12 +395,14 @@ def _game(ctx: KeyReader, entry: object, i: int, names: list[str]) -> GameSpec:
     if entrants and len(set(entrants)) < 2:
         raise ctx.error(f"{key}.engines", "expected at least two engines")
     spec = GameSpec(info.id, sizes, tuple(variants), komi, cap, entrants)
-    return _openings(ctx, entry, key, spec)
+    return _openings(ctx, entry, key, spec, games_of)
 
 
-def _openings(ctx: KeyReader, entry: dict, key: str, spec: GameSpec) -> GameSpec:
+def _openings(ctx: KeyReader, entry: dict, key: str, spec: GameSpec, games_of: Callable[[GameSpec], int]) -> GameSpec:
     """The `openings` (a file name, or the list the saved copy keeps) and `random_openings` of a game,
-    each opening checked on every size and variant of the game."""
+    each opening checked on every size and variant of the game (`games_of(spec)`: the games the
+    entry schedules, bounded before any line is replayed). A file whose book header names another
+    group than the entry's is refused."""
     from ..game import openings as op
     raw = entry.get("openings")
     lines: list[tuple[str, str]] = []             # (where, text)
@@ -415,6 +423,12 @@ def _openings(ctx: KeyReader, entry: dict, key: str, spec: GameSpec) -> GameSpec
             raise ctx.error(f"{key}.openings", f"{path} is not UTF-8 text: {exc}") from None
         if not lines:
             raise ctx.error(f"{key}.openings", f"{path} holds no opening")
+        _same_group(ctx, f"{key}.openings", raw, path, spec)
+        count = games_of(replace(spec, openings=tuple(t for _, t in lines)))
+        if count > MAX_GAMES:
+            raise ctx.error(f"{key}.openings", f"the {len(lines)} openings of {path} would make the schedule hold "
+                            f"{count} games, more than {MAX_GAMES} (pairings x sizes x variants x openings x "
+                            "games_per_pair)")
     elif raw is not None:
         for n, text in enumerate(ctx.strings(raw, f"{key}.openings")):
             lines.append((f"{key}.openings[{n}]", text))
@@ -428,3 +442,15 @@ def _openings(ctx: KeyReader, entry: dict, key: str, spec: GameSpec) -> GameSpec
                     raise ctx.error(f"{key}.openings", f"{where}: on {spec.game} size {size} "
                                     f"{variant!r}: {exc}") from None
     return replace(spec, openings=tuple(" ".join(t.split()) for _, t in lines), random_openings=plies)
+
+
+def _same_group(ctx: KeyReader, key: str, raw: str, path: Path, spec: GameSpec) -> None:
+    """ConfigError when the book header of `path` names another group than one of the entry's (a
+    book's lines are for one game, size and variant); a file without a header is checked by replay alone."""
+    from ..game.book import book_group
+    named = book_group(path)
+    groups = ("-".join([spec.game, str(size), *v.split()]) for size in spec.sizes for v in spec.variants)
+    wrong = [g for g in groups if g != named]          # the names schedule.group_name gives
+    if named is not None and wrong:
+        raise ctx.error(key, f"{raw} is a book of {named}, not of {', '.join(wrong)} (a book's lines are for "
+                        "one game, size and variant)")

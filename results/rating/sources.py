@@ -68,10 +68,16 @@ def journal_rows(path: str | os.PathLike, *, skip_bad: bool = False,
     p = Path(path)
     errors: list[JournalError] = []
     rows = [game_row(r, identity) for r in iter_journal(p, errors, summary=True) if not r.void]
+    return rows, skipped(p, errors, skip_bad)
+
+
+def skipped(path: str | os.PathLike, errors: list[JournalError], skip_bad: bool) -> tuple[str, ...]:
+    """The warnings about the bad lines `errors` a reader of the journal `path` skipped; LoadError
+    (naming `hexarena repair PATH`) when there are any and not `skip_bad`."""
     problems = [BadLine(e.path, e.line, e.reason) for e in errors]     # a repeated game id among them
     if problems and not skip_bad:
-        raise LoadError(problems, (shlex.quote(str(p)),) if any(b.line > 0 for b in problems) else ())
-    return rows, tuple(f"skipped {b}" for b in problems)
+        raise LoadError(problems, (shlex.quote(str(path)),) if any(b.line > 0 for b in problems) else ())
+    return tuple(f"skipped {b}" for b in problems)
 
 
 def read_sources(paths: Iterable[str | os.PathLike],

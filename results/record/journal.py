@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import fields
 from pathlib import Path
@@ -249,10 +250,11 @@ class JournalWriter:
 
 
 def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write `text` to `path` through a temporary file in the same folder and a rename."""
+    """Write `text` to `path` through a temporary file in the same folder and a rename. The file
+    gets the mode a plain open() gives: an existing file's, else 0666 less the umask."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
+    fd, tmp = _new_file(target)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -265,3 +267,23 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _new_file(target: Path) -> tuple[int, str]:
+    """A new temporary file beside `target`, open for writing, with the mode `target` has (or, when
+    it has none, the one the umask leaves of 0666, as open() makes it; mkstemp's is 0600)."""
+    while True:
+        tmp = str(target.parent / f"{target.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+        except FileExistsError:
+            continue
+        try:
+            os.chmod(fd, stat.S_IMODE(os.stat(target).st_mode))
+        except FileNotFoundError:
+            pass
+        except BaseException:
+            os.close(fd)
+            os.unlink(tmp)
+            raise
+        return fd, tmp

@@ -47,3 +47,37 @@ def test_book_name_in_a_config_selects_the_book_and_an_unknown_one_is_refused():
     data["games"][0]["openings"] = "book:nonesuch"
     with pytest.raises(ConfigError, match="no shipped book 'nonesuch'.*books: "):
         config_mod.from_dict(data, "test")
+
+
+def _spelde(openings: str, size: int = 6, games_per_pair: int = 2) -> dict:
+    return {"games_per_pair": games_per_pair, "engines": {"a": {"player": "random"}, "b": {"player": "random"}},
+            "games": [{"game": "spelde", "size": size, "variant": "pie", "openings": openings}]}
+
+
+def test_a_book_of_another_group_is_refused_by_its_header(tmp_path):
+    with pytest.raises(ConfigError, match="book:spelde-5-pie is a book of spelde-5-pie, not of spelde-6-pie"):
+        config_mod.from_dict(_spelde("book:spelde-5-pie"), "test")
+    copy = tmp_path / "copy.txt"
+    copy.write_text((BOOKS / "spelde-5-pie.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(ConfigError, match=f"{copy} is a book of spelde-5-pie, not of spelde-6-pie"):
+        config_mod.from_dict(_spelde(str(copy)), "test")
+    bare = tmp_path / "bare.txt"                        # no header: its lines are checked by replay alone
+    bare.write_text("".join(t + "\n" for _, t in read_file(copy)), encoding="utf-8")
+    assert len(config_mod.from_dict(_spelde(str(bare)), "test").games[0].openings) == len(read_file(copy))
+    assert config_mod.from_dict(_spelde(str(copy), size=5), "test").games[0].openings
+
+
+def test_the_komi_search_refuses_a_book_of_another_size():
+    from hexarena.openings_komi import file_prefixes
+    from hexarena.openings_play import Board
+    from hexarena.referee.game.openings import OpeningError
+    with pytest.raises(OpeningError, match="is a book of anda-prison-7-pie, not of anda-prison-9-pie"):
+        file_prefixes(Board("anda-prison", 9, "pie"), "book:anda-prison-7-pie")
+
+
+def test_too_many_openings_are_refused_by_their_count_before_any_is_replayed(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_text("zz99\n" * 100_001, encoding="utf-8")     # 200,002 games; no line is legal
+    with pytest.raises(ConfigError, match=f"games\\[0\\].openings: the 100001 openings of {big} would make the "
+                                          "schedule hold 200002 games, more than 200000"):
+        config_mod.from_dict(_spelde(str(big), size=5), "test")

@@ -133,3 +133,71 @@ def test_a_then_line_no_candidate_takes_is_refused(tmp_path):
                                        "mcts:10", "--count", "1", "--plies", "1", "--then", "komi=3 keep",
                                        "--out", str(tmp_path / "b")])
     assert result.exit_code == 1 and "--then 'komi=3 keep'" in result.output and "1 plies" in result.output
+
+
+def _selfplay(tmp_path, *more: str):
+    """`generate` of a book judged by self-play of the random player (which gives no winrate)."""
+    return CliRunner().invoke(main, ["openings", "generate", "--game", "spelde", "--size", "4", "--engine", "random",
+                                     "--count", "2", "--games", "2", "--band", "0-100",
+                                     "--out", str(tmp_path / "book.txt"), *more])
+
+
+def test_a_resumed_selfplay_run_says_how_it_judged_and_judges_new_lines_without_playing_again(tmp_path):
+    out, work = tmp_path / "book.txt", tmp_path / "book.txt.work"
+    first = _selfplay(tmp_path, "--plies", "1", "--candidates", "2")
+    assert first.exit_code == 0, first.output
+    again = _selfplay(tmp_path, "--plies", "1", "--candidates", "2")       # nothing left to judge
+    assert again.exit_code == 0, again.output
+    assert "2 self-play games a line" in header_of(out.read_text())
+    assert json.loads((work / "judge.json").read_text())["by"] == "selfplay"
+    wider = _selfplay(tmp_path, "--plies", "2", "--candidates", "3")        # the advice after a short book
+    assert wider.exit_code == 0, wider.output
+    assert "(3 of 3 judged lines in the band)" in wider.output              # this run's candidates only
+    judged = [json.loads(t) for t in (work / "judged.jsonl").read_text().splitlines()]
+    assert len(judged) == 5 == len({j["line"] for j in judged})
+    played = scores(work / "selfplay")                                       # each line's games once
+    assert len(played) == 5 and {g for g, _ in played.values()} == {2}
+    assert "2 self-play games a line" in header_of(out.read_text())
+
+
+def test_no_line_in_the_band_writes_no_book_and_says_what_to_change_and_odd_games_are_refused(tmp_path):
+    out = tmp_path / "book.txt"
+    result = CliRunner().invoke(main, ["openings", "generate", "--game", "spelde", "--size", "4", "--engine", "greedy",
+                                       "--plies", "1", "--count", "2", "--candidates", "3", "--games", "2",
+                                       "--judge", "selfplay", "--band", "60-70", "--out", str(out)])
+    assert result.exit_code == 1 and not out.exists()        # two games a line: 0, 1/2 or 1, never in 60-70%
+    assert "no judged line lies in --band 60-70%" in result.output and "widen --band" in result.output
+    result = _selfplay(tmp_path / "odd", "--games", "3")
+    assert result.exit_code == 2 and "--games" in result.output and "odd" in result.output
+    assert not (tmp_path / "odd").exists()
+
+
+def test_an_out_in_a_missing_folder_is_refused_before_any_work(tmp_path):
+    result = CliRunner().invoke(main, ["openings", "generate", "--game", "spelde", "--size", "4", "--engine",
+                                       "random", "--count", "1", "--out", str(tmp_path / "no" / "book.txt")])
+    assert result.exit_code == 2 and "--out" in result.output and f"{tmp_path / 'no'} does not exist" in result.output
+    assert not (tmp_path / "no").exists()
+
+
+def test_judged_lines_that_cannot_be_read_are_named_and_skipped_and_the_next_starts_a_line(tmp_path):
+    work = tmp_path / "book.txt.work"
+    assert _selfplay(tmp_path, "--plies", "1", "--candidates", "2").exit_code == 0
+    with open(work / "judged.jsonl", "ab") as fh:
+        fh.write(b'{"line": "\xff\xfe", "value": 0.5}\n{"line": "c1", "val')      # not UTF-8; a torn last line
+    result = _selfplay(tmp_path, "--plies", "1", "--candidates", "3")
+    assert result.exit_code == 0, result.output
+    said = result.output.replace("\n", "")                        # the progress console wraps long lines
+    assert "judged.jsonl:3: skipped" in said and "judged.jsonl:4: skipped" in said
+    rows = (work / "judged.jsonl").read_bytes().splitlines()
+    assert rows[3] == b'{"line": "c1", "val' and json.loads(rows[4])["by"] == "selfplay"
+
+
+def test_the_book_and_judge_file_get_the_mode_open_gives(tmp_path):
+    import os
+    old = os.umask(0o027)
+    try:
+        assert _selfplay(tmp_path, "--plies", "1", "--candidates", "2").exit_code == 0
+    finally:
+        os.umask(old)
+    for path in (tmp_path / "book.txt", tmp_path / "book.txt.work" / "judge.json"):
+        assert path.stat().st_mode & 0o777 == 0o640, path

@@ -46,8 +46,9 @@ def test_the_search_finds_the_toys_fair_komi_within_its_interval(tmp_path):
     low, high = float(words[0]), float(words[2].rstrip(");"))
     assert low <= FAIR <= high and low <= fair <= high
     assert high - low < 4                              # the games narrowed it down
-    rounds = sorted(p.name for p in (tmp_path / "w").iterdir())
+    rounds = sorted(p.name for p in (tmp_path / "w").iterdir() if p.is_dir())
     assert len(rounds) == 8 and all(p.startswith("round-") for p in rounds)
+    assert (tmp_path / "w" / "search.json").is_file()         # the parameters a resume must keep
 
 
 def test_fit_recovers_a_known_curve_and_says_when_it_cannot():
@@ -121,3 +122,47 @@ def test_file_lines_are_cut_before_the_komi_offer_and_checked(tmp_path):
     bad.write_text("a1,a3\n", encoding="utf-8")
     with pytest.raises(OpeningError, match="line 1.*komi pie"):
         file_prefixes(board, str(bad))
+
+
+def _komi(tmp_path, *more: str):
+    return CliRunner().invoke(main, ["openings", "komi", "--game", "anda", "--size", "5", "--variant", "nopie",
+                                     "--engine", "random", "--rounds", "1", "--batch", "2",
+                                     "--work", str(tmp_path / "w"), *more])
+
+
+def test_a_resume_with_other_search_parameters_is_refused_by_their_names(tmp_path):
+    first = _komi(tmp_path)
+    assert first.exit_code == 0, first.output
+    for option, value, saved in (("--batch", "4", "2"), ("--start", "2", "0"), ("--step", "3", "2"),
+                                 ("--seed", "5", "0"), ("--engine", "greedy", "'random'")):
+        result = _komi(tmp_path, option, value)
+        assert result.exit_code == 2, result.output
+        said = " ".join(result.output.split())
+        assert f"{option}: saved {saved}" in said and "give another --work, or the same parameters" in said
+    assert _komi(tmp_path, "--rounds", "2").exit_code == 0                  # more rounds: a resume
+
+
+def test_odd_batches_are_refused_and_one_komi_or_a_start_beyond_the_board_is_said(tmp_path):
+    result = _komi(tmp_path, "--batch", "3")
+    assert result.exit_code == 2 and "odd" in result.output and not (tmp_path / "w").exists()
+    result = _komi(tmp_path, "--batch", "100000000")
+    assert result.exit_code == 2 and "--batch" in result.output and not (tmp_path / "w").exists()
+    result = _komi(tmp_path, "--start", "1000")
+    assert result.exit_code == 0, result.output
+    top = next(p for p in (tmp_path / "w").iterdir() if p.is_dir()).name.rsplit("-", 1)[1]
+    assert f"--start 1000: more than the komi can be (the board's {top} sites); starting at {top}" in result.output
+    assert f"every round played komi {top}, and a curve needs two komi values" in result.output
+
+
+def test_an_openings_file_that_is_not_utf8_is_named_with_its_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"# lines\na1,a3 i9,i7 keep\n\xff\xfe keep\n")
+    result = CliRunner().invoke(main, ["openings", "komi", "--game", "anda-prison", "--size", "5", "--engine",
+                                       "random", "--openings", str(bad)])
+    assert result.exit_code == 2 and "--openings" in result.output and "--variant" not in result.output
+    assert f"{bad} line 3: not UTF-8 text" in " ".join(result.output.split())
+
+
+def test_a_fair_komi_near_zero_is_not_negative():
+    from hexarena.results.komi import komi_text
+    assert komi_text(-0.001) == "0.00" and komi_text(-0.006) == "-0.01" and komi_text(0.48) == "0.48"

@@ -228,3 +228,36 @@ def test_equal_engines_at_a_balanced_seat_split_half_their_pairs_by_chance():
     assert lone.chance is None and lone.row()["chance"] is None
     (plain,) = op.summaries([lone])
     assert plain.chance == 1.0
+
+
+def test_a_torn_last_line_is_refused_as_ratings_refuses_it_and_skipped_on_request(tmp_path):
+    folder = tmp_path / "T"
+    folder.mkdir()
+    path = folder / "journal.jsonl"
+    build_journal(path, book=2, random_plies=0, rounds=2)
+    whole = CliRunner().invoke(main, ["openings", "stats", str(folder), "--csv"])
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write('{"id": "spelde-4-pie/9999", "ga')                   # a killed writer's torn tail
+    refused = CliRunner().invoke(main, ["openings", "stats", str(folder)])
+    assert refused.exit_code == 1
+    assert "use --skip-bad to skip them" in refused.output and f"`hexarena repair {folder}`" in refused.output
+    assert "torn last line" in refused.output
+    skipped = CliRunner().invoke(main, ["openings", "stats", str(folder), "--csv", "--skip-bad"])
+    assert skipped.exit_code == 0 and "warning: skipped" in skipped.stderr
+    assert skipped.stdout == whole.stdout
+
+
+def test_a_journal_file_finds_its_random_plies_beside_it_and_a_folder_named_twice_counts_once(tmp_path):
+    folder = tmp_path / "T"
+    folder.mkdir()
+    path = folder / "journal.jsonl"
+    build_journal(path, book=3, book_plies=1, random_plies=1, rounds=2)
+    (folder / "tournament.json").write_text(json.dumps({"games": [
+        {"game": "spelde", "sizes": [4], "variants": ["pie"], "random_openings": 1}]}), encoding="utf-8")
+    by_book = CliRunner().invoke(main, ["openings", "stats", str(path), "--by", "book", "--csv"])
+    assert by_book.exit_code == 0, by_book.output
+    assert len(list(csv.DictReader(io.StringIO(by_book.stdout)))) == 3     # the book's lines, random plies cut
+    once = CliRunner().invoke(main, ["openings", "stats", str(folder), "--csv"])
+    twice = CliRunner().invoke(main, ["openings", "stats", str(folder), str(folder), str(path), "--csv"])
+    assert twice.exit_code == 0 and twice.stdout == once.stdout
+    assert f"warning: {folder}: named twice, read once" in twice.stderr
