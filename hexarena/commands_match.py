@@ -74,10 +74,10 @@ def match(cmd_a: str, cmd_b: str, game: str, size: int | None, variant: str, kom
     Example: hexarena match "python -m hexarena.players random" "python -m hexarena.players greedy" --size 5
     """
     from hexarena.referee.tournament import config as config_mod
-    from hexarena.flag_errors import flag_error, player_named, split_command
+    from hexarena.flag_errors import flag_error, named_command, player_named, split_command
     from hexarena.players import problem
     from hexarena.referee.tournament.config import ConfigError
-    named = [_split_name(c) for c in (cmd_a, cmd_b)]
+    named = [named_command(c) for c in (cmd_a, cmd_b)]
     argv = [split_command(c, where) for (_, c), where in zip(named, ("CMD_A", "CMD_B"))]
     names = _names(argv)
     if given_names and len(given_names) != 2:
@@ -156,15 +156,6 @@ def _word_value(value: str) -> Any:
         except RulesError:
             continue
     return value
-
-
-def _split_name(text: str) -> tuple[str | None, str]:
-    """`NAME=CMD` -> (NAME, CMD); a command without such a prefix -> (None, text)."""
-    from hexarena.referee.tournament.config import NAME
-    name, sep, rest = text.partition("=")
-    if sep and NAME.match(name) and rest.strip():
-        return name, rest
-    return None, text
 
 
 def _names(argv: list[list[str]]) -> list[str]:

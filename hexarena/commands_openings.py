@@ -3,12 +3,15 @@ generated books of balanced openings, and the komi at which the first seat score
 from __future__ import annotations
 
 import csv
+import os
 import sys
 from pathlib import Path
 
 import click
 
 from hexarena.terminal import SafeGroup, echo
+
+MAX_BATCH = 100_000         # games a round: a tournament's games_per_pair at most (referee/tournament/config.py)
 
 
 @click.group("openings", cls=SafeGroup)
@@ -33,22 +36,34 @@ def _band(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float
               help="First-seat score band in percent; openings outside it are flagged.")
 @click.option("--sort", type=click.Choice(["imbalance", "games", "line"]), default="imbalance", show_default=True)
 @click.option("--csv", "as_csv", is_flag=True, help="Write CSV to stdout instead of the table.")
-def stats(folders: tuple[str, ...], by: str, band: tuple[float, float], sort: str, as_csv: bool) -> None:
+@click.option("--skip-bad", is_flag=True, help="Skip bad lines of the journals (listed as warnings) instead of failing.")
+def stats(folders: tuple[str, ...], by: str, band: tuple[float, float], sort: str, as_csv: bool,
+          skip_bad: bool) -> None:
     """Per opening of the tournaments in FOLDERS (folders or journal files): games, pairs, the first
     seat's score with its 95% interval, the pentanomial counts of its pairs, the share of pairs the
     seat decided (the same seat won both games) beside the share chance alone would split (independent
     games at the pairings' seat results: one half for equal engines at a balanced seat), and a flag
     outside --band."""
     from hexarena.results import openings as op
+    from hexarena.results.rating.sources import LoadError, read_sources, skipped
     from hexarena.results.record.journal import JournalError, iter_journal
 
-    plies: dict = {}
-    for n, folder in enumerate(folders):
-        plies |= op.saved_random_plies(folder, n)
+    def read(folder: str | os.PathLike) -> tuple[tuple[str | os.PathLike, dict], tuple[str, ...]]:
+        errors: list[JournalError] = []
+        return (folder, op.collect([iter_journal(folder, errors)])), skipped(folder, errors, skip_bad)
     try:
-        games = op.collect(iter_journal(f) for f in folders)
-    except (OSError, JournalError) as exc:
+        parts, warnings = read_sources(folders, read)     # a journal named twice is read once
+    except LoadError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
         raise click.ClickException(f"cannot read a journal: {exc}") from None
+    for warning in warnings:
+        echo(f"warning: {warning}", err=True)
+    plies: dict = {}
+    games: dict = {}
+    for n, (folder, part) in enumerate(parts):
+        plies |= op.saved_random_plies(folder, n)
+        games |= {(n, gid): game for (_, gid), game in part.items()}
     groupings = ["played", "book"] if by == "both" else [by]
     if by == "both" and not plies:
         groupings = ["played"]
@@ -76,6 +91,14 @@ def stats(folders: tuple[str, ...], by: str, band: tuple[float, float], sort: st
                  f"at these seat results would split {100 * s.chance:.0f}%), "
                  f"{s.flagged} of {s.openings} openings outside {100 * band[0]:.0f}-{100 * band[1]:.0f}%")
         echo()
+
+
+def _pairs(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    """An even number of games: they are played in pairs, seats exchanged."""
+    if value % 2:
+        raise click.BadParameter(f"{value} is odd: games are played in pairs (seats exchanged); give "
+                                 f"{value - 1} or {value + 1}")
+    return value
 
 
 def _board_options(f):
@@ -117,8 +140,7 @@ def advisers_for(cmd: str, logs: Path):
     from hexarena.web.adviser import AdviserError
 
     def new(n: int):
-        adviser = make_adviser(cmd)
-        assert adviser is not None
+        adviser = make_adviser(cmd, logs)
         adviser.log = logs / f"judge-{n}.log"
         return adviser
     return Advisers(new, (AdviserError,))
@@ -160,8 +182,8 @@ def _progress(total: float, what: str):
 @click.option("--judge", "how", type=click.Choice(["auto", "winrate", "selfplay"]), default="auto",
               show_default=True, help="By the engine's genmove_analyze winrate, by self-play games, or the "
                                       "winrate when the engine gives one.")
-@click.option("--games", type=click.IntRange(2), default=4, show_default=True,
-              help="Self-play games per candidate (in pairs, seats exchanged).")
+@click.option("--games", type=click.IntRange(2), default=4, show_default=True, callback=_pairs,
+              help="Self-play games per candidate (in pairs, seats exchanged: an even number).")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="The book file to write.")
 @click.option("--work", type=click.Path(file_okay=False), default=None,
               help="Folder of the judgements, for a resumed run (default: OUT.work).")
@@ -179,6 +201,7 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
     from hexarena.openings_play import NoWinrate, engine_table
     engine_table(engine_cmd)            # a mistyped player or a command no shell splits: said now, not in a task
     board = _board(game, size, variant, komi)
+    _writable(Path(out))
     plan = gen.Plan(board, engine_cmd, count, band, plies, candidates or 3 * count, tuple(after.split()), how,
                     games, seed, concurrency, tuple(then.split()))
     try:
@@ -202,11 +225,28 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
         except (NoWinrate, AdviserError, OpeningError, gen.NoGames, TournamentError, ConfigError) as exc:
             raise click.ClickException(str(exc)) from None
     kept = gen.choose(plan, lines, values)
-    gen.write_book(Path(out), plan, kept, judged_by)
-    inside = sum(band[0] <= v <= band[1] for v in values.values())
-    echo(f"{out}: {len(kept)} openings ({inside} of {len(values)} judged lines in the band)")
+    judged = [values[line] for line in lines if line in values]       # this run's candidates only
+    inside = sum(band[0] <= v <= band[1] for v in judged)
+    advice = "raise --candidates, widen --band or change --plies"
+    if not kept:
+        raise click.ClickException(f"no judged line lies in --band {100 * band[0]:g}-{100 * band[1]:g}% "
+                                   f"({len(judged)} judged), so {out} was not written: {advice}")
+    try:
+        gen.write_book(Path(out), plan, kept, judged_by)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out}: {exc.strerror or exc}") from None
+    echo(f"{out}: {len(kept)} openings ({inside} of {len(judged)} judged lines in the band)")
     if len(kept) < count:
-        echo(f"fewer than the {count} asked: raise --candidates, widen --band or change --plies", err=True)
+        echo(f"fewer than the {count} asked: {advice}", err=True)
+
+
+def _writable(out: Path) -> None:
+    """Refuse, before any work, a book path whose folder is missing (none is made) or that is a folder."""
+    if out.is_dir():
+        raise click.BadParameter(f"{out} is a folder; give a file name", param_hint="--out")
+    if not out.parent.is_dir():
+        raise click.BadParameter(f"{out}: the folder {out.parent} does not exist (make it first)",
+                                 param_hint="--out")
 
 
 @openings.command("komi")
@@ -214,7 +254,8 @@ def generate(game: str, size: int | None, variant: str, engine_cmd: str, seed: i
 @click.option("--start", type=click.IntRange(0), default=0, show_default=True, help="The first komi played.")
 @click.option("--step", type=click.IntRange(1), default=2, show_default=True,
               help="The first step of the bracketing (doubles while the score stays on one side).")
-@click.option("--batch", type=click.IntRange(2), default=8, show_default=True, help="Games per round (in pairs).")
+@click.option("--batch", type=click.IntRange(2, MAX_BATCH), default=8, show_default=True, callback=_pairs,
+              help="Games per round (in pairs: an even number).")
 @click.option("--rounds", type=click.IntRange(1), default=8, show_default=True, help="Rounds (one komi each).")
 @click.option("--random-plies", type=click.IntRange(0, 20), default=0, show_default=True,
               help="Random plies opening each game pair (after the komi pie's `komi=K keep`).")
@@ -243,9 +284,16 @@ def komi(game: str, size: int | None, variant: str, engine_cmd: str, seed: int, 
     except ValueError as exc:       # OpeningError too
         hint = "--openings" if isinstance(exc, OpeningError) else "--variant"
         raise click.BadParameter(str(exc), param_hint=hint) from None
-    search = ok.Search(board, engine_cmd, start, step, batch - batch % 2, rounds, random_plies, seed, concurrency,
+    search = ok.Search(board, engine_cmd, start, step, batch, rounds, random_plies, seed, concurrency,
                        tuple(prefixes))
+    top = ok.top_komi(board)
+    if start > top:
+        echo(f"--start {start}: more than the komi can be (the board's {top} sites); starting at {top}", err=True)
     folder = work_folder(Path(work) if work else None)
+    try:
+        ok.claim(search, folder)
+    except ok.SearchMismatch as exc:
+        raise click.UsageError(str(exc)) from None
     if not prefixes:
         way = "the komi command"
     elif prefixes == [()]:
@@ -274,13 +322,18 @@ def komi(game: str, size: int | None, variant: str, engine_cmd: str, seed: int, 
         if n and wilson(p / n, n)[1] < 0.5:
             echo("fair komi 0: the second seat leads already at komi 0 (95% interval of the first seat's "
                  "score below 50%), and a komi is never negative")
+        elif len(results) == 1:
+            echo(f"no fair komi yet: every round played komi {next(iter(results))}, and a curve needs two komi "
+                 f"values at least; play more rounds")
         else:
             echo("no fair komi yet: the scores do not fall with the komi in these games; play more rounds")
         return
     interval = fitted.interval
     shown = f"{interval[0]:.1f} to {interval[1]:.1f}" if interval else "not yet bounded (play more rounds)"
     import math
+
+    from hexarena.results.komi import komi_text
     near = min((k for k in (math.floor(fitted.fair), math.ceil(fitted.fair)) if k >= 0),
                key=lambda k: abs(fitted.score(k) - 0.5), default=0)
-    echo(f"fair komi {fitted.fair:.2f} (95% interval {shown}); at komi {near} the fitted first-seat score is "
+    echo(f"fair komi {komi_text(fitted.fair)} (95% interval {shown}); at komi {near} the fitted first-seat score is "
          f"{100 * fitted.score(near):.1f}% ({fitted.games} games)")

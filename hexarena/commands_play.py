@@ -24,7 +24,9 @@ GRACE, FLUSH = 5.0, 0.5
 
 @click.command()
 @click.option("--engine", "engine_cmd", required=True, metavar='"CMD"',
-              help="The engine's command line (split like a shell, never run by one), or a built-in player's name.")
+              help="The engine's command line (split like a shell, never run by one), or a built-in player's name; "
+                   "NAME=CMD names the engine in the record and ratings (default: the player's or the program's "
+                   "name).")
 @click.option("--game", default=registry.DEFAULT_GAME, show_default=True, help="Game id.")
 @click.option("--size", type=int, default=None, help="Board side (default: the game's default).")
 @click.option("--variant", default="", help="Variant words, e.g. 'nopie flips=dense'.")
@@ -61,7 +63,9 @@ def play(engine_cmd: str, game: str, size: int | None, variant: str, komi: int |
     from hexarena.players import problem
     from hexarena.referee.tournament import config as config_mod
     from hexarena.referee.tournament.config import ConfigError
+    from hexarena.referee.tournament.folder_lock import LOCK_NAME, FolderBusy, hold_folder
     from hexarena.referee.tournament.schedule import schedule
+    from hexarena.web.server import listening
     engine_name, spec = engine_table(engine_cmd)
     if engine_name == person:
         raise click.UsageError(f"the engine and you are both named {person!r}: give --name")
@@ -90,22 +94,60 @@ def play(engine_cmd: str, game: str, size: int | None, variant: str, komi: int |
     black = colour == "black" or (colour == "random" and random.random() < 0.5)
     scheduled = next(g for g in schedule(config) if (g.first == person) == black)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-    scheduled = replace(scheduled, id=f"{scheduled.group}/play-{stamp}", pair=None)
     folder = Path(out) if out is not None else Path(DEFAULT_OUT) / "play"
-    engine_started_or_fail(config, folder, engine_name)
-    _serve(config, scheduled, person, folder, host, port)
+    try:
+        listener = listening(host, port)            # before anything starts or is made
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    made = [p for p in (folder, *folder.parents) if not p.exists()]
+    lock_found = (folder / LOCK_NAME).exists()
+    try:
+        with hold_folder(folder):                   # the whole session: one run per folder
+            scheduled = replace(scheduled, id=free_id(folder, f"{scheduled.group}/play-{stamp}"), pair=None)
+            engine_started_or_fail(config, folder, engine_name)
+            _serve(config, scheduled, person, folder, host, listener)
+    except FolderBusy as exc:
+        raise click.ClickException(str(exc)) from None
+    except click.ClickException:                    # the engine failed its check: the folder as found
+        if not lock_found:
+            (folder / LOCK_NAME).unlink(missing_ok=True)
+        for path in made:
+            try:
+                path.rmdir()
+            except OSError:
+                break
+        raise
+    finally:
+        listener.close()
+
+
+def free_id(out: Path, game_id: str) -> str:
+    """`game_id`, or the first of `game_id-2`, `game_id-3`, ... that no record of the journal and
+    no SGF under games/ has (another `play` in the same second); read under the folder's lock."""
+    from hexarena.results.record.journal import JOURNAL_NAME, JournalError, iter_journal
+    taken: set[str] = set()
+    if (out / JOURNAL_NAME).exists():
+        unread: list[JournalError] = []             # a bad line is `ratings`' to report, not play's
+        taken = {r.id for r in iter_journal(out / JOURNAL_NAME, unread, summary=True)}
+    candidate, n = game_id, 1
+    while candidate in taken or (out / "games" / f"{candidate}.sgf").exists():
+        n += 1
+        candidate = f"{game_id}-{n}"
+    return candidate
 
 
 def engine_table(cmd: str) -> tuple[str, dict[str, Any]]:
-    """The engine's name and its config table: a built-in player's name, or a command line."""
+    """The engine's name and its config table: a built-in player's name, or a command line, each
+    named by a `NAME=` prefix (as `match` names its engines), else after the player or the program."""
     from hexarena.engine.suggest import did_you_mean
     from hexarena.players import BOTS, names, problem
-    from hexarena.flag_errors import player_named, split_command
+    from hexarena.flag_errors import named_command, player_named, split_command
+    given, cmd = named_command(cmd)
     words = split_command(cmd, "--engine")
     if not words:
         raise click.UsageError("--engine is empty")
     if (player := player_named(words)) is not None:
-        return player.replace(":", "-"), {"player": player}
+        return given or player.replace(":", "-"), {"player": player}
     if len(words) == 1 and "/" not in words[0] and shutil.which(words[0]) is None:
         why = problem(words[0]) if ":" in words[0] else (f"neither a built-in player{did_you_mean(words[0], BOTS)} "
                                                          f"nor a program on PATH; players: {names()}")
@@ -114,7 +156,7 @@ def engine_table(cmd: str) -> tuple[str, dict[str, Any]]:
     if "-m" in words[:-1]:
         name = words[words.index("-m") + 1]
     name = "".join(c if c.isascii() and (c.isalnum() or c in "_.+-") else "-" for c in name).strip("-")[:40]
-    return name or "engine", {"cmd": words}
+    return given or name or "engine", {"cmd": words}
 
 
 def engine_started_or_fail(config: Any, out: Path, engine: str) -> None:
@@ -141,7 +183,7 @@ def process_launcher_for(config: Any) -> Any:
     return partial(process_launcher, log_cap=config.log_cap)
 
 
-def _serve(config: Any, scheduled: Any, person: str, out: Path, host: str, port: int) -> None:
+def _serve(config: Any, scheduled: Any, person: str, out: Path, host: str, listener: Any) -> None:
     import trio
 
     from hexarena.web.app import build_app
@@ -167,8 +209,5 @@ def _serve(config: Any, scheduled: Any, person: str, out: Path, host: str, port:
         echo(line)
         sys.stdout.flush()
 
-    try:
-        run(lambda token: build_app(play_routes(game), token, host=host, tasks=[task]), host, port,
-            say=say, warn=lambda s: echo(f"warning: {s}", err=True), until=until_over)
-    except OSError as exc:
-        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    run(lambda token: build_app(play_routes(game), token, host=host, tasks=[task]), host, 0,
+        say=say, warn=lambda s: echo(f"warning: {s}", err=True), until=until_over, sock=listener)

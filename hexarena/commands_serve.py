@@ -18,14 +18,14 @@ from hexarena.terminal import echo
 @click.option("--analyse", "analyse", default=None, hidden=True, expose_value=True)
 @click.option("--engine", "engine", default=None, metavar='"CMD"',
               help="The engine the analysis boards ask about positions (a command line or a built-in player's "
-                   "name): each game's board (its page's Analyse link).")
+                   "name; NAME=CMD names it): each game's board (its page's Analyse link).")
 def serve(dirs: tuple[str, ...], host: str, port: int, analyse: str | None, engine: str | None) -> None:
     """Watch tournament folders in the browser: standings, live boards, finished games, each game's
     analysis board (docs/browser.md).
 
     The first line printed is the address to open, with a fresh token; Ctrl-C stops the server.
     """
-    from hexarena.commands_analyse import make_adviser
+    from hexarena.commands_analyse import analysis_engine
     if analyse is not None:
         raise click.UsageError(f"serve has no --analyse: the analysis board is a command of its own, "
                                f"hexarena analyse FILE.sgf [--engine CMD]")
@@ -43,8 +43,8 @@ def serve(dirs: tuple[str, ...], host: str, port: int, analyse: str | None, engi
         sys.stdout.flush()
 
     try:
-        adviser = make_adviser(engine)
-        run(lambda token: watch_app([Path(d) for d in dirs], token, host, adviser=adviser), host, port,
-            say=say, warn=lambda s: echo(f"warning: {s}", err=True))
+        with analysis_engine(engine) as adviser:
+            run(lambda token: watch_app([Path(d) for d in dirs], token, host, adviser=adviser), host, port,
+                say=say, warn=lambda s: echo(f"warning: {s}", err=True))
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

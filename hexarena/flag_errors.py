@@ -1,7 +1,7 @@
 """Config errors of the commands that build their config from flags (`match`, `play`), told
 in the flags' words: `--size: expected an integer in 2..13, got 20`, not the config key the
 flag became (`games[0].sizes`); and an engine's command line split as a shell would, its
-error told in the same words."""
+error told in the same words, its name given by a `NAME=` prefix."""
 from __future__ import annotations
 
 import re
@@ -55,6 +55,16 @@ def split_command(text: str, where: str) -> list[str]:
     except ValueError as exc:           # "No closing quotation", "No escaped character"
         raise click.UsageError(f"{where} {text!r}: {str(exc)[:1].lower()}{str(exc)[1:]} "
                                "(the command is split as a shell splits it)") from None
+
+
+def named_command(text: str) -> tuple[str | None, str]:
+    """An engine's command as `match`, `play`, `serve` and `analyse` take it: `NAME=CMD` ->
+    (NAME, CMD), NAME an engine name of a config; a command without such a prefix -> (None, text)."""
+    from hexarena.referee.tournament.config import NAME
+    name, sep, rest = text.partition("=")
+    if sep and NAME.match(name) and rest.strip():
+        return name, rest
+    return None, text
 
 
 def player_named(words: list[str]) -> str | None:

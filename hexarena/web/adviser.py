@@ -60,10 +60,12 @@ class Adviser:
             while self.starts < STARTS:
                 self.starts += 1
                 await self._keep_one()
-                self.failed = f"{self.name}: stopped answering {self.starts} time(s) (log: {self.log})"
-                self._channel, self._ready = None, trio.Event()
+                self.failed = f"{self.name}: stopped answering {self.starts} time(s){self._see_log()}"
+                self._channel = None
+                if self._ready.is_set():            # else the questions waiting on it hear the end
+                    self._ready = trio.Event()
         except (EngineStartFailed, OSError) as exc:
-            self.failed = f"{self.name}: {exc} (log: {self.log})"
+            self.failed = f"{self.name}: {exc}{self._see_log()}"
         finally:
             self._channel = None
             self._ready.set()
@@ -82,7 +84,14 @@ class Adviser:
                     await trio.sleep(WATCH)
                 self._channel, self._ready = None, trio.Event()     # questions wait for the next one
         except ControllerError as exc:
-            self.failed = f"{self.name}: {exc} (log: {self.log})"
+            self.failed = f"{self.name}: {exc}{self._see_log()}"
+
+    def _see_log(self) -> str:
+        """` (log: PATH)` when the engine wrote to its log; nothing when there is none to look at."""
+        try:
+            return f" (log: {self.log})" if self.log.stat().st_size else ""
+        except OSError:
+            return ""
 
     async def ask(self, state: GameState, tokens: list[str] | None, komi: int = 0,
                   give_up: trio.CancelScope | None = None) -> dict[str, Any]:

@@ -36,6 +36,7 @@ class LiveGame:
         self.path = path
         self.inode: int | None = None
         self._catching = threading.Lock()      # a request's worker thread may catch up too (web/offload.py)
+        self.stopped: str | None = None          # set by the watch: no process plays the game any more, why
         self._reset()
 
     def _reset(self) -> None:
@@ -153,7 +154,8 @@ class LiveGame:
                 "last": " ".join(board.name(bit) for bit in last), "status": status_text(pos)}
 
     def view(self) -> dict[str, Any]:
-        """What the folder page shows of the game (a JSON object; names and tokens are text)."""
+        """What the folder page shows of the game (a JSON object; names and tokens are text);
+        `stopped`: why no process plays it any more (its clocks stand still), else None."""
         self.catch_up()
         header = self.header or {}
         names = self.names()
@@ -169,7 +171,7 @@ class LiveGame:
                        for c, seat in self.holder.items()},
             "since": lines[-1]["at"] if lines else header.get("at"),
             "info": self.latest_info(),
-            "error": self.error, "now": round(time.time(), 3),
+            "error": self.error, "stopped": self.stopped, "now": round(time.time(), 3),
         }
 
     def latest_info(self) -> dict[str, Any] | None:

@@ -29,11 +29,12 @@ from hexarena.engine.game import GameState
 from hexarena.referee.engines.channel import EngineChannel
 from hexarena.referee.game.clock import Clock
 from hexarena.referee.tournament.config import EngineSpec, TournamentConfig
+from hexarena.referee.tournament import live_files
 from hexarena.referee.tournament.live_files import live_path
 from hexarena.referee.tournament.run import play_scheduled, process_launcher
 from hexarena.referee.tournament.schedule import ScheduledGame
 from hexarena.results.page.board_svg import action_sites
-from hexarena.results.record.game import GameRecord
+from hexarena.results.record.game import Ending, GameRecord
 from hexarena.results.record.journal import JOURNAL_NAME, JournalWriter
 
 from .live_game import LiveGame
@@ -101,6 +102,7 @@ class PlayGame:
             raise
         with JournalWriter(setup.out / JOURNAL_NAME) as writer:
             writer.append(record)
+        live_files.remove(setup.out, record.id)         # journaled: no longer in flight (as a run's writer does)
         self.record = record
         self._changed()
 
@@ -225,16 +227,21 @@ class PlayGame:
         return out
 
     def _clocks(self) -> dict[str, float | None]:
-        """Seconds left per colour now (None: no limit), the mover's running since its turn began."""
+        """Seconds left per colour now (None: no limit), the mover's running since its turn began;
+        once the game is over, as the record charged them (a loss on time: none left)."""
         state = self.person.state
         now = trio.current_time()
+        seats = (self.setup.game.first, self.setup.game.second)
         out: dict[str, float | None] = {}
         for colour, seat in self.holder.items():
             left = self.clock.budget(seat)
             if math.isinf(left) or left >= NO_LIMIT:
                 out[colour.value] = None
                 continue
-            if colour is state.to_move and self.record is None:
-                left -= now - self._turn_start
+            if self.record is None:
+                if colour is state.to_move:
+                    left -= now - self._turn_start
+            elif self.record.termination is Ending.TIME and self.record.faulty == seats[seat]:
+                left = 0.0
             out[colour.value] = round(max(0.0, left), 1)
         return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -57,9 +58,25 @@ def sends_while_closing_dropped() -> None:
     TCPServer.protocol_send = protocol_send       # type: ignore[method-assign]
 
 
-def _config(host: str, port: int) -> Config:
+def listening(host: str, port: int) -> socket.socket:
+    """A socket bound to HOST:PORT (0: a free port) for :func:`run` to serve on, so that a
+    command knows its address can be used before it starts anything else. OSError when the
+    address cannot be bound."""
+    host = host.strip("[]")
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def _config(host: str, port: int, sock: socket.socket | None = None) -> Config:
     config = Config()
-    config.bind = [f"{bracketed(host)}:{port}"]
+    config.bind = [f"fd://{sock.detach()}" if sock is not None else f"{bracketed(host)}:{port}"]
     config.accesslog = None
     quiet = logging.getLogger("hexarena.web.hypercorn")
     quiet.setLevel(logging.WARNING)             # no "Running on ..." lines: the address is ours to print
@@ -68,21 +85,24 @@ def _config(host: str, port: int) -> Config:
     return config
 
 
-async def serve(app: ASGIApp, host: str = DEFAULT_HOST, port: int = 0,
+async def serve(app: ASGIApp, host: str = DEFAULT_HOST, port: int = 0, sock: socket.socket | None = None,
                 task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
-    """Serve `app` on HOST:PORT (0: a free port) until cancelled; `task_status.started(port)`
-    once it listens. OSError when the address cannot be bound."""
+    """Serve `app` on HOST:PORT (0: a free port), or on `sock` (bound by :func:`listening`; the
+    server takes it over), until cancelled; `task_status.started(port)` once it listens. OSError
+    when the address cannot be bound."""
     sends_while_closing_dropped()
     async with trio.open_nursery() as nursery:
-        binds: list[str] = await nursery.start(partial(hypercorn_serve, app, _config(host, port)))  # type: ignore[arg-type]
+        config = _config(host, port, sock)
+        binds: list[str] = await nursery.start(partial(hypercorn_serve, app, config))  # type: ignore[arg-type]
         task_status.started(int(binds[0].rpartition(":")[2]))
 
 
 def run(make_app: Callable[[str], ASGIApp], host: str = DEFAULT_HOST, port: int = 0,
         say: Callable[[str], None] = print, warn: Callable[[str], None] = lambda s: None,
-        until: Callable[[], Awaitable[None]] | None = None) -> None:
+        until: Callable[[], Awaitable[None]] | None = None, sock: socket.socket | None = None) -> None:
     """Serve ``make_app(token)`` with a fresh token until Ctrl-C or SIGTERM, then ``sys.exit(130)``,
     or until ``until()`` returns (then return); the first call of `say` is the address to open.
+    `sock`: a socket :func:`listening` bound to HOST (served instead of binding HOST:PORT).
     A host beyond the loopback is warned about. OSError when the address cannot be bound."""
     token = new_token()
     if not is_loopback(host):
@@ -93,7 +113,7 @@ def run(make_app: Callable[[str], ASGIApp], host: str = DEFAULT_HOST, port: int 
     async def main() -> bool:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async with trio.open_nursery() as nursery:
-                bound = await nursery.start(serve, app, host, port)
+                bound = await nursery.start(serve, app, host, port, sock)
                 say(url(host, bound, token))
                 if until is not None:
                     async def stop_after() -> None:

@@ -10,13 +10,15 @@ finished game the watch keeps its rating row and its line's place, never its rec
 Nothing here writes to the folder: the journal, SGF and live files belong to the referee,
 which may run in another process. :class:`Hub` fans each change out to the connected pages
 as Server-Sent Events, encoded once; a page too slow to keep up is dropped (its browser
-reconnects and starts from a fresh snapshot).
+reconnects and starts from a fresh snapshot). A game in flight whose folder no process holds
+(its run was killed: nothing will journal it) is shown as stopped (:meth:`FolderWatch.stopped_note`).
 """
 from __future__ import annotations
 
 import json
 import math
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +26,8 @@ from typing import Any
 
 import trio
 
+from hexarena.referee.tournament.folder import CONFIG_NAME
+from hexarena.referee.tournament.folder_lock import holder
 from hexarena.referee.tournament.live_files import LIVE_DIR
 from hexarena.results.page.report_sections import rating_groups_of_rows
 from hexarena.results.rating.row import game_row
@@ -42,6 +46,8 @@ THREAD_BYTES = 64 << 10
 #: The most bytes of journal lines one read takes (a long journal is read over several polls,
 #: holding one read's summaries at a time).
 READ_BYTES = 4 << 20
+#: Seconds between two looks, while games are in flight, at whether a process holds the folder.
+HOLDER_EVERY = 1.0
 #: Events a page may have waiting before it is dropped.
 BACKLOG = 512
 #: Finished games in a folder page's first message and in each page of ``/t/KEY/finished``.
@@ -152,6 +158,8 @@ class FolderWatch:
         self._slot: dict[str, int] = {}
         self.warnings: list[str] = []
         self.live: dict[Path, LiveGame] = {}
+        self.stopped: str | None = None              # why the games in flight stand still (no process holds the folder)
+        self._looked = -math.inf                     # time.monotonic() of the last look at the folder's holder
         self.standings: list[dict[str, Any]] = []
         self.fitted = 0                              # records the standings were fitted on
         self._journal: tuple[int | None, int] = (None, 0)     # (inode, offset read up to)
@@ -274,7 +282,10 @@ class FolderWatch:
         for path in [p for p in self.live if p not in paths]:
             self._gone(self.live.pop(path))
         for path in sorted(paths):
-            game = self.live.get(path) or LiveGame(path)
+            game = self.live.get(path)
+            if game is None:
+                game = LiveGame(path)
+                game.stopped = self.stopped
             try:
                 changed = game.read(lazy=not self.hub.subscribers)
             except OSError:                       # removed between the listing and the read
@@ -288,6 +299,32 @@ class FolderWatch:
                 if self.hub.wants(game.id):
                     self.hub.publish("live", view, game=game.id)
                     self.hub.publish("entry", game.entry(), game=game.id)
+        self._look_at_holder()
+
+    def _look_at_holder(self) -> None:
+        """While games are in flight, every HOLDER_EVERY seconds: whether a process holds the
+        folder (folder_lock.holder); each game's `stopped` note follows, republished when it changes."""
+        now = time.monotonic()
+        if not self.live or now - self._looked < HOLDER_EVERY:
+            return
+        self._looked = now
+        self.stopped = None if holder(self.path) is not None else self.stopped_note()
+        for game in self.in_flight():
+            if game.stopped == self.stopped:
+                continue
+            game.stopped = self.stopped
+            if self.hub.subscribers:
+                view = game.view()
+                self.hub.publish("live", view)
+                if self.hub.wants(game.id):
+                    self.hub.publish("live", view, game=game.id)
+
+    def stopped_note(self) -> str:
+        """What a game in flight says when no process holds its folder: nothing plays it any more."""
+        note = "stopped: the run that played it ended (no process holds the folder)"
+        if (self.path / CONFIG_NAME).exists():
+            note += f"; `hexarena tournament --out {self.path} --resume` replays it"
+        return note
 
     def _gone(self, game: LiveGame) -> None:
         if game.header is not None:

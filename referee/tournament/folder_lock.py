@@ -5,19 +5,22 @@ the duration of the block and writes its pid there; a second runner (another
 process) gets :class:`FolderBusy` naming the first one's pid. The lock is
 released by the kernel whenever the holder ends, ``kill -9`` included, so a
 stale lock file never blocks anyone. Re-entrant within one process (the
-pre-flight and the run share it).
+pre-flight and the run share it). :func:`holder` tells whether some process
+holds a folder (`hexarena serve`: are its games in flight still played?).
 """
 from __future__ import annotations
 
 import fcntl
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["LOCK_NAME", "FolderBusy", "hold_folder"]
+__all__ = ["LOCK_NAME", "FolderBusy", "hold_folder", "holder"]
 
 LOCK_NAME = ".lock"
+TRIES = 3                          # tries to take a lock, 10 ms apart
 _held: dict[Path, int] = {}        # folder -> depth, in this process
 
 
@@ -45,11 +48,15 @@ def hold_folder(out: Path) -> Iterator[None]:
         return
     fd = os.open(out / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
-            raise FolderBusy(out, holder) from None
+        for attempt in range(TRIES):        # a moment's shared lock of holder() is no holder
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if attempt == TRIES - 1:
+                    holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+                    raise FolderBusy(out, holder) from None
+                time.sleep(0.01)
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         _held[key] = 1
@@ -58,5 +65,26 @@ def hold_folder(out: Path) -> Iterator[None]:
         finally:
             del _held[key]
             os.ftruncate(fd, 0)
+    finally:
+        os.close(fd)
+
+
+def holder(out: Path) -> str | None:
+    """The pid of the process that holds the folder, as its lock file says ("?" when it says
+    none), or None when no process holds it (never held, released, or its holder ended, kill -9
+    included). Asks the kernel with a shared lock taken and dropped at once (never blocks)."""
+    if out.resolve() in _held:
+        return str(os.getpid())
+    try:
+        fd = os.open(out / LOCK_NAME, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
     finally:
         os.close(fd)

@@ -97,3 +97,18 @@ def test_the_board_steps_branches_and_shows_the_engines_analysis(browser, record
         browser.get("about:blank")
         code, _, err = server.stop()
         assert code == 130 and "Traceback" not in err, err
+
+
+def test_a_server_gone_is_said_and_the_question_stops_thinking(browser):
+    server = start_server(["analyse", "spelde 3 w .../..../..b../..../... variant=nopie ply=1", "--engine", "random"])
+    try:
+        browser.get(server.url)
+        WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "ask").is_displayed())
+    finally:
+        code, _, err = server.stop()
+    assert code == 130 and "Traceback" not in err
+    browser.find_element(By.ID, "ask").click()
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "message").text
+                                     == "the server cannot be reached (it stopped?): start it again, then reload the page")
+    assert browser.find_element(By.ID, "advice").text == ""         # not "random is thinking…"
+    browser.get("about:blank")

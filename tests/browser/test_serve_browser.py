@@ -271,3 +271,38 @@ def test_each_page_keeps_the_content_security_policy(running):
         assert answer.status == status, path
         assert "script-src 'self'" in answer.headers["content-security-policy"]
     assert "<script>" not in server.request("/t/out/").body            # no inline script
+
+
+def test_a_stopped_run_and_a_restarted_server_are_said_on_the_folder_page(tmp_path):
+    """A game in flight whose folder no process holds (its run was killed) is shown stopped, its
+    clocks standing still; a page whose server was started again (the same port, a new token)
+    says to open the new address instead of reconnecting for ever."""
+    import json
+    import socket
+    out = tmp_path / "out"
+    (out / "live" / "spelde-4").mkdir(parents=True)
+    clock = {"control": "fischer", "main": 60.0, "increment": 0.0, "text": "60 s + 0 s"}
+    lines = [{"live": 1, "id": "spelde-4/0001", "game": "spelde", "size": 4, "variant": "pie", "first": "a",
+              "second": "b", "opening": [], "clocks": [clock, clock], "at": time.time() - 5},
+             {"ply": 1, "c": "B", "a": "d4", "at": time.time() - 4, "t": 1.0, "l": 59.0}]
+    (out / "live" / "spelde-4" / "0001.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    server = start_server(["serve", str(out), "--port", str(port)])
+    try:
+        with chromium() as driver:
+            driver.get(server.url)
+            card = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ".live-game.stopped"), "a stopped card",
+                              timeout=30)[0]
+            assert "; stopped: the run that played it ended (no process holds the folder)" in card.text
+            assert driver.find_elements(By.CSS_SELECTOR, ".live-game .clock.running") == []
+            wait_until(lambda: driver.find_element(By.ID, "connection").text.startswith("live"), "the stream open")
+            code, _, _ = server.stop()
+            assert code == 130
+            server = start_server(["serve", str(out), "--port", str(port)])
+            wait_until(lambda: driver.find_element(By.ID, "connection").text == "the server no longer accepts this "
+                       "page's token (it was restarted): open the address it printed", "the token refused", timeout=60)
+    finally:
+        code, _, err = server.stop()
+    assert code == 130 and "Traceback" not in err

@@ -54,12 +54,14 @@ class Server:
         return self.process.returncode, out, err
 
 
-def start_server(args: list[str], cwd: Path | None = None, timeout: float = 120, stderr=subprocess.PIPE) -> Server:
+def start_server(args: list[str], cwd: Path | None = None, timeout: float = 120, stderr=subprocess.PIPE,
+                 env: dict[str, str] | None = None) -> Server:
     """Start `python -m hexarena ARGS` and wait for the address on its first stdout line
     (AssertionError with its output when none comes); `stderr`: where its stderr goes (an open
-    file, for a server that may write more than a pipe holds while nobody reads it)."""
+    file, for a server that may write more than a pipe holds while nobody reads it); `env`: its
+    environment (None: this one's)."""
     process = subprocess.Popen([sys.executable, "-m", "hexarena", *args], stdout=subprocess.PIPE,
-                               stderr=stderr, text=True, cwd=cwd)
+                               stderr=stderr, text=True, cwd=cwd, env=env)
     assert process.stdout is not None
     ready, _, _ = select.select([process.stdout], [], [], timeout)
     line = process.stdout.readline().strip() if ready else ""

@@ -129,3 +129,37 @@ def test_the_board_data_carries_the_keys_the_game_shows():
         assert post(spelde, "/analyse/position", {"tokens": []})[1]["shown"] == ""
     finally:
         spelde.stop()
+
+
+def test_the_engines_log_folder_is_kept_only_for_a_log_worth_reading(sgf, tmp_path):
+    import os
+    import shlex
+    import socket
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    silent = shlex.join([sys.executable, "-c", "pass"])                     # exits at once, says nothing
+    server = start_server(["analyse", str(sgf), "--engine", f"quiet={silent}"], env=env)
+    try:
+        status, answer = post(server, "/analyse/ask", {"tokens": TOKENS})
+        assert status == 502 and answer["refused"].startswith("quiet: ") and "log:" not in answer["refused"], answer
+    finally:
+        code, _, err = server.stop()
+    assert code == 130 and "Traceback" not in err and list(tmp.iterdir()) == [], (err, list(tmp.iterdir()))
+    with socket.socket() as busy:                                             # a port in use: nothing left either
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        run = subprocess.run([sys.executable, "-m", "hexarena", "serve", str(tmp_path), "--engine", "random",
+                              "--port", str(busy.getsockname()[1])], capture_output=True, text=True, env=env,
+                             timeout=60)
+    assert run.returncode == 1 and "cannot listen" in run.stderr and list(tmp.iterdir()) == [], run.stderr
+    loud = shlex.join([sys.executable, "-c", "import sys; sys.stderr.write('no luck here\\n')"])
+    server = start_server(["analyse", str(sgf), "--engine", f"loud={loud}"], env=env)
+    try:
+        status, answer = post(server, "/analyse/ask", {"tokens": TOKENS})
+        [folder] = tmp.iterdir()
+        log = folder / "loud.log"
+        assert status == 502 and f"(log: {log})" in answer["refused"], answer
+    finally:
+        code, _, err = server.stop()
+    assert code == 130 and f"the engine's stderr is kept in {log}" in err and "no luck here\n" in log.read_text()

@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import http.client
 import json
+import shlex
+import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from hexarena.commands_play import GRACE
+from hexarena.commands_play import GRACE, engine_table, free_id
 from hexarena.engine import registry
-from hexarena.results.record.journal import read_journal
+from hexarena.results.record.journal import JournalWriter, read_journal
 from hexarena.results.page.replay import replay_record
+from tests.support.records import record as a_record
 from tests.support.web import Server, start_server
 
 pytestmark = pytest.mark.slow
@@ -48,11 +54,11 @@ def first_event(server: Server) -> dict:
         connection.close()
 
 
-def wait_turn(server: Server, timeout: float = 60) -> dict:
+def wait_turn(server: Server, timeout: float = 60, until_over: bool = False) -> dict:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         now = state(server)
-        if now["your_turn"] or now["result"]:
+        if now["your_turn"] and not until_over or now["result"]:
             return now
         time.sleep(0.05)
     raise AssertionError("the person's turn never came")
@@ -98,6 +104,7 @@ def test_a_whole_game_by_requests_is_journaled_with_its_sgf(tmp_path):
     assert record.first == "random" and record.second == "person" and record.plies == len(now["tokens"])
     assert record.tokens == now["tokens"] and set(mine) <= set(record.tokens)
     assert replay_record((out / record.sgf).read_text(encoding="utf-8")).tokens == record.tokens
+    assert list((out / "live").rglob("*.jsonl")) == []      # journaled: no longer in flight for `serve`
 
 
 def test_the_engines_analysis_is_shown_and_the_server_stops_after_the_game(tmp_path):
@@ -148,3 +155,72 @@ def test_refusals_change_nothing(tmp_path):
 
 def test_every_game_is_offered():
     assert registry.playable() == ["anda", "anda-prison", "spelde", "vaxandis", "marbanta"]
+
+
+def marker_engine(marker) -> str:
+    """An engine command that only leaves `marker` behind when it is started."""
+    return shlex.join([sys.executable, "-c", f"open({str(marker)!r}, 'w')"])
+
+
+def play(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "hexarena", "play", *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_a_second_play_into_a_folder_in_use_is_refused_before_its_engine_starts(tmp_path):
+    out = tmp_path / "out"
+    server = start_server(["play", "--engine", "random", "--game", "spelde", "--size", "3", "--out", str(out)])
+    try:
+        wait_turn(server)
+        marker = tmp_path / "started"
+        second = play("--engine", marker_engine(marker), "--out", str(out))
+        assert second.returncode == 1 and "in use by another hexarena run" in second.stderr, second.stderr
+        assert not marker.exists() and second.stdout == ""
+    finally:
+        code, _, err = server.stop()
+    assert code == 130 and "Traceback" not in err
+
+
+def test_a_game_id_taken_in_the_journal_gets_a_suffix(tmp_path):
+    with JournalWriter(tmp_path / "journal.jsonl") as writer:
+        writer.append(a_record("spelde-3-pie/play-20260101-120000", "person", "random", "person"))
+        writer.append(a_record("spelde-3-pie/play-20260101-120000-2", "person", "random", "person"))
+    assert free_id(tmp_path, "spelde-3-pie/play-20260101-120000") == "spelde-3-pie/play-20260101-120000-3"
+    assert free_id(tmp_path, "spelde-3-pie/play-20260101-120001") == "spelde-3-pie/play-20260101-120001"
+
+
+def test_a_port_in_use_is_refused_before_the_engine_starts_or_a_folder_is_made(tmp_path):
+    marker = tmp_path / "started"
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        run = play("--engine", marker_engine(marker), "--port", str(port), "--out", str(tmp_path / "new" / "out"))
+    assert run.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in run.stderr, run.stderr
+    assert not marker.exists() and not (tmp_path / "new").exists()
+
+
+def test_a_loss_on_time_shows_the_losers_clock_run_out(tmp_path):
+    out = tmp_path / "out"
+    server = start_server(["play", "--engine", "random", "--game", "spelde", "--size", "3", "--main-time", "1",
+                           "--out", str(out)])
+    try:
+        now = wait_turn(server)
+        assert now["your_turn"] and now["you"] == "b"
+        now = wait_turn(server, until_over=True)
+        assert now["result"] and "(time" in now["result"]["detail"], now["result"]
+        assert now["clocks"]["b"] == 0.0 and now["clocks"]["w"] == 1.0 and now["running"] is None
+        server.process.wait(timeout=GRACE + 20)
+    finally:
+        code, _, err = server.stop()
+    assert code == 0 and "Traceback" not in err, err
+    [record] = read_journal(out)
+    assert record.termination == "time" and record.faulty == "person"
+
+
+def test_name_equals_cmd_names_the_engine():
+    assert engine_table("ann=mcts:50") == ("ann", {"player": "mcts:50"})
+    assert engine_table("mcts:50") == ("mcts-50", {"player": "mcts:50"})
+    assert engine_table(f"mine={sys.executable} /x/engine.py --level 3") == (
+        "mine", {"cmd": [sys.executable, "/x/engine.py", "--level", "3"]})
+    assert engine_table(f"{sys.executable} -c 'x=1'")[0] == Path(sys.executable).name     # an `=` later on

@@ -214,3 +214,42 @@ def test_an_unended_journal_line_is_read_once_until_the_journal_changes(tmp_path
         fh.write(padded[len(padded) // 2:] + b"\n")
     watch.poll()
     assert len(reads) == 2 and len(watch.lines) == 3
+
+
+def test_games_in_flight_of_a_folder_no_process_holds_are_shown_stopped(tmp_path, monkeypatch):
+    import signal
+    import subprocess
+    import sys
+
+    from hexarena.web import watch as watch_mod
+    monkeypatch.setattr(watch_mod, "HOLDER_EVERY", 0.0)      # look at the lock at every poll
+    path = live_path(tmp_path, "spelde-4/0001")
+    path.parent.mkdir(parents=True)
+    path.write_text(header() + "\n" + ply(1, "B", "d4") + "\n", encoding="utf-8")
+    (tmp_path / "tournament.json").write_text("{}", encoding="utf-8")
+    run = subprocess.Popen([sys.executable, "-c", "import sys, time\n"
+                            "from pathlib import Path\n"
+                            "from hexarena.referee.tournament.folder_lock import hold_folder\n"
+                            f"with hold_folder(Path({str(tmp_path)!r})):\n"
+                            "    print('held', flush=True)\n"
+                            "    time.sleep(600)\n"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert run.stdout.readline() == "held\n"
+        watch = FolderWatch(tmp_path)
+        _, receive = watch.hub.subscribe()
+        watch.poll()
+        [game] = watch.in_flight()
+        assert game.view()["stopped"] is None and receive.receive_nowait().startswith(b"event: live")
+    finally:
+        run.send_signal(signal.SIGKILL)                 # as a killed run: its live files stay
+        run.wait()
+    watch.poll()
+    view = game.view()
+    assert view["stopped"].startswith("stopped: the run that played it ended (no process holds the folder)")
+    assert f"hexarena tournament --out {tmp_path} --resume" in view["stopped"]
+    event = receive.receive_nowait()
+    assert event.startswith(b"event: live") and json.loads(event.split(b"data: ", 1)[1])["stopped"] == view["stopped"]
+    assert watch.snapshot()["live"][0]["stopped"] == view["stopped"]
+    with pytest.raises(trio.WouldBlock):                # said once, not at every poll
+        watch.poll()
+        receive.receive_nowait()

@@ -123,10 +123,11 @@
       (game.variant ? " (" + game.variant + ")" : "");
     for (const span of card.querySelectorAll(".clock")) {
       const c = span.dataset.colour;
-      window.hexarenaClocks.set(span, game.clocks[c], c === game.to_move, game.since, game.now);
+      window.hexarenaClocks.set(span, game.clocks[c], c === game.to_move && !game.stopped, game.since, game.now);
     }
-    card.querySelector(".ply").textContent =
-      "ply " + game.ply + (game.last_token ? ", last: " + game.last_token : "") + (game.error ? "; " + game.error : "");
+    card.classList.toggle("stopped", !!game.stopped);     // no process plays it any more: clocks stand still
+    card.querySelector(".ply").textContent = "ply " + game.ply + (game.last_token ? ", last: " + game.last_token : "") +
+      (game.error ? "; " + game.error : "") + (game.stopped ? "; " + game.stopped : "");
     info(card.querySelector(".info"), game.info);
     if (entry.svg) paint(entry, game);
     count();
@@ -198,6 +199,15 @@
   });
 
   // -- the stream -------------------------------------------------------------------------
+  // Why the event stream was refused for good (the browser does not retry an error answer): a 403
+  // is a server restarted with a new token.
+  function streamRefused(say) {
+    fetch(location.pathname, { method: "HEAD", credentials: "same-origin" }).then((r) => say(r.status === 403
+      ? "the server no longer accepts this page's token (it was restarted): open the address it printed"
+      : "the server refused this page's updates (HTTP " + r.status + "): reload the page"),
+    () => say("connection lost: the server cannot be reached; reload the page once it runs again"));
+  }
+
   const source = new EventSource(status.dataset.events);
   const on = (kind, handle) => source.addEventListener(kind, (e) => handle(JSON.parse(e.data)));
   on("snapshot", (s) => {
@@ -219,5 +229,10 @@
   on("finished", done);
   on("standings", standings);
   source.addEventListener("open", () => { status.textContent = "live: updates arrive as they happen"; status.classList.remove("lost"); });
-  source.addEventListener("error", () => { status.textContent = "connection lost: reconnecting..."; status.classList.add("lost"); });
+  source.addEventListener("error", () => {
+    status.classList.add("lost");
+    if (source.readyState !== EventSource.CLOSED) { status.textContent = "connection lost: reconnecting..."; return; }
+    status.textContent = "connection lost";                     // an error answer: the browser stops retrying
+    streamRefused((text) => { status.textContent = text; });
+  });
 })();

@@ -17,12 +17,13 @@
   function live(game) {
     for (const span of panel.querySelectorAll(".clock")) {
       const c = span.dataset.colour;
-      window.hexarenaClocks.set(span, game.clocks[c], c === game.to_move, game.since, game.now);
+      window.hexarenaClocks.set(span, game.clocks[c], c === game.to_move && !game.stopped, game.since, game.now);
     }
     const holder = $("live-info");
     holder.textContent = "";
     if (game.info) window.hexarenaAnalysis.render(holder, game.info.ply, game.info.name, game.info.row);
-    state.textContent = "in play: ply " + game.ply + (game.error ? "; " + game.error : "");
+    state.textContent = (game.stopped ? game.stopped + ", at ply " : "in play: ply ") + game.ply +
+      (game.error ? "; " + game.error : "");
     state.dataset.ply = String(game.ply);
   }
 
@@ -46,7 +47,21 @@
       });
   }
 
+  // Why the event stream was refused for good (the browser does not retry an error answer): a 403
+  // is a server restarted with a new token.
+  function streamRefused(say) {
+    fetch(location.pathname, { method: "HEAD", credentials: "same-origin" }).then((r) => say(r.status === 403
+      ? "the server no longer accepts this page's token (it was restarted): open the address it printed"
+      : "the server refused this page's updates (HTTP " + r.status + "): reload the page"),
+    () => say("connection lost: the server cannot be reached; reload the page once it runs again"));
+  }
+
   const source = new EventSource(state.dataset.events);
+  source.addEventListener("error", () => {       // an error answer (not a dropped connection): no retry
+    if (source.readyState === EventSource.CLOSED && state.dataset.live === "1") {
+      streamRefused((text) => { state.textContent = text; });
+    }
+  });
   const on = (kind, handle) => source.addEventListener(kind, (e) => handle(JSON.parse(e.data)));
   on("entry", (entry) => window.hexarenaReplay.update(0, entry));
   on("live", live);

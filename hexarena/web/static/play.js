@@ -14,11 +14,18 @@
 
   function say(text) { $("message").textContent = text || ""; }
 
+  // A request's answer; a refusal to say when the server cannot be reached (gone: the game is lost)
+  // or answers with text, not JSON (a 403 without the token).
   async function post(path, body) {
-    const answer = await fetch(path, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-    });
-    return answer.json();
+    try {
+      const answer = await fetch(path, {
+        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+      });
+      const text = await answer.text();
+      try { return JSON.parse(text); } catch (e) { return { refused: text.trim() || "the server answered " + answer.status }; }
+    } catch (e) {
+      return { refused: "the server cannot be reached (it stopped?): nothing was sent, and this game is not recorded" };
+    }
   }
 
   function resetBuild() {
@@ -174,9 +181,21 @@
   $("play-built").addEventListener("click", () => { if (build.token) send(build.token); });
   $("clear-built").addEventListener("click", () => { resetBuild(); say(""); drawBoard(); drawSide(); });
 
+  // Why the event stream was refused for good (the browser does not retry an error answer): a 403
+  // is a server restarted with a new token.
+  function streamRefused(say) {
+    fetch(location.pathname, { method: "HEAD", credentials: "same-origin" }).then((r) => say(r.status === 403
+      ? "the server no longer accepts this page's token (it was restarted): open the address it printed"
+      : "the server refused this page's updates (HTTP " + r.status + "): reload the page"),
+    () => say("connection lost: the server cannot be reached; reload the page once it runs again"));
+  }
+
   const events = new EventSource("/play/events");
   events.onmessage = (e) => { $("connection").textContent = ""; show(JSON.parse(e.data)); };
-  events.onerror = () => { $("connection").textContent = "connection lost; retrying…"; };
+  events.onerror = () => {
+    if (events.readyState !== EventSource.CLOSED) { $("connection").textContent = "connection lost; retrying…"; return; }
+    streamRefused((text) => { $("connection").textContent = text; });     // no retry after an error answer
+  };
   setInterval(drawClocks, 200);
   resetBuild();
   drawBoard();
