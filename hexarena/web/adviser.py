@@ -38,6 +38,10 @@ class AdviserError(Exception):
     """The engine cannot answer (did not start, crashed, refused); the message says why."""
 
 
+class AdviserBusy(AdviserError):
+    """Too many questions wait for the engine: ask again later."""
+
+
 class Adviser:
     """An engine process (argv) asked about positions; `failed` says why it cannot answer."""
 
@@ -101,7 +105,7 @@ class Adviser:
         when :data:`WAITING` questions wait already, or when `give_up` is cancelled (the page
         went) while this one waits its turn (once asked, the engine's answer is awaited)."""
         if self._waiting >= WAITING:
-            raise AdviserError(f"{self.name} is busy: {self._waiting} questions wait for it; ask again later")
+            raise AdviserBusy(f"{self.name} is busy: {self._waiting} questions wait for it; ask again later")
         self._waiting += 1
         try:
             held = False

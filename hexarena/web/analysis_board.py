@@ -37,7 +37,7 @@ from hexarena.engine.game import GameState
 from hexarena.results.page.board_svg import action_sites, board_template
 from hexarena.results.page.replay import Replay
 
-from .adviser import Adviser, AdviserError
+from .adviser import Adviser, AdviserBusy, AdviserError
 from .app import json_body, json_island, render
 from .offload import off_loop
 
@@ -204,7 +204,9 @@ def study_routes(page_path: str, base_path: str, find: Find) -> list[BaseRoute]:
                 answer = exc
             finally:
                 nursery.cancel_scope.cancel()
-        if isinstance(answer, AdviserError):
+        if isinstance(answer, AdviserBusy):        # for now only: 503, and when to ask again
+            return JSONResponse({"refused": str(answer)}, status_code=503, headers={"retry-after": "2"})
+        if isinstance(answer, AdviserError):       # the engine behind the page failed
             return JSONResponse({"refused": str(answer)}, status_code=502)
         return JSONResponse(answer)
 

@@ -50,7 +50,7 @@ def test_questions_past_the_bound_are_refused_as_busy(tmp_path):
     try:
         with ThreadPoolExecutor(WAITING + 4) as pool:
             answers = list(pool.map(lambda _: _ask(server), range(WAITING + 4)))
-        busy = [a for s, a in answers if s == 502 and "busy" in a.get("refused", "")]
+        busy = [a for s, a in answers if s == 503 and "busy" in a.get("refused", "")]
         assert busy and sum(s == 200 for s, _ in answers) >= WAITING, answers
     finally:
         code, _, err = server.stop()
