@@ -18,18 +18,9 @@
 
   function say(text) { $("message").textContent = text || ""; }
 
-  // A request's answer; a refusal to say when the server cannot be reached (gone) or answers with
-  // text, not JSON (a 403 without the token).
-  async function post(path, body) {
-    try {
-      const answer = await fetch(path, {
-        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-      });
-      const text = await answer.text();
-      try { return JSON.parse(text); } catch (e) { return { refused: text.trim() || "the server answered " + answer.status }; }
-    } catch (e) {
-      return { refused: "the server cannot be reached (it stopped?): start it again, then reload the page" };
-    }
+  // A request's answer (hexarenaSites.post), with what to say when the server is gone.
+  function post(path, body) {
+    return window.hexarenaSites.post(path, body, "the server cannot be reached (it stopped?): start it again, then reload the page");
   }
 
   async function go(n) {
