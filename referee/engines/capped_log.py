@@ -37,12 +37,21 @@ class _CappedFile:
         self._tail = bytearray()
         self.dropped = 0
         self._closed = False
+        self.failed: OSError | None = None
 
-    def _file(self) -> io.RawIOBase:
-        if self._fh is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.path, "ab", buffering=0)
-        return self._fh
+    def _put(self, data: bytes | bytearray) -> None:
+        """Write to the file (made at its first byte). A write the disk refuses (full, gone)
+        ends the file's writes: the pipe is still drained, its bytes dropped, so the engine
+        never blocks on a full stderr; `failed` keeps why."""
+        if self.failed is not None:
+            return
+        try:
+            if self._fh is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._fh = open(self.path, "ab", buffering=0)
+            self._fh.write(data)
+        except OSError as exc:
+            self.failed = exc
 
     def write(self, data: bytes | bytearray) -> None:
         if self._closed:
@@ -50,7 +59,7 @@ class _CappedFile:
         if self._head_left > 0:
             head = data[: self._head_left]
             if head:
-                self._file().write(head)
+                self._put(head)
             self._head_left -= len(head)
             data = data[len(head):]
         if data:
@@ -69,13 +78,16 @@ class _CappedFile:
             self.dropped += excess
             del self._tail[:excess]
         if self.dropped:
-            self._file().write(f"\n[hexarena: {self.dropped} bytes of this log dropped here "
-                               f"(log cap {self._tail_cap * 2} bytes: first and last part kept)]\n".encode())
+            self._put(f"\n[hexarena: {self.dropped} bytes of this log dropped here "
+                      f"(log cap {self._tail_cap * 2} bytes: first and last part kept)]\n".encode())
         if self._tail:
-            self._file().write(bytes(self._tail))
+            self._put(bytes(self._tail))
             self._tail.clear()
         if self._fh is not None:
-            self._fh.close()
+            try:
+                self._fh.close()
+            except OSError:
+                pass
             self._fh = None
 
 
@@ -98,6 +110,11 @@ class CappedLog:
 
     def write(self, data: bytes | bytearray) -> None:
         self._file.write(data)
+
+    @property
+    def failed(self) -> OSError | None:
+        """Why the current file takes no more bytes (the disk refused one), or None."""
+        return self._file.failed
 
     def note(self, text: str) -> None:
         """A line of the referee's own in the log, `[hexarena: text]` (nothing once the log is closed)."""

@@ -86,6 +86,7 @@ class LiveEngines:
     def __init__(self, path: Path):
         self.path = path
         self._groups: dict[int, str] = {}
+        self._warned = False
 
     def add(self, pid: int) -> None:
         stamp = start_time(pid)
@@ -107,9 +108,18 @@ class LiveEngines:
             self._save()
 
     def _save(self) -> None:
+        """The file, written again whole. A disk that refuses it (full) leaves the last one:
+        the run goes on (its journal says what a full disk stops), warned once on stderr."""
         tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text("".join(f"{pid} {stamp}\n" for pid, stamp in self._groups.items()), encoding="ascii")
-        os.replace(tmp, self.path)
+        try:
+            tmp.write_text("".join(f"{pid} {stamp}\n" for pid, stamp in self._groups.items()), encoding="ascii")
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            if not self._warned:
+                self._warned = True
+                print(f"warning: cannot write {self.path} ({exc.strerror or exc}): engines left by a run "
+                      "killed meanwhile may be left running", file=sys.stderr, flush=True)
 
 
 def end_leftovers(path: Path) -> list[int]:

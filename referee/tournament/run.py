@@ -325,13 +325,23 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, outc
                  on_record: OnRecord | None, out: Path) -> None:
     async with receive:
         async for record, reported in receive:
-            await _beside_the_games(writer.append, record)     # a line is whole, whatever comes
+            try:
+                await _beside_the_games(writer.append, record)     # a line is whole, whatever comes
+            except OSError as exc:
+                raise TournamentError(_stopped_by_the_disk(exc, out)) from None
             live_files.remove(out, record.id)
             outcome.played += 1
             outcome.void += record.void
             if on_record is not None:
                 on_record(record)
             reported.set()
+
+
+def _stopped_by_the_disk(exc: OSError, out: Path) -> str:
+    """Why a run stops when a file of its folder cannot be written (a full disk)."""
+    return (f"cannot write {exc.filename or out}: {exc.strerror or exc}; the run stops, the games in "
+            f"flight are played again at the resume (the journal holds whole lines only): make room, "
+            f"then `hexarena tournament --out {out} --resume`")
 
 
 async def _beside_the_games(write: Callable[..., None], *args: Any) -> None:
@@ -389,7 +399,10 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     sgf = f"games/{game.id}.sgf"
     record = replace(record, sgf=sgf, processes=processes)
     text = sgf_text(record, registry.get(game.game).sgf_number, sgf_time(limits))
-    await _beside_the_games(_write_game, out, replace(refereed, record=record), text)
+    try:
+        await _beside_the_games(_write_game, out, replace(refereed, record=record), text)
+    except OSError as exc:
+        raise TournamentError(_stopped_by_the_disk(exc, out)) from None
     return record
 
 

@@ -12,8 +12,10 @@ keeps for later games (the runner forgets the numbers of the others); ``("plies"
 flight, at most every :data:`PLY_TICK` seconds; ``("live", pid, started)``
 for every engine process group started and stopped, which the runner writes
 to its ``engines.live`` (so that no engine outlives the run); ``("error", id,
-text)`` when playing a game raised (a referee bug, fatal to the run as it
-would be in the runner's process).
+text, stops)`` when playing a game raised: the run's own stop (TournamentError:
+a file of the folder the disk refused; `stops` True, `text` its message) or a
+referee bug (its traceback); either is fatal to the run as it would be in the
+runner's process.
 
 Each slot keeps its own engines (:class:`.pool.EnginePool`, numbered by this
 process's :class:`.pool.StartCounter`; the runner maps the numbers to the run's).
@@ -30,6 +32,7 @@ import trio
 
 from ..engines import leftovers
 from .pool import EnginePool, StartCounter
+from .folder import TournamentError
 from .run import play_scheduled, slot_pool
 from .schedule import ScheduledGame
 from .wire import Frames, WorkerSetup, frame
@@ -96,8 +99,11 @@ async def _slot(slot: int, games: trio.MemoryReceiveChannel[ScheduledGame], pool
             try:
                 record = await play_scheduled(game, setup.config, setup.out, pool, partial(plies.__setitem__, game.id),
                                               overheads.append if setup.overhead else None)
+            except TournamentError as exc:      # the run's own stop (a full disk), said as it is
+                say(("error", game.id, str(exc), True))
+                continue
             except Exception:
-                say(("error", game.id, traceback.format_exc()))
+                say(("error", game.id, traceback.format_exc(), False))
                 continue
             plies.pop(game.id, None)
             say(("record", game.id, record, overheads, slot, pool.kept()))

@@ -75,9 +75,11 @@ class _Waiter:
         self.record: GameRecord | None = None
         self.lost: str | None = None
         self.error: str | None = None
+        self.stops = False          # the error is the run's own stop (TournamentError), not a bug
 
-    def settle(self, *, record: GameRecord | None = None, lost: str | None = None, error: str | None = None) -> None:
-        self.record, self.lost, self.error = record, lost, error
+    def settle(self, *, record: GameRecord | None = None, lost: str | None = None, error: str | None = None,
+               stops: bool = False) -> None:
+        self.record, self.lost, self.error, self.stops = record, lost, error, stops
         self.done.set()
 
 
@@ -181,6 +183,8 @@ class _Workers:
             proc.on_ply.pop(game.id, None)
             if waiter.record is not None:
                 return waiter.record
+            if waiter.error is not None and waiter.stops:
+                raise TournamentError(waiter.error)
             if waiter.error is not None:
                 raise WorkerFailed(f"{game.id}: the game raised in worker process {proc.popen.pid}:\n{waiter.error}")
             lost.append(waiter.lost or "ended")
@@ -198,6 +202,9 @@ class _Workers:
                 self._take(proc, message, live)
         except (FrameError, trio.BrokenResourceError, trio.ClosedResourceError):
             pass
+        except Exception:
+            proc.popen.kill()           # else the wait below waits for ever: it waits for a game
+            raise
         finally:
             with trio.CancelScope(shield=True):
                 code = await trio.to_thread.run_sync(proc.popen.wait)
@@ -229,7 +236,7 @@ class _Workers:
                     self.overhead(seconds)
             proc.waiting.pop(game_id).settle(record=record)
         elif kind == "error":
-            proc.waiting.pop(message[1]).settle(error=message[2])
+            proc.waiting.pop(message[1]).settle(error=message[2], stops=message[3])
         elif kind == "live":
             _, pid, started = message
             (proc.groups.add if started else proc.groups.discard)(pid)

@@ -222,25 +222,35 @@ def cut_torn_tail(path: str | os.PathLike) -> str | None:
 
 
 class JournalWriter:
-    """Appends records, one line each, flushed and fsynced before `append` returns.
+    """Appends records, one line each, written and fsynced before `append` returns.
 
-    The caller owns the writer and must close it; only one writer may hold a
-    journal at a time.
+    A line the disk refuses (full, gone) is cut off again, so the journal stays whole lines:
+    OSError naming the journal. The caller owns the writer and must close it; only one writer
+    may hold a journal at a time.
     """
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         cut_torn_tail(self.path)           # the next record starts on a line of its own
-        self._fh = open(self.path, "a", encoding="utf-8")
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
 
     def append(self, record: GameRecord) -> None:
-        self._fh.write(record.to_json() + "\n")
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        data = memoryview((record.to_json() + "\n").encode("utf-8"))
+        size = os.fstat(self._fd).st_size
+        try:
+            while data:
+                data = data[os.write(self._fd, data):]
+            os.fsync(self._fd)
+        except OSError as exc:
+            try:
+                os.ftruncate(self._fd, size)           # no torn line: the record was not written
+            except OSError:
+                pass
+            raise OSError(exc.errno, exc.strerror, str(self.path)) from None
 
     def close(self) -> None:
-        self._fh.close()
+        os.close(self._fd)
 
     def __enter__(self) -> JournalWriter:
         return self
