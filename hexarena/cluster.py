@@ -13,7 +13,11 @@ task to another worker (up to ``distributed.scheduler.allowed-failures``
 times), then this module submits it again (:data:`RESUBMITS` times), then
 records the game as void (replayed on resume). A game id is delivered at
 most once per run. The scheduler going away stops the run through
-`on_lost`, with nothing half-written.
+`on_lost` (called once), with nothing half-written. Every wait on Dask has a
+deadline or a watch: the connection (:func:`_connect`), the pre-flight task of
+each host (its worker leaving the scheduler, as one that cannot import hexarena
+does, ends the wait), and a game's task (no deadline: it waits for workers to
+come back, and says so once when none has been connected for a minute).
 
 In flight are the games running on workers: the runner is given one game
 slot per worker thread (or `games` resource) and submits the next game when
@@ -30,9 +34,11 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import cast
 
@@ -56,8 +62,12 @@ except ImportError:          # the extra is not installed: --cluster says which 
 
 EXTRA = "pip install 'hexarena[cluster]'"
 RESUBMITS = 2               # after Dask's own retries on other workers
-CONNECT_TIMEOUT = 20        # seconds to reach the scheduler
-WORKER_TIMEOUT = 60         # seconds to wait for a first worker to join
+#: Seconds to reach the scheduler (a silent address counts as no scheduler after half as many
+#: more), and to wait for a worker (the first one to join; with none connected meanwhile, before
+#: a run says it waits for one): Dask's config keys, e.g. DASK_HEXARENA__CLUSTER__CONNECT=5s.
+CONNECT_KEY, CONNECT_DEFAULT = "hexarena.cluster.connect", 20.0
+WORKERS_KEY, WORKERS_DEFAULT = "hexarena.cluster.workers", 60.0
+POLL = 1.0                  # seconds between looks at the scheduler's workers while a task runs
 MAX_LOCAL_WORKERS = 256     # local:N beyond this is a typo, not a machine
 GAMES_RESOURCE = "games"    # `dask worker --resources games=N`: at most N games at once on it
 
@@ -90,17 +100,17 @@ def open_cluster(spec: str, say: Callable[[str], None] = lambda line: None) -> I
             client = distributed.Client(local, security=security)
         else:
             _tls_configured(spec)
-            client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)     # TLS: Dask's config (docs/cluster.md)
+            client = _connect(spec)     # TLS: Dask's config (docs/cluster.md)
     except (OSError, TimeoutError, ValueError, RuntimeError) as exc:     # RuntimeError: a local worker failed
         if local is not None:
             local.close()
-        raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None
+        raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {_connect_error(exc)}") from None
     try:
         try:
-            client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+            client.wait_for_workers(1, timeout=worker_timeout())
         except (TimeoutError, OSError):
             raise ClusterError(f"no Dask worker joined the scheduler at {spec} "
-                               f"within {WORKER_TIMEOUT} s") from None
+                               f"within {worker_timeout():g} s") from None
         cluster = Cluster(client, spec)
         say(cluster.describe())
         yield cluster
@@ -108,6 +118,64 @@ def open_cluster(spec: str, say: Callable[[str], None] = lambda line: None) -> I
         client.close(timeout=5)
         if local is not None:
             local.close(timeout=10)
+
+
+def _seconds(key: str, default: float) -> float:
+    """A number of seconds from Dask's config (`key`: "5s", "2 minutes", 5), else `default`;
+    ClusterError naming the key for one that is not a time."""
+    value = dask.config.get(key, default)
+    try:
+        seconds = float(dask.utils.parse_timedelta(value, default="seconds"))
+    except (TypeError, ValueError, KeyError):
+        raise ClusterError(f"Dask's config {key}: {value!r} is not a time (e.g. 20s)") from None
+    if not seconds > 0:
+        raise ClusterError(f"Dask's config {key}: {value!r} is not a time above 0")
+    return seconds
+
+
+def connect_timeout() -> float:
+    return _seconds(CONNECT_KEY, CONNECT_DEFAULT)
+
+
+def worker_timeout() -> float:
+    return _seconds(WORKERS_KEY, WORKERS_DEFAULT)
+
+
+def _connect(spec: str) -> distributed.Client:
+    """A client of the scheduler at `spec`. Dask's handshake has no deadline of its own (an address
+    that accepts connections and never answers, such as the dashboard's port, hangs it): the client
+    is made in a daemon thread, abandoned with ClusterError when it has not connected in time."""
+    made: list[distributed.Client | BaseException] = []
+    timeout = connect_timeout()
+    patience = timeout + timeout / 2
+
+    def connect() -> None:
+        try:
+            made.append(distributed.Client(spec, timeout=timeout))
+        except BaseException as exc:        # handed to the caller's thread
+            made.append(exc)
+    thread = threading.Thread(target=connect, name="hexarena-connect", daemon=True)
+    thread.start()
+    thread.join(patience)
+    if not made:
+        raise ClusterError(f"no Dask scheduler answered at {spec} within {patience:g} s: "
+                           "is it the scheduler's address (tcp://HOST:8786), not its dashboard's?")
+    if isinstance(made[0], BaseException):
+        raise made[0]
+    return made[0]
+
+
+def _connect_error(exc: BaseException) -> str:
+    """Dask's words for a failed connection, or "connection refused" when that is what its
+    timeout hides (nothing listens at the address)."""
+    cause: BaseException | None = exc
+    for _ in range(10):                 # a chain of causes, not a cycle
+        if cause is None:
+            break
+        if isinstance(cause, ConnectionRefusedError):
+            return f"connection refused (tried for {connect_timeout():g} s): is the scheduler running, on that port?"
+        cause = cause.__cause__ or cause.__context__
+    return str(exc)
 
 
 def _run_credentials() -> distributed.Security:
@@ -162,6 +230,10 @@ class Cluster:
         #: games the cluster plays at once when it starts (workers may join or leave later)
         self.slots = int(sum(r or 0 for r in by_resource)) if self.resources else \
             sum(w["nthreads"] for w in workers.values())
+        self._looked = 0.0                          # trio.current_time() of the last look at the workers
+        self._workerless: float | None = None       # since when no worker is connected (None: one is)
+        self._warned = False                        # ... and the run said it waits for one
+        self._lost = False                          # the scheduler is gone (said once)
 
     def workers(self) -> dict[str, dict]:
         """Every worker now: address -> Dask's description (host, nthreads, resources, ...)."""
@@ -186,27 +258,65 @@ class Cluster:
     async def preflight(self, config: TournamentConfig, out: Path) -> list[str]:
         """Run the engine pre-flight once on each distinct worker host; its logs go to
         ``OUT/logs/HOST/``. Returns the problems (empty: every engine answers everywhere)."""
+        hosts = self.hosts()
         futures = {host: self.client.submit(preflight_on_worker, config, workers=[address],
                                             allow_other_workers=False, pure=False,
                                             key=f"hexarena-preflight-{host}-{self.run_id}")
-                   for host, address in self.hosts().items()}
+                   for host, address in hosts.items()}
         problems, here = [], installed_version()
+        deadline = trio.current_time() + _preflight_seconds(config)
         for host, future in futures.items():
-            status, value = await _outcome(future)
+            status, value = await _outcome(future, partial(self._preflight_gone, hosts[host], deadline))
             if status == "finished":
                 check = cast(HostCheck, value)      # a finished preflight future holds preflight_on_worker's result
+                if check.version != here:           # its other words may not be this version's: nothing written
+                    problems.append(f"on {check.host}: hexarena {check.version} is installed, {here} here: "
+                                    "install the same version on every worker")
+                    continue
                 await trio.to_thread.run_sync(_write_files, out, check.files)
                 problems += check.problems
-                if check.version != here:
-                    problems.append(f"on {host}: hexarena {check.version} is installed, {here} here: "
-                                    "install the same version on every worker")
             elif self.client.status not in ("running", "newly-created"):
                 _quiet()
                 raise ClusterError(f"lost the Dask scheduler at {self.spec} during the pre-flight")
             else:
-                problems.append(f"on {host}: the pre-flight task did not run ({status}: {value}); "
+                why = value if status == "gone" else f"{status}: {value}"
+                problems.append(f"on {host}: the pre-flight task did not run ({why}); "
                                 "is hexarena installed on the workers?")
         return problems
+
+    async def _preflight_gone(self, address: str, deadline: float) -> str | None:
+        """Why the pre-flight task pinned to the worker at `address` will never end, if it will not."""
+        if trio.current_time() > deadline:
+            return "no answer from its worker in time: see that worker's log"
+        workers = await self._workers_now()
+        if workers is not None and address not in workers:
+            return (f"its worker {address} left the scheduler: a worker that cannot import hexarena exits; "
+                    "see that worker's log")
+        return None
+
+    async def _workers_now(self) -> dict[str, dict] | None:
+        """The workers now; None when the scheduler cannot say (the lost scheduler is seen elsewhere)."""
+        try:
+            return await trio.to_thread.run_sync(self.workers, abandon_on_cancel=True)
+        except Exception:       # noqa: BLE001  (any failure of the client: its connection is reported by the task)
+            return None
+
+    async def _waiting_for_workers(self, warn: Callable[[str], None]) -> None:
+        """Says once (per stretch without workers) that the run waits when no worker has been connected
+        for :func:`worker_timeout` seconds; a game's task waits for one (workers may restart)."""
+        now = trio.current_time()
+        if now - self._looked < POLL:       # the games in flight share one look per POLL
+            return
+        self._looked = now
+        workers = await self._workers_now()
+        if workers is None or workers:
+            self._workerless = None
+        elif self._workerless is None:
+            self._workerless, self._warned = now, False
+        elif now - self._workerless >= (patience := worker_timeout()) and not self._warned:
+            self._warned = True
+            warn(f"no Dask worker has been connected to the scheduler at {self.spec} for {patience:g} s: "
+                 "the run waits for one (Ctrl-C stops it; --resume continues it later)")
 
     def player(self, config: TournamentConfig, out: Path, on_lost: Callable[[str], None],
                warn: Callable[[str], None] = lambda line: None) -> PlayGame:
@@ -221,7 +331,7 @@ class Cluster:
                 future = self.client.submit(play_on_worker, game, config, pure=False,
                                             resources=self.resources,
                                             key=f"hexarena-{game.id}-{self.run_id}-{attempt}")
-                status, value = await _outcome(future)
+                status, value = await _outcome(future, partial(self._waiting_for_workers, warn))
                 if status == "finished":
                     played = cast(PlayedGame, value)   # a finished game future holds play_on_worker's result
                     if game.id in delivered:
@@ -238,7 +348,9 @@ class Cluster:
                     return await trio.to_thread.run_sync(with_sgf, record, config, out, trail)
                 if self.client.status not in ("running", "newly-created"):
                     _quiet()            # the client's failed reconnection would log a traceback
-                    on_lost(f"lost the Dask scheduler at {self.spec} ({value})")
+                    if not self._lost:  # said once, not once per game in flight
+                        self._lost = True
+                        on_lost(f"lost the Dask scheduler at {self.spec} ({value})")
                     await trio.sleep_forever()
                 lost.append(_why(status, value))
                 if status == "error" and not _killed_worker(value):
@@ -249,9 +361,12 @@ class Cluster:
         return play
 
 
-async def _outcome(future: distributed.Future) -> tuple[str | None, object]:
+async def _outcome(future: distributed.Future, watch: Callable[[], Awaitable[str | None]] | None = None,
+                   ) -> tuple[str | None, object]:
     """Wait (without a thread) until `future` is done; ("finished", result), ("error", exception)
-    or ("cancelled", reason). The result is fetched from the worker in a thread."""
+    or ("cancelled", reason). The result is fetched from the worker in a thread. `watch` is
+    awaited every POLL seconds meanwhile: when it gives a reason, the future is released and
+    ("gone", reason) returned."""
     token = trio.lowlevel.current_trio_token()
     done = trio.Event()
 
@@ -262,7 +377,13 @@ async def _outcome(future: distributed.Future) -> tuple[str | None, object]:
             pass
     future.add_done_callback(wake)
     try:
-        await done.wait()
+        while not done.is_set():
+            with trio.move_on_after(POLL):
+                await done.wait()
+            why = None if done.is_set() or watch is None else await watch()
+            if why is not None:
+                future.release()
+                return "gone", why
     except trio.Cancelled:
         future.release()        # the scheduler forgets the game (a running one ends unread)
         raise
@@ -279,6 +400,13 @@ async def _outcome(future: distributed.Future) -> tuple[str | None, object]:
 def _quiet() -> None:
     for name in ("distributed", "distributed.client", "distributed.utils"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _preflight_seconds(config: TournamentConfig) -> float:
+    """A generous bound on one host's pre-flight (its engines start side by side): the slowest
+    engine's start and a few commands, plus a minute for Dask and a busy worker."""
+    limits = [config.limits_of(engine.name) for engine in config.engines]
+    return worker_timeout() + 2 * max((lim.start + 4 * lim.command for lim in limits), default=0.0)
 
 
 def _why(status: str | None, value: object) -> str:

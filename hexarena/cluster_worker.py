@@ -25,7 +25,8 @@ import os
 import socket
 import sys
 import tempfile
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from importlib import metadata
 from dataclasses import dataclass, field
 from functools import partial
@@ -33,20 +34,22 @@ from pathlib import Path
 
 import trio
 
-from hexarena.referee.engines.process import EngineChannel
+from hexarena.referee.engines.process import EngineChannel, EngineStartFailed
 from hexarena.referee.tournament.config import EngineSpec, TournamentConfig
 from hexarena.referee.tournament.preflight import preflight
 from hexarena.referee.tournament.schedule import ScheduledGame
 from hexarena.referee.tournament.run import play_scheduled, process_launcher
 
-#: argv: WORKER_PID ENGINE_ARGV... Runs the engine as its child (same stdin, stdout, stderr, same process
-#: group), lets go of the pipes, mirrors its exit status, and kills the whole group if WORKER_PID stops
-#: being its parent (the worker died); the engine also gets the parent-death signal of the guard, which
-#: the referee's spawn gives a parent-death signal in turn (referee/engines/spawn.py), so a SIGKILLed worker takes
-#: guard and engine with it. Standard library only: it runs as `python -I -S -c GUARD`.
+#: argv: WORKER_PID STARTED ENGINE_ARGV... Runs the engine as its child (same stdin, stdout, stderr, same
+#: process group), writes the file STARTED (empty, or why the engine could not be started: then it exits
+#: 127), lets go of the pipes, ends as the engine ends (its exit status, or killed by the same signal, no core
+#: file), and kills the whole group if WORKER_PID stops being its parent (the worker died); the engine also
+#: gets the parent-death signal of the guard, which the referee's spawn gives a parent-death signal in turn
+#: (referee/engines/spawn.py), so a SIGKILLed worker takes guard and engine with it. Standard library only:
+#: it runs as `python -I -S -c GUARD`.
 GUARD = r"""
 import ctypes, os, signal, subprocess, sys
-worker, argv = int(sys.argv[1]), sys.argv[2:]
+worker, started, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 guard = os.getpid()
 try:
     prctl = ctypes.CDLL(None, use_errno=True).prctl
@@ -57,26 +60,53 @@ def die_with_guard():
         prctl(1, signal.SIGKILL, 0, 0, 0)          # PR_SET_PDEATHSIG
         if os.getppid() != guard:
             os._exit(137)
+def say(text):
+    with open(started + ".part", "w") as fh:
+        fh.write(text)
+    os.replace(started + ".part", started)
 try:
     engine = subprocess.Popen(argv, preexec_fn=die_with_guard)
 except OSError as exc:
-    sys.stderr.write("cannot start %r: %s\n" % (argv[0], exc.strerror or exc))
+    say("cannot start %r: %s" % (argv[0], exc.strerror or exc))
     sys.exit(127)
+say("")
 os.close(0); os.close(1)
 while True:
     try:
         code = engine.wait(timeout=0.25)
-        sys.exit(code if code >= 0 else 128 - code)
+        break
     except subprocess.TimeoutExpired:
         pass
     if os.getppid() != worker:
         os.killpg(0, signal.SIGKILL)
+if code < 0:
+    if prctl is not None:
+        prctl(4, 0, 0, 0, 0)                        # PR_SET_DUMPABLE 0: no core file of the guard
+    try:
+        signal.signal(-code, signal.SIG_DFL)
+    except (OSError, ValueError):
+        pass
+    os.kill(guard, -code)
+sys.exit(code if code >= 0 else 128 - code)
 """
+GUARD_REPORT = 10.0     # seconds a guard may take to say whether its engine started
 
 
-def guarded_launcher(engine: EngineSpec, seed: int, log: Path) -> AbstractAsyncContextManager[EngineChannel]:
-    """The process launcher of a local run, with the engine started under :data:`GUARD`."""
-    return process_launcher(engine, seed, log, prefix=(sys.executable, "-I", "-S", "-c", GUARD, str(os.getpid())))
+@asynccontextmanager
+async def guarded_launcher(engine: EngineSpec, seed: int, log: Path) -> AsyncIterator[EngineChannel]:
+    """The process launcher of a local run, with the engine started under :data:`GUARD`; as locally,
+    EngineStartFailed when the engine's program cannot be started (the guard says so)."""
+    started = log.with_name(f".{log.name}.started")       # a dot file: not collected with the logs
+    prefix = (sys.executable, "-I", "-S", "-c", GUARD, str(os.getpid()), str(started))
+    async with process_launcher(engine, seed, log, prefix=prefix) as channel:
+        with trio.move_on_after(GUARD_REPORT):
+            while not started.exists() and channel.reusable:     # reusable: the guard has not exited
+                await trio.sleep(0.002)
+        why = started.read_text() if started.exists() else ""
+        started.unlink(missing_ok=True)
+        if why:
+            raise EngineStartFailed(f"{engine.name}: {why}")
+        yield channel
 
 
 @dataclass(frozen=True)
@@ -110,8 +140,7 @@ def play_on_worker(game: ScheduledGame, config: TournamentConfig) -> PlayedGame:
     with tempfile.TemporaryDirectory(prefix="hexarena-game-") as tmp:
         folder = Path(tmp)
         record = trio.run(partial(play_scheduled, game, config, folder, guarded_launcher))
-        logs = {rel: data for rel, data in _collect(folder).items() if rel.startswith("logs/")}
-        return PlayedGame(record.to_dict(), logs, socket.gethostname())
+        return PlayedGame(record.to_dict(), _collect(folder), socket.gethostname())
 
 
 def preflight_on_worker(config: TournamentConfig) -> HostCheck:
@@ -134,5 +163,7 @@ def installed_version() -> str:
 
 
 def _collect(folder: Path) -> dict[str, bytes]:
-    """Every file under `folder`, by relative POSIX path."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    """The engine logs under `folder` (``logs/...``, by relative POSIX path); not its lock file, nor
+    the guards' dot files."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted((folder / "logs").rglob("*"))
+            if p.is_file() and not p.name.startswith(".")}

@@ -118,16 +118,21 @@ def test_the_preflight_runs_on_the_workers_and_stops_before_any_game(tmp_path):
 
 def test_losing_the_scheduler_stops_cleanly_and_resume_finishes_on_a_new_one(tmp_path):
     marker = f"hexarena-cluster-test-{uuid.uuid4().hex}"
-    cfg_path = write_config(tmp_path, marker, games_per_pair=2)
+    cfg_path = write_config(tmp_path, marker, games_per_pair=4)
     ids = [g.id for g in schedule(config_mod.load(cfg_path))]
     out = tmp_path / "out"
-    with local_dask(tmp_path, 1) as dask:
+    with local_dask(tmp_path, 2) as dask:
         run = hexarena("tournament", str(cfg_path), "--out", str(out), "--cluster", dask.address, cwd=tmp_path)
-        wait_until(lambda: journal(out), RUN_TIMEOUT, "a first journaled game")
+        # two games in flight: an engine's guard is the child of each worker
+        wait_until(lambda: journal(out) and {w.pid for w in dask.workers} <= set(processes_with(marker).values()),
+                   RUN_TIMEOUT, "a first journaled game and a game on each worker")
         dask.scheduler.send_signal(signal.SIGKILL)
         code, _, stderr = finish(run)
     assert code == 130, stderr
     assert "lost the Dask scheduler" in stderr and "--resume" in stderr and "Traceback" not in stderr
+    assert stderr.count("lost the Dask scheduler") == 1, stderr       # once, not once per game in flight
+    # the pre-flight's logs came back from the worker (when it wrote any), not its folder's lock file
+    assert not list(out.glob("logs/**/.*"))
     done = journal(out)
     assert 1 <= len(done) < len(ids) and len({r["id"] for r in done}) == len(done)
     wait_until(lambda: not processes_with(marker), 30, "the engines of the lost run to exit")

@@ -127,9 +127,10 @@ def wait_until(predicate, timeout: float, what: str, step: float = 0.05):
         time.sleep(step)
 
 
-def hexarena(*args: str, cwd: Path) -> subprocess.Popen:
-    """`hexarena ARGS...` as a child process (this interpreter), output captured as text."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+def hexarena(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """`hexarena ARGS...` as a child process (this interpreter), output captured as text; `env`:
+    variables added to this process's (Dask's config, say)."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
     return subprocess.Popen([sys.executable, "-m", "hexarena", *args], cwd=cwd, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
