@@ -14,6 +14,7 @@ line that is not whole. A failure to write stops the file, never the game.
 from __future__ import annotations
 
 import json
+import os
 import math
 import shutil
 import time
@@ -65,7 +66,8 @@ class LiveFile:
     def __enter__(self) -> LiveFile:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.file = open(self.path, "w", encoding="utf-8")
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o666)
+            self.file = open(fd, "w", encoding="utf-8")
             self._write({"live": FORMAT, **self.header, "at": round(time.time(), 3)})
             self.flush()
         except OSError:
@@ -177,5 +179,10 @@ def remove(out: Path, game_id: str) -> None:
 
 
 def clear(out: Path) -> None:
-    """Remove out/live/ and everything in it (at a run's start and end, under the folder's lock)."""
-    shutil.rmtree(out / LIVE_DIR, ignore_errors=True)
+    """Remove out/live/ and everything in it (at a run's start and end, under the folder's lock);
+    a symbolic link in its place is removed, not followed (nothing of a run is written outside
+    its folder)."""
+    live = out / LIVE_DIR
+    if live.is_symlink():
+        live.unlink(missing_ok=True)
+    shutil.rmtree(live, ignore_errors=True)

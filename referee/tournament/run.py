@@ -15,6 +15,7 @@ the run is cancelled is not journaled and is replayed too.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import pickle
 import sys
@@ -414,7 +415,13 @@ def _ply(live: live_files.LiveFile, on_ply: Callable[[int], None] | None, plies:
 
 def _write_game(out: Path, refereed: Refereed, text: str) -> None:
     """The game's SGF file, then its entry in the report's cache (DIR/report-cache.jsonl) from the
-    states the referee played, so that no report replays it."""
-    write_atomic(out / str(refereed.record.sgf), text)
+    states the referee played, so that no report replays it. An SGF already there under the game's
+    id (a game played again: its record was moved aside by `repair`, or never journaled) is kept
+    beside it as ID.sgf.1, .2, ...: nothing of a folder is written over."""
+    target = out / str(refereed.record.sgf)
+    if target.exists():
+        os.replace(target, next(kept for n in itertools.count(1)
+                                if not (kept := target.with_name(f"{target.name}.{n}")).exists()))
+    write_atomic(target, text)
     if refereed.states:
         remember(out, refereed.record, text, list(refereed.states), list(refereed.actions))

@@ -27,6 +27,7 @@ from .record_data import core_replays, record_data
 from .replay import Replay
 from .replay_data import game_data
 from ..record.game import GameRecord
+from ..record.journal import NOFOLLOW, write_atomic
 from ..record.sgf import SgfError, parse_sgf
 
 CACHE_NAME = "report-cache.jsonl"
@@ -45,7 +46,8 @@ class RecordFieldError(ValueError):
 
 def record_file(folder: Path, relative: str, folders: dict[str, Path] | None = None) -> tuple[Path, os.stat_result]:
     """The file a record's `sgf` field names, with its status: a relative path inside FOLDER/games/
-    (symlinks resolved first), naming a regular file of at most MAX_SGF_BYTES. Anything else is a
+    (symlinks resolved first: FOLDER's own, not games/ itself, so a games/ that is a link to
+    elsewhere holds no record's file), naming a regular file of at most MAX_SGF_BYTES. Anything else is a
     RecordFieldError saying why, and nothing is opened; OSError when the file is missing.
     `folders` keeps the folders resolved so far (for many records of one folder: each
     record then costs one `lstat` unless it is a symlink)."""
@@ -53,7 +55,7 @@ def record_file(folder: Path, relative: str, folders: dict[str, Path] | None = N
         raise RecordFieldError(f"sgf field {relative!r}: not a relative path")
     known = {} if folders is None else folders
     try:
-        base = _resolved(folder / SGF_FOLDER, known)
+        base = _resolved(folder, known) / SGF_FOLDER
         target, st = _resolved_file(folder, relative, known)
     except (OSError, RuntimeError) as exc:           # RuntimeError: a symlink loop
         raise RecordFieldError(f"sgf field {relative!r}: {exc}") from None
@@ -139,7 +141,7 @@ def _append(file: Path, lines: list[str]) -> None:
     threads or processes never interleave inside a line); an OSError only loses them."""
     data = ("\n".join(lines) + "\n").encode("utf-8")
     try:
-        fd = os.open(file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(file, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o666)     # never through a link
     except OSError:
         return
     try:
@@ -228,10 +230,8 @@ class ReplayCache:
             return
         if self._fresh:
             self._fresh = False
-            tmp = self.file.with_name(self.file.name + ".tmp")
             try:
-                tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-                os.replace(tmp, self.file)
+                write_atomic(self.file, "".join(line + "\n" for line in lines))
             except OSError:
                 pass
         elif lines:

@@ -209,16 +209,33 @@ def cut_torn_tail(path: str | os.PathLike) -> str | None:
     keep = data.rfind(b"\n") + 1
     fragment = data[keep:]
     side = p.with_name(p.name + TORN_SUFFIX)
-    with open(side, "ab") as fh:
-        note = f"# torn last line cut from {p.name} (byte {keep}, {len(fragment)} bytes); its game is replayed\n"
-        fh.write(note.encode() + fragment + b"\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    with open(p, "r+b") as fh:
-        fh.truncate(keep)
-        fh.flush()
-        os.fsync(fh.fileno())
+    note = f"# torn last line cut from {p.name} (byte {keep}, {len(fragment)} bytes); its game is replayed\n"
+    append_whole(side, note.encode() + fragment + b"\n")
+    fd = os.open(p, os.O_RDWR | NOFOLLOW)
+    try:
+        os.ftruncate(fd, keep)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     return f"{p}: cut a torn last line of {len(fragment)} bytes (kept in {side})"
+
+
+#: Flags of every file a folder's writer opens by a fixed name: a symbolic link planted in a
+#: folder (one made by someone else, say) is not followed (ELOOP), so no write lands outside it.
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def append_whole(path: Path, data: bytes) -> None:
+    """`data` at the end of `path` (made when missing; never through a symbolic link), fsynced."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW | CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 class JournalWriter:
@@ -233,7 +250,7 @@ class JournalWriter:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         cut_torn_tail(self.path)           # the next record starts on a line of its own
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW | CLOEXEC, 0o666)
 
     def append(self, record: GameRecord) -> None:
         data = memoryview((record.to_json() + "\n").encode("utf-8"))
@@ -264,7 +281,7 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
     gets the mode a plain open() gives: an existing file's, else 0666 less the umask."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = _new_file(target)
+    fd, tmp = new_file_beside(target)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -279,13 +296,13 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
         raise
 
 
-def _new_file(target: Path) -> tuple[int, str]:
+def new_file_beside(target: Path) -> tuple[int, str]:
     """A new temporary file beside `target`, open for writing, with the mode `target` has (or, when
     it has none, the one the umask leaves of 0666, as open() makes it; mkstemp's is 0600)."""
     while True:
         tmp = str(target.parent / f"{target.name}.{secrets.token_hex(4)}.tmp")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | CLOEXEC, 0o666)
         except FileExistsError:
             continue
         try:

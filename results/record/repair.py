@@ -16,7 +16,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .journal import JOURNAL_NAME, Counted, cut_torn_tail, journal_lines, journal_path, parse_line
+from .journal import (JOURNAL_NAME, Counted, append_whole, cut_torn_tail, journal_lines, journal_path,
+                      new_file_beside, parse_line)
 
 __all__ = ["BAD_SUFFIX", "NotAJournal", "Repair", "repair_journal"]
 
@@ -54,13 +55,9 @@ def repair_journal(path: str | os.PathLike) -> Repair:
         good, bad = _sorted_lines(p)
     side = p.with_name(p.name + BAD_SUFFIX)
     if bad:
-        with open(side, "ab") as fh:
-            for _, line in bad:
-                fh.write(line if line.endswith(b"\n") else line + b"\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        tmp = p.with_name(p.name + ".tmp")
-        with open(tmp, "wb") as fh:
+        append_whole(side, b"".join(line if line.endswith(b"\n") else line + b"\n" for _, line in bad))
+        fd, tmp = new_file_beside(p)
+        with os.fdopen(fd, "wb") as fh:
             fh.writelines(good)
             fh.flush()
             os.fsync(fh.fileno())
