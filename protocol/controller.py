@@ -58,7 +58,13 @@ class EngineCrashed(ControllerError):
 
 
 class EngineTimeout(ControllerError):
-    """The engine did not answer before its deadline (raised by the referee)."""
+    """The engine did not answer before its deadline (raised by the referee); `late`: what it
+    did write meanwhile, said as the message's end (": it wrote '=1 d4\\n' and no empty line
+    after it"), or ""."""
+
+    def __init__(self, message: str, late: str = ""):
+        super().__init__(message + late)
+        self.late = late
 
 
 @dataclass(frozen=True)

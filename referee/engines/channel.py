@@ -236,7 +236,7 @@ class EngineChannel:
             if resp is None:
                 raise EngineCrashed(f"{self._exit} (during {name!r})")
         elif resp is None:
-            raise EngineTimeout(f"{self.name}: no answer to {name!r} in time{self._why_late(name)}")
+            raise EngineTimeout(f"{self.name}: no answer to {name!r} in time", self._why_late(name))
         return resp
 
     def _why_late(self, name: str) -> str:

@@ -422,7 +422,7 @@ async def _ask_move(ch: EngineChannel, seat: int, colour: Colour, clock: Clock, 
     if isinstance(answer, EngineTimeout):
         over = trio.current_time() - t0 - budget
         return played, Forfeited(seat, Termination.TIME, f"{ch.name}: no move within {budget:g} s "
-                                 f"(no answer {over:.3f} s past it)")
+                                 f"(no answer {over:.3f} s past it){answer.late}")
     if isinstance(answer, ControllerError):
         return played, Forfeited(seat, Termination.CRASH, f"{command}: {answer}")
     charge = clock.charge(seat, ch.answered_at - t0)       # its bytes' arrival, not our work after it

@@ -56,6 +56,14 @@ def test_a_fault_in_play_forfeits_the_game_of_the_faulty_engine(tmp_path, mode, 
     assert report.loser == mode and report.forfeit == (None if mode == "resign" else termination.value)
 
 
+def test_an_answer_without_its_empty_line_loses_on_time_saying_what_came(tmp_path):
+    report = play(tmp_path, "noblank", 2)
+    assert report.forfeit == "time" and report.faulty == "noblank"
+    assert "noblank: no move within 1 s (no answer " in report.reason, report.reason
+    assert report.reason.endswith("e5\\n' and no empty line after it (an answer ends with an empty line)"), \
+        report.reason
+
+
 def test_a_number_of_thousands_of_digits_forfeits_as_malformed_with_a_short_reason(tmp_path):
     report = play(tmp_path, "huge-number", 1, first_is_fake=True)
     assert report.result == "W+F" and report.termination == Termination.MALFORMED.value

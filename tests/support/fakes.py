@@ -95,6 +95,8 @@ for line in sys.stdin:
                 answer(cid, True, "a" + "9" * 5000); continue
             if mode == "wrong-id":
                 answer(str(int(cid) + 1), True, "e5"); continue
+            if mode == "noblank":                       # an answer without its empty line
+                out.write("=" + cid + " e5\n"); out.flush(); continue
             if mode == "garbage":
                 out.write("hello there\n\n"); out.flush(); continue
             if mode == "refuse":
