@@ -115,7 +115,7 @@ def score_to_elo(score: float) -> float:
         return -math.inf
     if score >= 1:
         return math.inf
-    return -400 * math.log10(1 / score - 1)
+    return -400 * math.log10(1 / score - 1) + 0.0       # + 0.0: an even score is 0, not -0
 
 
 class _NoRoot(ArithmeticError):

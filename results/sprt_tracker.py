@@ -38,6 +38,11 @@ class SprtTracker:
         for r in records:
             self._take(r)
         self.state = self._evaluate()
+        #: (verdict, pairs) of the first crossing of a bound: an SPRT stops there, and the pairs in
+        #: flight then, finished later, do not take the decision back (kept in sprt.json for a resume)
+        self.decided: tuple[str, int] | None = self._decided_before()
+        if self.decided is None and self.state.verdict is not None:
+            self.decided = (self.state.verdict, sum(self.counts))
         self._save()
 
     def _evaluate(self) -> SprtState:
@@ -67,6 +72,8 @@ class SprtTracker:
             self.state = self._evaluate()
         except ValueError as exc:          # no likelihood maximum found: keep the last state, say so
             return f"SPRT not updated: {exc}"
+        if self.decided is None and self.state.verdict is not None:
+            self.decided = (self.state.verdict, sum(self.counts))
         self._save()
         return f"{self.settings.line(self.state.llr)} {self.state.counts}"
 
@@ -78,20 +85,48 @@ class SprtTracker:
         return cap is not None and self.games() >= cap
 
     def should_stop(self) -> bool:
-        """True once a hypothesis is accepted or `max_games` games are finished."""
-        return self.state.verdict is not None or self.capped()
+        """True once a hypothesis was accepted (and stays so) or `max_games` games are finished."""
+        return self.decided is not None or self.capped()
 
     def decision(self) -> str:
-        if self.state.verdict is not None:
-            return f"{self.state.verdict} accepted"
+        if self.decided is not None:
+            verdict, pairs = self.decided
+            later = "" if self.state.verdict == verdict else \
+                f" at pair {pairs}; the pairs in flight then, finished since, leave the LLR at {self.state.llr:.2f}"
+            return f"{verdict} accepted{later}"
         return "no decision (max_games reached)" if self.capped() else "undecided"
 
     def summary(self) -> str:
-        """The final lines: LLR, pentanomial, Elo, and why a test without a decision stopped."""
+        """The final lines: LLR, pentanomial, Elo, and the decision (when the pairs finished after it
+        moved the LLR) or why a test without one stopped."""
         text = self.state.report(self.engine, self.opponent)
-        if self.state.verdict is None:
+        if self.decided is not None and self.state.verdict != self.decided[0]:
+            text += "\n" + self.decision()
+        elif self.decided is None:
             text += "\nno decision (" + ("max_games reached" if self.capped() else "schedule finished") + ")"
         return text
+
+    def _decided_before(self) -> tuple[str, int] | None:
+        """The decision an earlier run of this folder reached (its sprt.json, for the same test)."""
+        if self.out is None:
+            return None
+        try:
+            data = json.loads((self.out / SPRT_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        fields = self._fields()
+        if not isinstance(data, dict) or any(data.get(k) != fields[k] for k in fields):
+            return None
+        verdict, pairs = data.get("decided"), data.get("decided at pair")
+        if verdict in ("H0", "H1") and type(pairs) is int and 0 < pairs <= sum(self.counts):
+            return verdict, pairs
+        return None
+
+    def _fields(self) -> dict[str, str]:
+        s = self.settings
+        return {"test": f"{self.engine} against {self.opponent}",
+                "hypotheses": f"H0 elo <= {s.elo0:g}, H1 elo >= {s.elo1:g} ({s.model} Elo)",
+                "error rates": f"alpha {s.alpha:g}, beta {s.beta:g}"}
 
     def finish(self) -> str:
         """The summary, with the state saved as the run ends."""
@@ -104,14 +139,14 @@ class SprtTracker:
             return
         s, state = self.settings, self.state
         decision = self.decision()
-        if final and state.verdict is None and not self.capped():
+        if final and self.decided is None and not self.capped():
             decision = "no decision (schedule finished)"
         data: dict[str, object] = {
-            "test": f"{self.engine} against {self.opponent}",
-            "hypotheses": f"H0 elo <= {s.elo0:g}, H1 elo >= {s.elo1:g} ({s.model} Elo)",
-            "error rates": f"alpha {s.alpha:g}, beta {s.beta:g}",
+            **self._fields(),
             "LLR": s.line(state.llr), "decision": decision,
             "pentanomial [LL, LD, WL+DD, WD, WW]": state.counts, "pairs": sum(state.counts)}
+        if self.decided is not None:
+            data["decided"], data["decided at pair"] = self.decided
         est = estimate(state.counts)
         if est is not None:
             data["Elo (95%)"] = f"{est.elo:+.1f} [{est.elo_low:+.1f}, {est.elo_high:+.1f}]"

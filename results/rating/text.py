@@ -112,7 +112,7 @@ def render_text(reports: Iterable[Group], warnings: Sequence[str] = (), crosstab
     the ratings' columns under the first table only."""
     parts = [f"warning: {w}" for w in warnings]
     for k, report in enumerate(reports):
-        anchor = f", {report.fit.anchor[0]} pinned at {report.fit.anchor[1]:g}" if report.fit.anchor else ", mean 0"
+        anchor = f", {report.fit.anchor[0]} pinned at {report.fit.anchor[1] + 0.0:g}" if report.fit.anchor else ", mean 0"
         parts += ["", f"== {report.title}: {games_text(report.games)}, {len(report.fit.players)} players{anchor} ==",
                   format_ratings(rating_columns(report.fit, report.counts)), *([LEGEND] if k == 0 else []), "",
                   "first-player advantage", format_advantage(advantage_columns(report.fit, report.counts))]

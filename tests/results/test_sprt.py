@@ -59,6 +59,13 @@ CASES = [
 ]
 
 
+def test_all_draws_is_the_maximum_likelihood_ratio_not_where_fastchess_stops():
+    # fastchess's Stats(0, 0, 16700) (wins, losses, draws): 16,700 draws, [L, D, W] = [0, 16700, 0];
+    # fastchess publishes 2.97 (where its iteration stops); the maximum likelihood ratio, by
+    # fishtest's algorithm and by an SLSQP constrained on (mu - 1/2) / sigma = t, is -3.4505
+    assert llr([0, 16700, 0], 0, 5, "normalized") == pytest.approx(-3.4505, abs=1e-3)
+
+
 @pytest.mark.parametrize("model", ["normalized", "logistic"])
 @pytest.mark.parametrize("counts, elo0, elo1", CASES)
 def test_llr_is_the_maximum_likelihood_ratio(counts, elo0, elo1, model):

@@ -36,6 +36,31 @@ def test_a_tracker_reports_each_completed_pair_and_stops_at_a_decision(tmp_path)
     assert "H1 accepted" in tracker.finish()
 
 
+def test_a_decision_stays_when_the_pairs_in_flight_then_move_the_llr_back(tmp_path):
+    # 12 won pairs cross H1's bound (LLR 2.96 >= 2.94); a pair lost after it, one that was in
+    # flight when the bound was crossed, takes the LLR back under it: the test stays decided,
+    # and so does a resume's tracker, from sprt.json
+    settings = SprtSettings(elo0=0, elo1=100, model="logistic")
+    records = []
+    tracker = SprtTracker(settings, "new", "old", [], out=tmp_path)
+    for k in range(12):
+        for record in (won(f"g/{2 * k:04d}", "new", "old", "new", k), won(f"g/{2 * k + 1:04d}", "old", "new", "new", k)):
+            records.append(record)
+            tracker.add(record)
+    assert tracker.state.verdict == "H1" and tracker.should_stop()
+    for record in (won("g/0024", "new", "old", "old", 12), won("g/0025", "old", "new", "old", 12)):
+        records.append(record)
+        tracker.add(record)
+    assert tracker.state.verdict is None and tracker.should_stop()
+    assert tracker.decision().startswith("H1 accepted at pair 12; the pairs in flight then, finished since, "
+                                         "leave the LLR at 2.6"), tracker.decision()
+    assert tracker.finish().endswith(tracker.decision())
+    again = SprtTracker(settings, "new", "old", records, out=tmp_path)
+    assert again.should_stop() and again.decided == ("H1", 12)
+    other = SprtTracker(SprtSettings(elo0=0, elo1=50, model="logistic"), "new", "old", records, out=tmp_path)
+    assert other.decided is None                        # another test: sprt.json's decision is not its
+
+
 def test_a_finished_schedule_without_a_decision_says_so(tmp_path):
     tracker = SprtTracker(SprtSettings(elo0=0, elo1=5), "new", "old",
                           [won("g/0000", "new", "old", "new", 0), won("g/0001", "old", "new", "old", 0)], out=tmp_path)
