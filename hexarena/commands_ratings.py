@@ -67,6 +67,7 @@ def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fm
     if pooled and by is not None:
         raise click.UsageError("--by and --pooled exclude each other (but for --by identity)")
     from hexarena.results.rating.sources import LoadError, is_journal
+    from hexarena.results.record.files import FileLimitError
     try:
         if fmt == "text" and out is None and all(is_journal(p) for p in paths):
             text = _journals_text(paths, by=() if pooled else by, anchor=anchor, skip_bad=skip_bad, identity=identity)
@@ -75,6 +76,8 @@ def ratings(paths: tuple[str, ...], by: tuple[str, ...] | None, pooled: bool, fm
         from hexarena.results.rating.load import load_many
         games = load_many(paths, skip_bad=skip_bad, identity=identity)
     except LoadError as exc:
+        raise click.ClickException(str(exc)) from None
+    except FileLimitError as exc:           # a FIFO, a device, a directory where a file was named
         raise click.ClickException(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise click.ClickException(f"cannot read {getattr(exc, 'filename', None) or ' '.join(paths)}: {exc}") from None

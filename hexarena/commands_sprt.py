@@ -6,7 +6,7 @@ from the schedule of the folder's tournament.json.
 """
 from __future__ import annotations
 
-import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -86,14 +86,13 @@ def sprt(folder: str, elo0: float | None, elo1: float | None, alpha: float | Non
 
 
 def _saved_config(folder: str) -> TournamentConfig | None:
-    from hexarena.referee.tournament import config as config_mod
-    from hexarena.referee.tournament.config import ConfigError
-    path = Path(folder) / "tournament.json"
-    if Path(folder).is_file() or not path.exists():
+    from hexarena.referee.tournament.folder import CONFIG_NAME, TournamentError, load_saved
+    path = Path(folder) / CONFIG_NAME
+    if Path(folder).is_file() or not os.path.lexists(path):
         return None
     try:
-        return config_mod.from_dict(json.loads(path.read_text(encoding="utf-8")), str(path))
-    except (ConfigError, json.JSONDecodeError) as exc:
+        return load_saved(folder)       # bounded, a regular file, JSON of a valid config: else TournamentError
+    except TournamentError as exc:
         raise click.ClickException(str(exc)) from None
 
 

@@ -57,7 +57,10 @@ def status(folder: str, tables: bool) -> None:
                     kept.append(r)
                 yield r
 
-    names = identity_lines(done_games())      # the one pass over the journal
+    try:
+        names = identity_lines(done_games())      # the one pass over the journal
+    except OSError as exc:                        # FileLimitError: a FIFO or a device, not a journal
+        raise click.ClickException(str(exc)) from None
     left = sum(1 for g in games if g.id not in counted)
     progress.total = progress.done + left
     progress.refit()

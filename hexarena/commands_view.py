@@ -38,7 +38,7 @@ def show(target: str, ply: int | None, every: bool, svg_out: str | None) -> None
     file is left untouched. Under each position drawn, the
     info lines its engine gave with the action (SGF XA), when it gave any.
     """
-    if not _is_file(target):
+    if not _names_a_path(target):
         if " " not in target.strip():
             raise click.BadParameter(f"{target!r} is neither a file nor a position string",
                                      param_hint="TARGET")
@@ -52,8 +52,10 @@ def show(target: str, ply: int | None, every: bool, svg_out: str | None) -> None
             echo(diagram(state, edges=True))
         return
     try:
-        game = replay_record(read_text(target, MAX_SGF_BYTES, "SGF record"))
-    except (SgfError, UnicodeDecodeError, FileLimitError) as exc:
+        game = replay_record(read_text(target, MAX_SGF_BYTES))
+    except FileLimitError as exc:               # a directory, a FIFO, a device, too large
+        raise click.ClickException(str(exc)) from None
+    except (SgfError, UnicodeDecodeError) as exc:
         raise click.ClickException(f"{target}: {exc}") from None
     head = game.header
     result = f"result {head.get('RE', '?')}" + (f" ({head.get('XR')})" if head.get("XR") else "")
@@ -105,10 +107,12 @@ def report(directory: str, output: str | None, rebuild: bool) -> None:
     echo(f"{path}: {games} game{'s' * (games != 1)}, {size / 1024:.0f} KiB, {time.perf_counter() - started:.2f} s")
 
 
-def _is_file(target: str) -> bool:
-    """Whether TARGET names a file; a text no file can have (too long a name, a NUL) names none."""
+def _names_a_path(target: str) -> bool:
+    """Whether TARGET names something on disk (a file, or a directory, a FIFO, a device: each
+    refused by read_text, saying what it is); a text no path can have (too long a name, a NUL)
+    names none."""
     try:
-        return Path(target).is_file()
+        return Path(target).exists()
     except (OSError, ValueError):
         return False
 

@@ -30,6 +30,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from hexarena.results.record.files import MAX_SAVED_BYTES, read_text
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import journal_path
 
@@ -178,10 +179,10 @@ def saved_random_plies(folder: str | os.PathLike, n: int = 0) -> dict[tuple[int,
     ``random_openings``); empty when there is none, or it cannot be read."""
     path = journal_path(folder).parent / CONFIG_NAME
     try:
-        games = json.loads(path.read_text(encoding="utf-8")).get("games", [])
+        games = json.loads(read_text(path, MAX_SAVED_BYTES)).get("games", [])      # no FIFO opened, bounded
         return {(n, (g["game"], size, variant)): int(g["random_openings"])
                 for g in games if g.get("random_openings") for size in g["sizes"] for variant in g["variants"]}
-    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+    except (OSError, ValueError, AttributeError, KeyError, TypeError, RecursionError):
         return {}
 
 

@@ -26,7 +26,11 @@ from hexarena.results.page.board_svg import action_sites
 from hexarena.results.page.html_report import GAME_FIELDS
 from hexarena.results.page.replay import Replay
 from hexarena.results.page.replay_data import game_data, site_text, status_text
+from hexarena.results.record.files import open_regular
 from hexarena.results.record.sgf import SgfNode
+
+#: The most of a live file one read takes: a line is an action with its analysis, far shorter.
+READ_BYTES = 4 << 20
 
 class LiveGame:
     """A game in flight: its header (the live file's first line), every state since the start,
@@ -61,16 +65,20 @@ class LiveGame:
         """Take the whole lines added since the last read; True when the game changed. OSError
         when the file cannot be read (it went: the game was journaled). `lazy`: keep the
         actions' lines for later (:meth:`catch_up`, which :meth:`view` and :meth:`entry`
-        call): a server nobody watches only follows the files."""
-        with open(self.path, "rb") as handle:
+        call): a server nobody watches only follows the files. At most READ_BYTES are read at a time
+        (a line longer than that stops the game's following with an error); FileLimitError (an
+        OSError) when the path is no regular file."""
+        with open_regular(self.path) as handle:     # FileLimitError: a FIFO is never opened, a device never read
             stat = os.fstat(handle.fileno())
             if stat.st_ino != self.inode or stat.st_size < self.offset:
                 self._reset()                       # a new file: start over
                 self.inode = stat.st_ino
             handle.seek(self.offset)
-            data = handle.read()
+            data = handle.read(READ_BYTES)          # the rest at the next read
         whole = data[: data.rfind(b"\n") + 1]
         self.offset += len(whole)
+        if not whole and len(data) == READ_BYTES and self.error is None:
+            self.error = f"{self.path}: line {self.count + 1}: longer than {READ_BYTES >> 20} MiB"
         if not whole or self.error is not None:
             return False
         self.waiting += [line for line in whole.splitlines() if line.strip()]

@@ -31,6 +31,7 @@ from hexarena.referee.tournament.folder_lock import holder
 from hexarena.referee.tournament.live_files import LIVE_DIR
 from hexarena.results.page.report_sections import rating_groups_of_rows
 from hexarena.results.rating.row import game_row
+from hexarena.results.record.files import FileLimitError, open_regular
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JOURNAL_NAME, parse_summary
 
@@ -219,7 +220,7 @@ class FolderWatch:
         there is no journal."""
         journal = self.path / JOURNAL_NAME
         try:
-            handle = open(journal, "rb")
+            handle = open_regular(journal)
         except FileNotFoundError:
             return None
         with handle:
@@ -288,6 +289,10 @@ class FolderWatch:
                 game.stopped = self.stopped
             try:
                 changed = game.read(lazy=not self.hub.subscribers)
+            except FileLimitError as exc:         # a FIFO, a device: skipped, never opened nor followed
+                self.warn(f"live file skipped: {exc}")
+                self.live.pop(path, None)
+                continue
             except OSError:                       # removed between the listing and the read
                 if path in self.live:
                     self._gone(self.live.pop(path))

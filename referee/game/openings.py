@@ -41,7 +41,7 @@ def read_file(path: str | Path) -> list[tuple[int, str]]:
     UnicodeDecodeError when it is not UTF-8.
     """
     out = []
-    for no, line in enumerate(read_text(path, MAX_FILE_BYTES, "openings file").splitlines(), 1):
+    for no, line in enumerate(read_text(path, MAX_FILE_BYTES).splitlines(), 1):
         text = line.split("#", 1)[0].strip()
         if text:
             out.append((no, text))

@@ -17,6 +17,7 @@ from pathlib import Path
 from hexarena.engine import registry
 from hexarena.engine.errors import UnknownGame, UnknownVariant
 from hexarena.results.record.files import FileLimitError, read_text
+from hexarena.results.record.sgf import MAX_NODES
 
 from ..engines.log_cap import DEFAULT_LOG_CAP
 from ..game.adjudication import Adjudication
@@ -113,11 +114,11 @@ def load(path: str | Path, players: PlayerCheck | None = None) -> TournamentConf
     that is no regular file of at most MAX_CONFIG_BYTES, or one that cannot be read. `players`
     as in from_dict."""
     try:
-        text = read_text(path, MAX_CONFIG_BYTES, "config")
+        text = read_text(path, MAX_CONFIG_BYTES)
     except UnicodeDecodeError as exc:
         raise ConfigError(str(path), "", f"not UTF-8 text: {exc}") from None
     except FileLimitError as exc:
-        raise ConfigError(str(path), "", str(exc).removeprefix(f"config {str(path)!r} ")) from None
+        raise ConfigError(str(path), "", exc.reason) from None
     except OSError as exc:
         raise ConfigError(str(path), "", f"cannot read: {exc.strerror or exc}") from None
     return loads(text, str(path), Path(path).parent, players)
@@ -387,7 +388,7 @@ def _game(ctx: KeyReader, entry: object, i: int, names: list[str], games_of: Cal
         komi = komi_value(ctx, komi, f"{key}.komi", sizes)
     cap = entry.get("ply_cap")
     if cap is not None:
-        cap = ctx.integer(cap, f"{key}.ply_cap", 1, 10_000_000)
+        cap = ctx.integer(cap, f"{key}.ply_cap", 1, MAX_NODES - 1)     # a record holds its root and each ply
     entrants = tuple(ctx.strings(entry.get("engines", []), f"{key}.engines"))
     for name in entrants:
         if name not in names:

@@ -15,12 +15,13 @@ import shlex
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from hexarena.results.record.files import FileLimitError, check_regular
 from hexarena.results.record.game import GameRecord
 from hexarena.results.record.journal import JOURNAL_NAME, JournalError, cut_torn_tail, iter_journal, write_atomic
 
 from . import config as config_mod
 from . import growth
-from .config import TournamentConfig
+from .config import ConfigError, TournamentConfig
 from .schedule import ScheduledGame
 
 __all__ = ["CONFIG_NAME", "TournamentError", "load_saved", "prepare"]
@@ -36,17 +37,23 @@ class TournamentError(Exception):
 
 
 def load_saved(out: str | os.PathLike) -> TournamentConfig:
-    """The config a tournament folder was started with; TournamentError if there is none."""
+    """The config a tournament folder was started with; TournamentError if there is none, or it
+    cannot be read (growth.read_saved) or is no valid config."""
     path = Path(out) / CONFIG_NAME
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = growth.read_saved(path)
     except FileNotFoundError:
         if (Path(out) / JOURNAL_NAME).exists():
             raise TournamentError(_LOST.format(out=out)) from None
         raise TournamentError(f"{out} holds no tournament ({CONFIG_NAME} is missing): check --out") from None
-    except json.JSONDecodeError as exc:
-        raise TournamentError(f"{path}: not valid JSON: {exc}") from None
-    return config_mod.from_dict(data, str(path))
+    except ValueError as exc:                   # not a regular file, too large, not UTF-8, not JSON
+        raise TournamentError(str(exc)) from None
+    if not isinstance(data, dict):
+        raise TournamentError(f"{path}: not a config (a JSON object): not written by hexarena")
+    try:
+        return config_mod.from_dict(data, str(path))
+    except ConfigError as exc:
+        raise TournamentError(str(exc)) from None
 
 
 def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
@@ -68,7 +75,7 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
             raise TournamentError(f"{out} already holds a tournament: add --resume to continue it, "
                                   "or choose another --out")
         stored = config_mod.to_dict(load_saved(out))
-        history = growth.earlier_configs(out)
+        history = _earlier_configs(out)
         if stored != wanted and growth.same_play(stored, wanted):     # a setting such as `restart`
             write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
         elif stored != wanted:
@@ -92,6 +99,10 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
     records: list[GameRecord] = []
     mismatch = None
     if journal.exists():
+        try:
+            check_regular(journal)          # a FIFO or /dev/zero would hang or fill the memory
+        except FileLimitError as exc:
+            raise TournamentError(f"{exc}: a journal is a file of JSON lines") from None
         torn = cut_torn_tail(journal)
         if torn is not None:
             warn(torn)
@@ -116,6 +127,15 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
              "of the journal")
     done = {r.id for r in records if not r.void}
     return [g for g in games if g.id not in done], records
+
+
+def _earlier_configs(out: Path) -> list[TournamentConfig]:
+    """growth.earlier_configs, its errors (a history.json that cannot be read, or holds no valid
+    config) a TournamentError: raised inside the run, that is what the CLI reports."""
+    try:
+        return growth.earlier_configs(out)
+    except ValueError as exc:                   # ConfigError too
+        raise TournamentError(str(exc)) from None
 
 
 def _kept(records: Iterator[GameRecord], summaries: list[GameRecord]) -> Iterator[GameRecord]:

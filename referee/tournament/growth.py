@@ -16,9 +16,11 @@ an engine's transcript (`log_protocol`) on or off, or pinned cores
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from hexarena.results.record.files import MAX_SAVED_BYTES, FileLimitError, read_bytes
 from hexarena.results.record.game import GameRecord
 
 from . import config as config_mod
@@ -32,19 +34,46 @@ SUBSETS = ("sizes", "variants", "challengers")          # lists a growth may add
 def earlier_configs(out: Path) -> list[TournamentConfig]:
     """The configs the folder's tournament had before its current one (oldest first)."""
     path = out / HISTORY_NAME
-    if not path.exists():
+    if not os.path.lexists(path):
         return []
-    try:
-        tables = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON: {exc}") from None
+    tables = read_saved(path)
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise ValueError(f"{path}: not a list of configs (JSON objects): not written by hexarena")
     return [config_mod.from_dict(t, f"{path}[{i}]") for i, t in enumerate(tables)]
+
+
+def read_saved(path: Path) -> object:
+    """The JSON value of a saved file of the folder (tournament.json, history.json).
+
+    FileNotFoundError when there is none; ValueError naming the file (and the line, where JSON says
+    it) for anything but JSON text of at most MAX_SAVED_BYTES in a regular file (a FIFO is never
+    opened): the ConfigError the value may still give is the caller's."""
+    try:
+        data = read_bytes(path, MAX_SAVED_BYTES)
+    except FileNotFoundError:
+        raise
+    except FileLimitError as exc:
+        raise ValueError(str(exc)) from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ValueError(f"{path}:{line}: not UTF-8 text: byte 0x{data[exc.start]:02x} ({exc.reason})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError(f"{path}: not valid JSON: nested too deeply") from None
 
 
 def record_growth(out: Path, previous: dict, write) -> None:
     """Append the config being replaced to the folder's history (`write(path, text)` writes atomically)."""
     path = out / HISTORY_NAME
-    tables = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+    tables = read_saved(path) if os.path.lexists(path) else []      # checked by earlier_configs
+    assert isinstance(tables, list)
     write(path, json.dumps(tables + [previous], indent=2) + "\n")
 
 

@@ -29,6 +29,7 @@ import pandas as pd
 
 from hexarena.engine.errors import RulesError
 from hexarena.engine.numbers import whole
+from hexarena.results.record.files import check_regular
 from hexarena.results.record.game import GameRecord
 from hexarena.results.rating.row import game_row
 from hexarena.results.rating.sources import BadLine as BadLine, LoadError as LoadError, is_journal, journal_rows
@@ -143,7 +144,9 @@ def _sorted_categorical(values) -> pd.Categorical:
 
 
 def _load_csv(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:
-    """CSV games: a vectorised pass for clean files, a line-by-line pass to report bad ones."""
+    """CSV games: a vectorised pass for clean files, a line-by-line pass to report bad ones.
+    FileLimitError when `p` is no regular file (not opened)."""
+    check_regular(p)
     try:
         frame = _fast_csv(p)
     except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError):
@@ -215,9 +218,23 @@ def _careful_csv(p: Path) -> tuple[pd.DataFrame, list[BadLine]]:
                     problems.append(BadLine(str(p), line, row))
                 else:
                     rows.append(row)
-        except (csv.Error, UnicodeDecodeError) as exc:
+        except csv.Error as exc:
             problems.append(BadLine(str(p), reader.line_num + 1, f"unreadable: {exc}"))
+        except UnicodeDecodeError:              # decoded a chunk ahead of the lines read: find the byte's line
+            problems.append(_not_utf8(p))
     return frame_from_rows(rows), problems
+
+
+def _not_utf8(p: Path) -> BadLine:
+    """The line of the first byte of `p` that is not UTF-8, and the byte."""
+    data = p.read_bytes()
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        start = exc.start + 3 * data.startswith(b"\xef\xbb\xbf")      # utf-8-sig counts after its BOM
+        return BadLine(str(p), data.count(b"\n", 0, start) + 1,
+                       f"unreadable: not UTF-8 text: byte 0x{data[start]:02x} ({exc.reason})")
+    return BadLine(str(p), 1, "unreadable: not UTF-8 text")       # changed while read
 
 
 def _csv_row(fields: list[str]) -> tuple | str:

@@ -5,6 +5,7 @@ several sources read together. :mod:`.load` makes frames of them (and reads CSV 
 """
 from __future__ import annotations
 
+import io
 import os
 import shlex
 from collections.abc import Callable, Iterable
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from hexarena.results.rating.row import game_row
+from hexarena.results.record.files import open_regular
 from hexarena.results.record.journal import JournalError, iter_journal, journal_path
 
 T = TypeVar("T")
@@ -53,7 +55,8 @@ def is_journal(path: str | os.PathLike) -> bool:
 
 
 def _looks_like_json(p: Path) -> bool:
-    with open(p, encoding="utf-8", errors="replace") as fh:
+    """Whether the first non-blank line starts with ``{``; FileLimitError when `p` is no regular file."""
+    with io.TextIOWrapper(open_regular(p), encoding="utf-8", errors="replace") as fh:
         for line in fh:
             if line.strip():
                 return line.lstrip().startswith("{")

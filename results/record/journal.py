@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import fields
 from pathlib import Path
 
+from .files import open_regular
 from .game import SCHEMA, SEAL, GameRecord, seal_of
 from .moves import moves_text
 
@@ -68,8 +69,9 @@ def iter_journal(path: str | os.PathLike, errors: list[JournalError] | None = No
 
 
 def journal_lines(p: Path) -> Iterator[tuple[int, bytes]]:
-    """The non-blank lines of a journal as bytes, with their line numbers (lines end at b"\\n" only)."""
-    with open(p, "rb") as fh:
+    """The non-blank lines of a journal as bytes, with their line numbers (lines end at b"\\n" only).
+    FileLimitError (an OSError) when `p` is no regular file: a FIFO is never opened, /dev/zero never read."""
+    with open_regular(p) as fh:
         for no, line in enumerate(fh, 1):
             if not line.isspace():      # a line begins with `{`: no copy of a long line to test it
                 yield no, line

@@ -94,8 +94,23 @@ _PLAIN = re.compile(r"[^\]\\]*")   # a value's text up to its end or an escape
 # anything else is read character by character, which also says what is wrong.
 _PLAIN_PROPERTY = re.compile(r"([A-Z]+)((?:\s*\[[^\]\\]*\])+)")
 _PLAIN_VALUE = re.compile(r"\[([^\]\\]*)\]")
-_PLAIN_NODES = re.compile(r";((?:\s*[A-Z]+(?:\s*\[[^\]\\]*\])+)*)")
-_PLAIN_GAME = re.compile(r"\s*\((?:\s*" + _PLAIN_NODES.pattern + r")+\s*\)\s*")
+_OPEN = re.compile(r"\s*\(")
+_CLOSE = re.compile(r"\s*\)\s*")
+
+
+#: The most nodes a record may have: the root and one per action. No game of hexarena lasts
+#: longer than its ply cap (at most 4690 by default, Anda on 13; a config's `ply_cap` is bounded
+#: below this): 20,000 leaves a margin, and refuses a forged record of a million nodes before
+#: it is built (a node and its replayed state cost about 1.5 KB).
+MAX_NODES = 20_000
+#: The most values of one node's properties together (the writer's are a few dozen: XA holds
+#: at most 8 info lines).
+MAX_VALUES = 1_000
+
+
+# One node of such a game, read from after the last: at most MAX_VALUES values in all (one
+# past them, the character reader says where), so no match's backtracking grows with the text.
+_PLAIN_NODE = re.compile(r"\s*;((?:\s*[A-Z]+(?:\s*\[[^\]\\]*\]){1,%d}){0,%d})" % (MAX_VALUES + 1, MAX_VALUES + 1))
 
 
 class SgfError(ValueError):
@@ -112,23 +127,36 @@ class SgfNode:
 
 
 def parse_sgf(text: str) -> list[SgfNode]:
-    """The nodes of the single main line of `text` (root first)."""
+    """The nodes of the single main line of `text` (root first); SgfError naming the line and
+    column of the first defect, or of the node past MAX_NODES or the value past MAX_VALUES."""
     return _plain_game(text) or _read_game(text)
 
 
 def _plain_game(text: str) -> list[SgfNode] | None:
     """The nodes of a game none of whose values has an escape, read a node a match; None
     (read it character by character) for anything else, such as a name repeated in a node."""
-    if not _PLAIN_GAME.fullmatch(text):
+    start = _OPEN.match(text)
+    if start is None:
         return None
-    nodes = []
-    for node in _PLAIN_NODES.findall(text):
-        found = _PLAIN_PROPERTY.findall(node)
-        props = {name: _PLAIN_VALUE.findall(values) for name, values in found}
-        if len(props) != len(found):
-            return None
+    nodes: list[SgfNode] = []
+    pos = start.end()
+    while (node := _PLAIN_NODE.match(text, pos)) is not None:
+        pos = node.end()
+        if len(nodes) == MAX_NODES:
+            raise _Reader(text).too_many_nodes(node.start(1) - 1)
+        props: dict[str, list[str]] = {}
+        count = 0
+        for prop in _PLAIN_PROPERTY.finditer(text, node.start(1), node.end(1)):
+            if prop.group(1) in props:
+                return None
+            props[prop.group(1)] = values = []
+            for value in _PLAIN_VALUE.finditer(text, prop.start(2), prop.end(2)):
+                if count == MAX_VALUES:
+                    raise _Reader(text).too_many_values(value.start())
+                count += 1
+                values.append(value.group(1))
         nodes.append(SgfNode(props))
-    return nodes
+    return nodes if nodes and _CLOSE.fullmatch(text, pos) else None
 
 
 def _read_game(text: str) -> list[SgfNode]:
@@ -140,6 +168,8 @@ def _read_game(text: str) -> list[SgfNode]:
         reader.skip_space()
         ch = reader.peek()
         if ch == ";":
+            if len(nodes) == MAX_NODES:
+                raise reader.too_many_nodes(reader.pos)
             reader.pos += 1
             nodes.append(SgfNode(reader.properties()))
         elif ch == ")":
@@ -174,6 +204,14 @@ class _Reader:
         col = self.pos - (self.text.rfind("\n", 0, self.pos) + 1) + 1
         return SgfError(f"line {line}, column {col}: {message}")
 
+    def too_many_nodes(self, pos: int) -> SgfError:
+        self.pos = pos
+        return self.error(f"more than {MAX_NODES} nodes: no game of hexarena lasts that long")
+
+    def too_many_values(self, pos: int) -> SgfError:
+        self.pos = pos
+        return self.error(f"a node with more than {MAX_VALUES} property values")
+
     def expect(self, ch: str) -> None:
         if self.peek() != ch:
             raise self.error(f"expected {ch!r}, found {self.peek() or 'end of text'!r}")
@@ -181,6 +219,7 @@ class _Reader:
 
     def properties(self) -> dict[str, list[str]]:
         props: dict[str, list[str]] = {}
+        count = 0
         while True:
             self.skip_space()
             m = _IDENT.match(self.text, self.pos)
@@ -193,6 +232,9 @@ class _Reader:
             values = []
             self.skip_space()
             while self.peek() == "[":
+                if count == MAX_VALUES:
+                    raise self.too_many_values(self.pos)
+                count += 1
                 values.append(self.value())
                 self.skip_space()
             if not values:

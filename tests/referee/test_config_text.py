@@ -38,13 +38,13 @@ def test_a_config_or_an_openings_file_that_is_not_utf8_is_a_config_error(tmp_pat
 def test_a_config_or_openings_path_naming_no_regular_file_is_refused_before_reading(tmp_path) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)                                  # opening it must not block: nobody writes to it
-    for path in ("/dev/zero", fifo):
-        with pytest.raises(C.ConfigError, match=f"^{path}: is not a regular file$"):
+    for path, what in (("/dev/zero", "a character device"), (fifo, "a FIFO")):
+        with pytest.raises(C.ConfigError, match=rf"^{path}: is not a regular file \({what}\)$"):
             C.load(path)
         config = tmp_path / "o.toml"
         config.write_text(BASE + f'openings = "{path}"\n', encoding="utf-8")
-        with pytest.raises(C.ConfigError, match=rf"o\.toml:8: games\[0\]\.openings: openings file '{path}' "
-                                                r"is not a regular file$"):
+        with pytest.raises(C.ConfigError, match=rf"o\.toml:8: games\[0\]\.openings: {path}: "
+                                                rf"is not a regular file \({what}\)$"):
             C.load(config)
 
 

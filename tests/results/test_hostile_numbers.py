@@ -68,3 +68,45 @@ def test_show_reads_a_record_of_at_most_its_bound(tmp_path) -> None:
     res = CliRunner().invoke(main, ["show", str(path)])
     assert res.exit_code == 1 and (res.exception is None or isinstance(res.exception, SystemExit))
     assert "is larger than 8 MiB" in res.output and "Traceback" not in res.output
+
+
+def _hexarena(*args: str):
+    import resource
+    import subprocess
+    import sys
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    return subprocess.run([sys.executable, "-m", "hexarena", *args], capture_output=True, text=True, timeout=60,
+                          preexec_fn=limit)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero", "directory"])
+def test_a_path_that_is_no_regular_file_is_refused_saying_what_it_is(tmp_path, kind) -> None:
+    import os
+    path = tmp_path / "x.sgf"
+    if kind == "fifo":
+        os.mkfifo(path)                     # nobody writes to it: opening it would block
+    elif kind == "zero":
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+    what = {"fifo": "a FIFO", "zero": "a character device", "directory": "a directory"}[kind]
+    commands = [["show", str(path)]] + ([] if kind == "directory" else [["ratings", str(path)],
+                                                                        ["openings", "stats", str(path)]])
+    for args in commands:
+        run = _hexarena(*args)
+        assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+        assert f"{path}: is not a regular file ({what})" in run.stderr, run.stderr
+
+
+def test_a_byte_that_is_not_utf8_in_a_csv_is_reported_on_its_line(tmp_path) -> None:
+    path = tmp_path / "games.csv"
+    path.write_bytes(b"game,size,first,second,winner\nanda,5,a,b,a\nanda,5,\xff,b,a\n")
+    with pytest.raises(LoadError) as info:
+        load_games(path)
+    assert f"{path}:3: unreadable: not UTF-8 text: byte 0xff" in str(info.value)
+    path.write_bytes(b"\xef\xbb\xbfgame,size,first,second,winner\n\xff,5,a,b,a\n")   # after a BOM too
+    with pytest.raises(LoadError) as info:
+        load_games(path)
+    assert f"{path}:2: unreadable: not UTF-8 text: byte 0xff" in str(info.value)

@@ -172,3 +172,23 @@ def test_each_move_s_action_and_times_read_back_as_written(moves):
         assert node.get(letter) == action and mill.get_raw(letter).decode() == escape(action)
         assert node.get("XT") == (None if t is None else f"{t:g}")
         assert node.get(f"{letter}L") == (None if t is None or lf is None else f"{lf:g}")
+
+
+def test_a_record_past_its_nodes_or_a_node_past_its_values_is_refused_where_it_goes_past() -> None:
+    from hexarena.engine import registry
+    from hexarena.engine.geometry import MAX_SIZE, MIN_SIZE
+    from hexarena.results.record.sgf import MAX_NODES, MAX_VALUES
+    longest = max(registry.get(g).ply_cap(n) for g in registry.playable() for n in range(MIN_SIZE, MAX_SIZE + 1))
+    assert MAX_NODES > 2 * longest                      # every game a run can write, with a margin
+    nodes = "(;FF[4]" + ";B[a1]XT[0]" * MAX_NODES + ")"       # one node past: the root and MAX_NODES actions
+    for read in (parse_sgf, _read_game):
+        with pytest.raises(SgfError, match=f"^line 1, column {7 + 11 * (MAX_NODES - 1) + 1}: more than {MAX_NODES} nodes"):
+            read(nodes)
+    assert len(parse_sgf("(;FF[4]" + ";B[a1]XT[0]" * (MAX_NODES - 1) + ")")) == MAX_NODES
+    values = "(;FF[4]XA" + "[a]" * MAX_VALUES + ")"             # FF's value and MAX_VALUES of XA
+    for read in (parse_sgf, _read_game):
+        with pytest.raises(SgfError, match=f"^line 1, column {10 + 3 * (MAX_VALUES - 1)}: a node with more than"):
+            read(values)
+    props = "(;FF[4]" + "".join(f"X{chr(65 + i // 676)}{chr(65 + i // 26 % 26)}{chr(65 + i % 26)}[a]" for i in range(MAX_VALUES)) + ")"
+    with pytest.raises(SgfError, match="a node with more than 1000 property values"):
+        parse_sgf(props)

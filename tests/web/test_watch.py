@@ -253,3 +253,38 @@ def test_games_in_flight_of_a_folder_no_process_holds_are_shown_stopped(tmp_path
     with pytest.raises(trio.WouldBlock):                # said once, not at every poll
         watch.poll()
         receive.receive_nowait()
+
+
+def test_a_live_file_that_is_no_regular_file_is_skipped_with_a_warning(tmp_path):
+    """A FIFO (opening it would block the server for good) and /dev/zero (read whole, it fills the
+    memory) among the live files: skipped with a warning, the good one followed. In a child process
+    under a timeout and a memory limit, so a missing check fails instead of hanging."""
+    import os
+    import subprocess
+    import sys
+    live = tmp_path / "live" / "spelde-4-pie"
+    live.mkdir(parents=True)
+    (live / "0000.jsonl").write_text(header() + "\n" + ply(1, "B", "d4") + "\n", encoding="utf-8")
+    os.mkfifo(live / "0001.jsonl")
+    (live / "0002.jsonl").symlink_to("/dev/zero")
+    code = ("import json, resource, sys\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+            "from hexarena.web.watch import FolderWatch\n"
+            "from pathlib import Path\nwatch = FolderWatch(Path(sys.argv[1])); watch.poll()\n"
+            "print(json.dumps([watch.warnings, [g.id for g in watch.in_flight()]]))\n")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    warnings, followed = json.loads(done.stdout)
+    assert followed == ["spelde-4/0001"]
+    assert warnings == [f"live file skipped: {live / '0001.jsonl'}: is not a regular file (a FIFO)",
+                        f"live file skipped: {live / '0002.jsonl'}: is not a regular file (a character device)"]
+
+
+def test_a_live_line_longer_than_a_read_stops_the_game_instead_of_growing(tmp_path, monkeypatch):
+    from hexarena.web import live_game
+    monkeypatch.setattr(live_game, "READ_BYTES", 1 << 20)
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(header().encode() + b"\n" + b" " * (2 << 20))
+    game = LiveGame(path)
+    game.read()                                     # the header; the next read takes a bound's worth
+    assert game.header is not None and not game.read() and game.offset < 1 << 20 and "line 2: longer than 1 MiB" in (game.error or "")
