@@ -116,17 +116,27 @@ def prepare(config: TournamentConfig, out: str | os.PathLike, resume: bool,
                                   "verbatim, to a side file; a game left without a record is replayed)")
     if mismatch:
         raise TournamentError(f"{journal}: {mismatch}; was it written by another config or version?")
+    ids = {g.id for g in games}
     if found_again:
-        ids = {g.id for g in games}
-        stray = next((r.id for r in records if not r.void and r.id not in ids), None)
-        if stray is not None:
-            raise TournamentError(f"{journal}: game {stray} is not in this config's schedule: resume with the "
+        lost = next((r.id for r in records if not r.void and r.id not in ids), None)
+        if lost is not None:
+            raise TournamentError(f"{journal}: game {lost} is not in this config's schedule: resume with the "
                                   f"config {out} was started with ({CONFIG_NAME} is missing)")
         write_atomic(saved, json.dumps(wanted, indent=2) + "\n")
         warn(f"{saved} was missing: written again from the config given, whose schedule holds every game "
              "of the journal")
+    stray = [r.id for r in records if r.id not in ids]
+    if stray:
+        warn(f"{journal}: {len(stray)} record(s) of games not in the schedule, not counted ({shown_ids(stray)}): "
+             "edited by hand? `hexarena status` names them")
     done = {r.id for r in records if not r.void}
     return [g for g in games if g.id not in done], records
+
+
+def shown_ids(ids: list[str]) -> str:
+    """The first three of `ids`, each printable and cut to 60 characters, and how many more."""
+    shown = ", ".join(repr(i[:60]) for i in ids[:3])
+    return shown + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
 
 
 def _earlier_configs(out: Path) -> list[TournamentConfig]:

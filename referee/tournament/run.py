@@ -15,6 +15,7 @@ the run is cancelled is not journaled and is replayed too.
 """
 from __future__ import annotations
 
+import errno
 import itertools
 import os
 import pickle
@@ -339,10 +340,12 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, outc
 
 
 def _stopped_by_the_disk(exc: OSError, out: Path) -> str:
-    """Why a run stops when a file of its folder cannot be written (a full disk)."""
+    """Why a run stops when a file of its folder cannot be written: a full disk (make room), or
+    something in the way (a file where a folder goes, a symbolic link, no permission: fix it)."""
+    full = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
     return (f"cannot write {exc.filename or out}: {exc.strerror or exc}; the run stops, the games in "
-            f"flight are played again at the resume (the journal holds whole lines only): make room, "
-            f"then `hexarena tournament --out {out} --resume`")
+            f"flight are played again at the resume (the journal holds whole lines only): "
+            f"{'make room' if full else 'fix that path'}, then `hexarena tournament --out {out} --resume`")
 
 
 async def _beside_the_games(write: Callable[..., None], *args: Any) -> None:

@@ -74,3 +74,30 @@ def test_an_engine_log_the_disk_refuses_is_still_drained(tmp_path):
         return log
     log = trio.run(main)
     assert isinstance(log.failed, OSError) and log.failed.strerror == "No space left on device"
+
+
+def test_a_path_in_the_way_stops_the_run_saying_to_fix_it(tmp_path):
+    config, out = tmp_path / "t.toml", tmp_path / "out"
+    config.write_text(CONFIG, encoding="utf-8")
+    out.mkdir()
+    (out / "games").write_text("a file where the games' folder goes", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "hexarena", "tournament", str(config), "--out", str(out), "-j", "1",
+                          "--no-preflight"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert "Not a directory" in run.stderr and "fix that path, then `hexarena tournament" in run.stderr, run.stderr
+
+
+def test_a_resume_names_the_records_of_games_not_in_its_schedule(tmp_path):
+    config, out = tmp_path / "t.toml", tmp_path / "out"
+    config.write_text(CONFIG.replace("games_per_pair = 12", "games_per_pair = 2"), encoding="utf-8")
+    base = [sys.executable, "-m", "hexarena", "tournament"]
+    assert subprocess.run([*base, str(config), "--out", str(out), "-q"], capture_output=True, timeout=300).returncode == 0
+    journal = out / "journal.jsonl"
+    first, *rest = journal.read_text(encoding="utf-8").splitlines()
+    record = json.loads(first)
+    record["id"], record["sgf"] = "../../etc/passwd", None
+    record.pop("seal", None)
+    journal.write_text("\n".join([json.dumps(record), *rest]) + "\n", encoding="utf-8")
+    again = subprocess.run([*base, "--out", str(out), "--resume", "-q"], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert "1 record(s) of games not in the schedule, not counted ('../../etc/passwd')" in again.stderr, again.stderr
