@@ -103,7 +103,7 @@ impl Engine {
                 Ok(actions.iter().map(|a| self.game.format(a)).collect::<Vec<_>>().join(" "))
             }
             "legal_cells" => {
-                Ok(self.game.legal_cells().iter().map(|&s| self.game.site_name(s)).collect::<Vec<_>>().join(" "))
+                Ok(self.game.legal_cells().iter().filter_map(|&s| self.game.site_name(s)).collect::<Vec<_>>().join(" "))
             }
             "position" => Ok(self.game.position()),
             "set_position" => {

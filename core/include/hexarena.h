@@ -15,6 +15,15 @@
  * Errors: every call returns an hx_status, HX_OK (0) on success; otherwise
  * hx_last_error() says why (as errno: a call that succeeds leaves it as it was, so read it
  * only after a status other than HX_OK). A panic inside the library becomes HX_ERR_PANIC.
+ * A call made after the calling thread's thread-locals are destroyed (from an atexit
+ * handler or a pthread key's destructor) still returns its status; its message is lost
+ * (hx_last_error() then gives "").
+ *
+ * Threads: calls that only read a handle (those taking `const hx_game *`) may be made on
+ * one handle from several threads at once; a call that changes it (taking `hx_game *`:
+ * hx_play, hx_random_playout, hx_game_free) needs it alone, with no other call on that
+ * handle meanwhile. Different handles are independent.
+ *
  * Sites are bits: row * (2n - 1) + column, counted from 0 (a1 is 0).
  */
 #ifndef HEXARENA_H

@@ -13,8 +13,9 @@
 //!
 //! For every function: each pointer argument is NULL (refused with `HX_ERR_ARGUMENT`
 //! where a value is needed, skipped where an output is optional) or valid for what the
-//! header says; a game handle is one the library made and has not freed, used by one
-//! thread at a time; a buffer holds `cap` bytes; strings in are NUL-terminated UTF-8.
+//! header says; a game handle is one the library made and has not freed, read (`*const`)
+//! from any number of threads at once but changed (`*mut`) by one thread with no other
+//! call on it meanwhile; a buffer holds `cap` bytes; strings in are NUL-terminated UTF-8.
 #![allow(clippy::missing_safety_doc)]
 
 use std::cell::RefCell;
@@ -43,9 +44,16 @@ thread_local! {
     static LAST: RefCell<CString> = RefCell::new(CString::default());
 }
 
+/// Records `message` as this thread's last error and returns `code`. Never panics: after the
+/// thread's thread-locals are destroyed (a call from an `atexit` handler or a pthread key's
+/// destructor) the message is lost and the code still returned.
 fn fail(code: c_int, message: impl Into<String>) -> c_int {
     let text = message.into().replace('\0', " ");
-    LAST.with(|l| *l.borrow_mut() = CString::new(text).unwrap_or_default());
+    let _ = LAST.try_with(|l| {
+        if let Ok(mut l) = l.try_borrow_mut() {
+            *l = CString::new(text).unwrap_or_default();
+        }
+    });
     code
 }
 
@@ -71,7 +79,13 @@ fn refusal(r: Refusal) -> c_int {
 fn guard(f: impl FnOnce() -> c_int) -> c_int {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(code) => code,
-        Err(_) => fail(HX_ERR_PANIC, "internal error (a panic in hexarena_core)"),
+        Err(payload) => {
+            // the payload's own drop may panic: nothing may unwind out of here
+            if let Err(again) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+                std::mem::forget(again);
+            }
+            fail(HX_ERR_PANIC, "internal error (a panic in hexarena_core)")
+        }
     }
 }
 
@@ -131,7 +145,8 @@ pub extern "C" fn hx_api_version() -> *const c_char {
 /// that succeeds leaves it as it was, as `errno`).
 #[no_mangle]
 pub extern "C" fn hx_last_error() -> *const c_char {
-    LAST.with(|l| l.borrow().as_ptr())
+    // after the thread-locals' destruction: "" (the message is lost)
+    LAST.try_with(|l| l.try_borrow().map_or(c"".as_ptr(), |l| l.as_ptr())).unwrap_or(c"".as_ptr())
 }
 
 /// A new game: `game` an id, `size` the side, `variant` HGP `game` arguments ("" for the
@@ -142,7 +157,14 @@ pub unsafe extern "C" fn hx_game_new(game_id: *const c_char, size: c_int, varian
     guard(|| {
         let id = tryc!(text(game_id, "game"));
         let variant = if variant.is_null() { "" } else { tryc!(text(variant, "variant")) };
-        let size = usize::try_from(size).unwrap_or(0);
+        let Ok(size) = usize::try_from(size) else {
+            // the game checked first, as for any size; the size then named as given
+            return match Game::with_komi(id, 0, variant, komi) {
+                Err(Error::UnacceptableSize(_)) | Ok(_) => fail(HX_ERR_UNACCEPTABLE_SIZE, format!(
+                    "unacceptable size: {size} outside {}..{}", crate::geometry::MIN_SIZE, crate::geometry::MAX_SIZE)),
+                Err(e) => error(e),
+            };
+        };
         match Game::with_komi(id, size, variant, komi) {
             Ok(g) => give(g, out),
             Err(e) => error(e),
@@ -258,11 +280,10 @@ pub unsafe extern "C" fn hx_legal_cells(g: *const HxGame, sites: *mut u16, cap: 
 pub unsafe extern "C" fn hx_site_name(g: *const HxGame, site: u16, buf: *mut c_char, cap: usize, needed: *mut usize)
     -> c_int {
     guard(|| {
-        let g = tryc!(game(g));
-        if !g.is_site(site) {
-            return fail(HX_ERR_ARGUMENT, format!("{site} is not a site of this board"));
+        match tryc!(game(g)).site_name(site) {
+            Some(name) => put(&name, buf, cap, needed),
+            None => fail(HX_ERR_ARGUMENT, format!("{site} is not a site of this board")),
         }
-        put(&g.site_name(site), buf, cap, needed)
     })
 }
 

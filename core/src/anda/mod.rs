@@ -153,7 +153,7 @@ impl<const N: usize> Anda<N> {
 
     fn next_turn(&mut self) {
         self.to_move = 1 - self.to_move;
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
     }
 
     /// A placement on a placing turn: the verdict, the board changed only when legal.

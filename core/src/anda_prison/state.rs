@@ -207,9 +207,9 @@ impl<const N: usize> Prison<N> {
         f.first[me] = false;
         f.phase = after_placement(f.phase, f.first[0] || f.first[1]);
         f.to_move = 1 - me;
-        f.ply += 1;
-        f.prison[0] += r.jailed[0];
-        f.prison[1] += r.jailed[1];
+        f.ply = f.ply.saturating_add(1);
+        f.prison[0] = f.prison[0].saturating_add(r.jailed[0]);
+        f.prison[1] = f.prison[1].saturating_add(r.jailed[1]);
         f.last = Some(me);
         Some(Self::new(self.geo(), r.st, f))
     }
@@ -226,7 +226,7 @@ impl<const N: usize> Prison<N> {
 
     /// The next state for an action that leaves the board as it is (state.py `_child`).
     fn child(&self, to_move: usize, phase: Phase, edit: impl FnOnce(&mut Fields)) -> Prison<N> {
-        let mut f = Fields { to_move, phase, ply: self.f.ply + 1, ..self.f };
+        let mut f = Fields { to_move, phase, ply: self.f.ply.saturating_add(1), ..self.f };
         edit(&mut f);
         Self::with_board(self.board.clone(), f)
     }
@@ -263,7 +263,7 @@ impl<const N: usize> Prison<N> {
             }
             Action::Komi(k) => (self.f.phase == Phase::Komi && k as usize <= geo.site_count()).then(|| {
                 self.child(WHITE, Phase::KomiSwap, |f| {
-                    f.prison[BLACK] += k as u32;
+                    f.prison[BLACK] = f.prison[BLACK].saturating_add(k as u32);
                     f.komi = k as u32;
                 })
             }),
@@ -304,17 +304,18 @@ impl<const N: usize> Prison<N> {
         let empty = self.board.empty;
         let touched = |c: usize| st[c].grow(w).and(empty).flood(empty, w);
         let (tb, tw) = (touched(0), touched(1));
-        let mut score = [0u32; 2];
+        // in u64: a prison given by a caller may hold up to u32::MAX stones
+        let mut score = [0u64; 2];
         for c in 0..2 {
             let terr = [tb, tw][c].andnot([tw, tb][c]).count();
-            score[c] = 2 * (terr + self.f.prison[1 - c]) + u32::from(self.f.last == Some(c));
+            score[c] = 2 * (u64::from(terr) + u64::from(self.f.prison[1 - c])) + u64::from(self.f.last == Some(c));
         }
         let winner = match score[0].cmp(&score[1]) {
             std::cmp::Ordering::Equal => None,
             std::cmp::Ordering::Greater => Some(BLACK),
             std::cmp::Ordering::Less => Some(WHITE),
         };
-        Outcome { winner, termination, margin2: score[0].abs_diff(score[1]) }
+        Outcome { winner, termination, margin2: u32::try_from(score[0].abs_diff(score[1])).unwrap_or(u32::MAX) }
     }
 
     /// The referee's verdict at its ply cap: the agreement score as if accepted now.

@@ -53,3 +53,12 @@ fn the_dual_pie_and_the_komi_pie() {
     assert_eq!(g.notation(Action::Pair(at("a5"), at("i5"))), "a5,i5");
     assert_eq!(g.notation(Action::Komi(4)), "komi=4");
 }
+
+#[test]
+fn a_large_prison_scores_without_overflow() {
+    // the Python constructors take the prison as it comes (u32): 2 x 2^31 must not wrap to 0
+    let mut g = Prison::<1>::new_game(hexagon(3), "nopie", 0);
+    g.f.prison = [1 << 31, 0];
+    let o = g.score(super::state::Termination::Agreement);
+    assert_eq!((o.winner, o.margin2), (Some(1), u32::MAX));
+}

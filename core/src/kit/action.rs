@@ -69,6 +69,17 @@ pub(crate) enum Form {
     Word(&'static str),
 }
 
+/// The first site `action` names that is no cell of the board (`geo.is_site`), if any.
+pub(crate) fn off_board(geo: &Hexagon, action: &Action) -> Option<Site> {
+    let off = |s: &Site| !geo.is_site(usize::from(*s));
+    match action {
+        Action::Place(s) => Some(s).filter(|s| off(s)).copied(),
+        Action::Pair(a, b) | Action::Pie(a, b) | Action::Move(a, b) => [a, b].into_iter().find(|s| off(s)).copied(),
+        Action::Flip(c, more) | Action::Group(c, more) => std::iter::once(c).chain(more).find(|s| off(s)).copied(),
+        _ => None,
+    }
+}
+
 pub(crate) fn name(geo: &Hexagon, s: Site) -> String {
     geo.name(usize::from(s))
 }
@@ -104,13 +115,35 @@ pub(crate) fn sorted(geo: &Hexagon, mut sites: Vec<Site>) -> Vec<Site> {
     sites
 }
 
+/// The most bytes of a caller's text a message repeats.
+const SHOWN: usize = 100;
+
+/// `text` as a message repeats it: whole up to [`SHOWN`] bytes, else its start (cut at a
+/// character's boundary), `...` and its length (a huge token makes no huge message).
+pub(crate) fn shown(text: &str) -> String {
+    if text.len() <= SHOWN {
+        return text.to_string();
+    }
+    let cut = (0..=SHOWN).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    format!("{}... ({} bytes)", &text[..cut], text.len())
+}
+
+/// `text` quoted (`{:?}`) as a message repeats it (see [`shown`]).
+pub(crate) fn quoted(text: &str) -> String {
+    if text.len() <= SHOWN {
+        return format!("{text:?}");
+    }
+    let cut = (0..=SHOWN).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    format!("{:?}... ({} bytes)", &text[..cut], text.len())
+}
+
 fn site(geo: &Hexagon, text: &str) -> Result<Site, Refusal> {
     let shaped = text.len() >= 2 && text.as_bytes()[0].is_ascii_lowercase()
         && text[1..].bytes().all(|b| b.is_ascii_digit()) && text.len() <= 4;
     if !shaped {
-        return Err(Refusal::Syntax(format!("{text:?} is not a site")));
+        return Err(Refusal::Syntax(format!("{} is not a site", quoted(text))));
     }
-    geo.parse(text).map(|s| s as Site).ok_or_else(|| Refusal::Illegal(format!("{text} is off the board")))
+    geo.parse(text).map(|s| s as Site).ok_or_else(|| Refusal::Illegal(format!("{} is off the board", shown(text))))
 }
 
 fn sites(geo: &Hexagon, text: &str) -> Result<Vec<Site>, Refusal> {
@@ -119,7 +152,7 @@ fn sites(geo: &Hexagon, text: &str) -> Result<Vec<Site>, Refusal> {
     seen.sort_unstable();
     seen.dedup();
     if seen.len() != out.len() {
-        return Err(Refusal::Illegal(format!("{text} names a site twice")));
+        return Err(Refusal::Illegal(format!("{} names a site twice", shown(text))));
     }
     Ok(out)
 }
@@ -128,14 +161,14 @@ fn need(forms: &[Form], form: Form, token: &str) -> Result<(), Refusal> {
     if forms.contains(&form) {
         Ok(())
     } else {
-        Err(Refusal::Syntax(format!("{token:?} is not an action of this game")))
+        Err(Refusal::Syntax(format!("{} is not an action of this game", quoted(token))))
     }
 }
 
 /// The action a token names, for a game of `forms` on `geo` (canonical: lists sorted).
 pub(crate) fn parse(geo: &Hexagon, forms: &[Form], token: &str) -> Result<Action, Refusal> {
     let t = token.trim().to_ascii_lowercase();
-    let bad = || Refusal::Syntax(format!("{token:?} is not an action of this game"));
+    let bad = || Refusal::Syntax(format!("{} is not an action of this game", quoted(token)));
     for (word, action) in [("swap", Action::Swap), ("keep", Action::Keep), ("pass", Action::Pass),
                            ("release", Action::Release), ("propose", Action::Propose),
                            ("accept", Action::Accept), ("decline", Action::Decline)] {
@@ -153,7 +186,7 @@ pub(crate) fn parse(geo: &Hexagon, forms: &[Form], token: &str) -> Result<Action
         let c = site(geo, c)?;
         let f = sites(geo, f)?;
         if f.contains(&c) {
-            return Err(Refusal::Illegal(format!("{t} flips its own site")));
+            return Err(Refusal::Illegal(format!("{} flips its own site", shown(&t))));
         }
         return Ok(Action::Flip(c, sorted(geo, f)));
     }
@@ -166,7 +199,7 @@ pub(crate) fn parse(geo: &Hexagon, forms: &[Form], token: &str) -> Result<Action
         let r = site(geo, r)?;
         let o = sites(geo, o)?;
         if o.contains(&r) {
-            return Err(Refusal::Illegal(format!("{t} names its root twice")));
+            return Err(Refusal::Illegal(format!("{} names its root twice", shown(&t))));
         }
         return Ok(Action::Group(r, sorted(geo, o)));
     }

@@ -135,7 +135,7 @@ impl std::fmt::Debug for Game {
 
 fn spec(id: &str) -> Result<&'static position::Spec, Error> {
     let id = id.to_ascii_lowercase();
-    SPECS.iter().copied().find(|s| s.id == id).ok_or(Error::UnknownGame(id))
+    SPECS.iter().copied().find(|s| s.id == id).ok_or_else(|| Error::UnknownGame(action::shown(&id)))
 }
 
 impl Game {
@@ -192,7 +192,7 @@ impl Game {
         let id = text.split_whitespace().next().ok_or_else(|| {
             Error::InvalidPosition("expected GAME SIZE TO_MOVE BOARD [KEY=VALUE ...]".into())
         })?;
-        let spec = spec(id).map_err(|_| Error::InvalidPosition(format!("unknown game {id:?}")))?;
+        let spec = spec(id).map_err(|_| Error::InvalidPosition(format!("unknown game {}", action::quoted(id))))?;
         let pos = position::parse(text, spec)?;
         Game::from_parts(spec, &pos)
     }
@@ -299,9 +299,9 @@ impl Game {
         action::format(self.geo(), action)
     }
 
-    /// The site's name (`e5`).
-    pub fn site_name(&self, site: Site) -> String {
-        action::name(self.geo(), site)
+    /// The site's name (`e5`); None for a bit that is no cell of this board (see [`Game::is_site`]).
+    pub fn site_name(&self, site: Site) -> Option<String> {
+        self.is_site(site).then(|| action::name(self.geo(), site))
     }
 
     /// Whether `site` (a bit, `row * (2n - 1) + column`) is a cell of this board: the bits
@@ -316,6 +316,10 @@ impl Game {
     }
 
     fn next(&self, action: &Action) -> Result<Box<dyn Rules>, Refusal> {
+        // before the rules, which index their boards by the sites
+        if let Some(site) = action::off_board(self.geo(), action) {
+            return Err(Refusal::Illegal(format!("{site} is not a site of this board")));
+        }
         let over = self.outcome().is_some();
         if let Some(next) = (!over).then(|| self.rules.play(action)).flatten() {
             return Ok(next);
@@ -367,13 +371,13 @@ fn variant_keys(spec: &position::Spec, text: &str) -> Result<Vec<(&'static str, 
         let t = tok.to_ascii_lowercase();
         if let Some((key, value)) = t.split_once('=') {
             let Some((name, values)) = spec.options.iter().find(|(k, _)| *k == key) else {
-                return Err(Error::UnknownVariant(format!("{} has no option {key:?}", spec.id)));
+                return Err(Error::UnknownVariant(format!("{} has no option {}", spec.id, action::quoted(key))));
             };
             if !values.contains(&value) {
-                return Err(Error::UnknownVariant(format!("{key}={value}: expected one of {}", values.join(", "))));
+                return Err(Error::UnknownVariant(format!("{}={}: expected one of {}", action::shown(key), action::shown(value), values.join(", "))));
             }
             if chosen.iter().any(|(k, _)| k == name) {
-                return Err(Error::UnknownVariant(format!("option {key:?} given twice")));
+                return Err(Error::UnknownVariant(format!("option {} given twice", action::quoted(key))));
             }
             chosen.push((name, value.to_string()));
         } else if spec.balances.contains(&t.as_str()) {
@@ -382,8 +386,8 @@ fn variant_keys(spec: &position::Spec, text: &str) -> Result<Vec<(&'static str, 
             }
             balance = Some(t);
         } else {
-            return Err(Error::UnknownVariant(format!("{tok:?} is neither a balance ({}) nor an option",
-                                                     spec.balances.join(", "))));
+            return Err(Error::UnknownVariant(format!("{} is neither a balance ({}) nor an option",
+                                                     action::quoted(tok), spec.balances.join(", "))));
         }
     }
     let mut out = vec![("variant", balance.unwrap_or_else(|| spec.balances[0].to_string()))];

@@ -4,7 +4,7 @@
 
 use crate::geometry::{hexagon, MAX_SIZE, MIN_SIZE};
 
-use super::action::Site;
+use super::action::{quoted, shown, Site};
 use super::Error;
 
 /// A decoded position: the stones (site, colour 0/1, height) and every key of the game with
@@ -46,6 +46,17 @@ pub(crate) struct Spec {
     pub stacks: bool,
 }
 
+/// The largest `ply` a position may give: far beyond any game's ply cap (the largest, Anda's
+/// and Anda-prison's 10 x sites, is 4,690 at side 13), so that no count overflows.
+pub(crate) const MAX_PLY: u32 = 1_000_000;
+
+/// The most stones a side's prison may hold in a position on `sites` sites: the komi (at most
+/// `sites`) and captured stones, of which there are at most as many as stones placed, two a
+/// ply at most, over at most [`MAX_PLY`] plies.
+pub(crate) fn max_prison(sites: usize) -> u32 {
+    sites as u32 + 2 * MAX_PLY
+}
+
 impl Spec {
     /// Every key in print order with its default.
     pub fn defaults(&self) -> Vec<(&'static str, String)> {
@@ -58,20 +69,26 @@ impl Spec {
 
     /// Checks a key's value for form (HGP "Well-formed").
     fn check(&self, name: &str, value: &str, sites: usize) -> Result<(), Error> {
-        let bad = |why: String| Err(Error::InvalidPosition(format!("{name}={value}: {why}")));
+        let bad = |why: String| Err(Error::InvalidPosition(format!("{}={}: {why}", shown(name), shown(value))));
         let whole = |v: &str| v.parse::<u32>().ok().filter(|_| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()));
         match name {
             "variant" if !self.balances.contains(&value) => bad(format!("expected one of {}", self.balances.join(", "))),
             "phase" if !self.phases.contains(&value) => bad(format!("{} phases are {}", self.id, self.phases.join(", "))),
-            "ply" if whole(value).is_none() => bad("expected a whole number".into()),
+            "ply" => match whole(value) {
+                Some(p) if p <= MAX_PLY => Ok(()),
+                _ => bad(format!("expected a whole number 0..{MAX_PLY}")),
+            },
             "komi" => match whole(value) {
                 Some(k) if k as usize <= sites => Ok(()),
                 _ => bad(format!("expected 0..{sites}")),
             },
-            "prison" => match value.split_once(',') {
-                Some((a, b)) if whole(a).is_some() && whole(b).is_some() => Ok(()),
-                _ => bad("expected B,W (two whole numbers)".into()),
-            },
+            "prison" => {
+                let most = max_prison(sites);
+                match value.split_once(',') {
+                    Some((a, b)) if [a, b].iter().all(|v| whole(v).is_some_and(|v| v <= most)) => Ok(()),
+                    _ => bad(format!("expected B,W (two whole numbers 0..{most})")),
+                }
+            }
             "first" | "annihilated" if !["-", "b", "w", "bw"].contains(&value) => bad("expected b, w, bw or -".into()),
             "last" if !["-", "b", "w"].contains(&value) => bad("expected b, w or -".into()),
             _ => match self.options.iter().find(|(k, _)| *k == name) {
@@ -89,14 +106,14 @@ pub(crate) fn parse(text: &str, spec: &Spec) -> Result<Position, Error> {
     if fields.len() < 4 {
         return Err(invalid("expected GAME SIZE TO_MOVE BOARD [KEY=VALUE ...]".into()));
     }
-    let size: usize = fields[1].parse().map_err(|_| invalid(format!("size {:?} is not a whole number", fields[1])))?;
+    let size: usize = fields[1].parse().map_err(|_| invalid(format!("size {} is not a whole number", quoted(fields[1]))))?;
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
         return Err(invalid(format!("size {size} outside {MIN_SIZE}..{MAX_SIZE}")));
     }
     let to_move = match fields[2].to_ascii_lowercase().as_str() {
         "b" => 0,
         "w" => 1,
-        other => return Err(invalid(format!("side to move {other:?} is not b or w"))),
+        other => return Err(invalid(format!("side to move {} is not b or w", quoted(other)))),
     };
     let stacks = board(&fields[3].to_ascii_lowercase(), size)?;
     let mut keys = spec.defaults();
@@ -105,14 +122,14 @@ pub(crate) fn parse(text: &str, spec: &Spec) -> Result<Position, Error> {
     for item in &fields[4..] {
         let item = item.to_ascii_lowercase();
         let Some((name, value)) = item.split_once('=').filter(|(k, v)| !k.is_empty() && !v.is_empty()) else {
-            return Err(invalid(format!("{item:?} is not KEY=VALUE")));
+            return Err(invalid(format!("{} is not KEY=VALUE", quoted(&item))));
         };
         if given.iter().any(|g| g == name) {
-            return Err(invalid(format!("key {name:?} given twice")));
+            return Err(invalid(format!("key {} given twice", quoted(name))));
         }
         given.push(name.to_string());
         let Some(slot) = keys.iter_mut().find(|(k, _)| *k == name) else {
-            return Err(invalid(format!("{} has no key {name:?}", spec.id)));
+            return Err(invalid(format!("{} has no key {}", spec.id, quoted(name))));
         };
         spec.check(name, value, sites)?;
         slot.1 = value.to_string();

@@ -44,8 +44,9 @@ pub(crate) static MARBANTA: Spec = Spec {
 /// Every game's declaration, in HGP `list_games` order.
 pub(crate) static SPECS: [&Spec; 5] = [&ANDA, &PRISON, &SPELDE, &VAXANDIS, &MARBANTA];
 
-/// One game's state as the public API drives it.
-pub(crate) trait Rules: Send {
+/// One game's state as the public API drives it: `Sync` too, so that a [`Game`](super::Game)
+/// may be read (`&self`) from several threads at once.
+pub(crate) trait Rules: Send + Sync {
     fn boxed(&self) -> Box<dyn Rules>;
     fn geo(&self) -> &'static Hexagon;
     fn forms(&self) -> &'static [Form];
@@ -81,6 +82,11 @@ pub(crate) trait Kit: SearchGame {
     fn inner(&self, action: &Action) -> Option<Self::Action>;
     fn outer(&self, action: Self::Action) -> Action;
     fn run(&mut self, cap: u32, rng: &mut Rng) -> u32;
+    /// A random action of the state not over by the rules (`end` None): the search's, where
+    /// its own ply cap is off.
+    fn random_(&self, rng: &mut Rng) -> Option<Self::Action> {
+        SearchGame::random_action(self, rng)
+    }
     fn describe_(&self, pos: &mut Position);
     fn phase_word(&self) -> &'static str;
     fn glance_(&self, now: &mut [u32]);
@@ -92,7 +98,7 @@ pub(crate) trait Kit: SearchGame {
     }
 }
 
-impl<G: Kit> Rules for G {
+impl<G: Kit + Sync> Rules for G {
     fn boxed(&self) -> Box<dyn Rules> {
         Box::new(self.clone())
     }
@@ -132,7 +138,7 @@ impl<G: Kit> Rules for G {
         if self.end().is_some() {
             return None;
         }
-        SearchGame::random_action(self, rng).map(|a| self.outer(a))
+        self.random_(rng).map(|a| self.outer(a))
     }
     fn playout(&mut self, cap: u32, rng: &mut Rng) -> u32 {
         self.run(cap, rng)
@@ -311,6 +317,10 @@ impl<const N: usize> Kit for Prison<N> {
             ap::Action::Accept => Action::Accept,
             ap::Action::Decline => Action::Decline,
         }
+    }
+    fn random_(&self, rng: &mut Rng) -> Option<ap::Action> {
+        // the rules' own (the search's stops at its ply cap, 10 x sites)
+        Prison::random_action(self, rng)
     }
     fn run(&mut self, cap: u32, rng: &mut Rng) -> u32 {
         let (end, _, swaps) = Prison::playout(self, cap, rng);

@@ -65,3 +65,100 @@ fn positions_keep_the_variant_and_the_keys() {
     assert_eq!(Game::from_position(&g.position()).unwrap().position(), g.position());
     assert!(g.position().contains("touch=landing") && g.position().contains("ply=1"), "{}", g.position());
 }
+
+#[test]
+fn positions_refuse_counts_that_would_overflow() {
+    for id in GAMES {
+        let base = Game::new(id, 3, "nopie").unwrap().position();
+        for ply in ["4294967295", "1000001"] {
+            let e = Game::from_position(&format!("{base} ply={ply}")).err();
+            assert!(matches!(&e, Some(Error::InvalidPosition(_))), "{id} ply={ply}: {e:?}");
+            assert!(e.unwrap().to_string().starts_with("invalid position"));
+        }
+        let mut g = Game::from_position(&format!("{base} ply=1000000")).unwrap();
+        let a = g.legal_actions().unwrap()[0].clone();
+        g.play(&a).unwrap();
+        assert_eq!(g.ply(), 1_000_001, "{id}");
+    }
+    // side 3: 19 sites; a prison holds the komi and captured stones, at most 19 + 2 x 1,000,000
+    let agreed = "anda-prison 3 b .../..../...../..../... variant=nopie phase=agreed";
+    for prison in ["2147483648,0", "0,4294967295", "2000020,0"] {
+        let e = Game::from_position(&format!("{agreed} prison={prison}")).err();
+        assert!(matches!(e, Some(Error::InvalidPosition(_))), "prison={prison}: {e:?}");
+    }
+    let g = Game::from_position(&format!("{agreed} prison=2000019,0")).unwrap();
+    let o = g.outcome().expect("an agreed game is over");
+    assert_eq!((o.winner(), o.score()), (Some(Colour::White), "W+2000019".to_string()));
+}
+
+#[test]
+fn actions_and_names_off_the_board_are_refused() {
+    let off = [9999u16, 5, 60_000]; // side 5: rows of 9 bits, bit 5 lies between a row's end and the next
+    for (id, variant) in [("anda", "nopie"), ("anda-prison", "nopie"), ("vaxandis", "nopie"), ("spelde", "nopie"),
+                          ("marbanta", "nopie")] {
+        let mut g = Game::new(id, 5, variant).unwrap();
+        let before = g.position();
+        for s in off {
+            for a in [Action::Place(s), Action::Pair(0, s), Action::Pair(s, 0), Action::Move(0, s), Action::Pie(s, 0),
+                      Action::Flip(0, vec![s]), Action::Group(0, vec![1, s])] {
+                let r = g.check(&a);
+                assert!(matches!(&r, Err(Refusal::Illegal(m)) if m.contains("is not a site")), "{id} {a:?}: {r:?}");
+                assert!(matches!(g.play(&a), Err(Refusal::Illegal(_))), "{id} {a:?}");
+            }
+            assert_eq!(g.site_name(s), None, "{id} {s}");
+        }
+        assert_eq!(g.position(), before);
+        assert_eq!(g.site_name(0).as_deref(), Some("a1"));
+        assert!(g.legal_cells().iter().all(|&s| g.site_name(s).is_some()));
+    }
+}
+
+#[test]
+fn one_game_is_read_from_two_threads_at_once() {
+    fn sync<T: Sync>(_: &T) {}
+    for (i, (id, variant)) in VARIANTS.into_iter().enumerate() {
+        let mut g = Game::new(id, 5, variant).unwrap();
+        sync(&g);
+        for ply in 0..40u64 {
+            if g.outcome().is_some() {
+                break;
+            }
+            // a copy read first by the two threads: its lazily filled caches empty
+            let fresh = Game::from_position(&g.position()).unwrap();
+            // the actions as sorted tokens: Spelde's path rules list flip sets in an order that
+            // depends on the thread's cache (a HashSet's)
+            let tokens = |g: &Game| {
+                let mut t: Vec<String> = g.legal_actions_upto(MAX_ACTIONS).unwrap().iter().map(|a| g.format(a)).collect();
+                t.sort();
+                t
+            };
+            let read = || (fresh.outcome(), fresh.legal_cells(), tokens(&fresh));
+            let [a, b] = std::thread::scope(|s| {
+                let (a, b) = (s.spawn(read), s.spawn(read));
+                [a.join().unwrap(), b.join().unwrap()]
+            });
+            let expected = (g.outcome(), g.legal_cells(), tokens(&g));
+            assert!(a == expected && b == expected, "{id} {variant} ply {ply}");
+            let action = g.random_action(i as u64 * 100 + ply).unwrap();
+            g.play(&action).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_kit_has_no_ply_cap() {
+    // side 3: 19 sites, the search's cap for Anda and Anda-prison at 190 plies
+    for (id, extra) in [("anda-prison", " phase=play first=bw"), ("anda", " first=bw"), ("spelde", ""), ("vaxandis", ""),
+                        ("marbanta", " phase=pie")] {
+        for ply in [190, 5000] {
+            let text = format!("{} 3 b .../..../...../..../... variant=nopie{extra} ply={ply}", id);
+            let g = Game::from_position(&text).unwrap();
+            assert_eq!(g.outcome(), None, "{text}");
+            assert!(g.random_action(1).is_some(), "{text}: a game not over has a random action");
+            assert!(!g.legal_actions().unwrap().is_empty(), "{text}");
+            let mut h = g.clone();
+            let (o, _) = h.random_playout(ply + 3, 2);
+            assert!(h.ply() > ply && (o.is_some() || h.ply() == ply + 3), "{text}: {o:?} at {}", h.ply());
+        }
+    }
+}

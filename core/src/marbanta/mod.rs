@@ -253,7 +253,7 @@ impl<const N: usize> Marbanta<N> {
                 self.to_move = 1 - self.to_move;
             }
         }
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
     }
 
     /// Random actions until the mover has no turn (it wins) or the ply reaches `cap`:

@@ -225,7 +225,7 @@ impl<const N: usize> SearchGame for Anda<N> {
         let (cap, depth) = (ply_cap(self.geo), depth(self.geo));
         let (done, swapped) = match trace {
             Some(trace) => g.traced(depth, rng, trace),
-            None => (None, g.playout(cap.min(g.ply + depth), rng).swaps % 2 == 1),
+            None => (None, g.playout(cap.min(g.ply.saturating_add(depth)), rng).swaps % 2 == 1),
         };
         let value = done.unwrap_or_else(|| match g.end() {
             Some(winner) => outcome_value(winner),

@@ -3,7 +3,7 @@
 //! there), and the leaf evaluation of players/games/marbanta.py: a uniformly random playout
 //! to the end (RandomPlayout), traced for RAVE.
 
-use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 use super::game::{Colour, SearchGame};
 use crate::bitboard::Bb;
@@ -11,13 +11,14 @@ use crate::marbanta::{Marbanta, Phase, Played};
 use crate::rng::Rng;
 
 /// A Marbanta state with its ply cap and whether the mover has a turn (computed once, when
-/// first asked). Actions are the core's [`Played`]: the pie stones (Black's site, White's),
-/// `swap` (true) or `keep` (false), a new group (its root, every stone of it).
+/// first asked: a `OnceLock`, so that several threads may read one state at once). Actions
+/// are the core's [`Played`]: the pie stones (Black's site, White's), `swap` (true) or `keep`
+/// (false), a new group (its root, every stone of it).
 #[derive(Clone)]
 pub struct Game<const N: usize> {
     pub g: Marbanta<N>,
     pub cap: u32,
-    has_turn: OnceCell<bool>,
+    has_turn: OnceLock<bool>,
 }
 
 impl<const N: usize> PartialEq for Game<N> {
@@ -36,7 +37,7 @@ pub fn ply_cap(sites: usize) -> u32 {
 impl<const N: usize> Game<N> {
     pub fn new(g: Marbanta<N>) -> Game<N> {
         let cap = ply_cap(g.geo.sites.len());
-        Game { g, cap, has_turn: OnceCell::new() }
+        Game { g, cap, has_turn: OnceLock::new() }
     }
 
     fn has_turn(&self) -> bool {

@@ -3,7 +3,7 @@
 //! draw there), and the leaf evaluation of players/games/spelde.py: mobility by the open
 //! sites, squashed by SCALE (StaticEvaluation, the same values).
 
-use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 use super::common::{outcome_value, squash};
 use super::game::{Colour, SearchGame};
@@ -14,12 +14,13 @@ use crate::spelde::{cached_path_sets, bad_stones, Action, Phase, Rule, Sets, Spe
 /// players/games/spelde.py's SCALE.
 const SCALE: f64 = 3.0;
 
-/// A Spelde state with its ply cap and its legal cells (computed once, when first asked).
+/// A Spelde state with its ply cap and its legal cells (computed once, when first asked: a
+/// `OnceLock`, so that several threads may read one state at once).
 #[derive(Clone)]
 pub struct Game<const N: usize> {
     pub g: Spelde<N>,
     pub cap: u32,
-    cells: OnceCell<Bb<N>>,
+    cells: OnceLock<Bb<N>>,
 }
 
 impl<const N: usize> PartialEq for Game<N> {
@@ -38,7 +39,7 @@ pub fn ply_cap(sites: usize) -> u32 {
 impl<const N: usize> Game<N> {
     pub fn new(g: Spelde<N>) -> Game<N> {
         let cap = ply_cap(g.geo.sites.len());
-        Game { g, cap, cells: OnceCell::new() }
+        Game { g, cap, cells: OnceLock::new() }
     }
 
     /// The mover's legal placement cells.

@@ -168,7 +168,7 @@ impl<const N: usize> SearchGame for Game<N> {
     }
 
     fn evaluate(&self, searcher: Colour, rng: &mut Rng, trace: Option<&mut Vec<(Colour, Action)>>) -> f64 {
-        let depth_cap = self.cap.min(self.g.ply + DEPTH);
+        let depth_cap = self.cap.min(self.g.ply.saturating_add(DEPTH));
         let mut swapped = false;
         let mut state = self.clone();
         let value = match trace {

@@ -135,11 +135,13 @@ pub fn path_sets<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, starts
 
 fn has_path_set<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, starts: Bb<N>) -> bool {
     let key = (geo.n, rule, group.0.to_vec(), starts.0.to_vec());
-    if let Some(&known) = HAS_PATH.with(|c| c.borrow().get(&key).copied()).as_ref() {
+    // try_with: after the thread's thread-locals are destroyed (a C caller's atexit handler),
+    // the answer is computed without the cache
+    if let Ok(Some(known)) = HAS_PATH.try_with(|c| c.borrow().get(&key).copied()) {
         return known;
     }
     let has = !path_sets(geo, rule, group, starts, true).is_empty();
-    HAS_PATH.with(|c| {
+    let _ = HAS_PATH.try_with(|c| {
         let mut c = c.borrow_mut();
         if c.len() >= CACHE_LIMIT {
             c.clear();
@@ -152,11 +154,11 @@ fn has_path_set<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, starts:
 /// Every path-shaped flip set of `group` from `starts` (as `path_sets`), cached per thread.
 pub(crate) fn cached_path_sets<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, starts: Bb<N>) -> Sets {
     let key = (geo.n, rule, group.0.to_vec(), starts.0.to_vec());
-    if let Some(known) = PATHS.with(|c| c.borrow().0.get(&key).cloned()) {
+    if let Ok(Some(known)) = PATHS.try_with(|c| c.borrow().0.get(&key).cloned()) {
         return known;
     }
     let sets: Sets = Rc::new(path_sets(geo, rule, group, starts, false).iter().map(|f| f.0.to_vec()).collect());
-    PATHS.with(|c| {
+    let _ = PATHS.try_with(|c| {
         let mut c = c.borrow_mut();
         if c.1 + sets.len() > SETS_LIMIT {
             c.0.clear();
@@ -293,7 +295,7 @@ impl<const N: usize> Spelde<N> {
                 self.to_move = 1 - me;
             }
         }
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
     }
 
     /// Every valid literal flip set of `group`, in flips.py's order (descending subsets).

@@ -131,7 +131,7 @@ impl<const N: usize> Vaxandis<N> {
         self.st[me].set(dst);
         self.phase = Phase::Play;
         self.to_move = 1 - me;
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
     }
 
     pub fn place(&mut self, s: usize) {
@@ -139,12 +139,12 @@ impl<const N: usize> Vaxandis<N> {
         self.height[s] = 1;
         self.phase = if self.phase == Phase::Open { Phase::Swap } else { Phase::Play };
         self.to_move = 1 - self.to_move;
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
     }
 
     pub fn swap(&mut self) {
         self.phase = Phase::Play;
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
     }
 
     /// The winner when the game is over (the mover without a legal action loses).
