@@ -128,7 +128,10 @@ pub fn path_sets<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, starts
                 grown.insert((p, t));
             }
         }
+        // in a fixed order (a HashSet's is the process's own): the flip sets are listed, and a
+        // seeded random action drawn, alike in every process
         frontier = grown.into_iter().collect();
+        frontier.sort_unstable_by(|a, b| (a.0 .0, a.1).cmp(&(b.0 .0, b.1)));
     }
     out
 }
