@@ -131,7 +131,7 @@ pub fn path_sets<const N: usize>(geo: &Hexagon, rule: Rule, group: Bb<N>, starts
         // in a fixed order (a HashSet's is the process's own): the flip sets are listed, and a
         // seeded random action drawn, alike in every process
         frontier = grown.into_iter().collect();
-        frontier.sort_unstable_by(|a, b| (a.0 .0, a.1).cmp(&(b.0 .0, b.1)));
+        frontier.sort_unstable_by_key(|a| (a.0 .0, a.1));
     }
     out
 }
