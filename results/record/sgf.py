@@ -99,8 +99,8 @@ _CLOSE = re.compile(r"\s*\)\s*")
 
 
 #: The most nodes a record may have: the root and one per action. No game of hexarena lasts
-#: longer than its ply cap (at most 4690 by default, Anda on 13; a config's `ply_cap` is bounded
-#: below this): 20,000 leaves a margin, and refuses a forged record of a million nodes before
+#: longer than its ply cap (at most 4690 by default, the largest board's longest game; a config's
+#: `ply_cap` is bounded below this): 20,000 leaves a margin, and refuses a forged record of a million nodes before
 #: it is built (a node and its replayed state cost about 1.5 KB).
 MAX_NODES = 20_000
 #: The most values of one node's properties together (the writer's are a few dozen: XA holds
