@@ -445,13 +445,18 @@ def _openings(ctx: KeyReader, entry: dict, key: str, spec: GameSpec, games_of: C
     return replace(spec, openings=tuple(" ".join(t.split()) for _, t in lines), random_openings=plies)
 
 
+def group_name(game: str, size: int, variant: str) -> str:
+    """A game, size and variant's group: `spelde-6-pie` (the schedule's ids and a book's name)."""
+    return "-".join([game, str(size), *variant.split()])
+
+
 def _same_group(ctx: KeyReader, key: str, raw: str, path: Path, spec: GameSpec) -> None:
     """ConfigError when the book header of `path` names another group than one of the entry's (a
     book's lines are for one game, size and variant); a file without a header is checked by replay alone."""
     from ..game.book import book_group
     named = book_group(path)
-    groups = ("-".join([spec.game, str(size), *v.split()]) for size in spec.sizes for v in spec.variants)
-    wrong = [g for g in groups if g != named]          # the names schedule.group_name gives
+    groups = (group_name(spec.game, size, v) for size in spec.sizes for v in spec.variants)
+    wrong = [g for g in groups if g != named]
     if named is not None and wrong:
         raise ctx.error(key, f"{raw} is a book of {named}, not of {', '.join(wrong)} (a book's lines are for "
                         "one game, size and variant)")

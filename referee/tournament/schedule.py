@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 
 from ..game import openings as op
-from .config import GameSpec, TournamentConfig
+from .config import GameSpec, TournamentConfig, group_name as group_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +70,6 @@ def game_seed(config_seed: int, game_id: str, seat: int) -> int:
     """A 31-bit seed for one seat of one game, independent of the schedule's order."""
     digest = hashlib.sha256(f"{config_seed}:{game_id}:{seat}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
-
-
-def group_name(game: str, size: int, variant: str) -> str:
-    return "-".join([game, str(size), *variant.split()])
 
 
 def schedule(config: TournamentConfig) -> list[ScheduledGame]:

@@ -27,7 +27,8 @@ from .record_data import core_replays, record_data
 from .replay import Replay
 from .replay_data import game_data
 from ..record.game import GameRecord
-from ..record.journal import NOFOLLOW, write_atomic
+from ..record.files import NOFOLLOW, write_all
+from ..record.journal import write_atomic
 from ..record.sgf import SgfError, parse_sgf
 
 CACHE_NAME = "report-cache.jsonl"
@@ -145,8 +146,7 @@ def _append(file: Path, lines: list[str]) -> None:
     except OSError:
         return
     try:
-        while data:
-            data = data[os.write(fd, data):]
+        write_all(fd, data)
     except OSError:
         pass
     finally:

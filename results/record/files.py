@@ -16,7 +16,13 @@ import os
 import stat
 from typing import BinaryIO
 
-__all__ = ["MAX_SAVED_BYTES", "FileLimitError", "check_regular", "open_regular", "read_bytes", "read_text"]
+__all__ = ["CLOEXEC", "MAX_SAVED_BYTES", "NOFOLLOW", "FileLimitError", "check_regular", "open_regular", "read_bytes",
+           "read_text", "write_all"]
+
+#: Flags of every file a folder's writer opens by a fixed name: a symbolic link planted in a
+#: folder (one made by someone else, say) is not followed (ELOOP), so no write lands outside it.
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 #: A tournament folder's saved config (tournament.json) and its history (history.json): they carry
 #: the openings of a config's `openings` file (at most 64 MiB, referee/game/openings.py), as lists.
@@ -55,7 +61,7 @@ def open_regular(path: str | os.PathLike) -> BinaryIO:
     """`path` opened for reading in binary; FileLimitError when it is no regular file (checked
     before it is opened, and again once open), other OSErrors as open() gives them."""
     check_regular(path)
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | CLOEXEC)
     try:
         _check(path, os.fstat(fd).st_mode)
         return os.fdopen(fd, "rb")
@@ -77,6 +83,13 @@ def read_bytes(path: str | os.PathLike, limit: int) -> bytes:
 def read_text(path: str | os.PathLike, limit: int) -> str:
     """The UTF-8 text of :func:`read_bytes` (UnicodeDecodeError when it is not UTF-8)."""
     return read_bytes(path, limit).decode("utf-8")
+
+
+def write_all(fd: int, data: bytes | memoryview) -> None:
+    """All of `data` to `fd` (a write may take part of it); OSError as os.write gives it."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _check(path: str | os.PathLike, mode: int) -> None:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import fields
 from pathlib import Path
 
-from .files import open_regular
+from .files import CLOEXEC, NOFOLLOW, open_regular, write_all
 from .game import SCHEMA, SEAL, GameRecord, seal_of
 from .moves import moves_text
 
@@ -222,19 +222,11 @@ def cut_torn_tail(path: str | os.PathLike) -> str | None:
     return f"{p}: cut a torn last line of {len(fragment)} bytes (kept in {side})"
 
 
-#: Flags of every file a folder's writer opens by a fixed name: a symbolic link planted in a
-#: folder (one made by someone else, say) is not followed (ELOOP), so no write lands outside it.
-NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-
-
 def append_whole(path: Path, data: bytes) -> None:
     """`data` at the end of `path` (made when missing; never through a symbolic link), fsynced."""
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW | CLOEXEC, 0o666)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        write_all(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -255,11 +247,9 @@ class JournalWriter:
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW | CLOEXEC, 0o666)
 
     def append(self, record: GameRecord) -> None:
-        data = memoryview((record.to_json() + "\n").encode("utf-8"))
         size = os.fstat(self._fd).st_size
         try:
-            while data:
-                data = data[os.write(self._fd, data):]
+            write_all(self._fd, (record.to_json() + "\n").encode("utf-8"))
             os.fsync(self._fd)
         except OSError as exc:
             try:
