@@ -10,6 +10,9 @@ starlette routes) and wraps them in :class:`Guard`, which every request passes:
   ``Authorization: Bearer T`` header (scripts); else 403;
 * a state-changing request (any method but GET, HEAD, OPTIONS) also needs an ``Origin``
   header naming the server itself; else 403;
+* a WebSocket's opening passes the same Host and token checks and always needs the server's own
+  ``Origin`` (a browser sends any site's WebSocket to any address with the cookie: no same-origin
+  rule guards it); else it is refused before it is accepted (403); other scopes (lifespan) pass;
 * every answer carries :data:`SECURITY_HEADERS`: the report's Content-Security-Policy
   (no inline script, no network beyond the server itself), no framing, no referrer.
 
@@ -32,7 +35,7 @@ import jinja2
 import trio
 from markupsafe import Markup
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -90,6 +93,9 @@ class Guard:
         self.names = {*LOOPBACK_NAMES, bracketed(host)} if is_loopback(host) else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._opening(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -122,8 +128,20 @@ class Guard:
             await send(message)
         await self.app(scope, receive, secured)
 
-    def _refusal(self, request: Request, port: int) -> str | None:
-        """Why the request is refused, or None."""
+    async def _opening(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A WebSocket's opening: refused (closed before it is accepted: 403 to the client) unless
+        it passes :meth:`_refusal` as a state-changing request does."""
+        port = (scope.get("server") or ("", 0))[1] or 0
+        if self._refusal(HTTPConnection(scope), port, "WebSocket") is None:
+            await self.app(scope, receive, send)
+            return
+        message = await receive()
+        if message["type"] == "websocket.connect":
+            await send({"type": "websocket.close", "code": 1008})
+
+    def _refusal(self, request: HTTPConnection, port: int, method: str | None = None) -> str | None:
+        """Why the request (of `method`, by default the request's own) is refused, or None."""
+        method = method or request.scope.get("method", "GET")
         host = request.headers.get("host", "")
         if self.names is not None and host not in {f"{name}:{port}" for name in self.names}:
             return f"unknown Host {host!r}: open the address the server printed"
@@ -131,10 +149,11 @@ class Guard:
                  or _bearer(request.headers.get("authorization", "")))
         if not given or not secrets.compare_digest(given.encode(), self.token.encode()):
             return "this server needs its token: open the address it printed at start (with ?token=...)"
-        if request.method not in SAFE_METHODS:
+        if method not in SAFE_METHODS:
             origin = request.headers.get("origin")
-            if origin is None or origin != f"{request.url.scheme}://{host}":
-                return f"a {request.method} request from another origin ({origin or 'none given'})"
+            scheme = "https" if request.url.scheme in ("https", "wss") else "http"
+            if origin is None or origin != f"{scheme}://{host}":
+                return f"a {method} request from another origin ({origin or 'none given'})"
         return None
 
 

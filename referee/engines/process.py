@@ -80,11 +80,12 @@ class EngineProcess:
     async def start(cls, nursery: trio.Nursery, argv: Sequence[str], log_path: str | os.PathLike,
                     name: str, max_bytes: int = 1_000_000, *, resources: ResourceLimits = ResourceLimits(),
                     log_cap: int = DEFAULT_LOG_CAP, eager: bool = True, cwd: str | None = None,
-                    env: dict[str, str] | None = None, transcript: str | os.PathLike | None = None
-                    ) -> EngineProcess:
+                    env: dict[str, str] | None = None, transcript: str | os.PathLike | None = None,
+                    program: str | None = None) -> EngineProcess:
         """Spawn `argv`; its watcher and stderr drain run in `nursery`. `cwd` and `env` (the
         whole environment) go to the process; `transcript` is a file for every protocol line
-        (referee/engines/transcript.py).
+        (referee/engines/transcript.py); `program` is the engine's program as messages name it
+        (by default argv[0]; a cluster worker's argv starts with the guard's interpreter).
 
         `max_bytes` caps one response (see :class:`EngineChannel`), `log_cap`
         the stderr log, `eager` switches the pipe fast path (:mod:`referee.engines.eager`).
@@ -100,7 +101,7 @@ class EngineProcess:
         except OSError as exc:
             if cwd is not None and not os.path.isdir(cwd):
                 what = "is missing" if not os.path.lexists(cwd) else "is not a folder"
-                raise EngineStartFailed(f"{name}: cannot start {argv[0]!r}: its working folder (cwd) "
+                raise EngineStartFailed(f"{name}: cannot start {program or argv[0]!r}: its working folder (cwd) "
                                         f"{cwd!r} {what}") from None
             raise EngineStartFailed(f"{name}: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
         if leftovers.current() is not None:
@@ -200,17 +201,19 @@ class EngineProcess:
 async def open_engine(argv: Sequence[str], log_path: str | os.PathLike, name: str, *,
                       resources: ResourceLimits = ResourceLimits(), log_cap: int = DEFAULT_LOG_CAP,
                       eager: bool = True, cwd: str | None = None, env: dict[str, str] | None = None,
-                      transcript: str | os.PathLike | None = None) -> AsyncIterator[EngineChannel]:
+                      transcript: str | os.PathLike | None = None, program: str | None = None
+                      ) -> AsyncIterator[EngineChannel]:
     """Run an engine for the duration of the block and yield its channel.
 
     An error of the block (or EngineStartFailed) is raised again as itself
     (:func:`referee.engines.groups.sole`), not wrapped in the nursery's ExceptionGroup.
-    `cwd`, `env` and `transcript` go to :meth:`EngineProcess.start`.
+    `cwd`, `env`, `transcript` and `program` go to :meth:`EngineProcess.start`.
     """
     try:
         async with trio.open_nursery() as nursery:
             engine = await EngineProcess.start(nursery, argv, log_path, name, resources=resources, log_cap=log_cap,
-                                               eager=eager, cwd=cwd, env=env, transcript=transcript)
+                                               eager=eager, cwd=cwd, env=env, transcript=transcript,
+                                               program=program)
             try:
                 yield engine.channel
             finally:

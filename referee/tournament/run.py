@@ -89,8 +89,9 @@ def process_launcher(engine: EngineSpec, seed: int, log: Path, *, log_protocol: 
     before the engine's own (a cluster worker's guard)."""
     transcript = log.with_suffix(".hgp") if log_protocol or engine.log_protocol else None
     env = {**(engine_environ() or os.environ), **dict(engine.env)} if engine.env else None
-    return open_engine([*prefix, *expand(engine.cmd, seed)], log, engine.name, cwd=engine.cwd, env=env,
-                       transcript=transcript, resources=engine.resources, log_cap=log_cap)
+    argv = expand(engine.cmd, seed)
+    return open_engine([*prefix, *argv], log, engine.name, cwd=engine.cwd, env=env, transcript=transcript,
+                       resources=engine.resources, log_cap=log_cap, program=argv[0] if argv else None)
 
 
 async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: int = 2,

@@ -222,8 +222,7 @@ class GameRecord:
         for name in ("size", "plies", "opening", "komi", "pair"):
             if data.get(name) is not None and not _is_int(data[name]):
                 raise ValueError(f"field {name!r} must be an integer of at most {INT_DIGITS} digits")
-        if data["winner"] is not None and data["winner"] not in (data["first"], data["second"]):
-            raise ValueError(f"winner {data['winner']!r} is neither player")
+        _check_sense(data)
         moves = (moves_of_lists(*(data.get(name) for name in PARALLEL_LISTS)) if schema < 3
                  else moves_from_json(data.get("moves")))
         words = {k: v for k, v in data.items() if k not in PARALLEL_LISTS and k != SEAL}
@@ -308,6 +307,32 @@ def _check_adjudication(value: object) -> None:
             isinstance(side, list) and all(w is None or (_is_number(w) and 0 <= w <= 1) for w in side)
             for side in winrates)):
         raise ValueError("field 'adjudication': winrates must be two lists of numbers in 0..1 or nulls")
+
+
+def _check_sense(data: dict) -> None:
+    """ValueError for a record whose fields contradict each other (their types are checked
+    already): the colours are not the two players', the winner is neither, or the result (`0`, `Void`,
+    `B+...`, `W+...`) names another winner than `winner` or disagrees with a void termination."""
+    first, second, black, white, winner, result = (data[n] for n in ("first", "second", "black", "white",
+                                                                        "winner", "result"))
+    if sorted((black, white)) != sorted((first, second)):
+        raise ValueError(f"black {black!r} and white {white!r} are not the players {first!r} and {second!r}")
+    if winner is not None and winner not in (first, second):
+        raise ValueError(f"winner {winner!r} is neither player")
+    void = data["termination"] == Ending.VOID.value
+    if result == VOID_RESULT or void:
+        if not (result == VOID_RESULT and void and winner is None):
+            raise ValueError(f"result {result!r}, termination {data['termination']!r} and winner {winner!r}: "
+                             f"a void game has result {VOID_RESULT!r}, termination 'void' and no winner")
+        return
+    if result == "0":
+        expected = None
+    elif result.startswith(("B+", "W+")):
+        expected = black if result[0] == "B" else white
+    else:
+        raise ValueError(f"result {_shown(result)} is not 0, {VOID_RESULT}, B+... or W+...")
+    if winner != expected:
+        raise ValueError(f"result {_shown(result)} against winner {winner!r} (black {black!r}, white {white!r})")
 
 
 def _check_kinds(data: dict) -> None:

@@ -181,3 +181,26 @@ def test_engine_ends_on_a_worker_are_worded_as_in_a_local_run(tmp_path):
     assert "killed by signal 24 (SIGXCPU): CPU time limit of 1 s exceeded" in said, said
     assert "did not start: missing: cannot start '/nonexistent/engine': No such file or directory" in said, said
     assert not [p for p in (tmp_path / "cluster").glob("logs/**/.*")], "a guard's report was collected"
+
+
+def test_a_missing_working_folder_on_a_worker_names_the_engines_program_not_the_guard(tmp_path):
+    """A worker starts each engine under its guard (`python -c GUARD ... ENGINE ARGV`, in the engine's
+    cwd): a cwd missing on the worker is said as locally, naming the engine's own program."""
+    import trio
+
+    from hexarena.cluster_worker import guarded_launcher
+    from hexarena.referee.engines.process import EngineStartFailed
+    from hexarena.referee.tournament.config import EngineSpec
+
+    missing = tmp_path / "gone"
+    spec = EngineSpec("b", ("/opt/engines/mine", "--fast"), cwd=str(missing))
+
+    async def start() -> str:
+        try:
+            async with guarded_launcher(spec, 1, tmp_path / "logs" / "b.log"):
+                return "started"
+        except EngineStartFailed as exc:
+            return str(exc)
+
+    said = trio.run(start)
+    assert said == f"b: cannot start '/opt/engines/mine': its working folder (cwd) {str(missing)!r} is missing"

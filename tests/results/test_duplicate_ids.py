@@ -41,6 +41,7 @@ def folder(tmp_path_factory) -> tuple[Path, Path]:
     first = json.loads(journal.read_text(encoding="utf-8").splitlines()[0])
     assert first["winner"] in (first["black"], first["white"])
     first["winner"] = first["white"] if first["winner"] == first["black"] else first["black"]
+    first["result"] = ("W" if first["result"][0] == "B" else "B") + first["result"][1:]
     with open(journal, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(first) + "\n")
     return config, out

@@ -114,6 +114,41 @@ def test_a_field_of_the_wrong_type_is_an_error_naming_the_line_and_the_field(tmp
     assert f"{journal}:2:" in said          # ratings read summaries, which refuse the lines a whole read refuses
 
 
+@pytest.mark.parametrize("changes, said", [
+    ({"winner": "b"}, "result \"W+\" against winner 'b' (black 'b', white 'a')"),
+    ({"result": "B+R"}, "result \"B+R\" against winner 'a'"),
+    ({"result": "0"}, "result \"0\" against winner 'a'"),
+    ({"winner": None}, "result \"W+\" against winner None"),
+    ({"result": "a+"}, "result \"a+\" is not 0, Void, B+... or W+..."),
+    ({"black": "a"}, "black 'a' and white 'a' are not the players 'a' and 'b'"),
+    ({"white": "c"}, "black 'b' and white 'c' are not the players 'a' and 'b'"),
+    ({"result": "Void"}, "a void game has result 'Void', termination 'void' and no winner"),
+    ({"termination": "void", "winner": None, "result": "0"}, "a void game has result"),
+    ({"winner": "c"}, "winner 'c' is neither player"),
+])
+def test_a_record_whose_fields_contradict_each_other_is_an_error_naming_the_line(tmp_path, changes, said):
+    """Who won is said three times (the winner, the result's colour, the colours' holders): a hand-edited
+    line that says two things is refused, as a line of the wrong types is, not rated one way and shown
+    another (ratings read `winner`, the pages and SGF `result`)."""
+    good = played().to_json()
+    bad = json.dumps({**json.loads(good), "id": "g/0002", **changes})
+    journal = tmp_path / "journal.jsonl"
+    journal.write_text(good + "\n" + bad + "\n", encoding="utf-8")
+    errors: list[JournalError] = []
+    assert len(read_journal(journal, errors)) == 1
+    assert [e.line for e in errors] == [2] and said in errors[0].reason, errors
+    result = CliRunner().invoke(main, ["ratings", str(journal)])
+    assert "Traceback" not in result.output + result.stderr and f"{journal}:2:" in result.output + result.stderr
+
+
+def test_records_that_agree_with_themselves_are_read():
+    for changes in ({}, {"winner": None, "result": "0"}, {"winner": "b", "result": "B+F"},
+                    {"first": "a", "second": "a", "black": "a", "white": "a", "winner": "a"},
+                    {"termination": "void", "winner": None, "result": "Void"}):
+        record = GameRecord.from_dict({**json.loads(played().to_json()), **changes})
+        assert record.winner == changes.get("winner", "a")
+
+
 @pytest.mark.parametrize("field, value, said", [
     ("think", [0.5, "x"], "field 'think': action 2 must be a number of seconds"),
     ("left", {"a": 1}, "field 'left' must be a list or null"),

@@ -16,7 +16,8 @@ def journal(folder, winners):
     with JournalWriter(folder / "journal.jsonl") as w:
         for i, winner in enumerate(winners):
             w.append(GameRecord(id=f"spelde-5-pie/{i:04d}", game="spelde", size=5, variant="pie", first="a",
-                                second="b", black="a", white="b", winner=winner, result="B+",
+                                second="b", black="a", white="b", winner=winner,
+                                result="0" if winner is None else "B+" if winner == "a" else "W+",
                                 termination="no-moves", plies=10))
     return folder
 

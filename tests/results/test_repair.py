@@ -11,7 +11,8 @@ from hexarena.results.record.repair import repair_journal
 
 def rec(i: int, winner: str | None = "a") -> GameRecord:
     return GameRecord(id=f"g/{i:04d}", game="spelde", size=5, variant="pie", first="a", second="b", black="a",
-                      white="b", winner=winner, result="B+", termination="no-moves", plies=10)
+                      white="b", winner=winner, result="0" if winner is None else "B+" if winner == "a" else "W+",
+                      termination="no-moves", plies=10)
 
 
 def journal(tmp_path, lines: list[str]):

@@ -74,8 +74,8 @@ def tiny_journal(folder: Path, games: int) -> list[str]:
     """`games` one-ply journal lines of two players (game 7 void, then replayed at the end), written
     from one record's line; the ids in the order their last lines stand."""
     line = GameRecord(id="ID", game="spelde", size=4, variant="", first="a", second="b", black="a", white="b",
-                      winner="a", result="1-0", termination=Ending("resign"), plies=1).to_json()
-    void = json.loads(line) | {"winner": None, "result": "*", "termination": "void", "reason": "crash"}
+                      winner="a", result="B+R", termination=Ending("resign"), plies=1).to_json()
+    void = json.loads(line) | {"winner": None, "result": "Void", "termination": "void", "reason": "crash"}
     ids = [f"spelde-4/{k:06d}" for k in range(games)]
     with open(folder / "journal.jsonl", "w", encoding="utf-8") as out:
         for k, game_id in enumerate(ids):

@@ -179,3 +179,49 @@ def test_a_client_that_ends_its_side_under_the_answer_gets_no_traceback(tmp_path
     log.seek(0)
     said = log.read().decode("utf-8", "replace")
     assert code == 130 and "Traceback" not in said, said[-3000:]
+
+
+def test_a_websocket_opening_needs_the_token_and_the_servers_own_origin():
+    """No route of the pages takes a WebSocket; one added later gets the guard's checks all the
+    same (a browser opens any site's WebSocket to any address with the cookie): the token and
+    the server's own Origin, else the opening is refused with 403 before the route sees it."""
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket
+    from trio_websocket import ConnectionRejected, open_websocket
+
+    token = new_token()
+    opened: list[str] = []
+
+    async def echo(ws: WebSocket) -> None:
+        await ws.accept()
+        opened.append(await ws.receive_text())
+        await ws.send_text("echo")
+        await ws.close()
+
+    app = build_app([WebSocketRoute("/ws", echo)], token)
+    outcomes: dict[str, object] = {}
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, app, "127.0.0.1", 0)
+            own, cookie = f"http://127.0.0.1:{port}", (b"cookie", f"hexarena-{port}={token}".encode())
+            tries = {"no token": [(b"origin", own.encode())],
+                     "wrong token": [(b"origin", own.encode()), (b"cookie", f"hexarena-{port}=x{token}".encode())],
+                     "other origin": [cookie, (b"origin", b"http://evil.example")],
+                     "no origin": [cookie],
+                     "own origin": [cookie, (b"origin", own.encode())]}
+            for name, headers in tries.items():
+                try:
+                    with trio.fail_after(30):
+                        async with open_websocket("127.0.0.1", port, "/ws", use_ssl=False,
+                                                  extra_headers=headers) as ws:
+                            await ws.send_message(name)
+                            outcomes[name] = await ws.get_message()
+                except ConnectionRejected as exc:
+                    outcomes[name] = exc.status_code
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    assert outcomes == {"no token": 403, "wrong token": 403, "other origin": 403, "no origin": 403,
+                        "own origin": "echo"}
+    assert opened == ["own origin"]
