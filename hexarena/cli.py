@@ -67,11 +67,8 @@ def main() -> None:
     from hexarena.referee.engines.spawn import settle_environ
     settle_environ()                # before any thread starts or numpy is imported; engines do not inherit it
     from hexarena.engine import registry
-    from hexarena.engine.errors import UnknownGame
-    try:
-        registry.added()            # a bad HEXARENA_GAMES is said once, before any command runs
-    except UnknownGame as exc:
-        raise click.ClickException(str(exc)) from None
+    for problem in registry.setting_problems():     # said once; the other games still serve
+        click.echo(f"warning: {problem}", err=True)
 
 
 @main.command()

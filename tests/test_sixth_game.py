@@ -56,20 +56,43 @@ def test_the_setting_adds_the_game_after_the_built_in_ones(tiny):
 
 @pytest.mark.parametrize("value, message", [
     ("tests.support.tiny_game", "expected MODULE:ATTR"),
-    ("tests.support.no_such_module:RULES", "cannot import tests.support.no_such_module"),
+    ("tests.support.no_such_module:RULES", "cannot import tests.support.no_such_module: ModuleNotFoundError"),
+    ("tests.support.broken_game:RULES", "cannot import tests.support.broken_game: RuntimeError: a bug in the "
+                                        "game's module (tests/support/broken_game.py:5)"),
     ("tests.support.tiny_game:Phase", "has no GameInfo named Phase"),
+    ("tests.support.tiny_faults:UPPER", "game id 'Tiny-Upper' is not a valid id: lower-case letters"),
     (f"{TINY},{TINY}", "game id 'tiny' is taken"),
 ])
-def test_a_bad_setting_is_named_with_its_entry(monkeypatch, value, message):
+def test_a_bad_entry_adds_no_game_and_is_named_with_its_entry(monkeypatch, value, message):
     monkeypatch.setenv(registry.GAMES_SETTING, value)
+    assert registry.playable()[:len(registry.GAME_MODULES)] == list(registry.GAME_MODULES)
+    [problem] = registry.setting_problems()
+    assert problem.startswith(f"HEXARENA_GAMES entry {value.split(',')[-1]!r}: ") and message in problem
     with pytest.raises(UnknownGame, match=re.escape(message)):
-        registry.playable()
+        registry.get("tiny-upper")
 
 
-def test_a_bad_setting_stops_every_command_with_its_message(monkeypatch):
-    monkeypatch.setenv(registry.GAMES_SETTING, "tests.support.no_such_module:RULES")
-    result = invoke("show", "tiny 3 b ../.../..")
-    assert result.exit_code == 1 and "HEXARENA_GAMES entry 'tests.support.no_such_module:RULES'" in result.stderr
+def test_an_unknown_game_says_the_setting_it_may_need(monkeypatch):
+    monkeypatch.delenv(registry.GAMES_SETTING, raising=False)
+    with pytest.raises(UnknownGame, match=re.escape("a game added by HEXARENA_GAMES needs that setting: "
+                                                    "it is not set here")):
+        registry.get("tiny")
+    monkeypatch.setenv(registry.GAMES_SETTING, "tests.support.tiny_faults:RULES")
+    with pytest.raises(UnknownGame, match=re.escape("it is 'tests.support.tiny_faults:RULES' here")):
+        registry.get("tiny")
+
+
+def test_a_bad_entry_is_one_warning_and_commands_about_other_games_run(monkeypatch):
+    monkeypatch.setenv(registry.GAMES_SETTING, f"tests.support.broken_game:RULES,{TINY}")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    result = invoke("show", "spelde 2 b ../.../..")
+    assert result.exit_code == 0 and "spelde" in result.output
+    assert result.stderr.count("warning: HEXARENA_GAMES entry 'tests.support.broken_game:RULES': cannot import "
+                               "tests.support.broken_game: RuntimeError: a bug in the game's module "
+                               "(tests/support/broken_game.py:5)") == 1
+    assert invoke("show", "tiny 3 b .../..../...../..../...").exit_code == 0     # the sound entry's game is there
+    result = invoke("show", "nosuch 3 b ../.../..")
+    assert result.exit_code == 1 and "HEXARENA_GAMES entry 'tests.support.broken_game:RULES'" in result.stderr
     assert "Traceback" not in result.output + result.stderr
 
 
