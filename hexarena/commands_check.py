@@ -45,7 +45,7 @@ def check(cmd: tuple[str, ...], timeout: float, sizes: tuple[int, ...], games: t
         argv = expand(player_cmd(player), seed)
     for gid in games:
         if gid not in registry.playable():
-            raise click.BadParameter(f"no game {gid!r}; games: {', '.join(registry.playable())}", param_hint="--game")
+            raise click.BadParameter(registry.unknown(gid), param_hint="--game")
     verdicts: list[Verdict] = []
 
     def emit(v: "Verdict") -> None:

@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import re
 import signal
+import sys
 from pathlib import Path
 
 import pytest
 
 from hexarena.engine import registry
 from hexarena.engine.errors import UnknownGame
+from hexarena.players.games import MissingKnowledge, knowledge_for
 from hexarena.results.record.journal import read_journal
 from tests.support.cli import invoke, temporary_folders_in_tmp_path  # noqa: F401 (autouse fixture)
 from tests.support.web import start_server
@@ -80,6 +82,11 @@ def test_an_unknown_game_says_the_setting_it_may_need(monkeypatch):
     monkeypatch.setenv(registry.GAMES_SETTING, "tests.support.tiny_faults:RULES")
     with pytest.raises(UnknownGame, match=re.escape("it is 'tests.support.tiny_faults:RULES' here")):
         registry.get("tiny")
+    hint = "a game added by HEXARENA_GAMES needs that setting: it is 'tests.support.tiny_faults:RULES' here"
+    with pytest.raises(MissingKnowledge, match=re.escape(hint)):
+        knowledge_for("tiny")
+    result = invoke("check", "--game", "tiny", "--", sys.executable, "-c", "pass")
+    assert result.exit_code == 2 and hint in result.stderr
 
 
 def test_a_bad_entry_is_one_warning_and_commands_about_other_games_run(monkeypatch):

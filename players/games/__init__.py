@@ -35,7 +35,7 @@ def knowledge_for(game_id: str) -> GameKnowledge:
     if module_name is None:
         added = registry.added().get(game_id)
         if added is None:
-            raise MissingKnowledge(f"no game {game_id!r}; games: {', '.join(registry.playable())}")
+            raise MissingKnowledge(registry.unknown(game_id))
         return _added_knowledge(game_id, added[0])
     if game_id not in _knowledge:
         try:
