@@ -18,11 +18,13 @@ from hexarena.engine import registry
 from hexarena.engine.errors import UnknownGame
 from hexarena.players.games import MissingKnowledge, knowledge_for
 from hexarena.results.record.journal import read_journal
+from tests.support.folders import build_folder
 from tests.support.cli import invoke, temporary_folders_in_tmp_path  # noqa: F401 (autouse fixture)
 from tests.support.web import start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = "tests.support.tiny_game:RULES"
+FAULTY = "tests.support.tiny_faults:RULES"
 
 #: The folders above the rules, where no game may be named: what a game draws, shows and
 #: replays is declared by the game itself (GameInfo.drawing, GameInfo.shown_keys).
@@ -101,6 +103,54 @@ def test_a_bad_entry_is_one_warning_and_commands_about_other_games_run(monkeypat
     result = invoke("show", "nosuch 3 b ../.../..")
     assert result.exit_code == 1 and "HEXARENA_GAMES entry 'tests.support.broken_game:RULES'" in result.stderr
     assert "Traceback" not in result.output + result.stderr
+
+
+def _folder_with(monkeypatch, folder: Path, setting: str) -> Path:
+    """A tournament folder (journal, SGF records, the referee's report cache) of a random game of
+    each game, the added ones by `setting` included."""
+    monkeypatch.setenv(registry.GAMES_SETTING, setting)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    build_folder(folder, len(registry.playable()), remember=True)
+    return folder
+
+
+@pytest.mark.parametrize("rebuild", [(), ("--rebuild",)])
+def test_a_report_of_games_not_known_here_stops_naming_the_game_and_the_setting(monkeypatch, tmp_path, rebuild):
+    folder = _folder_with(monkeypatch, tmp_path / "t", TINY)
+    cache = (folder / "report-cache.jsonl").read_text()
+    monkeypatch.delenv(registry.GAMES_SETTING)
+    result = invoke("report", str(folder), "-o", str(tmp_path / "page.html"), *rebuild)
+    assert result.exit_code == 1 and "Traceback" not in result.output + result.stderr
+    assert "its games of 'tiny' cannot be replayed or drawn: the game is not known here: no game 'tiny'" in result.stderr
+    assert "a game added by HEXARENA_GAMES needs that setting: it is not set here" in result.stderr
+    assert not (tmp_path / "page.html").exists() and (folder / "report-cache.jsonl").read_text() == cache
+
+
+def test_an_exception_in_the_rules_is_the_records_error(monkeypatch, tmp_path):
+    folder = _folder_with(monkeypatch, tmp_path / "t", FAULTY)
+    [sgf] = (folder / "games").glob("tiny-faulty-*.sgf")
+    monkeypatch.setenv("TINY_FAULT", "play")
+    fault = re.compile(r"ply 3: '[a-z]\d+': the rules raised ZeroDivisionError: division by zero "
+                       r"\((\S+/)?tiny_faults\.py:\d+\)")
+    result = invoke("show", str(sgf))
+    assert result.exit_code == 1 and fault.search(result.stderr) and "Traceback" not in result.stderr
+    result = invoke("report", str(folder), "--rebuild")
+    assert result.exit_code == 0 and "Traceback" not in result.stderr
+    [warning] = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+    assert sgf.name in warning and fault.search(warning)
+    assert f"{len(registry.playable())} games" in result.output
+
+
+def test_check_fails_the_rules_not_the_engine_when_they_raise(monkeypatch):
+    monkeypatch.setenv(registry.GAMES_SETTING, FAULTY)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.setenv("TINY_FAULT", "play")       # the referee's rules raise; the engine's, without it, do not
+    result = invoke("check", "--game", "tiny-faulty", "--size", "3", "--",
+                    "env", "-u", "TINY_FAULT", sys.executable, "-m", "hexarena.players", "random")
+    assert result.exit_code == 1 and "Traceback" not in result.output + result.stderr
+    assert re.search(r"FAIL tiny-faulty rules: the rules of tiny-faulty raised ZeroDivisionError: division by zero "
+                     r"\((\S+/)?tiny_faults\.py:\d+\): the engine is not at fault", result.output)
+    assert "PASS quit" in result.output
 
 
 @pytest.mark.slow

@@ -27,11 +27,14 @@ from __future__ import annotations
 
 import os
 import random
+import sys
+import traceback
 from collections.abc import Sequence
 
 import trio
 
 from hexarena.engine import registry
+from hexarena.engine.errors import raised
 from hexarena.engine.game import GameInfo, GameState
 from hexarena.protocol.commands import PLAY_COMMANDS
 
@@ -190,13 +193,30 @@ async def run_checks(channel: EngineChannel, timeout: float, emit: Emit, sizes: 
             todo = list(chosen)
             for gid in chosen:
                 info = registry.get(gid)
-                await _check_game(c, info, list(sizes) or default_sizes(info), rng)
+                try:
+                    await _check_game(c, info, list(sizes) or default_sizes(info), rng)
+                except Broken:
+                    raise
+                except Exception as exc:     # our side raised: the game's code (or the checker's), not the engine
+                    c.emit(Verdict("FAIL", f"{gid} rules", _our_fault(info, exc)))
                 todo.remove(gid)
         todo = ["quit"]
         await c.ok("quit", "quit")
     except Broken as exc:
         if todo:
             emit(Verdict("SKIP", ", ".join(todo), f"the channel is broken ({exc})"))
+
+
+def _our_fault(info: GameInfo, exc: Exception) -> str:
+    """What a FAIL says of an exception raised on the checker's side while checking a game: by
+    the game's rules (raised in the folder of the module that defines its `new_game`) or by the
+    checker itself; either way the engine is not at fault and the game's other checks are skipped."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    module = sys.modules.get(getattr(info.new_game, "__module__", ""))
+    folder = os.path.dirname(getattr(module, "__file__", None) or "")
+    who = f"the rules of {info.id}" if folder and frames and frames[-1].filename.startswith(
+        os.path.join(folder, "")) else "the checker"
+    return f"{who} raised {raised(exc)}: the engine is not at fault; the other checks of {info.id} are skipped"
 
 
 def _known_games(text: str) -> str | None:

@@ -19,6 +19,8 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from hexarena.engine import registry
+from hexarena.engine.errors import UnknownGame
 from hexarena.results.page.analysis_data import analysis_data
 from hexarena.results.page.board_svg import STYLE, board_template
 from hexarena.results.record.game import GameRecord
@@ -54,7 +56,8 @@ def write_report(directory: str | os.PathLike, output: str | os.PathLike | None 
     What the page warns about (unreadable journal lines, as ``FILE:LINE: reason``) is also
     appended to `warnings` when it is a list, for the terminal. `journal`: the folder's journal as
     the caller read it already (:data:`Journal`), else it is read here. The file is written through
-    a temporary file and a rename, so a browser reloading it never reads half a page. Raises ReportError.
+    a temporary file and a rename, so a browser reloading it never reads half a page. Raises ReportError
+    (no readable journal; a game of its records that this process does not know).
     """
     folder = Path(directory)
     target = Path(output) if output is not None else folder / REPORT_NAME
@@ -77,6 +80,7 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
             records = read_journal(journal_path(folder), errors, summary=True, keep_moves=needs_moves)
         except OSError as exc:
             raise ReportError(f"{folder}: no readable journal ({exc})") from None
+    _known_games(folder, records)
     warnings = [str(e) for e in errors]
     games: list[dict] = []
     boards: dict[str, tuple[str, int]] = {}
@@ -110,6 +114,18 @@ def build_page(folder: Path, cache: ReplayCache, notices: list[str] | None = Non
         "style": Markup(_asset("report.css") + STYLE), "script": Markup("\n".join(map(_asset, VIEWER_SCRIPTS))),
     }
     return _environment().get_template(TEMPLATE).render(context), len(records)
+
+
+def _known_games(folder: Path, records: list[GameRecord]) -> None:
+    """ReportError naming the first game of the records that this process does not know (a game
+    added by HEXARENA_GAMES, the setting unset or other here): its records can be neither
+    replayed nor drawn."""
+    for game in dict.fromkeys(r.game for r in records):
+        try:
+            registry.get(game)
+        except UnknownGame as exc:
+            raise ReportError(f"{folder}: its games of {game!r} cannot be replayed or drawn: "
+                              f"the game is not known here: {exc}") from None
 
 
 #: The engines' analysis in a journal line: a move's `i` holding an info line (schema 3; an engine

@@ -1,7 +1,9 @@
 """Replaying a game record: every position of an SGF written by the referee.
 
 The record is replayed through the rules, so a record that does not follow
-them is reported at the first action that breaks them (ply and token).
+them is reported at the first action that breaks them (ply and token); so is
+an exception the rules themselves raise (a fault of a game's code: its type,
+message and place), which is an SgfError like any unreadable record.
 A move node may carry its think time as ``XT[seconds]``; it is read when
 present and a decimal number (None otherwise); its ``XA`` values (the
 engine's info lines, verbatim) are kept as text. Numbers (SZ, XK, XT) are read
@@ -14,7 +16,7 @@ from dataclasses import dataclass, field
 from hexarena.engine import registry
 from hexarena.engine.core import Colour
 from hexarena.engine.actions import Action
-from hexarena.engine.errors import RulesError
+from hexarena.engine.errors import RulesError, raised
 from hexarena.engine.game import GameState
 from hexarena.engine.numbers import decimal, whole
 
@@ -55,6 +57,8 @@ def replay_record(text: str) -> Replay:
         state = info.new_game(variant, whole(root.get("XK") or "0", "XK"))
     except (RulesError, ValueError) as exc:
         raise SgfError(f"root node: {exc}") from None
+    except Exception as exc:                # a fault of the game's own code, not of the record
+        raise SgfError(f"root node: the rules raised {raised(exc)}") from None
     states: list[GameState] = [state]
     tokens: list[str] = []
     actions: list[Action] = []
@@ -75,6 +79,8 @@ def replay_record(text: str) -> Replay:
             state = state.play(action)
         except RulesError as exc:
             raise SgfError(f"ply {ply}: {token!r}: {exc}") from None
+        except Exception as exc:            # a fault of the game's own code, not of the record
+            raise SgfError(f"ply {ply}: {token!r}: the rules raised {raised(exc)}") from None
         states.append(state)
         tokens.append(token or "")
         actions.append(action)
