@@ -153,6 +153,17 @@ def test_check_fails_the_rules_not_the_engine_when_they_raise(monkeypatch):
     assert "PASS quit" in result.output
 
 
+def test_the_pre_flight_says_an_engine_lists_an_added_game_only_with_the_setting(tiny, tmp_path):
+    conf = tmp_path / "tiny.toml"
+    conf.write_text('[engines.random]\nplayer = "random"\nenv = { HEXARENA_GAMES = "" }\n'
+                    '[engines.greedy]\nplayer = "greedy"\n[[games]]\ngame = "tiny"\nsize = 3\n')
+    result = invoke("tournament", str(conf), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1 and "Traceback" not in result.output + result.stderr
+    assert ("random: does not list tiny in list_games (tiny: not built in; an engine lists a game added by "
+            f"HEXARENA_GAMES only when its environment names it; here HEXARENA_GAMES is {TINY!r})") in result.stderr
+    assert "greedy: does not list" not in result.stderr
+
+
 @pytest.mark.slow
 def test_a_tournament_of_the_added_game_journals_draws_reports_and_serves_it(tiny, tmp_path):
     conf = tmp_path / "tiny.toml"

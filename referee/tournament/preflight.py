@@ -145,6 +145,18 @@ async def _check(engine: EngineSpec, config: TournamentConfig, logs: Path, launc
         problems += [f"{p} {where}" for p in found]
 
 
+def _added_hint(missing: list[str]) -> str:
+    """For games that are not built in: an engine lists a game added by HEXARENA_GAMES only when
+    its environment names it (on a cluster: each worker's)."""
+    added = [g for g in missing if g not in registry.GAME_MODULES]
+    if not added:
+        return ""
+    text = registry.setting_text()
+    return (f" ({', '.join(added)}: not built in; an engine lists a game added by {registry.GAMES_SETTING} "
+            f"only when its environment names it; here {registry.GAMES_SETTING} is "
+            f"{repr(text) if text else 'not set'})")
+
+
 async def _ask(channel, engine: EngineSpec, config: TournamentConfig) -> list[str]:
     limits = config.limits_of(engine.name)
     version = await channel.command("protocol_version", deadline=trio.current_time() + limits.start)
@@ -157,7 +169,7 @@ async def _ask(channel, engine: EngineSpec, config: TournamentConfig) -> list[st
     wanted = needs(config, engine.name)
     listed = (await ask("list_games")).split()
     missing = sorted({g for g, *_ in wanted if g not in listed})
-    problems = [f"{engine.name}: does not list {', '.join(missing)} in list_games"] if missing else []
+    problems = [f"{engine.name}: does not list {', '.join(missing)} in list_games{_added_hint(missing)}"] if missing else []
     for game, size, variant, komi in wanted:
         if game in missing:
             continue
