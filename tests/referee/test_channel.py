@@ -437,6 +437,29 @@ def test_junk_read_with_the_answers_before_it_is_the_fault_of_the_answer_it_prec
 
 
 
+@pytest.mark.parametrize("doubled, faulty", [(1, 0), (2, 1), (3, 2)])
+def test_a_doubled_answer_read_with_a_chain_is_the_fault_of_the_command_it_answers(doubled, faulty):
+    """`play`, `time_left` and `genmove` written at once, their answers read at once, one of them
+    twice: the error is the answer of the command answered twice (the one a game's record names),
+    and the commands before it keep their answers."""
+    async def main():
+        p = Pipes(True)
+        answers = [b"=1\n\n", b"=2\n\n", b"=3 e5\n\n"]
+        answers.insert(doubled, answers[doubled - 1])
+        p.answer(b"".join(answers))
+        now = trio.current_time()
+        said, answer, _ = await p.channel.command_chain(
+            [(("play", "w", "d4"), now + 5, True), (("time_left", "b", "5", "1"), now + 5, False)],
+            ("genmove", "b"), lambda start: start + 5)
+        got = [*said, answer]
+        assert got[:faulty] == ["", ""][:faulty]
+        assert isinstance(got[faulty], ProtocolViolation), got
+        assert str(got[faulty]).startswith(f"fake: 2 responses to one command: Response(id={doubled}, "), got
+        assert all(later is got[faulty] for later in got[faulty:])
+        await p.close()
+    run_mock(main)
+
+
 @pytest.mark.parametrize("mode", ["plain", "eager", "eager alone"])
 def test_bytes_that_keep_coming_without_an_answer_leave_the_loop_its_turns_and_the_deadline(mode):
     """512 KB of empty lines in the pipe when the command goes (an engine writing `yes ''`, its
