@@ -10,9 +10,9 @@ Error tree (who is at fault):
 
 * :class:`ProtocolViolation` - the engine wrote something that is not HGP:
   garbage, non-UTF-8, a response not starting with ``=``/``?``, a response
-  over the size cap, a missing or wrong id, stdout closed mid-answer,
-  unsolicited output (the referee raises it when a response arrives with no
-  command outstanding).
+  over the size cap, as many bytes of empty lines and no response, a missing
+  or wrong id, stdout closed mid-answer, unsolicited output (the referee
+  raises it when a response arrives with no command outstanding).
 * :class:`CommandFailed` - a well-formed ``?`` answer; ``.message`` is its text.
 * :class:`EngineCrashed`, :class:`EngineTimeout` - raised by the referee,
   which sees the process and the clock.
@@ -142,8 +142,11 @@ class ResponseReader:
     and the space) is longer than `max_bytes`, or an unterminated partial
     one longer than `max_bytes` plus the room of that frame, raises
     ProtocolViolation at once, so a runaway engine cannot make the referee
-    buffer without bound. The default, 1,000,000 bytes, is the bound of
-    `legal_moves` (HGP 1.1): a bounded answer always fits. After a
+    buffer without bound; so do more than `max_bytes` bytes of empty lines
+    and carriage returns since the last response (:attr:`blank`), so an
+    engine cannot keep the referee reading without end either. The default,
+    1,000,000 bytes, is the bound of `legal_moves` (HGP 1.1): a bounded
+    answer always fits. After a
     ProtocolViolation the reader is unusable (the stream has lost its frame);
     a violation met after whole responses in the same feed is raised by the
     next feed (:attr:`broken` holds it at once), so those responses are still
@@ -157,6 +160,9 @@ class ResponseReader:
         self._buf = bytearray()
         self._scan = 0          # bytes of _buf already known to hold no b"\n\n"
         self._broken: ProtocolViolation | None = None
+        #: bytes dropped (empty lines, carriage returns) since the last response; a _buf of only
+        #: empty lines keeps one newline, so the next feed takes the general path, which counts on
+        self._blank = 0
 
     def feed(self, data: bytes | bytearray) -> list[Response]:
         """Add bytes; return every response completed so far, in order."""
@@ -166,7 +172,9 @@ class ResponseReader:
             lines = self._lines(data)
             if lines is not None:
                 return lines
-        self._buf += data.replace(b"\r", b"")
+        kept = data.replace(b"\r", b"")
+        self._blank += len(data) - len(kept)
+        self._buf += kept
         out: list[Response] = []
         try:
             while True:
@@ -177,13 +185,17 @@ class ResponseReader:
                     if len(self._buf) > self.max_bytes + _FRAME:
                         raise ProtocolViolation(
                             f"response exceeds {self.max_bytes} bytes without its terminating empty line")
-                    if self._buf and self._buf[:1] not in (b"=", b"?"):
+                    if self._blank > self.max_bytes:
+                        raise ProtocolViolation(
+                            f"{self._blank} bytes of empty lines and carriage returns and no response "
+                            f"(over {self.max_bytes}; a response ends with one empty line)")
+                    if self._buf[:1] not in (b"=", b"?", b"\n", b""):
                         raise ProtocolViolation(
                             f"response does not start with '=' or '?': {_quote(self._text(self._buf))}")
                     return out
                 chunk = bytes(self._buf[:end])
                 del self._buf[:end + 2]
-                self._scan = 0
+                self._scan = self._blank = 0
                 text_bytes = len(chunk) - _frame_length(chunk)
                 if text_bytes > self.max_bytes:
                     raise ProtocolViolation(f"response text of {text_bytes} bytes exceeds {self.max_bytes}")
@@ -238,12 +250,24 @@ class ResponseReader:
                 f"stdout closed in the middle of a response: {_quote(self._text(bytes(self._buf), strict=False))}")
 
     def _skip_blank_lines(self) -> None:
-        n = 0
-        while n < len(self._buf) and self._buf[n] == 0x0A:
-            n += 1
-        if n:
+        """Drop the empty lines at the head of the buffer, counted in :attr:`blank`; when nothing
+        else is held, one newline stays (so the next feed is counted too, not taken by the
+        fast path of whole responses)."""
+        if self._buf[:1] != b"\n":
+            return
+        n = len(self._buf) - len(self._buf.lstrip(b"\n"))
+        if n == len(self._buf):
+            n -= 1
+        if n > 0:
             del self._buf[:n]
             self._scan = 0
+            self._blank += n
+
+    @property
+    def blank(self) -> int:
+        """Bytes of empty lines and carriage returns read since the last response (its own
+        terminating empty line is the response's)."""
+        return self._blank + (self._buf == b"\n")      # the newline kept is not counted yet
 
     @staticmethod
     def _text(data: bytes | bytearray, strict: bool = True) -> str:

@@ -241,11 +241,13 @@ class EngineChannel:
 
     def _why_late(self, name: str) -> str:
         """What the engine did write, for a timeout's message: the start of an answer with no
-        empty line after it (every answer ends with one), or nothing at all to a command that
-        needs no thought (is each answer flushed?)."""
+        empty line after it (every answer ends with one), only empty lines, or nothing at all to
+        a command that needs no thought (is each answer flushed?)."""
         held = self._reader.unfinished()
         if held is not None:
             return f": it wrote {held} and no empty line after it (an answer ends with an empty line)"
+        if self._reader.blank and not self._pending:
+            return f": it wrote {self._reader.blank} bytes of empty lines and no answer"
         if name not in THINKING and not self._pending and self.writes_ahead:     # a pipe: a process's stdout
             return " (nothing came on its stdout: does it flush each answer?)"
         return ""
@@ -281,13 +283,24 @@ class EngineChannel:
 
     def _receive_now(self, receive: EagerReceive, spin: bool, more: int = 0) -> Response | None:
         """The answer if the pipe holds all of it (within the fast path's polling, or one try
-        when not `spin`), else None."""
-        while not self._pending:
+        when not `spin`), else None; None too when bytes keep coming without it for YIELD_EVERY
+        seconds (the rest is awaited: the loop's other games run, the deadline fires)."""
+        if not self._pending:
             self._unbroken()
             data = receive.receive_now(65536, spin)
             if data is None:
                 return None
             self._absorb(data)
+            if not self._pending:       # part of it: read on, for YIELD_EVERY seconds at most
+                stop = self._clock() + YIELD_EVERY
+                while not self._pending and self._clock() < stop:
+                    self._unbroken()
+                    data = receive.receive_now(65536, spin)
+                    if data is None:
+                        return None
+                    self._absorb(data)
+                if not self._pending:
+                    return None
         return self._take(more)
 
     def _receive_blocking(self, receive: EagerReceive, deadline: float, more: int = 0) -> Response | None:
@@ -306,7 +319,10 @@ class EngineChannel:
             self._absorb(data)
             if self._pending:
                 return self._take(more)
-            data = receive.receive_blocking(65536, end - now())
+            left = end - now()
+            if left <= 0:               # bytes keep coming, not the answer: the rest is awaited
+                return None
+            data = receive.receive_blocking(65536, left)
 
     def _absorb(self, data: bytes | bytearray) -> None:
         """Bytes read from the engine's stdout (b"": EOF) into pending responses."""
@@ -322,11 +338,17 @@ class EngineChannel:
     def _take(self, more: int = 0) -> Response:
         """The one response to the command just sent; ProtocolViolation when there are more
         (output not asked for: a banner, an early or a second answer), whichever came first.
-        `more`: the answers to commands written after it that may already be there."""
-        if len(self._pending) > 1 + more:
-            seen = ", ".join(repr(r) for r in self._pending)
-            raise ProtocolViolation(f"{len(self._pending)} responses to one command: {seen}")
-        return self._pending.popleft()
+        `more`: the answers to commands written after it that may already be there. Of more
+        responses than that, the surplus is this command's when another bears the first one's id
+        (this one was answered twice), else it is left to the commands after it (one of theirs
+        was: the last one's when none can tell)."""
+        pending = self._pending
+        if len(pending) > 1 + more:
+            seen = [r for r in pending if r.id == pending[0].id] if more else list(pending)
+            if not more or len(seen) > 1:
+                shown = ", ".join(repr(r) for r in seen)
+                raise ProtocolViolation(f"{len(seen)} responses to one command: {shown}")
+        return pending.popleft()
 
     @property
     def writes_ahead(self) -> bool:

@@ -126,13 +126,17 @@ class EagerReceive(trio.abc.ReceiveStream):
         """What the pipe holds, polled as :meth:`receive_now` does (not again right after a
         :meth:`receive_now` that found nothing), else once the event loop finds the pipe
         readable: one trip through the loop (the wrapped stream adds a checkpoint before its
-        first read); an error, or a closed stream, is the wrapped stream's to report."""
+        first read); an error, or a closed stream, is the wrapped stream's to report. Always a
+        checkpoint, as a trio stream's read is: one that polls yields to the loop first, so
+        an engine that keeps writing cannot hold it (its deadline fires, other tasks run)."""
         dry, self._dry = self._dry, False
-        await trio.lowlevel.checkpoint_if_cancelled()
         if not dry:
+            await trio.lowlevel.checkpoint()
             data = self._poll(max_bytes or 65536, self.spin)
             if data is not None:
                 return data
+        else:
+            await trio.lowlevel.checkpoint_if_cancelled()   # the wait below is the checkpoint
         while self.inner.fileno() >= 0:
             await trio.lowlevel.wait_readable(self._fd)
             try:

@@ -157,6 +157,35 @@ def test_blank_lines_between_responses_are_skipped() -> None:
     assert ResponseReader().feed(b"\n=1 2\n\n\n\n=2 3\n\n") == [Response(1, True, "2"), Response(2, True, "3")]
 
 
+@pytest.mark.parametrize("flood", [b"\n", b"\r", b"\r\n"], ids=["LF", "CR", "CRLF"])
+@pytest.mark.parametrize("partial", [b"", b"=1 e5"], ids=["between answers", "inside an answer"])
+def test_empty_lines_and_carriage_returns_without_an_answer_are_bounded(flood, partial) -> None:
+    """An engine writing only empty lines (`yes ''`) or carriage returns must not keep the referee
+    reading for ever: past the cap of bytes since its last response, a violation that says so."""
+    reader = ResponseReader(max_bytes=100)
+    assert reader.feed(b"=0 ok\n\n" + partial) == [Response(0, True, "ok")]
+    with pytest.raises(ProtocolViolation) as exc:
+        for _ in range(200):
+            reader.feed(flood * 10)
+    assert str(exc.value).endswith("bytes of empty lines and carriage returns and no response "
+                                   "(over 100; a response ends with one empty line)"), str(exc.value)
+    assert 100 < reader.blank <= 120
+
+
+def test_empty_lines_count_from_the_last_response_however_the_answers_are_read() -> None:
+    """Empty lines between answers, each run under the cap, never add up: whole answers read on
+    their own (the reader's fast path) end a run as answers read behind the empty lines do."""
+    reader = ResponseReader(max_bytes=100)
+    for cid in range(50):
+        assert reader.feed(b"\n" * 60) == []
+        assert reader.blank >= 59
+        assert reader.feed(b"=%d e5\n\n" % cid) == [Response(cid, True, "e5")]
+        assert reader.blank == 0
+        assert reader.feed(b"=%d e5\n\n\r\n" % cid) == [Response(cid, True, "e5")]
+    assert not reader.buffered() and reader.unfinished() is None
+    reader.eof()                                    # empty lines held are no answer cut off
+
+
 def test_space_after_mark_means_no_id() -> None:
     resp = ResponseReader().feed(b"= 2\n\n")[0]
     assert resp == Response(None, True, "2")

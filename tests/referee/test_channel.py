@@ -9,7 +9,10 @@ trio's MockClock.
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import termios
 import time
 
 import pytest
@@ -29,6 +32,7 @@ class Pipes:
     def __init__(self, eager: bool, max_bytes: int = 1_000_000):
         (in_r, in_w), (out_r, out_w) = os.pipe(), os.pipe()
         self.stdin, self.stdout = in_r, out_w
+        self.stdout_read = out_r                # the channel's end of `stdout`
         os.set_blocking(in_r, False)
         send, receive = eager_pair(trio.lowlevel.FdStream(in_w), trio.lowlevel.FdStream(out_r), eager)
         self.channel = EngineChannel(send, receive, "fake", max_bytes)
@@ -429,3 +433,62 @@ def test_junk_read_with_the_answers_before_it_is_the_fault_of_the_answer_it_prec
         assert isinstance(answer, ProtocolViolation) and "thinking about the move" in str(answer)
         await p.close()
     run_mock(main)
+
+
+
+
+@pytest.mark.parametrize("doubled, faulty", [(1, 0), (2, 1), (3, 2)])
+def test_a_doubled_answer_read_with_a_chain_is_the_fault_of_the_command_it_answers(doubled, faulty):
+    """`play`, `time_left` and `genmove` written at once, their answers read at once, one of them
+    twice: the error is the answer of the command answered twice (the one a game's record names),
+    and the commands before it keep their answers."""
+    async def main():
+        p = Pipes(True)
+        answers = [b"=1\n\n", b"=2\n\n", b"=3 e5\n\n"]
+        answers.insert(doubled, answers[doubled - 1])
+        p.answer(b"".join(answers))
+        now = trio.current_time()
+        said, answer, _ = await p.channel.command_chain(
+            [(("play", "w", "d4"), now + 5, True), (("time_left", "b", "5", "1"), now + 5, False)],
+            ("genmove", "b"), lambda start: start + 5)
+        got = [*said, answer]
+        assert got[:faulty] == ["", ""][:faulty]
+        assert isinstance(got[faulty], ProtocolViolation), got
+        assert str(got[faulty]).startswith(f"fake: 2 responses to one command: Response(id={doubled}, "), got
+        assert all(later is got[faulty] for later in got[faulty:])
+        await p.close()
+    run_mock(main)
+
+
+@pytest.mark.parametrize("mode", ["plain", "eager", "eager alone"])
+def test_bytes_that_keep_coming_without_an_answer_leave_the_loop_its_turns_and_the_deadline(mode):
+    """512 KB of empty lines in the pipe when the command goes (an engine writing `yes ''`, its
+    pipe never found empty), under a cap they do not reach, on a clock running 10,000 times
+    faster than real time: the channel does not read them all before the loop's other tasks get
+    their turn (every way of reading: awaited; the fast path of a loop with other games, which
+    stops after YIELD_EVERY seconds of bytes without the answer; poll(2) of a game alone, which
+    stops at BLOCK), and the command times out at its deadline saying what came."""
+    from hexarena.referee.engines.eager import playing
+    size = 1 << 19
+
+    async def main():
+        p = Pipes(mode != "plain", max_bytes=10**15)
+        fcntl.fcntl(p.stdout, fcntl.F_SETPIPE_SZ, size)
+        assert os.write(p.stdout, b"\n" * size) == size
+        unread: list[int] = []
+
+        async def other_game():                             # its first turn: how much is left unread
+            unread.append(int.from_bytes(fcntl.ioctl(p.stdout_read, termios.FIONREAD, b"\0" * 4), "little"))
+        with playing():
+            with playing() if mode == "eager" else contextlib.nullcontext():
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(other_game)
+                    t0 = trio.current_time()
+                    with pytest.raises(EngineTimeout) as exc:
+                        await p.channel.command("genmove", "b", deadline=t0 + 1000)
+        assert 1000 <= trio.current_time() - t0 < 1500       # 50 ms of real time
+        assert str(exc.value) == (f"fake: no answer to 'genmove' in time: "
+                                  f"it wrote {size} bytes of empty lines and no answer")
+        assert unread and unread[0] > 0, unread
+        await p.close()
+    trio.run(main, clock=trio.testing.MockClock(rate=10_000))

@@ -298,6 +298,11 @@ def test_check_takes_a_built_in_players_name_and_quotes_a_failing_engines_stderr
      "no answer to 'protocol_version' in time: it wrote '=1 2\\n' and no empty line after it"),
     ("out.write('=%s 2\\n\\n' % cid)",                       # never flushed: held in the engine's buffer
      "no answer to 'protocol_version' in time (nothing came on its stdout: does it flush each answer?)"),
+    ("out.write('\\n\\n\\n'); out.flush()",                  # empty lines, no answer
+     "no answer to 'protocol_version' in time: it wrote 3 bytes of empty lines and no answer"),
+    ("while True: out.write('\\n' * 65536); out.flush()",    # `yes ''`: empty lines for ever
+     "bytes of empty lines and carriage returns and no response (over 1000000; "
+     "a response ends with one empty line)"),
 ])
 def test_a_timeout_says_what_the_engine_wrote(write, said, tmp_path):
     engine = tmp_path / "engine.py"

@@ -64,6 +64,14 @@ def test_an_answer_without_its_empty_line_loses_on_time_saying_what_came(tmp_pat
         report.reason
 
 
+def test_endless_empty_lines_forfeit_as_a_crash_saying_what_came(tmp_path):
+    report = play(tmp_path, "empty-lines", 2)
+    assert report.forfeit == "crash" and report.faulty == "empty-lines" and report.winner == "good"
+    assert "empty-lines: " in report.reason and report.reason.endswith(
+        " bytes of empty lines and carriage returns and no response (over 1000000; "
+        "a response ends with one empty line)"), report.reason
+
+
 def test_a_number_of_thousands_of_digits_forfeits_as_malformed_with_a_short_reason(tmp_path):
     report = play(tmp_path, "huge-number", 1, first_is_fake=True)
     assert report.result == "W+F" and report.termination == Termination.MALFORMED.value

@@ -99,6 +99,9 @@ for line in sys.stdin:
                 out.write("=" + cid + " e5\n"); out.flush(); continue
             if mode == "garbage":
                 out.write("hello there\n\n"); out.flush(); continue
+            if mode == "empty-lines":                   # `yes ''`: empty lines for ever, no answer
+                while True:
+                    out.write("\n" * 65536); out.flush()
             if mode == "refuse":
                 answer(cid, False, "cannot move"); continue
             if mode == "refuse-long":                   # a failure text of 100,000 characters
