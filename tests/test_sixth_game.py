@@ -1,7 +1,8 @@
 """A game kept outside engine/ (tests/support/tiny_game.py), added by ``HEXARENA_GAMES``, goes
 through everything a built-in game does: a tournament between built-in players (random, and
-heuristic with the knowledge the game declares) as engine processes, its journal, SGF, HTML
-report, `hexarena show` and a `hexarena serve` page; and no product folder above the rules
+heuristic with the knowledge the game declares) as engine processes, its ending by the goal
+of its rules (`goal`) in the live lines, journal, SGF, HTML report and the cluster's replay
+check, `hexarena show` and a `hexarena serve` page; and no product folder above the rules
 names a game.
 """
 from __future__ import annotations
@@ -13,8 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from hexarena.cluster_check import refusal
 from hexarena.engine import registry
 from hexarena.engine.errors import UnknownGame
+from hexarena.referee.tournament import config as config_mod
+from hexarena.referee.tournament.schedule import schedule
 from hexarena.results.record.journal import read_journal
 from tests.support.cli import invoke, temporary_folders_in_tmp_path  # noqa: F401 (autouse fixture)
 from tests.support.web import start_server
@@ -79,20 +83,26 @@ def test_a_tournament_of_the_added_game_journals_draws_reports_and_serves_it(tin
     conf.write_text('[engines.random]\nplayer = "random"\n[engines.heuristic]\nplayer = "heuristic"\n'
                     '[[games]]\ngame = "tiny"\nsize = 3\n')
     out = tmp_path / "out"
-    ran = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "2", "-j", "1", "-q")
+    ran = invoke("tournament", str(conf), "--out", str(out), "--games-per-pair", "2", "-j", "1")
     assert ran.exit_code == 0, ran.output + ran.stderr
+    assert len(re.findall(r"heuristic \(\w+\) beat random \(\w+\): goal, \d+ plies", ran.output)) == 2   # the live lines
     records = read_journal(out)
     assert len(records) == 2 and all(r.game == "tiny" and not r.void for r in records)
-    assert all(r.termination == "no-moves" for r in records)
+    assert all(r.termination == "goal" and r.winner == "heuristic" for r in records)     # a group of 5 stones
+    games = {g.id: g for g in schedule(config_mod.load(conf))}
+    assert [refusal(r, games[r.id]) for r in records] == [None, None]        # the cluster's replay check agrees
+    plies = records[0].plies
     sgf = (out / records[0].sgf).read_text()
-    assert "GM[1999]" in sgf and "XG[tiny]" in sgf and len(re.findall(r";[BW]\[", sgf)) == 19
+    assert "GM[1999]" in sgf and "XG[tiny]" in sgf and len(re.findall(r";[BW]\[", sgf)) == plies
+    assert "XR[goal: ended by the rules]" in sgf
 
     report = (out / "report.html").read_text()
-    assert 'data-game="tiny"' in report and "largest: " in report
+    assert 'data-game="tiny"' in report and "largest: " in report and "<th>ended: goal</th>" in report
 
     shown = invoke("show", str(out / records[0].sgf))
     assert shown.exit_code == 0, shown.stderr
-    assert "tiny nopie 3, ply 19, over" in shown.output and re.search(r"largest: \d+ black, \d+ white", shown.output)
+    assert f"tiny nopie 3, ply {plies}, over" in shown.output
+    assert re.search(r"largest: \d+ black, \d+ white", shown.output)
 
     server = start_server(["serve", str(out)])
     try:
@@ -104,6 +114,6 @@ def test_a_tournament_of_the_added_game_journals_draws_reports_and_serves_it(tin
         assert page.status == 200 and 'data-game="tiny"' in page.body and 'class="point"' in page.body
         data = json.loads(server.request(f"{folder}data/{records[0].id}").body)
         assert data["bd"] == "tiny-3" and data["p"]["0"] == "b play|largest: 0 black, 0 white"
-        assert len(data["m"]) == 19
+        assert len(data["m"]) == plies
     finally:
         server.stop(signal.SIGKILL)
