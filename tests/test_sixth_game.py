@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import re
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,8 @@ from tests.support.web import start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = "tests.support.tiny_game:RULES"
+#: Tiny's rules under another id, in a module without KNOWLEDGE.
+PLAIN = "tests.support.plain_game:RULES"
 
 #: The folders above the rules, where no game may be named: what a game draws, shows and
 #: replays is declared by the game itself (GameInfo.drawing, GameInfo.shown_keys).
@@ -117,3 +121,35 @@ def test_a_tournament_of_the_added_game_journals_draws_reports_and_serves_it(tin
         assert len(data["m"]) == plies
     finally:
         server.stop(signal.SIGKILL)
+
+
+@pytest.fixture
+def plain(monkeypatch):
+    monkeypatch.setenv(registry.GAMES_SETTING, f"{TINY},{PLAIN}")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    return registry.get("plain")
+
+
+def served(player: str, *lines: str) -> str:
+    run = subprocess.run([sys.executable, "-m", "hexarena.players", player], input="\n".join([*lines, "quit"]) + "\n",
+                         capture_output=True, text=True, timeout=60)
+    return run.stdout
+
+
+def test_a_player_lists_only_the_added_games_it_can_play(plain):
+    heuristic = served("heuristic", "list_games", "game plain")
+    assert "tiny" in heuristic and "plain" not in heuristic.split("? ")[0]       # tiny declares KNOWLEDGE, plain none
+    assert "? unknown game: hexarena-heuristic does not play 'plain'" in heuristic
+    assert "\nplain\n" in served("mcts:20", "list_games") and "\nplain\n" in served("random", "list_games")
+
+
+def test_a_game_without_knowledge_is_refused_by_the_heuristic_player_before_play_and_searched_by_mcts(plain, tmp_path):
+    refused = invoke("match", "heuristic", "random", "--game", "plain", "--size", "3", "--games", "1",
+                     "--out", str(tmp_path / "h"), "-q")
+    assert refused.exit_code != 0 and "heuristic: does not list plain in list_games" in refused.output + refused.stderr
+    assert not (tmp_path / "h" / "journal.jsonl").exists()
+    ran = invoke("match", "mcts:20", "random", "--game", "plain", "--size", "3", "--games", "2",
+                 "--out", str(tmp_path / "m"), "-q")
+    assert ran.exit_code == 0, ran.output + ran.stderr
+    records = read_journal(tmp_path / "m")
+    assert len(records) == 2 and all(r.termination in ("goal", "no-moves") and r.forfeit is None for r in records)

@@ -76,14 +76,14 @@ class TinyState(StoneState):
             raise IllegalMove("Tiny places one stone on an empty site, until a colour reaches the goal")
         bit = 1 << action.cell
         black, white = (self.black | bit, self.white) if self.to_move is Colour.BLACK else (self.black, self.white | bit)
-        return TinyState(self.variant, self.to_move.other, self.ply + 1, black, white)
+        return type(self)(self.variant, self.to_move.other, self.ply + 1, black, white)
 
     def to_position(self) -> Position:
         stacks = {b: (Colour.BLACK, 1) for b in iter_bits(self.black)}
         stacks.update({b: (Colour.WHITE, 1) for b in iter_bits(self.white)})
         keys = {"variant": self.variant.balance, "phase": Phase.PLAY.value,
                 "largest": f"{self.largest(Colour.BLACK)},{self.largest(Colour.WHITE)}", "ply": str(self.ply)}
-        return Position(RULES.id, self.variant.size, self.to_move, stacks, keys)
+        return Position(self.info.id, self.variant.size, self.to_move, stacks, keys)
 
 
 def new_game(variant: Variant, komi: int = 0) -> TinyState:
