@@ -153,3 +153,41 @@ def test_a_game_without_knowledge_is_refused_by_the_heuristic_player_before_play
     assert ran.exit_code == 0, ran.output + ran.stderr
     records = read_journal(tmp_path / "m")
     assert len(records) == 2 and all(r.termination in ("goal", "no-moves") and r.forfeit is None for r in records)
+
+
+def test_the_added_games_rules_page_is_the_file_its_game_info_names(tiny, plain):
+    from hexarena.web.play import rules_page
+    assert rules_page("tiny") == ROOT / "tests" / "support" / "tiny_game.md"
+    assert rules_page("plain") is None
+
+
+@pytest.mark.slow
+def test_hexarena_play_shows_the_added_games_rules_and_its_goal(tiny, tmp_path):
+    import random as _random
+    import time
+
+    from hexarena.players import heuristic_bot
+    server = start_server(["play", "--engine", "random", "--game", "tiny", "--size", "3", "--colour", "black",
+                           "--out", str(tmp_path / "out")])
+    try:
+        page = server.request("/")
+        assert page.status == 200 and 'href="/play/rules"' in page.body
+        rules = server.request("/play/rules")
+        assert rules.status == 200 and rules.body.startswith("# Tiny") and "n + 2 stones" in rules.body
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            now = json.loads(server.request("/play/state").body)
+            if now["result"]:
+                break
+            if not now["your_turn"]:
+                time.sleep(0.05)
+                continue
+            state = tiny.new_game(tiny.variant(3))
+            for token in now["tokens"]:
+                state = state.play(state.parse(token))
+            token = state.format(heuristic_bot(state, _random.Random(len(now["tokens"]))))
+            headers = {"content-type": "application/json", "Origin": f"http://127.0.0.1:{server.port}"}
+            assert server.request("/play/action", "POST", headers, body=json.dumps({"token": token}).encode()).status == 200
+        assert now["result"]["text"] == "You reached the game's goal: you win (B+)", now["result"]
+    finally:
+        server.stop(signal.SIGKILL)

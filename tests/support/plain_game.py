@@ -1,7 +1,7 @@
 """Plain: Tiny's rules (tests/support/tiny_game.py) under the id `plain`, added through
 ``HEXARENA_GAMES=tests.support.plain_game:RULES``, in a module that declares no ``KNOWLEDGE``:
 the heuristic player, which needs the game's evaluation, does not list it; random, greedy and
-MCTS (with its defaults: random playouts, UCT) play it.
+MCTS (with its defaults: random playouts, UCT) play it. It has no rules page.
 """
 from __future__ import annotations
 
@@ -29,6 +29,6 @@ def from_position(variant: Variant, pos: Position, keys: dict[str, Any]) -> Plai
 
 
 RULES = replace(tiny_game.RULES, id="plain", title="Plain", sgf_number=1998, new_game=new_game,
-                from_position=from_position,
+                from_position=from_position, rules_page=None,
                 keys=(phase_key("plain", tiny_game.Phase, tiny_game.Phase.PLAY), pair_key("largest"), count_key("ply")))
 PlainState.info = RULES

@@ -7,8 +7,8 @@ once: the game's goal, ending `goal`. When the board fills first, the colour who
 largest group is larger wins, equal largest groups draw (ending `no-moves`).
 Drawn as the points of a triangular grid, with the position key `largest` (each
 colour's largest group, written by the rules after every placement) shown under
-the board. Its ``KNOWLEDGE`` (for the heuristic player and MCTS) sits beside its
-GameInfo.
+the board; its rules page, shown by `hexarena play`, is tiny_game.md beside it.
+Its ``KNOWLEDGE`` (for the heuristic player and MCTS) sits beside its GameInfo.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, ClassVar
 
 from hexarena.engine.actions import Action, Place
@@ -107,7 +108,7 @@ RULES = GameInfo(
     id="tiny", title="Tiny", sgf_number=1999, sizes=(3, 4), default_size=3, balances=("nopie",), options=(),
     forms=frozenset({Place}), new_game=new_game, from_position=from_position, ply_cap=ply_cap,
     keys=(phase_key("tiny", Phase, Phase.PLAY), pair_key("largest"), count_key("ply")),
-    drawing="points", shown_keys=("largest",),
+    drawing="points", shown_keys=("largest",), rules_page=Path(__file__).with_name("tiny_game.md"),
 )
 TinyState.info = RULES
 
