@@ -111,7 +111,7 @@ def problem(name: str) -> str | None:
 EVALUATED = ("heuristic",)
 
 
-def games(name: str) -> list[str]:
+def games_of(name: str) -> list[str]:
     """The games the built-in player `name` (`NAME`, `NAME:N`, `NAME:Xs`) plays, in the registry's
     order: every playable game, but only those declaring their evaluation for the bots that need
     it (:data:`EVALUATED`: a game HEXARENA_GAMES adds without `KNOWLEDGE` is not theirs)."""
@@ -155,5 +155,5 @@ def get(name: str) -> Bot:
     return BUDGETED[base](n)
 
 
-__all__ = ["BOTS", "BUDGETED", "EVALUATED", "TIMED", "Bot", "Budget", "MctsBot", "games", "get", "greedy_bot",
-           "heuristic_bot", "names", "problem", "random_bot"]
+__all__ = ["BOTS", "BUDGETED", "EVALUATED", "TIMED", "Bot", "Budget", "MctsBot", "games_of", "get",
+           "greedy_bot", "heuristic_bot", "names", "problem", "random_bot"]

@@ -141,6 +141,8 @@ def test_a_player_lists_only_the_added_games_it_can_play(plain):
     assert "tiny" in heuristic and "plain" not in heuristic.split("? ")[0]       # tiny declares KNOWLEDGE, plain none
     assert "? unknown game: hexarena-heuristic does not play 'plain'" in heuristic
     assert "\nplain\n" in served("mcts:20", "list_games") and "\nplain\n" in served("random", "list_games")
+    from hexarena.players.serve import make_engine
+    assert "plain" not in make_engine("heuristic").handle("list_games")       # in this process too
 
 
 def test_a_game_without_knowledge_is_refused_by_the_heuristic_player_before_play_and_searched_by_mcts(plain, tmp_path):
