@@ -40,6 +40,7 @@ class Termination(enum.Enum):
     """Why a game ended. The first group is decided by the rules, the second by the referee."""
 
     NO_MOVES = "no-moves"          # the player to move has no legal action
+    GOAL = "goal"                  # a colour reached the goal the game's rules define (a connection, a ring)
     ELIMINATED = "eliminated"      # a colour has no stones left (Anda)
     AGREEMENT = "agreement"        # an accepted proposal, scored (Anda-prison)
     PLY_CAP = "ply-cap"            # the referee's cap, adjudicated

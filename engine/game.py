@@ -31,6 +31,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
+from pathlib import Path
 from typing import Any, ClassVar
 
 from .actions import Action, Swap
@@ -90,6 +91,8 @@ class GameInfo:
     komi_words: str = ""                        # what a komi offer means, told to a person who makes one
     first_run_size: int | None = None           # the side of `hexarena tournament` with no config, when its
                                                 # quick players' games would not end by the rules at min(sizes)
+    rules_page: Path | None = None              # a Markdown file of the rules, shown by `hexarena play` (a game
+                                                # HEXARENA_GAMES adds; the built-in ones' are docs/rules/<id>.md)
 
     def __post_init__(self) -> None:
         if self.drawing not in DRAWINGS:

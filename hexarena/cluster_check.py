@@ -34,7 +34,7 @@ from hexarena.results.record.game import VOID_RESULT, Ending, Forfeit, GameRecor
 from hexarena.results.record.journal import write_atomic
 from hexarena.results.record.sgf import sgf_text
 
-RULE_ENDINGS = (Ending.NO_MOVES, Ending.ELIMINATED, Ending.AGREEMENT)
+RULE_ENDINGS = (Ending.NO_MOVES, Ending.GOAL, Ending.ELIMINATED, Ending.AGREEMENT)
 #: The forfeits an engine can incur outside its own `genmove` (handshake, or `play` of the other's action).
 NOT_ITS_TURN = (Ending.TIME, Ending.CRASH)
 

@@ -107,6 +107,22 @@ def problem(name: str) -> str | None:
     return None
 
 
+#: Bots that play only the games declaring their evaluation (players/games: `KNOWLEDGE`).
+EVALUATED = ("heuristic",)
+
+
+def games_of(name: str) -> list[str]:
+    """The games the built-in player `name` (`NAME`, `NAME:N`, `NAME:Xs`) plays, in the registry's
+    order: every playable game, but only those declaring their evaluation for the bots that need
+    it (:data:`EVALUATED`: a game HEXARENA_GAMES adds without `KNOWLEDGE` is not theirs)."""
+    from hexarena.engine import registry
+    playable = registry.playable()
+    if name.partition(":")[0] not in EVALUATED:
+        return playable
+    from .games import evaluates
+    return [g for g in playable if evaluates(g)]
+
+
 def get(name: str) -> Bot:
     """The bot called `name` (`NAME` or `NAME:N`); ValueError saying what is wrong otherwise."""
     base, sep, count = name.partition(":")
@@ -139,5 +155,5 @@ def get(name: str) -> Bot:
     return BUDGETED[base](n)
 
 
-__all__ = ["BOTS", "BUDGETED", "TIMED", "Bot", "Budget", "MctsBot", "get", "greedy_bot",
-           "heuristic_bot", "names", "problem", "random_bot"]
+__all__ = ["BOTS", "BUDGETED", "EVALUATED", "TIMED", "Bot", "Budget", "MctsBot", "games_of", "get",
+           "greedy_bot", "heuristic_bot", "names", "problem", "random_bot"]

@@ -11,6 +11,7 @@ import random
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from types import ModuleType
 from typing import TextIO
 
@@ -19,7 +20,7 @@ from hexarena.engine.game import GameState
 from hexarena.protocol.analysis import Analysed
 from hexarena.protocol.engine_side import EngineSide
 
-from . import get, sdk
+from . import games_of, get, sdk
 from .base import Budget, Player
 
 #: The bots whose move is valued by the game's evaluation in `genmove_analyze` (players/insight.py).
@@ -69,11 +70,14 @@ class Builtin(sdk.Engine):
 
 
 def make_engine(bot_name: str, seed: int = DEFAULT_SEED) -> EngineSide:
-    """An EngineSide answering `genmove` with the named bot (:class:`Builtin`); ValueError
-    for an unknown name. Each move's ``Budget.move_seconds`` comes from what the engine
-    was told (players/clock.py), but for the bots that read no clock (:data:`UNTIMED`)."""
+    """An EngineSide answering `genmove` with the named bot (:class:`Builtin`), listing the
+    games it plays (players.games_of); ValueError for an unknown name. Each move's
+    ``Budget.move_seconds`` comes from what the engine was told (players/clock.py), but for
+    the bots that read no clock (:data:`UNTIMED`)."""
     engine = Builtin(bot_name)
-    return sdk.engine_side(engine, seed, timed=bot_name not in UNTIMED)
+    side = sdk.engine_side(engine, seed, timed=bot_name not in UNTIMED)
+    side.games = partial(games_of, bot_name)       # the heuristic player lists the games it can evaluate only
+    return side
 
 
 @contextmanager

@@ -59,6 +59,9 @@ class EngineSide:
         self.version = version
         self.commands = COMMANDS | (extensions or {})
         self.session = Session()
+        #: The ids of the games this engine plays: what `list_games` lists and `game` accepts
+        #: (every game of the registry unless the engine says fewer, as players/serve.py does).
+        self.games: Callable[[], list[str]] = registry.playable
         self.finished = False
         self.time_control: TimeControl | None = None
         self.time_left: dict[Colour, TimeLeft] = {}
@@ -141,12 +144,14 @@ def _quit(eng: EngineSide, args: tuple[str, ...]) -> str:
 
 
 def _list_games(eng: EngineSide, args: tuple[str, ...]) -> str:
-    return "\n".join(registry.playable())
+    return "\n".join(eng.games())
 
 
 def _game(eng: EngineSide, args: tuple[str, ...]) -> str:
     if not args:
         return eng.session.describe()
+    if args[0] in registry.playable() and args[0] not in eng.games():
+        raise CommandError(f"unknown game: {eng.name} does not play {args[0]!r}; games: {', '.join(eng.games())}")
     eng.session.select(args[0], args[1:])
     return ""
 

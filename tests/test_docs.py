@@ -206,3 +206,12 @@ def test_code_tests_and_docs_use_no_history_words():
 def test_ci_runs_the_python_rules_and_search_without_the_core_too():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert "HEXARENA_CORE=0 python -m pytest -q -n 2 tests/engine tests/players" in ci
+
+
+def test_every_ending_is_a_termination_of_the_rules_or_the_referee_and_the_journal_names_it():
+    from hexarena.engine.core import Termination
+    from hexarena.results.record.game import Ending
+    assert {t.value for t in Termination} == {e.value for e in Ending} - {Ending.VOID.value}
+    journal = (ROOT / "docs" / "tournament.md").read_text(encoding="utf-8").split("## Journal", 1)[1]
+    field = journal[journal.index("`termination`"):journal.index("`plies`")]
+    assert [e.value for e in Ending if f"`{e.value}`" not in field] == []

@@ -5,8 +5,9 @@
 * ``GET /play/state``: the game as JSON (:meth:`PlayGame.snapshot`);
 * ``GET /play/events``: the same, pushed as Server-Sent Events at every change (once the game's
   final state went out on it, :attr:`PlayGame.shown` is set: `hexarena play` then stops);
-* ``GET /play/rules``: the game's rules page (`docs/rules/<game>.md`, as text), where the source
-  tree is installed (``pip install -e``); the page links to it then;
+* ``GET /play/rules``: the game's rules page, as text: the file its GameInfo names
+  (`rules_page`, a game ``HEXARENA_GAMES`` adds), else `docs/rules/<game>.md` where the source
+  tree is installed (``pip install -e``); the page links to it when there is one;
 * ``POST /play/click`` ``{"clicks": [SITE...], "site": SITE}``: the builder's next step
   (engine/building.py): the sites that may come next, the action when the clicks make one, or
   why the click is refused (HTTP 200 either way: a refused click is an answer, not an error);
@@ -27,6 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
+from hexarena.engine import registry
 from hexarena.engine.building import Refused
 from hexarena.results.page.board_svg import board_template
 
@@ -39,8 +41,10 @@ RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
 
 def rules_page(game_id: str) -> Path | None:
-    """The rules page of `game_id` (`docs/rules/<game>.md`) when the source tree has it, else None."""
-    path = RULES_DIR / f"{game_id}.md"
+    """The rules page of `game_id`: the file its GameInfo names (`rules_page`), else
+    `docs/rules/<game>.md` when the source tree has it; None when neither is a file."""
+    own = registry.get(game_id).rules_page
+    path = Path(own) if own is not None else RULES_DIR / f"{game_id}.md"
     return path if path.is_file() else None
 
 
@@ -68,8 +72,8 @@ def play_routes(game: PlayGame) -> list[BaseRoute]:
     async def rules(request: Request) -> Response:
         path = rules_page(game.setup.game.game)
         if path is None:
-            return PlainTextResponse("404 Not Found: the rules pages are in the source tree's docs/rules/\n",
-                                     status_code=404)
+            return PlainTextResponse("404 Not Found: no rules page (a game's GameInfo.rules_page, or the "
+                                     "source tree's docs/rules/)\n", status_code=404)
         return PlainTextResponse(path.read_text(encoding="utf-8"))
 
     async def state(request: Request) -> Response:

@@ -1,5 +1,6 @@
 """What `hexarena play` tells the person in words addressed to them: a swap ("mcts swapped:
-you now play White") and the end ("you have no legal move: mcts wins"), from the game's record
+you now play White") and the end ("you have no legal move: mcts wins", "you reached the game's
+goal: you win"), from the game's record
 and the colours each seat holds. Pure: names and values in, sentences out."""
 from __future__ import annotations
 
@@ -26,6 +27,9 @@ def end_words(record: GameRecord, person: str, engine: str, last_to_move_is_you:
     if kind == "no-moves":
         mover = ("you", "have") if last_to_move_is_you else (engine, "has")
         why = f"{mover[0]} {mover[1]} no legal move"
+    elif kind == "goal":
+        why = "you reached the game's goal" if you else (f"{engine} reached the game's goal" if record.winner
+                                                          else "the game ended at its goal")
     elif kind == "resign":
         why = "you resigned" if loser_is_you else f"{engine} resigned"
     elif kind == "time":

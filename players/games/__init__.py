@@ -6,7 +6,10 @@ package name there) that declares ``KNOWLEDGE``, a `GameKnowledge`
 MCTS's evaluator, selection rule, candidates and widening. A game without
 one is an error (`MissingKnowledge`), never a silent default. A game that
 ``HEXARENA_GAMES`` adds declares its ``KNOWLEDGE`` in the module that holds its
-GameInfo. Modules are imported on first use, as the registry's games are.
+GameInfo, or none: then it has no evaluation (the `heuristic` player does not
+list it, :func:`evaluates`), and MCTS searches it with its defaults (random
+playouts, UCT, the legal actions, wide nodes: :data:`SEARCH_DEFAULTS`). Modules
+are imported on first use, as the registry's games are.
 """
 from __future__ import annotations
 
@@ -60,6 +63,36 @@ def _added_knowledge(game_id: str, module_name: str) -> GameKnowledge:
     return knowledge
 
 
+def _no_evaluation(state: GameState) -> float:
+    raise MissingKnowledge(f"game {state.info.id!r} declares no evaluation (KNOWLEDGE)")
+
+
+#: MCTS's settings for a game HEXARENA_GAMES adds without `KNOWLEDGE`: random playouts, UCT,
+#: the legal actions, wide nodes (GameKnowledge's defaults); no evaluation.
+SEARCH_DEFAULTS = GameKnowledge(evaluate=_no_evaluation, scale=1.0)
+
+
+def evaluates(game_id: str) -> bool:
+    """Whether the game declares its evaluation (`KNOWLEDGE`), which the `heuristic` player needs:
+    every built-in game does (tests/players/test_knowledge.py), unimported here; a game
+    HEXARENA_GAMES adds when its module declares it."""
+    if game_id in registry.GAME_MODULES:
+        return True
+    try:
+        knowledge_for(game_id)
+    except MissingKnowledge:
+        return False
+    return True
+
+
+def _search_knowledge(game_id: str) -> GameKnowledge:
+    """What MCTS knows of a game: its `KNOWLEDGE`, or :data:`SEARCH_DEFAULTS` for a game
+    HEXARENA_GAMES adds without one; MissingKnowledge for a built-in game without it."""
+    if game_id in registry.added() and not evaluates(game_id):
+        return SEARCH_DEFAULTS
+    return knowledge_for(game_id)
+
+
 def evaluation_for(game_id: str) -> tuple[Callable[[GameState], float], float]:
     """(evaluate, scale) of a game."""
     knowledge = knowledge_for(game_id)
@@ -70,24 +103,24 @@ def evaluator_for(state: GameState) -> Evaluator:
     """MCTS's evaluator for the game and board size of `state` (one per game and size)."""
     key = (state.info.id, state.variant.size)
     if key not in _evaluators:
-        _evaluators[key] = knowledge_for(key[0]).evaluator(key[1])
+        _evaluators[key] = _search_knowledge(key[0]).evaluator(key[1])
     return _evaluators[key]
 
 
 def candidates_for(state: GameState) -> Candidates | None:
     """The game's candidate lister for MCTS (a superset of the legal actions), or None."""
-    return knowledge_for(state.info.id).candidates
+    return _search_knowledge(state.info.id).candidates
 
 
 def narrow_for(state: GameState) -> bool:
     """Whether MCTS widens listed inner nodes progressively in the game of `state`."""
-    return knowledge_for(state.info.id).narrow
+    return _search_knowledge(state.info.id).narrow
 
 
 def selection_for(state: GameState) -> Selection:
     """MCTS's selection rule for the game of `state`."""
-    return knowledge_for(state.info.id).selection
+    return _search_knowledge(state.info.id).selection
 
 
-__all__ = ["Candidates", "GameKnowledge", "MissingKnowledge", "candidates_for", "evaluation_for",
-           "evaluator_for", "knowledge_for", "narrow_for", "selection_for"]
+__all__ = ["SEARCH_DEFAULTS", "Candidates", "GameKnowledge", "MissingKnowledge", "candidates_for", "evaluates",
+           "evaluation_for", "evaluator_for", "knowledge_for", "narrow_for", "selection_for"]

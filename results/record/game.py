@@ -4,7 +4,7 @@ Standard library only. Its closed vocabularies are enums whose values are the
 journal's words, so a record read back compares equal to the words:
 
 * :class:`Ending` (`termination`): how the game ended: a rule of the game
-  (`no-moves`, `eliminated`, `agreement`), the referee's ply cap (`ply-cap`),
+  (`no-moves`, `goal`, `eliminated`, `agreement`), the referee's ply cap (`ply-cap`),
   the referee's adjudication on the engines' winrates (`adjudicated`), a resignation, a forfeit (`time`, `illegal`, `malformed`, `crash`), or `void`.
 * :class:`Forfeit` (`forfeit`): the kind of a forfeit, set on the loser's
   fault; tables count `malformed` answers as `illegal` (:attr:`Forfeit.kind`).
@@ -49,6 +49,7 @@ VOID_RESULT = "Void"
 
 class Ending(StrEnum):
     NO_MOVES = "no-moves"          # the player to move has no legal action
+    GOAL = "goal"                  # a colour reached the goal the game's rules define
     ELIMINATED = "eliminated"      # a colour has no stones left
     AGREEMENT = "agreement"        # an accepted proposal, scored
     PLY_CAP = "ply-cap"            # the referee's cap, adjudicated

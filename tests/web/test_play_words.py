@@ -22,6 +22,9 @@ def test_a_swap_says_who_swapped_and_the_colour_the_person_plays_now():
 @pytest.mark.parametrize("record, you_to_move, said", [
     (ended("no-moves", "mcts", "W+"), True, "You have no legal move: mcts wins (W+)"),
     (ended("no-moves", "person", "B+"), False, "mcts has no legal move: you win (B+)"),
+    (ended("goal", "person", "B+"), False, "You reached the game's goal: you win (B+)"),
+    (ended("goal", "mcts", "W+"), True, "mcts reached the game's goal: mcts wins (W+)"),
+    (ended("goal", None, "0"), True, "The game ended at its goal: a draw (0)"),
     (ended("resign", "mcts", "W+R"), True, "You resigned: mcts wins (W+R)"),
     (ended("resign", "person", "B+R"), True, "mcts resigned: you win (B+R)"),
     (ended("time", "mcts", "W+T"), True, "You ran out of time: mcts wins (W+T)"),
