@@ -11,7 +11,10 @@ exited), EngineTimeout (deadline passed), ProtocolViolation (garbage, wrong
 id, unsolicited output), CommandFailed (a `?` answer). After any error but
 CommandFailed (and a `?` that ends a chain with answers left unread) the
 channel is broken and re-raises that error. The process
-side (:mod:`referee.engines.process`) reports an exit with :meth:`engine_exited`.
+side (:mod:`referee.engines.process`) reports an exit with :meth:`engine_exited`, and may
+give the channel a :class:`~.pause.GroupPause`: once the answer to a thinking command is
+read, the engine's group is then stopped at the loop's next wait for an answer, and
+continued before anything is written to it.
 Over the pipe fast path (:mod:`referee.engines.eager`) a command answered at once
 runs without an await that could block, so without a cancel scope; the
 same checks apply to its answer. The fast path spins only for a kind of
@@ -36,6 +39,7 @@ from hexarena.protocol.controller import (
 )
 
 from .eager import BLOCK, YIELD_EVERY, EagerReceive, EagerSend, alone
+from .pause import GroupPause, stop_due
 
 __all__ = ["EngineChannel"]
 
@@ -73,6 +77,10 @@ class EngineChannel:
         #: last bytes, taken before the referee parses them (what a clock charges to).
         self.answered_at = 0.0
         self.relog: Callable[[Path], None] | None = None    # set by referee/engines/process.py: logs to a new game's files
+        self.renew: Callable[[], None] | None = None        # set by referee/engines/process.py: per-game limits start again
+        #: Set by referee/engines/process.py: the engine's group, stopped after the answer to a thinking
+        #: command (at the loop's next wait), continued before the next write (referee/engines/pause.py).
+        self.pause: GroupPause | None = None
         self.note: Callable[[str], None] = _unnoted          # set by referee/engines/process.py: a line in the engine's log
         self.configured = False     # the engine's setup commands were answered (sent once per process)
         self.listed: frozenset[str] | None = None   # what its last handshake's `list_commands` listed
@@ -153,6 +161,9 @@ class EngineChannel:
         if self._exit is not None:
             self._broken = EngineCrashed(f"{self.name}: {self._exit}")
             return [self._broken] * len(commands)
+        pause = self.pause
+        if pause is not None and pause.state:
+            pause.resume()
         count = len(commands)
         cids = range(self._next_id, self._next_id + count)
         self._next_id += count
@@ -190,6 +201,8 @@ class EngineChannel:
                         self._broken = exc              # the answers to the commands after it stay unread
                         break
             else:
+                if pause is not None and commands[-1][0] in THINKING and isinstance(answers[-1], str):
+                    pause.due()         # its turn is over: stopped at the loop's next wait, until the next command
                 return answers
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             how = await self._how_it_ended("its stdin is closed")
@@ -221,7 +234,9 @@ class EngineChannel:
 
     async def _await_answer(self, data: bytes, deadline: float, name: str, more: int = 0) -> Response:
         """Send what is left of the command (`data`, maybe nothing), then wait for its answer,
-        all under the deadline; cut short by :meth:`engine_exited`."""
+        all under the deadline; cut short by :meth:`engine_exited`. First the engines of this loop
+        whose turn is over are stopped (referee/engines/pause.py): this is a wait."""
+        stop_due()
         resp = None
         try:
             with trio.CancelScope(deadline=deadline) as scope:
@@ -367,7 +382,9 @@ class EngineChannel:
         return self._broken is None
 
     async def aclose_streams(self) -> None:
-        """Close both pipes (the engine sees EOF on stdin); idempotent."""
+        """Close both pipes (the engine sees EOF on stdin), its group continued first; idempotent."""
+        if self.pause is not None:
+            self.pause.resume()
         for stream in (self._send, self._receive):
             with trio.CancelScope(shield=True):
                 try:

@@ -8,6 +8,9 @@ so an exit during a command is a crash at once, with its exit status or
 signal, even when children it forked keep the pipes open. ``aclose()``
 sends `quit`, waits briefly, then SIGTERMs and finally SIGKILLs the whole
 group; it is shielded from cancellation, so no engine outlives its game.
+Started with `pause`, the engine's group is stopped while it is not its turn
+(:mod:`referee.engines.pause`) and continued before any write, before its stdin
+is closed, before SIGTERM and once it has exited.
 Nothing is cleaned up in ``__del__``.
 """
 from __future__ import annotations
@@ -27,7 +30,8 @@ from .capped_log import DEFAULT_LOG_CAP, CappedLog, drain_to_log, widen_pipe
 from .channel import EngineChannel
 from .eager import eager_pair
 from .groups import sole
-from .spawn import ResourceLimits, describe_exit, spawn
+from .pause import GroupPause
+from .spawn import ResourceLimits, describe_exit, renew_cpu_limit, spawn
 
 __all__ = ["EngineChannel", "EngineProcess", "EngineStartFailed", "open_engine"]
 
@@ -47,6 +51,8 @@ class EngineProcess:
         self.popen = popen
         self.channel = channel
         self.resources = resources
+        self.cpu_allowed = resources.cpu_seconds    # its soft CPU limit (a kept process's grows per game)
+        self.cpu_used: float | None = None          # its CPU seconds when reaped (or last read)
         self.exited = trio.Event()
         self.drained = trio.Event()
         self.drain_scope = trio.CancelScope()
@@ -81,11 +87,15 @@ class EngineProcess:
                     name: str, max_bytes: int = 1_000_000, *, resources: ResourceLimits = ResourceLimits(),
                     log_cap: int = DEFAULT_LOG_CAP, eager: bool = True, cwd: str | None = None,
                     env: dict[str, str] | None = None, transcript: str | os.PathLike | None = None,
-                    program: str | None = None) -> EngineProcess:
+                    program: str | None = None, pause: bool = False, guarded: bool = False,
+                    renewable: bool = False) -> EngineProcess:
         """Spawn `argv`; its watcher and stderr drain run in `nursery`. `cwd` and `env` (the
         whole environment) go to the process; `transcript` is a file for every protocol line
         (referee/engines/transcript.py); `program` is the engine's program as messages name it
         (by default argv[0]; a cluster worker's argv starts with the guard's interpreter).
+        `pause`: its group is stopped while it is not its turn (referee/engines/pause.py); `guarded`:
+        the process is a guard of the engine (a cluster worker's), which goes on running then.
+        `renewable`: its CPU limit is renewed per game (the channel's ``renew``), for a kept process.
 
         `max_bytes` caps one response (see :class:`EngineChannel`), `log_cap`
         the stderr log, `eager` switches the pipe fast path (:mod:`referee.engines.eager`).
@@ -97,7 +107,7 @@ class EngineProcess:
         Path(log_path).parent.mkdir(parents=True, exist_ok=True)
         await trio.lowlevel.checkpoint()
         try:
-            popen = spawn(argv, resources, cwd=cwd, env=env)
+            popen = spawn(argv, resources, cwd=cwd, env=env, renewable=renewable)
         except OSError as exc:
             if cwd is not None and not os.path.isdir(cwd):
                 what = "is missing" if not os.path.lexists(cwd) else "is not a folder"
@@ -127,14 +137,37 @@ class EngineProcess:
                 record.switch(Path(path).with_suffix(".hgp"))
         channel.relog = relog
         channel.note = log.note
+        if pause:
+            channel.pause = GroupPause(popen.pid, keep_leader=guarded)
+        if renewable and resources.cpu_seconds is not None:
+            channel.renew = engine.renew_cpu_limit
         nursery.start_soon(engine._watch)
         nursery.start_soon(engine._drain, stderr, log)
         return engine
 
+    def renew_cpu_limit(self) -> None:
+        """A new game: the process gets its `cpu_seconds` again, counted from the CPU it has used
+        (referee/engines/spawn.py, :func:`~.spawn.renew_cpu_limit`)."""
+        assert self.resources.cpu_seconds is not None
+        allowed = renew_cpu_limit(self.pid, self.resources.cpu_seconds)
+        if allowed is not None:
+            self.cpu_allowed = allowed
+
+    def _reap(self) -> None:
+        """Reap the exited process, keeping the CPU it used (its rusage) for :func:`describe_exit`."""
+        try:
+            _, status, usage = os.wait4(self.pid, 0)
+        except ChildProcessError:           # reaped elsewhere: its return code is Popen's to say
+            self.popen.wait()
+            return
+        self.cpu_used = usage.ru_utime + usage.ru_stime
+        self.popen.returncode = os.waitstatus_to_exitcode(status)
+
     async def _wait_exit(self) -> None:
         if self._pidfd is not None:
             await trio.lowlevel.wait_readable(self._pidfd)
-            self.popen.wait()
+            if self.popen.returncode is None:
+                self._reap()
         else:
             while self.popen.poll() is None:
                 await trio.sleep(0.01)
@@ -146,6 +179,8 @@ class EngineProcess:
             await self._wait_exit()
         except trio.Cancelled:
             with trio.CancelScope(shield=True):
+                if self.channel.pause is not None:
+                    self.channel.pause.resume()     # else SIGTERM would wait for a SIGCONT
                 _signal_group(self.pid, signal.SIGTERM)
                 with trio.move_on_after(TERM_GRACE):
                     await self._wait_exit()
@@ -154,7 +189,10 @@ class EngineProcess:
             raise
         finally:
             if self.popen.returncode is not None:
-                self.channel.engine_exited(describe_exit(self.popen.returncode, self.resources))
+                if self.channel.pause is not None:
+                    self.channel.pause.resume()     # its children, if any, are not left stopped
+                self.channel.engine_exited(describe_exit(self.popen.returncode, self.resources,
+                                                         self.cpu_used, self.cpu_allowed))
                 self.exited.set()
                 if self._pidfd is not None:
                     os.close(self._pidfd)
@@ -182,7 +220,7 @@ class EngineProcess:
                         pass
                     await self.channel.aclose_streams()     # EOF on stdin as well
                     await self.exited.wait()
-            await self.channel.aclose_streams()
+            await self.channel.aclose_streams()     # continues a stopped group first
             if not self.exited.is_set():     # broken, timed out, or deaf to quit
                 _signal_group(self.pid, signal.SIGTERM)
                 with trio.move_on_after(term_grace):
@@ -201,19 +239,22 @@ class EngineProcess:
 async def open_engine(argv: Sequence[str], log_path: str | os.PathLike, name: str, *,
                       resources: ResourceLimits = ResourceLimits(), log_cap: int = DEFAULT_LOG_CAP,
                       eager: bool = True, cwd: str | None = None, env: dict[str, str] | None = None,
-                      transcript: str | os.PathLike | None = None, program: str | None = None
+                      transcript: str | os.PathLike | None = None, program: str | None = None,
+                      pause: bool = False, guarded: bool = False, renewable: bool = False
                       ) -> AsyncIterator[EngineChannel]:
     """Run an engine for the duration of the block and yield its channel.
 
     An error of the block (or EngineStartFailed) is raised again as itself
     (:func:`referee.engines.groups.sole`), not wrapped in the nursery's ExceptionGroup.
-    `cwd`, `env`, `transcript` and `program` go to :meth:`EngineProcess.start`.
+    `cwd`, `env`, `transcript`, `program`, `pause`, `guarded` and `renewable` go to
+    :meth:`EngineProcess.start`.
     """
     try:
         async with trio.open_nursery() as nursery:
             engine = await EngineProcess.start(nursery, argv, log_path, name, resources=resources, log_cap=log_cap,
                                                eager=eager, cwd=cwd, env=env, transcript=transcript,
-                                               program=program)
+                                               program=program, pause=pause, guarded=guarded,
+                                               renewable=renewable)
             try:
                 yield engine.channel
             finally:

@@ -22,6 +22,7 @@ An engine inherits the referee's environment, less what hexarena set for its own
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import resource
 import signal
@@ -30,7 +31,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["OWN_MARK", "OWN_SETTINGS", "ResourceLimits", "describe_exit", "engine_environ", "settle_environ", "spawn"]
+__all__ = ["OWN_MARK", "OWN_SETTINGS", "ResourceLimits", "cpu_used", "describe_exit", "engine_environ", "renew_cpu_limit",
+           "settle_environ", "spawn"]
 
 PR_SET_PDEATHSIG = 1
 #: What hexarena sets in its own processes when the user did not: OpenBLAS with one thread, and
@@ -102,8 +104,9 @@ def _libc_prctl():
 _PRCTL = _libc_prctl()
 
 
-def _child_setup(limits: ResourceLimits, parent: int):
+def _child_setup(limits: ResourceLimits, parent: int, renewable: bool):
     """The function the child runs between fork and exec (only async-signal-safe-ish calls)."""
+    cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)[1] if renewable else None
     def setup() -> None:
         if _PRCTL is not None:
             _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -113,24 +116,74 @@ def _child_setup(limits: ResourceLimits, parent: int):
             size = limits.memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (size, size))
         if limits.cpu_seconds is not None:      # SIGXCPU at the soft limit, SIGKILL one second later
-            resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
+            hard = limits.cpu_seconds + 1 if cpu_hard is None else cpu_hard     # renewable: see renew_cpu_limit
+            resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, hard))
         if limits.cpus is not None:             # inherited by every process and thread the engine starts
             os.sched_setaffinity(0, limits.cpus)
     return setup
 
 
 def spawn(argv: Sequence[str], limits: ResourceLimits = ResourceLimits(), *, cwd: str | None = None,
-          env: dict[str, str] | None = None) -> subprocess.Popen:
+          env: dict[str, str] | None = None, renewable: bool = False) -> subprocess.Popen:
     """Start `argv` with pipes for stdin, stdout and stderr (see the module doc); OSError if it cannot.
-    `env`: its whole environment (None: :func:`engine_environ`)."""
+    `env`: its whole environment (None: :func:`engine_environ`). `renewable`: its CPU limit is
+    renewed per game (:func:`renew_cpu_limit`), so its hard limit is left as the referee's own."""
     return subprocess.Popen(
         list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        start_new_session=True, preexec_fn=_child_setup(limits, os.getpid()), cwd=cwd,
+        start_new_session=True, preexec_fn=_child_setup(limits, os.getpid(), renewable), cwd=cwd,
         env=env if env is not None else engine_environ(), close_fds=True)
 
 
-def describe_exit(returncode: int, limits: ResourceLimits = ResourceLimits()) -> str:
-    """`exited with status 3`, `killed by signal 9 (SIGKILL)`, plus the limit that explains it."""
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_used(pid: int) -> float | None:
+    """The CPU seconds (user and system, its threads included, not its children) process `pid`
+    has used so far, from ``/proc/PID/stat``; None when that cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS      # utime, stime: fields 14 and 15
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def renew_cpu_limit(pid: int, seconds: int) -> int | None:
+    """Give process `pid` `seconds` more CPU time from now: its soft RLIMIT_CPU raised to the CPU it
+    has used (:func:`cpu_used`, rounded up to a whole second, as the limit counts) plus `seconds`; the
+    new soft limit, or None when it could not be set. The hard limit is left as it is: only a
+    privileged process may raise one, so a process spawned `renewable` keeps the referee's (no
+    SIGKILL one second after SIGXCPU)."""
+    used = cpu_used(pid)
+    if used is None:
+        return None
+    soft = math.ceil(used) + seconds
+    try:
+        hard = resource.prlimit(pid, resource.RLIMIT_CPU)[1]
+        if hard != resource.RLIM_INFINITY and hard < soft:
+            return None
+        resource.prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
+    except (OSError, ValueError, AttributeError):
+        return None
+    return soft
+
+
+#: How a process ends when an allocation fails under its memory limit: an exit status (a
+#: language's out-of-memory error), an abort, or a fault on the pointer it did not check.
+_MEMORY_SIGNALS = frozenset({signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGTRAP})
+
+
+def describe_exit(returncode: int, limits: ResourceLimits = ResourceLimits(), used: float | None = None,
+                  allowed: int | None = None) -> str:
+    """`exited with status 3`, `killed by signal 9 (SIGKILL)`, plus the limit that explains it.
+
+    `used`: the CPU seconds the process had used when it was reaped (or last read), None if
+    unknown; `allowed`: its soft CPU limit then (by default `limits.cpu_seconds`; a kept process's
+    grows per game). SIGXCPU under a CPU limit is the limit's; SIGKILL only when `used` shows the
+    process reached it (the kernel's SIGKILL comes one second past it; its usage as reaped may
+    read up to ~10% short of the limit's own count on a loaded machine), else it came from
+    elsewhere (the out-of-memory killer, a `kill -9`). The memory limit is named only for an
+    ending an allocation failure can cause."""
     if returncode >= 0:
         text = f"exited with status {returncode}"
     else:
@@ -139,9 +192,11 @@ def describe_exit(returncode: int, limits: ResourceLimits = ResourceLimits()) ->
         except ValueError:
             name = "?"
         text = f"killed by signal {-returncode} ({name})"
-    if returncode == -signal.SIGXCPU or (returncode == -signal.SIGKILL and limits.cpu_seconds is not None):
-        if limits.cpu_seconds is not None:
-            text += f": CPU time limit of {limits.cpu_seconds} s exceeded"
-    elif limits.memory_mb is not None and returncode != 0:
+    allowed = limits.cpu_seconds if allowed is None else allowed
+    if allowed is not None and limits.cpu_seconds is not None:
+        reached = used is not None and used >= 0.9 * allowed
+        if returncode == -signal.SIGXCPU or (returncode == -signal.SIGKILL and reached):
+            return text + f": CPU time limit of {limits.cpu_seconds} s exceeded"
+    if limits.memory_mb is not None and (returncode > 0 or -returncode in _MEMORY_SIGNALS):
         text += f" (its memory limit is {limits.memory_mb} MB)"
     return text

@@ -58,6 +58,7 @@ class EngineSpec:
     restart: str = "game"                           # "game": a process per game; "fault": kept until a fault
     analysis: bool = True                           # ask `genmove_analyze` when the engine lists it
     commands: tuple[str, ...] = ()                  # setup command lines, sent once per process
+    pause: bool = True                              # its process group is stopped while it is not its turn
 
 
 @dataclass(frozen=True)
@@ -259,6 +260,8 @@ def _engine_dict(e: EngineSpec) -> dict:
         out["analysis"] = False
     if e.commands:
         out["commands"] = list(e.commands)
+    if not e.pause:
+        out["pause"] = False
     if e.time is not None:
         out["time"] = limits_table(e.time)
     return out
@@ -293,7 +296,7 @@ def _engines(ctx: KeyReader, table: object, time: object = None) -> tuple[Engine
         if not isinstance(spec, dict):
             raise ctx.error(key, "expected a table with `cmd` or `player`")
         ctx.only(spec, key, {"cmd", "player", "cwd", "env", "log_protocol", "time", "restart", "analysis",
-                             "commands", *RESOURCE_KEYS})
+                             "commands", "pause", *RESOURCE_KEYS})
         if ("cmd" in spec) == ("player" in spec):
             raise ctx.error(key, "give exactly one of `cmd` (a list of words) or `player` (a built-in player)")
         if "player" in spec:
@@ -312,12 +315,15 @@ def _engines(ctx: KeyReader, table: object, time: object = None) -> tuple[Engine
         analysis = spec.get("analysis", True)
         if not isinstance(analysis, bool):
             raise ctx.error(f"{key}.analysis", f"expected true or false, got {analysis!r}")
+        pause = spec.get("pause", True)
+        if not isinstance(pause, bool):
+            raise ctx.error(f"{key}.pause", f"expected true or false, got {pause!r}")
         settings = _engine_settings(ctx, spec, key)
         if "cmd" in spec:
             cmd = _program_from_base(ctx.base, cmd, settings[0])
         out.append(EngineSpec(name, cmd, odds, *settings,
                               resources=read_resources(ctx, spec, key), restart=restart, analysis=analysis,
-                              commands=read_setup_commands(ctx, spec, key)))
+                              commands=read_setup_commands(ctx, spec, key), pause=pause))
         check_engine(ctx, key, name, cmd, out[-1].cwd, out[-1].env)
     return tuple(out)
 

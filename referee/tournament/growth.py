@@ -103,7 +103,7 @@ def growth_problem(old: dict, new: dict) -> str | None:
 
 def same_play(old: dict, new: dict) -> bool:
     """Whether two to_dict tables differ at most in settings that change no game (`restart`,
-    `log_protocol`, `affinity`): a resume with such a change is no growth."""
+    `log_protocol`, `pause`, `affinity`): a resume with such a change is no growth."""
     def plain(table: dict) -> dict:
         return {k: v for k, v in table.items() if k != "affinity"} | {
             "engines": {n: _played(e) for n, e in table["engines"].items()}}
@@ -112,8 +112,9 @@ def same_play(old: dict, new: dict) -> bool:
 
 def _played(engine: dict) -> dict:
     """An engine's table without the keys that do not change how it plays (transcripts,
-    the process's lifetime: each game sends the seat's seed, docs/tournament.md)."""
-    return {k: v for k, v in engine.items() if k not in ("log_protocol", "restart")}
+    the process's lifetime: each game sends the seat's seed, docs/tournament.md; whether it is
+    stopped between its turns)."""
+    return {k: v for k, v in engine.items() if k not in ("log_protocol", "restart", "pause")}
 
 
 def _game_problem(key: str, a: dict, b: dict, old_engines: list[str]) -> str | None:

@@ -163,6 +163,8 @@ class Lease:
         try:
             if kept and proc.channel.relog is not None:
                 proc.channel.relog(self.log)
+            if kept and proc.channel.renew is not None:
+                proc.channel.renew()        # its CPU limit is per game (docs/tournament.md, `cpu_seconds`)
             yield proc.channel
         finally:
             if self.keep and reuse and proc.channel.reusable:

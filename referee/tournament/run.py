@@ -86,12 +86,14 @@ def process_launcher(engine: EngineSpec, seed: int, log: Path, *, log_protocol: 
     """Start `engine` in its cwd and environment, under its resource limits, its stderr
     capped at `log_cap` bytes; with `log_protocol` (or the engine's own `log_protocol`)
     its HGP transcript goes beside `log`, ending in `.hgp`. `prefix`: argv words run
-    before the engine's own (a cluster worker's guard)."""
+    before the engine's own (a cluster worker's guard). Its group is stopped between its turns
+    unless its `pause` is off; a kept engine's (`restart = "fault"`) CPU limit is per game."""
     transcript = log.with_suffix(".hgp") if log_protocol or engine.log_protocol else None
     env = {**(engine_environ() or os.environ), **dict(engine.env)} if engine.env else None
     argv = expand(engine.cmd, seed)
     return open_engine([*prefix, *argv], log, engine.name, cwd=engine.cwd, env=env, transcript=transcript,
-                       resources=engine.resources, log_cap=log_cap, program=argv[0] if argv else None)
+                       resources=engine.resources, log_cap=log_cap, program=argv[0] if argv else None,
+                       pause=engine.pause, guarded=bool(prefix), renewable=engine.restart == "fault")
 
 
 async def run(config: TournamentConfig, out: str | os.PathLike, *, concurrency: int = 2,

@@ -171,6 +171,15 @@ def test_engine_rlimits_and_the_log_cap_are_read_saved_and_checked():
         C.from_dict({**data, "logs": {"cap_kb": "big"}})
 
 
+def test_pause_is_on_unless_an_engine_turns_it_off(tmp_path):
+    config = load(tmp_path, GOOD.replace('player = "random"', 'player = "random"\npause = false'))
+    assert [(e.name, e.pause) for e in config.engines] == [("random", False), ("greedy", True), ("my.bot", True)]
+    assert C.to_dict(config)["engines"]["random"]["pause"] is False
+    assert "pause" not in C.to_dict(config)["engines"]["greedy"]
+    with pytest.raises(C.ConfigError, match="engines.random.pause: expected true or false, got 'no'"):
+        load(tmp_path, GOOD.replace('player = "random"', 'player = "random"\npause = "no"'))
+
+
 def test_analysis_is_on_unless_an_engine_turns_it_off(tmp_path):
     config = load(tmp_path, GOOD.replace('player = "random"', 'player = "random"\nanalysis = false'))
     assert [(e.name, e.analysis) for e in config.engines] == [("random", False), ("greedy", True), ("my.bot", True)]

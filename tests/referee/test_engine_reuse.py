@@ -67,6 +67,17 @@ def test_a_faulty_engine_is_restarted_and_its_opponent_kept(tmp_path):
     assert started == [True] + [b.faulty == "crasher" for b in records[:-1]]
 
 
+def test_a_kept_engine_s_cpu_limit_is_per_game(tmp_path):
+    """0.05 s of CPU a move, at most ~1 s a game: under `cpu_seconds = 2` a kept process plays game
+    after game (a limit per process would kill it with SIGXCPU in its third or fourth game)."""
+    engines = (C.EngineSpec("worker", tuple(fake_argv("cpu-work")), restart="fault",
+                            resources=C.ResourceLimits(cpu_seconds=2)),
+               C.EngineSpec("random", C.player_cmd("random"), restart="fault"))
+    records = play(replace(players("fault", 4), engines=engines), tmp_path)
+    assert [r.faulty for r in records] == [None] * 4, [r.reason for r in records]
+    assert len({r.processes[0 if r.first == "worker" else 1] for r in records}) == 1    # one process throughout
+
+
 @pytest.mark.slow
 def test_an_engine_that_lost_on_time_is_not_kept_and_its_late_answer_reaches_no_game(tmp_path):
     engines = (C.EngineSpec("sleepy", tuple(fake_argv("hang", 3)), restart="fault"),

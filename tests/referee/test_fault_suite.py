@@ -79,6 +79,20 @@ def test_exceeding_the_cpu_limit_is_a_crash_with_that_reason(tmp_path):
     assert "CPU time limit of 1 s exceeded" in report.reason
 
 
+@pytest.mark.slow
+def test_an_engine_that_ignores_sigxcpu_is_killed_at_the_hard_limit_and_the_reason_names_the_limit(tmp_path):
+    report, _ = play(tmp_path, "burn-deaf", 1, SLOW_MOVE, resources=ResourceLimits(cpu_seconds=1))
+    assert_forfeit(report, "burn-deaf", Termination.CRASH)
+    assert "killed by signal 9 (SIGKILL): CPU time limit of 1 s exceeded" in report.reason
+
+
+def test_a_sigkill_from_elsewhere_is_not_blamed_on_the_cpu_or_memory_limit(tmp_path):
+    report, _ = play(tmp_path, "self-kill", 2, SLOW_MOVE, resources=ResourceLimits(cpu_seconds=100, memory_mb=4000))
+    assert_forfeit(report, "self-kill", Termination.CRASH)
+    assert "killed by signal 9 (SIGKILL)" in report.reason
+    assert "CPU time limit" not in report.reason and "memory limit" not in report.reason, report.reason
+
+
 def test_exceeding_the_memory_limit_is_a_crash_that_names_the_limit(tmp_path):
     report, _ = play(tmp_path, "hog", 1, SLOW_MOVE, resources=ResourceLimits(memory_mb=600))
     assert_forfeit(report, "hog", Termination.CRASH)

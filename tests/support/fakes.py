@@ -23,6 +23,8 @@ if mode == "child":
     print("child", kid.pid, file=sys.stderr, flush=True)
 if mode in ("stubborn", "deaf-hang"):
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if mode == "burn-deaf":              # ignores SIGXCPU: only the hard CPU limit's SIGKILL ends its burn
+    signal.signal(signal.SIGXCPU, signal.SIG_IGN)
 if mode == "deaf-hang":              # forks a child, then at its genmove ignores EOF, SIGTERM and quit
     kid = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
     print("child", kid.pid, file=sys.stderr, flush=True)
@@ -39,7 +41,20 @@ def answer(cid, ok, text=""):
     out.write(("=" if ok else "?") + cid + (" " + text if text else "") + "\n\n")
     out.flush()
 
+kid = None
+
+def burned(pid):
+    """CPU seconds of process pid, from /proc (user + system)."""
+    with open("/proc/%d/stat" % pid) as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
 for line in sys.stdin:
+    if kid is not None:                 # burn-between: the child spun while the opponent thought
+        print("burned", burned(kid), file=sys.stderr, flush=True)
+        os.kill(kid, signal.SIGKILL)
+        os.waitpid(kid, 0)
+        kid = None
     words = line.split()
     if not words:
         continue
@@ -81,6 +96,12 @@ for line in sys.stdin:
         moves += 1
         if mode == "slow":
             time.sleep(0.05)
+        if mode == "slow-think":
+            time.sleep(0.2)
+        if mode == "cpu-work":                          # 0.05 s of CPU a move
+            end = time.process_time() + 0.05
+            while time.process_time() < end:
+                pass
         if moves == at:
             if mode == "crash":
                 sys.exit(5)
@@ -123,15 +144,23 @@ for line in sys.stdin:
                 sys.stderr.write("last words\n"); sys.stderr.flush()
             if mode == "bigline":
                 out.write("=" + cid + " " + "a" * 10_000_000 + "\n\n"); out.flush(); continue
-            if mode == "burn":
+            if mode in ("burn", "burn-deaf"):
                 while True:
                     pass
+            if mode == "self-kill":
+                os.kill(os.getpid(), signal.SIGKILL)
             if mode == "hog":
                 hog = bytearray(2_000_000_000)
         action = state.random_action(rng)
         token = state.format(action)
         state = state.play(action)
         stones += [token.split("/")[0]] if token != "swap" else []
+        if mode == "burn-between":     # a child spins on a core from its answer until the next command
+            kid = os.fork()
+            if kid == 0:
+                while True:
+                    pass
+            print("child", kid, file=sys.stderr, flush=True)
         answer(cid, True, token)
     else:
         answer(cid, True)
