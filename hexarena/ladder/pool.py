@@ -223,8 +223,8 @@ class Pool:
         return True
 
     async def catch_up(self) -> bool:
-        """Tell the ledger how the journaled games it has yet to hear of ended; False (the pool held,
-        said once) when it cannot be written."""
+        """Tell the ledger how the games it has yet to hear of ended (journaled, or never begun);
+        False (the pool held, said once) when it cannot be written."""
         for game, state in list(self.behind.items()):
             try:
                 await self.ledger.call(self.ledger.ended, game, state)
@@ -247,6 +247,12 @@ class Pool:
             self.say(f"pool {self.spec.name}: games start again (what held it has cleared)")
             self.held = None
         return True
+
+    async def unplayed(self, game_id: str) -> None:
+        """A game begun in the ledger whose players were gone before it was told to anyone: void
+        in the ledger (not journaled: it never began)."""
+        self.behind[game_id] = "void"
+        await self.catch_up()
 
     async def play(self, game_id: str, first: str, second: str, remote: RemoteOpen) -> GameRecord:
         """Play one game begun by :meth:`begin` and journal it; the record returned is what its

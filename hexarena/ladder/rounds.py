@@ -63,13 +63,14 @@ class Ladder:
             waited = set(idle) - {name for game in games for name in game}
             for first, second in games:
                 game_id = pool.next_id()
-                for name in (first, second):       # claimed first: no other pool's round pairs them meanwhile
-                    if name in idle:
-                        self.hub.claim(idle[name], game_id, pool.spec.name)
                 if not await pool.begin(game_id, first, second):
-                    for name in (first, second):   # never told to a bridge: nothing to undo but the claims
-                        self.hub.finish(game_id, name)
-                    break
+                    break                           # nothing of it was told to anyone
+                links = [idle[name] for name in (first, second) if name in idle]
+                if not all(link in self.hub.links and link.idle_in(pool.spec.name) for link in links):
+                    await pool.unplayed(game_id)    # a connection left or was paired elsewhere meanwhile
+                    continue
+                for link in links:
+                    self.hub.claim(link, game_id, pool.spec.name)
                 nursery.start_soon(self._game, pool, game_id, first, second)
 
     async def _game(self, pool: Pool, game_id: str, first: str, second: str) -> None:
