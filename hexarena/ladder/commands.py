@@ -52,8 +52,11 @@ def serve(config: str, data: str, host: str, port: int, ws_port: int) -> None:
     except ConfigError as exc:
         raise click.ClickException(str(exc)) from None
     from hexarena.referee.tournament.folder_lock import FolderBusy
+    from .accounts import StoreError
     try:
         stopped = run(conf, Path(data), host, port, _say, _log, ws_port)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
     except FolderBusy as exc:
         raise click.ClickException(f"{exc.folder} is in use by another hexarena process (pid {exc.holder}): a "
                                    "ladder server on the same --data, or a run in a pool's folder") from None
@@ -144,12 +147,16 @@ def connect(url: str, engine: tuple[str, ...], account: str, token_file: str | N
 
 
 def _on_store(data: str, act: Callable[[Any], T]) -> T:
-    """`act(store)` on the accounts of DATA; an AccountError becomes the command's error."""
-    from .accounts import AccountError, Store
-    store = Store(Path(data))
+    """`act(store)` on the accounts of DATA; an AccountError or StoreError (a database that cannot
+    be used, named) becomes the command's error."""
+    from .accounts import AccountError, Store, StoreError
+    try:
+        store = Store(Path(data))
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
     try:
         return act(store)
-    except AccountError as exc:
+    except (AccountError, StoreError) as exc:
         raise click.ClickException(str(exc)) from None
     finally:
         store.close()

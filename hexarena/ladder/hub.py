@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import TypeVar
 
 import trio
 
@@ -26,12 +27,14 @@ from hexarena.referee.engines.channel import EngineChannel
 from hexarena.results.record.game import VoidCause
 
 from . import wire
-from .accounts import Ledger, Store, token_matches
+from .accounts import Ledger, LedgerBusy, Store, StoreError, token_matches
 from .config import LadderConfig
 from .remote import RemoteEngine, RemoteReceive, RemoteSend
 from .sockets import Gone, Socket
 from .wire import WireError
 
+
+T = TypeVar("T")
 
 #: Seconds a connection of an account gets to answer a ping when a new one of the same account
 #: logs in while it holds a game: past them, the new connection takes the game over.
@@ -103,7 +106,7 @@ class Hub:
                 raise Refused(f"the server holds its most connections ({self.bounds.connections}); try later",
                               wire.BOUND, retry=True)
             link = await self._login(ws, peer)      # from here, it leaves (below) however it ends
-            row = self.ledger.opened(link.account, peer)
+            row = await self._book(self.ledger.opened, link.account, peer)
             await self._welcome(link)
             await self._serve(link)
         except Refused as exc:
@@ -120,7 +123,19 @@ class Hub:
             if link is not None:
                 self._leave(link)
             if row is not None:
-                self.ledger.closed(row, how)
+                await self._book(self.ledger.closed, row, how)
+
+    async def _book(self, method: Callable[..., T], *args: object) -> T | None:
+        """A connection's row in the ledger, off the event loop; skipped (None) when the ledger
+        cannot be written: a locked file is said by the pools that cannot start games, any other
+        failure here."""
+        try:
+            return await self.ledger.call(method, *args, wait=False)
+        except LedgerBusy:
+            return None
+        except StoreError as exc:
+            self.log(f"a connection's row is not in the ledger: {exc}")
+            return None
 
     async def _login(self, ws: Socket, peer: str) -> Link:
         data = None

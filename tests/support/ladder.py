@@ -29,14 +29,16 @@ def add_account(data: Path, name: str) -> str:
 
 
 class Server:
-    """`hexarena ladder serve` in its own process; `url` the pages, `ws` the bridges' address."""
+    """`hexarena ladder serve` in its own process; `url` the pages, `ws` the bridges' address;
+    `prefix` runs it through a command (``prlimit --fsize=N --``)."""
 
-    def __init__(self, tmp: Path, config: str, data: Path, port: int = 0, ws_port: int = 0):
+    def __init__(self, tmp: Path, config: str, data: Path, port: int = 0, ws_port: int = 0,
+                 prefix: tuple[str, ...] = ()):
         self.path = tmp / "ladder.toml"
         self.path.write_text(config)
         self.data = data
         self.err = open(tmp / f"server-{time.monotonic_ns()}.err", "w+")
-        self.proc = subprocess.Popen([*HEXARENA, "ladder", "serve", str(self.path), "--data", str(data),
+        self.proc = subprocess.Popen([*prefix, *HEXARENA, "ladder", "serve", str(self.path), "--data", str(data),
                                       "--port", str(port), "--ws-port", str(ws_port)], stdout=subprocess.PIPE, stderr=self.err, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
