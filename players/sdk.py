@@ -33,7 +33,7 @@ from .base import Budget
 from .clock import move_budget, moves_ahead
 
 #: The kits' API version: a minor step adds to the API, a major step changes or removes.
-API_VERSION = "1.0"
+API_VERSION = "1.1"
 
 __all__ = ["API_VERSION", "Accept", "Action", "Analysed", "Budget", "Decline", "Engine", "GameState", "Grow", "Info",
            "Keep", "Komi", "Move", "Pair", "Pass", "PieStones", "Place", "Propose", "Release", "Resign", "Split", "Swap",

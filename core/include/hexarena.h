@@ -1,5 +1,5 @@
 /* hexarena.h: the rules of the hexarena games (anda, anda-prison, spelde, vaxandis,
- * marbanta) for engine authors in C. API version 1.0 (docs/engines.md, "Versions").
+ * marbanta) for engine authors in C. API version 1.1 (docs/engines.md, "Versions").
  *
  * Build the library:  cargo build --release --features capi   (in core/)
  *   static: target/release/libhexarena_core.a  (link also -lpthread -ldl -lm)
@@ -24,7 +24,8 @@
  * hx_play, hx_random_playout, hx_game_free) needs it alone, with no other call on that
  * handle meanwhile. Different handles are independent.
  *
- * Sites are bits: row * (2n - 1) + column, counted from 0 (a1 is 0).
+ * Sites are bits: row * 2n + column, counted from 0 (a1 is 0; a padded row-major board, so
+ * some bits between the rows' ends name no cell: hx_site_name refuses them).
  */
 #ifndef HEXARENA_H
 #define HEXARENA_H
@@ -36,7 +37,7 @@
 extern "C" {
 #endif
 
-#define HX_API_VERSION "1.0"
+#define HX_API_VERSION "1.1"
 
 typedef int hx_status;
 #define HX_OK 0
@@ -55,7 +56,7 @@ typedef int hx_status;
 /* An opaque game state. */
 typedef struct hx_game hx_game;
 
-/* The API version, "1.0". */
+/* The API version, "1.1". */
 const char *hx_api_version(void);
 /* The message of the last error on this thread ("" before the first): meaningful after a
  * call that returned a status other than HX_OK. */
@@ -79,7 +80,8 @@ hx_status hx_outcome(const hx_game *g, int *over, int *winner);
 /* HGP final_score: "B+", "W+", "B+2.5", "0"; HX_ERR_ILLEGAL while the game goes on. */
 hx_status hx_final_score(const hx_game *g, char *buf, size_t cap, size_t *needed);
 /* Every legal action as canonical tokens separated by spaces (HGP legal_moves);
- * HX_ERR_TOO_MANY over 100000 actions. */
+ * HX_ERR_TOO_MANY over 100000 actions or over 1,000,000 bytes of text (Spelde's flip sets),
+ * as HGP's `too many moves`: a buffer of 1,000,001 bytes always holds a listing. */
 hx_status hx_legal_actions(const hx_game *g, char *buf, size_t cap, size_t *needed);
 /* The sites of single placements (HGP legal_cells) into sites[0..cap); *count their number. */
 hx_status hx_legal_cells(const hx_game *g, uint16_t *sites, size_t cap, size_t *count);

@@ -22,7 +22,7 @@ use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::kit::{Error, Game, Refusal, MAX_ACTIONS};
+use crate::kit::{Error, Game, Refusal, MAX_ACTIONS, MAX_LEGAL_BYTES};
 
 pub const HX_OK: c_int = 0;
 pub const HX_ERR_UNKNOWN_GAME: c_int = 1;
@@ -134,10 +134,10 @@ macro_rules! tryc {
     };
 }
 
-/// The kits' API version (`"1.0"`), a static string.
+/// The kits' API version (`"1.1"`), a static string.
 #[no_mangle]
 pub extern "C" fn hx_api_version() -> *const c_char {
-    c"1.0".as_ptr()
+    c"1.1".as_ptr()
 }
 
 /// The message of the last error on this thread (empty before the first), owned by the
@@ -245,16 +245,15 @@ pub unsafe extern "C" fn hx_final_score(g: *const HxGame, buf: *mut c_char, cap:
 }
 
 /// Every legal action, canonical tokens separated by single spaces (HGP `legal_moves`);
-/// `HX_ERR_TOO_MANY` over 100000 actions.
+/// `HX_ERR_TOO_MANY` over 100000 actions or over 1,000,000 bytes (`Game::legal_moves`).
 #[no_mangle]
 pub unsafe extern "C" fn hx_legal_actions(g: *const HxGame, buf: *mut c_char, cap: usize, needed: *mut usize) -> c_int {
     guard(|| {
         let g = tryc!(game(g));
-        let Some(actions) = g.legal_actions_upto(MAX_ACTIONS) else {
-            return fail(HX_ERR_TOO_MANY, "too many moves");
+        let Some(text) = g.legal_moves() else {
+            return fail(HX_ERR_TOO_MANY, format!("too many moves: over {MAX_ACTIONS} actions or {MAX_LEGAL_BYTES} bytes"));
         };
-        let tokens: Vec<String> = actions.iter().map(|a| g.format(a)).collect();
-        put(&tokens.join(" "), buf, cap, needed)
+        put(&text, buf, cap, needed)
     })
 }
 

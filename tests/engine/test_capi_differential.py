@@ -115,3 +115,73 @@ def test_fuzzed_positions_agree_through_the_c_abi(game: str) -> None:
         py = load(info, text)
         compare(py, CGame.from_position(LIB, text), rng, label)
         COUNTS[label, "fuzzed positions"] += 1
+
+
+#: Tokens whose reading is easy to get wrong (docs/rules.md, "Board and notation", "Tokens"): case,
+#: white space, leading zeros, signs, numbers past 32 and 64 bits, a shape the game lacks naming a
+#: site twice, the order in which a token's sites are read, `resign`.
+ODD_TOKENS = ("e5", "E5", " e5\t", "e5\x1f", "\u212a5", "e05", "e0", "a0", "e+5", "e\u0665", "z1", "aa1", "e99999",
+              "e18446744073709551621", "e1000000000000000000000", "e5,e5", "e5,e7", "e05,z9", "z9,e05", "a1,a1,c1",
+              "e5,", "e5/d5,d5", "e5/e05", "e5/z9,e05", "z9/e5,", "e5/d5/f5", "e5-e5", "e5-e05", "e5-e6-e7", "e5:e5",
+              "e5:e6,e6", "e5:z9,e05", "komi=3", "komi=03", "komi=+3", "komi=-0", "komi=4294967296",
+              "komi=99999999999999999999", "komi=999999999999999999999", "resign", "RESIGN", "swap", "keep", "pass",
+              "release", "propose", "")
+#: Positions of every game in which those tokens are read: openings under the pie and without it,
+#: and Anda's komi offer and answer.
+TOKEN_POSITIONS = {
+    "anda": ("anda 5 b {b} variant=pie phase=offer first=bw", "anda 5 w {b} phase=answer komi=3 first=bw",
+             "anda 5 b {b} variant=nopie first=bw"),
+    "anda-prison": ("anda-prison 5 b {b} phase=komi first=bw", "anda-prison 5 b {b} variant=nopie first=bw"),
+    "spelde": ("spelde 5 b {b} phase=open", "spelde 5 b {b} variant=nopie"),
+    "vaxandis": ("vaxandis 5 b {b} phase=open", "vaxandis 5 b {b} variant=nopie"),
+    "marbanta": ("marbanta 5 b {b} phase=pie", "marbanta 5 b {b} variant=nopie"),
+}
+EMPTY5 = "/".join("." * (5 + min(r, 8 - r)) for r in range(9))
+
+
+def token_kind(state: GameState, token: str) -> int:
+    """How the rules answer `token` as the referee reads an answer (``read``, then play)."""
+    try:
+        state.play(state.read(token)[0])
+    except InvalidNotation:
+        return SYNTAX
+    except IllegalMove:
+        return ILLEGAL
+    return OK
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tokens_are_read_as_the_python_rules_read_them(game: str) -> None:
+    """The C ABI (``hx_check``) and the rules the referee uses (the core's ``read`` when it is
+    built) give every token the Python rules' answer: ok, `syntax error` or `illegal move`."""
+    info = python_rules(game)
+    for template in TOKEN_POSITIONS[game]:
+        text = template.format(b=EMPTY5)
+        py = load(info, text)
+        referee = registry.from_position(text)
+        c = CGame.from_position(LIB, text)
+        for token in ODD_TOKENS:
+            expected = refusal(py, token)[0]
+            assert token_kind(py, token) == expected, (text, token)
+            assert token_kind(referee, token) == expected, (text, token, "the referee's rules")
+            assert c.check(token) == expected, (text, token, LIB.hx_last_error())
+
+
+def test_the_listing_refuses_past_a_megabyte_as_the_protocol_does() -> None:
+    """95,716 Spelde flip sets, fewer than 100000 actions but over 1,000,000 bytes: `hx_legal_actions`
+    answers HX_ERR_TOO_MANY (HGP `too many moves`) where the Python engines do; a listing under
+    both bounds is the Python rules' text."""
+    from hexarena.protocol.commands import bounded_legal_moves
+
+    big = "spelde 3 b www/wwww/wwww./ww.w/w.. variant=nopie"
+    py = load(python_rules("spelde"), big)
+    assert len(list(py.legal_actions())) < 100_000 and bounded_legal_moves(py) is None
+    assert CGame.from_position(LIB, big).legal_actions() is None
+    small = "spelde 3 b www/wwww/www../ww.w/w.. variant=nopie"
+    assert CGame.from_position(LIB, small).legal_actions() == bounded_legal_moves(load(python_rules("spelde"), small)).split()
+
+
+def test_colour_sets_are_read_in_either_order() -> None:
+    """`first=wb` is `first=bw`, in the Python rules and through the C ABI."""
+    text = "anda 3 b .../..../...../..../... variant=nopie first=wb"
+    assert CGame.from_position(LIB, text).position() == load(python_rules("anda"), text).position()

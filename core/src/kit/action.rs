@@ -2,7 +2,8 @@
 
 use crate::geometry::Hexagon;
 
-/// A site of the board: its bit in engine.geometry's layout (row * (2n - 1) + column),
+/// A site of the board: its bit in engine.geometry's layout (row * 2n + column: a padded
+/// row-major board),
 /// named `a1`-style by [`crate::kit::Game::site_name`].
 pub type Site = u16;
 
@@ -137,22 +138,41 @@ pub(crate) fn quoted(text: &str) -> String {
     format!("{:?}... ({} bytes)", &text[..cut], text.len())
 }
 
+/// The shape of a site name in a token, `[a-z][0-9]+` (engine.notation's): a token of another
+/// shape is no form of any game (`syntax error`) before any of its sites is read.
+fn cell_shaped(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() >= 2 && b[0].is_ascii_lowercase() && b[1..].iter().all(u8::is_ascii_digit)
+}
+
+/// `C(,C)*`: a list of site names.
+fn list_shaped(text: &str) -> bool {
+    text.split(',').all(cell_shaped)
+}
+
+/// The most digits a number in a token may have (engine.numbers' `MAX_DIGITS`); a longer
+/// number is a `syntax error`.
+const MAX_DIGITS: usize = 20;
+
+/// The site a name of [`cell_shaped`] form names, read as engine.geometry reads it: a row
+/// number with a leading zero (`e05`, `e0`) or of more than [`MAX_DIGITS`] digits is a
+/// `syntax error`, a well-formed name off the board (`e99999`) an `illegal move`.
 fn site(geo: &Hexagon, text: &str) -> Result<Site, Refusal> {
-    let shaped = text.len() >= 2 && text.as_bytes()[0].is_ascii_lowercase()
-        && text[1..].bytes().all(|b| b.is_ascii_digit()) && text.len() <= 4;
-    if !shaped {
+    let row = &text[1..];
+    if row.starts_with('0') || row.len() > MAX_DIGITS {
         return Err(Refusal::Syntax(format!("{} is not a site", quoted(text))));
     }
     geo.parse(text).map(|s| s as Site).ok_or_else(|| Refusal::Illegal(format!("{} is off the board", shown(text))))
 }
 
-fn sites(geo: &Hexagon, text: &str) -> Result<Vec<Site>, Refusal> {
-    let out = text.split(',').map(|t| site(geo, t)).collect::<Result<Vec<_>, _>>()?;
+/// The sites of a list of names, in the order written; a site named twice is an `illegal move`.
+fn sites<'a>(geo: &Hexagon, names: impl Iterator<Item = &'a str>, token: &str) -> Result<Vec<Site>, Refusal> {
+    let out = names.map(|t| site(geo, t)).collect::<Result<Vec<_>, _>>()?;
     let mut seen = out.clone();
     seen.sort_unstable();
     seen.dedup();
     if seen.len() != out.len() {
-        return Err(Refusal::Illegal(format!("{} names a site twice", shown(text))));
+        return Err(Refusal::Illegal(format!("{} names a site twice", shown(token))));
     }
     Ok(out)
 }
@@ -165,10 +185,26 @@ fn need(forms: &[Form], form: Form, token: &str) -> Result<(), Refusal> {
     }
 }
 
-/// The action a token names, for a game of `forms` on `geo` (canonical: lists sorted).
+/// The token as engine.notation reads it: without the white space Python's `str.strip` drops
+/// (Rust's and the separators U+001C..U+001F), lower case as Python's `str.lower` makes it where
+/// that gives ASCII (the Kelvin sign is a `k`).
+fn lowered(token: &str) -> String {
+    token.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
+        .chars().map(|c| if c == '\u{212a}' { 'k' } else { c.to_ascii_lowercase() }).collect()
+}
+
+/// The action a token names, for a game of `forms` on `geo` (canonical: lists sorted). As
+/// engine.notation decides: a token of no shape, or of a shape the game lacks, is a `syntax
+/// error` before its sites are read; then each site in the order written (a malformed row
+/// number a `syntax error`, an off-board site an `illegal move`), then a repeated site (an
+/// `illegal move`). `resign` is a form of every game that the rules never play: an `illegal
+/// move` here (the referee handles it).
 pub(crate) fn parse(geo: &Hexagon, forms: &[Form], token: &str) -> Result<Action, Refusal> {
-    let t = token.trim().to_ascii_lowercase();
+    let t = lowered(token);
     let bad = || Refusal::Syntax(format!("{} is not an action of this game", quoted(token)));
+    if t == "resign" {
+        return Err(Refusal::Illegal("resign is not played into the rules (the referee handles it)".into()));
+    }
     for (word, action) in [("swap", Action::Swap), ("keep", Action::Keep), ("pass", Action::Pass),
                            ("release", Action::Release), ("propose", Action::Propose),
                            ("accept", Action::Accept), ("decline", Action::Decline)] {
@@ -178,41 +214,48 @@ pub(crate) fn parse(geo: &Hexagon, forms: &[Form], token: &str) -> Result<Action
         }
     }
     if let Some(k) = t.strip_prefix("komi=") {
+        if k.is_empty() || !k.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
         need(forms, Form::Komi, token)?;
-        return k.parse::<u32>().map(Action::Komi).map_err(|_| bad());
+        if k.len() > MAX_DIGITS {
+            return Err(bad());
+        }
+        // a well-formed offer past any board's sites: refused by the rules as any offer too large
+        return k.parse::<u32>().map(Action::Komi)
+            .map_err(|_| Refusal::Illegal(format!("komi={} is more than the board's sites", shown(k))));
     }
-    if let Some((c, f)) = t.split_once('/') {
+    if cell_shaped(&t) {
+        need(forms, Form::Place, token)?;
+        return Ok(Action::Place(site(geo, &t)?));
+    }
+    if let Some((a, b)) = t.split_once(',').filter(|(a, b)| cell_shaped(a) && cell_shaped(b)) {
+        if !forms.contains(&Form::Pair) {
+            need(forms, Form::Pie, token)?;
+        }
+        let both = sites(geo, [a, b].into_iter(), &t)?;
+        if forms.contains(&Form::Pair) {
+            let s = sorted(geo, both);
+            return Ok(Action::Pair(s[0], s[1]));
+        }
+        return Ok(Action::Pie(both[0], both[1]));
+    }
+    if let Some((c, f)) = t.split_once('/').filter(|(c, f)| cell_shaped(c) && list_shaped(f)) {
         need(forms, Form::Flip, token)?;
-        let c = site(geo, c)?;
-        let f = sites(geo, f)?;
-        if f.contains(&c) {
-            return Err(Refusal::Illegal(format!("{} flips its own site", shown(&t))));
-        }
-        return Ok(Action::Flip(c, sorted(geo, f)));
+        let mut all = sites(geo, std::iter::once(c).chain(f.split(',')), &t)?;
+        let c = all.remove(0);
+        return Ok(Action::Flip(c, sorted(geo, all)));
     }
-    if let Some((a, b)) = t.split_once('-') {
+    if let Some((a, b)) = t.split_once('-').filter(|(a, b)| cell_shaped(a) && cell_shaped(b)) {
         need(forms, Form::Move, token)?;
-        return Ok(Action::Move(site(geo, a)?, site(geo, b)?));
+        let both = sites(geo, [a, b].into_iter(), &t)?;
+        return Ok(Action::Move(both[0], both[1]));
     }
-    if let Some((r, o)) = t.split_once(':') {
+    if let Some((r, o)) = t.split_once(':').filter(|(r, o)| cell_shaped(r) && list_shaped(o)) {
         need(forms, Form::Group, token)?;
-        let r = site(geo, r)?;
-        let o = sites(geo, o)?;
-        if o.contains(&r) {
-            return Err(Refusal::Illegal(format!("{} names its root twice", shown(&t))));
-        }
-        return Ok(Action::Group(r, sorted(geo, o)));
+        let mut all = sites(geo, std::iter::once(r).chain(o.split(',')), &t)?;
+        let r = all.remove(0);
+        return Ok(Action::Group(r, sorted(geo, all)));
     }
-    if t.contains(',') {
-        let both = sites(geo, &t)?;
-        let [a, b] = both[..] else { return Err(bad()) };
-        if forms.contains(&Form::Pie) {
-            return Ok(Action::Pie(a, b));
-        }
-        need(forms, Form::Pair, token)?;
-        let s = sorted(geo, vec![a, b]);
-        return Ok(Action::Pair(s[0], s[1]));
-    }
-    need(forms, Form::Place, token)?;
-    Ok(Action::Place(site(geo, &t)?))
+    Err(bad())
 }

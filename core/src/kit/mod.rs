@@ -32,13 +32,17 @@ use rules::{Rules, SPECS};
 
 /// The kits' API version, `MAJOR.MINOR`: a minor step adds to the API, a major step
 /// changes or removes something an engine may use.
-pub const API_VERSION: &str = "1.0";
+pub const API_VERSION: &str = "1.1";
 
 /// The games' ids, in HGP `list_games` order.
 pub const GAMES: [&str; 5] = ["anda", "anda-prison", "spelde", "vaxandis", "marbanta"];
 
 /// The answer to `legal_moves` holds at most this many actions (HGP `too many moves`).
 pub const MAX_ACTIONS: usize = 100_000;
+
+/// The answer to `legal_moves` holds at most this many bytes (HGP `too many moves`: Spelde's
+/// flip sets reach it with fewer than [`MAX_ACTIONS`] actions).
+pub const MAX_LEGAL_BYTES: usize = 1_000_000;
 
 /// A player's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -276,6 +280,23 @@ impl Game {
         self.rules.actions(MAX_ACTIONS)
     }
 
+    /// HGP's answer to `legal_moves`: every legal action's canonical token, separated by single
+    /// spaces (empty once the game is over); None (HGP `too many moves`) when there are more than
+    /// [`MAX_ACTIONS`] actions or the answer would hold more than [`MAX_LEGAL_BYTES`] bytes.
+    pub fn legal_moves(&self) -> Option<String> {
+        let mut out = String::new();
+        for a in self.legal_actions()? {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&self.format(&a));
+            if out.len() > MAX_LEGAL_BYTES {
+                return None;
+            }
+        }
+        Some(out)
+    }
+
     /// The legal actions when there are at most `cap`, else None.
     pub fn legal_actions_upto(&self, cap: usize) -> Option<Vec<Action>> {
         self.rules.actions(cap)
@@ -304,7 +325,7 @@ impl Game {
         self.is_site(site).then(|| action::name(self.geo(), site))
     }
 
-    /// Whether `site` (a bit, `row * (2n - 1) + column`) is a cell of this board: the bits
+    /// Whether `site` (a bit, `row * 2n + column`) is a cell of this board: the bits
     /// between the rows' ends, and past the last, name none.
     pub fn is_site(&self, site: Site) -> bool {
         self.geo().is_site(usize::from(site))

@@ -89,7 +89,8 @@ impl Spec {
                     _ => bad(format!("expected B,W (two whole numbers 0..{most})")),
                 }
             }
-            "first" | "annihilated" if !["-", "b", "w", "bw"].contains(&value) => bad("expected b, w, bw or -".into()),
+            // as engine.position reads a colour set: `wb` is `bw` (and is written so)
+            "first" | "annihilated" if !["-", "b", "w", "bw", "wb"].contains(&value) => bad("expected b, w, bw or -".into()),
             "last" if !["-", "b", "w"].contains(&value) => bad("expected b, w or -".into()),
             _ => match self.options.iter().find(|(k, _)| *k == name) {
                 Some((_, values)) if !values.contains(&value) => bad(format!("expected one of {}", values.join(", "))),

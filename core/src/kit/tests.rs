@@ -162,3 +162,56 @@ fn the_kit_has_no_ply_cap() {
         }
     }
 }
+
+#[test]
+fn legal_moves_refuses_past_either_bound_of_hgp() {
+    // 95,716 Spelde flip sets: under MAX_ACTIONS, over a megabyte of text
+    let g = Game::from_position("spelde 3 b www/wwww/wwww./ww.w/w.. variant=nopie").unwrap();
+    assert!(g.legal_actions().is_some_and(|a| a.len() < MAX_ACTIONS));
+    assert_eq!(g.legal_moves(), None);
+    let g = Game::new("spelde", 5, "nopie").unwrap();
+    let text = g.legal_moves().unwrap();
+    let tokens: Vec<String> = g.legal_actions().unwrap().iter().map(|a| g.format(a)).collect();
+    assert_eq!(text, tokens.join(" "));
+    assert!(text.len() <= MAX_LEGAL_BYTES);
+}
+
+/// (token, how the Python rules read it in the position) for the kit's parse-and-check.
+fn kind(g: &Game, token: &str) -> &'static str {
+    match g.parse(token).and_then(|a| g.check(&a)) {
+        Ok(()) => "ok",
+        Err(Refusal::Syntax(_)) => "syntax",
+        Err(Refusal::Illegal(_)) => "illegal",
+    }
+}
+
+#[test]
+fn tokens_are_classified_as_the_python_rules_classify_them() {
+    let spelde = Game::new("spelde", 5, "nopie").unwrap();
+    let anda = Game::from_position("anda 5 w ...../....../......./......../........./......../......./....../..... phase=answer").unwrap();
+    let offer = Game::new("anda", 5, "pie").unwrap();
+    let vaxandis = Game::new("vaxandis", 5, "nopie").unwrap();
+    for (g, token, expected) in [
+        (&spelde, "e5", "ok"), (&spelde, "E5 ", "ok"), (&spelde, "\u{212a}5", "illegal"), (&spelde, "e5\u{1f}", "ok"),
+        (&spelde, "e05", "syntax"), (&spelde, "e0", "syntax"), (&spelde, "a0", "syntax"), (&spelde, "e+5", "syntax"),
+        (&spelde, "e1000000000000000000000", "syntax"), (&spelde, "e99999", "illegal"),
+        (&spelde, "e18446744073709551621", "illegal"), (&spelde, "z1", "illegal"),
+        (&spelde, "e5,e5", "syntax"), (&spelde, "e5,e7", "syntax"), (&vaxandis, "e5,e5", "syntax"),
+        (&spelde, "resign", "illegal"), (&spelde, "RESIGN", "illegal"), (&spelde, "z9/e5,", "syntax"),
+        (&spelde, "e5/d5,d5", "illegal"), (&spelde, "e5/e05", "syntax"), (&spelde, "e5/z9,e05", "illegal"),
+        (&anda, "a1,a1,c1", "syntax"), (&anda, "z9,e05", "illegal"), (&anda, "e05,z9", "syntax"),
+        (&offer, "komi=3", "ok"), (&offer, "komi=03", "ok"), (&offer, "komi=+3", "syntax"),
+        (&offer, "komi=4294967296", "illegal"), (&offer, "komi=99999999999999999999", "illegal"),
+        (&offer, "komi=999999999999999999999", "syntax"), (&spelde, "komi=4294967296", "syntax"),
+        (&vaxandis, "e5-e5", "illegal"), (&vaxandis, "e5-e05", "syntax"),
+    ] {
+        assert_eq!(kind(g, token), expected, "{token:?} in {}", g.position());
+    }
+}
+
+#[test]
+fn colour_sets_are_read_in_either_order() {
+    let g = Game::from_position("anda 3 b .../..../...../..../... variant=nopie first=wb").unwrap();
+    assert!(g.position().ends_with("first=bw"), "{}", g.position());
+    assert!(Game::from_position("anda 3 b .../..../...../..../... first=bb").is_err());
+}
