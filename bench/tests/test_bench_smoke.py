@@ -6,6 +6,7 @@ through every row. A bench script without a line in SMOKE fails the first test.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -13,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.chromium import CHROMIUM, DRIVER, MISSING
 
 BENCH = Path(__file__).resolve().parents[1]
 ROOT = BENCH.parent
@@ -34,9 +37,9 @@ SMOKE: dict[str, list[str]] = {
     "bench_floor": ["--games", "5", "--engine", "random"],
     "bench_hostile_pv": ["--answers", "1"],
     "bench_kits": ["--games", "2", "--samples", "10", "--sizes", "7"],
-    "bench_ladder": ["--bridges", "2", "--seconds", "3", "--flight", "2", "--move", "0.2"],
+    "bench_ladder": ["--bridges", "2", "--seconds", "1", "--flight", "2", "--move", "0.2", "--sample", "1"],
     "bench_marbanta": ["--playouts", "0.05"],
-    "bench_mcts": ["--games", "1", "--seconds", "0.02", "--skip-strength"],
+    "bench_mcts": ["--games", "1", "--seconds", "0.02", "--speed", "0.05", "--skip-strength"],
     "bench_memory": ["--games", "200", "-j", "2"],
     "bench_move_profile": ["--games", "2", "-j", "2", "--rate", "200"],
     "bench_openings": ["200"],
@@ -56,6 +59,13 @@ SMOKE: dict[str, list[str]] = {
     "bench_step": ["--plies", "100", "--sizes", "5"],
     "bench_vaxandis": ["--games", "0.1"],
 }
+#: The arguments that leave out a bench's part in a real browser, for a machine without one (the
+#: browser tests skip there: tests/browser).
+BROWSER_PART: dict[str, list[str]] = {"bench_serve": ["--updates", "0"]}
+
+
+def browser_missing() -> bool:
+    return CHROMIUM is None or DRIVER is None or importlib.util.find_spec("selenium") is None
 
 
 def test_every_bench_has_a_smoke_run():
@@ -67,10 +77,14 @@ def test_every_bench_has_a_smoke_run():
 @pytest.mark.parametrize("name", sorted(SMOKE))
 def test_bench_runs_at_a_tiny_size(name, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", f"bench.{name}", *SMOKE[name]], cwd=tmp_path, env=env,
+    without_browser = name in BROWSER_PART and browser_missing()
+    args = [*SMOKE[name], *(BROWSER_PART[name] if without_browser else [])]      # the last of an option wins
+    proc = subprocess.run([sys.executable, "-m", f"bench.{name}", *args], cwd=tmp_path, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, f"bench.{name} exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     assert len(proc.stdout.strip().splitlines()) >= 2, f"bench.{name} printed no table:\n{proc.stdout}"
+    if without_browser:
+        pytest.skip(f"bench.{name}'s part in a browser: {MISSING}")
 
 
 @pytest.mark.slow
