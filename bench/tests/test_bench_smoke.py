@@ -28,7 +28,7 @@ SMOKE: dict[str, list[str]] = {
     "bench_anda": ["--games", "1"],
     "bench_anda_prison": ["--games", "1"],
     "bench_clock_safety": ["--games", "1", "-j", "2", "--only", "spelde"],
-    "bench_cluster": ["2"],
+    "bench_cluster": ["2", "1"],
     "bench_controller": ["20"],
     "bench_core": ["--games", "1", "--python-games", "1", "--sizes", "5"],
     "bench_core_strength": ["--games", "2", "--seconds", "0.02", "--only", "spelde"],
