@@ -6,6 +6,7 @@ through every row. A bench script without a line in SMOKE fails the first test.
 """
 from __future__ import annotations
 
+import fcntl
 import importlib.util
 import os
 import shutil
@@ -68,6 +69,32 @@ def browser_missing() -> bool:
     return CHROMIUM is None or DRIVER is None or importlib.util.find_spec("selenium") is None
 
 
+#: The benches that build the C limit (../shared/limit/anda_limit.c, some seconds of -O2 each), and
+#: their option that takes it built: the smoke runs share one build.
+LIMIT_BUILT = {"bench_core": "--limit-built", "bench_kits": "--limit-built", "bench_step": "--anda-limit-built"}
+
+
+@pytest.fixture(scope="session")
+def anda_limit(tmp_path_factory) -> Path | None:
+    """anda_limit built once for the session (its xdist workers share it), as bench_core and
+    bench_kits build it; None without its source or gcc (each bench then does as it does alone)."""
+    source = next((p / "shared" / "limit" / "anda_limit.c" for p in ROOT.parents
+                   if (p / "shared" / "limit" / "anda_limit.c").is_file()), None)
+    gcc = shutil.which("gcc")
+    if source is None or gcc is None:
+        return None
+    folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = folder.parent                               # the run's folder, above each worker's
+    exe = folder / "anda_limit"
+    with open(folder / "anda_limit.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not exe.is_file():
+            subprocess.run([gcc, "-std=c11", "-O2", "-march=native", "-o", f"{exe}.tmp", str(source)], check=True)
+            os.replace(f"{exe}.tmp", exe)
+    return exe
+
+
 def test_every_bench_has_a_smoke_run():
     scripts = sorted(p.stem for p in BENCH.glob("bench_*.py"))
     assert sorted(SMOKE) == scripts
@@ -75,10 +102,12 @@ def test_every_bench_has_a_smoke_run():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SMOKE))
-def test_bench_runs_at_a_tiny_size(name, tmp_path):
+def test_bench_runs_at_a_tiny_size(name, tmp_path, request):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     without_browser = name in BROWSER_PART and browser_missing()
     args = [*SMOKE[name], *(BROWSER_PART[name] if without_browser else [])]      # the last of an option wins
+    if name in LIMIT_BUILT and (limit := request.getfixturevalue("anda_limit")) is not None:
+        args += [LIMIT_BUILT[name], str(limit)]
     proc = subprocess.run([sys.executable, "-m", f"bench.{name}", *args], cwd=tmp_path, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, f"bench.{name} exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
