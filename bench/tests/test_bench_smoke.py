@@ -16,8 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.chromium import CHROMIUM, DRIVER, MISSING
-
 BENCH = Path(__file__).resolve().parents[1]
 ROOT = BENCH.parent
 
@@ -63,10 +61,15 @@ SMOKE: dict[str, list[str]] = {
 #: The arguments that leave out a bench's part in a real browser, for a machine without one (the
 #: browser tests skip there: tests/browser).
 BROWSER_PART: dict[str, list[str]] = {"bench_serve": ["--updates", "0"]}
+#: Why that part is left out (bench/tests imports no tests.support: the browser and its driver are
+#: looked for as tests/support/chromium.py looks for them).
+NO_BROWSER = ("no headless browser: install Debian's chromium and chromium-driver "
+              "(apt-get install chromium chromium-driver), as .ci/run does")
 
 
 def browser_missing() -> bool:
-    return CHROMIUM is None or DRIVER is None or importlib.util.find_spec("selenium") is None
+    browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    return browser is None or shutil.which("chromedriver") is None or importlib.util.find_spec("selenium") is None
 
 
 #: The benches that build the C limit (../shared/limit/anda_limit.c, some seconds of -O2 each), and
@@ -113,7 +116,7 @@ def test_bench_runs_at_a_tiny_size(name, tmp_path, request):
     assert proc.returncode == 0, f"bench.{name} exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     assert len(proc.stdout.strip().splitlines()) >= 2, f"bench.{name} printed no table:\n{proc.stdout}"
     if without_browser:
-        pytest.skip(f"bench.{name}'s part in a browser: {MISSING}")
+        pytest.skip(f"bench.{name}'s part in a browser: {NO_BROWSER}")
 
 
 @pytest.mark.slow
