@@ -1,11 +1,11 @@
 """Dask cluster vs local runner: per-game overhead and games/hour with 1, 2, 4 workers.
 
-    python -m bench.bench_cluster [GAMES]        (needs `pip install -e '.[cluster]'`)
+    python -m bench.bench_cluster [GAMES [N ...]]        (needs `pip install -e '.[cluster]'`)
 
 The same GAMES games (built-in `random` vs `greedy`, Spelde n=5, default
 time limits) are played by the local runner (`-j N`) and through a
 `LocalCluster` of N single-thread worker processes (`--cluster local:N`),
-for N = 1, 2, 4, on this machine. Each run gets a fresh output folder; the
+for N = 1, 2, 4 (or the N given), on this machine. Each run gets a fresh output folder; the
 pre-flight is left out; the cluster's start-up is timed apart from the games.
 
 Figures:
@@ -78,11 +78,12 @@ def _echo(*args: object) -> tuple:
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 16
+    workers = [int(n) for n in sys.argv[2:]] or [1, 2, 4]
     config = _config(games)
     base = baseline_us()
     rows, walls = [], {}
     with TemporaryDirectory() as tmp:
-        for n in (1, 2, 4):
+        for n in workers:
             for runner, fn in (("local -j N", local), ("--cluster local:N", cluster)):
                 figures = fn(config, Path(tmp) / f"{runner[:5]}-{n}", n)
                 walls[runner, n] = figures["wall"]

@@ -148,6 +148,7 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="*", help="board sides (default: each game's recommended ones)")
     ap.add_argument("--only", nargs="*", help="game ids (default: every game the core implements)")
     ap.add_argument("--limit", type=Path, default=LIMIT_SOURCE, help="anda_limit.c")
+    ap.add_argument("--limit-built", type=Path, help="anda_limit already built from it (then not built here)")
     ap.add_argument("--mcts", type=float, metavar="SECONDS", help="MCTS iterations a second instead (see above)")
     ap.add_argument("--rounds", type=int, default=2, help="searches per mode and game with --mcts")
     args = ap.parse_args()
@@ -160,7 +161,7 @@ def main() -> None:
         return
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        exe = build_limit(args.limit, tmp)
+        exe = args.limit_built or build_limit(args.limit, tmp)
         for game in games:
             python, core = rules_of(game)
             for n in args.sizes or python.sizes:

@@ -40,15 +40,17 @@ LIMIT_SOURCE = next((p / "shared" / "limit" / "anda_limit.c" for p in ROOT.paren
                      if (p / "shared" / "limit" / "anda_limit.c").is_file()), ROOT.parent / "shared" / "limit" / "anda_limit.c")
 
 
-def build(folder: Path, limit: Path) -> tuple[Path, Path, Path]:
-    """(the limit, the Rust bench, the C bench) built; the C library and the Rust example by cargo."""
+def build(folder: Path, limit: Path, built: Path | None = None) -> tuple[Path, Path, Path]:
+    """(the limit, the Rust bench, the C bench) built; the C library and the Rust example by cargo;
+    the limit not when `built` is it already."""
     env = {**os.environ, "CARGO_TARGET_DIR": str(TARGET)}
     for extra in (["--example", "kit_bench"], []):
         subprocess.run(["cargo", "build", "--release", "--quiet", "--features", "capi", *extra], cwd=CORE,
                        env=env, check=True)
     cc = shutil.which("cc") or "cc"
-    exe = folder / "anda_limit"
-    subprocess.run([cc, "-std=c11", "-O2", "-march=native", "-o", str(exe), str(limit)], check=True)
+    exe = built or folder / "anda_limit"
+    if built is None:
+        subprocess.run([cc, "-std=c11", "-O2", "-march=native", "-o", str(exe), str(limit)], check=True)
     c_bench = folder / "kit_bench_c"
     subprocess.run([cc, "-O2", "-I", str(CORE / "include"), str(ROOT / "bench" / "kit_bench.c"),
                     str(TARGET / "release" / "libhexarena_core.a"), "-lpthread", "-ldl", "-lm", "-o", str(c_bench)],
@@ -75,10 +77,11 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=2000, help="legal-actions calls per size and kit")
     ap.add_argument("--sizes", type=int, nargs="+", default=[7, 9, 11])
     ap.add_argument("--limit", type=Path, default=LIMIT_SOURCE, help="anda_limit.c")
+    ap.add_argument("--limit-built", type=Path, help="anda_limit already built from it (then not built here)")
     args = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        limit, rust, c = build(Path(tmp), args.limit)
+        limit, rust, c = build(Path(tmp), args.limit, args.limit_built)
         for n in args.sizes:
             g = args.games
             limit_cpu, limit_out = timed([str(limit), "bench", str(n), str(g), "1"])

@@ -1,7 +1,7 @@
 """The ladder server under load: real bridges of cheap built-in players against one server.
 
-    python -m bench.bench_ladder [--bridges N] [--seconds S] [--flight N] [--move X]
-                                 (defaults: 6 bridges for 90 s; 20 bridges at 0.1 s moves)
+    python -m bench.bench_ladder [--bridges N] [--seconds S] [--flight N] [--move X] [--sample S]
+                                 (defaults: 6 bridges for 90 s; 20 bridges at 0.1 s moves, sampled 20 s)
 
 Phase 1, throughput: N bridges of the built-in random player (it answers at once) play in one
 pool of Spelde n=5, 1 s a move, rounds every 0.2 s, for S seconds. Figures: games and moves
@@ -12,7 +12,8 @@ losses of these honest engines (goal 0).
 Phase 2, games in flight: `--flight` bridges (default 20, so 10 games at once) whose engine
 answers each `genmove` after `--move` seconds (default 0.1: the random player behind a sleep,
 ``python -m bench.bench_ladder --engine 0.1``), clock 2 s a move. Once 10 games are in flight
-(the pool's live files), the server's CPU is sampled over 20 s: cores used (goal: under 0.25).
+(the pool's live files), the server's CPU is sampled over `--sample` seconds (default 20): cores
+used (goal: under 0.25).
 
 Ratios are to bench.common.baseline_us() measured in the same run (a fixed pure-Python workload).
 """
@@ -112,7 +113,7 @@ def throughput(bridges: int, seconds: float) -> dict[str, object]:
             "RSS after MB": round(rss, 1), "time losses": losses}
 
 
-def in_flight(bridges: int, move: float) -> dict[str, object]:
+def in_flight(bridges: int, move: float, sample: float = 20.0) -> dict[str, object]:
     engine = [sys.executable, "-m", "bench.bench_ladder", "--engine", str(move)]
     with TemporaryDirectory() as tmp:
         run = _Run(Path(tmp), bridges, 2.0, engine)
@@ -121,7 +122,7 @@ def in_flight(bridges: int, move: float) -> dict[str, object]:
             while run.in_flight() < bridges // 2 and time.monotonic() < deadline:
                 time.sleep(0.2)
             flights, cpu0, t0 = [], _cpu(run.server.pid), time.monotonic()
-            while time.monotonic() - t0 < 20:
+            while time.monotonic() - t0 < sample:
                 time.sleep(0.5)
                 flights.append(run.in_flight())
             cpu1, t1 = _cpu(run.server.pid), time.monotonic()
@@ -155,6 +156,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=90.0)
     parser.add_argument("--flight", type=int, default=20)
     parser.add_argument("--move", type=float, default=0.1)
+    parser.add_argument("--sample", type=float, default=20.0, help="seconds phase 2 samples the server's CPU")
     parser.add_argument("--engine", type=float, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.engine is not None:
@@ -167,7 +169,7 @@ def main(argv: list[str] | None = None) -> None:
     row["CPU/move / baseline"] = round(row["server CPU/move ms"] * 1000 / base, 2)   # type: ignore[operator]
     print(table([row]))
     if args.flight:
-        print(table([in_flight(args.flight, args.move)]))
+        print(table([in_flight(args.flight, args.move, args.sample)]))
     print(f"load {os.getloadavg()[0]:.2f} at the end")
 
 

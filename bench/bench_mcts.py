@@ -1,12 +1,12 @@
-"""MCTS speed and strength: `python -m bench.bench_mcts [--games N] [--seconds X] [--skip-strength]`.
+"""MCTS speed and strength: `python -m bench.bench_mcts [--games N] [--seconds X] [--speed S] [--skip-strength]`.
 
 Speed, per game at its default size after 12 random plies: random playouts
 a second (a leaf evaluation of MCTS by random playout), evaluations a second
-of the game's evaluator now (players.games.evaluator_for), and MCTS
-iterations a second in a 0.5 s search. Strength: in-process games at the
-smallest recommended size of `mcts:Xs` against `random`, `greedy` and
-`heuristic`, seats alternating (a swap exchanges seats, as the referee
-does); draws count 1/2.
+of the game's evaluator now (players.games.evaluator_for), each counted over
+`--speed` seconds (default 1), and MCTS iterations a second in a search of
+half that (0.5 s). Strength: in-process games at the smallest recommended
+size of `mcts:Xs` against `random`, `greedy` and `heuristic`, seats
+alternating (a swap exchanges seats, as the referee does); draws count 1/2.
 """
 from __future__ import annotations
 
@@ -86,6 +86,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4, help="games per pairing (default %(default)s)")
     parser.add_argument("--seconds", type=float, default=0.25,
                         help="mcts seconds a move in the strength games (default %(default)s)")
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="seconds of each speed figure, the MCTS search half of it (default %(default)s)")
     parser.add_argument("--skip-strength", action="store_true")
     args = parser.parse_args()
     base = baseline_us()
@@ -94,14 +96,14 @@ def main() -> None:
     for gid in registry.playable():
         info = registry.get(gid)
         state = walk(info.new_game(info.variant(None), 0), 12)
-        rate, length = playouts_per_second(state)
+        rate, length = playouts_per_second(state, args.speed)
         evaluator = evaluator_for(state)
-        after = evaluations_per_second(state, evaluator)
-        search = MctsBot(seconds=0.5).search(state, random.Random(5))
+        after = evaluations_per_second(state, evaluator, args.speed)
+        search = MctsBot(seconds=args.speed / 2).search(state, random.Random(5))
         rows.append({"game": gid, "size": info.default_size, "random playouts/s (before)": f"{rate:.0f}",
                      "plies/playout": f"{length:.0f}", "evaluator": type(evaluator).__name__,
                      "evaluations/s (after)": f"{after:.0f}",
-                     "mcts iterations/s": f"{search.iterations / 0.5:.0f}"})
+                     "mcts iterations/s": f"{search.iterations / (args.speed / 2):.0f}"})
     print("after 12 random plies from the start, default size:")
     print(table(rows))
     if args.skip_strength:

@@ -179,13 +179,15 @@ def main() -> None:
     ap.add_argument("--only", help="one game id")
     ap.add_argument("--sizes", help="sides, comma-separated (default: each game's sizes)")
     ap.add_argument("--anda-limit", help="path of anda_limit.c (the C limit)")
+    ap.add_argument("--anda-limit-built", type=Path, help="the C limit already built (then not built here)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     games = [args.only] if args.only else registry.playable()
     base = baseline_us()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        exe = build_limit(find_limit(args.anda_limit), Path(tmp)) if "anda" in games else None
+        exe = None if "anda" not in games else args.anda_limit_built or build_limit(find_limit(args.anda_limit),
+                                                                                    Path(tmp))
         for game in games:
             python, core = both_rules(game)
             sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else list(python.sizes)

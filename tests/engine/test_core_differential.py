@@ -1,8 +1,9 @@
 """The compiled core (core/, ``hexarena_core``) against the Python rules, the specification.
 
 For every game the core implements: seeded random games at every board side 2..13 (fewer
-at the large sides) in every variant, compared at every ply (tests.support.differential:
-positions, ends, legal actions, the state after each action, refusals with their reasons);
+at the large sides) in every variant, compared at every ply (from side 8 on, every other ply
+and the last) (tests.support.differential: positions, ends, legal actions, the state after
+each action, refusals with their reasons);
 the core's random playouts, whose end the Python rules must confirm; and the well-formed
 random positions of tests/engine/test_positions_as_written.py. Skipped only when the core
 is not installed; HEXARENA_CORE does not matter here (both implementations are loaded
@@ -42,6 +43,10 @@ FIRST_PLIES = {"vaxandis": 100, "spelde": 200}
 #: playouts run to caps of thousands of plies; Spelde: up to 9, its `flips=dense` playouts
 #: search thousands of flip paths a placement on the large boards).
 PLAYOUT_SIZES = {"vaxandis": (2, 3, 4, 5, 6), "spelde": (2, 3, 5, 7, 9)}
+#: From this side on a random game is compared at every other ply and at its last (the line
+#: played between is played in both and compared whole at the next): the long games of the
+#: large boards.
+ALTERNATE_PLIES = 8
 
 
 def games_at(game: str, n: int) -> int:
@@ -76,14 +81,20 @@ def test_random_games_agree_at_every_ply(game: str, n: int) -> None:
     for k, variant in enumerate(played_variants(python, n)):
         for g in range(games_at(game, n)):
             seed = 1000 * n + 10 * k + g
-            rng = random.Random(seed)
+            rng = random.Random(seed)                   # the line played
+            probes = random.Random(-seed)               # the samples compared: the line does not depend on them
             komi = (0, 2, 5)[g % 3] if python.uses_komi else 0
             py, co = python.new_game(variant, komi), core.new_game(variant, komi)
             every = n <= 4
             cap = min(python.ply_cap(n), FIRST_PLIES.get(game, python.ply_cap(n)))
             while True:
-                actions = compare(py, co, rng, every=every or py.ply % 25 == 0)
-                if not actions or py.ply >= cap:
+                last = py.outcome() is not None or py.ply >= cap
+                whole = every or py.ply % 25 == 0
+                if n < ALTERNATE_PLIES or py.ply % 2 == 0 or whole or last:
+                    actions = compare(py, co, probes, every=whole)
+                    if not actions:
+                        break
+                if last:
                     break
                 action = py.random_action(rng)
                 py, co = py.play(action), co.play(action)
@@ -225,22 +236,27 @@ def _compare_prison(state: AndaPrisonState, rng: random.Random, every: bool) -> 
 def test_prison_whole_state_agrees_at_every_ply(n: int) -> None:
     """The core's whole Anda-prison state (anda_prison::Prison) against state.py at every ply
     of seeded random games in every balance (_compare_prison: every legal action played up to
-    n=4, a sample beyond), and the core's random playouts, whose ends the rules confirm."""
+    n=4, a sample beyond; on the 8- and 11-word boards, whose games run to hundreds of plies, at
+    every third ply and the last), and the core's random playouts, whose ends the rules confirm."""
     from hexarena.engine.games.anda_prison.compiled import core_playout
     from hexarena.engine.games.anda_prison.state import RULES
     for balance in RULES.balances:
         variant = RULES.variant(n, [balance])
         for g in range(3 if n <= 5 else 1):
-            rng = random.Random(f"prison {n} {balance} {g}")
+            rng = random.Random(f"prison {n} {balance} {g}")            # the line played
+            probes = random.Random(f"prison probes {n} {balance} {g}")  # the line does not depend on them
             state = RULES.new_game(variant, (0, 2, 5)[g % 3])
             while True:
-                actions = _compare_prison(state, rng, n <= 4)
+                last = state.outcome() is not None or state.ply >= RULES.ply_cap(n)
+                if n <= 9 or state.ply % 3 == 0 or last:
+                    actions = _compare_prison(state, probes, n <= 4)
+                    assert (not actions) == (state.outcome() is not None), state.position()
                 if state.ply % 5 == 0:
-                    end, _, outcome = core_playout(state, rng.getrandbits(64), RULES.ply_cap(n))
+                    end, _, outcome = core_playout(state, probes.getrandbits(64), RULES.ply_cap(n))
                     assert load(RULES, end.position()).outcome() == outcome, (state.position(), end.position())
                     assert outcome is not None or end.ply >= RULES.ply_cap(n)
                     COUNTS["anda-prison state", "playouts"] += 1
-                if not actions or state.ply >= RULES.ply_cap(n):
+                if last:
                     break
                 state = state.play(state.random_action(rng))
             COUNTS["anda-prison state", "games"] += 1
