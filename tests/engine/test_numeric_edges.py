@@ -21,6 +21,24 @@ def test_the_tallest_height_plays():
     assert len(list(state.legal_actions())) == 2
 
 
+@pytest.mark.parametrize("game", ["anda", "anda-prison"])
+@pytest.mark.parametrize("komi", [20, 99999, 2 ** 40, 10 ** 30])
+def test_a_komi_setting_above_the_sites_counts_as_the_sites(game, komi):
+    """docs/rules.md: the rules clamp the `komi` setting to the sites (19 at n=3), as the kits'
+    with_komi do; the position printed is one `set_position` reads (its `komi=` is 0..sites)."""
+    info = registry.get(game)
+    state = info.new_game(info.variant(3, ["nopie"]), komi)
+    assert state.komi == 19 and " komi=19 " in state.position()
+    assert registry.from_position(state.position()) == state
+
+
+@pytest.mark.parametrize("game", ["anda", "anda-prison"])
+def test_a_negative_komi_setting_is_a_value_error(game):
+    info = registry.get(game)
+    with pytest.raises(ValueError, match="komi -1 is negative"):
+        info.new_game(info.variant(3, ["nopie"]), -1)
+
+
 core = compiled.installed()
 needs_core = pytest.mark.skipif(core is None, reason="the compiled core is not installed")
 

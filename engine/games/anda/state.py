@@ -337,9 +337,11 @@ class AndaState(StoneState):
 
 
 def new_game(variant: Variant, komi: int = 0) -> AndaState:
-    """The initial state. `komi` (the `komi` setting) counts only under `nopie`; the pie offers its own."""
+    """The initial state. `komi` (the `komi` setting) counts only under `nopie`; the pie offers its own.
+    A setting above the board's sites counts as the sites (docs/rules.md); ValueError when negative."""
     if komi < 0:
         raise ValueError(f"komi {komi} is negative")
+    komi = min(komi, hexagon(variant.size).site_count)
     if variant.balance == "pie":
         return AndaState(variant, Colour.BLACK, 0, 0, 0, 0, BOTH, OFFER)
     return AndaState(variant, Colour.BLACK, 0, 0, 0, komi, BOTH, PLAY)
