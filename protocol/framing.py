@@ -11,7 +11,14 @@ from typing import NamedTuple
 from hexarena.engine.numbers import shown
 
 __all__ = ["CommandError", "Command", "preprocess", "parse_command", "format_response",
-           "success", "failure"]
+           "success", "failure", "MAX_COMMAND_BYTES", "OVERLONG"]
+
+#: The longest command line an engine side reads, in bytes without its end of line (the referee's
+#: longest, a position string or a flip set of the largest board, is a few KB); a longer line is
+#: answered :data:`OVERLONG` once and skipped (players/sdk.py reads no more of it than this).
+MAX_COMMAND_BYTES = 1 << 16
+#: The answer to a line of more than MAX_COMMAND_BYTES bytes (its id is not read).
+OVERLONG = f"? syntax error: a line of more than {MAX_COMMAND_BYTES} bytes, skipped\n\n"
 
 
 class CommandError(Exception):
