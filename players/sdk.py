@@ -99,7 +99,8 @@ def engine_side(engine: Engine, seed: int = 0, timed: bool = True) -> EngineSide
             engine.log("choose failed:\n" + traceback.format_exc().rstrip())
             raise
 
-    return EngineSide(choose, name=engine.name, version=engine.version, extensions={SEED_COMMAND: reseed})
+    return EngineSide(choose, name=engine.name, version=engine.version, extensions={SEED_COMMAND: reseed},
+                      note=engine.log)
 
 
 class Transcript:
