@@ -311,6 +311,8 @@ class AndaPrisonState(StoneState):
         if isinstance(action, Pair):
             if not self.pairing:
                 raise IllegalMove(f"no two-stone turn in phase {phase}")
+            if not (self.board.is_site(action.a) and self.board.is_site(action.b)):
+                raise IllegalMove("off the board")
             a, b = self.board.sorted_sites((action.a, action.b))
             why = pairs.pair_shape(self._pair_turn(), a, b)
             if why:
