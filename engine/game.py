@@ -170,6 +170,18 @@ class GameInfo:
         return parse_action(token, board, self.forms)
 
 
+#: The largest ply a playout's cap may name (the core counts plies in 32 bits).
+MAX_CAP = 2 ** 32 - 1
+
+
+def checked_cap(cap: int) -> int:
+    """`cap` when it is a ply a playout may stop at, 0..MAX_CAP; ValueError naming it otherwise
+    (asked before the core is called, which would overflow)."""
+    if not 0 <= cap <= MAX_CAP:
+        raise ValueError(f"playout cap {cap}: expected a ply from 0 to {MAX_CAP}")
+    return cap
+
+
 class GameState(abc.ABC):
     """An immutable game position. Subclasses are frozen dataclasses, or a class of the compiled
     core's (``CoreAndaState``, ``CorePrisonState``, ``CoreMarbantaState``, ``CoreSpeldeState``,
@@ -237,7 +249,9 @@ class GameState(abc.ABC):
     def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
         """Random actions (``random_action``) until the rules end the game or the ply reaches
         `cap`: the last state and the number of ``swap``s played (each exchanges the players).
-        The compiled core plays the whole playout in one call, from the same distribution."""
+        The compiled core plays the whole playout in one call, from the same distribution.
+        ValueError for a `cap` outside 0..MAX_CAP (:func:`checked_cap`), in both."""
+        checked_cap(cap)
         state: GameState = self
         swaps = 0
         while state.outcome() is None and state.ply < cap:
@@ -255,6 +269,7 @@ class GameState(abc.ABC):
     def traced_playout(self, rng: random.Random, cap: int) -> tuple[GameState, int, list[tuple[Colour, Action]]]:
         """:meth:`playout` with the actions played, each with its mover, in order (the same
         draws from `rng` as ``playout``: a core state may answer it in the core)."""
+        checked_cap(cap)
         state: GameState = self
         swaps = 0
         trace: list[tuple[Colour, Action]] = []

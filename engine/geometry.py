@@ -183,10 +183,11 @@ class Hexagon:
 
     # -- notation -------------------------------------------------------------
     def name(self, bit: int) -> str:
+        """The name of a bit of the grid (a site's, or the off-board name of a padding bit);
+        IllegalMove for a bit past the grid (negative or too large), which has no name."""
         if 0 <= bit < len(self.site_names):
             return self.site_names[bit]
-        ci, ri = self.coords(bit)
-        return f"{chr(97 + ci)}{ri + 1}"
+        raise IllegalMove(f"site {bit} is off the board")
 
     def parse(self, text: str) -> int:
         """A site from its name (any case).
@@ -206,8 +207,11 @@ class Hexagon:
         return b
 
     def names(self, bb: int) -> list[str]:
-        """The names of a bitboard's sites in canonical order."""
+        """The names of a bitboard's sites in canonical order; IllegalMove for a bitboard with a
+        bit past the grid (or a negative one, whose bits never end)."""
         names = self.site_names
+        if bb < 0 or bb >> len(names):
+            raise IllegalMove("a set of sites names a site off the board")
         return [names[b] for b in self.sorted_sites(iter_bits(bb))]
 
     # -- bitboard operations ----------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 
 from .actions import WORDS, Action, Grow, Komi, Move, Pair, PieStones, Place, Resign, Split
 from .errors import IllegalMove, InvalidNotation
@@ -96,13 +97,14 @@ def _distinct(board: Hexagon, names: list[str], t: str) -> list[int]:
 
 
 def format_action(action: Action, board: Hexagon) -> str:
-    """The canonical token of an action."""
+    """The canonical token of an action; IllegalMove for one naming a site past the board's grid
+    (a negative or too large bit, which has no name)."""
     name = board.name
     match action:
         case Place(cell):
             return name(cell)
         case Pair(a, b):
-            return ",".join(name(x) for x in board.sorted_sites((a, b)))
+            return ",".join(name(x) for x in _in_order(board, (a, b), action))
         case PieStones(black, white):
             return f"{name(black)},{name(white)}"
         case Split(cell, flips):
@@ -110,10 +112,18 @@ def format_action(action: Action, board: Hexagon) -> str:
         case Move(src, dst):
             return f"{name(src)}-{name(dst)}"
         case Grow(root, branches):
-            return f"{name(root)}:" + ",".join(name(x) for x in board.sorted_sites(branches))
+            return f"{name(root)}:" + ",".join(name(x) for x in _in_order(board, branches, action))
         case Komi(k):
             return f"komi={k}"
     for word, cls in WORDS.items():
         if type(action) is cls:
             return word
     raise TypeError(f"not an action: {action!r}")
+
+
+def _in_order(board: Hexagon, sites: Iterable[int], action: Action) -> list[int]:
+    """`sites` in canonical order; IllegalMove when one is too large to have a place in it."""
+    try:
+        return board.sorted_sites(sites)
+    except IndexError:
+        raise IllegalMove(f"{shown(repr(action), quote=False)} names a site off the board") from None

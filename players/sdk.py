@@ -26,7 +26,7 @@ from hexarena.protocol.analysis import Analysed, Info
 from hexarena.protocol.clock import MoveClock
 from hexarena.protocol.commands import SEED_COMMAND
 from hexarena.protocol.engine_side import EngineSide
-from hexarena.protocol.framing import CommandError
+from hexarena.protocol.framing import MAX_COMMAND_BYTES, OVERLONG, CommandError
 
 from . import installed
 from .base import Budget
@@ -99,7 +99,8 @@ def engine_side(engine: Engine, seed: int = 0, timed: bool = True) -> EngineSide
             engine.log("choose failed:\n" + traceback.format_exc().rstrip())
             raise
 
-    return EngineSide(choose, name=engine.name, version=engine.version, extensions={SEED_COMMAND: reseed})
+    return EngineSide(choose, name=engine.name, version=engine.version, extensions={SEED_COMMAND: reseed},
+                      note=engine.log)
 
 
 class Transcript:
@@ -123,25 +124,63 @@ class Transcript:
 READ_BYTES = 1 << 16
 
 
-def _batches(stdin: TextIO) -> Iterator[list[str]]:
+def _batches(stdin: TextIO) -> Iterator[list[str | None]]:
     """The input's lines as text, each with its end of line (undecodable bytes become U+FFFD), in
     batches: each batch the lines completed by one read, so the lines that had arrived together
     (the last line of the input comes too when it has no end of line). Blocks only when no
-    complete line is left. A stream without a byte buffer (io.StringIO) gives one line a batch."""
+    complete line is left. A stream without a byte buffer (io.StringIO) gives one line a batch.
+
+    A line of more than MAX_COMMAND_BYTES bytes comes as None, once, and no more of it than that
+    is kept (the rest is read and dropped up to its end of line), so memory and time stay linear
+    in the input whatever its lines' lengths."""
     read1 = getattr(getattr(stdin, "buffer", None), "read1", None)
     if read1 is None:
-        while line := stdin.readline():
-            yield [line]
+        yield from _text_batches(stdin)
         return
-    pending = b""
+    pending = bytearray()           # the unfinished line's start, at most MAX_COMMAND_BYTES bytes
+    skipping = False                # the unfinished line is over-long: dropped up to its end
     while chunk := read1(READ_BYTES):
         if b"\n" not in chunk:
-            pending += chunk
+            if not skipping:
+                if len(pending) + len(chunk) > MAX_COMMAND_BYTES:
+                    pending.clear()
+                    skipping = True
+                else:
+                    pending += chunk
             continue
-        *lines, pending = (pending + chunk).split(b"\n")
-        yield [line.decode("utf-8", "replace") + "\n" for line in lines]
-    if pending:
+        batch: list[str | None] = []
+        if skipping:
+            chunk = chunk[chunk.index(b"\n") + 1:]
+            batch.append(None)
+            skipping = False
+        data = pending + chunk if pending else chunk
+        *lines, tail = data.split(b"\n")
+        if len(data) > MAX_COMMAND_BYTES:
+            batch += [None if len(line) > MAX_COMMAND_BYTES else line.decode("utf-8", "replace") + "\n"
+                      for line in lines]
+        else:
+            batch += [line.decode("utf-8", "replace") + "\n" for line in lines]
+        pending = bytearray(tail)
+        if len(tail) > MAX_COMMAND_BYTES:
+            pending.clear()
+            skipping = True
+        yield batch
+    if skipping:
+        yield [None]
+    elif pending:
         yield [pending.decode("utf-8", "replace")]
+
+
+def _text_batches(stdin: TextIO) -> Iterator[list[str | None]]:
+    """:func:`_batches` of a stream of text without a byte buffer: one line a batch, a line of
+    more than MAX_COMMAND_BYTES characters as None."""
+    while line := stdin.readline(MAX_COMMAND_BYTES + 1):
+        if line.endswith("\n") or len(line) <= MAX_COMMAND_BYTES:
+            yield [line]
+            continue
+        while not line.endswith("\n") and (line := stdin.readline(MAX_COMMAND_BYTES + 1)):
+            pass
+        yield [None]
 
 
 def serve(engine: Engine | EngineSide, seed: int = 0, log: str | None = None, stdin: TextIO = sys.stdin,
@@ -164,9 +203,14 @@ def serve(engine: Engine | EngineSide, seed: int = 0, log: str | None = None, st
     try:
         for batch in _batches(stdin):
             for line in batch:
-                if transcript:
-                    transcript.write(">", line.rstrip("\r\n"))
-                response = side.handle(line)
+                if line is None:
+                    response: str | None = OVERLONG
+                    if transcript:
+                        transcript.write(">", f"(a line of more than {MAX_COMMAND_BYTES} bytes, skipped)")
+                else:
+                    if transcript:
+                        transcript.write(">", line.rstrip("\r\n"))
+                    response = side.handle(line)
                 if response is None:
                     continue
                 stdout.write(response)

@@ -18,6 +18,8 @@ Numbers are read by small bounded readers here (ASCII digits, at most
 """
 from __future__ import annotations
 
+import math
+import numbers
 import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -26,7 +28,7 @@ from hexarena.engine.actions import Action
 from hexarena.engine.errors import RulesError
 from hexarena.engine.game import GameState
 
-__all__ = ["Info", "InfoError", "Analysed", "parse_info", "check_pv", "split_answer", "MAX_LINES",
+__all__ = ["Info", "InfoError", "Analysed", "parse_info", "check_pv", "checked", "split_answer", "MAX_LINES",
            "MAX_LINE_BYTES", "KNOWN_KEYS"]
 
 #: Info lines kept per answer; later ones are dropped.
@@ -184,6 +186,73 @@ def check_pv(pv: tuple[str, ...], state: GameState, played: str,
             raise InfoError(f"pv action {i + 1}, {token[:40]!r}: {exc}") from None
         if walked is not None:
             walked[pv[:i + 1]] = walk
+
+
+def checked(info: Info, state: GameState, played: str) -> tuple[Info | None, list[str]]:
+    """The engine side's check of what a bot says of its action `played` (canonical, or
+    `resign`) in `state`: `info` without the values the grammar refuses (a `winrate` that is not
+    a number from 0 to 1, a `score` that is not a decimal of at most MAX_DIGITS digits, `visits`
+    or `depth` that are not whole numbers >= 0, an unknown key or value that is not a word and a
+    token, a `pv` with a token that is not printable ASCII without spaces or that
+    :func:`check_pv` refuses), and a sentence for each value dropped; None for a line with
+    nothing left (or nothing given). The line of what is kept always parses with
+    :func:`parse_info`, within MAX_LINE_BYTES: a value can never add a line to the answer."""
+    problems: list[str] = []
+    values: dict = {}
+    for key in ("winrate", "score"):
+        value = getattr(info, key)
+        if value is None:
+            continue
+        if not isinstance(value, numbers.Real) or isinstance(value, bool) or not math.isfinite(float(value)):
+            problems.append(f"{key} {_shown(value)} is not a finite number")
+        elif key == "winrate" and not 0 <= float(value) <= 1:
+            problems.append(f"winrate {_shown(value)} is outside 0..1")
+        elif len(_decimal(float(value), 2).lstrip("-").replace(".", "")) > MAX_DIGITS:
+            problems.append(f"{key} {_shown(value)} has more than {MAX_DIGITS} digits")
+        else:
+            values[key] = float(value)
+    for key in ("visits", "depth"):
+        value = getattr(info, key)
+        if value is None:
+            continue
+        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or not 0 <= int(value) < 10 ** MAX_DIGITS:
+            problems.append(f"{key} {_shown(value)} is not a whole number >= 0 of at most {MAX_DIGITS} digits")
+        else:
+            values[key] = int(value)
+    other: list[tuple[str, str]] = []
+    for key, text in info.other:
+        if not isinstance(key, str) or not _WORD.match(key) or key in KNOWN_KEYS or key in dict(other):
+            problems.append(f"key {_shown(key)} is not a new word (lower-case letters, digits, _ and -)")
+        elif not isinstance(text, str) or not _TOKEN.match(text):
+            problems.append(f"{key}: {_shown(text)} is not a value (printable ASCII, no space)")
+        else:
+            other.append((key, text))
+    if info.pv:
+        bad = next((t for t in info.pv if not isinstance(t, str) or not _TOKEN.match(t)), None)
+        try:
+            if bad is not None:
+                raise InfoError(f"pv: {_shown(bad)} is not an action token (printable ASCII, no space)")
+            check_pv(tuple(info.pv), state, played)
+            values["pv"] = tuple(info.pv)
+        except InfoError as exc:
+            problems.append(str(exc))
+    kept = Info(other=tuple(other), **values)
+    if len(kept.line().encode()) > MAX_LINE_BYTES and kept.pv:
+        problems.append(f"pv of {len(kept.pv)} actions makes a line of more than {MAX_LINE_BYTES} bytes")
+        kept = Info(other=kept.other, **{k: v for k, v in values.items() if k != "pv"})
+    if len(kept.line().encode()) > MAX_LINE_BYTES:
+        problems.append(f"{len(kept.other)} unknown keys make a line of more than {MAX_LINE_BYTES} bytes")
+        kept = Info(**{k: v for k, v in values.items() if k != "pv"})
+    if kept == Info():
+        return None, problems
+    parse_info(kept.line())         # InfoError here is a bug of this function: nothing refused is kept
+    return kept, problems
+
+
+def _shown(value: object) -> str:
+    """A value as a problem names it, at most 40 characters of its repr."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def split_answer(text: str) -> tuple[str, list[str]]:

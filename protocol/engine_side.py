@@ -23,7 +23,7 @@ from hexarena.engine.game import GameState
 from hexarena.engine.numbers import integer, whole
 
 from . import clock_commands
-from .analysis import MAX_LINES, Analysed
+from .analysis import MAX_LINES, Analysed, Info, checked
 from .clock import MoveClock, TimeControl, TimeLeft
 from .commands import HGP_VERSION, MOVE_BYTES, MOVE_LIMIT, TOO_MANY_MOVES, bounded_legal_moves
 from .diagram import diagram
@@ -51,10 +51,13 @@ class EngineSide:
     """Feed it lines with :meth:`handle`; `finished` turns True after `quit`."""
 
     def __init__(self, choose: Chooser, name: str = "hexarena", version: str = "0.1.0",
-                 extensions: dict[str, Handler] | None = None):
+                 extensions: dict[str, Handler] | None = None, note: Callable[[str], None] | None = None):
         """`extensions`: commands beyond HGP's (listed after them), e.g. players/serve.py's
-        ``hexarena-seed``."""
+        ``hexarena-seed``. `note`: told a sentence for each value of the bot's analysis that
+        `genmove_analyze` leaves out (protocol/analysis.py, :func:`checked`); the SDK logs it
+        on stderr."""
         self.choose = choose
+        self.note = note
         self.name = name
         self.version = version
         self.commands = COMMANDS | (extensions or {})
@@ -207,7 +210,24 @@ def _answer(eng: EngineSide, args: tuple[str, ...], usage: str, analyse: bool) -
             raise RuntimeError(f"bot chose {token}, which is illegal: {exc}") from None
     if not analyse or not info:
         return token
-    return "\n".join([token, *(line.line() for line in info[:MAX_LINES])])
+    return "\n".join([token, *_info_lines(eng, state, token, info)])
+
+
+def _info_lines(eng: EngineSide, state: GameState, token: str, info: tuple[Info, ...]) -> list[str]:
+    """The info lines of the bot's analysis of `token` in `state`: what the grammar allows of the
+    first MAX_LINES (:func:`checked`), each value left out told to `eng.note`."""
+    lines, problems = [], []
+    for number, item in enumerate(info[:MAX_LINES], 1):
+        kept, dropped = checked(item, state, token)
+        problems += [f"info line {number}: {problem}" for problem in dropped]
+        if kept is not None:
+            lines.append(kept.line())
+    if len(info) > MAX_LINES:
+        problems.append(f"{len(info) - MAX_LINES} info line(s) after the first {MAX_LINES}")
+    if eng.note is not None:
+        for problem in problems:
+            eng.note(f"genmove_analyze {token}: left out: {problem}")
+    return lines
 
 
 def _genmove(eng: EngineSide, args: tuple[str, ...]) -> str:

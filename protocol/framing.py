@@ -11,7 +11,14 @@ from typing import NamedTuple
 from hexarena.engine.numbers import shown
 
 __all__ = ["CommandError", "Command", "preprocess", "parse_command", "format_response",
-           "success", "failure"]
+           "success", "failure", "MAX_COMMAND_BYTES", "OVERLONG"]
+
+#: The longest command line an engine side reads, in bytes without its end of line (the referee's
+#: longest, a position string or a flip set of the largest board, is a few KB); a longer line is
+#: answered :data:`OVERLONG` once and skipped (players/sdk.py reads no more of it than this).
+MAX_COMMAND_BYTES = 1 << 16
+#: The answer to a line of more than MAX_COMMAND_BYTES bytes (its id is not read).
+OVERLONG = f"? syntax error: a line of more than {MAX_COMMAND_BYTES} bytes, skipped\n\n"
 
 
 class CommandError(Exception):
@@ -23,9 +30,10 @@ class CommandError(Exception):
 
 
 class Command(NamedTuple):
-    """One parsed command line. `name` is lower case; `args` keep their case."""
+    """One parsed command line. `id`: the id's digits as sent (`007` stays `007`: PROTOCOL.md echoes
+    the id exactly), None without one; `name` is lower case; `args` keep their case."""
 
-    id: int | None
+    id: str | None
     name: str
     args: tuple[str, ...]
 
@@ -48,7 +56,7 @@ def preprocess(line: str) -> str | None:
     return text or None
 
 
-#: The longest command id read (Python's int() refuses past 4,300 digits by default).
+#: The longest command id read (no controller sends one of more than a few digits).
 MAX_ID_DIGITS = 1000
 
 
@@ -56,8 +64,8 @@ def parse_command(line: str) -> Command | None:
     """Preprocess and split a line. None for a line that gets no response.
 
     A first word made only of ASCII digits is the id (GTP: a non-negative integer, of any
-    length); a line holding only an id yields a Command with the empty name (answered
-    `syntax error`). CommandError (`syntax error`) only for an id of more than
+    length), kept as its digits, leading zeros too, to be echoed exactly; a line holding only
+    an id yields a Command with the empty name (answered `syntax error`). CommandError (`syntax error`) only for an id of more than
     :data:`MAX_ID_DIGITS` digits, which no controller sends.
     """
     text = preprocess(line)
@@ -69,12 +77,12 @@ def parse_command(line: str) -> Command | None:
         if len(first) > MAX_ID_DIGITS:
             raise CommandError(f"syntax error: command id {shown(first)} has more than {MAX_ID_DIGITS} digits")
         if len(words) == 1:
-            return Command(int(first), "", ())
-        return Command(int(first), words[1].lower(), tuple(words[2:]))
+            return Command(first, "", ())
+        return Command(first, words[1].lower(), tuple(words[2:]))
     return Command(None, first.lower(), tuple(words[1:]))
 
 
-def format_response(cid: int | None, ok: bool, text: str) -> str:
+def format_response(cid: str | int | None, ok: bool, text: str) -> str:
     """`=[id] text\\n\\n` or `?[id] text\\n\\n`.
 
     Trailing whitespace of each line and empty lines inside `text` are removed,
@@ -90,9 +98,9 @@ def format_response(cid: int | None, ok: bool, text: str) -> str:
     return f"{'=' if ok else '?'}{cid} {text}\n\n"
 
 
-def success(cid: int | None, text: str = "") -> str:
+def success(cid: str | int | None, text: str = "") -> str:
     return format_response(cid, True, text)
 
 
-def failure(cid: int | None, message: str) -> str:
+def failure(cid: str | int | None, message: str) -> str:
     return format_response(cid, False, message)

@@ -19,6 +19,7 @@ import pytest
 from hexarena.engine import registry
 from hexarena.engine.errors import IllegalMove, InvalidNotation
 from hexarena.engine.game import GameInfo, GameState
+from hexarena.engine.geometry import hexagon
 
 from tests.support.capi import ILLEGAL, OK, SYNTAX, CGame, find_library
 from tests.support.differential import COUNTS, load
@@ -103,6 +104,19 @@ def test_seeded_games_agree_through_the_c_abi(game: str) -> None:
             assert c.play(token) == OK, (py.position(), token, LIB.hx_last_error())
             py = py.play(action)
         COUNTS[label, "games"] += 1
+
+
+@pytest.mark.parametrize("game", ["anda", "anda-prison"])
+def test_a_komi_setting_above_the_sites_is_clamped_alike(game: str) -> None:
+    """`komi K` above the sites: the Python rules and the kit's with_komi both take the sites."""
+    info = python_rules(game)
+    for n in (2, 3, 7):
+        sites = hexagon(n).site_count
+        for komi in (sites - 1, sites, sites + 1, 99999):
+            for balance in ("nopie", "corners") if game == "anda-prison" else ("nopie",):
+                py = info.new_game(info.variant(n, [balance]), komi)
+                assert CGame.new(LIB, game, n, balance, komi).position() == py.position(), (n, komi)
+                assert py.komi == min(komi, sites)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -66,3 +66,47 @@ def test_a_print_in_choose_goes_to_stderr_not_into_the_answers(tmp_path: Path) -
     got = answers(run.stdout)
     assert got[0].strip() == "=1" and got[1].startswith("=2 ") and got[2] == "=3 probe", run.stdout
     assert "thinking about the move..." not in run.stdout and "thinking about the move..." in run.stderr
+
+
+BAD_ANALYSIS = '''
+from hexarena.sdk import Engine, analysed, run
+
+class Sloppy(Engine):
+    name = "sloppy"
+
+    def choose(self, state, budget, rng):
+        token = min(state.format(a) for a in state.legal_actions())
+        action = state.parse(token)
+        bad = {"winrate": [float("nan"), 1.7], "visits": [-3, 10 ** 30], "pv": [[token + "\\n\\n=6 bogus"], ["resign"]]}
+        turn = state.ply % 2
+        return analysed(action, winrate=bad["winrate"][turn], score=1.5, visits=bad["visits"][turn], depth=4,
+                        pv=bad["pv"][turn])
+
+run(Sloppy())
+'''
+
+
+def test_analysis_values_the_grammar_refuses_are_left_out_and_told_on_stderr(tmp_path: Path) -> None:
+    """A `winrate` nan or 1.7, `visits` -3 or 10**30, a pv token with end-of-lines or not the action
+    played: left out of the info line (whose frame stays whole), each named on stderr; the rest is kept."""
+    script = tmp_path / "sloppy.py"
+    script.write_text(BAD_ANALYSIS)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
+                         input="1 game spelde nopie\n2 boardsize 3\n3 genmove_analyze b\n4 genmove_analyze w\n"
+                               "5 name\nquit\n")
+    got = answers(run.stdout)
+    assert [a.split("\n")[1:] for a in got[2:4]] == [["info score 1.5 depth 4"]] * 2, run.stdout
+    assert got[2].startswith("=3 a1\n") and got[3].startswith("=4 ") and got[4] == "=5 sloppy" and len(got) == 6
+    second = got[3].split("\n")[0][3:]
+    told = [line for line in run.stderr.splitlines() if "left out" in line]
+    assert told == [
+        "[sloppy] genmove_analyze a1: left out: info line 1: winrate nan is not a finite number",
+        "[sloppy] genmove_analyze a1: left out: info line 1: visits -3 is not a whole number >= 0 of at most 18 digits",
+        "[sloppy] genmove_analyze a1: left out: info line 1: pv: 'a1\\n\\n=6 bogus' is not an action token "
+        "(printable ASCII, no space)",
+        f"[sloppy] genmove_analyze {second}: left out: info line 1: winrate 1.7 is outside 0..1",
+        f"[sloppy] genmove_analyze {second}: left out: info line 1: visits 1000000000000000000000000000000 is not a "
+        "whole number >= 0 of at most 18 digits",
+        f"[sloppy] genmove_analyze {second}: left out: info line 1: pv starts with 'resign', not with the action "
+        f"played, '{second}'",
+    ], run.stderr

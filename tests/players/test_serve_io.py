@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from hexarena.players import installed
+from hexarena.players import installed, sdk
 from hexarena.players.__main__ import _plain
 from hexarena.players.serve import serve
+from hexarena.protocol.framing import MAX_COMMAND_BYTES, OVERLONG
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "1 game spelde nopie\n2 boardsize 5\n3 clear_board\n"
@@ -79,6 +80,51 @@ def test_lines_are_joined_across_reads_and_the_last_needs_no_end_of_line() -> No
 
 def test_quit_ends_the_batch_it_came_in() -> None:
     assert served([b"1 name\n2 quit\n3 name\n"]) == ["=1 hexarena-random\n\n", "=2 \n\n"]
+
+
+LONG = MAX_COMMAND_BYTES + 1                        # the shortest over-long line, in bytes
+
+
+@pytest.mark.parametrize("chunks", [
+    [b"0 name\n1 name # " + b"x" * (LONG - 9) + b"\n2 name\n"],                  # whole in one read
+    [b"1 name # " + b"x" * 40_000] + [b"x" * 10_000] * 3 + [b"x\n2 name\n"],    # over many reads
+    [b"1 name # " + b"x" * (LONG - 20), b"x" * 11 + b"\n2 name\n"],            # pending + the read
+    [b"1 name # " + b"x" * (LONG - 9), b"\n2 name\n"],                          # the end of line alone
+], ids=["one-read", "many-reads", "pending-and-read", "end-of-line-alone"])
+def test_an_over_long_line_is_answered_once_and_skipped(chunks: list[bytes], monkeypatch) -> None:
+    monkeypatch.setattr(sdk, "READ_BYTES", 1 << 20)         # reads larger than a line's bound
+    sent = served(chunks)
+    assert sent[-2:] == [OVERLONG, "=2 hexarena-random\n\n"] and sent[:-2] in ([], ["=0 hexarena-random\n\n"])
+
+
+def test_a_line_of_the_bound_is_read_and_an_over_long_last_line_is_answered() -> None:
+    bound = b"1 name # " + b"x" * (MAX_COMMAND_BYTES - 9) + b"\n"
+    last = b"2 name # " + b"y" * LONG
+    assert served([bound[:30_000], bound[30_000:], last[:60_000], last[60_000:]]) == [
+        "=1 hexarena-random\n\n", OVERLONG]
+
+
+def test_a_text_stream_bounds_its_lines_too() -> None:
+    out = Writes()
+    lines = io.StringIO("1 name # " + "x" * LONG + "\n2 name\n3 name # " + "z" * (MAX_COMMAND_BYTES - 9) + "\n")
+    assert serve("random", 0, None, stdin=lines, stdout=out) == 0
+    assert out.sent == [OVERLONG, "=2 hexarena-random\n\n", "=3 hexarena-random\n\n"]
+
+
+def test_a_served_player_keeps_no_more_of_a_40_mb_line_than_the_bound() -> None:
+    """A real process: the 40 MB comment line is answered with one `?` (no id is read from it) and
+    the next command as usual; the process's peak memory stays far below the line's size."""
+    feeder = ("import resource, subprocess, sys\n"         # writes the line in pieces: it holds 1 MB, not 40
+              "p = subprocess.Popen([sys.executable, '-m', 'hexarena.players', 'random'], "
+              "stdin=subprocess.PIPE, stdout=subprocess.PIPE)\n"
+              "p.stdin.write(b'007 name # ')\n"
+              "for _ in range(40): p.stdin.write(b'x' * 1_000_000)\n"
+              "p.stdin.write(b'\\n8 name\\n'); p.stdin.close(); out = p.stdout.read(); p.wait()\n"
+              "sys.stdout.write(out.decode() + str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))")
+    proc = subprocess.run([sys.executable, "-c", feeder], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    *out, peak_kb = proc.stdout.split("\n\n")
+    assert out == [OVERLONG[:-2], "=8 hexarena-random"], proc.stderr
+    assert int(peak_kb) < 40_000, peak_kb              # the whole line alone would be 40,000 KB
 
 
 def test_the_bots_are_the_functions_whatever_was_imported_first() -> None:

@@ -113,6 +113,20 @@ def test_komi_is_a_setting_that_survives_clear_board() -> None:
     assert eng.session.komi == 0
 
 
+@pytest.mark.parametrize("game", ["anda", "anda-prison"])
+def test_komi_above_the_sites_counts_as_the_sites_and_its_position_loads(game: str) -> None:
+    """`komi K` takes any K >= 0 (PROTOCOL.md); the rules clamp it to the sites (19 at n=3), as the
+    kits' with_komi do, so `position` prints a `komi=` that `set_position` reads back."""
+    eng = engine()
+    run([f"game {game} nopie", "boardsize 3"], eng)
+    out = run(["1 komi 99999", "2 position"], eng)
+    assert out.startswith("=1 \n\n=2 ") and " komi=19 " in out
+    position = out.removeprefix("=1 \n\n=2 ").removesuffix("\n\n")
+    assert run([f"3 set_position {position}", "4 position"], eng) == f"=3 \n\n=4 {position}\n\n"
+    assert eng.session.komi == 99999            # the setting as told: a larger board clamps it less
+    assert " komi=37 " in run(["boardsize 4", "5 position"], eng)
+
+
 @pytest.mark.parametrize("value", ["-1", "6.5", "abc", ""])
 def test_komi_syntax_error(value: str) -> None:
     assert run([f"1 komi {value}"]).startswith("?1 syntax error")

@@ -24,7 +24,8 @@ RULES: list[tuple[str, list[str], str]] = [
     ("an id of a thousand digits echoed", ["9" * 1000 + " protocol_version"], f"={'9' * 1000} 2\n\n"),
     ("an id of thousands of digits is a syntax error, answered without an id", ["9" * 5000 + " protocol_version"],
      f"? syntax error: command id {'9' * SHOWN!r}... (5000 characters) has more than 1000 digits\n\n"),
-    ("leading zeros: the id's value is echoed", ["007 protocol_version"], "=7 2\n\n"),
+    ("leading zeros: the id is echoed exactly, digit for digit", ["007 protocol_version"], "=007 2\n\n"),
+    ("an id of zeros echoed as sent", ["00 frobnicate"], "?00 unknown command\n\n"),
     ("failure echoes the id", ["5 frobnicate"], "?5 unknown command\n\n"),
     ("failure without id", ["frobnicate"], "? unknown command\n\n"),
     ("empty answer is '=' id space then the empty line", ["3 clear_board"], "=3 \n\n"),
@@ -150,7 +151,8 @@ def test_preprocess() -> None:
 
 
 def test_parse_command() -> None:
-    assert parse_command("12 Play B e5") == Command(12, "play", ("B", "e5"))
+    assert parse_command("12 Play B e5") == Command("12", "play", ("B", "e5"))
+    assert parse_command("007 name") == Command("007", "name", ())
     assert parse_command("genmove w") == Command(None, "genmove", ("w",))
     assert parse_command(" # nothing") is None
 

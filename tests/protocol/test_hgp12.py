@@ -4,7 +4,9 @@ from __future__ import annotations
 import pytest
 
 from hexarena.engine.core import Colour
-from hexarena.protocol.analysis import MAX_LINE_BYTES, MAX_LINES, Analysed, Info, InfoError, parse_info, split_answer
+from hexarena.engine import registry
+from hexarena.protocol.analysis import (MAX_LINE_BYTES, MAX_LINES, Analysed, Info, InfoError, checked, parse_info,
+                                          split_answer)
 from hexarena.protocol.clock import ClockKind, TimeControl, TimeLeft
 from hexarena.protocol.clock_commands import seconds_word
 from hexarena.protocol.engine_side import EngineSide
@@ -149,3 +151,66 @@ def test_genmove_analyze_of_a_bot_without_info_and_errors() -> None:
     assert answer(eng, "5 genmove_analyze b") == "=5 a1\n\n"
     assert answer(eng, "6 genmove_analyze b") == "?6 illegal move: black is not to move\n\n"
     assert answer(eng, "7 genmove_analyze") == "?7 syntax error: expected genmove_analyze COLOUR\n\n"
+
+
+# -- what a bot may say: the engine side's check (checked) ------------------------------------
+
+def _spelde3():
+    info = registry.get("spelde")
+    return info.new_game(info.variant(3, ["nopie"]), 0)
+
+
+@pytest.mark.parametrize("given, line, problem", [
+    (Info(winrate=float("nan"), visits=3), "info visits 3", "winrate nan is not a finite number"),
+    (Info(winrate=1.7, depth=2), "info depth 2", "winrate 1.7 is outside 0..1"),
+    (Info(winrate=-0.1, depth=2), "info depth 2", "winrate -0.1 is outside 0..1"),
+    (Info(winrate="0.5", depth=2), "info depth 2", "winrate '0.5' is not a finite number"),    # type: ignore[arg-type]
+    (Info(score=float("inf"), depth=2), "info depth 2", "score inf is not a finite number"),
+    (Info(score=1e30, depth=2), "info depth 2", "score 1e+30 has more than 18 digits"),
+    (Info(winrate=0.5, visits=-3), "info winrate 0.5", "visits -3 is not a whole number >= 0 of at most 18 digits"),
+    (Info(winrate=0.5, visits=10 ** 30), "info winrate 0.5", "visits 1000000000000000000000000000000 is not a whole"),
+    (Info(winrate=0.5, depth=True), "info winrate 0.5", "depth True is not a whole number"),      # type: ignore[arg-type]
+    (Info(winrate=0.5, depth=2.5), "info winrate 0.5", "depth 2.5 is not a whole number"),       # type: ignore[arg-type]
+    (Info(winrate=0.5, pv=("a1\ninfo pv x",)), "info winrate 0.5", "pv: 'a1\\ninfo pv x' is not an action token"),
+    (Info(winrate=0.5, pv=("a1 b1",)), "info winrate 0.5", "pv: 'a1 b1' is not an action token"),
+    (Info(winrate=0.5, pv=("b1",)), "info winrate 0.5", "pv starts with 'b1', not with the action played, 'a1'"),
+    (Info(winrate=0.5, pv=("a1", "a1")), "info winrate 0.5", "pv action 2, 'a1': a1 is occupied"),
+    (Info(winrate=0.5, other=(("Nodes", "9"),)), "info winrate 0.5", "key 'Nodes' is not a new word"),
+    (Info(winrate=0.5, other=(("visits", "9"),)), "info winrate 0.5", "key 'visits' is not a new word"),
+    (Info(winrate=0.5, other=(("nodes", "9 9"),)), "info winrate 0.5", "nodes: '9 9' is not a value"),
+    (Info(winrate=0.5, other=(("nodes", "9"),) * 2), "info winrate 0.5 nodes 9", "key 'nodes' is not a new word"),
+    (Info(winrate=0.5, other=tuple((f"k{i}", "v" * 40) for i in range(200))), "info winrate 0.5",
+     "200 unknown keys make a line of more than 4096 bytes"),
+])
+def test_what_the_grammar_refuses_is_left_out_with_its_reason(given: Info, line: str, problem: str) -> None:
+    kept, problems = checked(given, _spelde3(), "a1")
+    assert kept is not None and kept.line() == line and parse_info(line) == kept
+    assert len(problems) == 1 and problems[0].startswith(problem), problems
+
+
+def test_a_line_with_nothing_left_or_nothing_given_is_no_line() -> None:
+    assert checked(Info(), _spelde3(), "a1") == (None, [])
+    kept, problems = checked(Info(winrate=2.0), _spelde3(), "a1")
+    assert kept is None and problems == ["winrate 2.0 is outside 0..1"]
+
+
+def test_a_good_line_is_kept_whole() -> None:
+    given = Info(winrate=0.25, score=-1.5, visits=7, depth=2, pv=("a1", "e5"), other=(("nodes", "9"),))
+    assert checked(given, _spelde3(), "a1") == (given, [])
+
+
+def test_genmove_analyze_leaves_out_what_is_refused_and_notes_it() -> None:
+    notes: list[str] = []
+
+    def sloppy(state, clock):
+        action = first_legal(state, clock)
+        return Analysed(action, (Info(winrate=float("nan"), visits=5, pv=(state.format(action) + "\n\n=9 x",)),
+                                 Info(), Info(depth=1)) + (Info(depth=2),) * MAX_LINES)
+
+    eng = EngineSide(sloppy, note=notes.append)
+    out = run(["1 game spelde nopie", "2 boardsize 3", "3 genmove_analyze b"], eng)
+    assert out.endswith("=3 a1\ninfo visits 5\ninfo depth 1\n" + "info depth 2\n" * (MAX_LINES - 3) + "\n")
+    assert notes == ["genmove_analyze a1: left out: info line 1: winrate nan is not a finite number",
+                     "genmove_analyze a1: left out: info line 1: pv: 'a1\\n\\n=9 x' is not an action token "
+                     "(printable ASCII, no space)",
+                     "genmove_analyze a1: left out: 3 info line(s) after the first 8"]

@@ -32,7 +32,7 @@ import hexarena_core as core
 from ...actions import Action, Pair, Pass, Place
 from ...core import Colour, Outcome, Termination
 from ...compiled import PythonFields, board_bytes, core_rules, places
-from ...game import GameInfo, GameState, StoneState
+from ...game import GameInfo, GameState, StoneState, checked_cap
 from ...position import Position
 from ..anda_regions import Groups
 from .state import BOTH, OFFER, ANSWER, PLAY, RULES as PYTHON_RULES, AndaState, Phase
@@ -101,7 +101,7 @@ class CoreAndaState(PythonFields, core.AndaCore, GameState):
         return self._py().position_keys()
 
     def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
-        end, swaps, _ = core_playout(self, rng.getrandbits(64), cap)
+        end, swaps, _ = core_playout(self, rng.getrandbits(64), checked_cap(cap))
         return end, swaps
 
 

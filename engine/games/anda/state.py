@@ -204,7 +204,12 @@ class AndaState(StoneState):
             raise IllegalMove("no placement now" if self.phase is not PLAY else "the game is over")
         if self.to_move in self.first:
             raise IllegalMove("the first turn places two stones (a pair such as a1,i9)")
-        out = self._try_place(s)
+        try:
+            out = self._try_place(s)
+        except (ValueError, OverflowError):     # a bit that is no site: found out only when it fails
+            if self.board.is_site(s):
+                raise
+            raise IllegalMove(f"site {s} is off the board") from None
         if isinstance(out, str):
             raise IllegalMove(f"{self.board.name(s)} {out}")
         return out
@@ -214,6 +219,8 @@ class AndaState(StoneState):
             raise IllegalMove("a pair is only a first turn")
         board = self.board
         for s in (a, b):
+            if not board.is_site(s):
+                raise IllegalMove(f"site {s} is off the board")
             if (self.black | self.white) >> s & 1:
                 raise IllegalMove(f"{board.name(s)} is occupied")
             if not board.perimeter >> s & 1:
@@ -337,9 +344,11 @@ class AndaState(StoneState):
 
 
 def new_game(variant: Variant, komi: int = 0) -> AndaState:
-    """The initial state. `komi` (the `komi` setting) counts only under `nopie`; the pie offers its own."""
+    """The initial state. `komi` (the `komi` setting) counts only under `nopie`; the pie offers its own.
+    A setting above the board's sites counts as the sites (docs/rules.md); ValueError when negative."""
     if komi < 0:
         raise ValueError(f"komi {komi} is negative")
+    komi = min(komi, hexagon(variant.size).site_count)
     if variant.balance == "pie":
         return AndaState(variant, Colour.BLACK, 0, 0, 0, 0, BOTH, OFFER)
     return AndaState(variant, Colour.BLACK, 0, 0, 0, komi, BOTH, PLAY)

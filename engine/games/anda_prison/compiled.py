@@ -33,7 +33,7 @@ import hexarena_core as core
 from ...actions import Accept, Action, Decline, Keep, Komi, Pair, Place, Propose, Release, Swap
 from ...core import Colour, Outcome, Termination
 from ...compiled import PythonFields, board_bytes, core_rules, places
-from ...game import GameInfo, GameState, StoneState, Variant
+from ...game import GameInfo, GameState, StoneState, Variant, checked_cap
 from ...position import Position
 from ..anda_regions import Groups
 from . import board as board_mod
@@ -104,7 +104,7 @@ class CorePrisonState(PythonFields, core.PrisonCore, GameState):
         return self._py().position_keys()
 
     def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
-        end, swaps, _ = core_playout(self, rng.getrandbits(64), cap)
+        end, swaps, _ = core_playout(self, rng.getrandbits(64), checked_cap(cap))
         return end, swaps
 
 

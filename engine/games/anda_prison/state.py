@@ -311,6 +311,8 @@ class AndaPrisonState(StoneState):
         if isinstance(action, Pair):
             if not self.pairing:
                 raise IllegalMove(f"no two-stone turn in phase {phase}")
+            if not (self.board.is_site(action.a) and self.board.is_site(action.b)):
+                raise IllegalMove("off the board")
             a, b = self.board.sorted_sites((action.a, action.b))
             why = pairs.pair_shape(self._pair_turn(), a, b)
             if why:
@@ -368,9 +370,11 @@ def _checked(got: AndaPrisonState | str) -> AndaPrisonState:
 
 
 def new_game(variant: Variant, komi: int = 0) -> AndaPrisonState:
-    """The initial state; the komi setting applies to `nopie` and `corners` (the pie sets its own)."""
+    """The initial state; the komi setting applies to `nopie` and `corners` (the pie sets its own).
+    A setting above the board's sites counts as the sites (docs/rules.md); ValueError when negative."""
     if komi < 0:
         raise ValueError(f"komi {komi} is negative")
+    komi = min(komi, hexagon(variant.size).site_count)
     if variant.balance == "pie":
         return AndaPrisonState(variant, BLACK, 0, 0, 0, PAIR, frozenset((BLACK, WHITE)))
     phase = CORNERS if variant.balance == "corners" else PLAY

@@ -36,7 +36,7 @@ import hexarena_core as core
 from ...actions import Action, Grow, Keep, PieStones, Place, Swap
 from ...core import Colour, Outcome, Termination
 from ...compiled import PythonFields, board_bytes, core_rules, places
-from ...game import GameInfo, GameState, StoneState
+from ...game import GameInfo, GameState, StoneState, checked_cap
 from ...position import Position
 from .state import PIE, PLAY, RULES as PYTHON_RULES, SWAP, MarbantaState, Phase
 
@@ -110,10 +110,11 @@ class CoreMarbantaState(PythonFields, core.MarbantaCore, GameState):
         return {"variant": self.variant.balance, "phase": self.phase, "ply": str(self.ply)}
 
     def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
-        end, swaps, _ = core_playout(self, rng.getrandbits(64), cap)
+        end, swaps, _ = core_playout(self, rng.getrandbits(64), checked_cap(cap))
         return end, swaps
 
     def traced_playout(self, rng: random.Random, cap: int) -> tuple[GameState, int, list[tuple[Colour, Action]]]:
+        checked_cap(cap)
         n, black, white, me = self.core_args()
         b, w, to_move, ply, phase, _, swaps, steps = core.marbanta_traced_playout(
             n, self.variant.balance == "pie", black, white, me, self.ply, _PHASE[self.phase], cap,

@@ -36,7 +36,7 @@ import hexarena_core as core
 from ...actions import Action, Place, Split, Swap
 from ...core import Colour, Outcome, Termination
 from ...compiled import PythonFields, board_bytes, core_rules, from_le, places
-from ...game import GameInfo, GameState, StoneState
+from ...game import GameInfo, GameState, StoneState, checked_cap
 from ...position import Position
 from .state import OPEN, PLAY, RULES as PYTHON_RULES, SWAP, Phase, SpeldeState
 
@@ -116,7 +116,7 @@ class CoreSpeldeState(PythonFields, core.SpeldeCore, GameState):
         return {"variant": self.variant.balance, "flips": self.rule, "phase": self.phase, "ply": str(self.ply)}
 
     def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
-        end, swaps, _ = core_playout(self, rng.getrandbits(64), cap)
+        end, swaps, _ = core_playout(self, rng.getrandbits(64), checked_cap(cap))
         return end, swaps
 
 

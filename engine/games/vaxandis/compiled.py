@@ -37,7 +37,7 @@ import hexarena_core as core
 from ...actions import Action, Move, Place, Swap
 from ...core import Colour, Outcome, Termination
 from ...compiled import PythonFields, board_bytes, core_rules, places
-from ...game import GameInfo, GameState, StoneState
+from ...game import GameInfo, GameState, StoneState, checked_cap
 from ...position import Position
 from .moves import Levels, heights_of
 from .state import OPEN, PLAY, RULES as PYTHON_RULES, SWAP, Phase, VaxandisState
@@ -109,7 +109,7 @@ class CoreVaxandisState(PythonFields, core.VaxandisCore, GameState):
                 "touch": self.variant.option("touch"), "phase": self.phase, "ply": str(self.ply)}
 
     def playout(self, rng: random.Random, cap: int) -> tuple[GameState, int]:
-        end, swaps, _ = core_playout(self, rng.getrandbits(64), cap)
+        end, swaps, _ = core_playout(self, rng.getrandbits(64), checked_cap(cap))
         return end, swaps
 
 
