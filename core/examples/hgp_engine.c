@@ -14,6 +14,7 @@
 
 #define BIG (1 << 24) /* room for every answer: legal_moves holds at most 1,000,000 bytes */
 #define MAX_ID_DIGITS 1000
+#define MAX_LINE (1 << 16) /* the longest command line read, in bytes without its end of line */
 static const char *COMMANDS[] = {"protocol_version", "name", "version", "known_command", "list_commands", "quit",
     "list_games", "game", "boardsize", "clear_board", "komi", "play", "genmove", "undo", "legal_moves", "position",
     "set_position", "final_score", "time_settings", "time_left", NULL};
@@ -195,6 +196,11 @@ int main(void) {
     reset("spelde", 6, "");
     /* getline: a whole line however long, NUL bytes included */
     while ((len = getline(&line, &cap, stdin)) > 0) {
+        if (len - (line[len - 1] == '\n') > MAX_LINE) { /* answered once and skipped, as hexarena's engine side */
+            printf("? syntax error: a line of more than %d bytes, skipped\n\n", MAX_LINE);
+            fflush(stdout);
+            continue;
+        }
         char *q = line;
         for (ssize_t i = 0; i < len; i++) { /* drop control characters but HT and LF, HT -> space, cut at '#' */
             unsigned char ch = (unsigned char)line[i];
@@ -215,7 +221,7 @@ int main(void) {
                     fflush(stdout);
                     continue;
                 }
-                while (k > 1 && *s == '0') s++, k--; /* echoed as a number: 007 -> 7 */
+                /* echoed exactly, digit for digit: 007 -> =007 */
                 id = s, idn = (int)k;
                 s += k;
                 s += strspn(s, " ");

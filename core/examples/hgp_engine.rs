@@ -30,6 +30,8 @@ struct Engine {
     seed: u64,
 }
 
+/// The longest command line read, in bytes without its end of line (as hexarena's engine side).
+const MAX_LINE: usize = 1 << 16;
 /// The most digits of a command id read (hexarena's engines refuse a longer id).
 const MAX_ID_DIGITS: usize = 1000;
 
@@ -170,8 +172,7 @@ impl Engine {
             if first.len() > MAX_ID_DIGITS {
                 return Some((format!("? syntax error: command id of more than {MAX_ID_DIGITS} digits\n\n"), false));
             }
-            let digits = first.trim_start_matches('0');
-            id = if digits.is_empty() { "0".into() } else { digits.into() };
+            id = first.into(); // echoed exactly, digit for digit (007 -> =007)
             words.remove(0);
         }
         let Some((&name, rest)) = words.split_first() else {
@@ -201,7 +202,14 @@ fn main() {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        let Some((answer, quit)) = engine.handle(&String::from_utf8_lossy(&bytes)) else { continue };
+        // a line of more than MAX_LINE bytes (end of line not counted) is answered once and skipped
+        let text = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        let handled = if text.len() > MAX_LINE {
+            Some((format!("? syntax error: a line of more than {MAX_LINE} bytes, skipped\n\n"), false))
+        } else {
+            engine.handle(&String::from_utf8_lossy(text))
+        };
+        let Some((answer, quit)) = handled else { continue };
         let mut out = stdout.lock();
         let _ = out.write_all(answer.as_bytes());
         let _ = out.flush();
