@@ -60,6 +60,7 @@ def run(config: LadderConfig, data: Path, host: str, port: int, say: Callable[[s
                                                 ladder.log)
                 ladder.ws_url = f"ws://{bracketed(host)}:{ws_bound}{wire.PATH}"
                 say(f"http://{bracketed(host)}:{bound}/ {ladder.ws_url}")
+                nursery.start_soon(ladder.hub.watch)
                 for pool in ladder.pools.values():
                     nursery.start_soon(ladder.rounds, pool, nursery)
                     nursery.start_soon(pool.refits)
