@@ -124,9 +124,13 @@ class Hub:
             who = repr(link.account) if link is not None else repr(exc.account) if exc.account else "a connection"
             self.log(f"refused {who} from {peer}: {exc}")
             await _close(ws, str(exc), exc.code, exc.retry)
-        except (Gone, trio.BrokenResourceError, trio.ClosedResourceError):
-            how = link.ended if link is not None and link.ended else "disconnected"
-            if link is None:        # closed by its peer, or by the WebSocket layer for a frame it broke
+        except (Gone, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            why = exc.why if isinstance(exc, Gone) else None      # the WebSocket layer closed it, saying why
+            how = link.ended if link is not None and link.ended else f"closed: {why}" if why else "disconnected"
+            if why:
+                who = repr(link.account) if link is not None else "a connection"
+                self.log(f"closed {who} from {peer}{'' if link else ' before its login'}: {why}")
+            elif link is None:      # closed by its peer
                 self.log(f"a connection from {peer} closed before its login")
         finally:
             self.open -= 1
@@ -157,6 +161,7 @@ class Hub:
             raise Refused("unknown account or wrong token: check --account, and that the token is the one "
                           "`hexarena ladder account add` printed for it (the server's operator makes accounts)",
                           account=account)
+        ws.logged_in(account)                   # its frames count against the account's budget, not its address's
         mine = [l for l in self.links if l.account == account]
         if len(mine) >= self.bounds.per_account and not await self._room(mine):
             raise Refused(f"account {account!r} already has {len(mine)} connection(s), the most allowed, "
