@@ -12,13 +12,17 @@ of the server to the engine and its answer back, one game at a time. Each finish
 * The engine crashes, stops answering, or breaks the protocol: the bridge says so to the server
   (that game is lost) and starts a fresh engine for the next. An engine still thinking when its
   game ends (lost on time) is replaced at once, as soon as the game's end arrives.
-* Ctrl-C: finish the game in hand, then stop (exit 0); a second Ctrl-C stops at once (exit
-  130): the game in hand is then lost as a disconnect is, on time.
+* Ctrl-C (or SIGTERM): finish the game in hand, then stop (exit 0); a second Ctrl-C stops at
+  once (exit 130): the game in hand is then lost as a disconnect is, on time. While the
+  connection is down (the server gone, the network lost) no game can be finished: a stop request
+  then stops at once (exit 0, or 130 with a game in hand), its engine stopped, as does a
+  connection lost after one; after SIGTERM the game in hand has :data:`TERM_GRACE` seconds.
 
 Exit status: 0 done, 1 the engine failed its check, 2 refused by the server.
 """
 from __future__ import annotations
 
+import math
 import random
 import signal
 from collections.abc import Callable
@@ -46,6 +50,7 @@ WELCOME = 30.0          # seconds for the server's answer to the login
 SILENT = 3 * PING       # seconds without a message of the server (it answers each ping) before reconnecting
 MAX_OPEN = 16           # games begun whose end is not told yet, at most (a server sends one at a time)
 MAX_ANSWER = 60_000     # bytes of one answer relayed (the server's default message bound is 65,536)
+TERM_GRACE = 60.0       # seconds SIGTERM leaves the game in hand before the bridge stops at once
 MAX_QUEUED = 64         # messages of the server read and not yet acted on (one command at a time comes)
 
 
@@ -139,6 +144,7 @@ class Bridge:
         self.o, self.say = options, say
         self.engine = Engine(options.argv, options.out)
         self.draining = False
+        self.stopping = False           # a signal asked the bridge to stop
         self.welcomed = False           # the current connection was welcomed
         self.started = 0                # games begun
         self.finished = 0
@@ -180,22 +186,37 @@ class Bridge:
 
     async def _signals(self, scope: trio.CancelScope) -> None:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async for _ in signals:
-                if self.draining:
-                    self.say("stopping now")
-                    self.stop_now.cancel()
-                    if self._thinking is not None:
-                        self._thinking.cancel()
-                    return
-                self.draining = True
-                self.say("finishing the game in hand, then stopping (Ctrl-C again: stop now)")
-                if self.ws is not None:
+            deadline = math.inf             # TERM_GRACE after a SIGTERM
+            while True:
+                with trio.move_on_at(deadline):
+                    signum = await signals.__anext__()
+                    if self.stopping:
+                        self.say("stopping now")
+                        self._stop_now()
+                        return
+                    self.draining = self.stopping = True
+                    if self.ws is None or not self.welcomed:    # no game can be finished while the connection is down
+                        self.say("not connected: stopping now")
+                        self._stop_now() if self.open else scope.cancel()
+                        return
+                    self.say("finishing the game in hand, then stopping (Ctrl-C again: stop now)")
+                    if signum == signal.SIGTERM:
+                        deadline = trio.current_time() + TERM_GRACE
                     try:
                         await self.ws.send_message(wire.dump("drain"))
                     except ConnectionClosed:
                         pass
-                if not self.open:
-                    scope.cancel()
+                    if not self.open:
+                        scope.cancel()
+                    continue
+                self.say(f"the game in hand did not end within {TERM_GRACE:g} s of SIGTERM: stopping now")
+                self._stop_now()
+                return
+
+    def _stop_now(self) -> None:
+        self.stop_now.cancel()
+        if self._thinking is not None:
+            self._thinking.cancel()
 
     async def _connections(self) -> int:
         backoff = 1.0
@@ -228,6 +249,9 @@ class Bridge:
             self.ws = None
             if self.done():
                 break
+            if self.stopping:               # asked to stop: the game in hand cannot be finished now
+                self.say(f"connection to {self.o.url} lost ({_why(why)}): stopping now")
+                return 130 if self.open else 0
             if self.welcomed:               # it was connected: a new loss starts the waits again
                 backoff = 1.0
             wait = min(MAX_BACKOFF, backoff * (0.75 + random.random() / 2))

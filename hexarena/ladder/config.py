@@ -45,6 +45,7 @@ class Bounds:
     burst: int = 200
     per_account: int = 4               # connections of one account at once
     connections: int = 200             # connections at once in all
+    per_address: int = 8               # connections at once of one address that have not logged in yet
     login_seconds: float = 10.0        # to send the login message after connecting
     idle_seconds: float = 120.0        # without any message from an idle bridge (it pings every 20 s)
     pages_per_second: float = 20.0     # page answers in all (429 past them), over a burst of `pages_burst`

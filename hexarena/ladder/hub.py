@@ -13,9 +13,17 @@ token bucket of `burst` messages refilled at `messages_per_second`; the answer t
 flight is free, the server having asked for it), and a connection silent for
 `idle_seconds` is closed. When a connection drops during a game, the game goes on: its engine
 waits, its clock running, for the account to come back (:meth:`Hub.login` reattaches it).
+
+A login holds for as long as the account keeps the token it logged in with: every
+:data:`RECHECK` seconds (:meth:`Hub.watch`, reading the accounts in a worker thread) each
+connection and each game in flight whose account was revoked, or revoked and made again with a
+new token, is ended: the connection closed with a refusal saying so (code 4001: the bridge
+exits), the game lost by that account as a crash is (rated, the reason saying the account was
+revoked).
 """
 from __future__ import annotations
 
+import sqlite3
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -42,6 +50,8 @@ STALE = 2.0
 #: Seconds a connection that said its engine failed (``crashed``) is not paired unless it sends a
 #: message first (the bridge pings once its fresh engine runs).
 RESTARTING = 60.0
+#: Seconds between two checks that each logged-in account still has the token it logged in with.
+RECHECK = 1.0
 
 
 class Refused(Exception):
@@ -55,8 +65,11 @@ class Refused(Exception):
 class Link:
     """One logged-in bridge connection."""
 
-    def __init__(self, ws: Socket, account: str, peer: str, pools: set[str], identity: tuple[str, str]):
+    def __init__(self, ws: Socket, account: str, peer: str, pools: set[str], identity: tuple[str, str],
+                 salted: tuple[bytes, bytes] | None = None):
         self.ws, self.account, self.peer, self.pools, self.identity = ws, account, peer, pools, identity
+        self.salted = salted                            # the account's salt and hash when it logged in
+        self.ended: str | None = None                   # why the server closed it, when it did
         self.engine: RemoteEngine | None = None       # the game in hand
         self.draining = False
         self.welcomed = False                           # no round pairs it before its welcome is sent
@@ -114,9 +127,13 @@ class Hub:
             who = repr(link.account) if link is not None else repr(exc.account) if exc.account else "a connection"
             self.log(f"refused {who} from {peer}: {exc}")
             await _close(ws, str(exc), exc.code, exc.retry)
-        except (Gone, trio.BrokenResourceError, trio.ClosedResourceError):
-            how = "disconnected"
-            if link is None:        # closed by its peer, or by the WebSocket layer for a frame it broke
+        except (Gone, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            why = exc.why if isinstance(exc, Gone) else None      # the WebSocket layer closed it, saying why
+            how = link.ended if link is not None and link.ended else f"closed: {why}" if why else "disconnected"
+            if why:
+                who = repr(link.account) if link is not None else "a connection"
+                self.log(f"closed {who} from {peer}{'' if link else ' before its login'}: {why}")
+            elif link is None:      # closed by its peer
                 self.log(f"a connection from {peer} closed before its login")
         finally:
             self.open -= 1
@@ -159,12 +176,13 @@ class Hub:
             raise Refused("unknown account or wrong token: check --account, and that the token is the one "
                           "`hexarena ladder account add` printed for it (the server's operator makes accounts)",
                           account=account)
+        ws.logged_in(account)                   # its frames count against the account's budget, not its address's
         mine = [l for l in self.links if l.account == account]
         if len(mine) >= self.bounds.per_account and not await self._room(mine):
             raise Refused(f"account {account!r} already has {len(mine)} connection(s), the most allowed, "
                           "and each answers: stop one of its bridges first", account=account)
         pools = self._pools(account, asked, games, (name, version))
-        link = Link(ws, account, peer, pools, (name, version))
+        link = Link(ws, account, peer, pools, (name, version), salted)
         self.links.append(link)
         self.log(f"{account} logged in from {peer} ({name} {version}; pools {', '.join(sorted(pools))})")
         return link
@@ -245,6 +263,56 @@ class Hub:
             link.engine.detach(link)
         self.log(f"{link.account} from {link.peer} left")
 
+    # -- revocation ------------------------------------------------------------------------
+
+    async def watch(self) -> None:
+        """Every RECHECK seconds, end what logged in with a token its account no longer has
+        (:meth:`_revoked`). The accounts are read in a worker thread, on a connection of its own."""
+        reader: list[sqlite3.Connection] = []
+        limiter = trio.CapacityLimiter(1)
+
+        def read(accounts: set[str]) -> dict[str, tuple[bytes, bytes] | None]:
+            if not reader:
+                reader.append(sqlite3.connect(f"file:{self.store.path}?mode=ro", uri=True, check_same_thread=False))
+            out: dict[str, tuple[bytes, bytes] | None] = {}
+            for name in accounts:
+                row = reader[0].execute("SELECT salt, hash FROM accounts WHERE name = ?", (name,)).fetchone()
+                out[name] = None if row is None else (row[0], row[1])
+            return out
+
+        try:
+            while True:
+                await trio.sleep(RECHECK)
+                accounts = {l.account for l in self.links} | {e.account for e in self.engines.values() if not e.ended}
+                if not accounts:
+                    continue
+                try:
+                    now = await trio.to_thread.run_sync(read, accounts, limiter=limiter)
+                except sqlite3.Error as exc:
+                    self.log(f"cannot read the accounts to check for revoked ones: {exc}")
+                    continue
+                await self._revoked(now)
+        finally:
+            if reader:
+                reader[0].close()
+
+    async def _revoked(self, now: dict[str, tuple[bytes, bytes] | None]) -> None:
+        """End each game in flight and each connection whose account's salt and hash are no longer
+        the ones it logged in with (`now`: the accounts' current ones; None: revoked)."""
+        for engine in list(self.engines.values()):
+            if engine.account in now and engine.salted != now[engine.account] and not engine.ended \
+                    and not engine.forfeited:
+                self.log(f"{engine.game}: lost by {engine.account}, whose account was revoked during the game")
+                engine.forfeit(f"the account {engine.account!r} was revoked during the game")
+        for link in list(self.links):
+            if link.account not in now or link.salted == now[link.account]:
+                continue
+            why = (f"account {link.account!r} was revoked{' and given a new token' if now[link.account] else ''}"
+                   ": this token no longer logs in")
+            self.log(f"closed {link.account!r} from {link.peer}: {why}")
+            link.ended = f"refused: {why}"
+            await self._drop(link, why)
+
     # -- games -----------------------------------------------------------------------------
 
     def idle(self, pool: str) -> list[Link]:
@@ -261,6 +329,7 @@ class Hub:
     def claim(self, link: Link, game: str, pool: str) -> None:
         """Take `link` for a game about to start (so no other round pairs it)."""
         engine = RemoteEngine(link.account, game, pool)
+        engine.salted = link.salted
         self.engines[f"{game}/{link.account}"] = engine
         self.claims[f"{game}/{link.account}"] = link
         link.engine = engine
@@ -268,7 +337,7 @@ class Hub:
     def _waiting(self, link: Link) -> RemoteEngine | None:
         """The game the account left running, if one waits for a bridge in the link's pools."""
         return next((e for e in self.engines.values() if e.account == link.account and e.link is None
-                     and not e.ended and e.pool in link.pools), None)
+                     and not e.ended and e.pool in link.pools and e.salted == link.salted), None)
 
     async def _stale_game(self, link: Link) -> RemoteEngine | None:
         """The game in the link's pools that another connection of its account holds without

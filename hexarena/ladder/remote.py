@@ -37,6 +37,8 @@ class RemoteEngine:
         self._send: Send | None = None
         self._in, self._out = trio.open_memory_channel[bytes](16)
         self.ended = False
+        self.salted: object = None                # the account's salt and hash when its game was claimed
+        self.forfeited = False
         #: The channel's `engine_exited`, told the bridge's words when its engine failed.
         self.on_crash: Callable[[str], None] | None = None
 
@@ -76,6 +78,13 @@ class RemoteEngine:
         given, as a process's exit, and sees its stdout closed."""
         if why and self.on_crash is not None:
             self.on_crash(f"its bridge said the engine failed: {why}")
+        self._in.close()
+
+    def forfeit(self, how: str) -> None:
+        """The game is lost by this seat (`how` says why, as a process's exit would)."""
+        self.forfeited = True
+        if self.on_crash is not None:
+            self.on_crash(how)
         self._in.close()
 
     def attach(self, link: object, send: Send) -> None:

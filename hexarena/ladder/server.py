@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import signal
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -44,6 +45,7 @@ def run(config: LadderConfig, data: Path, host: str, port: int, say: Callable[[s
         log: Callable[[str], None], ws_port: int = 0) -> bool:
     """Serve the pages on PORT and the bridges' endpoint on WS_PORT (0: free ones) until SIGINT or
     SIGTERM (then True). OSError when an address cannot be bound."""
+    config = replace(config, bounds=sockets.fit(config.bounds, len(config.pools), log))
     ladder = Ladder(config, data, log)
     app = build_app(ladder)
 
@@ -60,6 +62,7 @@ def run(config: LadderConfig, data: Path, host: str, port: int, say: Callable[[s
                                                 ladder.log)
                 ladder.ws_url = f"ws://{bracketed(host)}:{ws_bound}{wire.PATH}"
                 say(f"http://{bracketed(host)}:{bound}/ {ladder.ws_url}")
+                nursery.start_soon(ladder.hub.watch)
                 for pool in ladder.pools.values():
                     nursery.start_soon(ladder.rounds, pool, nursery)
                     nursery.start_soon(pool.refits)

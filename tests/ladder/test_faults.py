@@ -172,3 +172,18 @@ def test_an_engine_that_hangs_loses_that_game_only_and_its_bridge_plays_on_at_on
     out = bridge.output()
     assert "still busy with genmove" in out and "did not relay" not in out, out
     assert "Traceback" not in server.stderr()
+
+
+def test_a_stop_request_while_the_server_is_gone_stops_the_bridge_at_once(tmp_path, procs):
+    """The server dies mid-game: no game can be finished, so one SIGTERM stops the bridge within
+    seconds (its engine with it), not after it is welcomed back."""
+    data, server, token, slow, live = _slow_pool(tmp_path, procs, "orphan", 5.0, 0.2)
+    bridge = Bridge(tmp_path, server.ws, "orphan", token, slow)
+    procs.append(bridge)
+    until(lambda: live.exists() and [p for p in live.glob("p-*.jsonl") if len(p.read_text().splitlines()) >= 3],
+          "a game under way")
+    server.kill()
+    until(lambda: "lost" in bridge.output(), "the bridge to see the connection lost")
+    bridge.proc.send_signal(signal.SIGTERM)
+    assert bridge.wait(10) == 130, bridge.output()
+    assert "not connected: stopping now" in bridge.output() and "Traceback" not in bridge.output()

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
+import time
 
 import pytest
 
 from hexarena.ladder.config import loads
 from hexarena.referee.tournament.config_check import ConfigError
-from tests.support.ladder import HEXARENA, Bridge, Server, add_account, pool_toml, until
+from tests.support.ladder import FAKE, HEXARENA, Bridge, Server, add_account, journal, pool_toml, until
 
 
 def test_a_wrong_token_and_an_unknown_account_are_refused(tmp_path, procs):
@@ -86,3 +88,45 @@ def test_a_pool_komi_is_one_the_game_and_board_take(game, komi, error):
 def test_a_pool_komi_up_to_the_board_sites_is_taken():
     text = pool_toml().replace('game = "spelde"', 'game = "anda"\nvariant = "nopie"\nkomi = 37')
     assert loads(text).pools[0].komi == 37
+
+
+def test_revoking_an_account_ends_its_connection_and_loses_its_game_in_hand(tmp_path, procs):
+    """`account revoke` then `account add` (a new token) while the account's bridge plays: within
+    seconds the bridge is refused (exit 2, saying why), its game in hand is lost by it, and no
+    game is paired on the old token afterwards; the new token logs in and plays."""
+    data = tmp_path / "data"
+    token = add_account(data, "alice")
+    server = Server(tmp_path, pool_toml(move=5.0, size=5), data)
+    procs.append(server)
+    live = data / "p" / "live"
+    bridge = Bridge(tmp_path, server.ws, "alice", token, [sys.executable, FAKE, "0", "slow", "0.3"])
+    procs.append(bridge)
+
+    def mid_game():
+        files = list(live.glob("p-*.jsonl")) if live.exists() else []
+        return files and len(files[0].read_text().splitlines()) >= 3 and files[0]
+    game = until(mid_game, "a game a few plies in").stem
+    for step in ("revoke", "add"):
+        subprocess.run([*HEXARENA, "ladder", "account", step, "alice", "--data", str(data)], check=True,
+                       capture_output=True, timeout=60)
+    revoked = time.monotonic()
+    assert bridge.wait(30) == 2, bridge.output()
+    assert time.monotonic() - revoked < 10
+    assert "refused by the server: account 'alice' was revoked" in bridge.output()
+    record = until(lambda: next((r for r in journal(data / "p") if r["id"] == game), None), "the game's record")
+    assert record["faulty"] == "alice" and "revoked" in record["reason"], record
+    time.sleep(1.5)                          # a few rounds: none pairs the old token
+    assert [r["id"] for r in journal(data / "p")] == [game]
+    assert "was revoked" in server.stderr() and "Traceback" not in server.stderr()
+
+
+def test_a_new_token_after_a_revocation_plays(tmp_path, procs):
+    data = tmp_path / "data"
+    add_account(data, "alice")
+    subprocess.run([*HEXARENA, "ladder", "account", "revoke", "alice", "--data", str(data)], check=True,
+                   capture_output=True, timeout=60)
+    server = Server(tmp_path, pool_toml(), data)
+    procs.append(server)
+    bridge = Bridge(tmp_path, server.ws, "alice", add_account(data, "alice"), ["random"], "--games", "1")
+    procs.append(bridge)
+    assert bridge.wait() == 0, bridge.output()

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
 import time
 import urllib.request
+from functools import partial
 from pathlib import Path
 
 HEXARENA = [sys.executable, "-m", "hexarena"]
@@ -28,18 +30,24 @@ def add_account(data: Path, name: str) -> str:
     return proc.stdout.splitlines()[0]
 
 
+def _limit_files(n: int) -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+
+
 class Server:
     """`hexarena ladder serve` in its own process; `url` the pages, `ws` the bridges' address;
     `prefix` runs it through a command (``prlimit --fsize=N --``)."""
 
     def __init__(self, tmp: Path, config: str, data: Path, port: int = 0, ws_port: int = 0,
-                 prefix: tuple[str, ...] = ()):
+                 prefix: tuple[str, ...] = (), files: int | None = None):
+        """`files`: the server's limit of open files (soft and hard RLIMIT_NOFILE), when given."""
         self.path = tmp / "ladder.toml"
         self.path.write_text(config)
         self.data = data
         self.err = open(tmp / f"server-{time.monotonic_ns()}.err", "w+")
         self.proc = subprocess.Popen([*prefix, *HEXARENA, "ladder", "serve", str(self.path), "--data", str(data),
-                                      "--port", str(port), "--ws-port", str(ws_port)], stdout=subprocess.PIPE, stderr=self.err, text=True)
+                                      "--port", str(port), "--ws-port", str(ws_port)], stdout=subprocess.PIPE, stderr=self.err, text=True,
+                                     preexec_fn=None if files is None else partial(_limit_files, files))
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         assert line.startswith("http://127.0.0.1:"), (line, self.stderr())
