@@ -40,7 +40,7 @@ from hexarena.referee.engines.channel import EngineChannel
 from hexarena.referee.game.clock import Limits
 from hexarena.referee.tournament import live_files
 from hexarena.referee.tournament.config import EngineSpec, to_dict
-from hexarena.referee.tournament.folder import CONFIG_NAME
+from hexarena.referee.tournament.folder import CONFIG_NAME, TournamentError
 from hexarena.referee.tournament.folder_lock import hold_folder
 from hexarena.referee.tournament.run import play_scheduled, process_launcher
 from hexarena.referee.tournament.schedule import ScheduledGame
@@ -294,7 +294,11 @@ class Pool:
 
     async def _failed(self, game_id: str, first: str, second: str, exc: Exception) -> GameRecord:
         """The void record of a game the server failed to play or journal (`exc`), journaled if it can be."""
-        why = f"the server failed: {type(exc).__name__}: {exc}"
+        cause = exc.__cause__ if isinstance(exc, TournamentError) else None
+        if isinstance(cause, OSError):      # a file of the pool's folder: the tournament's advice is not a ladder's
+            why = f"the server failed: cannot write {cause.filename or self.out}: {cause.strerror or cause}"
+        else:
+            why = f"the server failed: {type(exc).__name__}: {exc}"
         self._hold(f"{game_id}: {why}")
         record = GameRecord.voided(id=game_id, game=self.spec.game, size=self.spec.size, variant=self.spec.variant,
                                    first=first, second=second, cause=VoidCause.REFEREE, reason=why)

@@ -333,7 +333,7 @@ async def _write(receive: trio.MemoryReceiveChannel, writer: JournalWriter, outc
             try:
                 await _beside_the_games(writer.append, record)     # a line is whole, whatever comes
             except OSError as exc:
-                raise TournamentError(_stopped_by_the_disk(exc, out)) from None
+                raise TournamentError(_stopped_by_the_disk(exc, out)) from exc
             live_files.remove(out, record.id)
             outcome.played += 1
             outcome.void += record.void
@@ -409,7 +409,7 @@ async def play_scheduled(game: ScheduledGame, config: TournamentConfig, out: Pat
     try:
         await _beside_the_games(_write_game, out, replace(refereed, record=record), text)
     except OSError as exc:
-        raise TournamentError(_stopped_by_the_disk(exc, out)) from None
+        raise TournamentError(_stopped_by_the_disk(exc, out)) from exc
     return record
 
 

@@ -171,6 +171,25 @@ def test_a_full_disk_holds_the_pool_once_and_every_bridge_hears_its_game_end(tmp
     assert "Traceback" not in log, log
 
 
+def test_a_record_that_cannot_be_written_is_said_for_a_ladder_not_with_the_tournaments_advice(tmp_path, procs):
+    """The first game's SGF cannot be written (a file where its folder goes): its void says which file
+    and why, not the tournament's "make room, then hexarena tournament --out DIR --resume" (a pool
+    is not resumed by hand while its server runs); the pool holds, once."""
+    data = tmp_path / "data"
+    tokens = {n: add_account(data, n) for n in ("red", "blue")}
+    server = Server(tmp_path, pool_toml(anchors=()), data)
+    procs.append(server)
+    games = data / "p" / "games"
+    shutil.rmtree(games, ignore_errors=True)
+    games.write_text("not a folder")            # after the start (the ids are numbered): no SGF can be written
+    bridges = [Bridge(tmp_path, server.ws, n, t, ["random"]) for n, t in tokens.items()]
+    procs.extend(bridges)
+    until(lambda: "no game starts until this clears" in server.stderr(), "the pool held")
+    log = server.stderr()
+    assert re.search(r"clears: p-000000: the server failed: cannot write \S*/p/games: ", log), log
+    assert "hexarena tournament" not in log and "Traceback" not in log, log
+
+
 def _run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([*HEXARENA, *args], capture_output=True, text=True, timeout=60)
 
