@@ -4,7 +4,6 @@ line; and a second process in the server's folders. Each ends its own connection
 refused), never the server, and leaves nothing behind."""
 from __future__ import annotations
 
-import base64
 import json
 import os
 import socket
@@ -17,28 +16,7 @@ import trio
 from trio_websocket import ConnectionClosed, open_websocket_url
 
 from hexarena.ladder import wire
-from tests.support.ladder import HEXARENA, Server, add_account, pool_toml
-
-
-def _upgrade(port: int, path: str = wire.PATH) -> socket.socket:
-    """A TCP connection that has sent a WebSocket upgrade request, its answer unread."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-    return sock
-
-
-def _upgraded(port: int) -> socket.socket:
-    """A connection whose opening handshake is done (the server's 101 read)."""
-    sock = _upgrade(port)
-    answer = b""
-    while b"\r\n\r\n" not in answer:
-        chunk = sock.recv(4096)
-        assert chunk, answer
-        answer += chunk
-    assert b" 101 " in answer.split(b"\r\n")[0], answer
-    return sock
+from tests.support.ladder import HEXARENA, Server, add_account, pool_toml, upgrade, upgraded
 
 
 def _reset(sock: socket.socket) -> None:
@@ -90,10 +68,10 @@ def test_peers_gone_in_their_opening_handshake_end_their_connection_only(tmp_pat
     server = Server(tmp_path, pool_toml(), data)
     procs.append(server)
     for _ in range(3):
-        _reset(_upgrade(server.ws_port))                    # the 101 unsent or unread
-        _upgrade(server.ws_port).close()                    # the unread 101 makes the kernel reset it too
-        _reset(_upgrade(server.ws_port, "/elsewhere"))      # the 404 unsent
-        _reset(_upgraded(server.ws_port))                   # gone right after the handshake
+        _reset(upgrade(server.ws_port, wire.PATH))                    # the 101 unsent or unread
+        upgrade(server.ws_port, wire.PATH).close()                    # the unread 101 makes the kernel reset it too
+        _reset(upgrade(server.ws_port, "/elsewhere"))      # the 404 unsent
+        _reset(upgraded(server.ws_port, wire.PATH))                   # gone right after the handshake
     time.sleep(0.5)
     assert server.proc.poll() is None, server.stderr()
     assert trio.run(_welcomed, server.ws, "ok", token)["t"] == "welcome"
@@ -150,7 +128,7 @@ def test_a_login_gone_before_its_welcome_leaves_no_connection_behind(tmp_path, p
     server = Server(tmp_path, pool_toml(extra="[bounds]\nper_account = 1\n"), data)
     procs.append(server)
     for _ in range(2):                  # the token's check (~50 ms) ends after the peer is gone
-        sock = _upgraded(server.ws_port)
+        sock = upgraded(server.ws_port, wire.PATH)
         sock.sendall(_frame(_login("ok", token)))
         sock.close()
         time.sleep(0.5)

@@ -4,7 +4,6 @@ a connection for. Each is bounded from the accept on, closed with a code and a r
 says, and honest bridges play on beside them."""
 from __future__ import annotations
 
-import base64
 import json
 import os
 import socket
@@ -15,7 +14,7 @@ import trio
 from trio_websocket import ConnectionClosed, open_websocket_url
 
 from hexarena.ladder import wire
-from tests.support.ladder import Bridge, Server, add_account, journal, pool_toml, until
+from tests.support.ladder import Bridge, Server, add_account, journal, pool_toml, until, upgraded
 
 
 def _connect(port: int, source: str = "127.0.0.1") -> socket.socket:
@@ -45,20 +44,6 @@ def _closed(sock: socket.socket, within: float) -> bool:
         return False
     except OSError:
         return True
-
-
-def _upgraded(port: int, source: str = "127.0.0.1") -> socket.socket:
-    sock = _connect(port, source)
-    key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall((f"GET {wire.PATH} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-    answer = b""
-    while b"\r\n\r\n" not in answer:
-        chunk = sock.recv(4096)
-        assert chunk, answer
-        answer += chunk
-    assert b" 101 " in answer.split(b"\r\n")[0], answer
-    return sock
 
 
 def _frame(opcode: int, payload: bytes = b"", fin: bool = True) -> bytes:
@@ -111,7 +96,7 @@ def _login(account: str, token: str) -> bytes:
 
 
 def _logged_in(port: int, account: str, token: str) -> socket.socket:
-    sock = _upgraded(port)
+    sock = upgraded(port, wire.PATH)
     message = _login(account, token)
     mask = os.urandom(4)
     sock.sendall(struct.pack("!BBH", 0x81, 0x80 | 126, len(message)) + mask
@@ -177,10 +162,10 @@ def test_frames_that_are_no_message_are_bounded_per_address_and_per_account(tmp_
     procs.append(server)
     fragments = [_frame(0x1, b"", fin=False)] + [_frame(0x0, b"", fin=False)] * 50
     for source, frames in (("127.0.0.2", fragments), ("127.0.0.3", [_frame(0x9, b"x")] * 50)):
-        sock = _upgraded(server.ws_port, source)
+        sock = upgraded(server.ws_port, wire.PATH, source)
         _flood(sock, frames)
         assert _close_code(sock) == 1008
-        again = _upgraded(server.ws_port, source)           # at once: the budget is still spent
+        again = upgraded(server.ws_port, wire.PATH, source)           # at once: the budget is still spent
         again.sendall(frames[0])              # one: a close with no unread data behind it
         assert _close_code(again) == 1008
     sock = _logged_in(server.ws_port, "eve", token)

@@ -1,10 +1,12 @@
 """Real ladder servers and bridges for the tests: processes over 127.0.0.1."""
 from __future__ import annotations
 
+import base64
 import json
 import os
 import resource
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -126,3 +128,28 @@ def journal(folder: Path) -> list[dict]:
     if not path.exists():
         return []
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def upgrade(port: int, path: str, source: str = "127.0.0.1") -> socket.socket:
+    """A TCP connection from `source` that has sent a WebSocket upgrade request for `path`, its
+    answer unread."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.settimeout(10)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    return sock
+
+
+def upgraded(port: int, path: str, source: str = "127.0.0.1") -> socket.socket:
+    """A connection to `path` whose opening handshake is done (the server's 101 read)."""
+    sock = upgrade(port, path, source)
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(4096)
+        assert chunk, answer
+        answer += chunk
+    assert b" 101 " in answer.split(b"\r\n")[0], answer
+    return sock
